@@ -1,0 +1,2263 @@
+/* linalg_cl.h -- dense and sparse linear algebra: serial, OpenMP and OpenCL, in one header.
+
+    Do this:
+        #define LINALG_CL_IMPLEMENTATION
+    before you include this file in *one* C or C++ file to create the implementation.
+    Also put kernels_embedded.h beside it (the OpenCL kernels as strings).
+
+    QUICK START
+        lcl_context *ctx;
+        lcl_context_desc desc = {0};              // zero = defaults: best backend, best device
+        if (lcl_context_create(&desc, &ctx) != LCL_OK) {
+            fprintf(stderr, "%s\n", lcl_last_error(ctx));   // ctx holds the message (may be NULL on OOM)
+        }
+        lcl_coo A;
+        if (lcl_mm_read(ctx, "matrix.mtx", LCL_F64, LCL_MM_EXPAND, &A, NULL) != LCL_OK)
+            fprintf(stderr, "%s\n", lcl_last_error(ctx));  // "matrix.mtx:12: column index 9 out of range 1..8"
+        ...
+        lcl_coo_free(&A);
+        lcl_context_destroy(ctx);                 // always, even after a failed create
+
+    BACKENDS (chosen per context)
+        LCL_BACKEND_SERIAL   always compiled in
+        LCL_BACKEND_OPENMP   compiled in when the file is built with -fopenmp (_OPENMP defined)
+        LCL_BACKEND_OPENCL   compiled in unless LINALG_CL_NO_OPENCL is defined; the OpenCL loader
+                             (libOpenCL.so.1 / OpenCL.dll / OpenCL.framework) is opened at run time,
+                             so no -lOpenCL is needed. Define LINALG_CL_LINK_OPENCL to link it instead.
+        LCL_BACKEND_AUTO     OpenCL (GPU first) if a device works, else OpenMP, else serial. When
+                             OpenCL is missing it says so once through the log callback.
+
+    DEVICES
+        desc.device (or the environment variable LCL_DEVICE, which overrides it unless
+        desc.ignore_env) picks OpenCL devices: "0" or "0,2" (indices as listed by `lcl info`),
+        "gpu", "cpu", "all", or a case-insensitive name substring ("H200", "pthread").
+        One context may hold several devices; each has a compute and a transfer queue and its
+        program, built once per precision from kernels_embedded.h. Binaries are cached on disk in
+        desc.cache_dir or $LCL_CACHE_DIR when set (keyed by device, driver, options and source;
+        a corrupt or stale entry is rebuilt, never trusted).
+
+    ERRORS
+        Every fallible function returns lcl_status (LCL_OK == 0) and leaves a message with detail
+        in its context: lcl_last_error(ctx). Functions that take a context accept NULL, then only
+        the status tells. OpenCL failures name the error ("CL_OUT_OF_RESOURCES"); a kernel that
+        fails to compile gives its build log. lcl_status_string() names a status.
+
+    DATA
+        lcl_dense  dense matrix, row- or column-major with a leading dimension, float or double
+        lcl_coo    coordinate triplets (0-based int32 indices, int64 count)
+        lcl_csr    compressed sparse rows (int64 row pointers, int32 column indices)
+        Matrix Market: lcl_mm_read / lcl_mm_read_dense / lcl_mm_write / lcl_mm_write_dense.
+
+    CONFIGURATION MACROS (define before including)
+        LINALG_CL_IMPLEMENTATION  create the implementation in this translation unit
+        LINALG_CL_NO_OPENCL       no OpenCL backend, no OpenCL header needed
+        LINALG_CL_LINK_OPENCL     call the OpenCL API directly (link with -lOpenCL)
+        LCL_API                   declaration prefix for public functions (default: extern)
+        LCL_MALLOC(sz) LCL_REALLOC(p,sz) LCL_FREE(p)   allocation (default: malloc/realloc/free)
+        LCL_ASSERT(c)             internal invariants (default: assert)
+    ENVIRONMENT
+        LCL_DEVICE          device choice, as desc.device
+        LCL_CACHE_DIR       program binary cache directory
+        LCL_OPENCL_LIBRARY  path of the OpenCL loader to open instead of the default
+
+    THREADS
+        No global mutable state except the OpenCL entry table, loaded once, thread-safely.
+        Contexts are independent: use each from one thread at a time, several threads at once.
+
+    SECTIONS (search for the marker)
+        >>api >>config >>util >>loader >>devices >>cache >>context >>programs >>blas1
+        >>dense >>sparse >>mmio
+
+    LICENSE: MIT (see end of file).
+*/
+#ifndef LINALG_CL_H_INCLUDED
+#define LINALG_CL_H_INCLUDED
+/* >>api ---------------------------------------------------------------------------------------- */
+#include <stddef.h>
+#include <stdint.h>
+
+#define LCL_VERSION_MAJOR 0
+#define LCL_VERSION_MINOR 1
+#define LCL_VERSION_PATCH 0
+
+#ifndef LCL_API
+#define LCL_API extern
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum lcl_status {
+    LCL_OK = 0,
+    LCL_ERR_INVALID_ARGUMENT,   /* a NULL pointer, a negative size, an unknown option */
+    LCL_ERR_OUT_OF_MEMORY,      /* a host allocation failed */
+    LCL_ERR_IO,                 /* a file could not be opened, read or written */
+    LCL_ERR_PARSE,              /* malformed input (the message names the line) */
+    LCL_ERR_UNSUPPORTED,        /* well-formed but not supported (e.g. complex Matrix Market) */
+    LCL_ERR_OVERFLOW,           /* a size does not fit the index type or size_t */
+    LCL_ERR_DIMENSION,          /* mismatched or out-of-range sizes and indices */
+    LCL_ERR_BACKEND_UNAVAILABLE,/* backend not compiled in, no OpenCL loader, no matching device */
+    LCL_ERR_NO_FP64,            /* double precision asked of a device without fp64 */
+    LCL_ERR_OPENCL,             /* an OpenCL call failed (the message names the error) */
+    LCL_ERR_BUILD,              /* a kernel failed to compile (the message holds the build log) */
+    LCL_ERR_DEVICE_MEMORY,      /* too little device memory */
+    LCL_ERR_SINGULAR,           /* zero pivot */
+    LCL_ERR_NOT_SPD,            /* non-positive leading minor */
+    LCL_ERR_NAN,                /* NaN or Inf where finite numbers are required */
+    LCL_ERR_INTERNAL,
+    LCL_STATUS_COUNT_
+} lcl_status;
+
+typedef enum lcl_backend {
+    LCL_BACKEND_AUTO = 0,
+    LCL_BACKEND_SERIAL,
+    LCL_BACKEND_OPENMP,
+    LCL_BACKEND_OPENCL
+} lcl_backend;
+
+typedef enum lcl_dtype { LCL_F64 = 0, LCL_F32 = 1 } lcl_dtype;
+typedef enum lcl_layout { LCL_COL_MAJOR = 0, LCL_ROW_MAJOR = 1 } lcl_layout;
+typedef enum lcl_log_level { LCL_LOG_ERROR = 0, LCL_LOG_WARN, LCL_LOG_INFO, LCL_LOG_DEBUG } lcl_log_level;
+typedef void (*lcl_log_fn)(void *user, lcl_log_level level, const char *message);
+
+typedef struct lcl_context lcl_context;
+
+typedef struct lcl_context_desc {
+    lcl_backend backend;        /* LCL_BACKEND_AUTO by default */
+    const char *device;         /* OpenCL device spec, see DEVICES; NULL = best one */
+    const char *cache_dir;      /* program binary cache; NULL = $LCL_CACHE_DIR or none */
+    const char *build_options;  /* appended to every kernel build (e.g. "-DLCL_WG=128") */
+    lcl_log_fn log;             /* NULL = silent */
+    void *log_user;
+    int ignore_env;             /* nonzero: ignore LCL_DEVICE and LCL_CACHE_DIR */
+    int num_threads;            /* OpenMP threads, 0 = the OpenMP default */
+} lcl_context_desc;
+
+typedef enum lcl_device_type {
+    LCL_DEVICE_CPU = 1, LCL_DEVICE_GPU = 2, LCL_DEVICE_ACCELERATOR = 4, LCL_DEVICE_OTHER = 8
+} lcl_device_type;
+
+typedef struct lcl_device_info {
+    int index;                  /* position in lcl_list_devices' order: what "--device N" means */
+    lcl_device_type type;
+    char platform[128];
+    char name[128];
+    char vendor[128];
+    char driver[64];            /* CL_DRIVER_VERSION */
+    char version[64];           /* CL_DEVICE_VERSION */
+    uint64_t global_mem;        /* bytes */
+    uint64_t max_alloc;         /* largest single buffer, bytes */
+    uint64_t local_mem;         /* bytes */
+    int compute_units;
+    int clock_mhz;
+    size_t max_work_group;
+    int fp64;                   /* 1 if double precision is supported */
+} lcl_device_info;
+
+typedef struct lcl_cache_stats {
+    int hits;                   /* programs loaded from the binary cache */
+    int misses;                 /* no entry: built from source (and stored) */
+    int rejected;               /* an entry was corrupt or stale: rebuilt and replaced */
+    int stores;                 /* entries written */
+} lcl_cache_stats;
+
+/* status, backends */
+LCL_API const char *lcl_status_string(lcl_status s);
+LCL_API const char *lcl_backend_name(lcl_backend b);     /* "serial", "openmp", "opencl", "auto" */
+LCL_API int lcl_backend_parse(const char *name, lcl_backend *out);   /* 1 if known */
+LCL_API int lcl_backend_compiled(lcl_backend b);         /* 1 if this build has it */
+
+/* contexts */
+LCL_API lcl_status lcl_context_create(const lcl_context_desc *desc, lcl_context **out);
+LCL_API void lcl_context_destroy(lcl_context *ctx);
+LCL_API lcl_backend lcl_context_backend(const lcl_context *ctx);
+LCL_API int lcl_context_num_devices(const lcl_context *ctx);
+LCL_API lcl_status lcl_context_device(lcl_context *ctx, int i, lcl_device_info *out);
+LCL_API lcl_status lcl_context_prepare(lcl_context *ctx, lcl_dtype dtype);  /* build programs now */
+LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *out);
+LCL_API const char *lcl_last_error(const lcl_context *ctx);
+LCL_API lcl_status lcl_last_status(const lcl_context *ctx);
+LCL_API void lcl_clear_error(lcl_context *ctx);
+
+/* Every OpenCL device on the machine (ctx only receives errors and may be NULL).
+   Fills at most cap entries of out (may be NULL with cap 0) and sets *count to the total.
+   No loader or no platform is not an error: *count = 0 and ctx's message says why. */
+LCL_API lcl_status lcl_list_devices(lcl_context *ctx, lcl_device_info *out, int cap, int *count);
+/* Why OpenCL is unusable in this process, or NULL when a loader was found. */
+LCL_API const char *lcl_opencl_unavailable_reason(void);
+
+/* BLAS-1 on host arrays, on the context's backend (OpenCL: its first device). y = alpha*x + y. */
+LCL_API lcl_status lcl_axpy(lcl_context *ctx, lcl_dtype dtype, int64_t n, double alpha,
+                            const void *x, void *y);
+
+/* dense matrices */
+typedef struct lcl_dense {
+    lcl_dtype dtype;
+    lcl_layout layout;
+    int64_t rows, cols;
+    int64_t ld;                 /* leading dimension: >= rows (column-major) or >= cols (row-major) */
+    void *data;
+    int owner;                  /* 1 if lcl_dense_free releases data */
+} lcl_dense;
+
+LCL_API lcl_status lcl_dense_alloc(lcl_context *ctx, lcl_dense *m, lcl_dtype dtype, lcl_layout layout,
+                                   int64_t rows, int64_t cols);       /* zero-filled */
+LCL_API lcl_status lcl_dense_wrap(lcl_context *ctx, lcl_dense *m, lcl_dtype dtype, lcl_layout layout,
+                                  int64_t rows, int64_t cols, int64_t ld, void *data);
+LCL_API void lcl_dense_free(lcl_dense *m);
+LCL_API double lcl_dense_get(const lcl_dense *m, int64_t i, int64_t j);
+LCL_API void lcl_dense_set(lcl_dense *m, int64_t i, int64_t j, double v);
+
+/* sparse matrices: COO and CSR (more formats come with SpMV) */
+typedef struct lcl_coo {
+    lcl_dtype dtype;
+    int64_t rows, cols;
+    int64_t nnz, cap;
+    int32_t *row, *col;         /* 0-based */
+    void *val;                  /* float or double, per dtype */
+} lcl_coo;
+
+typedef struct lcl_csr {
+    lcl_dtype dtype;
+    int64_t rows, cols, nnz;
+    int64_t *ptr;               /* rows + 1 */
+    int32_t *col;               /* sorted within each row, no duplicates */
+    void *val;
+} lcl_csr;
+
+LCL_API lcl_status lcl_coo_alloc(lcl_context *ctx, lcl_coo *m, lcl_dtype dtype, int64_t rows,
+                                 int64_t cols, int64_t cap);
+LCL_API lcl_status lcl_coo_push(lcl_context *ctx, lcl_coo *m, int64_t i, int64_t j, double v);
+LCL_API void lcl_coo_free(lcl_coo *m);
+/* Check indices, sort by (row, col), sum duplicates: the canonical form. */
+LCL_API lcl_status lcl_coo_canonicalize(lcl_context *ctx, lcl_coo *m);
+LCL_API lcl_status lcl_coo_copy(lcl_context *ctx, const lcl_coo *src, lcl_dtype dtype, lcl_coo *dst);
+LCL_API lcl_status lcl_csr_from_coo(lcl_context *ctx, const lcl_coo *src, lcl_csr *dst);
+LCL_API lcl_status lcl_csr_to_coo(lcl_context *ctx, const lcl_csr *src, lcl_coo *dst);
+LCL_API void lcl_csr_free(lcl_csr *m);
+LCL_API lcl_status lcl_coo_to_dense(lcl_context *ctx, const lcl_coo *src, lcl_layout layout, lcl_dense *dst);
+LCL_API lcl_status lcl_dense_to_coo(lcl_context *ctx, const lcl_dense *src, lcl_coo *dst); /* drops zeros */
+
+/* Matrix Market */
+typedef enum lcl_mm_format { LCL_MM_COORDINATE = 0, LCL_MM_ARRAY = 1 } lcl_mm_format;
+typedef enum lcl_mm_field { LCL_MM_REAL = 0, LCL_MM_INTEGER, LCL_MM_PATTERN, LCL_MM_COMPLEX } lcl_mm_field;
+typedef enum lcl_mm_symmetry {
+    LCL_MM_GENERAL = 0, LCL_MM_SYMMETRIC, LCL_MM_SKEW_SYMMETRIC, LCL_MM_HERMITIAN
+} lcl_mm_symmetry;
+
+typedef struct lcl_mm_info {
+    lcl_mm_format format;
+    lcl_mm_field field;
+    lcl_mm_symmetry symmetry;
+    int64_t rows, cols;
+    int64_t entries;            /* entries stored in the file */
+} lcl_mm_info;
+
+#define LCL_MM_EXPAND 1         /* read: mirror symmetric / skew-symmetric storage to the full matrix */
+
+/* Read any real/integer/pattern Matrix Market matrix into canonical COO (sorted, duplicates
+   summed). An `array` file keeps every entry, zeros included. info may be NULL. */
+LCL_API lcl_status lcl_mm_read(lcl_context *ctx, const char *path, lcl_dtype dtype, int flags,
+                               lcl_coo *out, lcl_mm_info *info);
+LCL_API lcl_status lcl_mm_read_mem(lcl_context *ctx, const char *text, size_t len, lcl_dtype dtype,
+                                   int flags, lcl_coo *out, lcl_mm_info *info);
+LCL_API lcl_status lcl_mm_read_dense(lcl_context *ctx, const char *path, lcl_dtype dtype,
+                                     lcl_layout layout, int flags, lcl_dense *out, lcl_mm_info *info);
+LCL_API lcl_status lcl_mm_read_info(lcl_context *ctx, const char *path, lcl_mm_info *info);
+/* Write coordinate real. With LCL_MM_SYMMETRIC / SKEW only entries with row >= col (row > col for
+   skew) are written. Values are written in the shortest form that reads back exactly. */
+LCL_API lcl_status lcl_mm_write(lcl_context *ctx, const char *path, const lcl_coo *m,
+                                lcl_mm_symmetry symmetry);
+LCL_API lcl_status lcl_mm_write_dense(lcl_context *ctx, const char *path, const lcl_dense *m);
+
+/* Streaming writer, for outputs too large to hold: header first, then exactly `entries` entries. */
+typedef struct lcl_mm_writer lcl_mm_writer;
+LCL_API lcl_status lcl_mm_writer_open(lcl_context *ctx, const char *path, lcl_mm_format format,
+                                      lcl_mm_symmetry symmetry, int64_t rows, int64_t cols,
+                                      int64_t entries, const char *comment, lcl_mm_writer **out);
+LCL_API lcl_status lcl_mm_writer_put(lcl_mm_writer *w, int64_t i, int64_t j, double v); /* 0-based; j ignored for array */
+LCL_API lcl_status lcl_mm_writer_close(lcl_mm_writer *w);   /* checks the count; frees w */
+
+/* Shortest decimal text that reads back to exactly v (at most 24 chars + NUL). */
+LCL_API int lcl_format_double(char *buf, size_t cap, double v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LINALG_CL_H_INCLUDED */
+
+/* ============================================================================================== */
+#ifdef LINALG_CL_IMPLEMENTATION
+#ifndef LINALG_CL_IMPLEMENTATION_INCLUDED
+#define LINALG_CL_IMPLEMENTATION_INCLUDED
+/* >>config ------------------------------------------------------------------------------------- */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include <math.h>
+#include <float.h>
+#include <errno.h>
+#include <limits.h>
+#include <locale.h>
+#ifndef LCL_MALLOC
+#define LCL_MALLOC(sz) malloc(sz)
+#define LCL_REALLOC(p, sz) realloc((p), (sz))
+#define LCL_FREE(p) free(p)
+#endif
+#ifndef LCL_ASSERT
+#include <assert.h>
+#define LCL_ASSERT(c) assert(c)
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#ifndef LINALG_CL_NO_OPENCL
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#ifndef CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#endif
+#ifdef __APPLE__
+#include <OpenCL/cl.h>
+#else
+#include <CL/cl.h>
+#endif
+#ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#include <direct.h>
+#include <process.h>
+#define lcl__getpid _getpid
+#else
+#if !defined(LINALG_CL_LINK_OPENCL)
+#include <dlfcn.h>
+#endif
+#include <pthread.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+#define lcl__getpid getpid
+#endif
+#include "kernels_embedded.h"
+#endif /* !LINALG_CL_NO_OPENCL */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LCL__PRIVATE static
+
+/* >>util --------------------------------------------------------------------------------------- */
+#ifndef LINALG_CL_NO_OPENCL
+typedef struct lcl__kernel_slot { const char *name; cl_kernel k; } lcl__kernel_slot;
+typedef struct lcl__program {
+    cl_program prog;
+    int state;                      /* 0 not built, 1 built, -1 failed */
+    lcl__kernel_slot kern[32];
+    int nkern;
+} lcl__program;
+typedef struct lcl__device {
+    lcl_device_info info;
+    cl_platform_id platform;
+    cl_device_id id;
+    cl_context cl;
+    cl_command_queue queue[2];      /* 0 compute, 1 transfer */
+    lcl__program prog[2];           /* per lcl_dtype */
+} lcl__device;
+#endif
+
+struct lcl_context {
+    lcl_backend backend;
+    lcl_status status;
+    char *msg;                      /* heap; falls back to msg_small when allocation fails */
+    char msg_small[256];
+    lcl_log_fn log;
+    void *log_user;
+    int num_threads;
+    char *cache_dir;
+    char *build_options;
+    lcl_cache_stats cache;
+    int ndev;
+#ifndef LINALG_CL_NO_OPENCL
+    lcl__device *dev;
+#endif
+};
+
+LCL__PRIVATE lcl_status lcl__vfail(lcl_context *ctx, lcl_status st, const char *fmt, va_list ap) {
+    va_list ap2;
+    int n;
+    if (!ctx) return st;
+    ctx->status = st;
+    va_copy(ap2, ap);
+    n = vsnprintf(ctx->msg_small, sizeof ctx->msg_small, fmt, ap);
+    if (n >= (int)sizeof ctx->msg_small) {
+        char *m = (char *)LCL_MALLOC((size_t)n + 1);
+        if (m) {
+            vsnprintf(m, (size_t)n + 1, fmt, ap2);
+            if (ctx->msg && ctx->msg != ctx->msg_small) LCL_FREE(ctx->msg);
+            ctx->msg = m;
+            va_end(ap2);
+            return st;
+        }
+    }
+    va_end(ap2);
+    if (ctx->msg && ctx->msg != ctx->msg_small) LCL_FREE(ctx->msg);
+    ctx->msg = ctx->msg_small;
+    return st;
+}
+
+LCL__PRIVATE lcl_status lcl__fail(lcl_context *ctx, lcl_status st, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    lcl__vfail(ctx, st, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+LCL__PRIVATE void lcl__log(lcl_context *ctx, lcl_log_level lv, const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    if (!ctx || !ctx->log) return;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    ctx->log(ctx->log_user, lv, buf);
+}
+
+LCL__PRIVATE lcl_status lcl__oom(lcl_context *ctx, const char *what, size_t bytes) {
+    return lcl__fail(ctx, LCL_ERR_OUT_OF_MEMORY, "out of host memory allocating %s (%.0f bytes)", what,
+                     (double)bytes);
+}
+
+/* overflow-checked size arithmetic: all sizes pass through these before any allocation */
+LCL__PRIVATE int lcl__mul_size(size_t a, size_t b, size_t *r) {
+    if (a && b > (size_t)-1 / a) return 0;
+    *r = a * b;
+    return 1;
+}
+LCL__PRIVATE int lcl__mul_i64(int64_t a, int64_t b, int64_t *r) {
+    if (a < 0 || b < 0) return 0;
+    if (a && b > INT64_MAX / a) return 0;
+    *r = a * b;
+    return 1;
+}
+LCL__PRIVATE void *lcl__alloc(lcl_context *ctx, const char *what, size_t n, size_t elem, lcl_status *st) {
+    size_t bytes;
+    void *p;
+    if (!lcl__mul_size(n, elem, &bytes)) {
+        *st = lcl__fail(ctx, LCL_ERR_OVERFLOW, "size of %s overflows size_t (%.0f x %u bytes)", what, (double)n,
+                        (unsigned)elem);
+        return NULL;
+    }
+    p = LCL_MALLOC(bytes ? bytes : 1);
+    if (!p) *st = lcl__oom(ctx, what, bytes);
+    return p;
+}
+LCL__PRIVATE size_t lcl__dsize(lcl_dtype t) { return t == LCL_F32 ? sizeof(float) : sizeof(double); }
+LCL__PRIVATE char *lcl__strdup(const char *s) {
+    size_t n;
+    char *d;
+    if (!s) return NULL;
+    n = strlen(s) + 1;
+    d = (char *)LCL_MALLOC(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+LCL__PRIVATE int lcl__lower(int c) { return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c; }
+LCL__PRIVATE int lcl__strieq(const char *a, const char *b) {
+    while (*a && lcl__lower((unsigned char)*a) == lcl__lower((unsigned char)*b)) a++, b++;
+    return lcl__lower((unsigned char)*a) == lcl__lower((unsigned char)*b);
+}
+LCL__PRIVATE int lcl__stristr(const char *hay, const char *needle) {
+    size_t i, j, n = strlen(needle);
+    if (!n) return 1;
+    for (i = 0; hay[i]; i++) {
+        for (j = 0; j < n && hay[i + j] && lcl__lower((unsigned char)hay[i + j]) == lcl__lower((unsigned char)needle[j]); j++) {}
+        if (j == n) return 1;
+    }
+    return 0;
+}
+LCL__PRIVATE uint64_t lcl__fnv(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = (const unsigned char *)data;
+    size_t i;
+    for (i = 0; i < n; i++) { h ^= p[i]; h *= 1099511628211ULL; }
+    return h;
+}
+#define LCL__FNV_INIT 14695981039346656037ULL
+
+static const char *const lcl__status_names[LCL_STATUS_COUNT_] = {
+    "ok", "invalid argument", "out of host memory", "I/O error", "parse error", "unsupported",
+    "size overflow", "dimension mismatch", "backend unavailable", "no fp64 on device", "OpenCL error",
+    "kernel build failed", "out of device memory", "singular matrix", "matrix not positive definite",
+    "NaN or Inf in input", "internal error"};
+
+LCL_API const char *lcl_status_string(lcl_status s) {
+    if ((int)s < 0 || (int)s >= LCL_STATUS_COUNT_) return "unknown status";
+    return lcl__status_names[s];
+}
+LCL_API const char *lcl_backend_name(lcl_backend b) {
+    switch (b) {
+    case LCL_BACKEND_SERIAL: return "serial";
+    case LCL_BACKEND_OPENMP: return "openmp";
+    case LCL_BACKEND_OPENCL: return "opencl";
+    default: return "auto";
+    }
+}
+LCL_API int lcl_backend_parse(const char *name, lcl_backend *out) {
+    static const lcl_backend all[4] = {LCL_BACKEND_AUTO, LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP, LCL_BACKEND_OPENCL};
+    int i;
+    if (!name || !out) return 0;
+    for (i = 0; i < 4; i++)
+        if (lcl__strieq(name, lcl_backend_name(all[i]))) { *out = all[i]; return 1; }
+    return 0;
+}
+LCL_API int lcl_backend_compiled(lcl_backend b) {
+    switch (b) {
+    case LCL_BACKEND_AUTO:
+    case LCL_BACKEND_SERIAL: return 1;
+#ifdef _OPENMP
+    case LCL_BACKEND_OPENMP: return 1;
+#endif
+#ifndef LINALG_CL_NO_OPENCL
+    case LCL_BACKEND_OPENCL: return 1;
+#endif
+    default: return 0;
+    }
+}
+LCL_API const char *lcl_last_error(const lcl_context *ctx) {
+    if (!ctx) return "no context (lcl_context_create ran out of memory or was not called)";
+    if (ctx->status == LCL_OK && (!ctx->msg || !ctx->msg[0])) return "no error";
+    return ctx->msg ? ctx->msg : lcl_status_string(ctx->status);
+}
+LCL_API lcl_status lcl_last_status(const lcl_context *ctx) { return ctx ? ctx->status : LCL_ERR_INVALID_ARGUMENT; }
+LCL_API void lcl_clear_error(lcl_context *ctx) {
+    if (!ctx) return;
+    ctx->status = LCL_OK;
+    if (ctx->msg && ctx->msg != ctx->msg_small) LCL_FREE(ctx->msg);
+    ctx->msg = ctx->msg_small;
+    ctx->msg_small[0] = 0;
+}
+
+/* >>loader ------------------------------------------------------------------------------------- */
+#ifndef LINALG_CL_NO_OPENCL
+/* The OpenCL entry points we use. Loaded once per process (the only global state). */
+#define LCL__CL_FUNCS(X) \
+    X(cl_int, clGetPlatformIDs, (cl_uint, cl_platform_id *, cl_uint *)) \
+    X(cl_int, clGetPlatformInfo, (cl_platform_id, cl_platform_info, size_t, void *, size_t *)) \
+    X(cl_int, clGetDeviceIDs, (cl_platform_id, cl_device_type, cl_uint, cl_device_id *, cl_uint *)) \
+    X(cl_int, clGetDeviceInfo, (cl_device_id, cl_device_info, size_t, void *, size_t *)) \
+    X(cl_context, clCreateContext, (const cl_context_properties *, cl_uint, const cl_device_id *, \
+        void (CL_CALLBACK *)(const char *, const void *, size_t, void *), void *, cl_int *)) \
+    X(cl_int, clReleaseContext, (cl_context)) \
+    X(cl_command_queue, clCreateCommandQueue, (cl_context, cl_device_id, cl_command_queue_properties, cl_int *)) \
+    X(cl_int, clReleaseCommandQueue, (cl_command_queue)) \
+    X(cl_program, clCreateProgramWithSource, (cl_context, cl_uint, const char **, const size_t *, cl_int *)) \
+    X(cl_program, clCreateProgramWithBinary, (cl_context, cl_uint, const cl_device_id *, const size_t *, \
+        const unsigned char **, cl_int *, cl_int *)) \
+    X(cl_int, clBuildProgram, (cl_program, cl_uint, const cl_device_id *, const char *, \
+        void (CL_CALLBACK *)(cl_program, void *), void *)) \
+    X(cl_int, clGetProgramBuildInfo, (cl_program, cl_device_id, cl_program_build_info, size_t, void *, size_t *)) \
+    X(cl_int, clGetProgramInfo, (cl_program, cl_program_info, size_t, void *, size_t *)) \
+    X(cl_int, clReleaseProgram, (cl_program)) \
+    X(cl_kernel, clCreateKernel, (cl_program, const char *, cl_int *)) \
+    X(cl_int, clReleaseKernel, (cl_kernel)) \
+    X(cl_int, clSetKernelArg, (cl_kernel, cl_uint, size_t, const void *)) \
+    X(cl_int, clGetKernelWorkGroupInfo, (cl_kernel, cl_device_id, cl_kernel_work_group_info, size_t, void *, size_t *)) \
+    X(cl_mem, clCreateBuffer, (cl_context, cl_mem_flags, size_t, void *, cl_int *)) \
+    X(cl_int, clReleaseMemObject, (cl_mem)) \
+    X(cl_int, clEnqueueWriteBuffer, (cl_command_queue, cl_mem, cl_bool, size_t, size_t, const void *, cl_uint, \
+        const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueReadBuffer, (cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *, cl_uint, \
+        const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueCopyBuffer, (cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, \
+        const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueNDRangeKernel, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, \
+        const size_t *, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueMarkerWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clFlush, (cl_command_queue)) \
+    X(cl_int, clFinish, (cl_command_queue)) \
+    X(cl_int, clWaitForEvents, (cl_uint, const cl_event *)) \
+    X(cl_int, clReleaseEvent, (cl_event)) \
+    X(cl_int, clGetEventProfilingInfo, (cl_event, cl_profiling_info, size_t, void *, size_t *))
+
+#define LCL__CL_TYPEDEF(ret, name, args) typedef ret (CL_API_CALL *lcl__pfn_##name) args;
+LCL__CL_FUNCS(LCL__CL_TYPEDEF)
+#define LCL__CL_MEMBER(ret, name, args) lcl__pfn_##name name;
+typedef struct lcl__cl_api {
+    LCL__CL_FUNCS(LCL__CL_MEMBER)
+    int loaded;                 /* 1: every entry point present */
+    char why[512];              /* when not loaded: what went wrong */
+} lcl__cl_api;
+static lcl__cl_api lcl__cl;     /* written once under lcl__cl_once, read-only afterwards */
+#define LCL__CL (&lcl__cl)
+
+LCL__PRIVATE void lcl__cl_load_once(void) {
+#if defined(LINALG_CL_LINK_OPENCL)
+#define LCL__CL_LINK(ret, name, args) lcl__cl.name = &name;
+    LCL__CL_FUNCS(LCL__CL_LINK)
+    lcl__cl.loaded = 1;
+#else
+    const char *env = getenv("LCL_OPENCL_LIBRARY");
+    const char *names[4];
+    int nn = 0, i;
+    void *h = NULL;
+    const char *lib = "";
+    if (env && env[0]) names[nn++] = env;
+    else {
+#if defined(_WIN32)
+        names[nn++] = "OpenCL.dll";
+#elif defined(__APPLE__)
+        names[nn++] = "/System/Library/Frameworks/OpenCL.framework/OpenCL";
+#else
+        names[nn++] = "libOpenCL.so.1";
+        names[nn++] = "libOpenCL.so";
+#endif
+    }
+    for (i = 0; i < nn && !h; i++) {
+        lib = names[i];
+#ifdef _WIN32
+        h = (void *)LoadLibraryA(lib);
+#else
+        h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+#endif
+    }
+    if (!h) {
+        snprintf(lcl__cl.why, sizeof lcl__cl.why, "no OpenCL loader: could not open %s%s", lib,
+                 env && env[0] ? " (from LCL_OPENCL_LIBRARY)" : "");
+        return;
+    }
+    /* memcpy because ISO C has no cast from object to function pointer */
+#ifdef _WIN32
+#define LCL__CL_SYM(ret, name, args) { FARPROC p_ = GetProcAddress((HMODULE)h, #name); \
+        if (!p_) { snprintf(lcl__cl.why, sizeof lcl__cl.why, "OpenCL loader %s lacks %s", lib, #name); return; } \
+        memcpy(&lcl__cl.name, &p_, sizeof p_); }
+#else
+#define LCL__CL_SYM(ret, name, args) { void *p_ = dlsym(h, #name); \
+        if (!p_) { snprintf(lcl__cl.why, sizeof lcl__cl.why, "OpenCL loader %s lacks %s", lib, #name); return; } \
+        memcpy(&lcl__cl.name, &p_, sizeof p_); }
+#endif
+    LCL__CL_FUNCS(LCL__CL_SYM)
+    lcl__cl.loaded = 1;     /* the handle stays open for the life of the process */
+#endif
+}
+
+#ifdef _WIN32
+static INIT_ONCE lcl__cl_once_flag = INIT_ONCE_STATIC_INIT;
+LCL__PRIVATE BOOL CALLBACK lcl__cl_once_cb(PINIT_ONCE o, PVOID p, PVOID *c) { (void)o; (void)p; (void)c; lcl__cl_load_once(); return TRUE; }
+LCL__PRIVATE int lcl__cl_load(void) { InitOnceExecuteOnce(&lcl__cl_once_flag, lcl__cl_once_cb, NULL, NULL); return lcl__cl.loaded; }
+#else
+static pthread_once_t lcl__cl_once_flag = PTHREAD_ONCE_INIT;
+LCL__PRIVATE int lcl__cl_load(void) { pthread_once(&lcl__cl_once_flag, lcl__cl_load_once); return lcl__cl.loaded; }
+#endif
+
+LCL__PRIVATE const char *lcl__cl_errname(cl_int e) {
+    switch (e) {
+#define LCL__E(x) case x: return #x;
+    LCL__E(CL_SUCCESS) LCL__E(CL_DEVICE_NOT_FOUND) LCL__E(CL_DEVICE_NOT_AVAILABLE) LCL__E(CL_COMPILER_NOT_AVAILABLE)
+    LCL__E(CL_MEM_OBJECT_ALLOCATION_FAILURE) LCL__E(CL_OUT_OF_RESOURCES) LCL__E(CL_OUT_OF_HOST_MEMORY)
+    LCL__E(CL_PROFILING_INFO_NOT_AVAILABLE) LCL__E(CL_MEM_COPY_OVERLAP) LCL__E(CL_IMAGE_FORMAT_MISMATCH)
+    LCL__E(CL_IMAGE_FORMAT_NOT_SUPPORTED) LCL__E(CL_BUILD_PROGRAM_FAILURE) LCL__E(CL_MAP_FAILURE)
+    LCL__E(CL_MISALIGNED_SUB_BUFFER_OFFSET) LCL__E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    LCL__E(CL_COMPILE_PROGRAM_FAILURE) LCL__E(CL_LINKER_NOT_AVAILABLE) LCL__E(CL_LINK_PROGRAM_FAILURE)
+    LCL__E(CL_DEVICE_PARTITION_FAILED) LCL__E(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+    LCL__E(CL_INVALID_VALUE) LCL__E(CL_INVALID_DEVICE_TYPE) LCL__E(CL_INVALID_PLATFORM) LCL__E(CL_INVALID_DEVICE)
+    LCL__E(CL_INVALID_CONTEXT) LCL__E(CL_INVALID_QUEUE_PROPERTIES) LCL__E(CL_INVALID_COMMAND_QUEUE)
+    LCL__E(CL_INVALID_HOST_PTR) LCL__E(CL_INVALID_MEM_OBJECT) LCL__E(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+    LCL__E(CL_INVALID_IMAGE_SIZE) LCL__E(CL_INVALID_SAMPLER) LCL__E(CL_INVALID_BINARY)
+    LCL__E(CL_INVALID_BUILD_OPTIONS) LCL__E(CL_INVALID_PROGRAM) LCL__E(CL_INVALID_PROGRAM_EXECUTABLE)
+    LCL__E(CL_INVALID_KERNEL_NAME) LCL__E(CL_INVALID_KERNEL_DEFINITION) LCL__E(CL_INVALID_KERNEL)
+    LCL__E(CL_INVALID_ARG_INDEX) LCL__E(CL_INVALID_ARG_VALUE) LCL__E(CL_INVALID_ARG_SIZE)
+    LCL__E(CL_INVALID_KERNEL_ARGS) LCL__E(CL_INVALID_WORK_DIMENSION) LCL__E(CL_INVALID_WORK_GROUP_SIZE)
+    LCL__E(CL_INVALID_WORK_ITEM_SIZE) LCL__E(CL_INVALID_GLOBAL_OFFSET) LCL__E(CL_INVALID_EVENT_WAIT_LIST)
+    LCL__E(CL_INVALID_EVENT) LCL__E(CL_INVALID_OPERATION) LCL__E(CL_INVALID_GL_OBJECT)
+    LCL__E(CL_INVALID_BUFFER_SIZE) LCL__E(CL_INVALID_MIP_LEVEL) LCL__E(CL_INVALID_GLOBAL_WORK_SIZE)
+    LCL__E(CL_INVALID_PROPERTY) LCL__E(CL_INVALID_IMAGE_DESCRIPTOR) LCL__E(CL_INVALID_COMPILER_OPTIONS)
+    LCL__E(CL_INVALID_LINKER_OPTIONS) LCL__E(CL_INVALID_DEVICE_PARTITION_COUNT)
+#undef LCL__E
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    default: return "unknown OpenCL error";
+    }
+}
+
+/* An OpenCL call failed: allocation-type failures become LCL_ERR_DEVICE_MEMORY. */
+LCL__PRIVATE lcl_status lcl__clfail(lcl_context *ctx, cl_int e, const char *what, const char *dev) {
+    lcl_status st = (e == CL_MEM_OBJECT_ALLOCATION_FAILURE || e == CL_OUT_OF_RESOURCES ||
+                     e == CL_INVALID_BUFFER_SIZE) ? LCL_ERR_DEVICE_MEMORY : LCL_ERR_OPENCL;
+    return lcl__fail(ctx, st, "%s failed on %s: %s (%d)", what, dev ? dev : "OpenCL", lcl__cl_errname(e), (int)e);
+}
+#endif /* !LINALG_CL_NO_OPENCL */
+
+LCL_API const char *lcl_opencl_unavailable_reason(void) {
+#ifdef LINALG_CL_NO_OPENCL
+    return "built without OpenCL (LINALG_CL_NO_OPENCL)";
+#else
+    return lcl__cl_load() ? NULL : lcl__cl.why;
+#endif
+}
+/* >>devices ------------------------------------------------------------------------------------ */
+#ifndef LINALG_CL_NO_OPENCL
+typedef struct lcl__cldev { lcl_device_info info; cl_platform_id platform; cl_device_id id; } lcl__cldev;
+
+LCL__PRIVATE void lcl__cl_str(cl_device_id d, cl_device_info what, char *out, size_t cap) {
+    out[0] = 0;
+    if (LCL__CL->clGetDeviceInfo(d, what, cap, out, NULL) != CL_SUCCESS) out[0] = 0;
+    out[cap - 1] = 0;
+}
+LCL__PRIVATE void lcl__cl_fill_info(lcl__cldev *d, int index) {
+    lcl_device_info *in = &d->info;
+    cl_device_type t = 0;
+    cl_ulong u = 0;
+    cl_uint c = 0;
+    size_t s = 0;
+    cl_device_fp_config fp = 0;
+    memset(in, 0, sizeof *in);
+    in->index = index;
+    LCL__CL->clGetPlatformInfo(d->platform, CL_PLATFORM_NAME, sizeof in->platform, in->platform, NULL);
+    in->platform[sizeof in->platform - 1] = 0;
+    lcl__cl_str(d->id, CL_DEVICE_NAME, in->name, sizeof in->name);
+    lcl__cl_str(d->id, CL_DEVICE_VENDOR, in->vendor, sizeof in->vendor);
+    lcl__cl_str(d->id, CL_DRIVER_VERSION, in->driver, sizeof in->driver);
+    lcl__cl_str(d->id, CL_DEVICE_VERSION, in->version, sizeof in->version);
+    LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_TYPE, sizeof t, &t, NULL);
+    in->type = (t & CL_DEVICE_TYPE_GPU) ? LCL_DEVICE_GPU : (t & CL_DEVICE_TYPE_CPU) ? LCL_DEVICE_CPU
+             : (t & CL_DEVICE_TYPE_ACCELERATOR) ? LCL_DEVICE_ACCELERATOR : LCL_DEVICE_OTHER;
+    if (LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof u, &u, NULL) == CL_SUCCESS) in->global_mem = u;
+    if (LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof u, &u, NULL) == CL_SUCCESS) in->max_alloc = u;
+    if (LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof u, &u, NULL) == CL_SUCCESS) in->local_mem = u;
+    if (LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof c, &c, NULL) == CL_SUCCESS) in->compute_units = (int)c;
+    if (LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof c, &c, NULL) == CL_SUCCESS) in->clock_mhz = (int)c;
+    if (LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof s, &s, NULL) == CL_SUCCESS) in->max_work_group = s;
+    if (LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL) == CL_SUCCESS) in->fp64 = fp != 0;
+}
+
+/* All devices of all platforms, in a stable order: what device indices mean. */
+LCL__PRIVATE lcl_status lcl__cl_enumerate(lcl_context *ctx, lcl__cldev **out, int *count) {
+    cl_uint np = 0, p, nd, k;
+    cl_platform_id *plats = NULL;
+    lcl__cldev *devs = NULL;
+    int n = 0, cap = 0;
+    cl_int e;
+    lcl_status st = LCL_OK;
+    *out = NULL;
+    *count = 0;
+    if (!lcl__cl_load()) { lcl__fail(ctx, LCL_OK, "%s", lcl__cl.why); return LCL_OK; }
+    e = LCL__CL->clGetPlatformIDs(0, NULL, &np);
+    if (e == -1001 || np == 0 || e != CL_SUCCESS) {
+        lcl__fail(ctx, LCL_OK, "no OpenCL platform (%s): the loader found no vendor driver",
+                  e == CL_SUCCESS ? "0 platforms" : lcl__cl_errname(e));
+        return LCL_OK;
+    }
+    plats = (cl_platform_id *)lcl__alloc(ctx, "platform list", np, sizeof *plats, &st);
+    if (!plats) return st;
+    if ((e = LCL__CL->clGetPlatformIDs(np, plats, NULL)) != CL_SUCCESS) {
+        LCL_FREE(plats);
+        return lcl__clfail(ctx, e, "clGetPlatformIDs", NULL);
+    }
+    for (p = 0; p < np; p++) {
+        cl_device_id ids[64];
+        nd = 0;
+        if (LCL__CL->clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 64, ids, &nd) != CL_SUCCESS) continue;
+        if (nd > 64) nd = 64;
+        for (k = 0; k < nd; k++) {
+            if (n == cap) {
+                int nc = cap ? 2 * cap : 8;
+                lcl__cldev *nd2 = (lcl__cldev *)LCL_REALLOC(devs, (size_t)nc * sizeof *devs);
+                if (!nd2) { LCL_FREE(devs); LCL_FREE(plats); return lcl__oom(ctx, "device list", (size_t)nc * sizeof *devs); }
+                devs = nd2;
+                cap = nc;
+            }
+            devs[n].platform = plats[p];
+            devs[n].id = ids[k];
+            lcl__cl_fill_info(&devs[n], n);
+            n++;
+        }
+    }
+    LCL_FREE(plats);
+    if (n == 0) lcl__fail(ctx, LCL_OK, "OpenCL platforms found but no device");
+    *out = devs;
+    *count = n;
+    return LCL_OK;
+}
+
+/* Choose devices by spec: NULL/"" best, "all", "gpu", "cpu", "accelerator", "0,2", or a name
+   substring (matched against platform, device name and vendor). sel gets indices into devs. */
+LCL__PRIVATE lcl_status lcl__cl_select(lcl_context *ctx, const lcl__cldev *devs, int n, const char *spec,
+                                       int *sel, int *nsel) {
+    int i, best = -1;
+    *nsel = 0;
+    if (n == 0) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "no OpenCL device: %s", lcl_last_error(ctx));
+    if (!spec || !spec[0]) {
+        /* best: the GPU with the most memory, else an accelerator, else the first device */
+        for (i = 0; i < n; i++) {
+            int rank_i = devs[i].info.type == LCL_DEVICE_GPU ? 3 : devs[i].info.type == LCL_DEVICE_ACCELERATOR ? 2 : 1;
+            int rank_b = best < 0 ? 0 : devs[best].info.type == LCL_DEVICE_GPU ? 3 : devs[best].info.type == LCL_DEVICE_ACCELERATOR ? 2 : 1;
+            if (rank_i > rank_b || (rank_i == rank_b && devs[i].info.global_mem > devs[best].info.global_mem)) best = i;
+        }
+        sel[(*nsel)++] = best;
+        return LCL_OK;
+    }
+    if (lcl__strieq(spec, "all")) {
+        for (i = 0; i < n; i++) sel[(*nsel)++] = i;
+        return LCL_OK;
+    }
+    if (lcl__strieq(spec, "gpu") || lcl__strieq(spec, "cpu") || lcl__strieq(spec, "accelerator")) {
+        lcl_device_type t = lcl__strieq(spec, "gpu") ? LCL_DEVICE_GPU : lcl__strieq(spec, "cpu") ? LCL_DEVICE_CPU : LCL_DEVICE_ACCELERATOR;
+        for (i = 0; i < n; i++) if (devs[i].info.type == t) sel[(*nsel)++] = i;
+        if (!*nsel) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "no OpenCL device of type '%s' among %d device(s)", spec, n);
+        return LCL_OK;
+    }
+    if (spec[0] >= '0' && spec[0] <= '9') {
+        const char *p = spec;
+        while (*p) {
+            char *end;
+            long v = strtol(p, &end, 10);
+            if (end == p || (*end && *end != ',')) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "bad device list '%s': expected indices like 0,1", spec);
+            if (v < 0 || v >= n) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "device index %ld out of range: %d OpenCL device(s)", v, n);
+            for (i = 0; i < *nsel; i++) if (sel[i] == (int)v) break;
+            if (i == *nsel) sel[(*nsel)++] = (int)v;
+            p = *end ? end + 1 : end;
+        }
+        return LCL_OK;
+    }
+    for (i = 0; i < n; i++)
+        if (lcl__stristr(devs[i].info.name, spec) || lcl__stristr(devs[i].info.platform, spec) || lcl__stristr(devs[i].info.vendor, spec))
+            sel[(*nsel)++] = i;
+    if (!*nsel) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "no OpenCL device matches '%s' (%d device(s); see `lcl info`)", spec, n);
+    return LCL_OK;
+}
+#endif /* !LINALG_CL_NO_OPENCL */
+
+LCL_API lcl_status lcl_list_devices(lcl_context *ctx, lcl_device_info *out, int cap, int *count) {
+#ifdef LINALG_CL_NO_OPENCL
+    (void)out; (void)cap;
+    if (!count) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_list_devices: count is NULL");
+    *count = 0;
+    lcl__fail(ctx, LCL_OK, "built without OpenCL (LINALG_CL_NO_OPENCL)");
+    return LCL_OK;
+#else
+    lcl__cldev *devs;
+    int n, i;
+    lcl_status st;
+    if (!count || cap < 0 || (cap > 0 && !out)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_list_devices: bad arguments");
+    *count = 0;
+    st = lcl__cl_enumerate(ctx, &devs, &n);
+    if (st != LCL_OK) return st;
+    for (i = 0; i < n && i < cap; i++) out[i] = devs[i].info;
+    *count = n;
+    LCL_FREE(devs);
+    return LCL_OK;
+#endif
+}
+
+/* >>cache -------------------------------------------------------------------------------------- */
+#ifndef LINALG_CL_NO_OPENCL
+/* Entry file: "LCLBIN01" | u64 key | u64 payload size | u64 payload hash | payload. Anything that
+   does not check out is rebuilt from source and overwritten. */
+#define LCL__CACHE_MAGIC "LCLBIN01"
+
+LCL__PRIVATE void lcl__cache_path(const lcl_context *ctx, uint64_t key, char *out, size_t cap) {
+    snprintf(out, cap, "%s/lcl-%016llx.bin", ctx->cache_dir, (unsigned long long)key);
+}
+LCL__PRIVATE unsigned char *lcl__cache_load(const lcl_context *ctx, uint64_t key, size_t *size, int *found) {
+    char path[4096];
+    FILE *f;
+    unsigned char hdr[32];
+    uint64_t k, sz, h;
+    unsigned char *buf;
+    *found = 0;
+    lcl__cache_path(ctx, key, path, sizeof path);
+    f = fopen(path, "rb");
+    if (!f) return NULL;
+    *found = 1;
+    if (fread(hdr, 1, 32, f) != 32 || memcmp(hdr, LCL__CACHE_MAGIC, 8) != 0) { fclose(f); return NULL; }
+    memcpy(&k, hdr + 8, 8);
+    memcpy(&sz, hdr + 16, 8);
+    memcpy(&h, hdr + 24, 8);
+    if (k != key || sz == 0 || sz > ((uint64_t)1 << 31)) { fclose(f); return NULL; }
+    buf = (unsigned char *)LCL_MALLOC((size_t)sz);
+    if (!buf) { fclose(f); return NULL; }
+    if (fread(buf, 1, (size_t)sz, f) != (size_t)sz || fgetc(f) != EOF || lcl__fnv(LCL__FNV_INIT, buf, (size_t)sz) != h) {
+        LCL_FREE(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    *size = (size_t)sz;
+    return buf;
+}
+LCL__PRIVATE int lcl__mkdirs(const char *dir) {
+    char tmp[4096];
+    size_t i, n = strlen(dir);
+    if (n == 0 || n >= sizeof tmp) return 0;
+    memcpy(tmp, dir, n + 1);
+    for (i = 1; i <= n; i++) {
+        if (tmp[i] == '/' || tmp[i] == 0) {
+            char c = tmp[i];
+            tmp[i] = 0;
+#ifdef _WIN32
+            _mkdir(tmp);
+#else
+            mkdir(tmp, 0777);
+#endif
+            tmp[i] = c;
+        }
+    }
+    return 1;
+}
+LCL__PRIVATE int lcl__cache_store(const lcl_context *ctx, uint64_t key, const unsigned char *bin, size_t size) {
+    char path[4096], tmp[4200];
+    unsigned char hdr[32];
+    uint64_t sz = size, h = lcl__fnv(LCL__FNV_INIT, bin, size);
+    FILE *f;
+    int ok;
+    lcl__mkdirs(ctx->cache_dir);
+    lcl__cache_path(ctx, key, path, sizeof path);
+    /* write aside and rename: a reader never sees half a file, concurrent writers don't clash */
+    snprintf(tmp, sizeof tmp, "%s.%ld.%p.tmp", path, (long)lcl__getpid(), (const void *)ctx);
+    f = fopen(tmp, "wb");
+    if (!f) return 0;
+    memcpy(hdr, LCL__CACHE_MAGIC, 8);
+    memcpy(hdr + 8, &key, 8);
+    memcpy(hdr + 16, &sz, 8);
+    memcpy(hdr + 24, &h, 8);
+    ok = fwrite(hdr, 1, 32, f) == 32 && fwrite(bin, 1, size, f) == size;
+    ok = (fclose(f) == 0) && ok;
+#ifdef _WIN32
+    if (ok) { remove(path); ok = rename(tmp, path) == 0; }
+#else
+    if (ok) ok = rename(tmp, path) == 0;
+#endif
+    if (!ok) remove(tmp);
+    return ok;
+}
+#endif
+/* >>context ------------------------------------------------------------------------------------ */
+#ifndef LINALG_CL_NO_OPENCL
+LCL__PRIVATE void lcl__device_release(lcl__device *d) {
+    int p, k;
+    for (p = 0; p < 2; p++) {
+        for (k = 0; k < d->prog[p].nkern; k++) if (d->prog[p].kern[k].k) LCL__CL->clReleaseKernel(d->prog[p].kern[k].k);
+        if (d->prog[p].prog) LCL__CL->clReleaseProgram(d->prog[p].prog);
+        memset(&d->prog[p], 0, sizeof d->prog[p]);
+    }
+    for (k = 0; k < 2; k++) if (d->queue[k]) LCL__CL->clReleaseCommandQueue(d->queue[k]);
+    if (d->cl) LCL__CL->clReleaseContext(d->cl);
+    d->queue[0] = d->queue[1] = NULL;
+    d->cl = NULL;
+}
+
+/* Open the selected devices: one cl_context per device (devices of different platforms cannot
+   share one), and two in-order queues each, so transfers can overlap compute. */
+LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec) {
+    lcl__cldev *devs = NULL;
+    int n = 0, nsel = 0, i, *sel;
+    lcl_status st;
+    cl_int e;
+    st = lcl__cl_enumerate(ctx, &devs, &n);
+    if (st != LCL_OK) return st;
+    if (n == 0) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", lcl_last_error(ctx));
+        return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "OpenCL unavailable: %s", why);
+    }
+    sel = (int *)lcl__alloc(ctx, "device selection", (size_t)n, sizeof(int), &st);
+    if (!sel) { LCL_FREE(devs); return st; }
+    st = lcl__cl_select(ctx, devs, n, spec, sel, &nsel);
+    if (st == LCL_OK) {
+        ctx->dev = (lcl__device *)LCL_MALLOC((size_t)nsel * sizeof *ctx->dev);
+        if (!ctx->dev) st = lcl__oom(ctx, "devices", (size_t)nsel * sizeof *ctx->dev);
+        else memset(ctx->dev, 0, (size_t)nsel * sizeof *ctx->dev);
+    }
+    for (i = 0; st == LCL_OK && i < nsel; i++) {
+        lcl__device *d = &ctx->dev[i];
+        cl_context_properties props[3];
+        int q;
+        d->info = devs[sel[i]].info;
+        d->platform = devs[sel[i]].platform;
+        d->id = devs[sel[i]].id;
+        ctx->ndev = i + 1;
+        props[0] = CL_CONTEXT_PLATFORM;
+        props[1] = (cl_context_properties)d->platform;
+        props[2] = 0;
+        d->cl = LCL__CL->clCreateContext(props, 1, &d->id, NULL, NULL, &e);
+        if (!d->cl) { st = lcl__clfail(ctx, e, "clCreateContext", d->info.name); break; }
+        for (q = 0; q < 2 && st == LCL_OK; q++) {
+            d->queue[q] = LCL__CL->clCreateCommandQueue(d->cl, d->id, 0, &e);
+            if (!d->queue[q]) st = lcl__clfail(ctx, e, "clCreateCommandQueue", d->info.name);
+        }
+    }
+    LCL_FREE(sel);
+    LCL_FREE(devs);
+    return st;
+}
+#endif
+
+LCL_API lcl_status lcl_context_create(const lcl_context_desc *desc_in, lcl_context **out) {
+    lcl_context_desc desc;
+    lcl_context *ctx;
+    const char *spec, *cache;
+    lcl_status st = LCL_OK;
+    if (!out) return LCL_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    ctx = (lcl_context *)LCL_MALLOC(sizeof *ctx);
+    if (!ctx) return LCL_ERR_OUT_OF_MEMORY;
+    memset(ctx, 0, sizeof *ctx);
+    ctx->msg = ctx->msg_small;
+    *out = ctx;
+    if (desc_in) desc = *desc_in;
+    else memset(&desc, 0, sizeof desc);
+    ctx->log = desc.log;
+    ctx->log_user = desc.log_user;
+    ctx->num_threads = desc.num_threads > 0 ? desc.num_threads : 0;
+    spec = desc.device;
+    cache = desc.cache_dir;
+    if (!desc.ignore_env) {
+        const char *e = getenv("LCL_DEVICE");
+        if (e && e[0]) spec = e;
+        if (!cache) cache = getenv("LCL_CACHE_DIR");
+    }
+    if (cache && cache[0] && !(ctx->cache_dir = lcl__strdup(cache))) return lcl__oom(ctx, "cache path", strlen(cache));
+    if (desc.build_options && !(ctx->build_options = lcl__strdup(desc.build_options)))
+        return lcl__oom(ctx, "build options", strlen(desc.build_options));
+    if ((int)desc.backend < 0 || (int)desc.backend > (int)LCL_BACKEND_OPENCL)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "unknown backend %d", (int)desc.backend);
+    if (desc.backend != LCL_BACKEND_AUTO && !lcl_backend_compiled(desc.backend))
+        return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "backend '%s' is not compiled in%s", lcl_backend_name(desc.backend),
+                         desc.backend == LCL_BACKEND_OPENMP ? " (build with -fopenmp)" : " (LINALG_CL_NO_OPENCL)");
+#ifndef LINALG_CL_NO_OPENCL
+    if (desc.backend == LCL_BACKEND_OPENCL || desc.backend == LCL_BACKEND_AUTO) {
+        st = lcl__cl_open(ctx, spec);
+        if (st == LCL_OK) {
+            int i;
+            ctx->backend = LCL_BACKEND_OPENCL;
+            for (i = 0; i < ctx->ndev; i++)
+                lcl__log(ctx, LCL_LOG_INFO, "linalg_cl: using OpenCL device %d: %s (%s)", ctx->dev[i].info.index,
+                         ctx->dev[i].info.name, ctx->dev[i].info.platform);
+            lcl_clear_error(ctx);
+            return LCL_OK;
+        }
+        {
+            int i;
+            for (i = 0; i < ctx->ndev; i++) lcl__device_release(&ctx->dev[i]);
+            LCL_FREE(ctx->dev);
+            ctx->dev = NULL;
+            ctx->ndev = 0;
+        }
+        if (desc.backend == LCL_BACKEND_OPENCL) return st;
+        /* auto: fall back, and say so once */
+        lcl__log(ctx, LCL_LOG_WARN, "linalg_cl: %s; using the %s backend", lcl_last_error(ctx),
+                 lcl_backend_compiled(LCL_BACKEND_OPENMP) ? "openmp" : "serial");
+        lcl_clear_error(ctx);
+    }
+#else
+    (void)spec;
+#endif
+    if (desc.backend == LCL_BACKEND_AUTO)
+        ctx->backend = lcl_backend_compiled(LCL_BACKEND_OPENMP) ? LCL_BACKEND_OPENMP : LCL_BACKEND_SERIAL;
+    else
+        ctx->backend = desc.backend;
+    return st == LCL_OK || desc.backend == LCL_BACKEND_AUTO ? LCL_OK : st;
+}
+
+LCL_API void lcl_context_destroy(lcl_context *ctx) {
+    if (!ctx) return;
+#ifndef LINALG_CL_NO_OPENCL
+    {
+        int i;
+        for (i = 0; i < ctx->ndev; i++) lcl__device_release(&ctx->dev[i]);
+        LCL_FREE(ctx->dev);
+    }
+#endif
+    if (ctx->msg && ctx->msg != ctx->msg_small) LCL_FREE(ctx->msg);
+    LCL_FREE(ctx->cache_dir);
+    LCL_FREE(ctx->build_options);
+    LCL_FREE(ctx);
+}
+LCL_API lcl_backend lcl_context_backend(const lcl_context *ctx) { return ctx ? ctx->backend : LCL_BACKEND_SERIAL; }
+LCL_API int lcl_context_num_devices(const lcl_context *ctx) { return ctx ? ctx->ndev : 0; }
+LCL_API lcl_status lcl_context_device(lcl_context *ctx, int i, lcl_device_info *out) {
+    if (!ctx || !out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_context_device: NULL argument");
+    if (i < 0 || i >= ctx->ndev)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "device %d out of range: the context has %d OpenCL device(s)", i, ctx->ndev);
+#ifndef LINALG_CL_NO_OPENCL
+    *out = ctx->dev[i].info;
+#endif
+    return LCL_OK;
+}
+LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *out) {
+    if (!out) return;
+    if (ctx) *out = ctx->cache;
+    else memset(out, 0, sizeof *out);
+}
+
+/* >>programs ----------------------------------------------------------------------------------- */
+#ifndef LINALG_CL_NO_OPENCL
+/* Tunables every kernel file may read (each also has an #ifndef default in the .cl file). */
+LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
+    size_t wg = d->info.max_work_group >= 256 ? 256 : (d->info.max_work_group ? d->info.max_work_group : 64);
+    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u%s%s", dt == LCL_F64 ? 1 : 0, (unsigned)wg,
+             ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
+}
+
+LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, cl_program prog, cl_int e, const char *opts) {
+    size_t n = 0;
+    char *log = NULL;
+    lcl_status st;
+    LCL__CL->clGetProgramBuildInfo(prog, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+    if (n > 0 && n < ((size_t)1 << 26)) log = (char *)LCL_MALLOC(n + 1);
+    if (log) {
+        if (LCL__CL->clGetProgramBuildInfo(prog, d->id, CL_PROGRAM_BUILD_LOG, n, log, NULL) != CL_SUCCESS) log[0] = 0;
+        log[n] = 0;
+    }
+    st = lcl__fail(ctx, LCL_ERR_BUILD, "kernel build failed on %s: %s (%d), options \"%s\"; build log:\n%s", d->info.name,
+                   lcl__cl_errname(e), (int)e, opts, log ? log : "(no log)");
+    LCL_FREE(log);
+    return st;
+}
+
+/* Build (or load from the cache) the program of device d for dtype, once. */
+LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_dtype dt, lcl__program **out) {
+    lcl__program *p = &d->prog[dt == LCL_F32 ? 1 : 0];
+    char opts[1024];
+    const char *srcs[512];
+    cl_uint nsrc = 0;
+    int f, c, found = 0;
+    uint64_t key = LCL__FNV_INIT;
+    cl_int e;
+    *out = p;
+    if (p->state == 1) return LCL_OK;
+    if (dt == LCL_F64 && !d->info.fp64)
+        return lcl__fail(ctx, LCL_ERR_NO_FP64, "device '%s' has no double precision (fp64); use single precision (LCL_F32)", d->info.name);
+    lcl__build_options(ctx, d, dt, opts, sizeof opts);
+    for (f = 0; f < LCL__KERNEL_FILE_COUNT; f++)
+        for (c = 0; lcl__kernel_files[f].chunks[c]; c++) {
+            if (nsrc == sizeof srcs / sizeof srcs[0]) return lcl__fail(ctx, LCL_ERR_INTERNAL, "too many kernel source chunks");
+            srcs[nsrc++] = lcl__kernel_files[f].chunks[c];
+            key = lcl__fnv(key, srcs[nsrc - 1], strlen(srcs[nsrc - 1]));
+        }
+    key = lcl__fnv(key, opts, strlen(opts) + 1);
+    key = lcl__fnv(key, d->info.platform, strlen(d->info.platform) + 1);
+    key = lcl__fnv(key, d->info.name, strlen(d->info.name) + 1);
+    key = lcl__fnv(key, d->info.vendor, strlen(d->info.vendor) + 1);
+    key = lcl__fnv(key, d->info.driver, strlen(d->info.driver) + 1);
+    key = lcl__fnv(key, d->info.version, strlen(d->info.version) + 1);
+    if (ctx->cache_dir) {
+        size_t bsize = 0;
+        unsigned char *bin = lcl__cache_load(ctx, key, &bsize, &found);
+        if (bin) {
+            const unsigned char *bp = bin;
+            cl_int bst = CL_SUCCESS;
+            cl_program prog = LCL__CL->clCreateProgramWithBinary(d->cl, 1, &d->id, &bsize, &bp, &bst, &e);
+            LCL_FREE(bin);
+            if (prog && e == CL_SUCCESS && bst == CL_SUCCESS &&
+                LCL__CL->clBuildProgram(prog, 1, &d->id, opts, NULL, NULL) == CL_SUCCESS) {
+                p->prog = prog;
+                p->state = 1;
+                ctx->cache.hits++;
+                return LCL_OK;
+            }
+            if (prog) LCL__CL->clReleaseProgram(prog);
+        }
+        if (found) {
+            ctx->cache.rejected++;
+            lcl__log(ctx, LCL_LOG_WARN, "linalg_cl: cache entry %016llx for %s was corrupt or stale; rebuilding",
+                     (unsigned long long)key, d->info.name);
+        } else
+            ctx->cache.misses++;
+    }
+    p->prog = LCL__CL->clCreateProgramWithSource(d->cl, nsrc, srcs, NULL, &e);
+    if (!p->prog) return lcl__clfail(ctx, e, "clCreateProgramWithSource", d->info.name);
+    e = LCL__CL->clBuildProgram(p->prog, 1, &d->id, opts, NULL, NULL);
+    if (e != CL_SUCCESS) {
+        lcl_status st = lcl__build_log(ctx, d, p->prog, e, opts);
+        LCL__CL->clReleaseProgram(p->prog);
+        p->prog = NULL;
+        return st;
+    }
+    p->state = 1;
+    if (ctx->cache_dir) {
+        size_t bsize = 0;
+        if (LCL__CL->clGetProgramInfo(p->prog, CL_PROGRAM_BINARY_SIZES, sizeof bsize, &bsize, NULL) == CL_SUCCESS && bsize > 0) {
+            unsigned char *bin = (unsigned char *)LCL_MALLOC(bsize);
+            if (bin) {
+                unsigned char *bins[1];
+                bins[0] = bin;
+                if (LCL__CL->clGetProgramInfo(p->prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS &&
+                    lcl__cache_store(ctx, key, bin, bsize))
+                    ctx->cache.stores++;
+                LCL_FREE(bin);
+            }
+        }
+    }
+    return LCL_OK;
+}
+
+LCL__PRIVATE lcl_status lcl__kernel(lcl_context *ctx, lcl__device *d, lcl_dtype dt, const char *name, cl_kernel *out) {
+    lcl__program *p;
+    int i;
+    cl_int e;
+    lcl_status st = lcl__get_program(ctx, d, dt, &p);
+    if (st != LCL_OK) return st;
+    for (i = 0; i < p->nkern; i++)
+        if (strcmp(p->kern[i].name, name) == 0) { *out = p->kern[i].k; return LCL_OK; }
+    if (p->nkern == (int)(sizeof p->kern / sizeof p->kern[0])) return lcl__fail(ctx, LCL_ERR_INTERNAL, "kernel table full");
+    *out = LCL__CL->clCreateKernel(p->prog, name, &e);
+    if (!*out) return lcl__clfail(ctx, e, name, d->info.name);
+    p->kern[p->nkern].name = name;
+    p->kern[p->nkern].k = *out;
+    p->nkern++;
+    return LCL_OK;
+}
+
+/* Device buffers: a request over the device's limits is a clear error before any OpenCL call. */
+LCL__PRIVATE lcl_status lcl__buffer(lcl_context *ctx, lcl__device *d, size_t bytes, cl_mem_flags flags, cl_mem *out) {
+    cl_int e;
+    *out = NULL;
+    if (bytes > d->info.max_alloc || bytes > d->info.global_mem)
+        return lcl__fail(ctx, LCL_ERR_DEVICE_MEMORY, "a %.0f-byte buffer exceeds device '%s' limits (max allocation %.0f, memory %.0f bytes)",
+                         (double)bytes, d->info.name, (double)d->info.max_alloc, (double)d->info.global_mem);
+    *out = LCL__CL->clCreateBuffer(d->cl, flags, bytes ? bytes : 1, NULL, &e);
+    if (!*out) return lcl__clfail(ctx, e, "clCreateBuffer", d->info.name);
+    return LCL_OK;
+}
+#endif
+
+LCL_API lcl_status lcl_context_prepare(lcl_context *ctx, lcl_dtype dt) {
+    if (!ctx) return LCL_ERR_INVALID_ARGUMENT;
+    if (dt != LCL_F32 && dt != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)dt);
+#ifndef LINALG_CL_NO_OPENCL
+    {
+        int i;
+        for (i = 0; i < ctx->ndev; i++) {
+            lcl__program *p;
+            lcl_status st = lcl__get_program(ctx, &ctx->dev[i], dt, &p);
+            if (st != LCL_OK) return st;
+        }
+    }
+#endif
+    return LCL_OK;
+}
+
+/* >>blas1 -------------------------------------------------------------------------------------- */
+LCL_API lcl_status lcl_axpy(lcl_context *ctx, lcl_dtype dt, int64_t n, double alpha, const void *x, void *y) {
+    int64_t i;
+    if (n < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_axpy: negative length %lld", (long long)n);
+    if (n == 0) return LCL_OK;
+    if (!x || !y) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_axpy: NULL vector");
+    if (dt != LCL_F32 && dt != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_axpy: unknown dtype %d", (int)dt);
+#ifndef LINALG_CL_NO_OPENCL
+    if (ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0) {
+        lcl__device *d = &ctx->dev[0];
+        size_t bytes, wg = 64, gsz;
+        cl_kernel k;
+        cl_mem bx = NULL, by = NULL;
+        cl_event ev[2] = {NULL, NULL};
+        cl_int e = CL_SUCCESS;
+        cl_long nn = (cl_long)n;
+        float af = (float)alpha;
+        lcl_status st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_axpy_f" : "lcl_axpy_d", &k);
+        if (st != LCL_OK) return st;
+        if (!lcl__mul_size((size_t)n, lcl__dsize(dt), &bytes) || (uint64_t)n > (uint64_t)((size_t)-1 / 2))
+            return lcl__fail(ctx, LCL_ERR_OVERFLOW, "lcl_axpy: length %lld too large", (long long)n);
+        if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_ONLY, &bx)) != LCL_OK) return st;
+        if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &by)) != LCL_OK) { LCL__CL->clReleaseMemObject(bx); return st; }
+        /* uploads on the transfer queue, the kernel waits for them on the compute queue */
+        e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], bx, CL_FALSE, 0, bytes, x, 0, NULL, &ev[0]);
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], by, CL_FALSE, 0, bytes, y, 0, NULL, &ev[1]);
+        if (e == CL_SUCCESS) LCL__CL->clFlush(d->queue[1]);
+        if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
+        if (st == LCL_OK) {
+            e = LCL__CL->clSetKernelArg(k, 0, sizeof nn, &nn);
+            if (e == CL_SUCCESS) e = dt == LCL_F32 ? LCL__CL->clSetKernelArg(k, 1, sizeof af, &af) : LCL__CL->clSetKernelArg(k, 1, sizeof alpha, &alpha);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 2, sizeof bx, &bx);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 3, sizeof by, &by);
+            if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clSetKernelArg(lcl_axpy)", d->info.name);
+        }
+        if (st == LCL_OK) {
+            gsz = ((size_t)n + wg - 1) / wg * wg;
+            e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, &gsz, &wg, 2, ev, NULL);
+            if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_axpy)", d->info.name);
+        }
+        if (st == LCL_OK) {
+            e = LCL__CL->clEnqueueReadBuffer(d->queue[0], by, CL_TRUE, 0, bytes, y, 0, NULL, NULL);
+            if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clEnqueueReadBuffer", d->info.name);
+        }
+        LCL__CL->clFinish(d->queue[1]);
+        if (ev[0]) LCL__CL->clReleaseEvent(ev[0]);
+        if (ev[1]) LCL__CL->clReleaseEvent(ev[1]);
+        LCL__CL->clReleaseMemObject(bx);
+        LCL__CL->clReleaseMemObject(by);
+        return st;
+    }
+#endif
+    if (dt == LCL_F64) {
+        const double *xd = (const double *)x;
+        double *yd = (double *)y;
+#ifdef _OPENMP
+#pragma omp parallel for if (ctx && ctx->backend == LCL_BACKEND_OPENMP && n > 4096) num_threads(ctx && ctx->num_threads ? ctx->num_threads : omp_get_max_threads())
+#endif
+        for (i = 0; i < n; i++) yd[i] += alpha * xd[i];
+    } else {
+        const float *xf = (const float *)x;
+        float *yf = (float *)y;
+        float af = (float)alpha;
+#ifdef _OPENMP
+#pragma omp parallel for if (ctx && ctx->backend == LCL_BACKEND_OPENMP && n > 4096) num_threads(ctx && ctx->num_threads ? ctx->num_threads : omp_get_max_threads())
+#endif
+        for (i = 0; i < n; i++) yf[i] += af * xf[i];
+    }
+    return LCL_OK;
+}
+/* >>dense -------------------------------------------------------------------------------------- */
+LCL__PRIVATE lcl_status lcl__check_dims(lcl_context *ctx, const char *fn, lcl_dtype dt, int64_t rows, int64_t cols) {
+    if (dt != LCL_F32 && dt != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown dtype %d", fn, (int)dt);
+    if (rows < 0 || cols < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: negative size %lldx%lld", fn, (long long)rows, (long long)cols);
+    if (rows > INT32_MAX || cols > INT32_MAX)
+        return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: size %lldx%lld exceeds 2^31-1 per dimension", fn, (long long)rows, (long long)cols);
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_dense_alloc(lcl_context *ctx, lcl_dense *m, lcl_dtype dt, lcl_layout layout, int64_t rows, int64_t cols) {
+    lcl_status st;
+    int64_t cnt;
+    size_t bytes;
+    if (!m) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_dense_alloc: NULL matrix");
+    memset(m, 0, sizeof *m);
+    if ((st = lcl__check_dims(ctx, "lcl_dense_alloc", dt, rows, cols)) != LCL_OK) return st;
+    if (layout != LCL_ROW_MAJOR && layout != LCL_COL_MAJOR) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_dense_alloc: unknown layout");
+    if (!lcl__mul_i64(rows, cols, &cnt) || (uint64_t)cnt > (uint64_t)((size_t)-1) || !lcl__mul_size((size_t)cnt, lcl__dsize(dt), &bytes))
+        return lcl__fail(ctx, LCL_ERR_OVERFLOW, "dense %lldx%lld matrix does not fit in memory addressing", (long long)rows, (long long)cols);
+    m->data = LCL_MALLOC(bytes ? bytes : 1);
+    if (!m->data) return lcl__oom(ctx, "dense matrix", bytes);
+    memset(m->data, 0, bytes);
+    m->dtype = dt;
+    m->layout = layout;
+    m->rows = rows;
+    m->cols = cols;
+    m->ld = layout == LCL_COL_MAJOR ? (rows > 0 ? rows : 1) : (cols > 0 ? cols : 1);
+    m->owner = 1;
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_dense_wrap(lcl_context *ctx, lcl_dense *m, lcl_dtype dt, lcl_layout layout, int64_t rows, int64_t cols,
+                                  int64_t ld, void *data) {
+    lcl_status st;
+    if (!m) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_dense_wrap: NULL matrix");
+    memset(m, 0, sizeof *m);
+    if ((st = lcl__check_dims(ctx, "lcl_dense_wrap", dt, rows, cols)) != LCL_OK) return st;
+    if (ld < (layout == LCL_COL_MAJOR ? rows : cols) || ld < 1)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_dense_wrap: leading dimension %lld < %lld", (long long)ld,
+                         (long long)(layout == LCL_COL_MAJOR ? rows : cols));
+    if (!data && rows && cols) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_dense_wrap: NULL data");
+    m->dtype = dt;
+    m->layout = layout;
+    m->rows = rows;
+    m->cols = cols;
+    m->ld = ld;
+    m->data = data;
+    m->owner = 0;
+    return LCL_OK;
+}
+LCL_API void lcl_dense_free(lcl_dense *m) {
+    if (!m) return;
+    if (m->owner) LCL_FREE(m->data);
+    memset(m, 0, sizeof *m);
+}
+LCL__PRIVATE size_t lcl__dense_off(const lcl_dense *m, int64_t i, int64_t j) {
+    return m->layout == LCL_COL_MAJOR ? (size_t)(j * m->ld + i) : (size_t)(i * m->ld + j);
+}
+LCL_API double lcl_dense_get(const lcl_dense *m, int64_t i, int64_t j) {
+    size_t o;
+    if (!m || i < 0 || j < 0 || i >= m->rows || j >= m->cols) return NAN;
+    o = lcl__dense_off(m, i, j);
+    return m->dtype == LCL_F32 ? (double)((const float *)m->data)[o] : ((const double *)m->data)[o];
+}
+LCL_API void lcl_dense_set(lcl_dense *m, int64_t i, int64_t j, double v) {
+    size_t o;
+    if (!m || i < 0 || j < 0 || i >= m->rows || j >= m->cols) return;
+    o = lcl__dense_off(m, i, j);
+    if (m->dtype == LCL_F32) ((float *)m->data)[o] = (float)v;
+    else ((double *)m->data)[o] = v;
+}
+
+/* >>sparse ------------------------------------------------------------------------------------- */
+LCL__PRIVATE double lcl__val(const void *v, lcl_dtype dt, int64_t k) {
+    return dt == LCL_F32 ? (double)((const float *)v)[k] : ((const double *)v)[k];
+}
+LCL__PRIVATE void lcl__setval(void *v, lcl_dtype dt, int64_t k, double x) {
+    if (dt == LCL_F32) ((float *)v)[k] = (float)x;
+    else ((double *)v)[k] = x;
+}
+LCL__PRIVATE lcl_status lcl__coo_reserve(lcl_context *ctx, lcl_coo *m, int64_t need) {
+    int64_t nc;
+    size_t es = lcl__dsize(m->dtype), b;
+    int32_t *r, *c;
+    void *v;
+    if (need <= m->cap) return LCL_OK;
+    nc = m->cap < 16 ? 16 : m->cap;
+    while (nc < need) nc = nc > INT64_MAX / 2 ? need : nc * 2;
+    if ((uint64_t)nc > (uint64_t)((size_t)-1) / es) return lcl__fail(ctx, LCL_ERR_OVERFLOW, "COO with %lld entries does not fit in memory", (long long)nc);
+    b = (size_t)nc;
+    r = (int32_t *)LCL_REALLOC(m->row, b * sizeof(int32_t));
+    if (!r) return lcl__oom(ctx, "COO rows", b * sizeof(int32_t));
+    m->row = r;
+    c = (int32_t *)LCL_REALLOC(m->col, b * sizeof(int32_t));
+    if (!c) return lcl__oom(ctx, "COO columns", b * sizeof(int32_t));
+    m->col = c;
+    v = LCL_REALLOC(m->val, b * es);
+    if (!v) return lcl__oom(ctx, "COO values", b * es);
+    m->val = v;
+    m->cap = nc;
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_coo_alloc(lcl_context *ctx, lcl_coo *m, lcl_dtype dt, int64_t rows, int64_t cols, int64_t cap) {
+    lcl_status st;
+    if (!m) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_coo_alloc: NULL matrix");
+    memset(m, 0, sizeof *m);
+    if ((st = lcl__check_dims(ctx, "lcl_coo_alloc", dt, rows, cols)) != LCL_OK) return st;
+    if (cap < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_coo_alloc: negative capacity");
+    m->dtype = dt;
+    m->rows = rows;
+    m->cols = cols;
+    st = lcl__coo_reserve(ctx, m, cap > 0 ? cap : 1);
+    if (st != LCL_OK) lcl_coo_free(m);
+    return st;
+}
+LCL_API lcl_status lcl_coo_push(lcl_context *ctx, lcl_coo *m, int64_t i, int64_t j, double v) {
+    lcl_status st;
+    if (!m) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_coo_push: NULL matrix");
+    if (i < 0 || j < 0 || i >= m->rows || j >= m->cols)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "lcl_coo_push: entry (%lld,%lld) outside the %lldx%lld matrix", (long long)i,
+                         (long long)j, (long long)m->rows, (long long)m->cols);
+    if (m->nnz == m->cap && (st = lcl__coo_reserve(ctx, m, m->nnz + 1)) != LCL_OK) return st;
+    m->row[m->nnz] = (int32_t)i;
+    m->col[m->nnz] = (int32_t)j;
+    lcl__setval(m->val, m->dtype, m->nnz, v);
+    m->nnz++;
+    return LCL_OK;
+}
+LCL_API void lcl_coo_free(lcl_coo *m) {
+    if (!m) return;
+    LCL_FREE(m->row);
+    LCL_FREE(m->col);
+    LCL_FREE(m->val);
+    memset(m, 0, sizeof *m);
+}
+LCL__PRIVATE lcl_status lcl__coo_check(lcl_context *ctx, const lcl_coo *m, const char *fn) {
+    int64_t k;
+    if (!m) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL matrix", fn);
+    if (m->dtype != LCL_F32 && m->dtype != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown dtype", fn);
+    if (m->rows < 0 || m->cols < 0 || m->rows > INT32_MAX || m->cols > INT32_MAX || m->nnz < 0)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: bad sizes %lldx%lld, %lld entries", fn, (long long)m->rows,
+                         (long long)m->cols, (long long)m->nnz);
+    if (m->nnz > 0 && (!m->row || !m->col || !m->val)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL arrays", fn);
+    for (k = 0; k < m->nnz; k++)
+        if (m->row[k] < 0 || m->row[k] >= m->rows || m->col[k] < 0 || m->col[k] >= m->cols)
+            return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: entry %lld at (%d,%d) outside the %lldx%lld matrix", fn, (long long)k,
+                             (int)m->row[k], (int)m->col[k], (long long)m->rows, (long long)m->cols);
+    return LCL_OK;
+}
+/* Sort by (row, col) with two stable counting passes (O(nnz + rows + cols)), then sum duplicates. */
+LCL_API lcl_status lcl_coo_canonicalize(lcl_context *ctx, lcl_coo *m) {
+    int64_t k, n, out, *cnt = NULL;
+    int32_t *r2 = NULL, *c2 = NULL;
+    void *v2 = NULL;
+    size_t es;
+    int sorted = 1, pass;
+    lcl_status st = lcl__coo_check(ctx, m, "lcl_coo_canonicalize");
+    if (st != LCL_OK) return st;
+    n = m->nnz;
+    es = lcl__dsize(m->dtype);
+    for (k = 1; k < n && sorted; k++)
+        if (m->row[k] < m->row[k - 1] || (m->row[k] == m->row[k - 1] && m->col[k] <= m->col[k - 1])) sorted = 0;
+    if (!sorted) {
+        int64_t maxdim = m->rows > m->cols ? m->rows : m->cols;
+        r2 = (int32_t *)lcl__alloc(ctx, "sort rows", (size_t)n, sizeof(int32_t), &st);
+        c2 = r2 ? (int32_t *)lcl__alloc(ctx, "sort columns", (size_t)n, sizeof(int32_t), &st) : NULL;
+        v2 = c2 ? lcl__alloc(ctx, "sort values", (size_t)n, es, &st) : NULL;
+        cnt = v2 ? (int64_t *)lcl__alloc(ctx, "sort counts", (size_t)maxdim + 1, sizeof(int64_t), &st) : NULL;
+        if (!cnt) { LCL_FREE(r2); LCL_FREE(c2); LCL_FREE(v2); return st; }
+        for (pass = 0; pass < 2; pass++) {
+            /* pass 0 by column, pass 1 by row: LSD radix, stable, result ordered by (row, col) */
+            const int32_t *key = pass == 0 ? m->col : m->row;
+            int64_t dim = pass == 0 ? m->cols : m->rows, s = 0;
+            int32_t *tr;
+            void *tv;
+            memset(cnt, 0, ((size_t)dim + 1) * sizeof(int64_t));
+            for (k = 0; k < n; k++) cnt[key[k] + 1]++;
+            for (k = 0; k < dim; k++) { s += cnt[k + 1]; cnt[k + 1] = s; }
+            for (k = 0; k < n; k++) {
+                int64_t d = cnt[key[k]]++;
+                r2[d] = m->row[k];
+                c2[d] = m->col[k];
+                memcpy((char *)v2 + (size_t)d * es, (const char *)m->val + (size_t)k * es, es);
+            }
+            tr = m->row; m->row = r2; r2 = tr;
+            tr = m->col; m->col = c2; c2 = tr;
+            tv = m->val; m->val = v2; v2 = tv;
+        }
+        LCL_FREE(r2);
+        LCL_FREE(c2);
+        LCL_FREE(v2);
+        LCL_FREE(cnt);
+    }
+    /* sum duplicates, now adjacent */
+    out = 0;
+    for (k = 0; k < n; k++) {
+        if (out > 0 && m->row[k] == m->row[out - 1] && m->col[k] == m->col[out - 1]) {
+            if (m->dtype == LCL_F32) ((float *)m->val)[out - 1] += ((float *)m->val)[k];
+            else ((double *)m->val)[out - 1] += ((double *)m->val)[k];
+        } else {
+            m->row[out] = m->row[k];
+            m->col[out] = m->col[k];
+            if (out != k) memcpy((char *)m->val + (size_t)out * es, (char *)m->val + (size_t)k * es, es);
+            out++;
+        }
+    }
+    m->nnz = out;
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_coo_copy(lcl_context *ctx, const lcl_coo *src, lcl_dtype dt, lcl_coo *dst) {
+    int64_t k;
+    lcl_status st = lcl__coo_check(ctx, src, "lcl_coo_copy");
+    if (st != LCL_OK) return st;
+    if (!dst) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_coo_copy: NULL destination");
+    if ((st = lcl_coo_alloc(ctx, dst, dt, src->rows, src->cols, src->nnz)) != LCL_OK) return st;
+    memcpy(dst->row, src->row, (size_t)src->nnz * sizeof(int32_t));
+    memcpy(dst->col, src->col, (size_t)src->nnz * sizeof(int32_t));
+    for (k = 0; k < src->nnz; k++) lcl__setval(dst->val, dt, k, lcl__val(src->val, src->dtype, k));
+    dst->nnz = src->nnz;
+    return LCL_OK;
+}
+LCL_API void lcl_csr_free(lcl_csr *m) {
+    if (!m) return;
+    LCL_FREE(m->ptr);
+    LCL_FREE(m->col);
+    LCL_FREE(m->val);
+    memset(m, 0, sizeof *m);
+}
+LCL_API lcl_status lcl_csr_from_coo(lcl_context *ctx, const lcl_coo *src, lcl_csr *dst) {
+    lcl_coo t;
+    int64_t k;
+    lcl_status st;
+    if (!dst) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_csr_from_coo: NULL destination");
+    memset(dst, 0, sizeof *dst);
+    if ((st = lcl_coo_copy(ctx, src, src ? src->dtype : LCL_F64, &t)) != LCL_OK) return st;
+    if ((st = lcl_coo_canonicalize(ctx, &t)) != LCL_OK) { lcl_coo_free(&t); return st; }
+    dst->ptr = (int64_t *)lcl__alloc(ctx, "CSR row pointers", (size_t)t.rows + 1, sizeof(int64_t), &st);
+    if (!dst->ptr) { lcl_coo_free(&t); return st; }
+    memset(dst->ptr, 0, ((size_t)t.rows + 1) * sizeof(int64_t));
+    for (k = 0; k < t.nnz; k++) dst->ptr[t.row[k] + 1]++;
+    for (k = 0; k < t.rows; k++) dst->ptr[k + 1] += dst->ptr[k];
+    dst->dtype = t.dtype;
+    dst->rows = t.rows;
+    dst->cols = t.cols;
+    dst->nnz = t.nnz;
+    dst->col = t.col;   /* canonical COO is CSR order already: take its arrays */
+    dst->val = t.val;
+    LCL_FREE(t.row);
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_csr_to_coo(lcl_context *ctx, const lcl_csr *src, lcl_coo *dst) {
+    int64_t i, k;
+    lcl_status st;
+    if (!src || !dst) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_csr_to_coo: NULL argument");
+    if (!src->ptr || src->ptr[0] != 0 || src->ptr[src->rows] != src->nnz)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_csr_to_coo: row pointers inconsistent with nnz");
+    if ((st = lcl_coo_alloc(ctx, dst, src->dtype, src->rows, src->cols, src->nnz)) != LCL_OK) return st;
+    for (i = 0; i < src->rows; i++) {
+        if (src->ptr[i + 1] < src->ptr[i]) { lcl_coo_free(dst); return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_csr_to_coo: row pointers decrease at row %lld", (long long)i); }
+        for (k = src->ptr[i]; k < src->ptr[i + 1]; k++) {
+            if (src->col[k] < 0 || src->col[k] >= src->cols) { lcl_coo_free(dst); return lcl__fail(ctx, LCL_ERR_DIMENSION, "lcl_csr_to_coo: column %d out of range", (int)src->col[k]); }
+            dst->row[k] = (int32_t)i;
+        }
+    }
+    memcpy(dst->col, src->col, (size_t)src->nnz * sizeof(int32_t));
+    memcpy(dst->val, src->val, (size_t)src->nnz * lcl__dsize(src->dtype));
+    dst->nnz = src->nnz;
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_coo_to_dense(lcl_context *ctx, const lcl_coo *src, lcl_layout layout, lcl_dense *dst) {
+    int64_t k;
+    lcl_status st = lcl__coo_check(ctx, src, "lcl_coo_to_dense");
+    if (st != LCL_OK) return st;
+    if ((st = lcl_dense_alloc(ctx, dst, src->dtype, layout, src->rows, src->cols)) != LCL_OK) return st;
+    for (k = 0; k < src->nnz; k++) {
+        size_t o = lcl__dense_off(dst, src->row[k], src->col[k]);
+        if (src->dtype == LCL_F32) ((float *)dst->data)[o] += ((const float *)src->val)[k];
+        else ((double *)dst->data)[o] += ((const double *)src->val)[k];
+    }
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_dense_to_coo(lcl_context *ctx, const lcl_dense *src, lcl_coo *dst) {
+    int64_t i, j;
+    lcl_status st;
+    if (!src || !dst || (!src->data && src->rows && src->cols)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_dense_to_coo: NULL argument");
+    if ((st = lcl_coo_alloc(ctx, dst, src->dtype, src->rows, src->cols, 16)) != LCL_OK) return st;
+    for (i = 0; i < src->rows; i++)
+        for (j = 0; j < src->cols; j++) {
+            double v = lcl_dense_get(src, i, j);
+            if (v != 0.0 && (st = lcl_coo_push(ctx, dst, i, j, v)) != LCL_OK) { lcl_coo_free(dst); return st; }
+        }
+    return LCL_OK;
+}
+/* >>mmio --------------------------------------------------------------------------------------- */
+/* Text source: a file read in large blocks, or caller memory. Lines are [b, e) ranges, so NUL
+   bytes and missing final newlines need no special case. */
+typedef struct lcl__src {
+    FILE *f;
+    const char *name;           /* for messages */
+    const char *buf;
+    char *own;
+    size_t len, pos, cap;
+    int eof, ioerr;
+    int64_t line;               /* number of the line last returned */
+    uint64_t size, consumed;    /* size 0 = unknown */
+} lcl__src;
+
+LCL__PRIVATE int lcl__src_line(lcl__src *s, const char **b, const char **e) {
+    for (;;) {
+        const char *nl = s->pos < s->len ? (const char *)memchr(s->buf + s->pos, '\n', s->len - s->pos) : NULL;
+        if (nl || (s->eof && s->pos < s->len)) {
+            const char *start = s->buf + s->pos, *end = nl ? nl : s->buf + s->len;
+            size_t used = (size_t)(end - start) + (nl ? 1 : 0);
+            s->pos += used;
+            s->consumed += used;
+            if (end > start && end[-1] == '\r') end--;
+            s->line++;
+            *b = start;
+            *e = end;
+            return 1;
+        }
+        if (s->eof || !s->f) { s->eof = 1; return 0; }
+        /* refill: keep the partial line, grow when one line fills the buffer */
+        if (s->pos > 0) {
+            memmove(s->own, s->own + s->pos, s->len - s->pos);
+            s->len -= s->pos;
+            s->pos = 0;
+        }
+        if (s->len == s->cap) {
+            size_t nc = s->cap * 2;
+            char *nb = (char *)LCL_REALLOC(s->own, nc);
+            if (!nb) { s->ioerr = 2; s->eof = 1; return 0; }
+            s->own = nb;
+            s->cap = nc;
+        }
+        s->buf = s->own;
+        {
+            size_t got = fread(s->own + s->len, 1, s->cap - s->len, s->f);
+            s->len += got;
+            if (got == 0) {
+                if (ferror(s->f)) s->ioerr = 1;
+                s->eof = 1;
+            }
+        }
+    }
+}
+LCL__PRIVATE int lcl__isws(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+LCL__PRIVATE const char *lcl__skipws(const char *p, const char *e) { while (p < e && lcl__isws((unsigned char)*p)) p++; return p; }
+LCL__PRIVATE int lcl__blank_or_comment(const char *b, const char *e) { b = lcl__skipws(b, e); return b == e || *b == '%'; }
+
+/* 0 ok, 1 not an integer, 2 out of int64 range */
+LCL__PRIVATE int lcl__parse_i64(const char **pp, const char *e, int64_t *out) {
+    const char *p = *pp;
+    int neg = 0;
+    uint64_t v = 0;
+    if (p < e && (*p == '+' || *p == '-')) neg = *p++ == '-';
+    if (p == e || *p < '0' || *p > '9') return 1;
+    while (p < e && *p >= '0' && *p <= '9') {
+        unsigned d = (unsigned)(*p++ - '0');
+        if (v > (UINT64_MAX - d) / 10) { while (p < e && *p >= '0' && *p <= '9') p++; *pp = p; return 2; }
+        v = v * 10 + d;
+    }
+    if (p < e && !lcl__isws((unsigned char)*p)) return 1;
+    if (v > (uint64_t)INT64_MAX + (neg ? 1u : 0u)) { *pp = p; return 2; }
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    *pp = p;
+    return 0;
+}
+
+/* Decimal to double. Exact fast path (Clinger: <= 19 digits, mantissa < 2^53, |exp| <= 22),
+   else the C library's strtod on a copy with the locale's decimal point, so the result is always
+   correctly rounded whatever setlocale() the application made. 0 ok, 1 not a number. */
+LCL__PRIVATE int lcl__parse_f64(const char **pp, const char *e, double *out) {
+    static const double p10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = *pp, *start = p;
+    int neg = 0, any = 0, trunc = 0, nd = 0;
+    uint64_t mant = 0;
+    int64_t ex = 0;
+    if (p < e && (*p == '+' || *p == '-')) neg = *p++ == '-';
+    if (p < e && (lcl__lower((unsigned char)*p) == 'n' || lcl__lower((unsigned char)*p) == 'i')) {
+        static const char *const words[3] = {"nan", "infinity", "inf"};
+        int w;
+        for (w = 0; w < 3; w++) {
+            size_t L = strlen(words[w]), i;
+            if ((size_t)(e - p) < L) continue;
+            for (i = 0; i < L && lcl__lower((unsigned char)p[i]) == words[w][i]; i++) {}
+            if (i == L && (p + L == e || lcl__isws((unsigned char)p[L]))) {
+                *out = w == 0 ? NAN : (neg ? -HUGE_VAL : HUGE_VAL);
+                *pp = p + L;
+                return 0;
+            }
+        }
+        return 1;
+    }
+    while (p < e && *p >= '0' && *p <= '9') {
+        unsigned d = (unsigned)(*p++ - '0');
+        any = 1;
+        if (mant || d) {
+            if (nd < 19) { mant = mant * 10 + d; nd++; }
+            else { ex++; if (d) trunc = 1; }
+        }
+    }
+    if (p < e && *p == '.') {
+        p++;
+        while (p < e && *p >= '0' && *p <= '9') {
+            unsigned d = (unsigned)(*p++ - '0');
+            any = 1;
+            if (mant || d) {
+                if (nd < 19) { mant = mant * 10 + d; nd++; ex--; }
+                else if (d) trunc = 1;
+            } else ex--;
+        }
+    }
+    if (!any) return 1;
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        int eneg = 0;
+        int64_t ev = 0;
+        p++;
+        if (p < e && (*p == '+' || *p == '-')) eneg = *p++ == '-';
+        if (p == e || *p < '0' || *p > '9') return 1;
+        while (p < e && *p >= '0' && *p <= '9') { if (ev < 100000) ev = ev * 10 + (*p - '0'); p++; }
+        ex += eneg ? -ev : ev;
+    }
+    if (p < e && !lcl__isws((unsigned char)*p)) return 1;
+    *pp = p;
+    if (mant == 0) { *out = neg ? -0.0 : 0.0; return 0; }
+    if (!trunc && mant <= ((uint64_t)1 << 53) && ex >= -22 && ex <= 22) {
+        double v = (double)mant;
+        v = ex < 0 ? v / p10[-ex] : v * p10[ex];
+        *out = neg ? -v : v;
+        return 0;
+    }
+    {
+        char tmp[512];
+        size_t n = (size_t)(p - start), i, j = 0;
+        const char *dp = localeconv()->decimal_point;
+        size_t dl = dp && dp[0] ? strlen(dp) : 1;
+        if (!dp || !dp[0]) dp = ".";
+        if (n + dl >= sizeof tmp) return 1;
+        for (i = 0; i < n; i++) {
+            if (start[i] == '.') { memcpy(tmp + j, dp, dl); j += dl; }
+            else tmp[j++] = start[i];
+        }
+        tmp[j] = 0;
+        *out = strtod(tmp, NULL);
+        return 0;
+    }
+}
+
+LCL_API int lcl_format_double(char *buf, size_t cap, double v) {
+    char tmp[64];
+    int prec, n = 0;
+    if (!buf || cap == 0) return -1;
+    if (v != v) n = snprintf(tmp, sizeof tmp, "nan");
+    else if (v == HUGE_VAL || v == -HUGE_VAL) n = snprintf(tmp, sizeof tmp, "%sinf", v < 0 ? "-" : "");
+    else if (v == 0) n = snprintf(tmp, sizeof tmp, "%s", signbit(v) ? "-0" : "0");
+    else {
+        const char *dp = localeconv()->decimal_point;
+        for (prec = 15; prec <= 17; prec++) {
+            const char *q;
+            double back = 0;
+            char *c;
+            n = snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+            if (dp && dp[0] && (dp[0] != '.' || dp[1])) {   /* a locale's "," back to "." */
+                c = strstr(tmp, dp);
+                if (c) {
+                    size_t dl = strlen(dp);
+                    *c = '.';
+                    memmove(c + 1, c + dl, strlen(c + dl) + 1);
+                    n = (int)strlen(tmp);
+                }
+            }
+            q = tmp;
+            if (prec == 17 || (lcl__parse_f64(&q, tmp + n, &back) == 0 && back == v)) break;
+        }
+    }
+    if (n < 0 || (size_t)n >= cap) { buf[0] = 0; return -1; }
+    memcpy(buf, tmp, (size_t)n + 1);
+    return n;
+}
+
+static const char *const lcl__mm_formats[2] = {"coordinate", "array"};
+static const char *const lcl__mm_fields[4] = {"real", "integer", "pattern", "complex"};
+static const char *const lcl__mm_syms[4] = {"general", "symmetric", "skew-symmetric", "hermitian"};
+
+/* the next token of [*p, e) into out (lowercased, truncated) */
+LCL__PRIVATE int lcl__word(const char **p, const char *e, char *out, size_t cap) {
+    size_t n = 0;
+    const char *q = lcl__skipws(*p, e);
+    if (q == e) return 0;
+    while (q < e && !lcl__isws((unsigned char)*q)) {
+        if (n + 1 < cap) out[n++] = (char)lcl__lower((unsigned char)*q);
+        q++;
+    }
+    out[n] = 0;
+    *p = q;
+    return 1;
+}
+
+LCL__PRIVATE lcl_status lcl__mm_header(lcl_context *ctx, lcl__src *s, lcl_mm_info *info) {
+    const char *b, *e, *p;
+    char w[5][64];
+    int i, k;
+    int64_t sz[3];
+    memset(info, 0, sizeof *info);
+    if (!lcl__src_line(s, &b, &e)) {
+        if (s->ioerr) return lcl__fail(ctx, LCL_ERR_IO, "%s: read error", s->name);
+        return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: empty file: no %%%%MatrixMarket banner", s->name);
+    }
+    p = b;
+    for (i = 0; i < 5 && lcl__word(&p, e, w[i], sizeof w[i]); i++) {}
+    if (i == 0 || strcmp(w[0], "%%matrixmarket") != 0)
+        return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: not a Matrix Market file: the banner must start with %%%%MatrixMarket", s->name);
+    if (i < 5 || lcl__skipws(p, e) != e)
+        return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: banner needs 4 words after %%%%MatrixMarket: matrix FORMAT FIELD SYMMETRY", s->name);
+    if (strcmp(w[1], "matrix") != 0)
+        return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: banner object '%s' is not 'matrix'", s->name, w[1]);
+    for (k = 0; k < 2 && strcmp(w[2], lcl__mm_formats[k]); k++) {}
+    if (k == 2) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: banner format '%s' is not coordinate or array", s->name, w[2]);
+    info->format = (lcl_mm_format)k;
+    for (k = 0; k < 4 && strcmp(w[3], lcl__mm_fields[k]); k++) {}
+    if (k == 4 && strcmp(w[3], "double") == 0) k = 0;
+    if (k == 4) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: banner field '%s' is not real, integer, pattern or complex", s->name, w[3]);
+    info->field = (lcl_mm_field)k;
+    for (k = 0; k < 4 && strcmp(w[4], lcl__mm_syms[k]); k++) {}
+    if (k == 4) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: banner symmetry '%s' is not general, symmetric, skew-symmetric or hermitian", s->name, w[4]);
+    info->symmetry = (lcl_mm_symmetry)k;
+    if (info->field == LCL_MM_COMPLEX) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s:1: complex matrices are not supported", s->name);
+    if (info->symmetry == LCL_MM_HERMITIAN) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s:1: hermitian symmetry is not supported (real matrices only)", s->name);
+    if (info->field == LCL_MM_PATTERN && info->format == LCL_MM_ARRAY)
+        return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: 'pattern' is not allowed with 'array'", s->name);
+    if (info->field == LCL_MM_PATTERN && info->symmetry == LCL_MM_SKEW_SYMMETRIC)
+        return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: 'pattern' is not allowed with 'skew-symmetric'", s->name);
+    do {
+        if (!lcl__src_line(s, &b, &e)) {
+            if (s->ioerr) return lcl__fail(ctx, LCL_ERR_IO, "%s: read error", s->name);
+            return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: missing size line", s->name, (long long)s->line + 1);
+        }
+    } while (lcl__blank_or_comment(b, e));
+    p = b;
+    k = info->format == LCL_MM_COORDINATE ? 3 : 2;
+    for (i = 0; i < k; i++) {
+        int r;
+        p = lcl__skipws(p, e);
+        r = lcl__parse_i64(&p, e, &sz[i]);
+        if (r == 2) return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s:%lld: size line: number too large", s->name, (long long)s->line);
+        if (r) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: size line must be '%s'", s->name, (long long)s->line,
+                                k == 3 ? "ROWS COLS ENTRIES" : "ROWS COLS");
+        if (sz[i] < 0) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: size line: negative size %lld", s->name, (long long)s->line, (long long)sz[i]);
+    }
+    if (lcl__skipws(p, e) != e)
+        return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: size line has extra text: expected '%s'", s->name, (long long)s->line,
+                         k == 3 ? "ROWS COLS ENTRIES" : "ROWS COLS");
+    if (sz[0] > INT32_MAX || sz[1] > INT32_MAX)
+        return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s:%lld: size %lldx%lld exceeds 2^31-1 rows or columns", s->name, (long long)s->line,
+                         (long long)sz[0], (long long)sz[1]);
+    info->rows = sz[0];
+    info->cols = sz[1];
+    if (info->symmetry != LCL_MM_GENERAL && sz[0] != sz[1])
+        return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: a %s matrix must be square, got %lldx%lld", s->name, (long long)s->line,
+                         lcl__mm_syms[info->symmetry], (long long)sz[0], (long long)sz[1]);
+    if (info->format == LCL_MM_COORDINATE) info->entries = sz[2];
+    else if (info->symmetry == LCL_MM_GENERAL) {
+        if (!lcl__mul_i64(sz[0], sz[1], &info->entries))
+            return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s:%lld: %lldx%lld entries overflow", s->name, (long long)s->line, (long long)sz[0], (long long)sz[1]);
+    } else {
+        int64_t n = sz[0];
+        info->entries = info->symmetry == LCL_MM_SYMMETRIC ? n * (n + 1) / 2 : (n > 0 ? n * (n - 1) / 2 : 0);
+    }
+    return LCL_OK;
+}
+
+LCL__PRIVATE lcl_status lcl__src_open(lcl_context *ctx, lcl__src *s, const char *path) {
+    memset(s, 0, sizeof *s);
+    s->name = path;
+    if (!path) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "NULL path");
+    s->f = fopen(path, "rb");
+    if (!s->f) return lcl__fail(ctx, LCL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (fseek(s->f, 0, SEEK_END) == 0) {
+        long sz = ftell(s->f);
+        if (sz > 0) s->size = (uint64_t)sz;
+        rewind(s->f);
+    }
+    s->cap = (size_t)1 << 22;
+    s->own = (char *)LCL_MALLOC(s->cap);
+    if (!s->own) { fclose(s->f); s->f = NULL; return lcl__oom(ctx, "read buffer", s->cap); }
+    s->buf = s->own;
+    return LCL_OK;
+}
+LCL__PRIVATE void lcl__src_close(lcl__src *s) {
+    if (s->f) fclose(s->f);
+    LCL_FREE(s->own);
+    memset(s, 0, sizeof *s);
+}
+
+/* Parse the entries after the header into a COO (always) or a dense matrix (when den != NULL). */
+LCL__PRIVATE lcl_status lcl__mm_body(lcl_context *ctx, lcl__src *s, const lcl_mm_info *info, lcl_dtype dt, int flags,
+                                     lcl_coo *coo, lcl_dense *den) {
+    const char *b, *e, *p;
+    int64_t count = 0, i = 0, j = 0, ai = 0, aj = 0;
+    int expand = (flags & LCL_MM_EXPAND) && info->symmetry != LCL_MM_GENERAL;
+    int coord = info->format == LCL_MM_COORDINATE;
+    int sym = info->symmetry;
+    double v = 1.0;
+    lcl_status st = LCL_OK;
+    if (!den) {
+        /* capacity: never more than the bytes left can hold, so a huge declared count with few
+           lines allocates little (each entry takes at least 4 bytes coordinate, 2 array) */
+        int64_t want = info->entries, room;
+        if (s->size) {
+            room = (int64_t)((s->size - s->consumed) / (coord ? 4 : 2) + 1);
+        } else if (!s->f) {
+            room = (int64_t)((s->len - s->pos) / (coord ? 4 : 2) + 1);
+        } else room = 1 << 20;
+        if (want > room) want = room;
+        if (expand && want <= INT64_MAX / 2) want *= 2;
+        if ((st = lcl_coo_alloc(ctx, coo, dt, info->rows, info->cols, want)) != LCL_OK) return st;
+    } else {
+        if (info->format == LCL_MM_ARRAY && s->size && (uint64_t)info->entries > (s->size - s->consumed) / 2 + 1)
+            return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: expected %lld entries, but the file is too short to hold them",
+                             s->name, (long long)s->line + 1, (long long)info->entries);
+        if ((st = lcl_dense_alloc(ctx, den, dt, den->layout, info->rows, info->cols)) != LCL_OK) return st;
+    }
+    while (lcl__src_line(s, &b, &e)) {
+        if (lcl__blank_or_comment(b, e)) continue;
+        if (count == info->entries)
+            return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: more entries than the %lld declared on the size line", s->name,
+                             (long long)s->line, (long long)info->entries);
+        p = lcl__skipws(b, e);
+        if (coord) {
+            int r = lcl__parse_i64(&p, e, &i);
+            if (r == 0) { p = lcl__skipws(p, e); r = lcl__parse_i64(&p, e, &j); }
+            if (r) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: expected 'ROW COL%s' with integer indices", s->name,
+                                    (long long)s->line, info->field == LCL_MM_PATTERN ? "" : " VALUE");
+            if (i < 1 || i > info->rows)
+                return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: row index %lld out of range 1..%lld", s->name, (long long)s->line,
+                                 (long long)i, (long long)info->rows);
+            if (j < 1 || j > info->cols)
+                return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: column index %lld out of range 1..%lld", s->name, (long long)s->line,
+                                 (long long)j, (long long)info->cols);
+            i--, j--;
+            if (sym == LCL_MM_SYMMETRIC && i < j)
+                return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: entry (%lld,%lld) in the upper triangle of a symmetric file (only the lower is stored)",
+                                 s->name, (long long)s->line, (long long)i + 1, (long long)j + 1);
+            if (sym == LCL_MM_SKEW_SYMMETRIC && i <= j)
+                return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: entry (%lld,%lld) %s of a skew-symmetric file (only the strict lower triangle is stored)",
+                                 s->name, (long long)s->line, (long long)i + 1, (long long)j + 1, i == j ? "on the diagonal" : "in the upper triangle");
+        } else {
+            i = ai;
+            j = aj;
+        }
+        p = lcl__skipws(p, e);
+        if (info->field == LCL_MM_PATTERN) {
+            v = 1.0;
+            if (p != e) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: unexpected text after the indices of a pattern entry", s->name, (long long)s->line);
+        } else {
+            if (p == e) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: missing value", s->name, (long long)s->line);
+            if (info->field == LCL_MM_INTEGER) {
+                int64_t iv;
+                int r = lcl__parse_i64(&p, e, &iv);
+                if (r == 2) return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s:%lld: integer value out of 64-bit range", s->name, (long long)s->line);
+                if (r) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: value is not an integer (the field is 'integer')", s->name, (long long)s->line);
+                v = (double)iv;
+            } else if (lcl__parse_f64(&p, e, &v)) {
+                return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: value is not a number", s->name, (long long)s->line);
+            }
+            if (lcl__skipws(p, e) != e)
+                return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: unexpected extra text after the value", s->name, (long long)s->line);
+            if (!(v - v == 0)) return lcl__fail(ctx, LCL_ERR_NAN, "%s:%lld: value is NaN or Inf (not accepted)", s->name, (long long)s->line);
+            if (dt == LCL_F32 && fabs(v) > FLT_MAX)
+                return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s:%lld: value %g exceeds single precision range", s->name, (long long)s->line, v);
+        }
+        if (!coord) {
+            /* column-major walk of the stored part */
+            ai++;
+            if (ai >= info->rows) { aj++; ai = sym == LCL_MM_GENERAL ? 0 : sym == LCL_MM_SYMMETRIC ? aj : aj + 1; }
+        }
+        count++;
+        if (den) {
+            size_t o = lcl__dense_off(den, i, j);
+            if (dt == LCL_F32) ((float *)den->data)[o] += (float)v;
+            else ((double *)den->data)[o] += v;
+            if (expand && i != j) {
+                o = lcl__dense_off(den, j, i);
+                if (dt == LCL_F32) ((float *)den->data)[o] += (float)(sym == LCL_MM_SKEW_SYMMETRIC ? -v : v);
+                else ((double *)den->data)[o] += sym == LCL_MM_SKEW_SYMMETRIC ? -v : v;
+            }
+        } else {
+            if (coo->nnz + 2 > coo->cap && (st = lcl__coo_reserve(ctx, coo, coo->nnz + 2)) != LCL_OK) return st;
+            coo->row[coo->nnz] = (int32_t)i;
+            coo->col[coo->nnz] = (int32_t)j;
+            if (dt == LCL_F32) ((float *)coo->val)[coo->nnz] = (float)v;
+            else ((double *)coo->val)[coo->nnz] = v;
+            coo->nnz++;
+            if (expand && i != j) {
+                coo->row[coo->nnz] = (int32_t)j;
+                coo->col[coo->nnz] = (int32_t)i;
+                v = sym == LCL_MM_SKEW_SYMMETRIC ? -v : v;
+                if (dt == LCL_F32) ((float *)coo->val)[coo->nnz] = (float)v;
+                else ((double *)coo->val)[coo->nnz] = v;
+                coo->nnz++;
+            }
+        }
+    }
+    if (s->ioerr == 1) return lcl__fail(ctx, LCL_ERR_IO, "%s:%lld: read error", s->name, (long long)s->line + 1);
+    if (s->ioerr == 2) return lcl__oom(ctx, "a line longer than memory allows", s->cap * 2);
+    if (count < info->entries)
+        return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: expected %lld entries, found %lld (file truncated?)", s->name,
+                         (long long)s->line + 1, (long long)info->entries, (long long)count);
+    return den ? LCL_OK : lcl_coo_canonicalize(ctx, coo);
+}
+
+LCL__PRIVATE lcl_status lcl__mm_read(lcl_context *ctx, lcl__src *s, lcl_dtype dt, int flags, lcl_coo *coo, lcl_dense *den,
+                                     lcl_mm_info *info_out) {
+    lcl_mm_info info;
+    lcl_status st;
+    if (dt != LCL_F32 && dt != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)dt);
+    st = lcl__mm_header(ctx, s, &info);
+    if (st == LCL_OK) st = lcl__mm_body(ctx, s, &info, dt, flags, coo, den);
+    if (st != LCL_OK) {
+        if (den) lcl_dense_free(den);
+        else lcl_coo_free(coo);
+    }
+    if (info_out) *info_out = info;
+    return st;
+}
+
+LCL_API lcl_status lcl_mm_read(lcl_context *ctx, const char *path, lcl_dtype dt, int flags, lcl_coo *out, lcl_mm_info *info) {
+    lcl__src s;
+    lcl_status st;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_read: NULL output");
+    memset(out, 0, sizeof *out);
+    if ((st = lcl__src_open(ctx, &s, path)) != LCL_OK) return st;
+    st = lcl__mm_read(ctx, &s, dt, flags, out, NULL, info);
+    lcl__src_close(&s);
+    return st;
+}
+LCL_API lcl_status lcl_mm_read_mem(lcl_context *ctx, const char *text, size_t len, lcl_dtype dt, int flags, lcl_coo *out,
+                                   lcl_mm_info *info) {
+    lcl__src s;
+    if (!out || (!text && len)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_read_mem: NULL argument");
+    memset(out, 0, sizeof *out);
+    memset(&s, 0, sizeof s);
+    s.name = "<memory>";
+    s.buf = text ? text : "";
+    s.len = len;
+    s.eof = 1;
+    return lcl__mm_read(ctx, &s, dt, flags, out, NULL, info);
+}
+LCL_API lcl_status lcl_mm_read_dense(lcl_context *ctx, const char *path, lcl_dtype dt, lcl_layout layout, int flags,
+                                     lcl_dense *out, lcl_mm_info *info) {
+    lcl__src s;
+    lcl_status st;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_read_dense: NULL output");
+    memset(out, 0, sizeof *out);
+    if (layout != LCL_ROW_MAJOR && layout != LCL_COL_MAJOR) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_read_dense: unknown layout");
+    out->layout = layout;
+    if ((st = lcl__src_open(ctx, &s, path)) != LCL_OK) return st;
+    st = lcl__mm_read(ctx, &s, dt, flags, NULL, out, info);
+    lcl__src_close(&s);
+    return st;
+}
+LCL_API lcl_status lcl_mm_read_info(lcl_context *ctx, const char *path, lcl_mm_info *info) {
+    lcl__src s;
+    lcl_status st;
+    lcl_mm_info tmp;
+    if ((st = lcl__src_open(ctx, &s, path)) != LCL_OK) return st;
+    st = lcl__mm_header(ctx, &s, info ? info : &tmp);
+    lcl__src_close(&s);
+    return st;
+}
+
+/* writer */
+struct lcl_mm_writer {
+    lcl_context *ctx;
+    FILE *f;
+    char *path;
+    lcl_mm_format format;
+    lcl_mm_symmetry symmetry;
+    int64_t rows, cols, entries, count, ai, aj;
+    lcl_status st;
+};
+
+LCL__PRIVATE char *lcl__utoa(char *p, uint64_t v) {
+    char t[24];
+    int n = 0;
+    do { t[n++] = (char)('0' + v % 10); v /= 10; } while (v);
+    while (n) *p++ = t[--n];
+    return p;
+}
+
+LCL_API lcl_status lcl_mm_writer_open(lcl_context *ctx, const char *path, lcl_mm_format format, lcl_mm_symmetry symmetry,
+                                      int64_t rows, int64_t cols, int64_t entries, const char *comment, lcl_mm_writer **out) {
+    lcl_mm_writer *w;
+    if (!out || !path) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_writer_open: NULL argument");
+    *out = NULL;
+    if ((int)format < 0 || (int)format > 1 || (int)symmetry < 0 || (int)symmetry > 2)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_writer_open: unsupported format or symmetry");
+    if (rows < 0 || cols < 0 || entries < 0 || rows > INT32_MAX || cols > INT32_MAX)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_writer_open: bad sizes %lldx%lld, %lld entries", (long long)rows,
+                         (long long)cols, (long long)entries);
+    if (symmetry != LCL_MM_GENERAL && rows != cols)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "lcl_mm_writer_open: a %s matrix must be square", lcl__mm_syms[symmetry]);
+    if (format == LCL_MM_ARRAY) {
+        int64_t n = rows, want;
+        if (symmetry == LCL_MM_GENERAL) { if (!lcl__mul_i64(rows, cols, &want)) want = -1; }
+        else want = symmetry == LCL_MM_SYMMETRIC ? n * (n + 1) / 2 : (n ? n * (n - 1) / 2 : 0);
+        if (entries != want) return lcl__fail(ctx, LCL_ERR_DIMENSION, "lcl_mm_writer_open: an array file of this shape has %lld entries, not %lld", (long long)want, (long long)entries);
+    }
+    w = (lcl_mm_writer *)LCL_MALLOC(sizeof *w);
+    if (!w) return lcl__oom(ctx, "writer", sizeof *w);
+    memset(w, 0, sizeof *w);
+    w->ctx = ctx;
+    w->path = lcl__strdup(path);
+    if (!w->path) { LCL_FREE(w); return lcl__oom(ctx, "path", strlen(path)); }
+    w->f = fopen(path, "wb");
+    if (!w->f) {
+        lcl_status st = lcl__fail(ctx, LCL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+        LCL_FREE(w->path);
+        LCL_FREE(w);
+        return st;
+    }
+    setvbuf(w->f, NULL, _IOFBF, (size_t)1 << 20);
+    w->format = format;
+    w->symmetry = symmetry;
+    w->rows = rows;
+    w->cols = cols;
+    w->entries = entries;
+    w->ai = symmetry == LCL_MM_SKEW_SYMMETRIC ? 1 : 0;
+    fprintf(w->f, "%%%%MatrixMarket matrix %s real %s\n", lcl__mm_formats[format], lcl__mm_syms[symmetry]);
+    if (comment) {
+        const char *c = comment;
+        while (*c) {
+            const char *nl = strchr(c, '\n');
+            size_t n = nl ? (size_t)(nl - c) : strlen(c);
+            fprintf(w->f, "%% %.*s\n", (int)n, c);
+            c += n + (nl ? 1 : 0);
+        }
+    }
+    if (format == LCL_MM_COORDINATE) fprintf(w->f, "%lld %lld %lld\n", (long long)rows, (long long)cols, (long long)entries);
+    else fprintf(w->f, "%lld %lld\n", (long long)rows, (long long)cols);
+    *out = w;
+    return LCL_OK;
+}
+
+LCL_API lcl_status lcl_mm_writer_put(lcl_mm_writer *w, int64_t i, int64_t j, double v) {
+    char line[96], *p = line;
+    int n;
+    if (!w) return LCL_ERR_INVALID_ARGUMENT;
+    if (w->st != LCL_OK) return w->st;
+    if (w->count >= w->entries)
+        return w->st = lcl__fail(w->ctx, LCL_ERR_DIMENSION, "%s: more entries than the %lld declared", w->path, (long long)w->entries);
+    if (!(v - v == 0)) return w->st = lcl__fail(w->ctx, LCL_ERR_NAN, "%s: entry %lld is NaN or Inf", w->path, (long long)w->count + 1);
+    if (w->format == LCL_MM_COORDINATE) {
+        if (i < 0 || j < 0 || i >= w->rows || j >= w->cols)
+            return w->st = lcl__fail(w->ctx, LCL_ERR_DIMENSION, "%s: entry (%lld,%lld) outside the %lldx%lld matrix", w->path,
+                                     (long long)i, (long long)j, (long long)w->rows, (long long)w->cols);
+        if ((w->symmetry == LCL_MM_SYMMETRIC && i < j) || (w->symmetry == LCL_MM_SKEW_SYMMETRIC && i <= j))
+            return w->st = lcl__fail(w->ctx, LCL_ERR_DIMENSION, "%s: entry (%lld,%lld) is not in the stored lower triangle", w->path,
+                                     (long long)i, (long long)j);
+        p = lcl__utoa(p, (uint64_t)i + 1);
+        *p++ = ' ';
+        p = lcl__utoa(p, (uint64_t)j + 1);
+        *p++ = ' ';
+    } else {
+        if (i != w->ai || j != w->aj)
+            return w->st = lcl__fail(w->ctx, LCL_ERR_DIMENSION, "%s: array entries go in column-major order: expected (%lld,%lld), got (%lld,%lld)",
+                                     w->path, (long long)w->ai, (long long)w->aj, (long long)i, (long long)j);
+        w->ai++;
+        if (w->ai >= w->rows) {
+            w->aj++;
+            w->ai = w->symmetry == LCL_MM_GENERAL ? 0 : w->symmetry == LCL_MM_SYMMETRIC ? w->aj : w->aj + 1;
+        }
+    }
+    n = lcl_format_double(p, sizeof line - (size_t)(p - line) - 1, v);
+    p += n;
+    *p++ = '\n';
+    if (fwrite(line, 1, (size_t)(p - line), w->f) != (size_t)(p - line))
+        return w->st = lcl__fail(w->ctx, LCL_ERR_IO, "%s: write failed: %s", w->path, strerror(errno));
+    w->count++;
+    return LCL_OK;
+}
+
+LCL_API lcl_status lcl_mm_writer_close(lcl_mm_writer *w) {
+    lcl_status st;
+    int bad;
+    if (!w) return LCL_ERR_INVALID_ARGUMENT;
+    st = w->st;
+    bad = fclose(w->f) != 0;
+    if (st == LCL_OK && bad) st = lcl__fail(w->ctx, LCL_ERR_IO, "%s: write failed: %s", w->path, strerror(errno));
+    if (st == LCL_OK && w->count != w->entries)
+        st = lcl__fail(w->ctx, LCL_ERR_DIMENSION, "%s: closed after %lld of the %lld declared entries", w->path, (long long)w->count,
+                       (long long)w->entries);
+    if (st != LCL_OK) remove(w->path);   /* never leave a file that lies about its size */
+    LCL_FREE(w->path);
+    LCL_FREE(w);
+    return st;
+}
+
+LCL_API lcl_status lcl_mm_write(lcl_context *ctx, const char *path, const lcl_coo *m, lcl_mm_symmetry symmetry) {
+    lcl_mm_writer *w;
+    int64_t k, n = 0;
+    lcl_status st = lcl__coo_check(ctx, m, "lcl_mm_write");
+    if (st != LCL_OK) return st;
+    if (symmetry == LCL_MM_HERMITIAN) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "lcl_mm_write: hermitian is not supported");
+    for (k = 0; k < m->nnz; k++)
+        if (symmetry == LCL_MM_GENERAL || (symmetry == LCL_MM_SYMMETRIC ? m->row[k] >= m->col[k] : m->row[k] > m->col[k])) n++;
+    if ((st = lcl_mm_writer_open(ctx, path, LCL_MM_COORDINATE, symmetry, m->rows, m->cols, n, NULL, &w)) != LCL_OK) return st;
+    for (k = 0; k < m->nnz && st == LCL_OK; k++)
+        if (symmetry == LCL_MM_GENERAL || (symmetry == LCL_MM_SYMMETRIC ? m->row[k] >= m->col[k] : m->row[k] > m->col[k]))
+            st = lcl_mm_writer_put(w, m->row[k], m->col[k], lcl__val(m->val, m->dtype, k));
+    {
+        lcl_status st2 = lcl_mm_writer_close(w);
+        return st != LCL_OK ? st : st2;
+    }
+}
+
+LCL_API lcl_status lcl_mm_write_dense(lcl_context *ctx, const char *path, const lcl_dense *m) {
+    lcl_mm_writer *w;
+    int64_t i, j;
+    lcl_status st;
+    if (!m || (!m->data && m->rows && m->cols)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_write_dense: NULL matrix");
+    if ((st = lcl_mm_writer_open(ctx, path, LCL_MM_ARRAY, LCL_MM_GENERAL, m->rows, m->cols, m->rows * m->cols, NULL, &w)) != LCL_OK)
+        return st;
+    for (j = 0; j < m->cols && st == LCL_OK; j++)
+        for (i = 0; i < m->rows && st == LCL_OK; i++) st = lcl_mm_writer_put(w, i, j, lcl_dense_get(m, i, j));
+    {
+        lcl_status st2 = lcl_mm_writer_close(w);
+        return st != LCL_OK ? st : st2;
+    }
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LINALG_CL_IMPLEMENTATION_INCLUDED */
+#endif /* LINALG_CL_IMPLEMENTATION */
+/* LINALG_CL_IMPLEMENTATION_DONE */
+
+/*
+MIT License. Copyright (c) 2026 the linalg_cl authors.
+Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
+associated documentation files (the "Software"), to deal in the Software without restriction,
+including without limitation the rights to use, copy, modify, merge, publish, distribute,
+sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions: The above copyright notice and this
+permission notice shall be included in all copies or substantial portions of the Software.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
+*/

@@ -1,0 +1,28 @@
+/* lt.h -- the test runner's few macros. Each tests/test_*.c defines
+   `void lt_suite_NAME(void)` that calls LT_RUN(fn) for each test function. */
+#ifndef LT_H
+#define LT_H
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+#include "../linalg_cl.h"
+
+extern int lt_checks_failed;     /* failures inside the running test */
+extern const char *lt_shared;    /* path of ../shared (or $LCL_SHARED) */
+extern const char *lt_self;      /* argv[0] of the runner */
+void lt_run(const char *name, void (*fn)(void));
+int lt_selected(const char *name); /* LT_FILTER substring */
+
+#define LT_RUN(fn) lt_run(#fn, fn)
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "  %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); \
+    lt_checks_failed++; } } while (0)
+#define CHECK_MSG(c, ...) do { if (!(c)) { fprintf(stderr, "  %s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #c); \
+    fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); lt_checks_failed++; } } while (0)
+/* status check that prints the context's message */
+#define CHECK_OK(ctx, expr) do { lcl_status st_ = (expr); if (st_ != LCL_OK) { \
+    fprintf(stderr, "  %s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #expr, lcl_status_string(st_), \
+    lcl_last_error(ctx)); lt_checks_failed++; } } while (0)
+#define CHECK_STATUS(ctx, expr, want) do { lcl_status st_ = (expr); if (st_ != (want)) { \
+    fprintf(stderr, "  %s:%d: %s -> %s, want %s (%s)\n", __FILE__, __LINE__, #expr, lcl_status_string(st_), \
+    lcl_status_string(want), lcl_last_error(ctx)); lt_checks_failed++; } } while (0)
+#endif
