@@ -1770,7 +1770,9 @@ LCL_API int lcl_format_double(char *buf, size_t cap, double v) {
     else if (v == 0) n = snprintf(tmp, sizeof tmp, "%s", signbit(v) ? "-0" : "0");
     else {
         const char *dp = localeconv()->decimal_point;
-        for (prec = 15; prec <= 17; prec++) {
+        /* %.15g that reads back is already shortest for normal numbers; subnormals have fewer
+           significant bits, so they search from 1 digit */
+        for (prec = fabs(v) < DBL_MIN ? 1 : 15; prec <= 17; prec++) {
             const char *q;
             double back = 0;
             char *c;
@@ -1911,7 +1913,8 @@ LCL__PRIVATE void lcl__src_close(lcl__src *s) {
 LCL__PRIVATE lcl_status lcl__mm_body(lcl_context *ctx, lcl__src *s, const lcl_mm_info *info, lcl_dtype dt, int flags,
                                      lcl_coo *coo, lcl_dense *den) {
     const char *b, *e, *p;
-    int64_t count = 0, i = 0, j = 0, ai = 0, aj = 0;
+    int64_t count = 0, i = 0, j = 0, ai = info->symmetry == LCL_MM_SKEW_SYMMETRIC ? 1 : 0, aj = 0;
+    int dry = 0;    /* parse on without storing: the file cannot hold what it declares */
     int expand = (flags & LCL_MM_EXPAND) && info->symmetry != LCL_MM_GENERAL;
     int coord = info->format == LCL_MM_COORDINATE;
     int sym = info->symmetry;
@@ -1930,10 +1933,9 @@ LCL__PRIVATE lcl_status lcl__mm_body(lcl_context *ctx, lcl__src *s, const lcl_mm
         if (expand && want <= INT64_MAX / 2) want *= 2;
         if ((st = lcl_coo_alloc(ctx, coo, dt, info->rows, info->cols, want)) != LCL_OK) return st;
     } else {
-        if (info->format == LCL_MM_ARRAY && s->size && (uint64_t)info->entries > (s->size - s->consumed) / 2 + 1)
-            return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: expected %lld entries, but the file is too short to hold them",
-                             s->name, (long long)s->line + 1, (long long)info->entries);
-        if ((st = lcl_dense_alloc(ctx, den, dt, den->layout, info->rows, info->cols)) != LCL_OK) return st;
+        /* an array file too short for its declared size fails at its end, without the allocation */
+        if (info->format == LCL_MM_ARRAY && s->size && (uint64_t)info->entries > (s->size - s->consumed) / 2 + 1) dry = 1;
+        else if ((st = lcl_dense_alloc(ctx, den, dt, den->layout, info->rows, info->cols)) != LCL_OK) return st;
     }
     while (lcl__src_line(s, &b, &e)) {
         if (lcl__blank_or_comment(b, e)) continue;
@@ -1944,6 +1946,7 @@ LCL__PRIVATE lcl_status lcl__mm_body(lcl_context *ctx, lcl__src *s, const lcl_mm
         if (coord) {
             int r = lcl__parse_i64(&p, e, &i);
             if (r == 0) { p = lcl__skipws(p, e); r = lcl__parse_i64(&p, e, &j); }
+            if (r == 2) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: index out of range (too large)", s->name, (long long)s->line);
             if (r) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: expected 'ROW COL%s' with integer indices", s->name,
                                     (long long)s->line, info->field == LCL_MM_PATTERN ? "" : " VALUE");
             if (i < 1 || i > info->rows)
@@ -1991,13 +1994,16 @@ LCL__PRIVATE lcl_status lcl__mm_body(lcl_context *ctx, lcl__src *s, const lcl_mm
         }
         count++;
         if (den) {
+            /* array entries are assigned (keeps -0); coordinate duplicates are summed */
             size_t o = lcl__dense_off(den, i, j);
-            if (dt == LCL_F32) ((float *)den->data)[o] += (float)v;
-            else ((double *)den->data)[o] += v;
+            double w = sym == LCL_MM_SKEW_SYMMETRIC ? -v : v;
+            if (dry) continue;
+            if (dt == LCL_F32) ((float *)den->data)[o] = (float)(coord ? ((float *)den->data)[o] + v : v);
+            else ((double *)den->data)[o] = coord ? ((double *)den->data)[o] + v : v;
             if (expand && i != j) {
                 o = lcl__dense_off(den, j, i);
-                if (dt == LCL_F32) ((float *)den->data)[o] += (float)(sym == LCL_MM_SKEW_SYMMETRIC ? -v : v);
-                else ((double *)den->data)[o] += sym == LCL_MM_SKEW_SYMMETRIC ? -v : v;
+                if (dt == LCL_F32) ((float *)den->data)[o] = (float)(coord ? ((float *)den->data)[o] + w : w);
+                else ((double *)den->data)[o] = coord ? ((double *)den->data)[o] + w : w;
             }
         } else {
             if (coo->nnz + 2 > coo->cap && (st = lcl__coo_reserve(ctx, coo, coo->nnz + 2)) != LCL_OK) return st;
@@ -2029,6 +2035,7 @@ LCL__PRIVATE lcl_status lcl__mm_read(lcl_context *ctx, lcl__src *s, lcl_dtype dt
     lcl_mm_info info;
     lcl_status st;
     if (dt != LCL_F32 && dt != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)dt);
+    if (flags & ~LCL_MM_EXPAND) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "unknown Matrix Market flags 0x%x", (unsigned)flags);
     st = lcl__mm_header(ctx, s, &info);
     if (st == LCL_OK) st = lcl__mm_body(ctx, s, &info, dt, flags, coo, den);
     if (st != LCL_OK) {
@@ -2077,9 +2084,9 @@ LCL_API lcl_status lcl_mm_read_dense(lcl_context *ctx, const char *path, lcl_dty
 LCL_API lcl_status lcl_mm_read_info(lcl_context *ctx, const char *path, lcl_mm_info *info) {
     lcl__src s;
     lcl_status st;
-    lcl_mm_info tmp;
+    if (!info) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_read_info: NULL info");
     if ((st = lcl__src_open(ctx, &s, path)) != LCL_OK) return st;
-    st = lcl__mm_header(ctx, &s, info ? info : &tmp);
+    st = lcl__mm_header(ctx, &s, info);
     lcl__src_close(&s);
     return st;
 }

@@ -12,6 +12,7 @@ extern const char *lt_shared;    /* path of ../shared (or $LCL_SHARED) */
 extern const char *lt_self;      /* argv[0] of the runner */
 void lt_run(const char *name, void (*fn)(void));
 int lt_selected(const char *name); /* LT_FILTER substring */
+void lt_skip(const char *why);     /* marks the running test skipped */
 
 #define LT_RUN(fn) lt_run(#fn, fn)
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "  %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); \

@@ -1,0 +1,1 @@
+#error "LINALG_CL_NO_OPENCL builds must not include an OpenCL header"

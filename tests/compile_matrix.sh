@@ -1,0 +1,43 @@
+#!/bin/sh
+# Compile matrix: {gcc, clang} x {c99, c11, c++11, c++17} x {OpenCL, LINALG_CL_NO_OPENCL} x
+# {-fopenmp, none}, plus LINALG_CL_LINK_OPENCL; each warning-free (-Werror) and each binary runs.
+# NO_OPENCL builds see a CL/cl.h that #errors, proving no OpenCL header is needed.
+set -u
+out=build/compile-matrix
+mkdir -p $out
+LCL_CACHE_DIR=${LCL_CACHE_DIR:-$PWD/build/cache}; export LCL_CACHE_DIR
+WARN="-Wall -Wextra -pedantic -Werror"
+jobs=""
+n=0
+one() {  # name cc std lang flags...
+    name=$1 cc=$2 std=$3 lang=$4; shift 4
+    xl=""; [ "$lang" = cxx ] && xl="-x c++"
+    if $cc $xl -std=$std $WARN -O1 "$@" -o $out/$name tests/compile/impl.c tests/compile/use.c -ldl -lpthread -lm > $out/$name.log 2>&1 \
+       && $out/$name >> $out/$name.log 2>&1; then
+        echo "ok   $name"
+    else
+        echo "FAIL $name"; sed 's/^/     /' $out/$name.log | head -20; return 1
+    fi
+}
+for cc in gcc clang; do
+  if ! command -v $cc >/dev/null; then echo "FAIL $cc not installed"; exit 1; fi
+  for std in c99 c11 c++11 c++17; do
+    case $std in c++*) lang=cxx; comp=$( [ $cc = gcc ] && echo g++ || echo clang++ ) ;; *) lang=c; comp=$cc ;; esac
+    for ocl in cl nocl; do
+      for omp in omp noomp; do
+        f=""; [ $ocl = nocl ] && f="-DLINALG_CL_NO_OPENCL -Itests/compile/poison"; [ $omp = omp ] && f="$f -fopenmp"
+        name=$cc-$std-$ocl-$omp
+        ( one $name $comp $std $lang $f > $out/$name.result; ) &
+        jobs="$jobs $!"; n=$((n+1))
+        if [ $((n % 4)) -eq 0 ]; then wait; fi
+      done
+    done
+  done
+done
+( one gcc-c99-linked gcc c99 c -DLINALG_CL_LINK_OPENCL -lOpenCL > $out/gcc-c99-linked.result ) &
+wait
+cat $out/*.result
+fails=$(grep -c '^FAIL' $out/*.result | awk -F: '{s+=$2} END {print s}')
+total=$(ls $out/*.result | wc -l)
+echo "compile matrix: $((total - fails)) of $total built warning-free and ran"
+[ "$fails" -eq 0 ]
