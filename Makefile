@@ -11,6 +11,8 @@ LDLIBS   := -ldl -lpthread -lm
 B        := build
 SHARED   ?= ../shared
 DEBS     := opencl-headers ocl-icd-opencl-dev pocl-opencl-icd libstb-dev
+# the tests also build with clang and clang's OpenMP
+TEST_DEBS := clang libomp-dev
 
 KERNELS  := $(sort $(wildcard kernels/*.cl))
 HDRS     := linalg_cl.h kernels_embedded.h
@@ -18,7 +20,7 @@ GEN      := tools/lcl_gen.c tools/lcl_gen.h
 TESTSRC  := $(sort $(wildcard tests/test_*.c))
 EXAMPLES := $(patsubst examples/%.c,$(B)/%,$(wildcard examples/*.c))
 
-.PHONY: all deps test demo kernels check-kernels bench clean compile-matrix
+.PHONY: all deps deps-test test demo kernels check-kernels bench clean compile-matrix
 
 all: $(B)/lcl $(B)/run_tests $(B)/embed_kernels $(EXAMPLES)
 
@@ -47,14 +49,20 @@ $(B)/%: examples/%.c $(HDRS) | $(B)
 
 # Installs only what is missing; sudo when not root. Nothing to do on a prepared machine.
 deps:
-	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@$(MAKE) --no-print-directory install-debs PKGS="$(DEBS)"
+
+deps-test:
+	@$(MAKE) --no-print-directory install-debs PKGS="$(DEBS) $(TEST_DEBS)"
+
+install-debs:
+	@missing=""; for p in $(PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory check-kernels all
 	LCL_SHARED=$(SHARED) CC=$(CC) $(B)/run_tests
 

@@ -350,7 +350,12 @@ LCL_API int lcl_format_double(char *buf, size_t cap, double v);
 extern "C" {
 #endif
 
+/* unused-tolerant, as sokol does: a private helper may serve only some backend combinations */
+#if defined(__GNUC__) || defined(__clang__)
+#define LCL__PRIVATE __attribute__((unused)) static
+#else
 #define LCL__PRIVATE static
+#endif
 
 /* >>util --------------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL

@@ -12,7 +12,7 @@ n=0
 one() {  # name cc std lang flags...
     name=$1 cc=$2 std=$3 lang=$4; shift 4
     xl=""; [ "$lang" = cxx ] && xl="-x c++"
-    if $cc $xl -std=$std $WARN -O1 "$@" -o $out/$name tests/compile/impl.c tests/compile/use.c -ldl -lpthread -lm > $out/$name.log 2>&1 \
+    if $cc $xl -std=$std $WARN -O1 "$@" -o $out/$name tests/compile/impl.c tests/compile/use.c ${XLIBS:-} -ldl -lpthread -lm > $out/$name.log 2>&1 \
        && $out/$name >> $out/$name.log 2>&1; then
         echo "ok   $name"
     else
@@ -34,7 +34,7 @@ for cc in gcc clang; do
     done
   done
 done
-( one gcc-c99-linked gcc c99 c -DLINALG_CL_LINK_OPENCL -lOpenCL > $out/gcc-c99-linked.result ) &
+( XLIBS=-lOpenCL one gcc-c99-linked gcc c99 c -DLINALG_CL_LINK_OPENCL > $out/gcc-c99-linked.result ) &
 wait
 cat $out/*.result
 fails=$(grep -c '^FAIL' $out/*.result | awk -F: '{s+=$2} END {print s}')

@@ -1115,7 +1115,7 @@ static int check_format_one(double v, int verbose)
     return ok;
 }
 
-static void test_format_double(void)
+static void test_mm_format_double(void)
 {
     static const double specials[] = {
         0.0, -0.0, 1.0, -1.0, 0.1, 0.2, 0.3, 1.0 / 3.0, 2.0 / 3.0, 1e-300, -1e-300, 1e300, 1e23, 5e-324, -5e-324,
@@ -1156,7 +1156,7 @@ static void test_format_double(void)
 /* ------------------------------------------------------------------------------------------ */
 /* COO and CSR                                                                                  */
 
-static void test_coo_canonicalize(void)
+static void test_mm_coo_canonicalize(void)
 {
     /* pushed in this order; canonical: sorted by (row, col), duplicates summed */
     static const struct { int r, c; double v; } in[] = {
@@ -1215,7 +1215,7 @@ static void test_coo_canonicalize(void)
     lcl_context_destroy(ctx);
 }
 
-static void test_csr_roundtrip(void)
+static void test_mm_csr_roundtrip(void)
 {
     static const int64_t want_ptr[] = { 0, 2, 3, 3, 5 };
     static const int32_t want_col[] = { 0, 1, 2, 0, 3 };
@@ -1485,9 +1485,9 @@ void lt_suite_mm(void)
     LT_RUN(test_mm_read_dense);
     LT_RUN(test_mm_dense_roundtrip);
     LT_RUN(test_mm_writer);
-    LT_RUN(test_format_double);
-    LT_RUN(test_coo_canonicalize);
-    LT_RUN(test_csr_roundtrip);
+    LT_RUN(test_mm_format_double);
+    LT_RUN(test_mm_coo_canonicalize);
+    LT_RUN(test_mm_csr_roundtrip);
     LT_RUN(test_mm_limits);
     LT_RUN(test_mm_errors);
     LT_RUN(test_mm_null_args);
