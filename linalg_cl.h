@@ -2003,11 +2003,11 @@ LCL__PRIVATE lcl_status lcl__mm_body(lcl_context *ctx, lcl__src *s, const lcl_mm
             size_t o = lcl__dense_off(den, i, j);
             double w = sym == LCL_MM_SKEW_SYMMETRIC ? -v : v;
             if (dry) continue;
-            if (dt == LCL_F32) ((float *)den->data)[o] = (float)(coord ? ((float *)den->data)[o] + v : v);
+            if (dt == LCL_F32) ((float *)den->data)[o] = coord ? ((float *)den->data)[o] + (float)v : (float)v;
             else ((double *)den->data)[o] = coord ? ((double *)den->data)[o] + v : v;
             if (expand && i != j) {
                 o = lcl__dense_off(den, j, i);
-                if (dt == LCL_F32) ((float *)den->data)[o] = (float)(coord ? ((float *)den->data)[o] + w : w);
+                if (dt == LCL_F32) ((float *)den->data)[o] = coord ? ((float *)den->data)[o] + (float)w : (float)w;
                 else ((double *)den->data)[o] = coord ? ((double *)den->data)[o] + w : w;
             }
         } else {

@@ -887,6 +887,48 @@ static void test_mm_read_dense(void)
         }
         coo_release(&A);
     }
+    /* duplicates in single precision: the dense reader sums them as the COO reader does */
+    {
+        char tmp[512];
+        FILE *f;
+        uint64_t seed = UINT64_C(0x0123456789ABCDEF);
+        int k, r, t, l;
+        tmp_path(tmp, sizeof tmp, "dups");
+        f = fopen(tmp, "wb");
+        CHECK(f != NULL);
+        if (f) {
+            fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n2 64 384\n");
+            for (r = 0; r < 3; r++)
+                for (k = 0; k < 128; k++) {
+                    double v = (double)(rng_next(&seed) >> 11) / 9007199254740992.0 - 0.5;
+                    fprintf(f, "%d %d %.17g\n", 1 + k % 2, 1 + k / 2, v * 1000.0);
+                }
+            fclose(f);
+            for (t = 0; t < 2; t++) {
+                lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+                lcl_coo A;
+                memset(&A, 0, sizeof A);
+                CHECK_OK(ctx, lcl_mm_read(ctx, tmp, dt, 0, &A, NULL));
+                CHECK(A.nnz == 128);
+                for (l = 0; l < 2 && A.nnz == 128; l++) {
+                    lcl_dense D;
+                    int64_t q, bad = 0;
+                    memset(&D, 0, sizeof D);
+                    CHECK_OK(ctx, lcl_mm_read_dense(ctx, tmp, dt, l ? LCL_ROW_MAJOR : LCL_COL_MAJOR, 0, &D, NULL));
+                    if (D.rows == 2 && D.cols == 64)
+                        for (q = 0; q < A.nnz; q++)
+                            if (!same_bits(lcl_dense_get(&D, A.row[q], A.col[q]), coo_val(&A, q)) && bad++ < 3)
+                                fprintf(stderr, "  dups %s: (%d,%d) dense %.9g, coo %.9g\n", t ? "F32" : "F64",
+                                        (int)A.row[q], (int)A.col[q], lcl_dense_get(&D, A.row[q], A.col[q]), coo_val(&A, q));
+                    CHECK_MSG(bad == 0, "duplicates %s %s: %lld of 128 sums differ between lcl_mm_read_dense and lcl_mm_read",
+                              t ? "F32" : "F64", l ? "row-major" : "col-major", (long long)bad);
+                    dense_release(&D);
+                }
+                coo_release(&A);
+            }
+            remove(tmp);
+        }
+    }
     lcl_context_destroy(ctx);
 }
 
