@@ -35,8 +35,8 @@ kernels: $(B)/embed_kernels
 	LC_ALL=C $(B)/embed_kernels kernels_embedded.h $(KERNELS)
 
 check-kernels: $(B)/embed_kernels
-	@LC_ALL=C $(B)/embed_kernels $(B)/kernels_check.h $(KERNELS)
-	@cmp -s $(B)/kernels_check.h kernels_embedded.h || { echo "kernels_embedded.h is stale: run 'make kernels' and commit it"; exit 1; }
+	@LC_ALL=C $(B)/embed_kernels $(B)/kernels_embedded.h $(KERNELS)
+	@cmp -s $(B)/kernels_embedded.h kernels_embedded.h || { echo "kernels_embedded.h is stale: run 'make kernels' and commit it"; exit 1; }
 
 $(B)/lcl: tools/lcl.c tools/lcl_tool.h $(GEN) $(HDRS) | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/lcl.c tools/lcl_gen.c $(LDLIBS)
