@@ -60,6 +60,13 @@
         LCL_CACHE_DIR       program binary cache directory
         LCL_OPENCL_LIBRARY  path of the OpenCL loader to open instead of the default
 
+    NaN AND Inf
+        Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
+        values beyond float range when reading single precision (LCL_ERR_OVERFLOW); the writer
+        refuses to write them. Containers store what they are given. Vector operations (lcl_axpy)
+        propagate NaN/Inf as BLAS does. Factorizations and solves reject non-finite input with
+        LCL_ERR_NAN before any work.
+
     THREADS
         No global mutable state except the OpenCL entry table, loaded once, thread-safely.
         Contexts are independent: use each from one thread at a time, several threads at once.
@@ -362,7 +369,7 @@ extern "C" {
 typedef struct lcl__kernel_slot { const char *name; cl_kernel k; } lcl__kernel_slot;
 typedef struct lcl__program {
     cl_program prog;
-    int state;                      /* 0 not built, 1 built, -1 failed */
+    int state;                      /* 0 not built, 1 built; a failed build is not remembered: retried */
     lcl__kernel_slot kern[32];
     int nkern;
 } lcl__program;
@@ -395,12 +402,14 @@ struct lcl_context {
 
 LCL__PRIVATE lcl_status lcl__vfail(lcl_context *ctx, lcl_status st, const char *fmt, va_list ap) {
     va_list ap2;
+    char tmp[sizeof ctx->msg_small];    /* not msg_small itself: an argument may be the old message */
     int n;
     if (!ctx) return st;
     ctx->status = st;
     va_copy(ap2, ap);
-    n = vsnprintf(ctx->msg_small, sizeof ctx->msg_small, fmt, ap);
-    if (n >= (int)sizeof ctx->msg_small) {
+    n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    if (n < 0) tmp[0] = 0;
+    if (n >= (int)sizeof tmp) {
         char *m = (char *)LCL_MALLOC((size_t)n + 1);
         if (m) {
             vsnprintf(m, (size_t)n + 1, fmt, ap2);
@@ -412,6 +421,7 @@ LCL__PRIVATE lcl_status lcl__vfail(lcl_context *ctx, lcl_status st, const char *
     }
     va_end(ap2);
     if (ctx->msg && ctx->msg != ctx->msg_small) LCL_FREE(ctx->msg);
+    memcpy(ctx->msg_small, tmp, strlen(tmp) + 1);
     ctx->msg = ctx->msg_small;
     return st;
 }
@@ -753,8 +763,8 @@ LCL__PRIVATE lcl_status lcl__cl_enumerate(lcl_context *ctx, lcl__cldev **out, in
     if (!lcl__cl_load()) { lcl__fail(ctx, LCL_OK, "%s", lcl__cl.why); return LCL_OK; }
     e = LCL__CL->clGetPlatformIDs(0, NULL, &np);
     if (e == -1001 || np == 0 || e != CL_SUCCESS) {
-        lcl__fail(ctx, LCL_OK, "no OpenCL platform (%s): the loader found no vendor driver",
-                  e == CL_SUCCESS ? "0 platforms" : lcl__cl_errname(e));
+        lcl__fail(ctx, LCL_OK, "no OpenCL platform (%s)%s", e == CL_SUCCESS ? "0 platforms" : lcl__cl_errname(e),
+                  e == CL_SUCCESS || e == -1001 ? ": the loader found no vendor driver" : "");
         return LCL_OK;
     }
     plats = (cl_platform_id *)lcl__alloc(ctx, "platform list", np, sizeof *plats, &st);
@@ -1120,7 +1130,7 @@ LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, cl_prog
         log[n] = 0;
     }
     st = lcl__fail(ctx, LCL_ERR_BUILD, "kernel build failed on %s: %s (%d), options \"%s\"; build log:\n%s", d->info.name,
-                   lcl__cl_errname(e), (int)e, opts, log ? log : "(no log)");
+                   lcl__cl_errname(e), (int)e, opts, log ? (log[0] ? log : "(empty)") : "(no log)");
     LCL_FREE(log);
     return st;
 }
@@ -1179,7 +1189,10 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_d
     if (!p->prog) return lcl__clfail(ctx, e, "clCreateProgramWithSource", d->info.name);
     e = LCL__CL->clBuildProgram(p->prog, 1, &d->id, opts, NULL, NULL);
     if (e != CL_SUCCESS) {
-        lcl_status st = lcl__build_log(ctx, d, p->prog, e, opts);
+        /* a compile error gives its log; any other failure (no memory, no compiler) is the call's.
+           Not remembered: the next call builds again. */
+        lcl_status st = e == CL_BUILD_PROGRAM_FAILURE || e == CL_INVALID_BUILD_OPTIONS ? lcl__build_log(ctx, d, p->prog, e, opts)
+                      : lcl__clfail(ctx, e, "clBuildProgram", d->info.name);
         LCL__CL->clReleaseProgram(p->prog);
         p->prog = NULL;
         return st;
@@ -1212,7 +1225,11 @@ LCL__PRIVATE lcl_status lcl__kernel(lcl_context *ctx, lcl__device *d, lcl_dtype 
         if (strcmp(p->kern[i].name, name) == 0) { *out = p->kern[i].k; return LCL_OK; }
     if (p->nkern == (int)(sizeof p->kern / sizeof p->kern[0])) return lcl__fail(ctx, LCL_ERR_INTERNAL, "kernel table full");
     *out = LCL__CL->clCreateKernel(p->prog, name, &e);
-    if (!*out) return lcl__clfail(ctx, e, name, d->info.name);
+    if (!*out) {
+        char what[128];
+        snprintf(what, sizeof what, "clCreateKernel(%s)", name);
+        return lcl__clfail(ctx, e, what, d->info.name);
+    }
     p->kern[p->nkern].name = name;
     p->kern[p->nkern].k = *out;
     p->nkern++;
@@ -1465,6 +1482,32 @@ LCL__PRIVATE lcl_status lcl__coo_check(lcl_context *ctx, const lcl_coo *m, const
                              (int)m->row[k], (int)m->col[k], (long long)m->rows, (long long)m->cols);
     return LCL_OK;
 }
+typedef struct lcl__key { uint64_t key; int64_t at; } lcl__key;
+LCL__PRIVATE int lcl__key_cmp(const void *a, const void *b) {
+    const lcl__key *x = (const lcl__key *)a, *y = (const lcl__key *)b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;   /* ties by position: a deterministic order */
+}
+LCL__PRIVATE lcl_status lcl__coo_sort_keys(lcl_context *ctx, lcl_coo *m) {
+    int64_t n = m->nnz, k;
+    size_t es = lcl__dsize(m->dtype);
+    lcl_status st = LCL_OK;
+    lcl__key *keys = (lcl__key *)lcl__alloc(ctx, "sort keys", (size_t)n, sizeof(lcl__key), &st);
+    void *v2 = keys ? lcl__alloc(ctx, "sort values", (size_t)n, es, &st) : NULL;
+    if (!v2) { LCL_FREE(keys); return st; }
+    for (k = 0; k < n; k++) { keys[k].key = ((uint64_t)(uint32_t)m->row[k] << 32) | (uint32_t)m->col[k]; keys[k].at = k; }
+    qsort(keys, (size_t)n, sizeof *keys, lcl__key_cmp);
+    for (k = 0; k < n; k++) {
+        m->row[k] = (int32_t)(keys[k].key >> 32);
+        m->col[k] = (int32_t)(keys[k].key & 0xffffffffu);
+        memcpy((char *)v2 + (size_t)k * es, (const char *)m->val + (size_t)keys[k].at * es, es);
+    }
+    LCL_FREE(m->val);
+    m->val = v2;
+    LCL_FREE(keys);
+    return LCL_OK;
+}
+
 /* Sort by (row, col) with two stable counting passes (O(nnz + rows + cols)), then sum duplicates. */
 LCL_API lcl_status lcl_coo_canonicalize(lcl_context *ctx, lcl_coo *m) {
     int64_t k, n, out, *cnt = NULL;
@@ -1478,7 +1521,11 @@ LCL_API lcl_status lcl_coo_canonicalize(lcl_context *ctx, lcl_coo *m) {
     es = lcl__dsize(m->dtype);
     for (k = 1; k < n && sorted; k++)
         if (m->row[k] < m->row[k - 1] || (m->row[k] == m->row[k - 1] && m->col[k] <= m->col[k - 1])) sorted = 0;
-    if (!sorted) {
+    if (!sorted && (m->rows > 4 * n + 4096 || m->cols > 4 * n + 4096)) {
+        /* few entries in a huge matrix: counting arrays would dwarf the data, sort keys instead */
+        st = lcl__coo_sort_keys(ctx, m);
+        if (st != LCL_OK) return st;
+    } else if (!sorted) {
         int64_t maxdim = m->rows > m->cols ? m->rows : m->cols;
         r2 = (int32_t *)lcl__alloc(ctx, "sort rows", (size_t)n, sizeof(int32_t), &st);
         c2 = r2 ? (int32_t *)lcl__alloc(ctx, "sort columns", (size_t)n, sizeof(int32_t), &st) : NULL;

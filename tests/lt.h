@@ -14,6 +14,19 @@ void lt_run(const char *name, void (*fn)(void));
 int lt_selected(const char *name); /* LT_FILTER substring */
 void lt_skip(const char *why);     /* marks the running test skipped */
 
+/* Fault injection (tests/run_tests.c routes LCL_MALLOC / LCL_REALLOC / LCL_FREE through hooks).
+   Arming resets the call count; a failing realloc returns NULL and leaves the block allocated. */
+void lt_alloc_fail_at(long k);     /* fail only the k-th allocation call from now on; 0 = never */
+void lt_alloc_fail_from(long k);   /* fail the k-th and every later call */
+long lt_alloc_calls(void);         /* malloc + realloc calls since the last lt_alloc_fail_* */
+long lt_alloc_outstanding(void);   /* library blocks allocated and not yet freed (whole process) */
+/* OpenCL: the nth call (1-based; 0 = every call) of entry point fn, e.g. "clCreateBuffer", fails
+   with errcode (a CL_* error) until lt_cl_reset. Returns 0 when fn is not hookable or there is no
+   OpenCL loader. lt_cl_calls: calls of fn since it was armed. */
+int lt_cl_fail(const char *fn, int nth, int errcode);
+int lt_cl_calls(const char *fn);
+void lt_cl_reset(void);
+
 #define LT_RUN(fn) lt_run(#fn, fn)
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "  %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); \
     lt_checks_failed++; } } while (0)

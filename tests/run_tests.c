@@ -1,5 +1,13 @@
 /* run_tests.c -- the test runner: every suite, one process; subprocess checks re-run this binary
    with --child NAME. Last line: "N passed, N failed, N skipped". LT_FILTER=substr picks tests. */
+#include <stddef.h>
+/* every library allocation goes through the test hooks below (counting, fault injection) */
+void *lt_malloc(size_t n);
+void *lt_realloc(void *p, size_t n);
+void lt_free(void *p);
+#define LCL_MALLOC(sz) lt_malloc(sz)
+#define LCL_REALLOC(p, sz) lt_realloc((p), (sz))
+#define LCL_FREE(p) lt_free(p)
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
 #include "lt.h"
@@ -10,6 +18,147 @@ const char *lt_shared = "../shared";
 const char *lt_self = "build/run_tests";
 static int passed, failed, skipped;
 static char failed_names[4096];
+
+/* ---- allocation hooks: count outstanding blocks; fail the k-th call (lt.h). Relaxed atomics:
+   one increment per call when no fault is armed, safe under test_threads and TSan. ---- */
+static long lt__alloc_calls, lt__alloc_fail, lt__alloc_sticky, lt__alloc_out;
+static void lt__alloc_arm(long k, long sticky) {
+    __atomic_store_n(&lt__alloc_fail, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&lt__alloc_calls, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&lt__alloc_sticky, sticky, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&lt__alloc_fail, k > 0 ? k : 0, __ATOMIC_SEQ_CST);
+}
+void lt_alloc_fail_at(long k) { lt__alloc_arm(k, 0); }
+void lt_alloc_fail_from(long k) { lt__alloc_arm(k, 1); }
+long lt_alloc_calls(void) { return __atomic_load_n(&lt__alloc_calls, __ATOMIC_SEQ_CST); }
+long lt_alloc_outstanding(void) { return __atomic_load_n(&lt__alloc_out, __ATOMIC_SEQ_CST); }
+static int lt__alloc_fails(void) {
+    long n = __atomic_add_fetch(&lt__alloc_calls, 1, __ATOMIC_RELAXED);
+    long k = __atomic_load_n(&lt__alloc_fail, __ATOMIC_RELAXED);
+    return k > 0 && (n == k || (n > k && __atomic_load_n(&lt__alloc_sticky, __ATOMIC_RELAXED)));
+}
+void *lt_malloc(size_t n) {
+    void *p;
+    if (lt__alloc_fails()) return NULL;
+    p = malloc(n);
+    if (p) __atomic_add_fetch(&lt__alloc_out, 1, __ATOMIC_RELAXED);
+    return p;
+}
+void *lt_realloc(void *p, size_t n) {
+    void *q;
+    if (lt__alloc_fails()) return NULL;     /* as realloc: NULL, and p stays allocated */
+    q = realloc(p, n ? n : 1);
+    if (q && !p) __atomic_add_fetch(&lt__alloc_out, 1, __ATOMIC_RELAXED);
+    return q;
+}
+void lt_free(void *p) {
+    if (!p) return;
+    __atomic_sub_fetch(&lt__alloc_out, 1, __ATOMIC_RELAXED);
+    free(p);
+}
+
+/* ---- OpenCL fault injection: swap entries of the implementation's lcl__cl table for wrappers
+   that fail the nth call (0 = every call) with a given error, else call the saved original. ---- */
+#ifndef LINALG_CL_NO_OPENCL
+#define LT__CL_HOOKS(X) X(clGetPlatformIDs) X(clGetDeviceIDs) X(clCreateContext) X(clCreateCommandQueue) \
+    X(clCreateProgramWithSource) X(clCreateProgramWithBinary) X(clBuildProgram) X(clCreateKernel) \
+    X(clSetKernelArg) X(clCreateBuffer) X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer) \
+    X(clEnqueueNDRangeKernel) X(clFinish)
+#define LT__CL_ENUM(name) LT__CL_##name,
+enum { LT__CL_HOOKS(LT__CL_ENUM) LT__CL_NHOOKS };
+static struct { int armed, nth, calls; cl_int code; } lt__clh[LT__CL_NHOOKS];
+static lcl__cl_api lt__cl_orig;   /* the real entry points, saved on the first lt_cl_fail */
+static int lt__cl_saved;
+static int lt__cl_hit(int i) {
+    if (!lt__clh[i].armed) return 0;
+    lt__clh[i].calls++;
+    return lt__clh[i].nth == 0 || lt__clh[i].calls == lt__clh[i].nth;
+}
+#define LT__CL_RET(i, orig_call) do { if (lt__cl_hit(LT__CL_##i)) return lt__clh[LT__CL_##i].code; return orig_call; } while (0)
+#define LT__CL_OBJ(i, orig_call) do { if (lt__cl_hit(LT__CL_##i)) { if (e) *e = lt__clh[LT__CL_##i].code; return NULL; } \
+    return orig_call; } while (0)
+static cl_int CL_API_CALL lt__clGetPlatformIDs(cl_uint n, cl_platform_id *p, cl_uint *np) {
+    LT__CL_RET(clGetPlatformIDs, lt__cl_orig.clGetPlatformIDs(n, p, np));
+}
+static cl_int CL_API_CALL lt__clGetDeviceIDs(cl_platform_id p, cl_device_type t, cl_uint n, cl_device_id *d, cl_uint *nd) {
+    LT__CL_RET(clGetDeviceIDs, lt__cl_orig.clGetDeviceIDs(p, t, n, d, nd));
+}
+static cl_context CL_API_CALL lt__clCreateContext(const cl_context_properties *pr, cl_uint n, const cl_device_id *d,
+                                                  void (CL_CALLBACK *cb)(const char *, const void *, size_t, void *), void *u, cl_int *e) {
+    LT__CL_OBJ(clCreateContext, lt__cl_orig.clCreateContext(pr, n, d, cb, u, e));
+}
+static cl_command_queue CL_API_CALL lt__clCreateCommandQueue(cl_context c, cl_device_id d, cl_command_queue_properties pr, cl_int *e) {
+    LT__CL_OBJ(clCreateCommandQueue, lt__cl_orig.clCreateCommandQueue(c, d, pr, e));
+}
+static cl_program CL_API_CALL lt__clCreateProgramWithSource(cl_context c, cl_uint n, const char **s, const size_t *l, cl_int *e) {
+    LT__CL_OBJ(clCreateProgramWithSource, lt__cl_orig.clCreateProgramWithSource(c, n, s, l, e));
+}
+static cl_program CL_API_CALL lt__clCreateProgramWithBinary(cl_context c, cl_uint n, const cl_device_id *d, const size_t *l,
+                                                            const unsigned char **b, cl_int *bst, cl_int *e) {
+    LT__CL_OBJ(clCreateProgramWithBinary, lt__cl_orig.clCreateProgramWithBinary(c, n, d, l, b, bst, e));
+}
+static cl_int CL_API_CALL lt__clBuildProgram(cl_program p, cl_uint n, const cl_device_id *d, const char *o,
+                                             void (CL_CALLBACK *cb)(cl_program, void *), void *u) {
+    LT__CL_RET(clBuildProgram, lt__cl_orig.clBuildProgram(p, n, d, o, cb, u));
+}
+static cl_kernel CL_API_CALL lt__clCreateKernel(cl_program p, const char *name, cl_int *e) {
+    LT__CL_OBJ(clCreateKernel, lt__cl_orig.clCreateKernel(p, name, e));
+}
+static cl_int CL_API_CALL lt__clSetKernelArg(cl_kernel k, cl_uint i, size_t n, const void *v) {
+    LT__CL_RET(clSetKernelArg, lt__cl_orig.clSetKernelArg(k, i, n, v));
+}
+static cl_mem CL_API_CALL lt__clCreateBuffer(cl_context c, cl_mem_flags f, size_t n, void *h, cl_int *e) {
+    LT__CL_OBJ(clCreateBuffer, lt__cl_orig.clCreateBuffer(c, f, n, h, e));
+}
+static cl_int CL_API_CALL lt__clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t n, const void *h,
+                                                   cl_uint nw, const cl_event *w, cl_event *ev) {
+    LT__CL_RET(clEnqueueWriteBuffer, lt__cl_orig.clEnqueueWriteBuffer(q, m, b, o, n, h, nw, w, ev));
+}
+static cl_int CL_API_CALL lt__clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t n, void *h,
+                                                  cl_uint nw, const cl_event *w, cl_event *ev) {
+    LT__CL_RET(clEnqueueReadBuffer, lt__cl_orig.clEnqueueReadBuffer(q, m, b, o, n, h, nw, w, ev));
+}
+static cl_int CL_API_CALL lt__clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *off,
+                                                     const size_t *g, const size_t *l, cl_uint nw, const cl_event *w, cl_event *ev) {
+    LT__CL_RET(clEnqueueNDRangeKernel, lt__cl_orig.clEnqueueNDRangeKernel(q, k, dim, off, g, l, nw, w, ev));
+}
+static cl_int CL_API_CALL lt__clFinish(cl_command_queue q) { LT__CL_RET(clFinish, lt__cl_orig.clFinish(q)); }
+static int lt__cl_index(const char *fn) {
+#define LT__CL_NAME(name) if (!strcmp(fn, #name)) return LT__CL_##name;
+    LT__CL_HOOKS(LT__CL_NAME)
+#undef LT__CL_NAME
+    return -1;
+}
+int lt_cl_fail(const char *fn, int nth, int errcode) {
+    int i = fn ? lt__cl_index(fn) : -1;
+    if (i < 0 || lcl_opencl_unavailable_reason() != NULL) return 0;   /* also loads the table */
+    if (!lt__cl_saved) { lt__cl_orig = lcl__cl; lt__cl_saved = 1; }
+    lt__clh[i].armed = 1;
+    lt__clh[i].nth = nth;
+    lt__clh[i].calls = 0;
+    lt__clh[i].code = (cl_int)errcode;
+#define LT__CL_SET(name) if (i == LT__CL_##name) lcl__cl.name = lt__##name;
+    LT__CL_HOOKS(LT__CL_SET)
+#undef LT__CL_SET
+    return 1;
+}
+int lt_cl_calls(const char *fn) {
+    int i = fn ? lt__cl_index(fn) : -1;
+    return i < 0 ? -1 : lt__clh[i].calls;
+}
+void lt_cl_reset(void) {
+    if (lt__cl_saved) {
+#define LT__CL_RESTORE(name) lcl__cl.name = lt__cl_orig.name;
+        LT__CL_HOOKS(LT__CL_RESTORE)
+#undef LT__CL_RESTORE
+    }
+    memset(lt__clh, 0, sizeof lt__clh);
+}
+#else
+int lt_cl_fail(const char *fn, int nth, int errcode) { (void)fn; (void)nth; (void)errcode; return 0; }
+int lt_cl_calls(const char *fn) { (void)fn; return -1; }
+void lt_cl_reset(void) {}
+#endif
 
 int lt_selected(const char *name) {
     const char *f = getenv("LT_FILTER");
@@ -34,6 +183,7 @@ void lt_suite_core(void);
 void lt_suite_mm(void);
 void lt_suite_gen(void);
 void lt_suite_tool(void);
+void lt_suite_faults(void);
 int lt_child(const char *name);
 
 int main(int argc, char **argv) {
@@ -45,6 +195,7 @@ int main(int argc, char **argv) {
     lt_suite_mm();
     lt_suite_gen();
     lt_suite_tool();
+    lt_suite_faults();
     if (failed) fprintf(stderr, "failed:%s\n", failed_names);
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 
 static lcl_context *make(lcl_backend b, const char *device, const char *cache) {
     lcl_context_desc d;
@@ -385,9 +386,9 @@ static void *thr_main(void *p) {
     for (r = 0; r < 3; r++) {
         lcl_context *ctx = make(a->b, NULL, getenv("LT_CACHE"));
         double x[1000], y[1000];
-        if (!ctx) { ok = 0; break; }
+        if (!ctx) { fprintf(stderr, "  thread %s: no context\n", lcl_backend_name(a->b)); ok = 0; break; }
         for (i = 0; i < 1000; i++) { x[i] = i; y[i] = 1; }
-        if (lcl_axpy(ctx, LCL_F64, 1000, 2.0, x, y) != LCL_OK) ok = 0;
+        if (lcl_axpy(ctx, LCL_F64, 1000, 2.0, x, y) != LCL_OK) { fprintf(stderr, "  thread %s: %s\n", lcl_backend_name(a->b), lcl_last_error(ctx)); ok = 0; }
         for (i = 0; i < 1000; i++) if (y[i] != 2.0 * i + 1) ok = 0;
         lcl_context_destroy(ctx);
     }
@@ -395,14 +396,16 @@ static void *thr_main(void *p) {
     return NULL;
 }
 static void test_threads(void) {
-    pthread_t t[2];
-    thr_arg a[2];
+    /* the first OpenCL use of the process may happen here, in two threads at once (under TSan) */
+    pthread_t t[3];
+    thr_arg a[3];
     int i;
     a[0].b = opencl_devices() ? LCL_BACKEND_OPENCL : LCL_BACKEND_SERIAL;
-    a[1].b = LCL_BACKEND_OPENMP;
-    for (i = 0; i < 2; i++) { a[i].ok = 0; pthread_create(&t[i], NULL, thr_main, &a[i]); }
-    for (i = 0; i < 2; i++) pthread_join(t[i], NULL);
-    CHECK(a[0].ok && a[1].ok);
+    a[1].b = LCL_BACKEND_AUTO;
+    a[2].b = lcl_backend_compiled(LCL_BACKEND_OPENMP) ? LCL_BACKEND_OPENMP : LCL_BACKEND_SERIAL;
+    for (i = 0; i < 3; i++) { a[i].ok = 0; pthread_create(&t[i], NULL, thr_main, &a[i]); }
+    for (i = 0; i < 3; i++) pthread_join(t[i], NULL);
+    CHECK(a[0].ok && a[1].ok && a[2].ok);
 }
 
 static void test_dense_container(void) {
@@ -475,6 +478,24 @@ static void test_sparse_container(void) {
     lcl_context_destroy(ctx);
 }
 
+/* a 2^31-1 square matrix with three entries: read, sorted and summed without a giant allocation */
+static long peak_kb(void) { struct rusage u; getrusage(RUSAGE_SELF, &u); return u.ru_maxrss; }
+static void test_limits_huge_sparse(void) {
+    static const char text[] = "%%MatrixMarket matrix coordinate real general\n"
+                               "2147483647 2147483647 3\n2147483647 1 1.5\n1 2147483647 2.5\n1 2147483647 0.5\n";
+    lcl_coo a;
+    lcl_dense d;
+    long before = peak_kb();
+    CHECK_OK(NULL, lcl_mm_read_mem(NULL, text, sizeof text - 1, LCL_F64, 0, &a, NULL));
+    CHECK(a.nnz == 2 && a.rows == 2147483647);
+    CHECK(a.row[0] == 0 && a.col[0] == 2147483646 && ((double *)a.val)[0] == 3.0);
+    CHECK(a.row[1] == 2147483646 && a.col[1] == 0 && ((double *)a.val)[1] == 1.5);
+    CHECK(peak_kb() - before < 64 * 1024);
+    /* the dense form of it cannot exist: a clear error, not an attempt */
+    CHECK_STATUS(NULL, lcl_coo_to_dense(NULL, &a, LCL_COL_MAJOR, &d), LCL_ERR_OVERFLOW);
+    lcl_coo_free(&a);
+}
+
 void lt_suite_core(void) {
     LT_RUN(test_status_strings);
     LT_RUN(test_backend_names);
@@ -493,6 +514,7 @@ void lt_suite_core(void) {
     LT_RUN(test_threads);
     LT_RUN(test_dense_container);
     LT_RUN(test_sparse_container);
+    LT_RUN(test_limits_huge_sparse);
 }
 
 /* ---- children: run in a process of their own, with an environment set by the parent ---- */

@@ -40,8 +40,11 @@ static int exit_code(lcl_status st) {
     }
 }
 
+static int quiet_errors;    /* set by lcl_tool_parse_only: validate without printing */
+
 static int fail(int code, const char *fmt, ...) {
     va_list ap;
+    if (quiet_errors) return code;
     fputs("lcl: error: ", stderr);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -351,6 +354,26 @@ static int cmd_demo(const opts *o) {
     return failures ? EXIT_NUMERIC : EXIT_OK;
 }
 
+/* The command word and its positional arguments, checked before anything runs (KIND specs are
+   checked by the generator when it runs). -1 to go on, else the exit code. */
+static int check_cmd(const char *cmd, const opts *o) {
+    if (!strcmp(cmd, "info") || !strcmp(cmd, "demo")) return -1;
+    if (!strcmp(cmd, "gen")) {
+        size_t len = 0;
+        int i;
+        if (arrlen(o->pos) < 1) return fail(EXIT_USAGE, "gen needs a KIND and its arguments (lcl --help)");
+        if (!o->out) return fail(EXIT_USAGE, "gen needs -o FILE.mtx");
+        for (i = 0; i < (int)arrlen(o->pos); i++) len += strlen(o->pos[i]) + (i ? 1 : 0);
+        if (len + 2 > 4096) return fail(EXIT_USAGE, "gen: arguments too long");   /* cmd_gen's spec[] */
+        return -1;
+    }
+    if (!strcmp(cmd, "stat")) {
+        if (arrlen(o->pos) < 1) return fail(EXIT_USAGE, "stat needs a MATRIX (file or gen:KIND:ARGS)");
+        return -1;
+    }
+    return fail(EXIT_USAGE, "unknown command '%s' (lcl --help)", cmd);
+}
+
 int lcl_tool_main(int argc, char **argv) {
     opts o;
     int code;
@@ -362,16 +385,36 @@ int lcl_tool_main(int argc, char **argv) {
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) { fputs(usage_text, stdout); return EXIT_OK; }
     if (!strcmp(cmd, "--version")) { printf("lcl %d.%d.%d\n", LCL_VERSION_MAJOR, LCL_VERSION_MINOR, LCL_VERSION_PATCH); return EXIT_OK; }
     code = parse_opts(argc - 2, argv + 2, &o);
+    if (code < 0) code = check_cmd(cmd, &o);
     if (code < 0) {
         if (!strcmp(cmd, "info")) code = cmd_info(&o);
         else if (!strcmp(cmd, "gen")) code = cmd_gen(&o);
         else if (!strcmp(cmd, "stat")) code = cmd_stat(&o);
-        else if (!strcmp(cmd, "demo")) code = cmd_demo(&o);
-        else code = fail(EXIT_USAGE, "unknown command '%s' (lcl --help)", cmd);
+        else code = cmd_demo(&o);
     }
     arrfree(o.pos);
     fflush(stdout);
     return code;
+}
+
+/* lcl_tool_main up to the point where a command would run: options, the command word and its
+   positional arguments. Prints nothing, runs nothing, frees everything; returns the exit code
+   the tool would give for a usage error (2), else 0. */
+int lcl_tool_parse_only(int argc, char **argv) {
+    opts o;
+    int code;
+    const char *cmd;
+    if (argc < 2 || !argv || !argv[1]) return EXIT_USAGE;
+    cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help") || !strcmp(cmd, "--version")) return EXIT_OK;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    quiet_errors = 1;
+    code = parse_opts(argc - 2, argv + 2, &o);
+    if (code < 0) code = check_cmd(cmd, &o);
+    quiet_errors = 0;
+    arrfree(o.pos);
+    return code < 0 ? EXIT_OK : code;
 }
 
 #ifndef LCL_TOOL_NO_MAIN

@@ -255,7 +255,8 @@ static lcl_status lclg__parse(lcl_context *ctx, const char *spec, uint64_t seed,
         return LCL_OK;
     }
     if (nf != kd->nargs) {
-        lclg__msg(err, errlen, "gen: %s needs %s, got %d in '%s'", kd->name, kd->usage, nf, spec);
+        if (nf == 0) lclg__msg(err, errlen, "gen: %s needs %s, got none", kd->name, kd->usage);
+        else lclg__msg(err, errlen, "gen: %s needs %s, got %d in '%s'", kd->name, kd->usage, nf, spec);
         return LCL_ERR_INVALID_ARGUMENT;
     }
     for (nf = 0, last = colon; last; nf++) {

@@ -6,6 +6,9 @@
 extern "C" {
 #endif
 int lcl_tool_main(int argc, char **argv);
+/* Parse options, the command word and its positional arguments without running anything or
+   printing: 2 (usage error, as lcl_tool_main would return) or 0. Not thread-safe. */
+int lcl_tool_parse_only(int argc, char **argv);
 #ifdef __cplusplus
 }
 #endif

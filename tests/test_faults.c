@@ -1,0 +1,745 @@
+/* test_faults.c -- fault injection (issue "Reliability").
+   Allocation sweeps: for k = 1, 2, ... the k-th host allocation of an operation fails (once, then
+   again with every later one failing too) until a run no longer reaches k. Each faulted run must
+   return an error (printed per kind) -- or, where the library is meant to absorb the fault (a cache
+   entry it cannot load, a message it cannot lengthen, a CPU fallback), succeed with a correct
+   result -- and leave lt_alloc_outstanding() where it was: no leak.
+   OpenCL faults: selected entry points fail (lt_cl_fail); each call returns promptly with a clear
+   error, leaks no host memory, and the same context works again after lt_cl_reset. */
+#define _POSIX_C_SOURCE 200809L
+#include "lt.h"
+#include <stdlib.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+/* cl.h's values, so this file needs no OpenCL header */
+#define F_CL_DEVICE_NOT_AVAILABLE (-2)
+#define F_CL_MEM_OBJECT_ALLOCATION_FAILURE (-4)
+#define F_CL_OUT_OF_RESOURCES (-5)
+#define F_CL_OUT_OF_HOST_MEMORY (-6)
+#define F_CL_BUILD_PROGRAM_FAILURE (-11)
+#define F_CL_INVALID_COMMAND_QUEUE (-36)
+
+static char tmpdir[256];        /* build/test-faults-PID: cache and written files */
+static char msg[4096];          /* the failing operation's message */
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+static void note(const lcl_context *ctx) { snprintf(msg, sizeof msg, "%s", lcl_last_error(ctx)); }
+static int opencl_devices(void) {
+    int n = 0;
+    lcl_list_devices(NULL, NULL, 0, &n);
+    return n;
+}
+static lcl_context *make(lcl_backend b, const char *device, const char *cache, const char *opts, lcl_log_fn log, void *user) {
+    lcl_context_desc d;
+    lcl_context *ctx = NULL;
+    memset(&d, 0, sizeof d);
+    d.backend = b;
+    d.device = device;
+    d.cache_dir = cache;
+    d.build_options = opts;
+    d.log = log;
+    d.log_user = user;
+    d.ignore_env = 1;
+    if (lcl_context_create(&d, &ctx) != LCL_OK) {
+        fprintf(stderr, "  context (%s): %s\n", lcl_backend_name(b), lcl_last_error(ctx));
+        lcl_context_destroy(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+static void path_in_tmp(char *out, size_t cap, const char *name) { snprintf(out, cap, "%s/%s", tmpdir, name); }
+static void shared_path(char *out, size_t cap, const char *name) { snprintf(out, cap, "%s/matrices/%s", lt_shared, name); }
+
+/* ---- the sweep ------------------------------------------------------------------------------ */
+enum {
+    SW_TOLERANT = 1,    /* a fault may be absorbed: the clean status with the fault reached is fine */
+    SW_LATE_ARM = 2,    /* the operation calls arm() itself, after its unfaulted setup */
+    SW_ONE_MODE = 4     /* only the fail-once mode (slow operations) */
+};
+static long sw_k;
+static int sw_sticky;
+static void arm(void) {
+    if (sw_sticky) lt_alloc_fail_from(sw_k);
+    else lt_alloc_fail_at(sw_k);
+}
+typedef lcl_status (*op_fn)(lcl_context *ctx, void *u);
+
+/* want: the status of a run without a fault (LCL_OK, or the error an error-path test expects) */
+static void sweep(const char *name, lcl_context *ctx, op_fn op, void *u, lcl_status want, int flags) {
+    long seen[LCL_STATUS_COUNT_];
+    char first[LCL_STATUS_COUNT_][200];
+    long k, sites = -1, absorbed = 0, runs = 0;
+    int mode, s;
+    double t0 = now();
+    memset(seen, 0, sizeof seen);
+    for (mode = 0; mode < ((flags & SW_ONE_MODE) ? 1 : 2); mode++) {
+        for (k = 1;; k++) {
+            long base, calls, after;
+            lcl_status st;
+            if (k > 20000) { CHECK_MSG(0, "%s: no end to the allocations", name); break; }
+            if (ctx) lcl_clear_error(ctx);
+            msg[0] = 0;
+            base = lt_alloc_outstanding();
+            sw_k = k;
+            sw_sticky = mode;
+            lt_alloc_fail_at(0);
+            if (!(flags & SW_LATE_ARM)) arm();
+            st = op(ctx, u);
+            calls = lt_alloc_calls();
+            lt_alloc_fail_at(0);
+            runs++;
+            if (ctx && st != LCL_OK) {
+                if (!msg[0]) note(ctx);
+                CHECK_MSG(lcl_last_status(ctx) == st, "%s: returned %s, the context says %s", name, lcl_status_string(st),
+                          lcl_status_string(lcl_last_status(ctx)));
+            }
+            if (ctx) lcl_clear_error(ctx);
+            after = lt_alloc_outstanding();
+            CHECK_MSG(after == base, "%s: %s allocation %ld (of %ld) failing leaks %ld block(s); returned %s: %s", name,
+                      sw_sticky ? "every call from" : "only", k, calls, after - base, lcl_status_string(st), msg);
+            if (calls < k) {    /* the fault was never reached: the clean run */
+                CHECK_MSG(st == want, "%s without a fault: %s, want %s: %s", name, lcl_status_string(st), lcl_status_string(want), msg);
+                if (mode == 0) sites = calls;
+                break;
+            }
+            if (st == want) {
+                CHECK_MSG(flags & SW_TOLERANT, "%s: allocation %ld of %ld failed, yet the call returned %s", name, k, calls,
+                          lcl_status_string(st));
+                absorbed++;
+            } else if ((int)st > 0 && (int)st < LCL_STATUS_COUNT_) {
+                if (!seen[st]++) snprintf(first[st], sizeof first[st], "%.199s", msg);
+            } else CHECK_MSG(0, "%s: bad status %d", name, (int)st);
+        }
+    }
+    fprintf(stderr, "  %-38s %3ld allocation(s), %4ld runs, %.2f s:", name, sites, runs, now() - t0);
+    for (s = 0; s < LCL_STATUS_COUNT_; s++)
+        if (seen[s]) fprintf(stderr, " %s x%ld", lcl_status_string((lcl_status)s), seen[s]);
+    if (absorbed) fprintf(stderr, " absorbed x%ld", absorbed);
+    fputc('\n', stderr);
+    for (s = 0; s < LCL_STATUS_COUNT_; s++)
+        if (seen[s] && s != LCL_ERR_OUT_OF_MEMORY) fprintf(stderr, "      %s: %.160s\n", lcl_status_string((lcl_status)s), first[s]);
+}
+
+/* ---- operations ----------------------------------------------------------------------------- */
+typedef struct create_arg { lcl_backend b; const char *device, *cache, *opts; } create_arg;
+static lcl_status op_create(lcl_context *unused, void *u) {
+    const create_arg *a = (const create_arg *)u;
+    lcl_context_desc d;
+    lcl_context *ctx = NULL;
+    lcl_status st;
+    (void)unused;
+    memset(&d, 0, sizeof d);
+    d.backend = a->b;
+    d.device = a->device;
+    d.cache_dir = a->cache;
+    d.build_options = a->opts;
+    d.ignore_env = 1;
+    st = lcl_context_create(&d, &ctx);
+    if (st != LCL_OK) note(ctx);
+    else if (a->b == LCL_BACKEND_AUTO) CHECK(lcl_context_backend(ctx) == LCL_BACKEND_OPENCL || lcl_context_backend(ctx) == LCL_BACKEND_OPENMP);
+    else CHECK(lcl_context_backend(ctx) == a->b);
+    lcl_context_destroy(ctx);
+    return st;
+}
+
+/* unfaulted context, then faults from the program build on: prepare, or an axpy that builds */
+typedef struct prog_arg { const char *cache, *opts; int axpy; } prog_arg;
+static lcl_status op_program(lcl_context *unused, void *u) {
+    const prog_arg *a = (const prog_arg *)u;
+    lcl_context *ctx = make(LCL_BACKEND_OPENCL, NULL, a->cache, a->opts, NULL, NULL);
+    float x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 1, 1, 1, 1};
+    lcl_status st;
+    (void)unused;
+    if (!ctx) { CHECK(ctx != NULL); arm(); return a->opts ? LCL_ERR_BUILD : LCL_OK; }
+    arm();
+    st = a->axpy ? lcl_axpy(ctx, LCL_F32, 5, 2.0, x, y) : lcl_context_prepare(ctx, LCL_F32);
+    if (st != LCL_OK) {
+        note(ctx);
+        if (st == LCL_ERR_BUILD) CHECK(strstr(msg, "CL_BUILD_PROGRAM_FAILURE") != NULL);
+        CHECK(y[4] == 1.0f);
+    } else if (a->axpy) CHECK(y[0] == 3.0f && y[4] == 11.0f);
+    lcl_context_destroy(ctx);
+    return st;
+}
+
+static lcl_status op_axpy(lcl_context *ctx, void *u) {
+    double x[300], y[300];
+    int i, bad = 0;
+    lcl_status st;
+    (void)u;
+    for (i = 0; i < 300; i++) { x[i] = i; y[i] = 1; }
+    st = lcl_axpy(ctx, LCL_F64, 300, 0.5, x, y);
+    for (i = 0; i < 300; i++) if (y[i] != (st == LCL_OK ? 1 + 0.5 * i : 1)) bad++;
+    CHECK_MSG(bad == 0, "axpy: %d wrong after %s", bad, lcl_status_string(st));
+    return st;
+}
+
+static lcl_status op_list(lcl_context *ctx, void *u) {
+    lcl_device_info di[8];
+    int n = -1;
+    lcl_status st = lcl_list_devices(ctx, di, 8, &n);
+    if (st == LCL_OK) CHECK(n == *(const int *)u);
+    return st;
+}
+
+typedef struct mm_arg { const char *path; lcl_dtype dt; int flags; int64_t nnz; const char *text; } mm_arg;
+static lcl_status op_mm_read(lcl_context *ctx, void *u) {
+    const mm_arg *a = (const mm_arg *)u;
+    lcl_coo m;
+    lcl_mm_info info;
+    lcl_status st = a->text ? lcl_mm_read_mem(ctx, a->text, strlen(a->text), a->dt, a->flags, &m, &info)
+                            : lcl_mm_read(ctx, a->path, a->dt, a->flags, &m, &info);
+    if (st == LCL_OK) CHECK(m.nnz == a->nnz && m.dtype == a->dt);
+    else CHECK(m.row == NULL && m.col == NULL && m.val == NULL && m.nnz == 0);
+    lcl_coo_free(&m);
+    return st;
+}
+static lcl_status op_mm_read_dense(lcl_context *ctx, void *u) {
+    const mm_arg *a = (const mm_arg *)u;
+    lcl_dense m;
+    lcl_status st = lcl_mm_read_dense(ctx, a->path, a->dt, LCL_COL_MAJOR, a->flags, &m, NULL);
+    if (st == LCL_OK) CHECK(m.rows * m.cols == a->nnz && m.data != NULL);
+    else CHECK(m.data == NULL);
+    lcl_dense_free(&m);
+    return st;
+}
+static lcl_status op_mm_read_info(lcl_context *ctx, void *u) {
+    const mm_arg *a = (const mm_arg *)u;
+    lcl_mm_info info;
+    lcl_status st = lcl_mm_read_info(ctx, a->path, &info);
+    if (st == LCL_OK) CHECK(info.entries > 0);
+    return st;
+}
+
+typedef struct wr_arg { const char *path; const lcl_coo *coo; const lcl_dense *den; lcl_mm_symmetry sym; } wr_arg;
+static lcl_status op_mm_write(lcl_context *ctx, void *u) {
+    const wr_arg *a = (const wr_arg *)u;
+    return a->den ? lcl_mm_write_dense(ctx, a->path, a->den) : lcl_mm_write(ctx, a->path, a->coo, a->sym);
+}
+static lcl_status op_writer(lcl_context *ctx, void *u) {
+    const wr_arg *a = (const wr_arg *)u;
+    lcl_mm_writer *w = NULL;
+    lcl_status st = lcl_mm_writer_open(ctx, a->path, LCL_MM_COORDINATE, LCL_MM_GENERAL, 4, 4, 2, "two entries\nand a comment", &w);
+    if (st != LCL_OK) { CHECK(w == NULL); return st; }
+    if ((st = lcl_mm_writer_put(w, 0, 0, 1.5)) == LCL_OK) st = lcl_mm_writer_put(w, 3, 2, -2.0);
+    {
+        lcl_status st2 = lcl_mm_writer_close(w);
+        return st != LCL_OK ? st : st2;
+    }
+}
+
+/* containers: fixtures built unfaulted by the test */
+typedef struct ct_arg { const lcl_coo *coo; const lcl_csr *csr; const lcl_dense *den; } ct_arg;
+static lcl_status op_coo_build(lcl_context *ctx, void *u) {
+    lcl_coo m;
+    int k;
+    lcl_status st;
+    (void)u;
+    if ((st = lcl_coo_alloc(ctx, &m, LCL_F64, 50, 40, 1)) != LCL_OK) { CHECK(m.row == NULL && m.val == NULL); return st; }
+    for (k = 0; k < 150 && st == LCL_OK; k++) st = lcl_coo_push(ctx, &m, (k * 37) % 50, (k * 11) % 40, k);  /* unsorted, duplicates */
+    if (st == LCL_OK) st = lcl_coo_canonicalize(ctx, &m);
+    if (st == LCL_OK) CHECK(m.nnz > 0 && m.nnz <= 150 && m.cap >= m.nnz);
+    lcl_coo_free(&m);
+    return st;
+}
+static lcl_status op_coo_huge(lcl_context *ctx, void *u) {   /* few entries, huge dimensions */
+    lcl_coo m;
+    int k;
+    lcl_status st;
+    (void)u;
+    if ((st = lcl_coo_alloc(ctx, &m, LCL_F32, 2000000, 3000000, 4)) != LCL_OK) return st;
+    for (k = 0; k < 40 && st == LCL_OK; k++) st = lcl_coo_push(ctx, &m, (k * 7919) % 2000000, (k * 104729) % 3000000 / (1 + k % 3), 1);
+    if (st == LCL_OK) st = lcl_coo_canonicalize(ctx, &m);
+    if (st == LCL_OK) CHECK(m.nnz == 40 && m.row[0] == 0 && m.row[39] > m.row[0]);
+    lcl_coo_free(&m);
+    return st;
+}
+static lcl_status op_csr_from_coo(lcl_context *ctx, void *u) {
+    lcl_csr c;
+    lcl_status st = lcl_csr_from_coo(ctx, ((const ct_arg *)u)->coo, &c);
+    if (st == LCL_OK) CHECK(c.ptr[c.rows] == c.nnz);
+    else CHECK(c.ptr == NULL && c.col == NULL && c.val == NULL);
+    lcl_csr_free(&c);
+    return st;
+}
+static lcl_status op_csr_to_coo(lcl_context *ctx, void *u) {
+    const lcl_csr *c = ((const ct_arg *)u)->csr;
+    lcl_coo m;
+    lcl_status st = lcl_csr_to_coo(ctx, c, &m);
+    if (st == LCL_OK) CHECK(m.nnz == c->nnz);
+    else CHECK(m.row == NULL && m.val == NULL);
+    lcl_coo_free(&m);
+    return st;
+}
+static lcl_status op_coo_to_dense(lcl_context *ctx, void *u) {
+    lcl_dense d;
+    lcl_status st = lcl_coo_to_dense(ctx, ((const ct_arg *)u)->coo, LCL_ROW_MAJOR, &d);
+    if (st != LCL_OK) CHECK(d.data == NULL);
+    lcl_dense_free(&d);
+    return st;
+}
+static lcl_status op_dense_to_coo(lcl_context *ctx, void *u) {
+    lcl_coo m;
+    lcl_status st = lcl_dense_to_coo(ctx, ((const ct_arg *)u)->den, &m);
+    if (st == LCL_OK) CHECK(m.nnz > 16);
+    else CHECK(m.row == NULL && m.val == NULL);
+    lcl_coo_free(&m);
+    return st;
+}
+static lcl_status op_coo_copy(lcl_context *ctx, void *u) {
+    const lcl_coo *a = ((const ct_arg *)u)->coo;
+    lcl_coo m;
+    lcl_status st = lcl_coo_copy(ctx, a, LCL_F32, &m);
+    if (st == LCL_OK) CHECK(m.nnz == a->nnz && m.dtype == LCL_F32);
+    lcl_coo_free(&m);
+    return st;
+}
+static lcl_status op_dense_alloc(lcl_context *ctx, void *u) {
+    lcl_dense d;
+    lcl_status st = lcl_dense_alloc(ctx, &d, LCL_F32, LCL_COL_MAJOR, 30, 20);
+    (void)u;
+    if (st != LCL_OK) CHECK(d.data == NULL);
+    lcl_dense_free(&d);
+    return st;
+}
+
+/* the message path: an error message over 256 characters is allocated (or, failing that, cut) */
+static lcl_status op_long_path(lcl_context *ctx, void *u) {
+    const char *path = (const char *)u;
+    lcl_coo m;
+    lcl_status st = lcl_mm_read(ctx, path, LCL_F64, 0, &m, NULL);
+    note(ctx);
+    CHECK_MSG(strncmp(msg, path, 200) == 0, "message: %.80s", msg);
+    /* a second long message replaces the first */
+    if (st == LCL_ERR_IO) st = lcl_mm_read(ctx, path, LCL_F64, 0, &m, NULL);
+    note(ctx);
+    CHECK_MSG(strncmp(msg, path, 200) == 0, "message: %.80s", msg);
+    if (lt_alloc_calls() < sw_k) CHECK_MSG(strlen(msg) > strlen(path), "message cut without a fault: %zu chars", strlen(msg));
+    return st;
+}
+
+/* ---- tests ---------------------------------------------------------------------------------- */
+static void test_fault_hooks(void) {
+    long base = lt_alloc_outstanding();
+    lcl_coo m;
+    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    CHECK(ctx != NULL);
+    CHECK(lt_alloc_outstanding() == base + 1);
+    lt_alloc_fail_at(1);
+    CHECK_STATUS(ctx, lcl_coo_alloc(ctx, &m, LCL_F64, 3, 3, 4), LCL_ERR_OUT_OF_MEMORY);
+    CHECK(lt_alloc_calls() == 1);
+    CHECK(strstr(lcl_last_error(ctx), "out of host memory") != NULL);
+    lt_alloc_fail_at(2);    /* the second of three reallocs: the first block is freed again */
+    CHECK_STATUS(ctx, lcl_coo_alloc(ctx, &m, LCL_F64, 3, 3, 4), LCL_ERR_OUT_OF_MEMORY);
+    CHECK(lt_alloc_calls() == 2);
+    lt_alloc_fail_at(0);
+    CHECK(lt_alloc_outstanding() == base + 1);
+    CHECK_OK(ctx, lcl_coo_alloc(ctx, &m, LCL_F64, 3, 3, 4));
+    CHECK(lt_alloc_outstanding() == base + 4 && lt_alloc_calls() == 3);
+    lcl_coo_free(&m);
+    lcl_context_destroy(ctx);
+    CHECK(lt_alloc_outstanding() == base);
+}
+
+static void test_fault_alloc_contexts(void) {
+    create_arg a;
+    char cache[300];
+    int ndev = opencl_devices();
+    path_in_tmp(cache, sizeof cache, "cache-create");
+    memset(&a, 0, sizeof a);
+    a.cache = cache;
+    a.opts = "-DLCL_FAULT_TEST=1";
+    a.b = LCL_BACKEND_SERIAL;
+    sweep("lcl_context_create serial", NULL, op_create, &a, LCL_OK, 0);
+    a.b = LCL_BACKEND_OPENMP;
+    sweep("lcl_context_create openmp", NULL, op_create, &a, LCL_OK, 0);
+    sweep("lcl_list_devices", NULL, op_list, &ndev, LCL_OK, 0);
+    if (!ndev) { lt_skip("no OpenCL device (CPU contexts were swept)"); return; }
+    a.b = LCL_BACKEND_OPENCL;
+    sweep("lcl_context_create opencl", NULL, op_create, &a, LCL_OK, 0);
+    a.device = "all";
+    sweep("lcl_context_create opencl all", NULL, op_create, &a, LCL_OK, 0);
+    a.device = NULL;
+    a.b = LCL_BACKEND_AUTO;   /* a fault while opening OpenCL falls back to the CPU: absorbed */
+    sweep("lcl_context_create auto", NULL, op_create, &a, LCL_OK, SW_TOLERANT);
+}
+
+static void test_fault_alloc_programs(void) {
+    char cache[300], nodir[] = "/proc/no-such-dir/lcl-cache";
+    prog_arg p;
+    lcl_context *ctx;
+    if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
+    path_in_tmp(cache, sizeof cache, "cache-prog");
+    /* prime the cache so the sweeps load the program (fast) instead of compiling it */
+    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
+    if (!ctx) { CHECK(ctx != NULL); return; }
+    CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+    lcl_context_destroy(ctx);
+    memset(&p, 0, sizeof p);
+    /* cache hit: a load buffer that cannot be allocated means a rebuild, not an error */
+    p.cache = cache;
+    sweep("lcl_context_prepare (cache hit)", NULL, op_program, &p, LCL_OK, SW_LATE_ARM | SW_TOLERANT);
+    p.axpy = 1;
+    sweep("lcl_axpy opencl, first use", NULL, op_program, &p, LCL_OK, SW_LATE_ARM | SW_TOLERANT);
+    /* cache miss that cannot store: the store buffer is optional too */
+    p.axpy = 0;
+    p.cache = nodir;
+    sweep("lcl_context_prepare (cache miss)", NULL, op_program, &p, LCL_OK, SW_LATE_ARM | SW_TOLERANT | SW_ONE_MODE);
+    /* a failed build: its log and the long message are allocated; failing either still says BUILD */
+    p.cache = NULL;
+    p.opts = "-Dlong=no_such_type";
+    sweep("lcl_context_prepare (build fails)", NULL, op_program, &p, LCL_ERR_BUILD, SW_LATE_ARM | SW_TOLERANT);
+    /* a prepared context's axpy allocates nothing on the host */
+    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
+    if (!ctx) { CHECK(ctx != NULL); return; }
+    CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F64));
+    sweep("lcl_axpy opencl, prepared", ctx, op_axpy, NULL, LCL_OK, 0);
+    lcl_context_destroy(ctx);
+}
+
+static void test_fault_alloc_mmio(void) {
+    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    char west[600], bcs[600], arr[600], out[600], *text = NULL;
+    static const char sym_text[] = "%%MatrixMarket matrix coordinate real symmetric\n% unsorted, duplicates\n5 5 7\n"
+                                   "5 1 1.5\n2 2 2\n3 1 -1\n5 1 2.5\n4 4 1e300\n1 1 1\n5 5 0.5\n";
+    mm_arg a;
+    wr_arg w;
+    lcl_coo A, S;
+    lcl_dense D;
+    FILE *f;
+    long len;
+    if (!ctx) { CHECK(ctx != NULL); return; }
+    shared_path(west, sizeof west, "west0067.mtx");
+    shared_path(bcs, sizeof bcs, "bcsstk01.mtx");
+    if (lcl_mm_read(ctx, west, LCL_F64, 0, &A, NULL) != LCL_OK) {
+        lt_skip("shared matrices missing (LCL_SHARED)");
+        lcl_context_destroy(ctx);
+        return;
+    }
+    CHECK_OK(ctx, lcl_mm_read(ctx, bcs, LCL_F64, LCL_MM_EXPAND, &S, NULL));
+    CHECK_OK(ctx, lcl_coo_to_dense(ctx, &A, LCL_COL_MAJOR, &D));
+    path_in_tmp(arr, sizeof arr, "dense.mtx");
+    CHECK_OK(ctx, lcl_mm_write_dense(ctx, arr, &D));
+    memset(&a, 0, sizeof a);
+    a.path = west;
+    a.dt = LCL_F64;
+    a.nnz = A.nnz;
+    sweep("lcl_mm_read west0067", ctx, op_mm_read, &a, LCL_OK, 0);
+    a.path = bcs;
+    a.dt = LCL_F32;
+    a.flags = LCL_MM_EXPAND;
+    a.nnz = S.nnz;
+    sweep("lcl_mm_read bcsstk01 expand", ctx, op_mm_read, &a, LCL_OK, 0);
+    a.path = NULL;
+    a.text = sym_text;
+    a.dt = LCL_F64;
+    a.nnz = 8;   /* 6 distinct stored, 2 of them mirrored */
+    sweep("lcl_mm_read_mem symmetric", ctx, op_mm_read, &a, LCL_OK, 0);
+    f = fopen(west, "rb");
+    if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && (text = (char *)malloc((size_t)len + 1)) != NULL) {
+        rewind(f);
+        text[fread(text, 1, (size_t)len, f)] = 0;
+        a.text = text;
+        a.flags = 0;
+        a.nnz = A.nnz;
+        sweep("lcl_mm_read_mem west0067", ctx, op_mm_read, &a, LCL_OK, 0);
+    } else CHECK_MSG(0, "cannot read %s", west);
+    if (f) fclose(f);
+    free(text);
+    a.text = NULL;
+    a.path = west;
+    a.nnz = 67 * 67;
+    sweep("lcl_mm_read_dense coordinate", ctx, op_mm_read_dense, &a, LCL_OK, 0);
+    a.path = arr;
+    sweep("lcl_mm_read_dense array", ctx, op_mm_read_dense, &a, LCL_OK, 0);
+    sweep("lcl_mm_read_info", ctx, op_mm_read_info, &a, LCL_OK, 0);
+    path_in_tmp(out, sizeof out, "out.mtx");
+    memset(&w, 0, sizeof w);
+    w.path = out;
+    w.coo = &A;
+    sweep("lcl_mm_write general", ctx, op_mm_write, &w, LCL_OK, 0);
+    w.coo = &S;
+    w.sym = LCL_MM_SYMMETRIC;
+    sweep("lcl_mm_write symmetric", ctx, op_mm_write, &w, LCL_OK, 0);
+    w.den = &D;
+    sweep("lcl_mm_write_dense", ctx, op_mm_write, &w, LCL_OK, 0);
+    sweep("lcl_mm_writer_open/put/close", ctx, op_writer, &w, LCL_OK, 0);
+    lcl_coo_free(&A);
+    lcl_coo_free(&S);
+    lcl_dense_free(&D);
+    lcl_context_destroy(ctx);
+}
+
+static void test_fault_alloc_containers(void) {
+    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    lcl_coo U;
+    lcl_csr C;
+    lcl_dense D;
+    ct_arg a;
+    int k;
+    if (!ctx) { CHECK(ctx != NULL); return; }
+    /* unsorted with duplicates, so canonicalization allocates its sort buffers */
+    CHECK_OK(ctx, lcl_coo_alloc(ctx, &U, LCL_F64, 60, 70, 0));
+    for (k = 0; k < 400; k++) CHECK_OK(ctx, lcl_coo_push(ctx, &U, (k * 53) % 60, (k * 29) % 70, 1.0 + k % 7));
+    CHECK_OK(ctx, lcl_csr_from_coo(ctx, &U, &C));
+    CHECK_OK(ctx, lcl_coo_to_dense(ctx, &U, LCL_COL_MAJOR, &D));
+    a.coo = &U;
+    a.csr = &C;
+    a.den = &D;
+    sweep("lcl_coo_alloc/push/canonicalize", ctx, op_coo_build, &a, LCL_OK, 0);
+    sweep("lcl_coo_canonicalize, huge and sparse", ctx, op_coo_huge, &a, LCL_OK, 0);
+    sweep("lcl_csr_from_coo", ctx, op_csr_from_coo, &a, LCL_OK, 0);
+    sweep("lcl_csr_to_coo", ctx, op_csr_to_coo, &a, LCL_OK, 0);
+    sweep("lcl_coo_to_dense", ctx, op_coo_to_dense, &a, LCL_OK, 0);
+    sweep("lcl_dense_to_coo", ctx, op_dense_to_coo, &a, LCL_OK, 0);
+    sweep("lcl_coo_copy", ctx, op_coo_copy, &a, LCL_OK, 0);
+    sweep("lcl_dense_alloc", ctx, op_dense_alloc, &a, LCL_OK, 0);
+    lcl_coo_free(&U);
+    lcl_csr_free(&C);
+    lcl_dense_free(&D);
+    lcl_context_destroy(ctx);
+}
+
+static void test_fault_alloc_messages(void) {
+    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    char path[420], dev[400];
+    long base;
+    create_arg c;
+    if (!ctx) { CHECK(ctx != NULL); return; }
+    memset(path, 'p', sizeof path - 1);
+    memcpy(path, "build/", 6);
+    path[sizeof path - 1] = 0;
+    sweep("long error message (bad path)", ctx, op_long_path, path, LCL_ERR_IO, SW_TOLERANT);
+    /* a long message is freed by lcl_context_destroy too */
+    base = lt_alloc_outstanding();
+    lcl_context_destroy(ctx);
+    ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    CHECK(ctx != NULL);
+    CHECK(lcl_mm_read_info(ctx, path, NULL) == LCL_ERR_INVALID_ARGUMENT);
+    {
+        lcl_mm_info info;
+        CHECK_STATUS(ctx, lcl_mm_read_info(ctx, path, &info), LCL_ERR_IO);
+        CHECK(strlen(lcl_last_error(ctx)) > 400);
+    }
+    lcl_context_destroy(ctx);
+    CHECK(lt_alloc_outstanding() == base - 1);
+    if (!opencl_devices()) return;
+    /* and in a failed context creation: no device matches a 399-character spec */
+    memset(dev, 'x', sizeof dev - 1);
+    dev[sizeof dev - 1] = 0;
+    memset(&c, 0, sizeof c);
+    c.b = LCL_BACKEND_OPENCL;
+    c.device = dev;
+    sweep("long error message (device spec)", NULL, op_create, &c, LCL_ERR_BACKEND_UNAVAILABLE, SW_TOLERANT);
+}
+
+/* ---- OpenCL faults -------------------------------------------------------------------------- */
+static void on_alarm(int sig) {
+    static const char m[] = "\nFAILED: an OpenCL fault test hung (alarm)\n";
+    (void)sig;
+    if (write(2, m, sizeof m - 1) < 0) _exit(3);
+    _exit(3);
+}
+static int log_warns;
+static char log_last[2048];
+static void count_log(void *u, lcl_log_level lv, const char *m) {
+    (void)u;
+    if (lv <= LCL_LOG_WARN) { log_warns++; snprintf(log_last, sizeof log_last, "%s", m); }
+}
+
+/* arm fn, run axpy on ctx, check status and message, reset, check the context works again */
+static void cl_axpy_fault(lcl_context *ctx, const char *fn, int nth, int code, lcl_status want, const char *code_name) {
+    float x[1000], y[1000];
+    int i, bad = 0;
+    long base;
+    double t0;
+    lcl_status st;
+    for (i = 0; i < 1000; i++) { x[i] = (float)i; y[i] = 1; }
+    lcl_clear_error(ctx);
+    base = lt_alloc_outstanding();
+    CHECK(lt_cl_fail(fn, nth, code));
+    t0 = now();
+    st = lcl_axpy(ctx, LCL_F32, 1000, 2.0, x, y);
+    CHECK_MSG(now() - t0 < 20, "%s failing: axpy took %.1f s", fn, now() - t0);
+    CHECK_MSG(lt_cl_calls(fn) >= (nth ? nth : 1), "%s: the fault was not reached (%d calls)", fn, lt_cl_calls(fn));
+    lt_cl_reset();
+    CHECK_MSG(st == want, "%s #%d failing: axpy -> %s, want %s: %s", fn, nth, lcl_status_string(st), lcl_status_string(want), lcl_last_error(ctx));
+    /* the call and the error by name (a compile failure names the error and gives the log) */
+    CHECK_MSG((want == LCL_ERR_BUILD || strstr(lcl_last_error(ctx), fn) != NULL) && strstr(lcl_last_error(ctx), code_name) != NULL,
+              "%s: the message does not name the call and the error: %s", fn, lcl_last_error(ctx));
+    fprintf(stderr, "  %s #%d -> %s: %.150s\n", fn, nth, lcl_status_string(st), lcl_last_error(ctx));
+    for (i = 0; i < 1000; i++) if (y[i] != 1) bad++;
+    CHECK_MSG(bad == 0, "%s failing: y changed (%d)", fn, bad);
+    lcl_clear_error(ctx);
+    CHECK_MSG(lt_alloc_outstanding() == base, "%s failing leaks %ld host block(s)", fn, lt_alloc_outstanding() - base);
+    /* the same context works again */
+    CHECK_OK(ctx, lcl_axpy(ctx, LCL_F32, 1000, 2.0, x, y));
+    for (i = 0, bad = 0; i < 1000; i++) if (y[i] != 1 + 2.0f * (float)i) bad++;
+    CHECK_MSG(bad == 0, "after %s failed: the next axpy is wrong (%d)", fn, bad);
+}
+
+static void test_fault_cl_calls(void) {
+    lcl_context *ctx;
+    char cache[300];
+    if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
+    path_in_tmp(cache, sizeof cache, "cache-cl");
+    signal(SIGALRM, on_alarm);
+    alarm(120);
+    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
+    if (!ctx) { CHECK(ctx != NULL); alarm(0); return; }
+    CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+    cl_axpy_fault(ctx, "clCreateBuffer", 1, F_CL_MEM_OBJECT_ALLOCATION_FAILURE, LCL_ERR_DEVICE_MEMORY, "CL_MEM_OBJECT_ALLOCATION_FAILURE");
+    cl_axpy_fault(ctx, "clCreateBuffer", 2, F_CL_MEM_OBJECT_ALLOCATION_FAILURE, LCL_ERR_DEVICE_MEMORY, "CL_MEM_OBJECT_ALLOCATION_FAILURE");
+    cl_axpy_fault(ctx, "clCreateBuffer", 2, F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY, "CL_OUT_OF_RESOURCES");
+    cl_axpy_fault(ctx, "clEnqueueWriteBuffer", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
+    cl_axpy_fault(ctx, "clEnqueueWriteBuffer", 2, F_CL_INVALID_COMMAND_QUEUE, LCL_ERR_OPENCL, "CL_INVALID_COMMAND_QUEUE");
+    cl_axpy_fault(ctx, "clSetKernelArg", 3, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
+    cl_axpy_fault(ctx, "clEnqueueNDRangeKernel", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
+    cl_axpy_fault(ctx, "clEnqueueNDRangeKernel", 1, F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY, "CL_OUT_OF_RESOURCES");
+    cl_axpy_fault(ctx, "clEnqueueReadBuffer", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
+    lcl_context_destroy(ctx);
+    /* a fresh context: the kernel object is created by the first axpy */
+    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
+    if (ctx) {
+        cl_axpy_fault(ctx, "clCreateKernel", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
+        lcl_context_destroy(ctx);
+    }
+    alarm(0);
+}
+
+static void test_fault_cl_build(void) {
+    lcl_context *ctx;
+    lcl_cache_stats cs;
+    char cache[300];
+    if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
+    path_in_tmp(cache, sizeof cache, "cache-build");
+    signal(SIGALRM, on_alarm);
+    alarm(120);
+    /* no cache: the build fails; it is retried (not remembered) on the next call */
+    ctx = make(LCL_BACKEND_OPENCL, NULL, NULL, NULL, NULL, NULL);
+    if (!ctx) { CHECK(ctx != NULL); alarm(0); return; }
+    cl_axpy_fault(ctx, "clBuildProgram", 0, F_CL_BUILD_PROGRAM_FAILURE, LCL_ERR_BUILD, "CL_BUILD_PROGRAM_FAILURE");
+    lcl_context_destroy(ctx);
+    ctx = make(LCL_BACKEND_OPENCL, NULL, NULL, NULL, NULL, NULL);
+    if (ctx) {   /* not a compile error: an OpenCL failure of the call itself */
+        cl_axpy_fault(ctx, "clBuildProgram", 0, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
+        lcl_context_destroy(ctx);
+    }
+    ctx = make(LCL_BACKEND_OPENCL, NULL, NULL, NULL, NULL, NULL);
+    if (ctx) {
+        cl_axpy_fault(ctx, "clCreateProgramWithSource", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
+        lcl_context_destroy(ctx);
+    }
+    /* with a cache entry: a binary that will not load or build is rebuilt from source */
+    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
+    if (ctx) { CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32)); lcl_context_destroy(ctx); }
+    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
+    if (ctx) {
+        CHECK(lt_cl_fail("clBuildProgram", 1, F_CL_BUILD_PROGRAM_FAILURE));
+        CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+        CHECK(lt_cl_calls("clBuildProgram") == 2);
+        lt_cl_reset();
+        lcl_context_cache_stats(ctx, &cs);
+        CHECK(cs.rejected == 1 && cs.hits == 0);
+        lcl_context_destroy(ctx);
+    }
+    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
+    if (ctx) {
+        CHECK(lt_cl_fail("clCreateProgramWithBinary", 1, F_CL_OUT_OF_HOST_MEMORY));
+        CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+        CHECK(lt_cl_calls("clCreateProgramWithBinary") == 1);
+        lt_cl_reset();
+        lcl_context_cache_stats(ctx, &cs);
+        CHECK(cs.rejected == 1);
+        lcl_context_destroy(ctx);
+    }
+    alarm(0);
+}
+
+/* context creation with fn failing: explicit opencl is an error, auto falls back with one log line */
+static void cl_create_fault(const char *fn, int nth, int code, lcl_status want, const char *needle) {
+    lcl_context *ctx = NULL;
+    lcl_context_desc d;
+    long base = lt_alloc_outstanding();
+    lcl_status st;
+    double x[3] = {1, 2, 3}, y[3] = {0, 0, 0};
+    memset(&d, 0, sizeof d);
+    d.ignore_env = 1;
+    d.log = count_log;
+    d.backend = LCL_BACKEND_OPENCL;
+    CHECK(lt_cl_fail(fn, nth, code));
+    st = lcl_context_create(&d, &ctx);
+    CHECK_MSG(lt_cl_calls(fn) >= (nth ? nth : 1), "%s: the fault was not reached", fn);
+    CHECK_MSG(st == want, "opencl context with %s #%d failing: %s, want %s: %s", fn, nth, lcl_status_string(st),
+              lcl_status_string(want), lcl_last_error(ctx));
+    CHECK_MSG(strstr(lcl_last_error(ctx), needle) != NULL, "message without '%s': %s", needle, lcl_last_error(ctx));
+    fprintf(stderr, "  %s #%d, opencl -> %s: %.150s\n", fn, nth, lcl_status_string(st), lcl_last_error(ctx));
+    lcl_context_destroy(ctx);
+    ctx = NULL;
+    /* auto: falls back, says so once */
+    lt_cl_reset();
+    CHECK(lt_cl_fail(fn, nth, code));
+    d.backend = LCL_BACKEND_AUTO;
+    log_warns = 0;
+    log_last[0] = 0;
+    CHECK_OK(ctx, lcl_context_create(&d, &ctx));
+    lt_cl_reset();
+    CHECK(lcl_context_backend(ctx) == LCL_BACKEND_OPENMP);
+    CHECK_MSG(log_warns == 1, "auto fallback logged %d warnings, want 1", log_warns);
+    CHECK_MSG(strstr(log_last, needle) != NULL, "fallback message without '%s': %s", needle, log_last);
+    CHECK_OK(ctx, lcl_axpy(ctx, LCL_F64, 3, 1.0, x, y));
+    CHECK(y[2] == 3);
+    lcl_context_destroy(ctx);
+    CHECK_MSG(lt_alloc_outstanding() == base, "%s failing at creation leaks %ld host block(s)", fn, lt_alloc_outstanding() - base);
+}
+
+static void test_fault_cl_context(void) {
+    int n = -1;
+    lcl_device_info di[4];
+    if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
+    signal(SIGALRM, on_alarm);
+    alarm(120);
+    cl_create_fault("clCreateContext", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "clCreateContext");
+    cl_create_fault("clCreateContext", 1, F_CL_DEVICE_NOT_AVAILABLE, LCL_ERR_OPENCL, "CL_DEVICE_NOT_AVAILABLE");
+    cl_create_fault("clCreateCommandQueue", 1, F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY, "clCreateCommandQueue");
+    cl_create_fault("clCreateCommandQueue", 2, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "clCreateCommandQueue");
+    cl_create_fault("clGetPlatformIDs", 0, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_BACKEND_UNAVAILABLE, "no OpenCL platform");
+    cl_create_fault("clGetPlatformIDs", 2, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "clGetPlatformIDs");
+    cl_create_fault("clGetDeviceIDs", 0, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_BACKEND_UNAVAILABLE, "no device");
+    /* clGetPlatformIDs failing: no devices, not an error */
+    CHECK(lt_cl_fail("clGetPlatformIDs", 0, F_CL_OUT_OF_HOST_MEMORY));
+    CHECK_OK(NULL, lcl_list_devices(NULL, di, 4, &n));
+    lt_cl_reset();
+    CHECK(n == 0);
+    CHECK(opencl_devices() > 0);
+    alarm(0);
+}
+
+static void rm_tmpdir(void) {
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "  (could not remove %s)\n", tmpdir);
+}
+
+void lt_suite_faults(void) {
+    char cmd[400];
+    snprintf(tmpdir, sizeof tmpdir, "build/test-faults-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "  (could not create %s)\n", tmpdir);
+    LT_RUN(test_fault_hooks);
+    LT_RUN(test_fault_alloc_contexts);
+    LT_RUN(test_fault_alloc_programs);
+    LT_RUN(test_fault_alloc_mmio);
+    LT_RUN(test_fault_alloc_containers);
+    LT_RUN(test_fault_alloc_messages);
+    LT_RUN(test_fault_cl_calls);
+    LT_RUN(test_fault_cl_build);
+    LT_RUN(test_fault_cl_context);
+    rm_tmpdir();
+}
