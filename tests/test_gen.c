@@ -1,3 +1,275 @@
-/* test_gen.c -- generators and statistics (tools/lcl_gen.c). */
+/* test_gen.c -- the generators and matrix statistics of tools/lcl_gen.c, checked against
+   formulas, hand-built matrices and a small dense LU written here. */
+#define _POSIX_C_SOURCE 200809L
 #include "lt.h"
-void lt_suite_gen(void) {}
+#include "../tools/lcl_gen.h"
+#include <stdlib.h>
+#include <unistd.h>
+
+static lcl_context *ser(void) {
+    lcl_context_desc d;
+    lcl_context *c = NULL;
+    memset(&d, 0, sizeof d);
+    d.backend = LCL_BACKEND_SERIAL;
+    lcl_context_create(&d, &c);
+    return c;
+}
+
+static int coo_equal(const lcl_coo *a, const lcl_coo *b) {
+    int64_t k;
+    if (a->rows != b->rows || a->cols != b->cols || a->nnz != b->nnz) return 0;
+    for (k = 0; k < a->nnz; k++)
+        if (a->row[k] != b->row[k] || a->col[k] != b->col[k] || ((double *)a->val)[k] != ((double *)b->val)[k]) return 0;
+    return 1;
+}
+
+/* value of (i,j) in a canonical COO, 0 when absent */
+static double at(const lcl_coo *a, int i, int j) {
+    int64_t lo = 0, hi = a->nnz - 1;
+    while (lo <= hi) {
+        int64_t mid = (lo + hi) / 2;
+        if (a->row[mid] < i || (a->row[mid] == i && a->col[mid] < j)) lo = mid + 1;
+        else if (a->row[mid] == i && a->col[mid] == j) return ((double *)a->val)[mid];
+        else hi = mid - 1;
+    }
+    return 0;
+}
+
+/* partial-pivoting LU of a small dense copy: smallest |pivot| relative to max |a_ij| */
+static double min_rel_pivot(const lcl_coo *a) {
+    int n = (int)a->rows, i, j, k;
+    double *m = (double *)calloc((size_t)n * (size_t)n, sizeof(double)), amax = 0, pmin = 1e300;
+    int64_t q;
+    for (q = 0; q < a->nnz; q++) {
+        m[(size_t)a->row[q] * (size_t)n + (size_t)a->col[q]] = ((double *)a->val)[q];
+        if (fabs(((double *)a->val)[q]) > amax) amax = fabs(((double *)a->val)[q]);
+    }
+    for (k = 0; k < n; k++) {
+        int p = k;
+        for (i = k + 1; i < n; i++) if (fabs(m[(size_t)i * n + k]) > fabs(m[(size_t)p * n + k])) p = i;
+        if (p != k) for (j = 0; j < n; j++) { double t = m[(size_t)k * n + j]; m[(size_t)k * n + j] = m[(size_t)p * n + j]; m[(size_t)p * n + j] = t; }
+        if (fabs(m[(size_t)k * n + k]) < pmin) pmin = fabs(m[(size_t)k * n + k]);
+        if (m[(size_t)k * n + k] == 0) break;
+        for (i = k + 1; i < n; i++) {
+            double l = m[(size_t)i * n + k] / m[(size_t)k * n + k];
+            if (l != 0) for (j = k + 1; j < n; j++) m[(size_t)i * n + j] -= l * m[(size_t)k * n + j];
+        }
+    }
+    free(m);
+    return amax > 0 ? pmin / amax : 0;
+}
+
+/* each kind: in memory and through a streamed file give the same matrix, twice the same */
+static void test_gen_file_equals_memory(void) {
+    char specs[8][256];
+    int i, n = 0;
+    lcl_context *ctx = ser();
+    char path[128], err[512];
+    snprintf(specs[n++], 256, "dense-random:23");
+    snprintf(specs[n++], 256, "dense-spd:17");
+    snprintf(specs[n++], 256, "poisson2d:9");
+    snprintf(specs[n++], 256, "poisson3d:4");
+    snprintf(specs[n++], 256, "powerlaw:2000:6");
+    snprintf(specs[n++], 256, "circuit:257");
+    snprintf(specs[n++], 256, "hb:%s/matrices/west0067.mtx:3", lt_shared);
+    snprintf(path, sizeof path, "build/t_gen_%d.mtx", (int)getpid());
+    for (i = 0; i < n; i++) {
+        lcl_coo a, b, c;
+        CHECK_MSG(lclg_gen_coo(ctx, specs[i], 5, LCL_F64, &a, err, sizeof err) == LCL_OK, "%s: %s", specs[i], err);
+        CHECK_MSG(lclg_gen_coo(ctx, specs[i], 5, LCL_F64, &c, err, sizeof err) == LCL_OK, "%s: %s", specs[i], err);
+        CHECK_MSG(lclg_gen_file(ctx, specs[i], 5, path, err, sizeof err) == LCL_OK, "%s: %s", specs[i], err);
+        CHECK_OK(ctx, lcl_mm_read(ctx, path, LCL_F64, LCL_MM_EXPAND, &b, NULL));
+        CHECK_MSG(coo_equal(&a, &b), "%s: file and memory differ", specs[i]);
+        CHECK_MSG(coo_equal(&a, &c), "%s: not reproducible", specs[i]);
+        CHECK(a.nnz > 0);
+        lcl_coo_free(&a);
+        lcl_coo_free(&b);
+        lcl_coo_free(&c);
+    }
+    unlink(path);
+    lcl_context_destroy(ctx);
+}
+
+static void test_gen_poisson(void) {
+    lcl_context *ctx = ser();
+    lcl_coo a;
+    int m;
+    char spec[64];
+    for (m = 1; m <= 7; m += 3) {
+        int i;
+        snprintf(spec, sizeof spec, "poisson2d:%d", m);
+        CHECK_OK(ctx, lclg_gen_coo(ctx, spec, 1, LCL_F64, &a, NULL, 0));
+        CHECK(a.rows == m * m && a.nnz == 5 * m * m - 4 * m);
+        /* row sums: 0 inside, positive on the boundary; symmetric; diagonal 4 */
+        for (i = 0; i < a.rows; i++) CHECK(at(&a, i, i) == 4.0);
+        CHECK(m < 4 || (at(&a, m + 1, m + 2) == -1.0 && at(&a, m + 2, m + 1) == -1.0 && at(&a, m + 1, 2 * m + 1) == -1.0));
+        lcl_coo_free(&a);
+        snprintf(spec, sizeof spec, "poisson3d:%d", m);
+        CHECK_OK(ctx, lclg_gen_coo(ctx, spec, 1, LCL_F32, &a, NULL, 0));
+        CHECK(a.rows == m * m * m && a.nnz == 7 * m * m * m - 6 * m * m && a.dtype == LCL_F32);
+        lcl_coo_free(&a);
+    }
+    lcl_context_destroy(ctx);
+}
+
+static void test_gen_dense(void) {
+    lcl_context *ctx = ser();
+    lcl_coo a;
+    lclg_stats s;
+    int i, j, bad = 0;
+    CHECK_OK(ctx, lclg_gen_coo(ctx, "dense-random:31", 3, LCL_F64, &a, NULL, 0));
+    CHECK(a.nnz == 31 * 31);
+    CHECK(lclg_stat(&a, &s, NULL, 0) == LCL_OK && s.rows_strictly_dominant == 31 && s.diagonally_dominant);
+    CHECK(min_rel_pivot(&a) > 0.1);
+    lcl_coo_free(&a);
+    CHECK_OK(ctx, lclg_gen_coo(ctx, "dense-spd:40", 3, LCL_F64, &a, NULL, 0));
+    for (i = 0; i < 40; i++) for (j = 0; j < i; j++) if (at(&a, i, j) != at(&a, j, i)) bad++;
+    CHECK(bad == 0);
+    /* SPD: Cholesky succeeds (positive pivots all the way) */
+    {
+        double L[40][40];
+        int k, ok = 1;
+        for (i = 0; i < 40; i++) for (j = 0; j < 40; j++) L[i][j] = at(&a, i, j);
+        for (k = 0; k < 40 && ok; k++) {
+            if (L[k][k] <= 0) { ok = 0; break; }
+            L[k][k] = sqrt(L[k][k]);
+            for (i = k + 1; i < 40; i++) L[i][k] /= L[k][k];
+            for (j = k + 1; j < 40; j++) for (i = j; i < 40; i++) L[i][j] -= L[i][k] * L[j][k];
+        }
+        CHECK(ok);
+    }
+    lcl_coo_free(&a);
+    CHECK(lclg_is_dense_kind("dense-spd:4") && lclg_is_dense_kind("gen:dense-random:4") && !lclg_is_dense_kind("poisson2d:4"));
+    lcl_context_destroy(ctx);
+}
+
+static void test_gen_powerlaw(void) {
+    lcl_context *ctx = ser();
+    lcl_coo a, b;
+    lclg_stats s;
+    int64_t k, diag = 0;
+    CHECK_OK(ctx, lclg_gen_coo(ctx, "powerlaw:50000:16", 1, LCL_F64, &a, NULL, 0));
+    CHECK(lclg_stat(&a, &s, NULL, 0) == LCL_OK);
+    CHECK_MSG(s.row_mean > 12 && s.row_mean < 20, "mean row length %g, want about 16", s.row_mean);
+    CHECK_MSG(s.row_max > 20 * s.row_mean, "max row %lld not heavy-tailed (mean %g)", (long long)s.row_max, s.row_mean);
+    CHECK(s.row_min >= 1);
+    for (k = 0; k < a.nnz; k++) if (a.row[k] == a.col[k]) diag++;
+    CHECK(diag == 50000);
+    CHECK_OK(ctx, lclg_gen_coo(ctx, "powerlaw:50000:16", 2, LCL_F64, &b, NULL, 0));
+    CHECK(!coo_equal(&a, &b));   /* another seed, another matrix */
+    lcl_coo_free(&a);
+    lcl_coo_free(&b);
+    lcl_context_destroy(ctx);
+}
+
+static void test_gen_circuit(void) {
+    lcl_context *ctx = ser();
+    int sizes[4] = {1, 2, 17, 3000}, t;
+    for (t = 0; t < 4; t++) {
+        lcl_coo a;
+        lclg_stats s;
+        char spec[64];
+        int64_t i, k, outside = 0;
+        snprintf(spec, sizeof spec, "circuit:%d", sizes[t]);
+        CHECK_OK(ctx, lclg_gen_coo(ctx, spec, 9, LCL_F64, &a, NULL, 0));
+        CHECK(a.rows == sizes[t] && a.cols == sizes[t]);
+        CHECK(lclg_stat(&a, &s, NULL, 0) == LCL_OK);
+        for (i = 0, k = 0; i < a.rows; i++) {
+            int64_t len = 0;
+            while (k < a.nnz && a.row[k] == i) { len++; k++; }
+            if (len < 3 || len > 10) outside++;
+        }
+        if (sizes[t] >= 100) {
+            CHECK_MSG(outside <= a.rows / 50, "%s: %lld rows outside 3..10 nonzeros", spec, (long long)outside);
+            CHECK(!s.pattern_symmetric);
+        }
+        if (sizes[t] <= 300) CHECK_MSG(min_rel_pivot(&a) > 1e-10, "%s looks singular", spec);
+        lcl_coo_free(&a);
+    }
+    lcl_context_destroy(ctx);
+}
+
+static void test_gen_hb(void) {
+    lcl_context *ctx = ser();
+    lcl_coo base, a;
+    char spec[512];
+    int64_t k;
+    int bad = 0;
+    snprintf(spec, sizeof spec, "%s/matrices/west0067.mtx", lt_shared);
+    CHECK_OK(ctx, lcl_mm_read(ctx, spec, LCL_F64, LCL_MM_EXPAND, &base, NULL));
+    snprintf(spec, sizeof spec, "hb:%s/matrices/west0067.mtx:4", lt_shared);
+    CHECK_OK(ctx, lclg_gen_coo(ctx, spec, 1, LCL_F64, &a, NULL, 0));
+    CHECK(a.rows == 4 * base.rows && a.nnz == 16 * base.nnz);
+    /* Kronecker structure: block (I,J) = base(I,J) * B, with the same B for every block */
+    for (k = 0; k < base.nnz && k < 50; k++) {
+        int I = base.row[k], J = base.col[k], p, q;
+        double bij = ((double *)base.val)[k];
+        for (p = 0; p < 4; p++)
+            for (q = 0; q < 4; q++) {
+                double B0 = at(&a, base.row[0] * 4 + p, base.col[0] * 4 + q) / ((double *)base.val)[0];
+                double v = at(&a, I * 4 + p, J * 4 + q);
+                if (fabs(v - bij * B0) > 1e-12 * (fabs(v) + 1)) bad++;
+            }
+    }
+    CHECK(bad == 0);
+    lcl_coo_free(&a);
+    lcl_coo_free(&base);
+    lcl_context_destroy(ctx);
+}
+
+static void test_gen_bad_specs(void) {
+    static const char *bad[] = {"", "nosuch:3", "poisson2d", "poisson2d:x", "poisson2d:0", "poisson2d:-4",
+                                "poisson3d:99999999", "dense-random:3:4", "powerlaw:100", "powerlaw:100:0",
+                                "hb:/nonexistent.mtx:3", "hb::3", "circuit:0", "dense-spd:2147483648",
+                                "poisson2d:1e3", "powerlaw:10:abc"};
+    lcl_context *ctx = ser();
+    char err[512];
+    size_t i;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        lcl_coo a;
+        lcl_status st;
+        err[0] = 0;
+        st = lclg_gen_coo(ctx, bad[i], 1, LCL_F64, &a, err, sizeof err);
+        CHECK_MSG(st != LCL_OK && err[0], "'%s' -> %s '%s'", bad[i], lcl_status_string(st), err);
+        if (st == LCL_OK) lcl_coo_free(&a);
+    }
+    CHECK(lclg_gen_coo(ctx, "nosuch:3", 1, LCL_F64, NULL, err, sizeof err) != LCL_OK);
+    lcl_context_destroy(ctx);
+}
+
+/* statistics on a hand-built 4x5 matrix with an empty row and an empty column */
+static void test_stat_known(void) {
+    lcl_context *ctx = ser();
+    lcl_coo a;
+    lclg_stats s;
+    CHECK_OK(ctx, lcl_coo_alloc(ctx, &a, LCL_F64, 4, 5, 8));
+    lcl_coo_push(ctx, &a, 0, 0, 5);
+    lcl_coo_push(ctx, &a, 0, 3, -2);
+    lcl_coo_push(ctx, &a, 1, 1, 1);
+    lcl_coo_push(ctx, &a, 1, 0, 3);
+    lcl_coo_push(ctx, &a, 3, 4, 7);
+    lcl_coo_push(ctx, &a, 3, 1, 1);
+    lcl_coo_push(ctx, &a, 3, 3, 1);
+    CHECK_OK(ctx, lcl_coo_canonicalize(ctx, &a));
+    CHECK(lclg_stat(&a, &s, NULL, 0) == LCL_OK);
+    CHECK(s.rows == 4 && s.cols == 5 && s.nnz == 7);
+    CHECK(s.row_min == 0 && s.row_max == 3 && fabs(s.row_mean - 1.75) < 1e-12);
+    CHECK(s.hist[0] == 1);                  /* row 2 is empty */
+    CHECK(s.bandwidth == 3);
+    CHECK(!s.pattern_symmetric);
+    CHECK(s.rows_strictly_dominant == 1);   /* row 0 only: 5 > 2; row 1: 1 < 3; row 3: 1 < 8 */
+    CHECK(!s.diagonally_dominant);
+    lcl_coo_free(&a);
+    lcl_context_destroy(ctx);
+}
+
+void lt_suite_gen(void) {
+    LT_RUN(test_gen_file_equals_memory);
+    LT_RUN(test_gen_poisson);
+    LT_RUN(test_gen_dense);
+    LT_RUN(test_gen_powerlaw);
+    LT_RUN(test_gen_circuit);
+    LT_RUN(test_gen_hb);
+    LT_RUN(test_gen_bad_specs);
+    LT_RUN(test_stat_known);
+}

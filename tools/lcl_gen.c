@@ -511,7 +511,8 @@ static void lclg__sort_i32(int32_t *a, int64_t n)
    followed by nv voltage-source branch currents. Within a block: a conductance ring plus chords at
    offsets d1, d2 (symmetric stamps), a capacitor companion conductance on every node's diagonal
    (so the block's conductance matrix G is SPD), and sources between disjoint node pairs (node 2t
-   +1, node 2t+1 -1 or ground), so [G B; B' 0] is nonsingular. Couplings only go from earlier blocks
+   +1, node 2t+1 -1 or ground), so [G B; B' 0] is nonsingular. A grounded source fixes its node's
+   voltage by itself, so BTF splits it and its current off as two 1x1 blocks, as in real circuits. Couplings only go from earlier blocks
    into later ones (VCCS into node rows, VCVS control into source rows), so the matrix is block
    lower triangular with exactly these diagonal blocks, and nonsingular. */
 
@@ -542,7 +543,7 @@ static lcl_status lclg__circuit_setup(lclg__gen *g, char *err, size_t errlen)
         else size = (int64_t)floor(3.0 * pow((double)big / 3.0, lclg__u01(lclg__next(&q))) + 0.5);
         if (size > n - pos) size = n - pos;
         b->start = pos;
-        b->nv = (g->nblk > 0 && size >= 4) ? (int32_t)(0.2 * (double)size * lclg__u01(lclg__next(&q))) : 0;
+        b->nv = (g->nblk > 0 && size >= 4) ? (int32_t)(0.1 * (double)size * lclg__u01(lclg__next(&q)) + 0.5) : 0;
         b->nn = (int32_t)(size - b->nv);
         half = (b->nn - 1) / 2;                        /* chord offsets in [2, half] keep stamps distinct */
         b->d1 = b->nn >= 5 ? (int32_t)(2 + lclg__below(lclg__next(&q), half - 1)) : 0;

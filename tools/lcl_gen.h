@@ -6,7 +6,8 @@
             dense-spd:N         symmetric, off-diagonal uniform in [-1,1], diagonal N (SPD)
             poisson2d:M         5-point Laplacian on an M x M grid (n = M^2)
             poisson3d:M         7-point Laplacian on an M x M x M grid (n = M^3)
-            powerlaw:N:AVG      heavy-tailed row lengths with mean about AVG, diagonal = row length
+            powerlaw:N:AVG      heavy-tailed row lengths (tail exponent 2) with mean about AVG (less
+                                when AVG is near N: lengths are clamped to N), diagonal = row length
             circuit:N           unsymmetric MNA-style circuit matrix, many BTF blocks, permuted
             hb:BASE.mtx:M       every entry a_ij of BASE becomes the M x M block a_ij * B
         The same spec and seed give the same matrix, and gen_file the same bytes.
