@@ -101,14 +101,14 @@ enum {
 enum { LCLG__DENSE_RANDOM, LCLG__DENSE_SPD, LCLG__POISSON2D, LCLG__POISSON3D, LCLG__POWERLAW,
        LCLG__CIRCUIT, LCLG__HB, LCLG__NKINDS };
 
-static const struct lclg__kind { const char *name; int nargs; const char *usage; } lclg__kinds[] = {
-    { "dense-random", 1, "one argument N (matrix size)" },
-    { "dense-spd", 1, "one argument N (matrix size)" },
-    { "poisson2d", 1, "one argument m (grid side)" },
-    { "poisson3d", 1, "one argument m (grid side)" },
-    { "powerlaw", 2, "two arguments n (matrix size) and avg (mean row length)" },
-    { "circuit", 1, "one argument n (matrix size)" },
-    { "hb", 2, "two arguments BASE.mtx (Matrix Market file) and M (block size)" }
+static const struct lclg__kind { const char *name; int nargs; const char *arg0, *arg1, *usage; } lclg__kinds[] = {
+    { "dense-random", 1, "N", NULL, "one argument N (matrix size)" },
+    { "dense-spd", 1, "N", NULL, "one argument N (matrix size)" },
+    { "poisson2d", 1, "m", NULL, "one argument m (grid side)" },
+    { "poisson3d", 1, "m", NULL, "one argument m (grid side)" },
+    { "powerlaw", 2, "n", "avg", "two arguments n (matrix size) and avg (mean row length)" },
+    { "circuit", 1, "n", NULL, "one argument n (matrix size)" },
+    { "hb", 2, "BASE.mtx", "M", "two arguments BASE.mtx (Matrix Market file) and M (block size)" }
 };
 #define LCLG__KINDS_LIST "dense-random:N, dense-spd:N, poisson2d:m, poisson3d:m, powerlaw:n:avg, " \
     "circuit:n, hb:BASE.mtx:M"
@@ -225,7 +225,7 @@ static lcl_status lclg__parse(lcl_context *ctx, const char *spec, uint64_t seed,
             lclg__msg(err, errlen, "gen: hb needs %s, got an empty path", kd->usage);
             return LCL_ERR_INVALID_ARGUMENT;
         }
-        if (!lclg__num(mfield, "hb", kd->usage, "M", &g->a, err, errlen)) return LCL_ERR_INVALID_ARGUMENT;
+        if (!lclg__num(mfield, "hb", kd->usage, kd->arg1, &g->a, err, errlen)) return LCL_ERR_INVALID_ARGUMENT;
         path = (char *)malloc(plen + 1);
         if (!path) {
             lclg__msg(err, errlen, "gen: out of memory");
@@ -240,8 +240,8 @@ static lcl_status lclg__parse(lcl_context *ctx, const char *spec, uint64_t seed,
             return lclg__lib(ctx, st, err, errlen);
         }
         if (g->base.rows > LCLG__I32MAX / g->a || g->base.cols > LCLG__I32MAX / g->a) {
-            lclg__msg(err, errlen, "gen: hb M = %lld is too large: %lld x %lld blocks of %lld must fit int32",
-                      (long long)g->a, (long long)g->base.rows, (long long)g->base.cols, (long long)g->a);
+            lclg__msg(err, errlen, "gen: hb M = %lld is too large: the result (%lld x %lld times M) must fit int32",
+                      (long long)g->a, (long long)g->base.rows, (long long)g->base.cols);
             return LCL_ERR_INVALID_ARGUMENT;
         }
         if (g->base.nnz > 0 && g->base.nnz > LCLG__I64MAX / g->a / g->a) {
@@ -265,9 +265,8 @@ static lcl_status lclg__parse(lcl_context *ctx, const char *spec, uint64_t seed,
         if (len >= sizeof field) len = sizeof field - 1;
         memcpy(field, start, len);
         field[len] = '\0';
-        if (!lclg__num(field, kd->name, kd->usage, nf == 0 ? (k == LCLG__POISSON2D || k == LCLG__POISSON3D
-                       ? "m" : (k == LCLG__POWERLAW || k == LCLG__CIRCUIT ? "n" : "N")) : "avg",
-                       nf == 0 ? &g->a : &g->b, err, errlen))
+        if (!lclg__num(field, kd->name, kd->usage, nf == 0 ? kd->arg0 : kd->arg1, nf == 0 ? &g->a : &g->b,
+                       err, errlen))
             return LCL_ERR_INVALID_ARGUMENT;
         last = stop;
     }
@@ -577,7 +576,7 @@ static int lclg__row_add(int cnt, int64_t *col, double *val, int64_t c, double v
 {
     int k;
     for (k = 0; k < cnt; k++)
-        if (col[k] == c) { val[k] += v; return cnt; }   /* two couplings may pick one column */
+        if (col[k] == c) { val[k] += v; return cnt; }   /* defensive: stamps are distinct */
     col[cnt] = c;
     val[cnt] = v;
     return cnt + 1;
@@ -587,9 +586,9 @@ static int lclg__row_add(int cnt, int64_t *col, double *val, int64_t c, double v
 static int lclg__circuit_row(const lclg__gen *g, int64_t r, int64_t *col, double *val)
 {
     uint64_t seed = g->seed, ckey = lclg__key(seed, LCLG__T_CCPL);
-    int64_t lo = 0, hi = g->nblk - 1, bi, base, k, cpl_t = 0;
+    int64_t lo = 0, hi = g->nblk - 1, bi, base, k;
     const lclg__block *b;
-    int cnt = 0, ncpl, t;
+    int cnt = 0, t;
     while (lo < hi) {   /* last block starting at or before r */
         int64_t mid = (lo + hi + 1) / 2;
         if (g->blk[mid].start <= r) lo = mid; else hi = mid - 1;
@@ -641,15 +640,16 @@ static int lclg__circuit_row(const lclg__gen *g, int64_t r, int64_t *col, double
         cnt = lclg__row_add(cnt, col, val, base + 2 * tt, 1.0);
         if (!grounded) cnt = lclg__row_add(cnt, col, val, base + 2 * tt + 1, -1.0);
     }
-    if (bi > 0) {      /* couplings from earlier blocks, enough to reach 3 entries, sometimes one more */
-        uint64_t h = lclg__h(ckey, (uint64_t)r);
-        ncpl = 3 - cnt;
-        if (ncpl < 0) ncpl = 0;
-        if (lclg__u01(h) < 0.3) ncpl++;
-        for (t = 0; t < ncpl; t++, cpl_t++) {
-            uint64_t hc = lclg__h2(ckey, (uint64_t)r, (uint64_t)cpl_t + 1);
+    if (bi > 0) {      /* couplings from earlier blocks: enough for 3 entries, sometimes one more */
+        int want = (cnt < 3 ? 3 : cnt) + (lclg__u01(lclg__h(ckey, (uint64_t)r)) < 0.3);
+        if (want - cnt > base) want = cnt + (int)base;
+        for (t = 0; cnt < want && t < 64; t++) {
+            uint64_t hc = lclg__h2(ckey, (uint64_t)r, (uint64_t)t + 1);
+            int64_t c = lclg__below(hc, base);
             double mag = 0.1 + 0.9 * lclg__u01(lclg__mix(hc));
-            cnt = lclg__row_add(cnt, col, val, lclg__below(hc, base), (hc & 1) ? mag : -mag);
+            int dup = 0, q;
+            for (q = 0; q < cnt; q++) dup |= col[q] == c;
+            if (!dup) cnt = lclg__row_add(cnt, col, val, c, (hc & 1) ? mag : -mag);
         }
     }
     return cnt;
