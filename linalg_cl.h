@@ -73,7 +73,7 @@
 
     SECTIONS (search for the marker)
         >>api >>config >>util >>loader >>devices >>cache >>context >>programs >>blas1
-        >>dense >>sparse >>mmio
+        >>dense >>dmat >>dense-cpu >>dense-opencl >>dense-api >>sparse >>mmio
 
     LICENSE: MIT (see end of file).
 */
@@ -246,6 +246,48 @@ LCL_API void lcl_csr_free(lcl_csr *m);
 LCL_API lcl_status lcl_coo_to_dense(lcl_context *ctx, const lcl_coo *src, lcl_layout layout, lcl_dense *dst);
 LCL_API lcl_status lcl_dense_to_coo(lcl_context *ctx, const lcl_dense *src, lcl_coo *dst); /* drops zeros */
 
+/* ---- dense factorizations and solves (LAPACK meaning) -------------------------------------
+   Square n x n matrices in either layout with a leading dimension, float or double (the dtype of
+   the lcl_dense). ipiv is 0-based: row i was interchanged with row ipiv[i] (i <= ipiv[i]).
+   info (may be NULL) is LAPACK's: 0, or the 1-based index of the first zero pivot (getrf, status
+   LCL_ERR_SINGULAR, the factorization is still completed) or of the first non-positive leading
+   minor (potrf, status LCL_ERR_NOT_SPD). Non-finite input is LCL_ERR_NAN before any work. */
+typedef enum lcl_uplo { LCL_LOWER = 0, LCL_UPPER = 1 } lcl_uplo;
+typedef enum lcl_trans { LCL_NO_TRANS = 0, LCL_TRANS = 1 } lcl_trans;
+typedef enum lcl_dense_alg {
+    LCL_ALG_AUTO = 0,           /* the fastest for the backend (blocked) */
+    LCL_ALG_BLOCKED,            /* LU: right-looking blocked, partial pivoting, look-ahead; Cholesky: blocked */
+    LCL_ALG_UNBLOCKED,          /* LU: right-looking, NO pivoting (the seeds' non-blocked LU);
+                                   Cholesky: right-looking column by column */
+    LCL_ALG_CROUT,              /* LU: Crout (unit-diagonal U), no pivoting; Cholesky: column-by-column Crout */
+    LCL_ALG_BANACHIEWICZ        /* Cholesky only: row by row (Cholesky-Banachiewicz) */
+} lcl_dense_alg;
+typedef struct lcl_dense_opts {
+    lcl_dense_alg alg;
+    int block;                  /* block size, 0 = tuned default */
+    int device;                 /* OpenCL device of the context to use, -1 = all (split the update) */
+} lcl_dense_opts;               /* NULL opts = all defaults (alg auto, block 0, device 0) */
+
+LCL_API lcl_status lcl_getrf(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o);
+LCL_API lcl_status lcl_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dense *LU, const int32_t *ipiv, lcl_dense *B);
+LCL_API lcl_status lcl_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, int64_t *info, const lcl_dense_opts *o);
+LCL_API lcl_status lcl_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dense *L, lcl_dense *B);
+/* one call: factor A in place and overwrite B (n x nrhs) with the solution */
+LCL_API lcl_status lcl_gesv(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, lcl_dense *B, int64_t *info);
+LCL_API lcl_status lcl_posv(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, lcl_dense *B, int64_t *info);
+
+/* Matrices kept where the context computes (the OpenCL device, or host memory on the CPU
+   backends), so repeated factorizations pay no transfers. Upload copies; download writes into an
+   existing lcl_dense of the same shape and dtype, any layout. */
+typedef struct lcl_dmat lcl_dmat;
+LCL_API lcl_status lcl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dmat **out);
+LCL_API lcl_status lcl_dmat_download(lcl_context *ctx, const lcl_dmat *A, lcl_dense *dst);
+LCL_API void lcl_dmat_free(lcl_dmat *A);
+LCL_API lcl_status lcl_dmat_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o);
+LCL_API lcl_status lcl_dmat_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dmat *LU, const int32_t *ipiv, lcl_dmat *B);
+LCL_API lcl_status lcl_dmat_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o);
+LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dmat *L, lcl_dmat *B);
+
 /* Matrix Market */
 typedef enum lcl_mm_format { LCL_MM_COORDINATE = 0, LCL_MM_ARRAY = 1 } lcl_mm_format;
 typedef enum lcl_mm_field { LCL_MM_REAL = 0, LCL_MM_INTEGER, LCL_MM_PATTERN, LCL_MM_COMPLEX } lcl_mm_field;
@@ -380,6 +422,7 @@ typedef struct lcl__device {
     cl_context cl;
     cl_command_queue queue[2];      /* 0 compute, 1 transfer */
     lcl__program prog[2];           /* per lcl_dtype */
+    int gemm[5];                    /* GEMM tile: TM, TN, TK, WX, WY (-D options of dense.cl) */
 } lcl__device;
 #endif
 
@@ -591,6 +634,12 @@ LCL_API void lcl_clear_error(lcl_context *ctx) {
         const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueCopyBuffer, (cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, \
         const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueReadBufferRect, (cl_command_queue, cl_mem, cl_bool, const size_t *, const size_t *, \
+        const size_t *, size_t, size_t, size_t, size_t, void *, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueWriteBufferRect, (cl_command_queue, cl_mem, cl_bool, const size_t *, const size_t *, \
+        const size_t *, size_t, size_t, size_t, size_t, const void *, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueCopyBufferRect, (cl_command_queue, cl_mem, cl_mem, const size_t *, const size_t *, \
+        const size_t *, size_t, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueNDRangeKernel, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, \
         const size_t *, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueMarkerWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
@@ -966,6 +1015,17 @@ LCL__PRIVATE void lcl__device_release(lcl__device *d) {
     d->cl = NULL;
 }
 
+/* Tunables per device kind; `lcl tune` measures better ones. The work-group must fit the device. */
+LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
+    int gpu = d->info.type == LCL_DEVICE_GPU && d->info.max_work_group >= 256;
+    d->gemm[0] = gpu ? 64 : 32;
+    d->gemm[1] = gpu ? 64 : 32;
+    d->gemm[2] = 16;
+    d->gemm[3] = gpu ? 16 : 8;
+    d->gemm[4] = gpu ? 16 : 8;
+    if (d->info.max_work_group < (size_t)(d->gemm[3] * d->gemm[4])) d->gemm[0] = d->gemm[1] = 16, d->gemm[3] = d->gemm[4] = 4;
+}
+
 /* Open the selected devices: one cl_context per device (devices of different platforms cannot
    share one), and two in-order queues each, so transfers can overlap compute. */
 LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec) {
@@ -993,6 +1053,7 @@ LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec) {
         cl_context_properties props[3];
         int q;
         d->info = devs[sel[i]].info;
+        lcl__tune_defaults(d);
         d->platform = devs[sel[i]].platform;
         d->id = devs[sel[i]].id;
         ctx->ndev = i + 1;
@@ -1115,7 +1176,8 @@ LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *ou
 /* Tunables every kernel file may read (each also has an #ifndef default in the .cl file). */
 LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
     size_t wg = d->info.max_work_group >= 256 ? 256 : (d->info.max_work_group ? d->info.max_work_group : 64);
-    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u%s%s", dt == LCL_F64 ? 1 : 0, (unsigned)wg,
+    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d%s%s",
+             dt == LCL_F64 ? 1 : 0, (unsigned)wg, d->gemm[0], d->gemm[1], d->gemm[2], d->gemm[3], d->gemm[4],
              ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
 }
 
@@ -1405,6 +1467,548 @@ LCL_API void lcl_dense_set(lcl_dense *m, int64_t i, int64_t j, double v) {
     else ((double *)m->data)[o] = v;
 }
 
+/* >>dmat --------------------------------------------------------------------------------------- */
+/* A dense matrix where the context computes: column-major with leading dimension ld, on the host
+   for the CPU backends, in one buffer of one OpenCL device otherwise. */
+struct lcl_dmat {
+    lcl_dtype dtype;
+    int64_t rows, cols, ld;
+    void *host;
+#ifndef LINALG_CL_NO_OPENCL
+    int dev;                    /* index into ctx->dev */
+    cl_mem buf;
+#endif
+};
+
+/* >>dense-cpu ---------------------------------------------------------------------------------- */
+/*@@DENSE_CPU@@*/
+
+/* >>dense-opencl ------------------------------------------------------------------------------- */
+#ifndef LINALG_CL_NO_OPENCL
+/* Device matrices are row-major (row interchanges are then coalesced); uploads of column-major
+   data go through a transpose kernel. LU and Cholesky are blocked and right-looking: the panel
+   (or diagonal block) is factored on the host while the device finishes the previous trailing
+   update (two queues, the slides' pipelined scheme); the triangular solves against the panel
+   use its inverse, so all O(n^3) work is one register-blocked GEMM kernel. */
+#define LCL__CLCHK(call, what) do { e = (call); if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, what, d->info.name); goto done; } } while (0)
+
+LCL__PRIVATE int64_t lcl__round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+LCL__PRIVATE cl_int lcl__set_args(cl_kernel k, int n, const size_t *sz, const void *const *p) {
+    int i;
+    cl_int e = CL_SUCCESS;
+    for (i = 0; i < n && e == CL_SUCCESS; i++) e = LCL__CL->clSetKernelArg(k, (cl_uint)i, sz[i], p[i]);
+    return e;
+}
+
+/* C = beta*C + alpha*A*op(B) on device d (row-major; see kernels/dense.cl) */
+LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int M, int N, int K, double alpha,
+                                     cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
+                                     double beta, cl_mem C, int64_t offc, int ldc, int lower, cl_command_queue q) {
+    cl_kernel k;
+    cl_int e;
+    lcl_status st;
+    float af = (float)alpha, bf = (float)beta;
+    cl_long oa = offa, ob = offb, oc = offc;
+    size_t es = dt == LCL_F32 ? sizeof(float) : sizeof(double);
+    size_t gws[2], lws[2];
+    const void *p[16];
+    size_t sz[16];
+    if (M <= 0 || N <= 0 || K <= 0) return LCL_OK;
+    st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_gemm_f" : "lcl_gemm_d", &k);
+    if (st != LCL_OK) return st;
+    p[0] = &M; p[1] = &N; p[2] = &K; p[3] = dt == LCL_F32 ? (const void *)&af : (const void *)&alpha;
+    p[4] = &A; p[5] = &oa; p[6] = &lda; p[7] = &B; p[8] = &ob; p[9] = &ldb; p[10] = &transb;
+    p[11] = dt == LCL_F32 ? (const void *)&bf : (const void *)&beta; p[12] = &C; p[13] = &oc; p[14] = &ldc; p[15] = &lower;
+    sz[0] = sz[1] = sz[2] = sz[6] = sz[9] = sz[10] = sz[14] = sz[15] = sizeof(int);
+    sz[3] = sz[11] = es;
+    sz[4] = sz[7] = sz[12] = sizeof(cl_mem);
+    sz[5] = sz[8] = sz[13] = sizeof(cl_long);
+    e = lcl__set_args(k, 16, sz, p);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_gemm)", d->info.name);
+    lws[0] = (size_t)d->gemm[3];
+    lws[1] = (size_t)d->gemm[4];
+    gws[0] = (size_t)((N + d->gemm[1] - 1) / d->gemm[1]) * lws[0];
+    gws[1] = (size_t)((M + d->gemm[0] - 1) / d->gemm[0]) * lws[1];
+    e = LCL__CL->clEnqueueNDRangeKernel(q, k, 2, NULL, gws, lws, 0, NULL, NULL);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_gemm)", d->info.name);
+    return LCL_OK;
+}
+
+LCL__PRIVATE lcl_status lcl__cl_laswp(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem A, int lda, int c0, int c1,
+                                      int k0, int k1, cl_mem ipiv, cl_command_queue q) {
+    cl_kernel k;
+    cl_int e;
+    cl_long off = 0;
+    size_t gws, lws = 64;
+    const void *p[8];
+    size_t sz[8];
+    lcl_status st;
+    if (c1 <= c0 || k1 <= k0) return LCL_OK;
+    st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_laswp_f" : "lcl_laswp_d", &k);
+    if (st != LCL_OK) return st;
+    p[0] = &A; p[1] = &off; p[2] = &lda; p[3] = &c0; p[4] = &c1; p[5] = &k0; p[6] = &k1; p[7] = &ipiv;
+    sz[0] = sz[7] = sizeof(cl_mem);
+    sz[1] = sizeof(cl_long);
+    sz[2] = sz[3] = sz[4] = sz[5] = sz[6] = sizeof(int);
+    if ((e = lcl__set_args(k, 8, sz, p)) != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_laswp)", d->info.name);
+    gws = (size_t)lcl__round_up(c1 - c0, 64);
+    e = LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &gws, &lws, 0, NULL, NULL);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_laswp)", d->info.name);
+    return LCL_OK;
+}
+
+LCL__PRIVATE lcl_status lcl__cl_transpose(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int rows, int cols, cl_mem in, int ldi,
+                                          cl_mem out, int ldo, cl_command_queue q) {
+    cl_kernel k;
+    cl_int e;
+    cl_long zero = 0;
+    size_t gws[2], lws[2] = {16, 16};
+    const void *p[8];
+    size_t sz[8];
+    lcl_status st;
+    if (rows <= 0 || cols <= 0) return LCL_OK;
+    st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_transpose_f" : "lcl_transpose_d", &k);
+    if (st != LCL_OK) return st;
+    p[0] = &rows; p[1] = &cols; p[2] = &in; p[3] = &zero; p[4] = &ldi; p[5] = &out; p[6] = &zero; p[7] = &ldo;
+    sz[0] = sz[1] = sz[4] = sz[7] = sizeof(int);
+    sz[2] = sz[5] = sizeof(cl_mem);
+    sz[3] = sz[6] = sizeof(cl_long);
+    if ((e = lcl__set_args(k, 8, sz, p)) != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_transpose)", d->info.name);
+    gws[0] = (size_t)lcl__round_up(cols, 16);
+    gws[1] = (size_t)lcl__round_up(rows, 16);
+    e = LCL__CL->clEnqueueNDRangeKernel(q, k, 2, NULL, gws, lws, 0, NULL, NULL);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_transpose)", d->info.name);
+    return LCL_OK;
+}
+
+/* rect transfer of a rows x cols block at (r0, c0) of a row-major device matrix */
+LCL__PRIVATE cl_int lcl__cl_rect(lcl__device *d, int write, cl_command_queue q, cl_mem buf, int64_t ld, int64_t r0, int64_t c0,
+                                 int64_t rows, int64_t cols, void *host, int64_t hld, size_t es, cl_bool block,
+                                 cl_uint nw, const cl_event *w, cl_event *ev) {
+    size_t bo[3], ho[3] = {0, 0, 0}, reg[3];
+    (void)d;
+    bo[0] = (size_t)c0 * es; bo[1] = (size_t)r0; bo[2] = 0;
+    reg[0] = (size_t)cols * es; reg[1] = (size_t)rows; reg[2] = 1;
+    if (rows <= 0 || cols <= 0) return CL_SUCCESS;
+    if (write)
+        return LCL__CL->clEnqueueWriteBufferRect(q, buf, block, bo, ho, reg, (size_t)ld * es, 0, (size_t)hld * es, 0, host, nw, w, ev);
+    return LCL__CL->clEnqueueReadBufferRect(q, buf, block, bo, ho, reg, (size_t)ld * es, 0, (size_t)hld * es, 0, host, nw, w, ev);
+}
+
+LCL__PRIVATE void lcl__cl_dmat_release(lcl_dmat *m) {
+    if (m->buf) LCL__CL->clReleaseMemObject(m->buf);
+    m->buf = NULL;
+}
+
+LCL__PRIVATE lcl_status lcl__cl_dmat_alloc(lcl_context *ctx, int dev, lcl_dtype dt, int64_t rows, int64_t cols, lcl_dmat *m) {
+    size_t bytes, es = lcl__dsize(dt);
+    lcl__device *d;
+    if (!ctx || ctx->backend != LCL_BACKEND_OPENCL || dev < 0 || dev >= ctx->ndev)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "no OpenCL device %d in this context", dev);
+    d = &ctx->dev[dev];
+    if (dt == LCL_F64 && !d->info.fp64)
+        return lcl__fail(ctx, LCL_ERR_NO_FP64, "device '%s' has no double precision (fp64); use single precision (LCL_F32)", d->info.name);
+    m->dtype = dt;
+    m->rows = rows;
+    m->cols = cols;
+    m->ld = lcl__round_up(cols > 0 ? cols : 1, 32);   /* aligned rows */
+    m->dev = dev;
+    m->host = NULL;
+    m->buf = NULL;
+    if (!lcl__mul_size((size_t)(rows > 0 ? rows : 1), (size_t)m->ld, &bytes) || !lcl__mul_size(bytes, es, &bytes))
+        return lcl__fail(ctx, LCL_ERR_OVERFLOW, "a %lldx%lld device matrix overflows size_t", (long long)rows, (long long)cols);
+    return lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &m->buf);
+}
+
+LCL__PRIVATE lcl_status lcl__cl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dmat *m) {
+    lcl__device *d;
+    size_t es = lcl__dsize(A->dtype);
+    cl_mem tmp = NULL;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = lcl__cl_dmat_alloc(ctx, 0, A->dtype, A->rows, A->cols, m);
+    if (st != LCL_OK) return st;
+    d = &ctx->dev[m->dev];
+    if (A->rows == 0 || A->cols == 0) return LCL_OK;
+    if (A->layout == LCL_ROW_MAJOR) {
+        LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], m->buf, m->ld, 0, 0, A->rows, A->cols, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
+                   "clEnqueueWriteBufferRect");
+    } else {
+        /* column-major = the transpose in row-major: upload as is, transpose on the device */
+        if ((st = lcl__buffer(ctx, d, (size_t)A->cols * (size_t)A->ld * es, CL_MEM_READ_WRITE, &tmp)) != LCL_OK) goto done;
+        LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], tmp, A->ld, 0, 0, A->cols, A->rows, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
+                   "clEnqueueWriteBufferRect");
+        if ((st = lcl__cl_transpose(ctx, d, A->dtype, (int)A->cols, (int)A->rows, tmp, (int)A->ld, m->buf, (int)m->ld, d->queue[0])) != LCL_OK) goto done;
+        LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
+    }
+done:
+    if (tmp) LCL__CL->clReleaseMemObject(tmp);
+    if (st != LCL_OK) lcl__cl_dmat_release(m);
+    return st;
+}
+
+LCL__PRIVATE lcl_status lcl__cl_dmat_download(lcl_context *ctx, const lcl_dmat *m, lcl_dense *A) {
+    lcl__device *d = &ctx->dev[m->dev];
+    size_t es = lcl__dsize(m->dtype);
+    cl_mem tmp = NULL;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    if (m->rows == 0 || m->cols == 0) return LCL_OK;
+    if (A->layout == LCL_ROW_MAJOR) {
+        LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], m->buf, m->ld, 0, 0, m->rows, m->cols, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
+                   "clEnqueueReadBufferRect");
+    } else {
+        if ((st = lcl__buffer(ctx, d, (size_t)m->cols * (size_t)A->ld * es, CL_MEM_READ_WRITE, &tmp)) != LCL_OK) goto done;
+        if ((st = lcl__cl_transpose(ctx, d, m->dtype, (int)m->rows, (int)m->cols, m->buf, (int)m->ld, tmp, (int)A->ld, d->queue[0])) != LCL_OK) goto done;
+        LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], tmp, A->ld, 0, 0, m->cols, m->rows, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
+                   "clEnqueueReadBufferRect");
+    }
+done:
+    if (tmp) LCL__CL->clReleaseMemObject(tmp);
+    return st;
+}
+
+/* ---- host parts: the panel and the small inverses, in double (float panels are widened) ---- */
+/* LU with partial pivoting of the m x kb row-major panel P (ld kb); piv local; first zero pivot
+   (1-based, local) into *zero when not yet set. */
+LCL__PRIVATE void lcl__host_getf2(int64_t m, int kb, double *P, int32_t *piv, int64_t *zero) {
+    int j;
+    for (j = 0; j < kb && j < m; j++) {
+        int64_t i, p = j;
+        double amax = fabs(P[(size_t)j * kb + j]), pv;
+        for (i = j + 1; i < m; i++) if (fabs(P[(size_t)i * kb + j]) > amax) { amax = fabs(P[(size_t)i * kb + j]); p = i; }
+        piv[j] = (int32_t)p;
+        if (p != j) {
+            int c;
+            for (c = 0; c < kb; c++) { double t = P[(size_t)j * kb + c]; P[(size_t)j * kb + c] = P[(size_t)p * kb + c]; P[(size_t)p * kb + c] = t; }
+        }
+        pv = P[(size_t)j * kb + j];
+        if (pv == 0) { if (!*zero) *zero = j + 1; continue; }
+#ifdef _OPENMP
+#pragma omp parallel for if (m - j > 4096) schedule(static)
+#endif
+        for (i = j + 1; i < m; i++) {
+            double *row = P + (size_t)i * kb, l = row[j] / pv;
+            const double *prow = P + (size_t)j * kb;
+            int c;
+            row[j] = l;
+            for (c = j + 1; c < kb; c++) row[c] -= l * prow[c];
+        }
+    }
+}
+/* X = inverse of the unit lower triangle of the kb x kb row-major block L (ld ldl) */
+LCL__PRIVATE void lcl__host_inv_unit_lower(int kb, const double *L, int ldl, double *X) {
+    int i, j, k;
+    for (i = 0; i < kb; i++)
+        for (j = 0; j < kb; j++) {
+            double s;
+            if (j > i) { X[i * kb + j] = 0; continue; }
+            if (j == i) { X[i * kb + j] = 1; continue; }
+            s = 0;
+            for (k = j; k < i; k++) s += L[i * ldl + k] * X[k * kb + j];
+            X[i * kb + j] = -s;
+        }
+}
+/* Cholesky of the kb x kb row-major block (lower); returns the 1-based failing column or 0 */
+LCL__PRIVATE int lcl__host_potf2(int kb, double *A, int lda) {
+    int j, i, k;
+    for (j = 0; j < kb; j++) {
+        double s = A[j * lda + j];
+        for (k = 0; k < j; k++) s -= A[j * lda + k] * A[j * lda + k];
+        if (!(s > 0)) return j + 1;
+        s = sqrt(s);
+        A[j * lda + j] = s;
+        for (i = j + 1; i < kb; i++) {
+            double t = A[i * lda + j];
+            for (k = 0; k < j; k++) t -= A[i * lda + k] * A[j * lda + k];
+            A[i * lda + j] = t / s;
+        }
+    }
+    return 0;
+}
+/* X = inv(L)^T for the lower kb x kb row-major L: an upper triangle */
+LCL__PRIVATE void lcl__host_inv_lower_t(int kb, const double *L, int ldl, double *X) {
+    int i, j, k;
+    /* Y = inv(L) column by column, stored transposed into X */
+    for (j = 0; j < kb; j++)
+        for (i = 0; i < kb; i++) {
+            double s;
+            if (i < j) { X[j * kb + i] = 0; continue; }
+            s = i == j ? 1.0 : 0.0;
+            for (k = j; k < i; k++) s -= L[i * ldl + k] * X[j * kb + k];
+            X[j * kb + i] = s / L[i * ldl + i];
+        }
+}
+
+/* host staging: widen a float block to double and back */
+LCL__PRIVATE void lcl__widen(lcl_dtype dt, const void *src, double *dst, size_t n) {
+    size_t i;
+    if (dt == LCL_F64) { memcpy(dst, src, n * sizeof(double)); return; }
+    for (i = 0; i < n; i++) dst[i] = (double)((const float *)src)[i];
+}
+LCL__PRIVATE void lcl__narrow(lcl_dtype dt, const double *src, void *dst, size_t n) {
+    size_t i;
+    if (dt == LCL_F64) { memcpy(dst, src, n * sizeof(double)); return; }
+    for (i = 0; i < n; i++) ((float *)dst)[i] = (float)src[i];
+}
+
+LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, int64_t n) {
+    int nb = o && o->block > 0 ? o->block : (d->info.type == LCL_DEVICE_GPU ? 256 : 64);
+    if (nb > n) nb = (int)(n > 0 ? n : 1);
+    return nb;
+}
+
+LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
+    lcl__device *d = &ctx->dev[A->dev];
+    lcl_dtype dt = A->dtype;
+    size_t es = lcl__dsize(dt);
+    int64_t n = A->rows, k, zero = 0;
+    int ld = (int)A->ld, nb = lcl__cl_block(d, o, n);
+    cl_mem dpiv = NULL, dinv = NULL, dtmp = NULL;
+    cl_event ev_read = NULL;
+    double *P = NULL, *X = NULL;
+    void *stage = NULL;
+    int32_t *lp = NULL;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    if (n == 0) return LCL_OK;
+    P = (double *)lcl__alloc(ctx, "panel", (size_t)n * (size_t)nb, sizeof(double), &st);
+    X = P ? (double *)lcl__alloc(ctx, "panel inverse", (size_t)nb * (size_t)nb, sizeof(double), &st) : NULL;
+    stage = X ? lcl__alloc(ctx, "panel staging", (size_t)n * (size_t)nb, es, &st) : NULL;
+    lp = stage ? (int32_t *)lcl__alloc(ctx, "pivots", (size_t)nb, sizeof(int32_t), &st) : NULL;
+    if (!lp) goto done;
+    if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &dpiv)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_ONLY, &dinv)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)ld * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
+    /* the first panel */
+    LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], A->buf, ld, 0, 0, n, nb, stage, nb, es, CL_TRUE, 0, NULL, NULL), "clEnqueueReadBufferRect");
+    for (k = 0; k < n; k += nb) {
+        int kb = (int)(n - k < nb ? n - k : nb), i;
+        int64_t m = n - k, rest = n - k - kb;
+        int kb2 = (int)(rest < nb ? rest : nb);
+        if (ev_read) {
+            LCL__CLCHK(LCL__CL->clWaitForEvents(1, &ev_read), "clWaitForEvents(panel)");
+            LCL__CL->clReleaseEvent(ev_read);
+            ev_read = NULL;
+        }
+        /* 1. the panel on the host: staging is m x kb with ld nb */
+        for (i = 0; i < m; i++) lcl__widen(dt, (char *)stage + (size_t)i * nb * es, P + (size_t)i * kb, (size_t)kb);
+        {
+            int64_t z = 0;
+            lcl__host_getf2(m, kb, P, lp, &z);
+            if (z && !zero) zero = k + z;
+        }
+        for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + lp[i]);
+        for (i = 0; i < m; i++) lcl__narrow(dt, P + (size_t)i * kb, (char *)stage + (size_t)i * nb * es, (size_t)kb);
+        if (rest > 0) {
+            double *Xs = X;
+            lcl__host_inv_unit_lower(kb, P, kb, X);
+            if (dt == LCL_F32) { float *xf = (float *)X; int q; for (q = 0; q < kb * kb; q++) xf[q] = (float)Xs[q]; }
+            LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], dinv, CL_TRUE, 0, (size_t)kb * kb * es, X, 0, NULL, NULL), "clEnqueueWriteBuffer");
+        }
+        /* 2. panel and pivots back; swaps to the right */
+        LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], A->buf, ld, k, k, m, kb, stage, nb, es, CL_TRUE, 0, NULL, NULL), "clEnqueueWriteBufferRect");
+        LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], dpiv, CL_TRUE, (size_t)k * sizeof(cl_int), (size_t)kb * sizeof(cl_int), ipiv + k, 0, NULL, NULL),
+                   "clEnqueueWriteBuffer(pivots)");
+        if (rest == 0) break;
+        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)n, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
+        /* 3. U12 = inv(L11) A12 via the temporary, then back in place */
+        if ((st = lcl__cl_gemm(ctx, d, dt, kb, (int)rest, kb, 1.0, dinv, 0, kb, A->buf, k * ld + k + kb, ld, 0, 0.0, dtmp, 0, ld, 0, d->queue[0])) != LCL_OK) goto done;
+        {
+            size_t so[3] = {0, 0, 0}, dor[3], reg[3];
+            dor[0] = (size_t)(k + kb) * es; dor[1] = (size_t)k; dor[2] = 0;
+            reg[0] = (size_t)rest * es; reg[1] = (size_t)kb; reg[2] = 1;
+            LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)ld * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
+                       "clEnqueueCopyBufferRect");
+        }
+        /* 4. look-ahead: update the next panel's columns first, fetch it on the transfer queue,
+              and let the rest of the trailing update run while the host factors it */
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb2, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb, ld, 0,
+                               1.0, A->buf, (k + kb) * ld + k + kb, ld, 0, d->queue[0])) != LCL_OK) goto done;
+        {
+            cl_event mark = NULL;
+            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
+            LCL__CL->clFlush(d->queue[0]);
+            e = lcl__cl_rect(d, 0, d->queue[1], A->buf, ld, k + kb, k + kb, rest, kb2, stage, nb, es, CL_FALSE, 1, &mark, &ev_read);
+            LCL__CL->clReleaseEvent(mark);
+            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(panel)", d->info.name); goto done; }
+            LCL__CL->clFlush(d->queue[1]);
+        }
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(rest - kb2), kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb + kb2, ld, 0,
+                               1.0, A->buf, (k + kb) * ld + k + kb + kb2, ld, 0, d->queue[0])) != LCL_OK) goto done;
+        LCL__CL->clFlush(d->queue[0]);
+    }
+    /* 5. the swaps to the left, deferred to the end: one pass per block */
+    for (k = nb; k < n; k += nb) {
+        int kb = (int)(n - k < nb ? n - k : nb);
+        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, 0, (int)k, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
+    }
+    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
+done:
+    if (ev_read) { LCL__CL->clWaitForEvents(1, &ev_read); LCL__CL->clReleaseEvent(ev_read); }
+    LCL__CL->clFinish(d->queue[1]);
+    LCL__CL->clFinish(d->queue[0]);
+    if (dpiv) LCL__CL->clReleaseMemObject(dpiv);
+    if (dinv) LCL__CL->clReleaseMemObject(dinv);
+    if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
+    LCL_FREE(P);
+    LCL_FREE(X);
+    LCL_FREE(stage);
+    LCL_FREE(lp);
+    if (info) *info = st == LCL_OK ? zero : 0;
+    if (st == LCL_OK && zero)
+        return lcl__fail(ctx, LCL_ERR_SINGULAR, "getrf: U(%lld,%lld) is exactly zero: the matrix is singular", (long long)zero, (long long)zero);
+    return st;
+}
+
+/* Lower Cholesky of the row-major device matrix (in its lower triangle). An upper factor is the
+   same computation on the transpose, which the caller arranges. */
+LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
+    lcl__device *d = &ctx->dev[A->dev];
+    lcl_dtype dt = A->dtype;
+    size_t es = lcl__dsize(dt);
+    int64_t n = A->rows, k, fail = 0;
+    int ld = (int)A->ld, nb = lcl__cl_block(d, o, n);
+    cl_mem dinv = NULL, dtmp = NULL;
+    cl_event ev_read = NULL;
+    double *P = NULL, *X = NULL;
+    void *stage = NULL;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    if (n == 0) return LCL_OK;
+    P = (double *)lcl__alloc(ctx, "diagonal block", (size_t)nb * (size_t)nb, sizeof(double), &st);
+    X = P ? (double *)lcl__alloc(ctx, "block inverse", (size_t)nb * (size_t)nb, sizeof(double), &st) : NULL;
+    stage = X ? lcl__alloc(ctx, "block staging", (size_t)nb * (size_t)nb, es, &st) : NULL;
+    if (!stage) goto done;
+    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_ONLY, &dinv)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, (size_t)n * (size_t)nb * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
+    LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], A->buf, ld, 0, 0, nb, nb, stage, nb, es, CL_TRUE, 0, NULL, NULL), "clEnqueueReadBufferRect");
+    for (k = 0; k < n; k += nb) {
+        int kb = (int)(n - k < nb ? n - k : nb), f;
+        int64_t rest = n - k - kb;
+        int kb2 = (int)(rest < nb ? rest : nb);
+        if (ev_read) {
+            LCL__CLCHK(LCL__CL->clWaitForEvents(1, &ev_read), "clWaitForEvents(block)");
+            LCL__CL->clReleaseEvent(ev_read);
+            ev_read = NULL;
+        }
+        lcl__widen(dt, stage, P, (size_t)nb * kb);
+        f = lcl__host_potf2(kb, P, nb);
+        if (f) { fail = k + f; break; }
+        lcl__narrow(dt, P, stage, (size_t)nb * kb);
+        LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], A->buf, ld, k, k, kb, kb, stage, nb, es, CL_TRUE, 0, NULL, NULL), "clEnqueueWriteBufferRect");
+        if (rest == 0) break;
+        lcl__host_inv_lower_t(kb, P, nb, X);
+        if (dt == LCL_F32) { float *xf = (float *)X; int q; for (q = 0; q < kb * kb; q++) xf[q] = (float)X[q]; }
+        LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], dinv, CL_TRUE, 0, (size_t)kb * kb * es, X, 0, NULL, NULL), "clEnqueueWriteBuffer");
+        /* L21 = A21 inv(L11)^T through the temporary */
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb, kb, 1.0, A->buf, (k + kb) * ld + k, ld, dinv, 0, kb, 0, 0.0, dtmp, 0, nb, 0, d->queue[0])) != LCL_OK) goto done;
+        {
+            size_t so[3] = {0, 0, 0}, dor[3], reg[3];
+            dor[0] = (size_t)k * es; dor[1] = (size_t)(k + kb); dor[2] = 0;
+            reg[0] = (size_t)kb * es; reg[1] = (size_t)rest; reg[2] = 1;
+            LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)nb * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
+                       "clEnqueueCopyBufferRect");
+        }
+        /* A22 -= L21 L21^T, lower part: the next diagonal block first, then fetch it */
+        if ((st = lcl__cl_gemm(ctx, d, dt, kb2, kb2, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, (k + kb) * ld + k, ld, 1,
+                               1.0, A->buf, (k + kb) * ld + k + kb, ld, 1, d->queue[0])) != LCL_OK) goto done;
+        {
+            cl_event mark = NULL;
+            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
+            LCL__CL->clFlush(d->queue[0]);
+            e = lcl__cl_rect(d, 0, d->queue[1], A->buf, ld, k + kb, k + kb, kb2, kb2, stage, nb, es, CL_FALSE, 1, &mark, &ev_read);
+            LCL__CL->clReleaseEvent(mark);
+            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(block)", d->info.name); goto done; }
+            LCL__CL->clFlush(d->queue[1]);
+        }
+        if (rest > kb2 &&
+            (st = lcl__cl_gemm(ctx, d, dt, (int)(rest - kb2), (int)rest, kb, -1.0, A->buf, (k + kb + kb2) * ld + k, ld, A->buf, (k + kb) * ld + k, ld, 1,
+                               1.0, A->buf, (k + kb + kb2) * ld + k + kb, ld, 0, d->queue[0])) != LCL_OK) goto done;
+        LCL__CL->clFlush(d->queue[0]);
+    }
+    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
+done:
+    if (ev_read) { LCL__CL->clWaitForEvents(1, &ev_read); LCL__CL->clReleaseEvent(ev_read); }
+    LCL__CL->clFinish(d->queue[1]);
+    LCL__CL->clFinish(d->queue[0]);
+    if (dinv) LCL__CL->clReleaseMemObject(dinv);
+    if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
+    LCL_FREE(P);
+    LCL_FREE(X);
+    LCL_FREE(stage);
+    if (info) *info = st == LCL_OK ? fail : 0;
+    if (st == LCL_OK && fail)
+        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "potrf: the leading minor of order %lld is not positive definite", (long long)fail);
+    return st;
+}
+
+/* in-place transpose of a square device matrix through a temporary */
+LCL__PRIVATE lcl_status lcl__cl_transpose_square(lcl_context *ctx, lcl_dmat *A) {
+    lcl__device *d = &ctx->dev[A->dev];
+    size_t es = lcl__dsize(A->dtype);
+    cl_mem tmp = NULL;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = lcl__buffer(ctx, d, (size_t)A->rows * (size_t)A->ld * es, CL_MEM_READ_WRITE, &tmp);
+    if (st != LCL_OK) return st;
+    if ((st = lcl__cl_transpose(ctx, d, A->dtype, (int)A->rows, (int)A->cols, A->buf, (int)A->ld, tmp, (int)A->ld, d->queue[0])) != LCL_OK) goto done;
+    LCL__CLCHK(LCL__CL->clEnqueueCopyBuffer(d->queue[0], tmp, A->buf, 0, 0, (size_t)A->rows * (size_t)A->ld * es, 0, NULL, NULL), "clEnqueueCopyBuffer");
+    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
+done:
+    LCL__CL->clReleaseMemObject(tmp);
+    return st;
+}
+
+LCL__PRIVATE lcl_status lcl__cl_potrf(lcl_context *ctx, lcl_uplo u, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
+    lcl_status st, st2;
+    if (u == LCL_LOWER) return lcl__cl_potrf_lower(ctx, A, info, o);
+    if ((st = lcl__cl_transpose_square(ctx, A)) != LCL_OK) return st;
+    st = lcl__cl_potrf_lower(ctx, A, info, o);
+    st2 = lcl__cl_transpose_square(ctx, A);
+    return st != LCL_OK ? st : st2;
+}
+
+/* Solves: the factors come to the host once and the CPU solver runs there (the O(n^2) part). */
+LCL__PRIVATE lcl_status lcl__cl_solve_on_host(lcl_context *ctx, int chol, lcl_uplo u, lcl_trans t, const lcl_dmat *F,
+                                              const int32_t *ipiv, lcl_dmat *B) {
+    lcl__device *d = &ctx->dev[B->dev];
+    size_t es = lcl__dsize(B->dtype);
+    lcl_dense Fh, Bh;
+    lcl_context *hc = NULL;
+    lcl_context_desc hd;
+    cl_int e = CL_SUCCESS;
+    lcl_status st;
+    memset(&Fh, 0, sizeof Fh);
+    memset(&Bh, 0, sizeof Bh);
+    memset(&hd, 0, sizeof hd);
+    hd.backend = lcl_backend_compiled(LCL_BACKEND_OPENMP) ? LCL_BACKEND_OPENMP : LCL_BACKEND_SERIAL;
+    hd.ignore_env = 1;
+    if ((st = lcl_dense_alloc(ctx, &Fh, F->dtype, LCL_ROW_MAJOR, F->rows, F->cols)) != LCL_OK) goto done;
+    if ((st = lcl_dense_alloc(ctx, &Bh, B->dtype, LCL_ROW_MAJOR, B->rows, B->cols)) != LCL_OK) goto done;
+    if ((st = lcl__cl_dmat_download(ctx, F, &Fh)) != LCL_OK) goto done;
+    if ((st = lcl__cl_dmat_download(ctx, B, &Bh)) != LCL_OK) goto done;
+    if ((st = lcl_context_create(&hd, &hc)) != LCL_OK) { st = lcl__fail(ctx, st, "%s", lcl_last_error(hc)); goto done; }
+    st = chol ? lcl_potrs(hc, u, &Fh, &Bh) : lcl_getrs(hc, t, &Fh, ipiv, &Bh);
+    if (st != LCL_OK) { st = lcl__fail(ctx, st, "%s", lcl_last_error(hc)); goto done; }
+    LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], B->buf, B->ld, 0, 0, B->rows, B->cols, Bh.data, Bh.ld, es, CL_TRUE, 0, NULL, NULL),
+               "clEnqueueWriteBufferRect");
+done:
+    lcl_context_destroy(hc);
+    lcl_dense_free(&Fh);
+    lcl_dense_free(&Bh);
+    return st;
+}
+LCL__PRIVATE lcl_status lcl__cl_getrs(lcl_context *ctx, lcl_trans t, const lcl_dmat *LU, const int32_t *ipiv, lcl_dmat *B) {
+    return lcl__cl_solve_on_host(ctx, 0, LCL_LOWER, t, LU, ipiv, B);
+}
+LCL__PRIVATE lcl_status lcl__cl_potrs(lcl_context *ctx, lcl_uplo u, const lcl_dmat *L, lcl_dmat *B) {
+    return lcl__cl_solve_on_host(ctx, 1, u, LCL_NO_TRANS, L, NULL, B);
+}
+#endif
+
+/* >>dense-api ---------------------------------------------------------------------------------- */
+/*@@DENSE_API@@*/
+
 /* >>sparse ------------------------------------------------------------------------------------- */
 LCL__PRIVATE double lcl__val(const void *v, lcl_dtype dt, int64_t k) {
     return dt == LCL_F32 ? (double)((const float *)v)[k] : ((const double *)v)[k];
@@ -1617,11 +2221,15 @@ LCL_API lcl_status lcl_csr_to_coo(lcl_context *ctx, const lcl_csr *src, lcl_coo 
     int64_t i, k;
     lcl_status st;
     if (!src || !dst) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_csr_to_coo: NULL argument");
+    if (src->rows < 0 || src->cols < 0 || src->rows > INT32_MAX || src->cols > INT32_MAX || src->nnz < 0 ||
+        (src->nnz > 0 && (!src->col || !src->val)))
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_csr_to_coo: bad sizes %lldx%lld, %lld entries, or NULL arrays",
+                         (long long)src->rows, (long long)src->cols, (long long)src->nnz);
     if (!src->ptr || src->ptr[0] != 0 || src->ptr[src->rows] != src->nnz)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_csr_to_coo: row pointers inconsistent with nnz");
     if ((st = lcl_coo_alloc(ctx, dst, src->dtype, src->rows, src->cols, src->nnz)) != LCL_OK) return st;
     for (i = 0; i < src->rows; i++) {
-        if (src->ptr[i + 1] < src->ptr[i]) { lcl_coo_free(dst); return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_csr_to_coo: row pointers decrease at row %lld", (long long)i); }
+        if (src->ptr[i + 1] < src->ptr[i] || src->ptr[i + 1] > src->nnz) { lcl_coo_free(dst); return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_csr_to_coo: row pointers decrease or pass nnz at row %lld", (long long)i); }
         for (k = src->ptr[i]; k < src->ptr[i + 1]; k++) {
             if (src->col[k] < 0 || src->col[k] >= src->cols) { lcl_coo_free(dst); return lcl__fail(ctx, LCL_ERR_DIMENSION, "lcl_csr_to_coo: column %d out of range", (int)src->col[k]); }
             dst->row[k] = (int32_t)i;
@@ -1967,6 +2575,7 @@ LCL__PRIVATE lcl_status lcl__mm_body(lcl_context *ctx, lcl__src *s, const lcl_mm
     const char *b, *e, *p;
     int64_t count = 0, i = 0, j = 0, ai = info->symmetry == LCL_MM_SKEW_SYMMETRIC ? 1 : 0, aj = 0;
     int dry = 0;    /* parse on without storing: the file cannot hold what it declares */
+    int64_t ovf = -1;   /* dense: first line whose duplicate sum left the finite range */
     int expand = (flags & LCL_MM_EXPAND) && info->symmetry != LCL_MM_GENERAL;
     int coord = info->format == LCL_MM_COORDINATE;
     int sym = info->symmetry;
@@ -2052,6 +2661,7 @@ LCL__PRIVATE lcl_status lcl__mm_body(lcl_context *ctx, lcl__src *s, const lcl_mm
             if (dry) continue;
             if (dt == LCL_F32) ((float *)den->data)[o] = coord ? ((float *)den->data)[o] + (float)v : (float)v;
             else ((double *)den->data)[o] = coord ? ((double *)den->data)[o] + v : v;
+            if (ovf < 0 && !(lcl_dense_get(den, i, j) - lcl_dense_get(den, i, j) == 0)) ovf = s->line;
             if (expand && i != j) {
                 o = lcl__dense_off(den, j, i);
                 if (dt == LCL_F32) ((float *)den->data)[o] = coord ? ((float *)den->data)[o] + (float)w : (float)w;
@@ -2079,7 +2689,19 @@ LCL__PRIVATE lcl_status lcl__mm_body(lcl_context *ctx, lcl__src *s, const lcl_mm
     if (count < info->entries)
         return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: expected %lld entries, found %lld (file truncated?)", s->name,
                          (long long)s->line + 1, (long long)info->entries, (long long)count);
-    return den ? LCL_OK : lcl_coo_canonicalize(ctx, coo);
+    /* finite entries whose duplicates sum to Inf or NaN: refused as the entries themselves would be */
+    if (den && ovf >= 0)
+        return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s:%lld: duplicate entries sum beyond the %s precision range", s->name,
+                         (long long)ovf, dt == LCL_F32 ? "single" : "double");
+    if (den) return LCL_OK;
+    if ((st = lcl_coo_canonicalize(ctx, coo)) != LCL_OK) return st;
+    for (count = 0; count < coo->nnz; count++) {
+        v = lcl__val(coo->val, dt, count);
+        if (!(v - v == 0))
+            return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: duplicate entries at (%lld,%lld) sum beyond the %s precision range",
+                             s->name, (long long)coo->row[count] + 1, (long long)coo->col[count] + 1, dt == LCL_F32 ? "single" : "double");
+    }
+    return LCL_OK;
 }
 
 LCL__PRIVATE lcl_status lcl__mm_read(lcl_context *ctx, lcl__src *s, lcl_dtype dt, int flags, lcl_coo *coo, lcl_dense *den,

@@ -1,0 +1,141 @@
+/* dense.cl -- dense kernels for the blocked LU and Cholesky. Device matrices are ROW-major with a
+   leading dimension (row swaps are then contiguous, so coalesced); offsets are in elements.
+   Built once per precision: LCL_FP64 selects double, and every kernel name ends in _d or _f. */
+#ifndef LCL_FP64
+#define LCL_FP64 1
+#endif
+#if LCL_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define real double
+#define SFX(name) name##_d
+#else
+#define real float
+#define SFX(name) name##_f
+#endif
+
+/* GEMM tile: a work-group of GEMM_WX x GEMM_WY work-items computes a GEMM_TM x GEMM_TN block of C,
+   each work-item an (TM/WX) x (TN/WY) register block, stepping K by GEMM_TK through local memory. */
+#ifndef GEMM_TM
+#define GEMM_TM 64
+#endif
+#ifndef GEMM_TN
+#define GEMM_TN 64
+#endif
+#ifndef GEMM_TK
+#define GEMM_TK 16
+#endif
+#ifndef GEMM_WX
+#define GEMM_WX 16
+#endif
+#ifndef GEMM_WY
+#define GEMM_WY 16
+#endif
+#define GEMM_RM (GEMM_TM / GEMM_WY)
+#define GEMM_RN (GEMM_TN / GEMM_WX)
+#define GEMM_NT (GEMM_WX * GEMM_WY)
+
+/* C = beta*C + alpha*A*op(B), all row-major. transb: op(B) = B^T (B is N x K).
+   lower != 0: only blocks touching the lower triangle of C are computed (the SYRK of Cholesky),
+   and inside them only elements with row >= col are written. */
+__kernel __attribute__((reqd_work_group_size(GEMM_WX, GEMM_WY, 1)))
+void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
+                   __global const real *A, const long offa, const int lda,
+                   __global const real *B, const long offb, const int ldb, const int transb,
+                   const real beta, __global real *C, const long offc, const int ldc, const int lower) {
+    __local real As[GEMM_TK][GEMM_TM + 1];
+    __local real Bs[GEMM_TK][GEMM_TN + 1];
+    real acc[GEMM_RM][GEMM_RN];
+    const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * GEMM_WX + tx;
+    const int bn = get_group_id(0) * GEMM_TN, bm = get_group_id(1) * GEMM_TM;
+    int i, j, k0, l;
+    if (lower && bn > bm + GEMM_TM - 1) return;      /* whole block above the diagonal */
+    A += offa;
+    B += offb;
+    C += offc;
+    for (i = 0; i < GEMM_RM; i++)
+        for (j = 0; j < GEMM_RN; j++) acc[i][j] = 0;
+    for (k0 = 0; k0 < K; k0 += GEMM_TK) {
+        /* A block TM x TK: neighbours read neighbouring k (row-major rows) */
+        for (l = tid; l < GEMM_TM * GEMM_TK; l += GEMM_NT) {
+            int kk = l % GEMM_TK, ii = l / GEMM_TK;
+            int gi = bm + ii, gk = k0 + kk;
+            As[kk][ii] = (gi < M && gk < K) ? A[(long)gi * lda + gk] : (real)0;
+        }
+        if (!transb) {
+            for (l = tid; l < GEMM_TK * GEMM_TN; l += GEMM_NT) {
+                int jj = l % GEMM_TN, kk = l / GEMM_TN;
+                int gj = bn + jj, gk = k0 + kk;
+                Bs[kk][jj] = (gj < N && gk < K) ? B[(long)gk * ldb + gj] : (real)0;
+            }
+        } else {
+            for (l = tid; l < GEMM_TK * GEMM_TN; l += GEMM_NT) {
+                int kk = l % GEMM_TK, jj = l / GEMM_TK;
+                int gj = bn + jj, gk = k0 + kk;
+                Bs[kk][jj] = (gj < N && gk < K) ? B[(long)gj * ldb + gk] : (real)0;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (l = 0; l < GEMM_TK; l++) {
+            real a[GEMM_RM], b[GEMM_RN];
+            for (i = 0; i < GEMM_RM; i++) a[i] = As[l][ty + i * GEMM_WY];
+            for (j = 0; j < GEMM_RN; j++) b[j] = Bs[l][tx + j * GEMM_WX];
+            for (i = 0; i < GEMM_RM; i++)
+                for (j = 0; j < GEMM_RN; j++) acc[i][j] = fma(a[i], b[j], acc[i][j]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (i = 0; i < GEMM_RM; i++) {
+        int gi = bm + ty + i * GEMM_WY;
+        if (gi >= M) continue;
+        for (j = 0; j < GEMM_RN; j++) {
+            int gj = bn + tx + j * GEMM_WX;
+            if (gj >= N || (lower && gj > gi)) continue;
+            {
+                __global real *c = C + (long)gi * ldc + gj;
+                *c = beta == 0 ? alpha * acc[i][j] : fma(alpha, acc[i][j], beta * *c);
+            }
+        }
+    }
+}
+
+/* Row interchanges: for p = k0 .. k1-1 swap rows p and ipiv[p] over columns [c0, c1).
+   One work-item per column; the pivots are applied in order. */
+__kernel void SFX(lcl_laswp)(__global real *A, const long offa, const int lda, const int c0, const int c1,
+                             const int k0, const int k1, __global const int *ipiv) {
+    int j = c0 + (int)get_global_id(0), p;
+    if (j >= c1) return;
+    A += offa;
+    for (p = k0; p < k1; p++) {
+        int q = ipiv[p];
+        if (q != p) {
+            real t = A[(long)p * lda + j];
+            A[(long)p * lda + j] = A[(long)q * lda + j];
+            A[(long)q * lda + j] = t;
+        }
+    }
+}
+
+/* out (cols x rows, ldo) = in^T (rows x cols, ldi), through a local tile */
+#define TR_T 16
+__kernel __attribute__((reqd_work_group_size(TR_T, TR_T, 1)))
+void SFX(lcl_transpose)(const int rows, const int cols, __global const real *in, const long offi, const int ldi,
+                        __global real *out, const long offo, const int ldo) {
+    __local real t[TR_T][TR_T + 1];
+    int tx = get_local_id(0), ty = get_local_id(1);
+    int c = get_group_id(0) * TR_T + tx, r = get_group_id(1) * TR_T + ty;
+    if (r < rows && c < cols) t[ty][tx] = in[offi + (long)r * ldi + c];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    c = get_group_id(0) * TR_T + ty;
+    r = get_group_id(1) * TR_T + tx;
+    if (r < rows && c < cols) out[offo + (long)c * ldo + r] = t[tx][ty];
+}
+
+/* Non-finite scan: flag = 1 when any element of the rows x cols block is NaN or Inf */
+__kernel void SFX(lcl_nonfinite)(const int rows, const int cols, __global const real *A, const long offa, const int lda,
+                                 __global int *flag) {
+    int j = get_global_id(0), i = get_global_id(1);
+    if (i < rows && j < cols) {
+        real v = A[offa + (long)i * lda + j];
+        if (isnan(v) || isinf(v)) *flag = 1;
+    }
+}
