@@ -1024,6 +1024,14 @@ LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
     d->gemm[3] = gpu ? 16 : 8;
     d->gemm[4] = gpu ? 16 : 8;
     if (d->info.max_work_group < (size_t)(d->gemm[3] * d->gemm[4])) d->gemm[0] = d->gemm[1] = 16, d->gemm[3] = d->gemm[4] = 4;
+    {
+        /* LCL_TUNE_GEMM="TM,TN,TK,WX,WY" overrides, for tuning runs; ignored unless consistent */
+        const char *t = getenv("LCL_TUNE_GEMM");
+        int v[5];
+        if (t && sscanf(t, "%d,%d,%d,%d,%d", &v[0], &v[1], &v[2], &v[3], &v[4]) == 5 && v[3] > 0 && v[4] > 0 && v[2] > 0 &&
+            v[0] % v[4] == 0 && v[1] % v[3] == 0 && (size_t)(v[3] * v[4]) <= d->info.max_work_group)
+            memcpy(d->gemm, v, sizeof v);
+    }
 }
 
 /* Open the selected devices: one cl_context per device (devices of different platforms cannot
@@ -1669,30 +1677,74 @@ done:
 }
 
 /* ---- host parts: the panel and the small inverses, in double (float panels are widened) ---- */
-/* LU with partial pivoting of the m x kb row-major panel P (ld kb); piv local; first zero pivot
-   (1-based, local) into *zero when not yet set. */
-LCL__PRIVATE void lcl__host_getf2(int64_t m, int kb, double *P, int32_t *piv, int64_t *zero) {
-    int j;
-    for (j = 0; j < kb && j < m; j++) {
-        int64_t i, p = j;
-        double amax = fabs(P[(size_t)j * kb + j]), pv;
-        for (i = j + 1; i < m; i++) if (fabs(P[(size_t)i * kb + j]) > amax) { amax = fabs(P[(size_t)i * kb + j]); p = i; }
-        piv[j] = (int32_t)p;
-        if (p != j) {
-            int c;
-            for (c = 0; c < kb; c++) { double t = P[(size_t)j * kb + c]; P[(size_t)j * kb + c] = P[(size_t)p * kb + c]; P[(size_t)p * kb + c] = t; }
-        }
-        pv = P[(size_t)j * kb + j];
-        if (pv == 0) { if (!*zero) *zero = j + 1; continue; }
+/* LU with partial pivoting of the m x n row-major block P (leading dimension ld), recursive so the
+   bulk is a row-parallel GEMM: piv gets local row indices; the first zero pivot (1-based,
+   offset by zoff) goes to *zero when not yet set. */
+LCL__PRIVATE void lcl__host_rgetf(int64_t m, int n, double *P, int ld, int32_t *piv, int64_t *zero, int64_t zoff) {
+    int j, n1, n2;
+    int64_t i;
+    if (n <= 16) {
+        for (j = 0; j < n && j < m; j++) {
+            int64_t p = j;
+            double amax = fabs(P[(size_t)j * ld + j]), pv;
+            for (i = j + 1; i < m; i++) if (fabs(P[(size_t)i * ld + j]) > amax) { amax = fabs(P[(size_t)i * ld + j]); p = i; }
+            piv[j] = (int32_t)p;
+            if (p != j) {
+                int c;
+                for (c = 0; c < n; c++) { double t = P[(size_t)j * ld + c]; P[(size_t)j * ld + c] = P[(size_t)p * ld + c]; P[(size_t)p * ld + c] = t; }
+            }
+            pv = P[(size_t)j * ld + j];
+            if (pv == 0) { if (!*zero) *zero = zoff + j + 1; continue; }
 #ifdef _OPENMP
-#pragma omp parallel for if (m - j > 4096) schedule(static)
+#pragma omp parallel for if (m - j > 8192) schedule(static)
 #endif
-        for (i = j + 1; i < m; i++) {
-            double *row = P + (size_t)i * kb, l = row[j] / pv;
-            const double *prow = P + (size_t)j * kb;
+            for (i = j + 1; i < m; i++) {
+                double *row = P + (size_t)i * ld, l = row[j] / pv;
+                const double *prow = P + (size_t)j * ld;
+                int c;
+                row[j] = l;
+                for (c = j + 1; c < n; c++) row[c] -= l * prow[c];
+            }
+        }
+        return;
+    }
+    n1 = n / 2;
+    n2 = n - n1;
+    lcl__host_rgetf(m, n1, P, ld, piv, zero, zoff);
+    for (j = 0; j < n1; j++)        /* left swaps on the right half */
+        if (piv[j] != j) {
+            double *a = P + (size_t)j * ld + n1, *b = P + (size_t)piv[j] * ld + n1;
             int c;
-            row[j] = l;
-            for (c = j + 1; c < kb; c++) row[c] -= l * prow[c];
+            for (c = 0; c < n2; c++) { double t = a[c]; a[c] = b[c]; b[c] = t; }
+        }
+    for (i = 1; i < n1; i++) {      /* A12 = inv(L11) A12 */
+        double *row = P + (size_t)i * ld + n1;
+        int k, c;
+        for (k = 0; k < i; k++) {
+            double l = P[(size_t)i * ld + k];
+            const double *src = P + (size_t)k * ld + n1;
+            for (c = 0; c < n2; c++) row[c] -= l * src[c];
+        }
+    }
+#ifdef _OPENMP
+#pragma omp parallel for if (m - n1 > 2048) schedule(static)
+#endif
+    for (i = n1; i < m; i++) {      /* A22 -= A21 A12 */
+        double *row = P + (size_t)i * ld + n1;
+        int k, c;
+        for (k = 0; k < n1; k++) {
+            double l = P[(size_t)i * ld + k];
+            const double *src = P + (size_t)k * ld + n1;
+            for (c = 0; c < n2; c++) row[c] -= l * src[c];
+        }
+    }
+    lcl__host_rgetf(m - n1, n2, P + (size_t)n1 * ld + n1, ld, piv + n1, zero, zoff + n1);
+    for (j = n1; j < n; j++) {      /* right swaps on the left half */
+        piv[j] += n1;
+        if (piv[j] != j) {
+            double *a = P + (size_t)j * ld, *b = P + (size_t)piv[j] * ld;
+            int c;
+            for (c = 0; c < n1; c++) { double t = a[c]; a[c] = b[c]; b[c] = t; }
         }
     }
 }
@@ -1795,7 +1847,7 @@ LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ip
         for (i = 0; i < m; i++) lcl__widen(dt, (char *)stage + (size_t)i * nb * es, P + (size_t)i * kb, (size_t)kb);
         {
             int64_t z = 0;
-            lcl__host_getf2(m, kb, P, lp, &z);
+            lcl__host_rgetf(m, kb, P, kb, lp, &z, 0);
             if (z && !zero) zero = k + z;
         }
         for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + lp[i]);
