@@ -422,7 +422,7 @@ typedef struct lcl__device {
     cl_context cl;
     cl_command_queue queue[2];      /* 0 compute, 1 transfer */
     lcl__program prog[2];           /* per lcl_dtype */
-    int gemm[5];                    /* GEMM tile: TM, TN, TK, WX, WY (-D options of dense.cl) */
+    int gemm[2][5];                 /* per lcl_dtype, GEMM tile: TM, TN, TK, WX, WY (-D options of dense.cl) */
 } lcl__device;
 #endif
 
@@ -1017,20 +1017,24 @@ LCL__PRIVATE void lcl__device_release(lcl__device *d) {
 
 /* Tunables per device kind; `lcl tune` measures better ones. The work-group must fit the device. */
 LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
-    int gpu = d->info.type == LCL_DEVICE_GPU && d->info.max_work_group >= 256;
-    d->gemm[0] = gpu ? 64 : 32;
-    d->gemm[1] = gpu ? 64 : 32;
-    d->gemm[2] = 16;
-    d->gemm[3] = gpu ? 16 : 8;
-    d->gemm[4] = gpu ? 16 : 8;
-    if (d->info.max_work_group < (size_t)(d->gemm[3] * d->gemm[4])) d->gemm[0] = d->gemm[1] = 16, d->gemm[3] = d->gemm[4] = 4;
+    /* measured on an H200 (BENCHMARKS.md): double 64x64 tiles of 4x4, float 128x128 of 8x8 */
+    static const int gpu[2][5] = {{64, 64, 16, 16, 16}, {128, 128, 16, 16, 16}};
+    static const int cpu[5] = {32, 32, 16, 8, 8}, tiny[5] = {16, 16, 16, 4, 4};
+    int t;
+    for (t = 0; t < 2; t++) {
+        const int *v = d->info.type == LCL_DEVICE_GPU && d->info.max_work_group >= 256 ? gpu[t] : cpu;
+        if (d->info.max_work_group < (size_t)(v[3] * v[4])) v = tiny;
+        memcpy(d->gemm[t], v, sizeof d->gemm[t]);
+    }
     {
-        /* LCL_TUNE_GEMM="TM,TN,TK,WX,WY" overrides, for tuning runs; ignored unless consistent */
-        const char *t = getenv("LCL_TUNE_GEMM");
+        /* LCL_TUNE_GEMM="TM,TN,TK,WX,WY" overrides both, for tuning runs; ignored unless consistent */
+        const char *e = getenv("LCL_TUNE_GEMM");
         int v[5];
-        if (t && sscanf(t, "%d,%d,%d,%d,%d", &v[0], &v[1], &v[2], &v[3], &v[4]) == 5 && v[3] > 0 && v[4] > 0 && v[2] > 0 &&
-            v[0] % v[4] == 0 && v[1] % v[3] == 0 && (size_t)(v[3] * v[4]) <= d->info.max_work_group)
-            memcpy(d->gemm, v, sizeof v);
+        if (e && sscanf(e, "%d,%d,%d,%d,%d", &v[0], &v[1], &v[2], &v[3], &v[4]) == 5 && v[3] > 0 && v[4] > 0 && v[2] > 0 &&
+            v[0] % v[4] == 0 && v[1] % v[3] == 0 && (size_t)(v[3] * v[4]) <= d->info.max_work_group) {
+            memcpy(d->gemm[0], v, sizeof v);
+            memcpy(d->gemm[1], v, sizeof v);
+        }
     }
 }
 
@@ -1185,7 +1189,7 @@ LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *ou
 LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
     size_t wg = d->info.max_work_group >= 256 ? 256 : (d->info.max_work_group ? d->info.max_work_group : 64);
     snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d%s%s",
-             dt == LCL_F64 ? 1 : 0, (unsigned)wg, d->gemm[0], d->gemm[1], d->gemm[2], d->gemm[3], d->gemm[4],
+             dt == LCL_F64 ? 1 : 0, (unsigned)wg, d->gemm[dt][0], d->gemm[dt][1], d->gemm[dt][2], d->gemm[dt][3], d->gemm[dt][4],
              ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
 }
 
@@ -1534,10 +1538,10 @@ LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype
     sz[5] = sz[8] = sz[13] = sizeof(cl_long);
     e = lcl__set_args(k, 16, sz, p);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_gemm)", d->info.name);
-    lws[0] = (size_t)d->gemm[3];
-    lws[1] = (size_t)d->gemm[4];
-    gws[0] = (size_t)((N + d->gemm[1] - 1) / d->gemm[1]) * lws[0];
-    gws[1] = (size_t)((M + d->gemm[0] - 1) / d->gemm[0]) * lws[1];
+    lws[0] = (size_t)d->gemm[dt][3];
+    lws[1] = (size_t)d->gemm[dt][4];
+    gws[0] = (size_t)((N + d->gemm[dt][1] - 1) / d->gemm[dt][1]) * lws[0];
+    gws[1] = (size_t)((M + d->gemm[dt][0] - 1) / d->gemm[dt][0]) * lws[1];
     e = LCL__CL->clEnqueueNDRangeKernel(q, k, 2, NULL, gws, lws, 0, NULL, NULL);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_gemm)", d->info.name);
     return LCL_OK;
