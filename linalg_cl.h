@@ -266,6 +266,7 @@ typedef struct lcl_dense_opts {
     lcl_dense_alg alg;
     int block;                  /* block size, 0 = tuned default */
     int device;                 /* OpenCL device of the context to use, -1 = all (split the update) */
+    int panel;                  /* OpenCL LU panel: 0 auto (device), 1 on the host, 2 on the device */
 } lcl_dense_opts;               /* NULL opts = all defaults (alg auto, block 0, device 0) */
 
 LCL_API lcl_status lcl_getrf(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o);
@@ -643,6 +644,7 @@ LCL_API void lcl_clear_error(lcl_context *ctx) {
     X(cl_int, clEnqueueNDRangeKernel, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, \
         const size_t *, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueMarkerWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_int, clEnqueueBarrierWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clFlush, (cl_command_queue)) \
     X(cl_int, clFinish, (cl_command_queue)) \
     X(cl_int, clWaitForEvents, (cl_uint, const cl_event *)) \
@@ -1185,9 +1187,16 @@ LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *ou
 
 /* >>programs ----------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL
+/* LCL_WG: the 1-D work-group size, a power of two up to 256 that the device allows */
+LCL__PRIVATE size_t lcl__wg(const lcl__device *d) {
+    size_t wg = 256;
+    while (wg > 1 && wg > d->info.max_work_group) wg >>= 1;
+    return wg;
+}
+
 /* Tunables every kernel file may read (each also has an #ifndef default in the .cl file). */
 LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
-    size_t wg = d->info.max_work_group >= 256 ? 256 : (d->info.max_work_group ? d->info.max_work_group : 64);
+    size_t wg = lcl__wg(d);
     snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d%s%s",
              dt == LCL_F64 ? 1 : 0, (unsigned)wg, d->gemm[dt][0], d->gemm[dt][1], d->gemm[dt][2], d->gemm[dt][3], d->gemm[dt][4],
              ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
@@ -1613,6 +1622,15 @@ LCL__PRIVATE void lcl__cl_dmat_release(lcl_dmat *m) {
     m->buf = NULL;
 }
 
+/* the compute queue waits for the transfer-queue writes in ev (released here) */
+LCL__PRIVATE cl_int lcl__cl_join(lcl__device *d, int n, cl_event *ev) {
+    int i;
+    cl_int e = LCL__CL->clFlush(d->queue[1]);
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], (cl_uint)n, ev, NULL);
+    for (i = 0; i < n; i++) if (ev[i]) LCL__CL->clReleaseEvent(ev[i]);
+    return e;
+}
+
 LCL__PRIVATE lcl_status lcl__cl_dmat_alloc(lcl_context *ctx, int dev, lcl_dtype dt, int64_t rows, int64_t cols, lcl_dmat *m) {
     size_t bytes, es = lcl__dsize(dt);
     lcl__device *d;
@@ -1814,7 +1832,7 @@ LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, in
     return nb;
 }
 
-LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
+LCL__PRIVATE lcl_status lcl__cl_getrf_hostpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
     lcl__device *d = &ctx->dev[A->dev];
     lcl_dtype dt = A->dtype;
     size_t es = lcl__dsize(dt);
@@ -1860,12 +1878,25 @@ LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ip
             double *Xs = X;
             lcl__host_inv_unit_lower(kb, P, kb, X);
             if (dt == LCL_F32) { float *xf = (float *)X; int q; for (q = 0; q < kb * kb; q++) xf[q] = (float)Xs[q]; }
-            LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], dinv, CL_TRUE, 0, (size_t)kb * kb * es, X, 0, NULL, NULL), "clEnqueueWriteBuffer");
         }
-        /* 2. panel and pivots back; swaps to the right */
-        LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], A->buf, ld, k, k, m, kb, stage, nb, es, CL_TRUE, 0, NULL, NULL), "clEnqueueWriteBufferRect");
-        LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], dpiv, CL_TRUE, (size_t)k * sizeof(cl_int), (size_t)kb * sizeof(cl_int), ipiv + k, 0, NULL, NULL),
-                   "clEnqueueWriteBuffer(pivots)");
+        /* 2. panel, pivots and inverse back on the transfer queue, without waiting for the rest of
+              the previous update (it touches other columns); swaps to the right */
+        {
+            cl_event ew[3];
+            int nw = 0;
+            e = CL_SUCCESS;
+            if (rest > 0) e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], dinv, CL_FALSE, 0, (size_t)kb * kb * es, X, 0, NULL, &ew[nw++]);
+            if (e == CL_SUCCESS) e = lcl__cl_rect(d, 1, d->queue[1], A->buf, ld, k, k, m, kb, stage, nb, es, CL_FALSE, 0, NULL, &ew[nw++]);
+            if (e == CL_SUCCESS)
+                e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], dpiv, CL_FALSE, (size_t)k * sizeof(cl_int), (size_t)kb * sizeof(cl_int), ipiv + k, 0, NULL, &ew[nw++]);
+            if (e != CL_SUCCESS) {
+                nw--;
+                while (nw > 0) LCL__CL->clReleaseEvent(ew[--nw]);
+                st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer(panel)", d->info.name);
+                goto done;
+            }
+            LCL__CLCHK(lcl__cl_join(d, nw, ew), "clEnqueueBarrierWithWaitList");
+        }
         if (rest == 0) break;
         if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)n, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
         /* 3. U12 = inv(L11) A12 via the temporary, then back in place */
@@ -1917,6 +1948,129 @@ done:
     return st;
 }
 
+/* LU with the panel on the device: its pivot search, swaps and rank-1 updates run on the transfer
+   queue, overlapping the rest of the previous trailing update on the compute queue. */
+LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
+    lcl__device *d = &ctx->dev[A->dev];
+    lcl_dtype dt = A->dtype;
+    size_t es = lcl__dsize(dt);
+    int64_t n = A->rows, k;
+    int ld = (int)A->ld, nb = lcl__cl_block(d, o, n), in = (int)n, zero = 0;
+    cl_mem dpiv = NULL, dzero = NULL, dinv = NULL, dtmp = NULL;
+    cl_kernel kpiv, kupd;
+    cl_event mark = NULL;
+    double *X = NULL, *P = NULL;
+    void *stage = NULL;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    size_t wg = 256;
+    if (n == 0) return LCL_OK;
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_pivot_f" : "lcl_panel_pivot_d", &kpiv)) != LCL_OK) return st;
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_update_f" : "lcl_panel_update_d", &kupd)) != LCL_OK) return st;
+    wg = lcl__wg(d);   /* = LCL_WG of the build */
+    X = (double *)lcl__alloc(ctx, "panel inverse", (size_t)nb * (size_t)nb, sizeof(double), &st);
+    P = X ? (double *)lcl__alloc(ctx, "diagonal block", (size_t)nb * (size_t)nb, sizeof(double), &st) : NULL;
+    stage = P ? lcl__alloc(ctx, "block staging", (size_t)nb * (size_t)nb, es, &st) : NULL;
+    if (!stage) goto done;
+    if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &dpiv)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dzero)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_ONLY, &dinv)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)ld * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[1], dzero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    for (k = 0; k < n; k += nb) {
+        int kb = (int)(n - k < nb ? n - k : nb), j, c0 = (int)k;
+        int64_t rest = n - k - kb;
+        int kb2 = (int)(rest < nb ? rest : nb);
+        /* 1. the panel, on the transfer queue once its columns are up to date */
+        if (mark) {
+            e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[1], 1, &mark, NULL);
+            LCL__CL->clReleaseEvent(mark);
+            mark = NULL;
+            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name); goto done; }
+        }
+        for (j = c0; j < c0 + kb; j++) {
+            size_t g1 = wg, g2[2], l2[2] = {16, 16};
+            int c1 = c0 + kb;
+            e = LCL__CL->clSetKernelArg(kpiv, 0, sizeof(cl_mem), &A->buf);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 1, sizeof(int), &ld);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 2, sizeof(int), &in);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 3, sizeof(int), &c0);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 4, sizeof(int), &kb);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 5, sizeof(int), &j);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 6, sizeof(cl_mem), &dpiv);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 7, sizeof(cl_mem), &dzero);
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[1], kpiv, 1, NULL, &g1, &g1, 0, NULL, NULL);
+            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_panel_pivot", d->info.name); goto done; }
+            if (j + 1 >= c1 || j + 1 >= in) continue;
+            g2[0] = (size_t)lcl__round_up(c1 - j - 1, 16);
+            g2[1] = (size_t)lcl__round_up(in - j - 1, 16);
+            e = LCL__CL->clSetKernelArg(kupd, 0, sizeof(cl_mem), &A->buf);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kupd, 1, sizeof(int), &ld);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kupd, 2, sizeof(int), &in);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kupd, 3, sizeof(int), &c1);
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kupd, 4, sizeof(int), &j);
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[1], kupd, 2, NULL, g2, l2, 0, NULL, NULL);
+            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_panel_update", d->info.name); goto done; }
+        }
+        if (rest == 0) break;
+        /* 2. inv(L11) on the host from the kb x kb diagonal block */
+        LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[1], A->buf, ld, k, k, kb, kb, stage, nb, es, CL_TRUE, 0, NULL, NULL), "clEnqueueReadBufferRect");
+        lcl__widen(dt, stage, P, (size_t)nb * kb);
+        lcl__host_inv_unit_lower(kb, P, nb, X);
+        if (dt == LCL_F32) { float *xf = (float *)X; int q; for (q = 0; q < kb * kb; q++) xf[q] = (float)X[q]; }
+        {
+            cl_event ew;
+            LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[1], dinv, CL_FALSE, 0, (size_t)kb * kb * es, X, 0, NULL, &ew), "clEnqueueWriteBuffer");
+            LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
+        }
+        /* 3. compute queue: swaps to the right, U12, the next panel's columns, then the rest */
+        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)n, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
+        if ((st = lcl__cl_gemm(ctx, d, dt, kb, (int)rest, kb, 1.0, dinv, 0, kb, A->buf, k * ld + k + kb, ld, 0, 0.0, dtmp, 0, ld, 0, d->queue[0])) != LCL_OK) goto done;
+        {
+            size_t so[3] = {0, 0, 0}, dor[3], reg[3];
+            dor[0] = (size_t)(k + kb) * es; dor[1] = (size_t)k; dor[2] = 0;
+            reg[0] = (size_t)rest * es; reg[1] = (size_t)kb; reg[2] = 1;
+            LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)ld * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
+                       "clEnqueueCopyBufferRect");
+        }
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb2, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb, ld, 0,
+                               1.0, A->buf, (k + kb) * ld + k + kb, ld, 0, d->queue[0])) != LCL_OK) goto done;
+        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(rest - kb2), kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb + kb2, ld, 0,
+                               1.0, A->buf, (k + kb) * ld + k + kb + kb2, ld, 0, d->queue[0])) != LCL_OK) goto done;
+        LCL__CL->clFlush(d->queue[0]);
+    }
+    LCL__CLCHK(LCL__CL->clFinish(d->queue[1]), "clFinish");
+    /* 4. pivots and the first zero pivot to the host, then the swaps to the left */
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[1], dpiv, CL_TRUE, 0, (size_t)n * sizeof(cl_int), ipiv, 0, NULL, NULL), "clEnqueueReadBuffer(pivots)");
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[1], dzero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueReadBuffer");
+    for (k = nb; k < n; k += nb) {
+        int kb = (int)(n - k < nb ? n - k : nb);
+        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, 0, (int)k, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
+    }
+    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
+done:
+    if (mark) LCL__CL->clReleaseEvent(mark);
+    LCL__CL->clFinish(d->queue[1]);
+    LCL__CL->clFinish(d->queue[0]);
+    if (dpiv) LCL__CL->clReleaseMemObject(dpiv);
+    if (dzero) LCL__CL->clReleaseMemObject(dzero);
+    if (dinv) LCL__CL->clReleaseMemObject(dinv);
+    if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
+    LCL_FREE(X);
+    LCL_FREE(P);
+    LCL_FREE(stage);
+    if (info) *info = st == LCL_OK ? zero : 0;
+    if (st == LCL_OK && zero)
+        return lcl__fail(ctx, LCL_ERR_SINGULAR, "getrf: U(%d,%d) is exactly zero: the matrix is singular", zero, zero);
+    return st;
+}
+
+LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
+    if (o && o->panel == 1) return lcl__cl_getrf_hostpanel(ctx, A, ipiv, info, o);
+    return lcl__cl_getrf_devpanel(ctx, A, ipiv, info, o);
+}
+
 /* Lower Cholesky of the row-major device matrix (in its lower triangle). An upper factor is the
    same computation on the transpose, which the caller arranges. */
 LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
@@ -1952,11 +2106,26 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
         f = lcl__host_potf2(kb, P, nb);
         if (f) { fail = k + f; break; }
         lcl__narrow(dt, P, stage, (size_t)nb * kb);
-        LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], A->buf, ld, k, k, kb, kb, stage, nb, es, CL_TRUE, 0, NULL, NULL), "clEnqueueWriteBufferRect");
+        if (rest > 0) {
+            lcl__host_inv_lower_t(kb, P, nb, X);
+            if (dt == LCL_F32) { float *xf = (float *)X; int q; for (q = 0; q < kb * kb; q++) xf[q] = (float)X[q]; }
+        }
+        {
+            /* on the transfer queue: the rest of the previous update works on other rows */
+            cl_event ew[2];
+            int nw = 0;
+            e = lcl__cl_rect(d, 1, d->queue[1], A->buf, ld, k, k, kb, kb, stage, nb, es, CL_FALSE, 0, NULL, &ew[nw++]);
+            if (e == CL_SUCCESS && rest > 0)
+                e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], dinv, CL_FALSE, 0, (size_t)kb * kb * es, X, 0, NULL, &ew[nw++]);
+            if (e != CL_SUCCESS) {
+                nw--;
+                while (nw > 0) LCL__CL->clReleaseEvent(ew[--nw]);
+                st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer(block)", d->info.name);
+                goto done;
+            }
+            LCL__CLCHK(lcl__cl_join(d, nw, ew), "clEnqueueBarrierWithWaitList");
+        }
         if (rest == 0) break;
-        lcl__host_inv_lower_t(kb, P, nb, X);
-        if (dt == LCL_F32) { float *xf = (float *)X; int q; for (q = 0; q < kb * kb; q++) xf[q] = (float)X[q]; }
-        LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], dinv, CL_TRUE, 0, (size_t)kb * kb * es, X, 0, NULL, NULL), "clEnqueueWriteBuffer");
         /* L21 = A21 inv(L11)^T through the temporary */
         if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb, kb, 1.0, A->buf, (k + kb) * ld + k, ld, dinv, 0, kb, 0, 0.0, dtmp, 0, nb, 0, d->queue[0])) != LCL_OK) goto done;
         {

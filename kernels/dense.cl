@@ -139,3 +139,61 @@ __kernel void SFX(lcl_nonfinite)(const int rows, const int cols, __global const 
         if (isnan(v) || isinf(v)) *flag = 1;
     }
 }
+
+/* ---- the LU panel on the device: per column j of the panel [c0, c0+kb), rows [j, n) ---- */
+#ifndef LCL_WG
+#define LCL_WG 256
+#endif
+/* one work-group: find the pivot (largest |a|, first on ties), swap it into row j across the
+   panel, record it, scale the column below. A zero pivot is recorded (first one, 1-based) and
+   the column is left as is, as LAPACK does. */
+__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
+void SFX(lcl_panel_pivot)(__global real *A, const int ld, const int n, const int c0, const int kb, const int j,
+                          __global int *ipiv, __global int *zero) {
+    __local real vbest[LCL_WG];
+    __local int ibest[LCL_WG];
+    const int lid = get_local_id(0);
+    real best = -1, pv;
+    int bi = j, i, s, p;
+    for (i = j + lid; i < n; i += LCL_WG) {
+        real v = fabs(A[(long)i * ld + j]);
+        if (v > best) { best = v; bi = i; }
+    }
+    vbest[lid] = best;
+    ibest[lid] = bi;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (s = LCL_WG / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            real o = vbest[lid + s];
+            int oi = ibest[lid + s];
+            if (o > vbest[lid] || (o == vbest[lid] && oi < ibest[lid])) { vbest[lid] = o; ibest[lid] = oi; }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    p = ibest[0];
+    if (p != j)
+        for (i = lid; i < kb; i += LCL_WG) {
+            long a = (long)j * ld + c0 + i, b = (long)p * ld + c0 + i;
+            real t = A[a];
+            A[a] = A[b];
+            A[b] = t;
+        }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    pv = A[(long)j * ld + j];
+    if (lid == 0) {
+        ipiv[j] = p;
+        if (pv == 0 && *zero == 0) *zero = j + 1;
+    }
+    if (pv != 0)
+        for (i = j + 1 + lid; i < n; i += LCL_WG) A[(long)i * ld + j] /= pv;
+}
+
+/* rank-1 update of the panel right of column j: A[i][c] -= A[i][j] * A[j][c], i > j, j < c < c1 */
+__kernel void SFX(lcl_panel_update)(__global real *A, const int ld, const int n, const int c1, const int j) {
+    const int c = j + 1 + get_global_id(0), i = j + 1 + get_global_id(1);
+    real u;
+    if (c >= c1 || i >= n) return;
+    u = A[(long)j * ld + c];
+    if (A[(long)j * ld + j] == 0) return;
+    A[(long)i * ld + c] = fma(-A[(long)i * ld + j], u, A[(long)i * ld + c]);
+}
