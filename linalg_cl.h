@@ -1603,6 +1603,27 @@ LCL__PRIVATE lcl_status lcl__cl_transpose(lcl_context *ctx, lcl__device *d, lcl_
     return LCL_OK;
 }
 
+/* X = inv(L11) (unit) or inv(L11)^T of the kb x kb block at offl; see kernels/dense.cl */
+LCL__PRIVATE lcl_status lcl__cl_trtri(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem L, int64_t offl, int ld, int kb, int unit,
+                                      cl_mem X, cl_command_queue q) {
+    cl_kernel k;
+    cl_int e;
+    cl_long o = offl;
+    size_t lws = 64, gws = (size_t)lcl__round_up(kb, 64);
+    const void *p[7];
+    size_t sz[7];
+    lcl_status st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_trtri_lower_f" : "lcl_trtri_lower_d", &k);
+    if (st != LCL_OK) return st;
+    p[0] = &L; p[1] = &o; p[2] = &ld; p[3] = &kb; p[4] = &unit; p[5] = &X; p[6] = &kb;
+    sz[0] = sz[5] = sizeof(cl_mem);
+    sz[1] = sizeof(cl_long);
+    sz[2] = sz[3] = sz[4] = sz[6] = sizeof(int);
+    if ((e = lcl__set_args(k, 7, sz, p)) != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_trtri_lower)", d->info.name);
+    e = LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &gws, &lws, 0, NULL, NULL);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_trtri_lower)", d->info.name);
+    return LCL_OK;
+}
+
 /* rect transfer of a rows x cols block at (r0, c0) of a row-major device matrix */
 LCL__PRIVATE cl_int lcl__cl_rect(lcl__device *d, int write, cl_command_queue q, cl_mem buf, int64_t ld, int64_t r0, int64_t c0,
                                  int64_t rows, int64_t cols, void *host, int64_t hld, size_t es, cl_bool block,
@@ -1783,37 +1804,6 @@ LCL__PRIVATE void lcl__host_inv_unit_lower(int kb, const double *L, int ldl, dou
             X[i * kb + j] = -s;
         }
 }
-/* Cholesky of the kb x kb row-major block (lower); returns the 1-based failing column or 0 */
-LCL__PRIVATE int lcl__host_potf2(int kb, double *A, int lda) {
-    int j, i, k;
-    for (j = 0; j < kb; j++) {
-        double s = A[j * lda + j];
-        for (k = 0; k < j; k++) s -= A[j * lda + k] * A[j * lda + k];
-        if (!(s > 0)) return j + 1;
-        s = sqrt(s);
-        A[j * lda + j] = s;
-        for (i = j + 1; i < kb; i++) {
-            double t = A[i * lda + j];
-            for (k = 0; k < j; k++) t -= A[i * lda + k] * A[j * lda + k];
-            A[i * lda + j] = t / s;
-        }
-    }
-    return 0;
-}
-/* X = inv(L)^T for the lower kb x kb row-major L: an upper triangle */
-LCL__PRIVATE void lcl__host_inv_lower_t(int kb, const double *L, int ldl, double *X) {
-    int i, j, k;
-    /* Y = inv(L) column by column, stored transposed into X */
-    for (j = 0; j < kb; j++)
-        for (i = 0; i < kb; i++) {
-            double s;
-            if (i < j) { X[j * kb + i] = 0; continue; }
-            s = i == j ? 1.0 : 0.0;
-            for (k = j; k < i; k++) s -= L[i * ldl + k] * X[j * kb + k];
-            X[j * kb + i] = s / L[i * ldl + i];
-        }
-}
-
 /* host staging: widen a float block to double and back */
 LCL__PRIVATE void lcl__widen(lcl_dtype dt, const void *src, double *dst, size_t n) {
     size_t i;
@@ -1959,8 +1949,6 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
     cl_mem dpiv = NULL, dzero = NULL, dinv = NULL, dtmp = NULL;
     cl_kernel kpiv, kupd;
     cl_event mark = NULL;
-    double *X = NULL, *P = NULL;
-    void *stage = NULL;
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
     size_t wg = 256;
@@ -1968,10 +1956,6 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_pivot_f" : "lcl_panel_pivot_d", &kpiv)) != LCL_OK) return st;
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_update_f" : "lcl_panel_update_d", &kupd)) != LCL_OK) return st;
     wg = lcl__wg(d);   /* = LCL_WG of the build */
-    X = (double *)lcl__alloc(ctx, "panel inverse", (size_t)nb * (size_t)nb, sizeof(double), &st);
-    P = X ? (double *)lcl__alloc(ctx, "diagonal block", (size_t)nb * (size_t)nb, sizeof(double), &st) : NULL;
-    stage = P ? lcl__alloc(ctx, "block staging", (size_t)nb * (size_t)nb, es, &st) : NULL;
-    if (!stage) goto done;
     if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &dpiv)) != LCL_OK) goto done;
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dzero)) != LCL_OK) goto done;
     if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_ONLY, &dinv)) != LCL_OK) goto done;
@@ -2013,14 +1997,11 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
             if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_panel_update", d->info.name); goto done; }
         }
         if (rest == 0) break;
-        /* 2. inv(L11) on the host from the kb x kb diagonal block */
-        LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[1], A->buf, ld, k, k, kb, kb, stage, nb, es, CL_TRUE, 0, NULL, NULL), "clEnqueueReadBufferRect");
-        lcl__widen(dt, stage, P, (size_t)nb * kb);
-        lcl__host_inv_unit_lower(kb, P, nb, X);
-        if (dt == LCL_F32) { float *xf = (float *)X; int q; for (q = 0; q < kb * kb; q++) xf[q] = (float)X[q]; }
+        /* 2. inv(L11) on the device, still on the transfer queue; the compute queue joins here */
+        if ((st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 1, dinv, d->queue[1])) != LCL_OK) goto done;
         {
             cl_event ew;
-            LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[1], dinv, CL_FALSE, 0, (size_t)kb * kb * es, X, 0, NULL, &ew), "clEnqueueWriteBuffer");
+            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
             LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
         }
         /* 3. compute queue: swaps to the right, U12, the next panel's columns, then the rest */
@@ -2057,9 +2038,6 @@ done:
     if (dzero) LCL__CL->clReleaseMemObject(dzero);
     if (dinv) LCL__CL->clReleaseMemObject(dinv);
     if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
-    LCL_FREE(X);
-    LCL_FREE(P);
-    LCL_FREE(stage);
     if (info) *info = st == LCL_OK ? zero : 0;
     if (st == LCL_OK && zero)
         return lcl__fail(ctx, LCL_ERR_SINGULAR, "getrf: U(%d,%d) is exactly zero: the matrix is singular", zero, zero);
@@ -2071,61 +2049,41 @@ LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ip
     return lcl__cl_getrf_devpanel(ctx, A, ipiv, info, o);
 }
 
-/* Lower Cholesky of the row-major device matrix (in its lower triangle). An upper factor is the
-   same computation on the transpose, which the caller arranges. */
+/* Lower Cholesky of the row-major device matrix (in its lower triangle), entirely on the device:
+   diagonal block (one work-group), its inverse, the panel by GEMM, the trailing update by the
+   lower-only GEMM; nothing waits for the host. An upper factor is the same on the transpose. */
 LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
     lcl__device *d = &ctx->dev[A->dev];
     lcl_dtype dt = A->dtype;
     size_t es = lcl__dsize(dt);
-    int64_t n = A->rows, k, fail = 0;
-    int ld = (int)A->ld, nb = lcl__cl_block(d, o, n);
-    cl_mem dinv = NULL, dtmp = NULL;
-    cl_event ev_read = NULL;
-    double *P = NULL, *X = NULL;
-    void *stage = NULL;
+    int64_t n = A->rows, k;
+    int ld = (int)A->ld, nb = lcl__cl_block(d, o, n), fail = 0;
+    cl_mem dinv = NULL, dtmp = NULL, dfail = NULL;
+    cl_kernel kpot;
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
+    size_t wg;
     if (n == 0) return LCL_OK;
-    P = (double *)lcl__alloc(ctx, "diagonal block", (size_t)nb * (size_t)nb, sizeof(double), &st);
-    X = P ? (double *)lcl__alloc(ctx, "block inverse", (size_t)nb * (size_t)nb, sizeof(double), &st) : NULL;
-    stage = X ? lcl__alloc(ctx, "block staging", (size_t)nb * (size_t)nb, es, &st) : NULL;
-    if (!stage) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_ONLY, &dinv)) != LCL_OK) goto done;
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_f" : "lcl_potf2_d", &kpot)) != LCL_OK) return st;
+    wg = lcl__wg(d);
+    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_WRITE, &dinv)) != LCL_OK) goto done;
     if ((st = lcl__buffer(ctx, d, (size_t)n * (size_t)nb * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
-    LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], A->buf, ld, 0, 0, nb, nb, stage, nb, es, CL_TRUE, 0, NULL, NULL), "clEnqueueReadBufferRect");
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dfail)) != LCL_OK) goto done;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
     for (k = 0; k < n; k += nb) {
-        int kb = (int)(n - k < nb ? n - k : nb), f;
+        int kb = (int)(n - k < nb ? n - k : nb), base = (int)k;
         int64_t rest = n - k - kb;
-        int kb2 = (int)(rest < nb ? rest : nb);
-        if (ev_read) {
-            LCL__CLCHK(LCL__CL->clWaitForEvents(1, &ev_read), "clWaitForEvents(block)");
-            LCL__CL->clReleaseEvent(ev_read);
-            ev_read = NULL;
-        }
-        lcl__widen(dt, stage, P, (size_t)nb * kb);
-        f = lcl__host_potf2(kb, P, nb);
-        if (f) { fail = k + f; break; }
-        lcl__narrow(dt, P, stage, (size_t)nb * kb);
-        if (rest > 0) {
-            lcl__host_inv_lower_t(kb, P, nb, X);
-            if (dt == LCL_F32) { float *xf = (float *)X; int q; for (q = 0; q < kb * kb; q++) xf[q] = (float)X[q]; }
-        }
-        {
-            /* on the transfer queue: the rest of the previous update works on other rows */
-            cl_event ew[2];
-            int nw = 0;
-            e = lcl__cl_rect(d, 1, d->queue[1], A->buf, ld, k, k, kb, kb, stage, nb, es, CL_FALSE, 0, NULL, &ew[nw++]);
-            if (e == CL_SUCCESS && rest > 0)
-                e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], dinv, CL_FALSE, 0, (size_t)kb * kb * es, X, 0, NULL, &ew[nw++]);
-            if (e != CL_SUCCESS) {
-                nw--;
-                while (nw > 0) LCL__CL->clReleaseEvent(ew[--nw]);
-                st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer(block)", d->info.name);
-                goto done;
-            }
-            LCL__CLCHK(lcl__cl_join(d, nw, ew), "clEnqueueBarrierWithWaitList");
-        }
+        cl_long off = k * ld + k;
+        e = LCL__CL->clSetKernelArg(kpot, 0, sizeof(cl_mem), &A->buf);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpot, 1, sizeof(cl_long), &off);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpot, 2, sizeof(int), &ld);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpot, 3, sizeof(int), &kb);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpot, 4, sizeof(int), &base);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpot, 5, sizeof(cl_mem), &dfail);
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
+        if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2", d->info.name); goto done; }
         if (rest == 0) break;
+        if ((st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 0, dinv, d->queue[0])) != LCL_OK) goto done;
         /* L21 = A21 inv(L11)^T through the temporary */
         if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb, kb, 1.0, A->buf, (k + kb) * ld + k, ld, dinv, 0, kb, 0, 0.0, dtmp, 0, nb, 0, d->queue[0])) != LCL_OK) goto done;
         {
@@ -2135,36 +2093,20 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
             LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)nb * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
                        "clEnqueueCopyBufferRect");
         }
-        /* A22 -= L21 L21^T, lower part: the next diagonal block first, then fetch it */
-        if ((st = lcl__cl_gemm(ctx, d, dt, kb2, kb2, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, (k + kb) * ld + k, ld, 1,
+        /* A22 -= L21 L21^T, lower part */
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)rest, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, (k + kb) * ld + k, ld, 1,
                                1.0, A->buf, (k + kb) * ld + k + kb, ld, 1, d->queue[0])) != LCL_OK) goto done;
-        {
-            cl_event mark = NULL;
-            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
-            LCL__CL->clFlush(d->queue[0]);
-            e = lcl__cl_rect(d, 0, d->queue[1], A->buf, ld, k + kb, k + kb, kb2, kb2, stage, nb, es, CL_FALSE, 1, &mark, &ev_read);
-            LCL__CL->clReleaseEvent(mark);
-            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(block)", d->info.name); goto done; }
-            LCL__CL->clFlush(d->queue[1]);
-        }
-        if (rest > kb2 &&
-            (st = lcl__cl_gemm(ctx, d, dt, (int)(rest - kb2), (int)rest, kb, -1.0, A->buf, (k + kb + kb2) * ld + k, ld, A->buf, (k + kb) * ld + k, ld, 1,
-                               1.0, A->buf, (k + kb + kb2) * ld + k + kb, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        LCL__CL->clFlush(d->queue[0]);
+        if ((k / nb) % 8 == 7) LCL__CL->clFlush(d->queue[0]);
     }
-    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[0], dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueReadBuffer");
 done:
-    if (ev_read) { LCL__CL->clWaitForEvents(1, &ev_read); LCL__CL->clReleaseEvent(ev_read); }
-    LCL__CL->clFinish(d->queue[1]);
     LCL__CL->clFinish(d->queue[0]);
     if (dinv) LCL__CL->clReleaseMemObject(dinv);
     if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
-    LCL_FREE(P);
-    LCL_FREE(X);
-    LCL_FREE(stage);
+    if (dfail) LCL__CL->clReleaseMemObject(dfail);
     if (info) *info = st == LCL_OK ? fail : 0;
     if (st == LCL_OK && fail)
-        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "potrf: the leading minor of order %lld is not positive definite", (long long)fail);
+        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "potrf: the leading minor of order %d is not positive definite", fail);
     return st;
 }
 

@@ -197,3 +197,53 @@ __kernel void SFX(lcl_panel_update)(__global real *A, const int ld, const int n,
     if (A[(long)j * ld + j] == 0) return;
     A[(long)i * ld + c] = fma(-A[(long)i * ld + j], u, A[(long)i * ld + c]);
 }
+
+/* ---- small diagonal blocks, each by one work-group in global memory (kb up to a few hundred) ---- */
+/* Cholesky of the kb x kb block at A (lower, row-major, ld): right-looking; the first failing
+   column (1-based, offset by base) goes to *fail. The upper part is left untouched. */
+__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
+void SFX(lcl_potf2)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
+    __local int bad;
+    const int lid = get_local_id(0);
+    int j, i, c;
+    A += offa;
+    if (lid == 0) bad = *fail;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (bad) return;                      /* an earlier block failed: nothing more to do */
+    for (j = 0; j < kb; j++) {
+        real d = A[(long)j * ld + j];
+        if (!(d > 0)) {
+            if (lid == 0) *fail = base + j + 1;
+            return;                       /* uniform: every work-item read the same d */
+        }
+        d = sqrt(d);
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        if (lid == 0) A[(long)j * ld + j] = d;
+        for (i = j + 1 + lid; i < kb; i += LCL_WG) A[(long)i * ld + j] /= d;
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        /* trailing lower triangle: (i, c) with j < c <= i < kb, spread over the work-group */
+        for (i = j + 1; i < kb; i++)
+            for (c = j + 1 + lid; c <= i; c += LCL_WG)
+                A[(long)i * ld + c] = fma(-A[(long)i * ld + j], A[(long)c * ld + j], A[(long)i * ld + c]);
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+}
+
+/* X (kb x kb, row-major, ldx) from the lower triangle of L (ld):
+   unit = 1: X = inv(L) with a unit diagonal (the LU panel's L11);
+   unit = 0: X = inv(L)^T (Cholesky: L21 = A21 inv(L11)^T).  One work-item per column of inv(L). */
+__kernel void SFX(lcl_trtri_lower)(__global const real *L, const long offl, const int ld, const int kb, const int unit,
+                                   __global real *X, const int ldx) {
+    const int j = get_global_id(0);
+    int i, k;
+    if (j >= kb) return;
+    L += offl;
+    for (i = 0; i < kb; i++) {
+        real s;
+        if (i < j) { if (unit) X[(long)i * ldx + j] = 0; else X[(long)j * ldx + i] = 0; continue; }
+        s = i == j ? (real)1 : (real)0;
+        for (k = j; k < i; k++) s -= L[(long)i * ld + k] * (unit ? X[(long)k * ldx + j] : X[(long)j * ldx + k]);
+        if (!unit) s /= L[(long)i * ld + i];
+        if (unit) X[(long)i * ldx + j] = s; else X[(long)j * ldx + i] = s;
+    }
+}
