@@ -1624,6 +1624,31 @@ LCL__PRIVATE lcl_status lcl__cl_trtri(lcl_context *ctx, lcl__device *d, lcl_dtyp
     return LCL_OK;
 }
 
+/* In-place triangular solve against the kb x kb (kb <= 64) diagonal block at offl:
+   right = 0: B (kb x nrhs) = inv(L) B with L unit lower;  right = 1: B (nrhs x kb) = B inv(L)^T. */
+#define LCL__TRSM_NB 64
+LCL__PRIVATE lcl_status lcl__cl_trsm(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int right, cl_mem L, int64_t offl, int ld, int kb,
+                                     cl_mem B, int64_t offb, int ldb, int nrhs, cl_command_queue q) {
+    cl_kernel k;
+    cl_int e;
+    cl_long ol = offl, ob = offb;
+    size_t lws = 64, gws = (size_t)lcl__round_up(nrhs, 64);
+    const void *p[8];
+    size_t sz[8];
+    lcl_status st;
+    if (nrhs <= 0) return LCL_OK;
+    st = lcl__kernel(ctx, d, dt, right ? (dt == LCL_F32 ? "lcl_trsm_rlt_f" : "lcl_trsm_rlt_d") : (dt == LCL_F32 ? "lcl_trsm_llu_f" : "lcl_trsm_llu_d"), &k);
+    if (st != LCL_OK) return st;
+    p[0] = &L; p[1] = &ol; p[2] = &ld; p[3] = &kb; p[4] = &B; p[5] = &ob; p[6] = &ldb; p[7] = &nrhs;
+    sz[0] = sz[4] = sizeof(cl_mem);
+    sz[1] = sz[5] = sizeof(cl_long);
+    sz[2] = sz[3] = sz[6] = sz[7] = sizeof(int);
+    if ((e = lcl__set_args(k, 8, sz, p)) != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_trsm)", d->info.name);
+    e = LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &gws, &lws, 0, NULL, NULL);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_trsm)", d->info.name);
+    return LCL_OK;
+}
+
 /* rect transfer of a rows x cols block at (r0, c0) of a row-major device matrix */
 LCL__PRIVATE cl_int lcl__cl_rect(lcl__device *d, int write, cl_command_queue q, cl_mem buf, int64_t ld, int64_t r0, int64_t c0,
                                  int64_t rows, int64_t cols, void *host, int64_t hld, size_t es, cl_bool block,
@@ -1816,8 +1841,10 @@ LCL__PRIVATE void lcl__narrow(lcl_dtype dt, const double *src, void *dst, size_t
     for (i = 0; i < n; i++) ((float *)dst)[i] = (float)src[i];
 }
 
+/* block size: 64 keeps the diagonal block in local memory (the TRSM and POTF2 kernels) */
 LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, int64_t n) {
-    int nb = o && o->block > 0 ? o->block : (d->info.type == LCL_DEVICE_GPU ? 256 : 64);
+    int nb = o && o->block > 0 ? o->block : LCL__TRSM_NB;
+    if ((uint64_t)LCL__TRSM_NB * (LCL__TRSM_NB + 1) * sizeof(double) + 1024 > d->info.local_mem && !(o && o->block > 0)) nb = 32;
     if (nb > n) nb = (int)(n > 0 ? n : 1);
     return nb;
 }
@@ -1997,8 +2024,8 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
             if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_panel_update", d->info.name); goto done; }
         }
         if (rest == 0) break;
-        /* 2. inv(L11) on the device, still on the transfer queue; the compute queue joins here */
-        if ((st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 1, dinv, d->queue[1])) != LCL_OK) goto done;
+        /* 2. (large blocks) inv(L11) on the device, still on the transfer queue; the compute queue joins here */
+        if (kb > LCL__TRSM_NB && (st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 1, dinv, d->queue[1])) != LCL_OK) goto done;
         {
             cl_event ew;
             LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
@@ -2006,9 +2033,11 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
         }
         /* 3. compute queue: swaps to the right, U12, the next panel's columns, then the rest */
         if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)n, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
-        if ((st = lcl__cl_gemm(ctx, d, dt, kb, (int)rest, kb, 1.0, dinv, 0, kb, A->buf, k * ld + k + kb, ld, 0, 0.0, dtmp, 0, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        {
+        if (kb <= LCL__TRSM_NB) {
+            if ((st = lcl__cl_trsm(ctx, d, dt, 0, A->buf, k * ld + k, ld, kb, A->buf, k * ld + k + kb, ld, (int)rest, d->queue[0])) != LCL_OK) goto done;
+        } else {
             size_t so[3] = {0, 0, 0}, dor[3], reg[3];
+            if ((st = lcl__cl_gemm(ctx, d, dt, kb, (int)rest, kb, 1.0, dinv, 0, kb, A->buf, k * ld + k + kb, ld, 0, 0.0, dtmp, 0, ld, 0, d->queue[0])) != LCL_OK) goto done;
             dor[0] = (size_t)(k + kb) * es; dor[1] = (size_t)k; dor[2] = 0;
             reg[0] = (size_t)rest * es; reg[1] = (size_t)kb; reg[2] = 1;
             LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)ld * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
@@ -2064,7 +2093,9 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
     lcl_status st = LCL_OK;
     size_t wg;
     if (n == 0) return LCL_OK;
-    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_f" : "lcl_potf2_d", &kpot)) != LCL_OK) return st;
+    if (nb <= LCL__TRSM_NB) {
+        if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
+    } else if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_f" : "lcl_potf2_d", &kpot)) != LCL_OK) return st;
     wg = lcl__wg(d);
     if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_WRITE, &dinv)) != LCL_OK) goto done;
     if ((st = lcl__buffer(ctx, d, (size_t)n * (size_t)nb * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
@@ -2083,15 +2114,20 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
         if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
         if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2", d->info.name); goto done; }
         if (rest == 0) break;
-        if ((st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 0, dinv, d->queue[0])) != LCL_OK) goto done;
-        /* L21 = A21 inv(L11)^T through the temporary */
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb, kb, 1.0, A->buf, (k + kb) * ld + k, ld, dinv, 0, kb, 0, 0.0, dtmp, 0, nb, 0, d->queue[0])) != LCL_OK) goto done;
-        {
-            size_t so[3] = {0, 0, 0}, dor[3], reg[3];
-            dor[0] = (size_t)k * es; dor[1] = (size_t)(k + kb); dor[2] = 0;
-            reg[0] = (size_t)kb * es; reg[1] = (size_t)rest; reg[2] = 1;
-            LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)nb * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
-                       "clEnqueueCopyBufferRect");
+        if (nb <= LCL__TRSM_NB) {
+            /* L21 = A21 inv(L11)^T in place */
+            if ((st = lcl__cl_trsm(ctx, d, dt, 1, A->buf, k * ld + k, ld, kb, A->buf, (k + kb) * ld + k, ld, (int)rest, d->queue[0])) != LCL_OK) goto done;
+        } else {
+            /* large blocks: through the explicit inverse and a temporary */
+            if ((st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 0, dinv, d->queue[0])) != LCL_OK) goto done;
+            if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb, kb, 1.0, A->buf, (k + kb) * ld + k, ld, dinv, 0, kb, 0, 0.0, dtmp, 0, nb, 0, d->queue[0])) != LCL_OK) goto done;
+            {
+                size_t so[3] = {0, 0, 0}, dor[3], reg[3];
+                dor[0] = (size_t)k * es; dor[1] = (size_t)(k + kb); dor[2] = 0;
+                reg[0] = (size_t)kb * es; reg[1] = (size_t)rest; reg[2] = 1;
+                LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)nb * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
+                           "clEnqueueCopyBufferRect");
+            }
         }
         /* A22 -= L21 L21^T, lower part */
         if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)rest, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, (k + kb) * ld + k, ld, 1,

@@ -247,3 +247,93 @@ __kernel void SFX(lcl_trtri_lower)(__global const real *L, const long offl, cons
         if (unit) X[(long)i * ldx + j] = s; else X[(long)j * ldx + i] = s;
     }
 }
+
+/* ---- triangular solves against a diagonal block of at most TRSM_NB, held in local memory ----
+   Fixed loop bounds let the compiler keep the unknowns in registers; a smaller block is padded
+   with the identity. One work-item per right-hand side (a column of U12, a row of L21). */
+#ifndef TRSM_NB
+#define TRSM_NB 64
+#endif
+#define TRSM_WG 64
+
+/* B (kb x nrhs, in place) = inv(L) B, L unit lower (the LU panel's L11) */
+__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))
+void SFX(lcl_trsm_llu)(__global const real *L, const long offl, const int ld, const int kb,
+                       __global real *B, const long offb, const int ldb, const int nrhs) {
+    __local real Ls[TRSM_NB][TRSM_NB];
+    real x[TRSM_NB];
+    const int lid = get_local_id(0), c = get_global_id(0);
+    int i, k;
+    for (i = lid; i < TRSM_NB * TRSM_NB; i += TRSM_WG) {
+        int r = i / TRSM_NB, q = i % TRSM_NB;
+        Ls[r][q] = (r < kb && q < kb) ? L[offl + (long)r * ld + q] : (real)0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (c >= nrhs) return;
+#pragma unroll
+    for (i = 0; i < TRSM_NB; i++) x[i] = i < kb ? B[offb + (long)i * ldb + c] : (real)0;
+#pragma unroll
+    for (k = 0; k < TRSM_NB; k++)
+#pragma unroll
+        for (i = k + 1; i < TRSM_NB; i++) x[i] = fma(-Ls[i][k], x[k], x[i]);
+#pragma unroll
+    for (i = 0; i < TRSM_NB; i++) if (i < kb) B[offb + (long)i * ldb + c] = x[i];
+}
+
+/* B (nrhs x kb, in place) = B inv(L)^T, L lower non-unit (Cholesky's L21 = A21 L11^-T) */
+__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))
+void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, const int kb,
+                       __global real *B, const long offb, const int ldb, const int nrhs) {
+    __local real Ls[TRSM_NB][TRSM_NB];
+    real x[TRSM_NB];
+    const int lid = get_local_id(0), r = get_global_id(0);
+    int i, k;
+    for (i = lid; i < TRSM_NB * TRSM_NB; i += TRSM_WG) {
+        int a = i / TRSM_NB, q = i % TRSM_NB;
+        Ls[a][q] = (a < kb && q < kb) ? L[offl + (long)a * ld + q] : (real)(a == q);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (r >= nrhs) return;
+#pragma unroll
+    for (i = 0; i < TRSM_NB; i++) x[i] = i < kb ? B[offb + (long)r * ldb + i] : (real)0;
+#pragma unroll
+    for (k = 0; k < TRSM_NB; k++) {
+        x[k] /= Ls[k][k];
+#pragma unroll
+        for (i = k + 1; i < TRSM_NB; i++) x[i] = fma(-Ls[i][k], x[k], x[i]);
+    }
+#pragma unroll
+    for (i = 0; i < TRSM_NB; i++) if (i < kb) B[offb + (long)r * ldb + i] = x[i];
+}
+
+/* Cholesky of a diagonal block of at most TRSM_NB in local memory (see lcl_potf2) */
+__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
+void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
+    __local real S[TRSM_NB][TRSM_NB + 1];
+    __local int bad;
+    const int lid = get_local_id(0);
+    int i, j;
+    if (lid == 0) bad = *fail;
+    for (i = lid; i < kb * kb; i += LCL_WG) S[i / kb][i % kb] = A[offa + (long)(i / kb) * ld + i % kb];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (bad) return;
+    for (j = 0; j < kb; j++) {
+        real d = S[j][j];
+        if (!(d > 0)) {
+            if (lid == 0) *fail = base + j + 1;
+            return;
+        }
+        d = sqrt(d);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) S[j][j] = d;
+        for (i = j + 1 + lid; i < kb; i += LCL_WG) S[i][j] /= d;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (i = lid; i < (kb - j - 1) * (kb - j - 1); i += LCL_WG) {
+            int r = j + 1 + i / (kb - j - 1), c = j + 1 + i % (kb - j - 1);
+            if (c <= r) S[r][c] = fma(-S[r][j], S[c][j], S[r][c]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (i = lid; i < kb * kb; i += LCL_WG)
+        if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];
+}
