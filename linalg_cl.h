@@ -424,6 +424,7 @@ typedef struct lcl__device {
     cl_command_queue queue[2];      /* 0 compute, 1 transfer */
     lcl__program prog[2];           /* per lcl_dtype */
     int gemm[2][5];                 /* per lcl_dtype, GEMM tile: TM, TN, TK, WX, WY (-D options of dense.cl) */
+    int trsm_nb;                    /* diagonal blocks held in local memory (TRSM_NB of dense.cl) */
 } lcl__device;
 #endif
 
@@ -1023,6 +1024,7 @@ LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
     static const int gpu[2][5] = {{64, 64, 16, 16, 16}, {128, 128, 16, 16, 16}};
     static const int cpu[5] = {32, 32, 16, 8, 8}, tiny[5] = {16, 16, 16, 4, 4};
     int t;
+    d->trsm_nb = d->info.local_mem >= 64 * 65 * sizeof(double) + 1024 ? 64 : 32;
     for (t = 0; t < 2; t++) {
         const int *v = d->info.type == LCL_DEVICE_GPU && d->info.max_work_group >= 256 ? gpu[t] : cpu;
         if (d->info.max_work_group < (size_t)(v[3] * v[4])) v = tiny;
@@ -1197,8 +1199,8 @@ LCL__PRIVATE size_t lcl__wg(const lcl__device *d) {
 /* Tunables every kernel file may read (each also has an #ifndef default in the .cl file). */
 LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
     size_t wg = lcl__wg(d);
-    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d%s%s",
-             dt == LCL_F64 ? 1 : 0, (unsigned)wg, d->gemm[dt][0], d->gemm[dt][1], d->gemm[dt][2], d->gemm[dt][3], d->gemm[dt][4],
+    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d%s%s",
+             dt == LCL_F64 ? 1 : 0, (unsigned)wg, d->gemm[dt][0], d->gemm[dt][1], d->gemm[dt][2], d->gemm[dt][3], d->gemm[dt][4], d->trsm_nb,
              ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
 }
 
@@ -1624,9 +1626,8 @@ LCL__PRIVATE lcl_status lcl__cl_trtri(lcl_context *ctx, lcl__device *d, lcl_dtyp
     return LCL_OK;
 }
 
-/* In-place triangular solve against the kb x kb (kb <= 64) diagonal block at offl:
-   right = 0: B (kb x nrhs) = inv(L) B with L unit lower;  right = 1: B (nrhs x kb) = B inv(L)^T. */
-#define LCL__TRSM_NB 64
+/* In-place triangular solve against the kb x kb diagonal block at offl
+   (kb <= d->trsm_nb) right = 0: B (kb x nrhs) = inv(L) B with L unit lower;  right = 1: B (nrhs x kb) = B inv(L)^T. */
 LCL__PRIVATE lcl_status lcl__cl_trsm(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int right, cl_mem L, int64_t offl, int ld, int kb,
                                      cl_mem B, int64_t offb, int ldb, int nrhs, cl_command_queue q) {
     cl_kernel k;
@@ -1841,10 +1842,9 @@ LCL__PRIVATE void lcl__narrow(lcl_dtype dt, const double *src, void *dst, size_t
     for (i = 0; i < n; i++) ((float *)dst)[i] = (float)src[i];
 }
 
-/* block size: 64 keeps the diagonal block in local memory (the TRSM and POTF2 kernels) */
+/* block size: trsm_nb keeps the diagonal block in local memory (the TRSM and POTF2 kernels) */
 LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, int64_t n) {
-    int nb = o && o->block > 0 ? o->block : LCL__TRSM_NB;
-    if ((uint64_t)LCL__TRSM_NB * (LCL__TRSM_NB + 1) * sizeof(double) + 1024 > d->info.local_mem && !(o && o->block > 0)) nb = 32;
+    int nb = o && o->block > 0 ? o->block : d->trsm_nb;
     if (nb > n) nb = (int)(n > 0 ? n : 1);
     return nb;
 }
@@ -2025,7 +2025,7 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
         }
         if (rest == 0) break;
         /* 2. (large blocks) inv(L11) on the device, still on the transfer queue; the compute queue joins here */
-        if (kb > LCL__TRSM_NB && (st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 1, dinv, d->queue[1])) != LCL_OK) goto done;
+        if (kb > d->trsm_nb && (st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 1, dinv, d->queue[1])) != LCL_OK) goto done;
         {
             cl_event ew;
             LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
@@ -2033,7 +2033,7 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
         }
         /* 3. compute queue: swaps to the right, U12, the next panel's columns, then the rest */
         if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)n, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
-        if (kb <= LCL__TRSM_NB) {
+        if (kb <= d->trsm_nb) {
             if ((st = lcl__cl_trsm(ctx, d, dt, 0, A->buf, k * ld + k, ld, kb, A->buf, k * ld + k + kb, ld, (int)rest, d->queue[0])) != LCL_OK) goto done;
         } else {
             size_t so[3] = {0, 0, 0}, dor[3], reg[3];
@@ -2093,7 +2093,7 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
     lcl_status st = LCL_OK;
     size_t wg;
     if (n == 0) return LCL_OK;
-    if (nb <= LCL__TRSM_NB) {
+    if (nb <= d->trsm_nb) {
         if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
     } else if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_f" : "lcl_potf2_d", &kpot)) != LCL_OK) return st;
     wg = lcl__wg(d);
@@ -2114,7 +2114,7 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
         if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
         if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2", d->info.name); goto done; }
         if (rest == 0) break;
-        if (nb <= LCL__TRSM_NB) {
+        if (nb <= d->trsm_nb) {
             /* L21 = A21 inv(L11)^T in place */
             if ((st = lcl__cl_trsm(ctx, d, dt, 1, A->buf, k * ld + k, ld, kb, A->buf, (k + kb) * ld + k, ld, (int)rest, d->queue[0])) != LCL_OK) goto done;
         } else {
