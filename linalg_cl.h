@@ -1504,7 +1504,965 @@ struct lcl_dmat {
 };
 
 /* >>dense-cpu ---------------------------------------------------------------------------------- */
-/*@@DENSE_CPU@@*/
+/* LU and Cholesky on the host: column-major, float and double, serial or OpenMP.
+
+   Typed primitives are written once as macro templates, LCL__DEF_*(S, T), and instantiated for
+   double (suffix _d) and float (_s): packing, the register-blocked micro-kernel and macro-kernel,
+   row interchanges, and the unblocked factorizations and triangular solves. The drivers are
+   written once on untyped pointers and reach the primitives through a per-dtype table (lcl__dops).
+   Matrices are addressed with a row and a column stride, so a transpose is a swap of strides.
+
+   GEMM, C += alpha op(A) op(B) with any strides, is BLIS-style: KC x NC panels of B and MC x KC
+   blocks of A are packed into NR-column and MR-row micro-panels, and an MR x NR micro-kernel keeps
+   its block of C in registers. With GCC or clang the micro-kernel uses GNU vector extensions sized
+   for the target (AVX-512: 16x12 double / 32x12 float; AVX: 8x6 / 16x6; otherwise 16-byte
+   vectors); elsewhere, or with LCL_DENSE_PORTABLE defined, a plain C 4x4 kernel.
+
+   getrf: right-looking, blocked, partial pivoting; the panel is factored recursively (halves)
+   down to LCL__PANEL_BASE columns. Look-ahead: each step packs the panel's L21 once, shared by all
+   threads; thread 0 updates the next panel's columns and factors that panel while the other
+   threads update the remaining columns in chunks (dynamic schedule), which thread 0 then joins.
+   Row interchanges left of each panel are applied at the end. potrf: the same scheme, lower by
+   column chunks and upper by row chunks (so the next panel is always chunk 0); the diagonal block
+   is factored recursively and the update keeps to the triangle (SYRK through the GEMM).
+   LCL_ALG_UNBLOCKED / CROUT / BANACHIEWICZ are the textbook loops, single-threaded: test oracles
+   and the seeds' comparison points. */
+#if !defined(LCL_DENSE_PORTABLE) && (defined(__GNUC__) || defined(__clang__))
+#define LCL__VEXT 1
+#if defined(__AVX512F__)
+#define LCL__VB 64
+#define LCL__NR 12
+#elif defined(__AVX__)
+#define LCL__VB 32
+#define LCL__NR 6
+#elif defined(__aarch64__)
+#define LCL__VB 16
+#define LCL__NR 12
+#else
+#define LCL__VB 16
+#define LCL__NR 6
+#endif
+#define LCL__MR_d (2 * LCL__VB / 8)
+#define LCL__MR_s (2 * LCL__VB / 4)
+#else
+#define LCL__VEXT 0
+#define LCL__NR 4
+#define LCL__MR_d 4
+#define LCL__MR_s 4
+#endif
+#if LCL__NR == 12
+#define LCL__NR_EACH(X, V) X(0, V) X(1, V) X(2, V) X(3, V) X(4, V) X(5, V) X(6, V) X(7, V) X(8, V) X(9, V) X(10, V) X(11, V)
+#elif LCL__NR == 6
+#define LCL__NR_EACH(X, V) X(0, V) X(1, V) X(2, V) X(3, V) X(4, V) X(5, V)
+#else
+#define LCL__NR_EACH(X, V) X(0, V) X(1, V) X(2, V) X(3, V)
+#endif
+/* ISO C modes make GCC keep a*b+c unfused; the micro-kernel wants FMA where the target has it */
+#if defined(__GNUC__) && !defined(__clang__)
+#define LCL__KATTR __attribute__((optimize("fp-contract=fast")))
+#else
+#define LCL__KATTR
+#endif
+#ifdef __cplusplus
+#define LCL__RESTRICT __restrict
+#else
+#define LCL__RESTRICT restrict
+#endif
+#ifdef _OPENMP
+#define LCL__OMP(x) _Pragma(#x)
+#else
+#define LCL__OMP(x)
+#endif
+#define LCL__PANEL_BASE 16      /* LU panel: columns factored by the unblocked kernel */
+#define LCL__TRSM_BASE 32       /* triangular solves: rows solved by the unblocked kernel */
+#define LCL__CHOL_BASE 32       /* Cholesky diagonal block: unblocked below this */
+#define LCL__MIN(a, b) ((a) < (b) ? (a) : (b))
+#define LCL__MAX(a, b) ((a) > (b) ? (a) : (b))
+#define LCL__ABS(x) ((x) < 0 ? -(x) : (x))
+
+/* element (i, j) of a strided matrix */
+LCL__PRIVATE char *lcl__at(const void *p, int64_t i, int64_t j, int64_t rs, int64_t cs, size_t es) {
+    return (char *)p + (size_t)(i * rs + j * cs) * es;
+}
+LCL__PRIVATE int64_t lcl__rup(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+/* ---- typed primitives ---- */
+/* Pack an mc x kc block of A into MR-row micro-panels (column by column inside), zero-padded. */
+#define LCL__DEF_PACK(S, T) \
+LCL__PRIVATE void lcl__packa_##S(int64_t mc, int64_t kc, const void *src, int64_t rs, int64_t cs, void *dst) { \
+    const T *a = (const T *)src; \
+    T *d = (T *)dst; \
+    int64_t i0, i, p; \
+    for (i0 = 0; i0 < mc; i0 += LCL__MR_##S, d += kc * LCL__MR_##S) { \
+        int64_t ib = LCL__MIN(mc - i0, LCL__MR_##S); \
+        const T *s = a + i0 * rs; \
+        if (rs == 1 && ib == LCL__MR_##S) { \
+            for (p = 0; p < kc; p++) { \
+                const T *sp = s + p * cs; \
+                T *dp = d + p * LCL__MR_##S; \
+                for (i = 0; i < LCL__MR_##S; i++) dp[i] = sp[i]; \
+            } \
+        } else { \
+            for (i = 0; i < ib; i++) { \
+                const T *si = s + i * rs; \
+                for (p = 0; p < kc; p++) d[p * LCL__MR_##S + i] = si[p * cs]; \
+            } \
+            for (; i < LCL__MR_##S; i++) \
+                for (p = 0; p < kc; p++) d[p * LCL__MR_##S + i] = 0; \
+        } \
+    } \
+} \
+/* Pack a kc x nc panel of B into NR-column micro-panels (row by row inside), zero-padded. */ \
+LCL__PRIVATE void lcl__packb_##S(int64_t kc, int64_t nc, const void *src, int64_t rs, int64_t cs, void *dst) { \
+    const T *b = (const T *)src; \
+    T *d = (T *)dst; \
+    int64_t j0, j, p; \
+    for (j0 = 0; j0 < nc; j0 += LCL__NR, d += kc * LCL__NR) { \
+        int64_t jb = LCL__MIN(nc - j0, LCL__NR); \
+        const T *s = b + j0 * cs; \
+        if (cs == 1 && jb == LCL__NR) { \
+            for (p = 0; p < kc; p++) { \
+                const T *sp = s + p * rs; \
+                T *dp = d + p * LCL__NR; \
+                for (j = 0; j < LCL__NR; j++) dp[j] = sp[j]; \
+            } \
+        } else { \
+            for (j = 0; j < jb; j++) { \
+                const T *sj = s + j * cs; \
+                for (p = 0; p < kc; p++) d[p * LCL__NR + j] = sj[p * rs]; \
+            } \
+            for (; j < LCL__NR; j++) \
+                for (p = 0; p < kc; p++) d[p * LCL__NR + j] = 0; \
+        } \
+    } \
+}
+
+/* The micro-kernel: C[MR x NR] (column-major, ldc) += alpha * A-micro-panel * B-micro-panel. */
+#if LCL__VEXT
+#define LCL__KDECL(j, V) V c##j##_0 = z, c##j##_1 = z;
+#define LCL__KPREF(j, V) __builtin_prefetch(c + (j) * ldc, 1, 3); __builtin_prefetch(c + (j) * ldc + 2 * sizeof(V) / sizeof(*c) - 1, 1, 3);
+#define LCL__KFMA(j, V) c##j##_0 += a0 * b[j]; c##j##_1 += a1 * b[j];
+#define LCL__KSTORE(j, V) { \
+        V t0_, t1_; \
+        memcpy(&t0_, c + (j) * ldc, sizeof t0_); \
+        memcpy(&t1_, c + (j) * ldc + sizeof(V) / sizeof(*c), sizeof t1_); \
+        t0_ += alpha * c##j##_0; \
+        t1_ += alpha * c##j##_1; \
+        memcpy(c + (j) * ldc, &t0_, sizeof t0_); \
+        memcpy(c + (j) * ldc + sizeof(V) / sizeof(*c), &t1_, sizeof t1_); }
+#define LCL__DEF_KERNEL(S, T) \
+LCL__PRIVATE LCL__KATTR void lcl__kern_##S(int64_t kc, T alpha, const T *LCL__RESTRICT a, const T *LCL__RESTRICT b, T *LCL__RESTRICT c, \
+                                int64_t ldc) { \
+    typedef T V __attribute__((vector_size(LCL__VB))); \
+    V z = {0}; \
+    int64_t p; \
+    LCL__NR_EACH(LCL__KPREF, V) \
+    LCL__NR_EACH(LCL__KDECL, V) \
+    for (p = 0; p < kc; p++) { \
+        V a0, a1; \
+        memcpy(&a0, a, sizeof a0); \
+        memcpy(&a1, a + sizeof(V) / sizeof(T), sizeof a1); \
+        LCL__NR_EACH(LCL__KFMA, V) \
+        a += LCL__MR_##S; \
+        b += LCL__NR; \
+    } \
+    LCL__NR_EACH(LCL__KSTORE, V) \
+}
+#else
+#define LCL__DEF_KERNEL(S, T) \
+LCL__PRIVATE LCL__KATTR void lcl__kern_##S(int64_t kc, T alpha, const T *LCL__RESTRICT a, const T *LCL__RESTRICT b, T *LCL__RESTRICT c, \
+                                int64_t ldc) { \
+    T acc[LCL__MR_##S * LCL__NR]; \
+    int64_t p; \
+    int i, j; \
+    for (i = 0; i < LCL__MR_##S * LCL__NR; i++) acc[i] = 0; \
+    for (p = 0; p < kc; p++, a += LCL__MR_##S, b += LCL__NR) \
+        for (j = 0; j < LCL__NR; j++) { \
+            T bj = b[j]; \
+            for (i = 0; i < LCL__MR_##S; i++) acc[j * LCL__MR_##S + i] += a[i] * bj; \
+        } \
+    for (j = 0; j < LCL__NR; j++) \
+        for (i = 0; i < LCL__MR_##S; i++) c[i + j * ldc] += alpha * acc[j * LCL__MR_##S + i]; \
+}
+#endif
+
+/* The macro-kernel: C[mc x nc] (strides rsc, csc) += alpha * packed A * packed B. tri 1 keeps only
+   entries with i - j >= doff (a lower triangle), tri 2 only i - j <= doff (upper). Edge and
+   diagonal tiles go through a register-sized buffer. */
+#define LCL__DEF_MACRO(S, T) \
+LCL__PRIVATE void lcl__macro_##S(int64_t mc, int64_t nc, int64_t kc, double alpha_d, const void *ap, const void *bp, void *cv, \
+                                 int64_t rsc, int64_t csc, int tri, int64_t doff) { \
+    const T *A = (const T *)ap, *B = (const T *)bp; \
+    T *C = (T *)cv, alpha = (T)alpha_d; \
+    T tmp[LCL__MR_##S * LCL__NR]; \
+    int64_t ir, jr, i, j; \
+    for (jr = 0; jr < nc; jr += LCL__NR) { \
+        int64_t nr = LCL__MIN(nc - jr, LCL__NR); \
+        for (ir = 0; ir < mc; ir += LCL__MR_##S) { \
+            int64_t mr = LCL__MIN(mc - ir, LCL__MR_##S); \
+            int part = 0; \
+            if (tri == 1) { \
+                if (ir + mr - 1 - jr < doff) continue; \
+                part = ir - (jr + nr - 1) < doff; \
+            } else if (tri == 2) { \
+                if (ir - (jr + nr - 1) > doff) continue; \
+                part = ir + mr - 1 - jr > doff; \
+            } \
+            if (!part && mr == LCL__MR_##S && nr == LCL__NR && rsc == 1) { \
+                lcl__kern_##S(kc, alpha, A + ir * kc, B + jr * kc, C + ir + jr * csc, csc); \
+            } else { \
+                memset(tmp, 0, sizeof tmp); \
+                lcl__kern_##S(kc, (T)1, A + ir * kc, B + jr * kc, tmp, LCL__MR_##S); \
+                for (j = 0; j < nr; j++) \
+                    for (i = 0; i < mr; i++) { \
+                        int64_t d = ir + i - (jr + j); \
+                        if ((tri == 1 && d < doff) || (tri == 2 && d > doff)) continue; \
+                        C[(ir + i) * rsc + (jr + j) * csc] += alpha * tmp[j * LCL__MR_##S + i]; \
+                    } \
+            } \
+        } \
+    } \
+}
+
+/* Row interchanges: for k = k1..k2-1 (dir > 0) or back down (dir < 0), swap rows k and
+   ipiv[k] - off of the ncol columns at a (strides rs, cs). */
+#define LCL__DEF_LASWP(S, T) \
+LCL__PRIVATE void lcl__laswp_##S(int64_t ncol, void *av, int64_t rs, int64_t cs, int64_t k1, int64_t k2, const int32_t *ipiv, \
+                                 int64_t off, int dir) { \
+    T *a = (T *)av; \
+    int64_t j, k, q; \
+    if (k2 <= k1 || ncol <= 0) return; \
+    if (rs == 1) { \
+        for (j = 0; j < ncol; j++) { \
+            T *col = a + j * cs; \
+            for (q = 0; q < k2 - k1; q++) { \
+                int64_t p; \
+                k = dir > 0 ? k1 + q : k2 - 1 - q; \
+                p = ipiv[k] - off; \
+                if (p != k) { T t = col[k]; col[k] = col[p]; col[p] = t; } \
+            } \
+        } \
+    } else { \
+        for (q = 0; q < k2 - k1; q++) { \
+            int64_t p; \
+            k = dir > 0 ? k1 + q : k2 - 1 - q; \
+            p = ipiv[k] - off; \
+            if (p != k) { \
+                T *x = a + k * rs, *y = a + p * rs; \
+                for (j = 0; j < ncol; j++) { T t = x[j * cs]; x[j * cs] = y[j * cs]; y[j * cs] = t; } \
+            } \
+        } \
+    } \
+}
+
+/* Unblocked LU with partial pivoting of the m x w panel at a (LAPACK getf2): the panel base case.
+   ipiv gets local pivot rows + roff. Returns the 1-based column of the first zero pivot, or 0. */
+#define LCL__DEF_LU(S, T, TMIN) \
+LCL__PRIVATE int64_t lcl__getf2_##S(int64_t m, int64_t w, void *av, int64_t lda, int32_t *ipiv, int64_t roff) { \
+    T *a = (T *)av; \
+    int64_t k, i, j, info = 0; \
+    for (k = 0; k < w && k < m; k++) { \
+        T *ck = a + k * lda, mx = LCL__ABS(ck[k]); \
+        int64_t p = k; \
+        for (i = k + 1; i < m; i++) { \
+            T v = LCL__ABS(ck[i]); \
+            if (v > mx) { mx = v; p = i; } \
+        } \
+        ipiv[k] = (int32_t)(p + roff); \
+        if (mx != 0) { \
+            if (p != k) \
+                for (j = 0; j < w; j++) { T *cj = a + j * lda, t = cj[k]; cj[k] = cj[p]; cj[p] = t; } \
+            if (mx >= TMIN) { \
+                T r = 1 / ck[k]; \
+                for (i = k + 1; i < m; i++) ck[i] *= r; \
+            } else \
+                for (i = k + 1; i < m; i++) ck[i] /= ck[k]; \
+        } else if (!info) \
+            info = k + 1; \
+        for (j = k + 1; j < w; j++) { \
+            T *cj = a + j * lda, f = cj[k]; \
+            if (f != 0) \
+                for (i = k + 1; i < m; i++) cj[i] -= f * ck[i]; \
+        } \
+    } \
+    return info; \
+} \
+/* Right-looking LU without pivoting (the seeds' non-blocked LU). A zero pivot is recorded and its \
+   column left unscaled, as LAPACK does, and the elimination goes on. */ \
+LCL__PRIVATE int64_t lcl__lu_unb_##S(int64_t n, void *av, int64_t lda) { \
+    T *a = (T *)av; \
+    int64_t k, i, j, info = 0; \
+    for (k = 0; k < n; k++) { \
+        T *ck = a + k * lda; \
+        if (ck[k] != 0) \
+            for (i = k + 1; i < n; i++) ck[i] /= ck[k]; \
+        else if (!info) \
+            info = k + 1; \
+        for (j = k + 1; j < n; j++) { \
+            T *cj = a + j * lda, f = cj[k]; \
+            if (f != 0) \
+                for (i = k + 1; i < n; i++) cj[i] -= f * ck[i]; \
+        } \
+    } \
+    return info; \
+} \
+/* Crout LU without pivoting: L lower with its diagonal, U unit upper. Column k of L, then row k \
+   of U, each from the finished columns and rows before it. */ \
+LCL__PRIVATE int64_t lcl__lu_crout_##S(int64_t n, void *av, int64_t lda) { \
+    T *a = (T *)av; \
+    int64_t k, i, j, p, info = 0; \
+    for (k = 0; k < n; k++) { \
+        T *ck = a + k * lda; \
+        for (p = 0; p < k; p++) { \
+            const T *cp = a + p * lda; \
+            T f = ck[p]; \
+            if (f != 0) \
+                for (i = k; i < n; i++) ck[i] -= cp[i] * f; \
+        } \
+        if (ck[k] == 0 && !info) info = k + 1; \
+        for (j = k + 1; j < n; j++) { \
+            T *cj = a + j * lda, s = cj[k]; \
+            for (p = 0; p < k; p++) s -= a[k + p * lda] * cj[p]; \
+            cj[k] = ck[k] != 0 ? s / ck[k] : s; \
+        } \
+    } \
+    return info; \
+}
+
+/* Cholesky, lower triangle of the n x n matrix at a with strides (rs, cs) (an upper column-major
+   matrix is the lower one of its transpose: strides swapped). Each stops at the first non-positive
+   pivot, leaves it in place (as LAPACK) and returns its 1-based index; 0 on success. */
+#define LCL__DEF_CHOL(S, T) \
+LCL__PRIVATE int64_t lcl__potf2_##S(int64_t n, void *av, int64_t rs, int64_t cs) { \
+    T *a = (T *)av; \
+    int64_t k, i, j; \
+    for (k = 0; k < n; k++) { \
+        T *ck = a + k * cs, d = ck[k * rs]; \
+        if (!(d > 0)) return k + 1; \
+        d = (T)sqrt((double)d); \
+        ck[k * rs] = d; \
+        for (i = k + 1; i < n; i++) ck[i * rs] /= d; \
+        for (j = k + 1; j < n; j++) { \
+            T *cj = a + j * cs, f = ck[j * rs]; \
+            if (f != 0) \
+                for (i = j; i < n; i++) cj[i * rs] -= f * ck[i * rs]; \
+        } \
+    } \
+    return 0; \
+} \
+/* column-by-column Crout (the thesis' choice): column j from dot products of finished rows */ \
+LCL__PRIVATE int64_t lcl__chol_crout_##S(int64_t n, void *av, int64_t rs, int64_t cs) { \
+    T *a = (T *)av; \
+    int64_t i, j, k; \
+    for (j = 0; j < n; j++) { \
+        T d = a[j * rs + j * cs]; \
+        for (k = 0; k < j; k++) d -= a[j * rs + k * cs] * a[j * rs + k * cs]; \
+        if (!(d > 0)) { a[j * rs + j * cs] = d; return j + 1; } \
+        d = (T)sqrt((double)d); \
+        a[j * rs + j * cs] = d; \
+        for (i = j + 1; i < n; i++) { \
+            T s = a[i * rs + j * cs]; \
+            for (k = 0; k < j; k++) s -= a[i * rs + k * cs] * a[j * rs + k * cs]; \
+            a[i * rs + j * cs] = s / d; \
+        } \
+    } \
+    return 0; \
+} \
+/* Cholesky-Banachiewicz: row by row */ \
+LCL__PRIVATE int64_t lcl__chol_banach_##S(int64_t n, void *av, int64_t rs, int64_t cs) { \
+    T *a = (T *)av; \
+    int64_t i, j, k; \
+    for (i = 0; i < n; i++) \
+        for (j = 0; j <= i; j++) { \
+            T s = a[i * rs + j * cs]; \
+            for (k = 0; k < j; k++) s -= a[i * rs + k * cs] * a[j * rs + k * cs]; \
+            if (i == j) { \
+                if (!(s > 0)) { a[i * rs + i * cs] = s; return i + 1; } \
+                a[i * rs + i * cs] = (T)sqrt((double)s); \
+            } else \
+                a[i * rs + j * cs] = s / a[j * rs + j * cs]; \
+        } \
+    return 0; \
+}
+
+/* Unblocked triangular solve op(T) X = B in place: T m x m (m <= LCL__TRSM_BASE) lower (forward)
+   or upper (backward), unit diagonal or not, strides (rst, cst); B m x n, strides (rsb, csb). Rows
+   of B contiguous: row operations. Otherwise column by column, four columns at a time, with T's
+   columns contiguous (copied so when they are not). */
+#define LCL__DEF_TRSM(S, T) \
+LCL__PRIVATE void lcl__trsm_unb_##S(int lower, int unit, int64_t m, int64_t n, const void *tv, int64_t rst, int64_t cst, \
+                                    void *bv, int64_t rsb, int64_t csb) { \
+    const T *t = (const T *)tv; \
+    T *b = (T *)bv, tbuf[LCL__TRSM_BASE * LCL__TRSM_BASE]; \
+    int64_t i, j, k, q; \
+    if (csb == 1 && rsb != 1) { \
+        for (q = 0; q < m; q++) { \
+            T *bi; \
+            i = lower ? q : m - 1 - q; \
+            bi = b + i * rsb; \
+            for (k = lower ? 0 : i + 1; k < (lower ? i : m); k++) { \
+                T f = t[i * rst + k * cst]; \
+                const T *bk = b + k * rsb; \
+                if (f != 0) \
+                    for (j = 0; j < n; j++) bi[j] -= f * bk[j]; \
+            } \
+            if (!unit) { \
+                T d = t[i * rst + i * cst]; \
+                for (j = 0; j < n; j++) bi[j] /= d; \
+            } \
+        } \
+        return; \
+    } \
+    if (rst != 1 && m <= LCL__TRSM_BASE) { \
+        for (j = 0; j < m; j++) \
+            for (i = 0; i < m; i++) tbuf[i + j * m] = t[i * rst + j * cst]; \
+        t = tbuf; \
+        rst = 1; \
+        cst = m; \
+    } \
+    for (j = 0; j < n; j += 4) { \
+        int64_t nc = LCL__MIN(4, n - j); \
+        T *x0 = b + j * csb, *x1 = x0 + (nc > 1 ? csb : 0), *x2 = x0 + (nc > 2 ? 2 * csb : 0), *x3 = x0 + (nc > 3 ? 3 * csb : 0); \
+        if (rsb != 1 || rst != 1 || nc < 4) { \
+            for (q = 0; q < nc; q++) { \
+                T *x = b + (j + q) * csb; \
+                for (i = lower ? 0 : m - 1; lower ? i < m : i >= 0; i += lower ? 1 : -1) { \
+                    T xi = x[i * rsb]; \
+                    if (!unit) x[i * rsb] = xi = xi / t[i * rst + i * cst]; \
+                    if (xi == 0) continue; \
+                    if (lower) for (k = i + 1; k < m; k++) x[k * rsb] -= xi * t[k * rst + i * cst]; \
+                    else for (k = 0; k < i; k++) x[k * rsb] -= xi * t[k * rst + i * cst]; \
+                } \
+            } \
+            continue; \
+        } \
+        for (i = lower ? 0 : m - 1; lower ? i < m : i >= 0; i += lower ? 1 : -1) { \
+            const T *LCL__RESTRICT ti = t + i * cst; \
+            T *LCL__RESTRICT y0 = x0, *LCL__RESTRICT y1 = x1, *LCL__RESTRICT y2 = x2, *LCL__RESTRICT y3 = x3; \
+            T v0, v1, v2, v3; \
+            int64_t k0 = lower ? i + 1 : 0, k1 = lower ? m : i; \
+            if (!unit) { T d = ti[i]; y0[i] /= d; y1[i] /= d; y2[i] /= d; y3[i] /= d; } \
+            v0 = y0[i]; v1 = y1[i]; v2 = y2[i]; v3 = y3[i]; \
+            for (k = k0; k < k1; k++) { \
+                T tk = ti[k]; \
+                y0[k] -= v0 * tk; y1[k] -= v1 * tk; y2[k] -= v2 * tk; y3[k] -= v3 * tk; \
+            } \
+        } \
+    } \
+}
+
+LCL__DEF_PACK(d, double)
+LCL__DEF_PACK(s, float)
+LCL__DEF_KERNEL(d, double)
+LCL__DEF_KERNEL(s, float)
+LCL__DEF_MACRO(d, double)
+LCL__DEF_MACRO(s, float)
+LCL__DEF_LASWP(d, double)
+LCL__DEF_LASWP(s, float)
+LCL__DEF_LU(d, double, DBL_MIN)
+LCL__DEF_LU(s, float, FLT_MIN)
+LCL__DEF_CHOL(d, double)
+LCL__DEF_CHOL(s, float)
+LCL__DEF_TRSM(d, double)
+LCL__DEF_TRSM(s, float)
+
+/* ---- the per-dtype table the drivers use ---- */
+typedef struct lcl__dops {
+    size_t es;
+    int64_t mr, nr, kc, mc, nc, nb;     /* micro-tile, cache blocks, default LU/Cholesky block */
+    void (*packa)(int64_t, int64_t, const void *, int64_t, int64_t, void *);
+    void (*packb)(int64_t, int64_t, const void *, int64_t, int64_t, void *);
+    void (*macro)(int64_t, int64_t, int64_t, double, const void *, const void *, void *, int64_t, int64_t, int, int64_t);
+    void (*laswp)(int64_t, void *, int64_t, int64_t, int64_t, int64_t, const int32_t *, int64_t, int);
+    int64_t (*getf2)(int64_t, int64_t, void *, int64_t, int32_t *, int64_t);
+    int64_t (*lu_unb)(int64_t, void *, int64_t);
+    int64_t (*lu_crout)(int64_t, void *, int64_t);
+    int64_t (*potf2)(int64_t, void *, int64_t, int64_t);
+    int64_t (*chol_crout)(int64_t, void *, int64_t, int64_t);
+    int64_t (*chol_banach)(int64_t, void *, int64_t, int64_t);
+    void (*trsm_unb)(int, int, int64_t, int64_t, const void *, int64_t, int64_t, void *, int64_t, int64_t);
+} lcl__dops;
+/* KC x NR of B (one micro-panel) stays in L1, MC x KC of A in L2, KC x NC of B in L3 */
+static const lcl__dops lcl__dops_d = {sizeof(double), LCL__MR_d, LCL__NR, 256, 768, 4080, 256,
+    lcl__packa_d, lcl__packb_d, lcl__macro_d, lcl__laswp_d, lcl__getf2_d, lcl__lu_unb_d, lcl__lu_crout_d,
+    lcl__potf2_d, lcl__chol_crout_d, lcl__chol_banach_d, lcl__trsm_unb_d};
+static const lcl__dops lcl__dops_s = {sizeof(float), LCL__MR_s, LCL__NR, 512, 768, 4080, 256,
+    lcl__packa_s, lcl__packb_s, lcl__macro_s, lcl__laswp_s, lcl__getf2_s, lcl__lu_unb_s, lcl__lu_crout_s,
+    lcl__potf2_s, lcl__chol_crout_s, lcl__chol_banach_s, lcl__trsm_unb_s};
+LCL__PRIVATE const lcl__dops *lcl__dops_for(lcl_dtype dt) { return dt == LCL_F32 ? &lcl__dops_s : &lcl__dops_d; }
+
+/* ---- workspace: per-thread packing buffers and one shared packed operand, one allocation ---- */
+typedef struct lcl__tws { char *pa, *pb; } lcl__tws;
+typedef struct lcl__ws {
+    void *raw;
+    char *shared;
+    lcl__tws *t;
+    int nt;
+    int64_t mc, kc, nc;         /* the cache blocks, trimmed to the problem */
+} lcl__ws;
+
+LCL__PRIVATE void lcl__ws_free(lcl__ws *ws) {
+    LCL_FREE(ws->raw);
+    memset(ws, 0, sizeof *ws);
+}
+/* Buffers for nt threads working on matrices of order <= n; shared_elems for the shared operand. */
+LCL__PRIVATE lcl_status lcl__ws_alloc(lcl_context *ctx, const char *fn, const lcl__dops *op, int nt, int64_t n,
+                                      int64_t shared_elems, lcl__ws *ws) {
+    size_t es = op->es, pa, pb, sh, per, hdr, total = 0;
+    char *base;
+    int t;
+    lcl_status st = LCL_OK;
+    memset(ws, 0, sizeof *ws);
+    ws->mc = LCL__MIN(op->mc, lcl__rup(LCL__MAX(n, 1), op->mr));
+    ws->kc = LCL__MIN(op->kc, LCL__MAX(n, 1));
+    ws->nc = LCL__MIN(op->nc, lcl__rup(LCL__MAX(n, 1), op->nr));
+    pa = (size_t)lcl__rup(ws->mc * ws->kc * (int64_t)es, 64);
+    pb = (size_t)lcl__rup(ws->kc * ws->nc * (int64_t)es, 64);
+    hdr = (size_t)lcl__rup((int64_t)(sizeof(lcl__tws) * (size_t)nt), 64);
+    if (!lcl__mul_size((size_t)shared_elems, es, &sh) || sh > (size_t)-1 - 64 || !lcl__mul_size(pa + pb, (size_t)nt, &per) ||
+        (total = hdr + 128 + sh + per) < per) {
+        return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: workspace size overflows size_t (order %lld, %d threads)", fn, (long long)n, nt);
+    }
+    sh = (sh + 63) / 64 * 64;
+    ws->raw = lcl__alloc(ctx, "dense factorization workspace", total + 64, 1, &st);
+    if (!ws->raw) return lcl__fail(ctx, st, "%s: %s", fn, lcl_last_error(ctx));
+    ws->t = (lcl__tws *)ws->raw;
+    base = (char *)ws->raw + hdr;
+    base += (64 - (size_t)((uintptr_t)base % 64)) % 64;
+    ws->shared = base;
+    base += sh;
+    for (t = 0; t < nt; t++) {
+        ws->t[t].pa = base;
+        ws->t[t].pb = base + pa;
+        base += pa + pb;
+    }
+    ws->nt = nt;
+    return LCL_OK;
+}
+
+LCL__PRIVATE int lcl__dense_threads(const lcl_context *ctx, int64_t n) {
+#ifdef _OPENMP
+    if (ctx && ctx->backend == LCL_BACKEND_OPENMP && n >= 128) {
+        int t = ctx->num_threads > 0 ? ctx->num_threads : omp_get_max_threads();
+        return t > 1 ? t : 1;
+    }
+#else
+    (void)ctx;
+#endif
+    (void)n;
+    return 1;
+}
+
+/* ---- GEMM and TRSM on untyped, strided matrices ---- */
+/* C (m x n) += alpha * op(A) (m x k) * op(B) (k x n), single-threaded, with the caller's buffers.
+   tri/doff as in the macro-kernel (keep i - j >= doff / <= doff). */
+LCL__PRIVATE void lcl__gemm(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int64_t m, int64_t n, int64_t k,
+                            double alpha, const void *a, int64_t rsa, int64_t csa, const void *b, int64_t rsb, int64_t csb,
+                            void *c, int64_t rsc, int64_t csc, int tri, int64_t doff) {
+    size_t es = op->es;
+    int64_t jc, pc, ic;
+    if (m <= 0 || n <= 0 || k <= 0) return;
+    if (rsc != 1 && csc == 1) {
+        /* C row-major: compute C^T = op(B)^T op(A)^T so that the kernel stores along columns */
+        const void *tp = a;
+        int64_t t1 = m, t2 = rsa, t3 = csa;
+        m = n; n = t1;
+        a = b; rsa = csb; csa = rsb;
+        b = tp; rsb = t3; csb = t2;
+        csc = rsc; rsc = 1;
+        tri = tri == 1 ? 2 : tri == 2 ? 1 : 0;
+        doff = -doff;
+    }
+    for (jc = 0; jc < n; jc += ws->nc) {
+        int64_t nc = LCL__MIN(ws->nc, n - jc);
+        for (pc = 0; pc < k; pc += ws->kc) {
+            int64_t kc = LCL__MIN(ws->kc, k - pc);
+            int packed = 0;
+            for (ic = 0; ic < m; ic += ws->mc) {
+                int64_t mc = LCL__MIN(ws->mc, m - ic), d = doff - ic + jc;
+                if ((tri == 1 && mc - 1 < d) || (tri == 2 && -(nc - 1) > d)) continue;
+                if (!packed) {
+                    op->packb(kc, nc, lcl__at(b, pc, jc, rsb, csb, es), rsb, csb, w->pb);
+                    packed = 1;
+                }
+                op->packa(mc, kc, lcl__at(a, ic, pc, rsa, csa, es), rsa, csa, w->pa);
+                op->macro(mc, nc, kc, alpha, w->pa, w->pb, lcl__at(c, ic, jc, rsc, csc, es), rsc, csc, tri, d);
+            }
+        }
+    }
+}
+
+/* op(T) X = B in place (T lower: forward, upper: backward), recursively: the halves' coupling
+   goes through the GEMM, LCL__TRSM_BASE rows at a time through the unblocked solve. */
+LCL__PRIVATE void lcl__trsm(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int lower, int unit, int64_t m,
+                            int64_t n, const void *t, int64_t rst, int64_t cst, void *b, int64_t rsb, int64_t csb) {
+    size_t es = op->es;
+    int64_t m1, m2;
+    if (m <= 0 || n <= 0) return;
+    if (m <= LCL__TRSM_BASE) {
+        op->trsm_unb(lower, unit, m, n, t, rst, cst, b, rsb, csb);
+        return;
+    }
+    m1 = lcl__rup(m / 2, 16);
+    if (m1 >= m) m1 = m / 2;
+    m2 = m - m1;
+    if (lower) {
+        lcl__trsm(op, ws, w, 1, unit, m1, n, t, rst, cst, b, rsb, csb);
+        lcl__gemm(op, ws, w, m2, n, m1, -1.0, lcl__at(t, m1, 0, rst, cst, es), rst, cst, b, rsb, csb,
+                  lcl__at(b, m1, 0, rsb, csb, es), rsb, csb, 0, 0);
+        lcl__trsm(op, ws, w, 1, unit, m2, n, lcl__at(t, m1, m1, rst, cst, es), rst, cst, lcl__at(b, m1, 0, rsb, csb, es), rsb, csb);
+    } else {
+        lcl__trsm(op, ws, w, 0, unit, m2, n, lcl__at(t, m1, m1, rst, cst, es), rst, cst, lcl__at(b, m1, 0, rsb, csb, es), rsb, csb);
+        lcl__gemm(op, ws, w, m1, n, m2, -1.0, lcl__at(t, 0, m1, rst, cst, es), rst, cst, lcl__at(b, m1, 0, rsb, csb, es), rsb, csb,
+                  b, rsb, csb, 0, 0);
+        lcl__trsm(op, ws, w, 0, unit, m1, n, t, rst, cst, b, rsb, csb);
+    }
+}
+
+/* ---- the shared operand of a step ---- */
+/* Pack op(src) into ws->shared, by all threads of the team: as A (isb 0: m x k, MR-row panels) or
+   as B (isb 1: k x m, NR-column panels), in KC slices: slice s at s*KC*mpad, panel i at i*u*kc_s. */
+LCL__PRIVATE void lcl__pack_shared(const lcl__dops *op, const lcl__ws *ws, int isb, int64_t m, int64_t k, const void *src,
+                                   int64_t rs, int64_t cs) {
+    size_t es = op->es;
+    int64_t u = isb ? op->nr : op->mr, npan = (m + u - 1) / u, ns = (k + ws->kc - 1) / ws->kc, mpad = npan * u;
+    int q, nq = (int)(npan * ns);
+    LCL__OMP(omp for schedule(static))
+    for (q = 0; q < nq; q++) {
+        int64_t s = q / npan, i = q % npan, p0 = s * ws->kc, kc = LCL__MIN(ws->kc, k - p0), rows = LCL__MIN(u, m - i * u);
+        char *d = ws->shared + (size_t)(p0 * mpad + i * u * kc) * es;
+        if (!isb) op->packa(rows, kc, lcl__at(src, i * u, p0, rs, cs, es), rs, cs, d);
+        else op->packb(kc, rows, lcl__at(src, p0, i * u, rs, cs, es), rs, cs, d);
+    }
+}
+/* C (m x ncol, column-major ldc) -= Ash * op(B), rows lo.. (lo a multiple of MR); Ash is the shared
+   m x k operand, B (k x ncol, strides rsb, csb) is packed here. */
+LCL__PRIVATE void lcl__upd_sha(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int64_t m, int64_t k, int64_t lo,
+                               const void *b, int64_t rsb, int64_t csb, int64_t ncol, void *c, int64_t ldc, int tri, int64_t doff) {
+    size_t es = op->es;
+    int64_t mpad = lcl__rup(m, op->mr), p0, ic, jc;
+    for (jc = 0; jc < ncol; jc += ws->nc) {
+        int64_t nc = LCL__MIN(ws->nc, ncol - jc);
+        for (p0 = 0; p0 < k; p0 += ws->kc) {
+            int64_t kc = LCL__MIN(ws->kc, k - p0);
+            op->packb(kc, nc, lcl__at(b, p0, jc, rsb, csb, es), rsb, csb, w->pb);
+            for (ic = lo; ic < m; ic += ws->mc) {
+                int64_t mc = LCL__MIN(ws->mc, m - ic), d = doff - ic + jc;
+                if ((tri == 1 && mc - 1 < d) || (tri == 2 && -(nc - 1) > d)) continue;
+                op->macro(mc, nc, kc, -1.0, ws->shared + (size_t)(p0 * mpad + ic * kc) * es, w->pb,
+                          lcl__at(c, ic, jc, 1, ldc, es), 1, ldc, tri, d);
+            }
+        }
+    }
+}
+/* C (nrow x m, column-major ldc) -= op(A) * Bsh, columns lo.. (lo a multiple of NR); Bsh is the
+   shared k x m operand, A (nrow x k, strides rsa, csa) is packed here. */
+LCL__PRIVATE void lcl__upd_shb(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int64_t m, int64_t k, int64_t lo,
+                               const void *a, int64_t rsa, int64_t csa, int64_t nrow, void *c, int64_t ldc, int tri, int64_t doff) {
+    size_t es = op->es;
+    int64_t npad = lcl__rup(m, op->nr), p0, ic;
+    for (p0 = 0; p0 < k; p0 += ws->kc) {
+        int64_t kc = LCL__MIN(ws->kc, k - p0);
+        for (ic = 0; ic < nrow; ic += ws->mc) {
+            int64_t mc = LCL__MIN(ws->mc, nrow - ic);
+            op->packa(mc, kc, lcl__at(a, ic, p0, rsa, csa, es), rsa, csa, w->pa);
+            op->macro(mc, m - lo, kc, -1.0, w->pa, ws->shared + (size_t)(p0 * npad + lo * kc) * es,
+                      lcl__at(c, ic, lo, 1, ldc, es), 1, ldc, tri, doff - ic + lo);
+        }
+    }
+}
+/* Width of the chunks the trailing update is split into: one chunk per thread-turn, several per
+   thread for balance (more for the triangular Cholesky update), whole NR tiles. */
+LCL__PRIVATE int64_t lcl__chunk_w(const lcl__dops *op, const lcl__ws *ws, int64_t rest, int T, int per) {
+    int64_t w;
+    if (rest <= 0) return 1;
+    if (T <= 1) return LCL__MIN(rest, ws->nc);
+    w = lcl__rup((rest + (int64_t)T * per - 1) / ((int64_t)T * per), op->nr);
+    w = LCL__MAX(w, 4 * op->nr);
+    return LCL__MIN(w, ws->nc);
+}
+
+/* ---- LU ---- */
+/* Factor the m x nw panel at a (row r0 of the matrix) with partial pivoting, recursively; ipiv
+   gets global rows. Returns the 1-based local column of the first zero pivot, or 0. */
+LCL__PRIVATE int64_t lcl__lu_panel(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int64_t m, int64_t nw, void *a,
+                                   int64_t lda, int32_t *ipiv, int64_t r0) {
+    size_t es = op->es;
+    int64_t w1, w2, i1, i2;
+    if (nw <= LCL__PANEL_BASE) return op->getf2(m, nw, a, lda, ipiv, r0);
+    w1 = nw / 2 > 8 ? lcl__rup(nw / 2, 8) : nw / 2;
+    w2 = nw - w1;
+    i1 = lcl__lu_panel(op, ws, w, m, w1, a, lda, ipiv, r0);
+    op->laswp(w2, lcl__at(a, 0, w1, 1, lda, es), 1, lda, 0, w1, ipiv, r0, 1);
+    lcl__trsm(op, ws, w, 1, 1, w1, w2, a, 1, lda, lcl__at(a, 0, w1, 1, lda, es), 1, lda);
+    lcl__gemm(op, ws, w, m - w1, w2, w1, -1.0, lcl__at(a, w1, 0, 1, lda, es), 1, lda, lcl__at(a, 0, w1, 1, lda, es), 1, lda,
+              lcl__at(a, w1, w1, 1, lda, es), 1, lda, 0, 0);
+    i2 = lcl__lu_panel(op, ws, w, m - w1, w2, lcl__at(a, w1, w1, 1, lda, es), lda, ipiv + w1, r0 + w1);
+    op->laswp(w1, lcl__at(a, w1, 0, 1, lda, es), 1, lda, 0, w2, ipiv + w1, r0 + w1, 1);
+    return i1 ? i1 : i2 ? i2 + w1 : 0;
+}
+/* Bring columns c0..c1 up to date with the step's panel (columns j..j+jb): its row interchanges,
+   U12 = L11^-1 A12, A22 -= L21 U12 with L21 from the shared buffer. */
+LCL__PRIVATE void lcl__lu_chunk(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int64_t n, char *a, int64_t lda,
+                                const int32_t *ipiv, int64_t j, int64_t jb, int64_t c0, int64_t c1) {
+    size_t es = op->es;
+    int64_t r = j + jb, nc = c1 - c0;
+    op->laswp(nc, lcl__at(a, 0, c0, 1, lda, es), 1, lda, j, r, ipiv, 0, 1);
+    lcl__trsm(op, ws, w, 1, 1, jb, nc, lcl__at(a, j, j, 1, lda, es), 1, lda, lcl__at(a, j, c0, 1, lda, es), 1, lda);
+    if (r < n)
+        lcl__upd_sha(op, ws, w, n - r, jb, 0, lcl__at(a, j, c0, 1, lda, es), 1, lda, nc, lcl__at(a, r, c0, 1, lda, es), lda, 0, 0);
+}
+LCL__PRIVATE int64_t lcl__getrf_blocked(const lcl__dops *op, const lcl__ws *ws, int nt, int64_t n, char *a, int64_t lda,
+                                        int32_t *ipiv, int64_t nb) {
+    size_t es = op->es;
+    int64_t first = 0;
+    (void)nt;
+    LCL__OMP(omp parallel num_threads(nt) if (nt > 1))
+    {
+        int t = 0, T = 1, ci, nch, bi, nblk;
+        int64_t j;
+        const lcl__tws *w;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        T = omp_get_num_threads();
+#endif
+        w = &ws->t[t];
+        if (t == 0) first = lcl__lu_panel(op, ws, w, n, LCL__MIN(nb, n), a, lda, ipiv, 0);
+        LCL__OMP(omp barrier)
+        for (j = 0; j < n; j += nb) {
+            int64_t jb = LCL__MIN(nb, n - j), r = j + jb, m = n - r, jb2, rest, cw;
+            if (m <= 0) break;
+            jb2 = LCL__MIN(nb, m);
+            lcl__pack_shared(op, ws, 0, m, jb, lcl__at(a, r, j, 1, lda, es), 1, lda);
+            rest = m - jb2;
+            cw = lcl__chunk_w(op, ws, rest, T, 4);
+            nch = (int)((rest + cw - 1) / cw);
+            if (t == 0) {
+                int64_t i;
+                lcl__lu_chunk(op, ws, w, n, a, lda, ipiv, j, jb, r, r + jb2);
+                i = lcl__lu_panel(op, ws, w, m, jb2, lcl__at(a, r, r, 1, lda, es), lda, ipiv + r, r);
+                if (i && !first) first = r + i;
+            }
+            LCL__OMP(omp for schedule(dynamic, 1) nowait)
+            for (ci = 0; ci < nch; ci++) {
+                int64_t c0 = r + jb2 + (int64_t)ci * cw;
+                lcl__lu_chunk(op, ws, w, n, a, lda, ipiv, j, jb, c0, LCL__MIN(c0 + cw, n));
+            }
+            LCL__OMP(omp barrier)
+        }
+        /* each panel's columns take the row interchanges of the panels after it */
+        nblk = (int)((n + nb - 1) / nb);
+        LCL__OMP(omp for schedule(dynamic, 1))
+        for (bi = 0; bi < nblk; bi++) {
+            int64_t c0 = (int64_t)bi * nb, c1 = LCL__MIN(c0 + nb, n);
+            op->laswp(c1 - c0, lcl__at(a, 0, c0, 1, lda, es), 1, lda, c1, n, ipiv, 0, 1);
+        }
+    }
+    return first;
+}
+
+/* ---- Cholesky ---- */
+/* The lower triangle (in the strides' view) of the n x n diagonal block, recursively. */
+LCL__PRIVATE int64_t lcl__chol_diag(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int64_t n, void *a, int64_t rs,
+                                    int64_t cs) {
+    size_t es = op->es;
+    int64_t n1, i;
+    void *a21, *a22;
+    if (n <= LCL__CHOL_BASE) return op->potf2(n, a, rs, cs);
+    n1 = lcl__rup(n / 2, 16);
+    if (n1 >= n) n1 = n / 2;
+    a21 = lcl__at(a, n1, 0, rs, cs, es);
+    a22 = lcl__at(a, n1, n1, rs, cs, es);
+    if ((i = lcl__chol_diag(op, ws, w, n1, a, rs, cs)) != 0) return i;
+    lcl__trsm(op, ws, w, 1, 0, n1, n - n1, a, rs, cs, a21, cs, rs);              /* L11 L21^T = A21^T */
+    lcl__gemm(op, ws, w, n - n1, n - n1, n1, -1.0, a21, rs, cs, a21, cs, rs, a22, rs, cs, 1, 0);
+    i = lcl__chol_diag(op, ws, w, n - n1, a22, rs, cs);
+    return i ? i + n1 : 0;
+}
+/* Factor the diagonal block at (r, r) of order jb and solve its panel (below for lower, right of it
+   for upper). Returns the global 1-based index of a non-positive pivot, or 0. */
+LCL__PRIVATE int64_t lcl__chol_panel(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int upper, int64_t n, char *a,
+                                     int64_t lda, int64_t r, int64_t jb) {
+    size_t es = op->es;
+    int64_t i = lcl__chol_diag(op, ws, w, jb, lcl__at(a, r, r, 1, lda, es), upper ? lda : 1, upper ? 1 : lda);
+    if (i) return r + i;
+    if (r + jb < n) {
+        if (!upper)     /* L21 = A21 L11^-T, as L11 L21^T = A21^T */
+            lcl__trsm(op, ws, w, 1, 0, jb, n - r - jb, lcl__at(a, r, r, 1, lda, es), 1, lda, lcl__at(a, r + jb, r, 1, lda, es), lda, 1);
+        else            /* U12 = U11^-T A12 */
+            lcl__trsm(op, ws, w, 1, 0, jb, n - r - jb, lcl__at(a, r, r, 1, lda, es), lda, 1, lcl__at(a, r, r + jb, 1, lda, es), 1, lda);
+    }
+    return 0;
+}
+/* The trailing update of chunk c0..c1 (columns for lower, rows for upper) by the step's panel. */
+LCL__PRIVATE void lcl__chol_chunk(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int upper, int64_t n, char *a,
+                                  int64_t lda, int64_t j, int64_t jb, int64_t c0, int64_t c1) {
+    size_t es = op->es;
+    int64_t r = j + jb;
+    if (!upper)         /* A(c0:n, c0:c1) -= L21(c0:n) L21(c0:c1)^T, lower part */
+        lcl__upd_sha(op, ws, w, n - r, jb, (c0 - r) / op->mr * op->mr, lcl__at(a, c0, j, 1, lda, es), lda, 1, c1 - c0,
+                     lcl__at(a, r, c0, 1, lda, es), lda, 1, c0 - r);
+    else                /* A(c0:c1, c0:n) -= U12(:, c0:c1)^T U12(:, c0:n), upper part */
+        lcl__upd_shb(op, ws, w, n - r, jb, (c0 - r) / op->nr * op->nr, lcl__at(a, j, c0, 1, lda, es), lda, 1, c1 - c0,
+                     lcl__at(a, c0, r, 1, lda, es), lda, 2, r - c0);
+}
+LCL__PRIVATE int64_t lcl__potrf_blocked(const lcl__dops *op, const lcl__ws *ws, int nt, int upper, int64_t n, char *a, int64_t lda,
+                                        int64_t nb) {
+    size_t es = op->es;
+    int64_t fail = 0;
+    (void)nt;
+    LCL__OMP(omp parallel num_threads(nt) if (nt > 1))
+    {
+        int t = 0, T = 1, ci, nch;
+        int64_t j;
+        const lcl__tws *w;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        T = omp_get_num_threads();
+#endif
+        w = &ws->t[t];
+        if (t == 0) fail = lcl__chol_panel(op, ws, w, upper, n, a, lda, 0, LCL__MIN(nb, n));
+        LCL__OMP(omp barrier)
+        for (j = 0; j < n; j += nb) {
+            int64_t jb = LCL__MIN(nb, n - j), r = j + jb, m = n - r, jb2, rest, cw;
+            if (m <= 0 || fail) break;
+            jb2 = LCL__MIN(nb, m);
+            if (!upper) lcl__pack_shared(op, ws, 0, m, jb, lcl__at(a, r, j, 1, lda, es), 1, lda);
+            else lcl__pack_shared(op, ws, 1, m, jb, lcl__at(a, j, r, 1, lda, es), 1, lda);
+            rest = m - jb2;
+            cw = lcl__chunk_w(op, ws, rest, T, 8);
+            if (upper) cw = LCL__MIN(cw, ws->mc);
+            nch = (int)((rest + cw - 1) / cw);
+            if (t == 0) {
+                lcl__chol_chunk(op, ws, w, upper, n, a, lda, j, jb, r, r + jb2);
+                fail = lcl__chol_panel(op, ws, w, upper, n, a, lda, r, jb2);
+            }
+            LCL__OMP(omp for schedule(dynamic, 1) nowait)
+            for (ci = 0; ci < nch; ci++) {
+                int64_t c0 = r + jb2 + (int64_t)ci * cw;
+                lcl__chol_chunk(op, ws, w, upper, n, a, lda, j, jb, c0, LCL__MIN(c0 + cw, n));
+            }
+            LCL__OMP(omp barrier)
+        }
+    }
+    return fail;
+}
+
+/* ---- entry points for the API (and the OpenCL backend's host steps) ---- */
+LCL__PRIVATE int64_t lcl__block(const lcl__dops *op, const lcl_dense_opts *o, int64_t n) {
+    int64_t nb = o && o->block > 0 ? o->block : op->nb;
+    return LCL__MAX(1, LCL__MIN(nb, n));
+}
+/* LU of the n x n column-major matrix at a; info as LAPACK's (0 or the first zero pivot). */
+LCL__PRIVATE lcl_status lcl__cpu_getrf(lcl_context *ctx, lcl_dtype dt, int64_t n, void *a, int64_t lda, int32_t *ipiv, int64_t *info,
+                                       const lcl_dense_opts *o) {
+    const lcl__dops *op = lcl__dops_for(dt);
+    lcl_dense_alg alg = o ? o->alg : LCL_ALG_AUTO;
+    lcl__ws ws;
+    lcl_status st;
+    int64_t i, nb, inf;
+    int nt;
+    *info = 0;
+    if (n <= 0) return LCL_OK;
+    if (alg == LCL_ALG_UNBLOCKED || alg == LCL_ALG_CROUT) {
+        for (i = 0; i < n; i++) ipiv[i] = (int32_t)i;
+        *info = alg == LCL_ALG_CROUT ? op->lu_crout(n, a, lda) : op->lu_unb(n, a, lda);
+        return LCL_OK;
+    }
+    nb = lcl__block(op, o, n);
+    nt = lcl__dense_threads(ctx, n);
+    /* the shared L21: KC slices of up to n rows */
+    st = lcl__ws_alloc(ctx, "lcl_getrf", op, nt, n, lcl__rup(n, op->mr) * lcl__rup(nb, 1), &ws);
+    if (st != LCL_OK) return st;
+    inf = lcl__getrf_blocked(op, &ws, nt, n, (char *)a, lda, ipiv, nb);
+    lcl__ws_free(&ws);
+    *info = inf;
+    return LCL_OK;
+}
+/* Cholesky of the n x n column-major matrix at a (the uplo triangle only). */
+LCL__PRIVATE lcl_status lcl__cpu_potrf(lcl_context *ctx, lcl_dtype dt, lcl_uplo uplo, int64_t n, void *a, int64_t lda, int64_t *info,
+                                       const lcl_dense_opts *o) {
+    const lcl__dops *op = lcl__dops_for(dt);
+    lcl_dense_alg alg = o ? o->alg : LCL_ALG_AUTO;
+    int upper = uplo == LCL_UPPER;
+    int64_t rs = upper ? lda : 1, cs = upper ? 1 : lda, nb, inf;
+    lcl__ws ws;
+    lcl_status st;
+    int nt;
+    *info = 0;
+    if (n <= 0) return LCL_OK;
+    if (alg == LCL_ALG_UNBLOCKED) { *info = op->potf2(n, a, rs, cs); return LCL_OK; }
+    if (alg == LCL_ALG_CROUT) { *info = op->chol_crout(n, a, rs, cs); return LCL_OK; }
+    if (alg == LCL_ALG_BANACHIEWICZ) { *info = op->chol_banach(n, a, rs, cs); return LCL_OK; }
+    nb = lcl__block(op, o, n);
+    nt = lcl__dense_threads(ctx, n);
+    st = lcl__ws_alloc(ctx, "lcl_potrf", op, nt, n, lcl__rup(n, upper ? op->nr : op->mr) * nb, &ws);
+    if (st != LCL_OK) return st;
+    inf = lcl__potrf_blocked(op, &ws, nt, upper, n, (char *)a, lda, nb);
+    lcl__ws_free(&ws);
+    *info = inf;
+    return LCL_OK;
+}
+/* The solves split the right-hand sides among the threads. */
+LCL__PRIVATE lcl_status lcl__cpu_solve(lcl_context *ctx, const char *fn, lcl_dtype dt, int chol, int flag, int64_t n, int64_t nrhs,
+                                       const void *f, int64_t rsf, int64_t csf, const int32_t *ipiv, void *b, int64_t rsb,
+                                       int64_t csb) {
+    const lcl__dops *op = lcl__dops_for(dt);
+    size_t es = op->es;
+    lcl__ws ws;
+    lcl_status st;
+    int nt = lcl__dense_threads(ctx, n), nblk;
+    int64_t cw;
+    if (n <= 0 || nrhs <= 0) return LCL_OK;
+    nt = (int)LCL__MIN((int64_t)nt, (nrhs + op->nr - 1) / op->nr);
+    if (nt < 1) nt = 1;
+    st = lcl__ws_alloc(ctx, fn, op, nt, n, 0, &ws);
+    if (st != LCL_OK) return st;
+    cw = lcl__rup((nrhs + nt - 1) / nt, op->nr);
+    nblk = (int)((nrhs + cw - 1) / cw);
+    {
+        int q;
+        LCL__OMP(omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1))
+        for (q = 0; q < nblk; q++) {
+            int t = 0;
+            int64_t j0 = (int64_t)q * cw, nc = LCL__MIN(cw, nrhs - j0);
+            void *bj;
+            const lcl__tws *w;
+#ifdef _OPENMP
+            t = omp_get_thread_num();
+#endif
+            w = &ws.t[t];
+            bj = lcl__at(b, 0, j0, rsb, csb, es);
+            if (!chol && flag == LCL_NO_TRANS) {            /* P A = L U: x = U^-1 L^-1 P b */
+                op->laswp(nc, bj, rsb, csb, 0, n, ipiv, 0, 1);
+                lcl__trsm(op, &ws, w, 1, 1, n, nc, f, rsf, csf, bj, rsb, csb);
+                lcl__trsm(op, &ws, w, 0, 0, n, nc, f, rsf, csf, bj, rsb, csb);
+            } else if (!chol) {                             /* A^T = U^T L^T P: x = P^T L^-T U^-T b */
+                lcl__trsm(op, &ws, w, 1, 0, n, nc, f, csf, rsf, bj, rsb, csb);
+                lcl__trsm(op, &ws, w, 0, 1, n, nc, f, csf, rsf, bj, rsb, csb);
+                op->laswp(nc, bj, rsb, csb, 0, n, ipiv, 0, -1);
+            } else if (flag == LCL_LOWER) {                 /* A = L L^T */
+                lcl__trsm(op, &ws, w, 1, 0, n, nc, f, rsf, csf, bj, rsb, csb);
+                lcl__trsm(op, &ws, w, 0, 0, n, nc, f, csf, rsf, bj, rsb, csb);
+            } else {                                        /* A = U^T U */
+                lcl__trsm(op, &ws, w, 1, 0, n, nc, f, csf, rsf, bj, rsb, csb);
+                lcl__trsm(op, &ws, w, 0, 0, n, nc, f, rsf, csf, bj, rsb, csb);
+            }
+        }
+    }
+    lcl__ws_free(&ws);
+    return LCL_OK;
+}
+/* Solve with the LU of lcl__cpu_getrf: factors at lu with strides (rsl, csl), B n x nrhs (rsb, csb). */
+LCL__PRIVATE lcl_status lcl__cpu_getrs(lcl_context *ctx, lcl_dtype dt, lcl_trans trans, int64_t n, int64_t nrhs, const void *lu,
+                                       int64_t rsl, int64_t csl, const int32_t *ipiv, void *b, int64_t rsb, int64_t csb) {
+    return lcl__cpu_solve(ctx, "lcl_getrs", dt, 0, (int)trans, n, nrhs, lu, rsl, csl, ipiv, b, rsb, csb);
+}
+/* Solve with the Cholesky factor (the uplo triangle at l, strides rsl, csl). */
+LCL__PRIVATE lcl_status lcl__cpu_potrs(lcl_context *ctx, lcl_dtype dt, lcl_uplo uplo, int64_t n, int64_t nrhs, const void *l,
+                                       int64_t rsl, int64_t csl, void *b, int64_t rsb, int64_t csb) {
+    return lcl__cpu_solve(ctx, "lcl_potrs", dt, 1, (int)uplo, n, nrhs, l, rsl, csl, NULL, b, rsb, csb);
+}
 
 /* >>dense-opencl ------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL
@@ -2073,7 +3031,16 @@ done:
     return st;
 }
 
+LCL__PRIVATE lcl_status lcl__cl_alg_check(lcl_context *ctx, const lcl_dense_opts *o, const char *fn) {
+    if (o && o->alg != LCL_ALG_AUTO && o->alg != LCL_ALG_BLOCKED)
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: the OpenCL backend runs the blocked algorithm only; the unblocked, Crout and "
+                         "Cholesky-Banachiewicz oracles run on the serial and openmp backends", fn);
+    return LCL_OK;
+}
+
 LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
+    lcl_status st = lcl__cl_alg_check(ctx, o, "getrf");
+    if (st != LCL_OK) return st;
     if (o && o->panel == 1) return lcl__cl_getrf_hostpanel(ctx, A, ipiv, info, o);
     return lcl__cl_getrf_devpanel(ctx, A, ipiv, info, o);
 }
@@ -2164,6 +3131,7 @@ done:
 
 LCL__PRIVATE lcl_status lcl__cl_potrf(lcl_context *ctx, lcl_uplo u, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
     lcl_status st, st2;
+    if ((st = lcl__cl_alg_check(ctx, o, "potrf")) != LCL_OK) return st;
     if (u == LCL_LOWER) return lcl__cl_potrf_lower(ctx, A, info, o);
     if ((st = lcl__cl_transpose_square(ctx, A)) != LCL_OK) return st;
     st = lcl__cl_potrf_lower(ctx, A, info, o);
@@ -2210,7 +3178,519 @@ LCL__PRIVATE lcl_status lcl__cl_potrs(lcl_context *ctx, lcl_uplo u, const lcl_dm
 #endif
 
 /* >>dense-api ---------------------------------------------------------------------------------- */
-/*@@DENSE_API@@*/
+/* Validation, NaN/Inf scan, layouts and dispatch. The CPU kernels are column-major: a row-major LU
+   is factored in a column-major copy (a transpose would pivot columns instead of rows), a
+   row-major Cholesky factor is the column-major one of the other triangle on the same memory, and
+   the solves take any strides. OpenCL contexts go through lcl_dmat (upload, factor, download). */
+LCL__PRIVATE lcl_status lcl__dense_arg(lcl_context *ctx, const char *fn, const char *name, const lcl_dense *m) {
+    int64_t minor, major, last;
+    if (!m) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, name);
+    if (m->dtype != LCL_F32 && m->dtype != LCL_F64)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s has unknown dtype %d", fn, name, (int)m->dtype);
+    if (m->layout != LCL_COL_MAJOR && m->layout != LCL_ROW_MAJOR)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s has unknown layout %d", fn, name, (int)m->layout);
+    if (m->rows < 0 || m->cols < 0)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s has negative size %lldx%lld", fn, name, (long long)m->rows,
+                         (long long)m->cols);
+    if (m->rows > INT32_MAX || m->cols > INT32_MAX)
+        return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: %s is %lldx%lld: more than 2^31-1 rows or columns", fn, name,
+                         (long long)m->rows, (long long)m->cols);
+    minor = m->layout == LCL_COL_MAJOR ? m->rows : m->cols;
+    major = m->layout == LCL_COL_MAJOR ? m->cols : m->rows;
+    if (m->ld < 1 || m->ld < minor)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s has leading dimension %lld, less than %lld (%s)", fn, name,
+                         (long long)m->ld, (long long)LCL__MAX(minor, 1), m->layout == LCL_COL_MAJOR ? "its rows" : "its columns");
+    if (m->rows && m->cols) {
+        if (!m->data) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s has no data (NULL)", fn, name);
+        if (!lcl__mul_i64(major - 1, m->ld, &last) || last > INT64_MAX - minor ||
+            (uint64_t)(last + minor) > (uint64_t)((size_t)-1) / lcl__dsize(m->dtype))
+            return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: %s (%lldx%lld, ld %lld) overflows the address space", fn, name,
+                             (long long)m->rows, (long long)m->cols, (long long)m->ld);
+    }
+    return LCL_OK;
+}
+LCL__PRIVATE lcl_status lcl__dense_square(lcl_context *ctx, const char *fn, const char *name, const lcl_dense *m) {
+    lcl_status st = lcl__dense_arg(ctx, fn, name, m);
+    if (st == LCL_OK && m->rows != m->cols)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is %lldx%lld, not square", fn, name, (long long)m->rows,
+                         (long long)m->cols);
+    return st;
+}
+/* B: the right-hand sides of an n x n system */
+LCL__PRIVATE lcl_status lcl__dense_rhs(lcl_context *ctx, const char *fn, const lcl_dense *A, const lcl_dense *B) {
+    lcl_status st = lcl__dense_arg(ctx, fn, "B", B);
+    if (st != LCL_OK) return st;
+    if (B->dtype != A->dtype)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B is %s but the matrix is %s", fn, B->dtype == LCL_F32 ? "float" : "double",
+                         A->dtype == LCL_F32 ? "float" : "double");
+    if (B->rows != A->rows)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B has %lld rows, the matrix is %lldx%lld", fn, (long long)B->rows,
+                         (long long)A->rows, (long long)A->cols);
+    if (B->data == A->data && A->rows && B->cols)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B and the matrix share their data", fn);
+    return LCL_OK;
+}
+LCL__PRIVATE lcl_status lcl__dense_opts_get(lcl_context *ctx, const char *fn, const lcl_dense_opts *o, int chol, lcl_dense_opts *out) {
+    memset(out, 0, sizeof *out);
+    if (!o) return LCL_OK;
+    if ((int)o->alg < (int)LCL_ALG_AUTO || (int)o->alg > (int)LCL_ALG_BANACHIEWICZ)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown algorithm %d", fn, (int)o->alg);
+    if (!chol && o->alg == LCL_ALG_BANACHIEWICZ)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: LCL_ALG_BANACHIEWICZ is a Cholesky algorithm, not an LU one", fn);
+    if (o->block < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: negative block size %d", fn, o->block);
+    if (o->device < -1) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: device %d (use -1 for all, or an index)", fn, o->device);
+    if (ctx && ctx->backend == LCL_BACKEND_OPENCL && o->device >= ctx->ndev)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: device %d out of range: the context has %d OpenCL device(s)", fn, o->device,
+                         ctx->ndev);
+    *out = *o;
+    return LCL_OK;
+}
+/* Strided view of a dense matrix: element (i, j) at data + i*rs + j*cs. */
+LCL__PRIVATE void lcl__dense_strides(const lcl_dense *m, int64_t *rs, int64_t *cs) {
+    *rs = m->layout == LCL_COL_MAJOR ? 1 : m->ld;
+    *cs = m->layout == LCL_COL_MAJOR ? m->ld : 1;
+}
+/* Non-finite entries, in the whole matrix (tri 0) or its lower (1) / upper (2) triangle. */
+LCL__PRIVATE lcl_status lcl__scan_finite(lcl_context *ctx, const char *fn, const char *name, lcl_dtype dt, int64_t rows, int64_t cols,
+                                         const void *p, int64_t rs, int64_t cs, int tri) {
+    int64_t i, j;
+    for (j = 0; j < cols; j++) {
+        int64_t i0 = tri == 1 ? j : 0, i1 = tri == 2 ? LCL__MIN(j + 1, rows) : rows;
+        for (i = i0; i < i1; i++) {
+            double v = dt == LCL_F32 ? (double)((const float *)p)[i * rs + j * cs] : ((const double *)p)[i * rs + j * cs];
+            if (!(v - v == 0))
+                return lcl__fail(ctx, LCL_ERR_NAN, "%s: %s(%lld,%lld) is %s (0-based); factorizations and solves need finite input",
+                                 fn, name, (long long)i, (long long)j, v != v ? "NaN" : "Inf");
+        }
+    }
+    return LCL_OK;
+}
+LCL__PRIVATE lcl_status lcl__dense_finite(lcl_context *ctx, const char *fn, const char *name, const lcl_dense *m, int tri) {
+    int64_t rs, cs;
+    lcl__dense_strides(m, &rs, &cs);
+    return lcl__scan_finite(ctx, fn, name, m->dtype, m->rows, m->cols, m->data, rs, cs, tri);
+}
+/* Copy rows x cols between strided matrices of one dtype (tiles, so a transpose stays in cache). */
+LCL__PRIVATE void lcl__copy2d(lcl_dtype dt, int64_t rows, int64_t cols, const void *src, int64_t rss, int64_t css, void *dst,
+                              int64_t rsd, int64_t csd) {
+    int64_t i0, j0, i, j;
+    for (j0 = 0; j0 < cols; j0 += 64)
+        for (i0 = 0; i0 < rows; i0 += 64) {
+            int64_t i1 = LCL__MIN(i0 + 64, rows), j1 = LCL__MIN(j0 + 64, cols);
+            if (dt == LCL_F32) {
+                const float *s = (const float *)src;
+                float *d = (float *)dst;
+                if (rss == 1 || rsd == 1) { for (j = j0; j < j1; j++) for (i = i0; i < i1; i++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
+                else { for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
+            } else {
+                const double *s = (const double *)src;
+                double *d = (double *)dst;
+                if (rss == 1 || rsd == 1) { for (j = j0; j < j1; j++) for (i = i0; i < i1; i++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
+                else { for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
+            }
+        }
+}
+LCL__PRIVATE const char *lcl__alg_name(const lcl_dense_opts *o) {
+    static const char *const names[5] = {"auto", "blocked", "unblocked", "crout", "banachiewicz"};
+    return names[o->alg];
+}
+
+/* ---- OpenCL: host arrays through a device matrix ---- */
+#ifndef LINALG_CL_NO_OPENCL
+LCL__PRIVATE int lcl__dense_on_cl(const lcl_context *ctx) { return ctx && ctx->backend == LCL_BACKEND_OPENCL; }
+/* op 0 getrf, 1 potrf; F factored in place */
+LCL__PRIVATE lcl_status lcl__cl_factor_host(lcl_context *ctx, int op, lcl_uplo u, lcl_dense *A, int32_t *ipiv, int64_t *info,
+                                            const lcl_dense_opts *o) {
+    lcl_dmat m;
+    lcl_status st, st2;
+    memset(&m, 0, sizeof m);
+    if ((st = lcl__cl_dmat_upload(ctx, A, &m)) != LCL_OK) return st;
+    st = op == 0 ? lcl__cl_getrf(ctx, &m, ipiv, info, o) : lcl__cl_potrf(ctx, u, &m, info, o);
+    if (st == LCL_OK || st == LCL_ERR_SINGULAR || st == LCL_ERR_NOT_SPD) {
+        char keep[256];
+        snprintf(keep, sizeof keep, "%s", st == LCL_OK ? "" : lcl_last_error(ctx));
+        st2 = lcl__cl_dmat_download(ctx, &m, A);
+        if (st2 != LCL_OK) st = st2;
+        else if (st != LCL_OK) lcl__fail(ctx, st, "%s", keep);
+    }
+    lcl__cl_dmat_release(&m);
+    return st;
+}
+LCL__PRIVATE lcl_status lcl__cl_solve_host(lcl_context *ctx, int op, int flag, const lcl_dense *F, const int32_t *ipiv, lcl_dense *B) {
+    lcl_dmat mf, mb;
+    lcl_status st;
+    memset(&mf, 0, sizeof mf);
+    memset(&mb, 0, sizeof mb);
+    if ((st = lcl__cl_dmat_upload(ctx, F, &mf)) != LCL_OK) return st;
+    if ((st = lcl__cl_dmat_upload(ctx, B, &mb)) == LCL_OK) {
+        st = op == 0 ? lcl__cl_getrs(ctx, (lcl_trans)flag, &mf, ipiv, &mb) : lcl__cl_potrs(ctx, (lcl_uplo)flag, &mf, &mb);
+        if (st == LCL_OK) st = lcl__cl_dmat_download(ctx, &mb, B);
+        lcl__cl_dmat_release(&mb);
+    }
+    lcl__cl_dmat_release(&mf);
+    return st;
+}
+#endif
+
+/* ---- the implementations behind the public calls (arguments already checked) ---- */
+LCL__PRIVATE lcl_status lcl__getrf_host(lcl_context *ctx, const char *fn, lcl_dense *A, int32_t *ipiv, int64_t *info,
+                                        const lcl_dense_opts *o) {
+    int64_t n = A->rows, inf = 0;
+    lcl_status st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (lcl__dense_on_cl(ctx)) {
+        st = lcl__cl_factor_host(ctx, 0, LCL_LOWER, A, ipiv, &inf, o);
+        *info = inf;
+        if (st == LCL_OK && inf > 0) st = LCL_ERR_SINGULAR;
+        if (st == LCL_ERR_SINGULAR)
+            return lcl__fail(ctx, st, "%s: U(%lld,%lld) is exactly zero: the matrix is singular (info = %lld)", fn, (long long)inf - 1,
+                             (long long)inf - 1, (long long)inf);
+        return st;
+    }
+#endif
+    if (A->layout == LCL_COL_MAJOR) {
+        st = lcl__cpu_getrf(ctx, A->dtype, n, A->data, A->ld, ipiv, &inf, o);
+    } else {
+        /* rows must stay rows: factor a column-major copy */
+        void *w = lcl__alloc(ctx, "column-major copy", (size_t)n * (size_t)n, lcl__dsize(A->dtype), &st);
+        if (!w) return lcl__fail(ctx, st, "%s: %s", fn, lcl_last_error(ctx));
+        lcl__copy2d(A->dtype, n, n, A->data, A->ld, 1, w, 1, n);
+        st = lcl__cpu_getrf(ctx, A->dtype, n, w, n, ipiv, &inf, o);
+        if (st == LCL_OK) lcl__copy2d(A->dtype, n, n, w, 1, n, A->data, A->ld, 1);
+        LCL_FREE(w);
+    }
+    if (st != LCL_OK) return st;
+    *info = inf;
+    if (inf > 0)
+        return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero (%s LU): the matrix is singular (info = %lld)", fn,
+                         (long long)inf - 1, (long long)inf - 1, lcl__alg_name(o), (long long)inf);
+    return LCL_OK;
+}
+LCL__PRIVATE lcl_status lcl__potrf_host(lcl_context *ctx, const char *fn, lcl_uplo uplo, lcl_dense *A, int64_t *info,
+                                        const lcl_dense_opts *o) {
+    int64_t inf = 0;
+    lcl_status st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (lcl__dense_on_cl(ctx)) {
+        st = lcl__cl_factor_host(ctx, 1, uplo, A, NULL, &inf, o);
+        *info = inf;
+        if (st == LCL_OK && inf > 0) st = LCL_ERR_NOT_SPD;
+        if (st == LCL_ERR_NOT_SPD)
+            return lcl__fail(ctx, st, "%s: the leading minor of order %lld is not positive definite (info = %lld)", fn, (long long)inf,
+                             (long long)inf);
+        return st;
+    }
+#endif
+    /* row-major lower is column-major upper on the same memory, and the other way round */
+    if (A->layout == LCL_ROW_MAJOR) uplo = uplo == LCL_LOWER ? LCL_UPPER : LCL_LOWER;
+    st = lcl__cpu_potrf(ctx, A->dtype, uplo, A->rows, A->data, A->ld, &inf, o);
+    if (st != LCL_OK) return st;
+    *info = inf;
+    if (inf > 0)
+        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (%s Cholesky, info = %lld)",
+                         fn, (long long)inf, lcl__alg_name(o), (long long)inf);
+    return LCL_OK;
+}
+/* op 0: LU solve (flag = trans), 1: Cholesky solve (flag = uplo) */
+LCL__PRIVATE lcl_status lcl__solve_host(lcl_context *ctx, const char *fn, int op, int flag, const lcl_dense *F, const int32_t *ipiv,
+                                        lcl_dense *B) {
+    int64_t rsf, csf, rsb, csb;
+    (void)fn;
+#ifndef LINALG_CL_NO_OPENCL
+    if (lcl__dense_on_cl(ctx)) return lcl__cl_solve_host(ctx, op, flag, F, ipiv, B);
+#endif
+    lcl__dense_strides(F, &rsf, &csf);
+    lcl__dense_strides(B, &rsb, &csb);
+    if (op == 0) return lcl__cpu_getrs(ctx, F->dtype, (lcl_trans)flag, F->rows, B->cols, F->data, rsf, csf, ipiv, B->data, rsb, csb);
+    return lcl__cpu_potrs(ctx, F->dtype, (lcl_uplo)flag, F->rows, B->cols, F->data, rsf, csf, B->data, rsb, csb);
+}
+LCL__PRIVATE lcl_status lcl__check_ipiv(lcl_context *ctx, const char *fn, const int32_t *ipiv, int64_t n) {
+    int64_t i;
+    if (!ipiv && n > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
+    for (i = 0; i < n; i++)
+        if (ipiv[i] < i || ipiv[i] >= n)
+            return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv[%lld] = %d is outside %lld..%lld (not from lcl_getrf?)", fn,
+                             (long long)i, (int)ipiv[i], (long long)i, (long long)n - 1);
+    return LCL_OK;
+}
+LCL__PRIVATE lcl_status lcl__check_uplo(lcl_context *ctx, const char *fn, lcl_uplo u) {
+    if (u != LCL_LOWER && u != LCL_UPPER) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown uplo %d", fn, (int)u);
+    return LCL_OK;
+}
+
+/* ---- public: host arrays ---- */
+LCL_API lcl_status lcl_getrf(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
+    static const char fn[] = "lcl_getrf";
+    lcl_dense_opts opt;
+    int64_t inf = 0;
+    lcl_status st;
+    if (info) *info = 0;
+    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
+    if (!ipiv && A->rows > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
+    if ((st = lcl__dense_opts_get(ctx, fn, o, 0, &opt)) != LCL_OK) return st;
+    if (A->rows == 0) return LCL_OK;
+    if ((st = lcl__dense_finite(ctx, fn, "A", A, 0)) != LCL_OK) return st;
+    st = lcl__getrf_host(ctx, fn, A, ipiv, &inf, &opt);
+    if (info) *info = inf;
+    return st;
+}
+LCL_API lcl_status lcl_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dense *LU, const int32_t *ipiv, lcl_dense *B) {
+    static const char fn[] = "lcl_getrs";
+    lcl_status st;
+    if ((st = lcl__dense_square(ctx, fn, "LU", LU)) != LCL_OK) return st;
+    if ((st = lcl__dense_rhs(ctx, fn, LU, B)) != LCL_OK) return st;
+    if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown trans %d", fn, (int)trans);
+    if ((st = lcl__check_ipiv(ctx, fn, ipiv, LU->rows)) != LCL_OK) return st;
+    if (LU->rows == 0 || B->cols == 0) return LCL_OK;
+    if ((st = lcl__dense_finite(ctx, fn, "LU", LU, 0)) != LCL_OK) return st;
+    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
+    return lcl__solve_host(ctx, fn, 0, (int)trans, LU, ipiv, B);
+}
+LCL_API lcl_status lcl_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, int64_t *info, const lcl_dense_opts *o) {
+    static const char fn[] = "lcl_potrf";
+    lcl_dense_opts opt;
+    int64_t inf = 0;
+    lcl_status st;
+    if (info) *info = 0;
+    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
+    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
+    if ((st = lcl__dense_opts_get(ctx, fn, o, 1, &opt)) != LCL_OK) return st;
+    if (A->rows == 0) return LCL_OK;
+    if ((st = lcl__dense_finite(ctx, fn, "A", A, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
+    st = lcl__potrf_host(ctx, fn, uplo, A, &inf, &opt);
+    if (info) *info = inf;
+    return st;
+}
+LCL_API lcl_status lcl_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dense *L, lcl_dense *B) {
+    static const char fn[] = "lcl_potrs";
+    lcl_status st;
+    if ((st = lcl__dense_square(ctx, fn, "L", L)) != LCL_OK) return st;
+    if ((st = lcl__dense_rhs(ctx, fn, L, B)) != LCL_OK) return st;
+    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
+    if (L->rows == 0 || B->cols == 0) return LCL_OK;
+    if ((st = lcl__dense_finite(ctx, fn, "L", L, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
+    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
+    return lcl__solve_host(ctx, fn, 1, (int)uplo, L, NULL, B);
+}
+LCL_API lcl_status lcl_gesv(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, lcl_dense *B, int64_t *info) {
+    static const char fn[] = "lcl_gesv";
+    lcl_dense_opts opt;
+    int64_t inf = 0;
+    lcl_status st;
+    if (info) *info = 0;
+    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
+    if ((st = lcl__dense_rhs(ctx, fn, A, B)) != LCL_OK) return st;
+    if (!ipiv && A->rows > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
+    if (A->rows == 0) return LCL_OK;
+    if ((st = lcl__dense_finite(ctx, fn, "A", A, 0)) != LCL_OK) return st;
+    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
+    memset(&opt, 0, sizeof opt);
+    st = lcl__getrf_host(ctx, fn, A, ipiv, &inf, &opt);
+    if (info) *info = inf;
+    if (st != LCL_OK || B->cols == 0) return st;
+    return lcl__solve_host(ctx, fn, 0, LCL_NO_TRANS, A, ipiv, B);
+}
+LCL_API lcl_status lcl_posv(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, lcl_dense *B, int64_t *info) {
+    static const char fn[] = "lcl_posv";
+    lcl_dense_opts opt;
+    int64_t inf = 0;
+    lcl_status st;
+    if (info) *info = 0;
+    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
+    if ((st = lcl__dense_rhs(ctx, fn, A, B)) != LCL_OK) return st;
+    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
+    if (A->rows == 0) return LCL_OK;
+    if ((st = lcl__dense_finite(ctx, fn, "A", A, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
+    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
+    memset(&opt, 0, sizeof opt);
+    st = lcl__potrf_host(ctx, fn, uplo, A, &inf, &opt);
+    if (info) *info = inf;
+    if (st != LCL_OK || B->cols == 0) return st;
+    return lcl__solve_host(ctx, fn, 1, (int)uplo, A, NULL, B);
+}
+
+/* ---- public: matrices where the context computes ---- */
+LCL_API lcl_status lcl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dmat **out) {
+    static const char fn[] = "lcl_dmat_upload";
+    lcl_dmat *m;
+    lcl_status st = LCL_OK;
+    int64_t ld;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    *out = NULL;
+    if ((st = lcl__dense_arg(ctx, fn, "A", A)) != LCL_OK) return st;
+    m = (lcl_dmat *)lcl__alloc(ctx, "lcl_dmat", 1, sizeof *m, &st);
+    if (!m) return lcl__fail(ctx, st, "%s: %s", fn, lcl_last_error(ctx));
+    memset(m, 0, sizeof *m);
+#ifndef LINALG_CL_NO_OPENCL
+    if (lcl__dense_on_cl(ctx)) {
+        if ((st = lcl__cl_dmat_upload(ctx, A, m)) != LCL_OK) { LCL_FREE(m); return st; }
+        *out = m;
+        return LCL_OK;
+    }
+#endif
+    ld = LCL__MAX(A->rows, 1);
+    m->dtype = A->dtype;
+    m->rows = A->rows;
+    m->cols = A->cols;
+    m->ld = ld;
+    m->host = lcl__alloc(ctx, "lcl_dmat host copy", (size_t)ld * (size_t)LCL__MAX(A->cols, 1), lcl__dsize(A->dtype), &st);
+    if (!m->host) { LCL_FREE(m); return lcl__fail(ctx, st, "%s: %s", fn, lcl_last_error(ctx)); }
+    {
+        int64_t rs, cs;
+        lcl__dense_strides(A, &rs, &cs);
+        lcl__copy2d(A->dtype, A->rows, A->cols, A->data, rs, cs, m->host, 1, ld);
+    }
+    *out = m;
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_dmat_download(lcl_context *ctx, const lcl_dmat *A, lcl_dense *dst) {
+    static const char fn[] = "lcl_dmat_download";
+    lcl_status st;
+    int64_t rs, cs;
+    if (!A) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: A is NULL", fn);
+    if ((st = lcl__dense_arg(ctx, fn, "dst", dst)) != LCL_OK) return st;
+    if (dst->dtype != A->dtype || dst->rows != A->rows || dst->cols != A->cols)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: dst is %lldx%lld %s, the matrix %lldx%lld %s", fn, (long long)dst->rows,
+                         (long long)dst->cols, dst->dtype == LCL_F32 ? "float" : "double", (long long)A->rows, (long long)A->cols,
+                         A->dtype == LCL_F32 ? "float" : "double");
+    if (!A->host) {
+#ifndef LINALG_CL_NO_OPENCL
+        if (!lcl__dense_on_cl(ctx) || A->dev >= ctx->ndev)
+            return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the matrix is on an OpenCL device of another context", fn);
+        return lcl__cl_dmat_download(ctx, A, dst);
+#else
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the matrix holds no data", fn);
+#endif
+    }
+    lcl__dense_strides(dst, &rs, &cs);
+    lcl__copy2d(A->dtype, A->rows, A->cols, A->host, 1, A->ld, dst->data, rs, cs);
+    return LCL_OK;
+}
+LCL_API void lcl_dmat_free(lcl_dmat *A) {
+    if (!A) return;
+    LCL_FREE(A->host);
+#ifndef LINALG_CL_NO_OPENCL
+    if (A->buf) lcl__cl_dmat_release(A);
+#endif
+    LCL_FREE(A);
+}
+/* Where a device matrix is: 0 host, 1 an OpenCL device of ctx; else an error. */
+LCL__PRIVATE lcl_status lcl__dmat_where(lcl_context *ctx, const char *fn, const char *name, const lcl_dmat *m, int square, int *where) {
+    if (!m) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, name);
+    if (square && m->rows != m->cols)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is %lldx%lld, not square", fn, name, (long long)m->rows, (long long)m->cols);
+    *where = 0;
+    if (m->host) return LCL_OK;
+#ifndef LINALG_CL_NO_OPENCL
+    if (lcl__dense_on_cl(ctx) && m->buf && m->dev < ctx->ndev) { *where = 1; return LCL_OK; }
+#endif
+    return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s lives on an OpenCL device this context does not have", fn, name);
+}
+LCL__PRIVATE lcl_status lcl__dmat_pair(lcl_context *ctx, const char *fn, const lcl_dmat *F, const lcl_dmat *B, int *where) {
+    int wb;
+    lcl_status st;
+    if ((st = lcl__dmat_where(ctx, fn, F->host ? "the factor" : "the factor", F, 1, where)) != LCL_OK) return st;
+    if ((st = lcl__dmat_where(ctx, fn, "B", B, 0, &wb)) != LCL_OK) return st;
+    if (wb != *where) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B live in different places (host/device)", fn);
+    if (B->dtype != F->dtype) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B and the factor have different dtypes", fn);
+    if (B->rows != F->rows)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B has %lld rows, the matrix is %lldx%lld", fn, (long long)B->rows,
+                         (long long)F->rows, (long long)F->cols);
+#ifndef LINALG_CL_NO_OPENCL
+    if (*where == 1 && B->dev != F->dev)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B are on different devices (%d, %d)", fn, F->dev, B->dev);
+#endif
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_dmat_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
+    static const char fn[] = "lcl_dmat_getrf";
+    lcl_dense_opts opt;
+    int64_t inf = 0;
+    lcl_status st;
+    int where;
+    if (info) *info = 0;
+    if ((st = lcl__dmat_where(ctx, fn, "A", A, 1, &where)) != LCL_OK) return st;
+    if (!ipiv && A->rows > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
+    if ((st = lcl__dense_opts_get(ctx, fn, o, 0, &opt)) != LCL_OK) return st;
+    if (A->rows == 0) return LCL_OK;
+#ifndef LINALG_CL_NO_OPENCL
+    if (where == 1) {
+        st = lcl__cl_getrf(ctx, A, ipiv, &inf, &opt);
+        if (info) *info = inf;
+        if (st == LCL_OK && inf > 0)
+            st = lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero: the matrix is singular (info = %lld)", fn,
+                           (long long)inf - 1, (long long)inf - 1, (long long)inf);
+        return st;
+    }
+#endif
+    if ((st = lcl__scan_finite(ctx, fn, "A", A->dtype, A->rows, A->cols, A->host, 1, A->ld, 0)) != LCL_OK) return st;
+    if ((st = lcl__cpu_getrf(ctx, A->dtype, A->rows, A->host, A->ld, ipiv, &inf, &opt)) != LCL_OK) return st;
+    if (info) *info = inf;
+    if (inf > 0)
+        return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero (%s LU): the matrix is singular (info = %lld)", fn,
+                         (long long)inf - 1, (long long)inf - 1, lcl__alg_name(&opt), (long long)inf);
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_dmat_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dmat *LU, const int32_t *ipiv, lcl_dmat *B) {
+    static const char fn[] = "lcl_dmat_getrs";
+    lcl_status st;
+    int where;
+    if (!LU || !B) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, LU ? "B" : "LU");
+    if ((st = lcl__dmat_pair(ctx, fn, LU, B, &where)) != LCL_OK) return st;
+    if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown trans %d", fn, (int)trans);
+    if ((st = lcl__check_ipiv(ctx, fn, ipiv, LU->rows)) != LCL_OK) return st;
+    if (LU->rows == 0 || B->cols == 0) return LCL_OK;
+#ifndef LINALG_CL_NO_OPENCL
+    if (where == 1) return lcl__cl_getrs(ctx, trans, LU, ipiv, B);
+#endif
+    if ((st = lcl__scan_finite(ctx, fn, "LU", LU->dtype, LU->rows, LU->cols, LU->host, 1, LU->ld, 0)) != LCL_OK) return st;
+    if ((st = lcl__scan_finite(ctx, fn, "B", B->dtype, B->rows, B->cols, B->host, 1, B->ld, 0)) != LCL_OK) return st;
+    return lcl__cpu_getrs(ctx, LU->dtype, trans, LU->rows, B->cols, LU->host, 1, LU->ld, ipiv, B->host, 1, B->ld);
+}
+LCL_API lcl_status lcl_dmat_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
+    static const char fn[] = "lcl_dmat_potrf";
+    lcl_dense_opts opt;
+    int64_t inf = 0;
+    lcl_status st;
+    int where;
+    if (info) *info = 0;
+    if ((st = lcl__dmat_where(ctx, fn, "A", A, 1, &where)) != LCL_OK) return st;
+    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
+    if ((st = lcl__dense_opts_get(ctx, fn, o, 1, &opt)) != LCL_OK) return st;
+    if (A->rows == 0) return LCL_OK;
+#ifndef LINALG_CL_NO_OPENCL
+    if (where == 1) {
+        st = lcl__cl_potrf(ctx, uplo, A, &inf, &opt);
+        if (info) *info = inf;
+        if (st == LCL_OK && inf > 0)
+            st = lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (info = %lld)", fn,
+                           (long long)inf, (long long)inf);
+        return st;
+    }
+#endif
+    if ((st = lcl__scan_finite(ctx, fn, "A", A->dtype, A->rows, A->cols, A->host, 1, A->ld, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
+    if ((st = lcl__cpu_potrf(ctx, A->dtype, uplo, A->rows, A->host, A->ld, &inf, &opt)) != LCL_OK) return st;
+    if (info) *info = inf;
+    if (inf > 0)
+        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (%s Cholesky, info = %lld)",
+                         fn, (long long)inf, lcl__alg_name(&opt), (long long)inf);
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dmat *L, lcl_dmat *B) {
+    static const char fn[] = "lcl_dmat_potrs";
+    lcl_status st;
+    int where;
+    if (!L || !B) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, L ? "B" : "L");
+    if ((st = lcl__dmat_pair(ctx, fn, L, B, &where)) != LCL_OK) return st;
+    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
+    if (L->rows == 0 || B->cols == 0) return LCL_OK;
+#ifndef LINALG_CL_NO_OPENCL
+    if (where == 1) return lcl__cl_potrs(ctx, uplo, L, B);
+#endif
+    if ((st = lcl__scan_finite(ctx, fn, "L", L->dtype, L->rows, L->cols, L->host, 1, L->ld, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
+    if ((st = lcl__scan_finite(ctx, fn, "B", B->dtype, B->rows, B->cols, B->host, 1, B->ld, 0)) != LCL_OK) return st;
+    return lcl__cpu_potrs(ctx, L->dtype, uplo, L->rows, B->cols, L->host, 1, L->ld, B->host, 1, B->ld);
+}
 
 /* >>sparse ------------------------------------------------------------------------------------- */
 LCL__PRIVATE double lcl__val(const void *v, lcl_dtype dt, int64_t k) {

@@ -183,7 +183,9 @@ void lt_suite_core(void);
 void lt_suite_mm(void);
 void lt_suite_gen(void);
 void lt_suite_tool(void);
+void lt_suite_dense_opencl(void);
 void lt_suite_faults(void);
+void lt_suite_dense(void);
 int lt_child(const char *name);
 
 int main(int argc, char **argv) {
@@ -194,8 +196,10 @@ int main(int argc, char **argv) {
     lt_suite_core();
     lt_suite_mm();
     lt_suite_gen();
+    lt_suite_dense_opencl();
     lt_suite_tool();
     lt_suite_faults();
+    lt_suite_dense();
     if (failed) fprintf(stderr, "failed:%s\n", failed_names);
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;
