@@ -3139,41 +3139,92 @@ LCL__PRIVATE lcl_status lcl__cl_potrf(lcl_context *ctx, lcl_uplo u, lcl_dmat *A,
     return st != LCL_OK ? st : st2;
 }
 
-/* Solves: the factors come to the host once and the CPU solver runs there (the O(n^2) part). */
-LCL__PRIVATE lcl_status lcl__cl_solve_on_host(lcl_context *ctx, int chol, lcl_uplo u, lcl_trans t, const lcl_dmat *F,
-                                              const int32_t *ipiv, lcl_dmat *B) {
+/* Solves stay on the device: blocked substitution, the diagonal blocks by the local-memory
+   TRSM kernel, the rest by GEMM. op(T) X = B for the factor T (row-major, ld), B n x nrhs. */
+LCL__PRIVATE lcl_status lcl__cl_tri_solve(lcl_context *ctx, const lcl_dmat *T, int lower, int unit, int trans, lcl_dmat *B) {
     lcl__device *d = &ctx->dev[B->dev];
-    size_t es = lcl__dsize(B->dtype);
-    lcl_dense Fh, Bh;
-    lcl_context *hc = NULL;
-    lcl_context_desc hd;
+    lcl_dtype dt = B->dtype;
+    int64_t n = T->rows, k, first, ld = T->ld, ldb = B->ld;
+    int nb = d->trsm_nb, nrhs = (int)B->cols;
+    cl_kernel kt;
     cl_int e = CL_SUCCESS;
     lcl_status st;
-    memset(&Fh, 0, sizeof Fh);
-    memset(&Bh, 0, sizeof Bh);
-    memset(&hd, 0, sizeof hd);
-    hd.backend = lcl_backend_compiled(LCL_BACKEND_OPENMP) ? LCL_BACKEND_OPENMP : LCL_BACKEND_SERIAL;
-    hd.ignore_env = 1;
-    if ((st = lcl_dense_alloc(ctx, &Fh, F->dtype, LCL_ROW_MAJOR, F->rows, F->cols)) != LCL_OK) goto done;
-    if ((st = lcl_dense_alloc(ctx, &Bh, B->dtype, LCL_ROW_MAJOR, B->rows, B->cols)) != LCL_OK) goto done;
-    if ((st = lcl__cl_dmat_download(ctx, F, &Fh)) != LCL_OK) goto done;
-    if ((st = lcl__cl_dmat_download(ctx, B, &Bh)) != LCL_OK) goto done;
-    if ((st = lcl_context_create(&hd, &hc)) != LCL_OK) { st = lcl__fail(ctx, st, "%s", lcl_last_error(hc)); goto done; }
-    st = chol ? lcl_potrs(hc, u, &Fh, &Bh) : lcl_getrs(hc, t, &Fh, ipiv, &Bh);
-    if (st != LCL_OK) { st = lcl__fail(ctx, st, "%s", lcl_last_error(hc)); goto done; }
-    LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], B->buf, B->ld, 0, 0, B->rows, B->cols, Bh.data, Bh.ld, es, CL_TRUE, 0, NULL, NULL),
-               "clEnqueueWriteBufferRect");
+    if (n == 0 || nrhs == 0) return LCL_OK;
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_trsm_left_f" : "lcl_trsm_left_d", &kt)) != LCL_OK) return st;
+    first = lower ? 0 : (n - 1) / nb * nb;
+    for (k = first; lower ? k < n : k >= 0; k += lower ? nb : -nb) {
+        int kb = (int)(n - k < nb ? n - k : nb), ikb = kb, ild = (int)ld, ildb = (int)ldb;
+        cl_long ot = k * ld + k, ob = k * ldb;
+        size_t lws = 64, gws = (size_t)lcl__round_up(nrhs, 64);
+        e = LCL__CL->clSetKernelArg(kt, 0, sizeof(cl_mem), &T->buf);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 1, sizeof(cl_long), &ot);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 2, sizeof(int), &ild);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 3, sizeof(int), &ikb);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 4, sizeof(int), &lower);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 5, sizeof(int), &unit);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 6, sizeof(int), &trans);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 7, sizeof(cl_mem), &B->buf);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 8, sizeof(cl_long), &ob);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 9, sizeof(int), &ildb);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 10, sizeof(int), &nrhs);
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kt, 1, NULL, &gws, &lws, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_trsm_left", d->info.name);
+        if (lower && k + kb < n) {
+            /* B[k+kb:n] -= op(T)[k+kb:n, k:k+kb] B[k:k+kb] */
+            int64_t offa = trans ? k * ld + k + kb : (k + kb) * ld + k;
+            st = lcl__cl_gemm(ctx, d, dt, (int)(n - k - kb), nrhs, kb, -1.0, T->buf, offa, (int)ld, B->buf, k * ldb, (int)ldb, trans ? 2 : 0,
+                              1.0, B->buf, (k + kb) * ldb, (int)ldb, 0, d->queue[0]);
+        } else if (!lower && k > 0) {
+            /* B[0:k] -= op(T)[0:k, k:k+kb] B[k:k+kb] */
+            int64_t offa = trans ? k * ld : k;
+            st = lcl__cl_gemm(ctx, d, dt, (int)k, nrhs, kb, -1.0, T->buf, offa, (int)ld, B->buf, k * ldb, (int)ldb, trans ? 2 : 0,
+                              1.0, B->buf, 0, (int)ldb, 0, d->queue[0]);
+        }
+        if (st != LCL_OK) return st;
+    }
+    return LCL_OK;
+}
+
+LCL__PRIVATE lcl_status lcl__cl_getrs(lcl_context *ctx, lcl_trans t, const lcl_dmat *LU, const int32_t *ipiv, lcl_dmat *B) {
+    lcl__device *d = &ctx->dev[B->dev];
+    int64_t n = LU->rows;
+    cl_mem dpiv = NULL;
+    cl_int e = CL_SUCCESS;
+    lcl_status st;
+    if (n == 0 || B->cols == 0) return LCL_OK;
+    if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_ONLY, &dpiv)) != LCL_OK) return st;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], dpiv, CL_FALSE, 0, (size_t)n * sizeof(cl_int), ipiv, 0, NULL, NULL), "clEnqueueWriteBuffer(pivots)");
+    if (t == LCL_NO_TRANS) {
+        /* A = P^T L U: x = inv(U) inv(L) P b */
+        if ((st = lcl__cl_laswp(ctx, d, B->dtype, B->buf, (int)B->ld, 0, (int)B->cols, 0, (int)n, dpiv, d->queue[0])) != LCL_OK) goto done;
+        if ((st = lcl__cl_tri_solve(ctx, LU, 1, 1, 0, B)) != LCL_OK) goto done;
+        if ((st = lcl__cl_tri_solve(ctx, LU, 0, 0, 0, B)) != LCL_OK) goto done;
+    } else {
+        /* A^T = U^T L^T P: x = P^T inv(L^T) inv(U^T) b */
+        if ((st = lcl__cl_tri_solve(ctx, LU, 1, 0, 1, B)) != LCL_OK) goto done;
+        if ((st = lcl__cl_tri_solve(ctx, LU, 0, 1, 1, B)) != LCL_OK) goto done;
+        if ((st = lcl__cl_laswp(ctx, d, B->dtype, B->buf, (int)B->ld, 0, (int)B->cols, (int)n, 0, dpiv, d->queue[0])) != LCL_OK) goto done;
+    }
+    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
 done:
-    lcl_context_destroy(hc);
-    lcl_dense_free(&Fh);
-    lcl_dense_free(&Bh);
+    LCL__CL->clFinish(d->queue[0]);
+    LCL__CL->clReleaseMemObject(dpiv);
     return st;
 }
-LCL__PRIVATE lcl_status lcl__cl_getrs(lcl_context *ctx, lcl_trans t, const lcl_dmat *LU, const int32_t *ipiv, lcl_dmat *B) {
-    return lcl__cl_solve_on_host(ctx, 0, LCL_LOWER, t, LU, ipiv, B);
-}
 LCL__PRIVATE lcl_status lcl__cl_potrs(lcl_context *ctx, lcl_uplo u, const lcl_dmat *L, lcl_dmat *B) {
-    return lcl__cl_solve_on_host(ctx, 1, u, LCL_NO_TRANS, L, NULL, B);
+    lcl__device *d = &ctx->dev[B->dev];
+    cl_int e = CL_SUCCESS;
+    lcl_status st;
+    if (u == LCL_LOWER) {           /* A = L L^T */
+        if ((st = lcl__cl_tri_solve(ctx, L, 1, 0, 0, B)) != LCL_OK) return st;
+        st = lcl__cl_tri_solve(ctx, L, 0, 0, 1, B);
+    } else {                        /* A = U^T U */
+        if ((st = lcl__cl_tri_solve(ctx, L, 1, 0, 1, B)) != LCL_OK) return st;
+        st = lcl__cl_tri_solve(ctx, L, 0, 0, 0, B);
+    }
+    if (st == LCL_OK) LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
+done:
+    return st;
 }
 #endif
 

@@ -34,19 +34,21 @@
 #define GEMM_RN (GEMM_TN / GEMM_WX)
 #define GEMM_NT (GEMM_WX * GEMM_WY)
 
-/* C = beta*C + alpha*A*op(B), all row-major. transb: op(B) = B^T (B is N x K).
+/* C = beta*C + alpha*op(A)*op(B), all row-major. trans bit 0: op(B) = B^T (B is N x K);
+   bit 1: op(A) = A^T (A is K x M).
    lower != 0: only blocks touching the lower triangle of C are computed (the SYRK of Cholesky),
    and inside them only elements with row >= col are written. */
 __kernel __attribute__((reqd_work_group_size(GEMM_WX, GEMM_WY, 1)))
 void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
                    __global const real *A, const long offa, const int lda,
-                   __global const real *B, const long offb, const int ldb, const int transb,
+                   __global const real *B, const long offb, const int ldb, const int trans,
                    const real beta, __global real *C, const long offc, const int ldc, const int lower) {
     __local real As[GEMM_TK][GEMM_TM + 1];
     __local real Bs[GEMM_TK][GEMM_TN + 1];
     real acc[GEMM_RM][GEMM_RN];
     const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * GEMM_WX + tx;
     const int bn = get_group_id(0) * GEMM_TN, bm = get_group_id(1) * GEMM_TM;
+    const int transb = trans & 1, transa = trans & 2;
     int i, j, k0, l;
     if (lower && bn > bm + GEMM_TM - 1) return;      /* whole block above the diagonal */
     A += offa;
@@ -55,11 +57,19 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
     for (i = 0; i < GEMM_RM; i++)
         for (j = 0; j < GEMM_RN; j++) acc[i][j] = 0;
     for (k0 = 0; k0 < K; k0 += GEMM_TK) {
-        /* A block TM x TK: neighbours read neighbouring k (row-major rows) */
-        for (l = tid; l < GEMM_TM * GEMM_TK; l += GEMM_NT) {
-            int kk = l % GEMM_TK, ii = l / GEMM_TK;
-            int gi = bm + ii, gk = k0 + kk;
-            As[kk][ii] = (gi < M && gk < K) ? A[(long)gi * lda + gk] : (real)0;
+        /* A block TM x TK: neighbours read neighbouring addresses */
+        if (!transa) {
+            for (l = tid; l < GEMM_TM * GEMM_TK; l += GEMM_NT) {
+                int kk = l % GEMM_TK, ii = l / GEMM_TK;
+                int gi = bm + ii, gk = k0 + kk;
+                As[kk][ii] = (gi < M && gk < K) ? A[(long)gi * lda + gk] : (real)0;
+            }
+        } else {
+            for (l = tid; l < GEMM_TM * GEMM_TK; l += GEMM_NT) {
+                int ii = l % GEMM_TM, kk = l / GEMM_TM;
+                int gi = bm + ii, gk = k0 + kk;
+                As[kk][ii] = (gi < M && gk < K) ? A[(long)gk * lda + gi] : (real)0;
+            }
         }
         if (!transb) {
             for (l = tid; l < GEMM_TK * GEMM_TN; l += GEMM_NT) {
@@ -98,14 +108,14 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
     }
 }
 
-/* Row interchanges: for p = k0 .. k1-1 swap rows p and ipiv[p] over columns [c0, c1).
-   One work-item per column; the pivots are applied in order. */
+/* Row interchanges: for p = k0 .. k1-1 swap rows p and ipiv[p] over columns [c0, c1); with
+   k1 < k0 the same pivots k1 .. k0-1 are undone, last first. One work-item per column. */
 __kernel void SFX(lcl_laswp)(__global real *A, const long offa, const int lda, const int c0, const int c1,
                              const int k0, const int k1, __global const int *ipiv) {
     int j = c0 + (int)get_global_id(0), p;
     if (j >= c1) return;
     A += offa;
-    for (p = k0; p < k1; p++) {
+    for (p = k0 <= k1 ? k0 : k0 - 1; k0 <= k1 ? p < k1 : p >= k1; p += k0 <= k1 ? 1 : -1) {
         int q = ipiv[p];
         if (q != p) {
             real t = A[(long)p * lda + j];
@@ -336,4 +346,40 @@ void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const
     }
     for (i = lid; i < kb * kb; i += LCL_WG)
         if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];
+}
+
+/* B (kb x nrhs, in place) = inv(op(T)) B for the solves: T is the kb x kb block at offt, op(T) = T
+   or T^T (trans), lower or upper triangular (of op(T)), unit diagonal or not. */
+__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))
+void SFX(lcl_trsm_left)(__global const real *T, const long offt, const int ld, const int kb, const int lower,
+                        const int unit, const int trans, __global real *B, const long offb, const int ldb, const int nrhs) {
+    __local real Ts[TRSM_NB][TRSM_NB];
+    real x[TRSM_NB];
+    const int lid = get_local_id(0), c = get_global_id(0);
+    int i, k;
+    for (i = lid; i < TRSM_NB * TRSM_NB; i += TRSM_WG) {
+        int r = i / TRSM_NB, q = i % TRSM_NB;
+        Ts[r][q] = (r < kb && q < kb) ? T[offt + (trans ? (long)q * ld + r : (long)r * ld + q)] : (real)(r == q);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (c >= nrhs) return;
+#pragma unroll
+    for (i = 0; i < TRSM_NB; i++) x[i] = i < kb ? B[offb + (long)i * ldb + c] : (real)0;
+    if (lower) {
+#pragma unroll
+        for (k = 0; k < TRSM_NB; k++) {
+            if (!unit) x[k] /= Ts[k][k];
+#pragma unroll
+            for (i = k + 1; i < TRSM_NB; i++) x[i] = fma(-Ts[i][k], x[k], x[i]);
+        }
+    } else {
+#pragma unroll
+        for (k = TRSM_NB - 1; k >= 0; k--) {
+            if (!unit) x[k] /= Ts[k][k];
+#pragma unroll
+            for (i = 0; i < k; i++) x[i] = fma(-Ts[i][k], x[k], x[i]);
+        }
+    }
+#pragma unroll
+    for (i = 0; i < TRSM_NB; i++) if (i < kb) B[offb + (long)i * ldb + c] = x[i];
 }

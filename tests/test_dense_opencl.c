@@ -129,6 +129,19 @@ static void test_dense_opencl_lu(void) {
                     r = solve_residual(&A, &X, &B);
                     CHECK_MSG(r < tol, "getrs n=%d: residual %.3g", n, r);
                     lcl_dense_free(&X);
+                    {
+                        /* A^T x = b against an explicit transpose */
+                        lcl_dense AT;
+                        int64_t a, b2;
+                        CHECK_OK(ctx, lcl_dense_alloc(ctx, &AT, dt, LCL_COL_MAJOR, n, n));
+                        for (a = 0; a < n; a++) for (b2 = 0; b2 < n; b2++) lcl_dense_set(&AT, a, b2, lcl_dense_get(&A, b2, a));
+                        copy_dense(ctx, &B, &X);
+                        CHECK_OK(ctx, lcl_getrs(ctx, LCL_TRANS, &F, ipiv, &X));
+                        r = solve_residual(&AT, &X, &B);
+                        CHECK_MSG(r < tol, "getrs TRANS n=%d: residual %.3g", n, r);
+                        lcl_dense_free(&AT);
+                        lcl_dense_free(&X);
+                    }
                     lcl_dense_free(&B);
                     lcl_dense_free(&F);
                     lcl_dense_free(&A);
