@@ -2525,7 +2525,7 @@ LCL__PRIVATE lcl_status lcl__cl_laswp(lcl_context *ctx, lcl__device *d, lcl_dtyp
     const void *p[8];
     size_t sz[8];
     lcl_status st;
-    if (c1 <= c0 || k1 <= k0) return LCL_OK;
+    if (c1 <= c0 || k1 == k0) return LCL_OK;   /* k1 < k0: undo the pivots, last first */
     st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_laswp_f" : "lcl_laswp_d", &k);
     if (st != LCL_OK) return st;
     p[0] = &A; p[1] = &off; p[2] = &lda; p[3] = &c0; p[4] = &c1; p[5] = &k0; p[6] = &k1; p[7] = &ipiv;
