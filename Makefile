@@ -20,7 +20,7 @@ GEN      := tools/lcl_gen.c tools/lcl_gen.h
 TESTSRC  := $(sort $(wildcard tests/test_*.c))
 EXAMPLES := $(patsubst examples/%.c,$(B)/%,$(wildcard examples/*.c))
 
-.PHONY: all deps deps-test test demo kernels check-kernels bench clean compile-matrix
+.PHONY: all deps deps-test test check-asan check-tsan check-valgrind demo kernels check-kernels bench clean compile-matrix
 
 all: $(B)/lcl $(B)/run_tests $(B)/embed_kernels $(EXAMPLES)
 
@@ -79,6 +79,78 @@ bench: deps
 
 $(B)/bench_mmio: tools/bench_mmio.c $(GEN) $(HDRS) | $(B)
 	$(CC) $(ALL_CFLAGS) -O3 -o $@ tools/bench_mmio.c tools/lcl_gen.c $(LDLIBS)
+
+# dense LU/Cholesky (OpenMP, 2 threads) against OpenBLAS LAPACKE in the same process; needs
+# liblapacke-dev libopenblas-dev. BENCH_DENSE_ARGS="--sizes 1024,2048,4096 --runs 5"
+.PHONY: bench-dense
+bench-dense: $(B)/bench_dense
+	OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 $(B)/bench_dense $(BENCH_DENSE_ARGS)
+
+$(B)/bench_dense: tools/bench_dense.c linalg_cl.h | $(B)
+	$(CC) -std=c99 $(WARN) -O3 -march=native -fopenmp -I. -o $@ tools/bench_dense.c -llapacke -lopenblas $(LDLIBS)
+
+# ---- sanitizers and valgrind (issue 3). Each builds its own runner under build/<kind>/.
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer
+check-asan: deps-test
+	@mkdir -p $(B)/asan
+	@$(MAKE) --no-print-directory $(B)/lcl
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -o $(B)/asan/run_tests tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1 LT_SKIP_COMPILE_MATRIX=1 LCL_SHARED=$(SHARED) $(B)/asan/run_tests
+
+check-tsan: deps-test
+	@mkdir -p $(B)/tsan
+	clang -std=c99 $(WARN) -I. -I$(STB_INCLUDE) $(SAN_FLAGS) -fsanitize=thread \
+	  -o $(B)/tsan/run_tests tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
+	TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/tests/tsan.supp LT_FILTER=test_threads LCL_SHARED=$(SHARED) $(B)/tsan/run_tests
+
+# memcheck on the CPU paths: the OpenCL loader is hidden so every OpenCL test skips
+check-valgrind: deps-test
+	@$(MAKE) --no-print-directory $(B)/lcl $(B)/run_tests
+	LCL_OPENCL_LIBRARY=/nonexistent LT_SKIP_COMPILE_MATRIX=1 LCL_SHARED=$(SHARED) \
+	  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	  --suppressions=$(CURDIR)/tests/valgrind.supp $(B)/run_tests
+
+# ---- fuzzing with libFuzzer (clang only): harnesses, seeds and results in tests/fuzz/README.md
+FUZZ_CC     ?= clang
+FUZZ_TIME   ?= 60
+FUZZ_CFLAGS := -std=c99 $(WARN) -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
+               -fno-sanitize-recover=all -I. -I$(STB_INCLUDE)
+FUZZ_ENV    := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+FUZZ_OPTS_mm     := -max_len=4096 -dict=tests/fuzz/mm.dict
+FUZZ_OPTS_sparse := -max_len=2048
+FUZZ_OPTS_args   := -max_len=1024 -dict=tests/fuzz/args.dict
+# one campaign: new inputs go to build/fuzz-corpus/NAME (the committed seeds are only read),
+# a crashing input to build/fuzz-artifacts/NAME-*; libFuzzer exits non-zero on any finding
+FUZZ_RUN = $(FUZZ_ENV) $(B)/fuzz_$(1) $(FUZZ_OPTS_$(1)) -max_total_time=$(FUZZ_TIME) -timeout=25 -print_final_stats=1 \
+           -artifact_prefix=$(B)/fuzz-artifacts/$(1)- $(B)/fuzz-corpus/$(1) tests/fuzz/corpus/$(1)
+
+.PHONY: fuzz fuzz-run fuzz-smoke
+fuzz: $(B)/fuzz_mm $(B)/fuzz_sparse $(B)/fuzz_args
+
+$(B)/fuzz_mm: tests/fuzz/fuzz_mm.c tests/fuzz/impl.c linalg_cl.h | $(B)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_mm.c tests/fuzz/impl.c -lm
+
+$(B)/fuzz_sparse: tests/fuzz/fuzz_sparse.c tests/fuzz/impl.c linalg_cl.h | $(B)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_sparse.c tests/fuzz/impl.c -lm
+
+# the tool needs the OpenCL backend compiled in (lcl_dmat_*); parsing never reaches it
+$(B)/fuzz_args: tests/fuzz/fuzz_args.c tools/lcl.c tools/lcl_tool.h $(GEN) $(HDRS) | $(B)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DLCL_TOOL_NO_MAIN -o $@ tests/fuzz/fuzz_args.c tools/lcl.c tools/lcl_gen.c $(LDLIBS)
+
+# each harness for FUZZ_TIME seconds (make fuzz-run FUZZ_TIME=600): one after another, or two at
+# a time with make -j2; fuzz-run-mm, fuzz-run-sparse, fuzz-run-args run one
+fuzz-run: fuzz-run-mm fuzz-run-sparse fuzz-run-args
+fuzz-run-%: fuzz
+	@mkdir -p $(B)/fuzz-corpus/$* $(B)/fuzz-artifacts
+	$(call FUZZ_RUN,$*)
+
+# CI-sized: every committed seed once through each harness, no mutation (seconds)
+fuzz-smoke: fuzz
+	$(FUZZ_ENV) $(B)/fuzz_mm tests/fuzz/corpus/mm/*
+	$(FUZZ_ENV) $(B)/fuzz_sparse tests/fuzz/corpus/sparse/*
+	$(FUZZ_ENV) $(B)/fuzz_args tests/fuzz/corpus/args/*
 
 clean:
 	rm -rf $(B)

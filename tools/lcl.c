@@ -1,9 +1,11 @@
 /* lcl -- the linalg_cl command-line tool: every operation on Matrix Market files.
 
-   lcl info | gen KIND ARGS... -o FILE | stat MATRIX | demo      (lcl --help for all)
+   lcl info | gen KIND ARGS... -o FILE | stat MATRIX | solve MATRIX --method M | bench dense --op M
+   | demo      (lcl --help for all)
    Exit codes: 0 success, 1 numerical failure, 2 bad input or usage, 3 backend/device unavailable.
    Results go to stdout (--json: exactly one JSON object per result); errors to stderr as
    "lcl: error: ...". */
+#define _POSIX_C_SOURCE 200809L     /* clock_gettime */
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
 #include "lcl_gen.h"
@@ -13,6 +15,8 @@
 #include <string.h>
 #include <math.h>
 #include <stdarg.h>
+#include <errno.h>
+#include <time.h>
 
 #define STB_DS_IMPLEMENTATION
 #include <stb_ds.h>
@@ -28,6 +32,10 @@ typedef struct opts {
     uint64_t seed;
     const char *out;
     char **pos;             /* stb_ds array of positional arguments */
+    /* solve and bench (NULL / 0 when not given) */
+    const char *rhs, *method, *algorithm, *op, *sizes, *algorithms, *csv, *svg;
+    long block, reps;
+    int force;
 } opts;
 
 static int exit_code(lcl_status st) {
@@ -72,6 +80,13 @@ static const char *usage_text =
     "        dense-random N | dense-spd N | poisson2d M | poisson3d M | powerlaw N AVG\n"
     "        circuit N | hb BASE.mtx M\n"
     "  stat MATRIX                   sizes, row lengths, bandwidth, symmetry, dominance\n"
+    "  solve MATRIX --method lu|cholesky   factor and solve A x = b; prints residual, forward error, times\n"
+    "        [--rhs B.mtx] (default b = A x* for a random x*) [--algorithm auto|blocked|unblocked|\n"
+    "        crout|banachiewicz] [--block N] [-o X.mtx]\n"
+    "  bench dense --op lu|cholesky [--sizes 256,512,1024] [--algorithms blocked,...] [--reps 3]\n"
+    "        [--block N] [--force] [--csv F] [--svg F]   GF/s per size, backend and algorithm\n"
+    "        (every backend available unless --backend; unblocked algorithms only to n = 2048\n"
+    "        unless --force)\n"
     "  demo                          a short tour on the best device found\n"
     "MATRIX is a Matrix Market file or gen:KIND:ARG... (e.g. gen:poisson3d:100)\n"
     "options:\n"
@@ -84,6 +99,67 @@ static const char *usage_text =
     "  -h, --help         this text;  --version\n"
     "exit: 0 ok, 1 numerical failure, 2 bad input or usage, 3 backend or device unavailable\n";
 
+/* solve and bench arguments (checked while parsing: usage errors before anything runs) */
+static const char *const alg_names[5] = {"auto", "blocked", "unblocked", "crout", "banachiewicz"};
+static int alg_parse(const char *s) {
+    int i;
+    for (i = 0; i < 5; i++)
+        if (!strcmp(s, alg_names[i])) return i;
+    return -1;
+}
+static int method_parse(const char *s) { return !strcmp(s, "lu") ? 0 : !strcmp(s, "cholesky") ? 1 : -1; }
+static int alg_fits(int chol, int alg) { return alg >= 0 && (chol || alg != LCL_ALG_BANACHIEWICZ); }
+static int alg_unblocked(int alg) { return alg == LCL_ALG_UNBLOCKED || alg == LCL_ALG_CROUT || alg == LCL_ALG_BANACHIEWICZ; }
+
+/* a decimal integer in [1, max], digits only */
+static int parse_count(const char *s, long max, long *out) {
+    long v = 0;
+    if (!*s) return 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9') return 0;
+        v = v * 10 + (*s - '0');
+        if (v > max) return 0;
+    }
+    if (v < 1) return 0;
+    *out = v;
+    return 1;
+}
+/* "256,512,1024": at most cap sizes in [1, 2^31-1], digits only; the count, or 0 when malformed
+   (out may be NULL) */
+static int parse_sizes(const char *s, int64_t *out, int cap) {
+    int n = 0;
+    for (;;) {
+        int64_t v = 0;
+        const char *p = s;
+        for (; *p >= '0' && *p <= '9'; p++)
+            if ((v = v * 10 + (*p - '0')) > 2147483647) return 0;
+        if (p == s || v < 1 || (*p && *p != ',') || n >= cap) return 0;
+        if (out) out[n] = v;
+        n++;
+        if (!*p) return n;
+        s = p + 1;
+    }
+}
+/* "blocked,crout": at most cap algorithm names; the count, or 0 when malformed (out may be NULL) */
+static int parse_algs(const char *s, int *out, int cap) {
+    int n = 0;
+    for (;;) {
+        char field[16];
+        size_t len = strcspn(s, ",");
+        int a;
+        if (len == 0 || len >= sizeof field || n >= cap) return 0;
+        memcpy(field, s, len);
+        field[len] = 0;
+        if ((a = alg_parse(field)) < 0) return 0;
+        if (out) out[n] = a;
+        n++;
+        if (!s[len]) return n;
+        s += len + 1;
+    }
+}
+#define MAX_SIZES 64
+#define MAX_ALGS 16
+
 /* Parses argv after the command word. Returns -1 to go on, else an exit code. */
 static int parse_opts(int argc, char **argv, opts *o) {
     int i;
@@ -91,7 +167,9 @@ static int parse_opts(int argc, char **argv, opts *o) {
         const char *a = argv[i];
         const char *val = NULL;
         int takes = !strcmp(a, "--backend") || !strcmp(a, "--device") || !strcmp(a, "--precision") ||
-                    !strcmp(a, "--seed") || !strcmp(a, "-o");
+                    !strcmp(a, "--seed") || !strcmp(a, "-o") || !strcmp(a, "--rhs") || !strcmp(a, "--method") ||
+                    !strcmp(a, "--algorithm") || !strcmp(a, "--block") || !strcmp(a, "--op") || !strcmp(a, "--sizes") ||
+                    !strcmp(a, "--algorithms") || !strcmp(a, "--reps") || !strcmp(a, "--csv") || !strcmp(a, "--svg");
         if (takes) {
             if (i + 1 >= argc) return fail(EXIT_USAGE, "option %s needs a value", a);
             val = argv[++i];
@@ -107,13 +185,45 @@ static int parse_opts(int argc, char **argv, opts *o) {
             else return fail(EXIT_USAGE, "unknown precision '%s' (double, single)", val);
         } else if (!strcmp(a, "--seed")) {
             char *end;
-            unsigned long long s = strtoull(val, &end, 10);
-            if (!*val || *end || val[0] == '-') return fail(EXIT_USAGE, "--seed needs a non-negative integer, got '%s'", val);
+            unsigned long long s;
+            errno = 0;
+            s = strtoull(val, &end, 10);    /* digits only: strtoull would skip spaces, take '+' and wrap '-' */
+            if (val[0] < '0' || val[0] > '9' || *end || errno == ERANGE)
+                return fail(EXIT_USAGE, "--seed needs a non-negative integer below 2^64, got '%s'", val);
             o->seed = (uint64_t)s;
         } else if (!strcmp(a, "-o")) {
             o->out = val;
         } else if (!strcmp(a, "--json")) {
             o->json = 1;
+        } else if (!strcmp(a, "--method") || !strcmp(a, "--op")) {
+            if (method_parse(val) < 0) return fail(EXIT_USAGE, "unknown %s '%s' (lu, cholesky)", a, val);
+            if (a[2] == 'm') o->method = val;
+            else o->op = val;
+        } else if (!strcmp(a, "--algorithm")) {
+            if (alg_parse(val) < 0) return fail(EXIT_USAGE, "unknown algorithm '%s' (auto, blocked, unblocked, crout, banachiewicz)", val);
+            o->algorithm = val;
+        } else if (!strcmp(a, "--algorithms")) {
+            if (!parse_algs(val, NULL, MAX_ALGS))
+                return fail(EXIT_USAGE, "--algorithms needs a comma-separated list of at most %d of auto, blocked, unblocked, crout, "
+                            "banachiewicz, got '%s'", MAX_ALGS, val);
+            o->algorithms = val;
+        } else if (!strcmp(a, "--sizes")) {
+            if (!parse_sizes(val, NULL, MAX_SIZES))
+                return fail(EXIT_USAGE, "--sizes needs a comma-separated list of at most %d matrix sizes (1 to 2147483647), got '%s'",
+                            MAX_SIZES, val);
+            o->sizes = val;
+        } else if (!strcmp(a, "--block")) {
+            if (!parse_count(val, 65536, &o->block)) return fail(EXIT_USAGE, "--block needs a block size from 1 to 65536, got '%s'", val);
+        } else if (!strcmp(a, "--reps")) {
+            if (!parse_count(val, 10000, &o->reps)) return fail(EXIT_USAGE, "--reps needs a count from 1 to 10000, got '%s'", val);
+        } else if (!strcmp(a, "--rhs")) {
+            o->rhs = val;
+        } else if (!strcmp(a, "--csv")) {
+            o->csv = val;
+        } else if (!strcmp(a, "--svg")) {
+            o->svg = val;
+        } else if (!strcmp(a, "--force")) {
+            o->force = 1;
         } else if (a[0] == '-' && a[1] != 0) {
             return fail(EXIT_USAGE, "unknown option '%s' (lcl --help)", a);
         } else {
@@ -354,10 +464,747 @@ static int cmd_demo(const opts *o) {
     return failures ? EXIT_NUMERIC : EXIT_OK;
 }
 
+/* ---- solve and bench: dense LU and Cholesky ---------------------------------------------------- */
+#define DENSE_MAX_BYTES (8.0 * 1073741824.0)    /* refuse matrices whose dense double form is larger */
+#define BENCH_UNBLOCKED_MAX 2048                /* unblocked algorithms stop here unless --force */
+
+static double now_s(void) {
+#if defined(_WIN32)
+    return (double)clock() / CLOCKS_PER_SEC;
+#else
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+#endif
+}
+
+static double amax(double m, double v) { return (v > m || v != v) ? v : m; }   /* NaN wins */
+
+/* uniform in [-1,1), a hash of (seed, i): the same x* for the same seed on every backend */
+static uint64_t mix64(uint64_t z) {
+    z += 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static double urand_sym(uint64_t seed, uint64_t i) {
+    return 2.0 * (double)(mix64(mix64(seed ^ 0x78737472ULL) + i) >> 11) * (1.0 / 9007199254740992.0) - 1.0;
+}
+
+/* y = A x, A column-major double (as load_square and lcl_coo_to_dense leave it) */
+static void matvec64(const lcl_dense *A, const double *x, double *y) {
+    const double *a = (const double *)A->data;
+    int64_t i, j, n = A->rows;
+    for (i = 0; i < n; i++) y[i] = 0;
+    for (j = 0; j < A->cols; j++) {
+        const double *col = a + (size_t)j * (size_t)A->ld;
+        double xj = x[j];
+        for (i = 0; i < n; i++) y[i] += col[i] * xj;
+    }
+}
+static double inf_norm64(const lcl_dense *A, double *rowsum) {
+    const double *a = (const double *)A->data;
+    int64_t i, j, n = A->rows;
+    double m = 0;
+    for (i = 0; i < n; i++) rowsum[i] = 0;
+    for (j = 0; j < A->cols; j++) {
+        const double *col = a + (size_t)j * (size_t)A->ld;
+        for (i = 0; i < n; i++) rowsum[i] += fabs(col[i]);
+    }
+    for (i = 0; i < n; i++) m = amax(m, rowsum[i]);
+    return m;
+}
+/* normwise backward error ||b - A x|| / (||A|| ||x|| + ||b||), infinity norms, in double */
+static double backward_error(const lcl_dense *A, double normA, const double *x, const double *b, double *work) {
+    int64_t i, n = A->rows;
+    double rn = 0, xn = 0, bn = 0, den;
+    matvec64(A, x, work);
+    for (i = 0; i < n; i++) {
+        rn = amax(rn, fabs(b[i] - work[i]));
+        xn = amax(xn, fabs(x[i]));
+        bn = amax(bn, fabs(b[i]));
+    }
+    if (rn != rn) return rn;
+    den = normA * xn + bn;
+    return den > 0 ? rn / den : (rn > 0 ? HUGE_VAL : 0.0);
+}
+static double forward_error(const double *x, const double *xs, int64_t n) {
+    int64_t i;
+    double d = 0, m = 0;
+    for (i = 0; i < n; i++) {
+        d = amax(d, fabs(x[i] - xs[i]));
+        m = amax(m, fabs(xs[i]));
+    }
+    return m > 0 ? d / m : d;
+}
+
+/* an n x k column-major array of doubles as a matrix of dtype dt (and back) */
+static lcl_status dense_from_array(lcl_context *ctx, const double *v, int64_t n, int64_t k, lcl_dtype dt, lcl_dense *out) {
+    int64_t i, j;
+    lcl_status st = lcl_dense_alloc(ctx, out, dt, LCL_COL_MAJOR, n, k);
+    if (st != LCL_OK) return st;
+    for (j = 0; j < k; j++)
+        for (i = 0; i < n; i++) lcl_dense_set(out, i, j, v[j * n + i]);
+    return LCL_OK;
+}
+static void dense_to_array(const lcl_dense *m, double *v) {
+    int64_t i, j;
+    for (j = 0; j < m->cols; j++)
+        for (i = 0; i < m->rows; i++) v[j * m->rows + i] = lcl_dense_get(m, i, j);
+}
+static lcl_status dense_convert(lcl_context *ctx, const lcl_dense *src, lcl_dtype dt, lcl_dense *out) {
+    int64_t i, j;
+    lcl_status st = lcl_dense_alloc(ctx, out, dt, LCL_COL_MAJOR, src->rows, src->cols);
+    if (st != LCL_OK) return st;
+    for (j = 0; j < src->cols; j++)
+        for (i = 0; i < src->rows; i++) lcl_dense_set(out, i, j, lcl_dense_get(src, i, j));
+    return LCL_OK;
+}
+
+
+static void device_name(lcl_context *ctx, char *buf, size_t cap) {
+    lcl_device_info di;
+    if (lcl_context_backend(ctx) == LCL_BACKEND_OPENCL && lcl_context_device(ctx, 0, &di) == LCL_OK) snprintf(buf, cap, "%s", di.name);
+    else snprintf(buf, cap, "cpu");
+}
+
+/* n of gen:SPEC from its first argument before generating anything (dense-random:N, poisson3d:M
+   -> M^3, ...), or -1 when unknown (hb) or malformed (the generator then says why) */
+static double gen_dim_hint(const char *spec) {
+    const char *c = strchr(spec, ':'), *p;
+    double a = 0;
+    size_t klen;
+    if (!c) return -1;
+    klen = (size_t)(c - spec);
+    for (p = c + 1; *p && *p != ':'; p++) {
+        if (*p < '0' || *p > '9') return -1;
+        a = a * 10 + (*p - '0');
+    }
+    if (p == c + 1) return -1;
+    if (klen == 9 && !strncmp(spec, "poisson2d", 9)) return a * a;
+    if (klen == 9 && !strncmp(spec, "poisson3d", 9)) return a * a * a;
+    if (lclg_is_dense_kind(spec) || (klen == 8 && !strncmp(spec, "powerlaw", 8)) || (klen == 7 && !strncmp(spec, "circuit", 7)))
+        return a;
+    return -1;
+}
+static int too_big(const char *src, double n) {
+    return fail(EXIT_USAGE, "%s: n = %.0f: the dense matrix would take %.1f GiB (the limit is %.0f GiB)", src, n,
+                n * n * 8.0 / 1073741824.0, DENSE_MAX_BYTES / 1073741824.0);
+}
+
+/* MATRIX (a Matrix Market file, symmetric storage expanded, or gen:SPEC) as a square column-major
+   double matrix. -1 on success, else the exit code (the error is printed). */
+static int load_square(lcl_context *ctx, const char *src, uint64_t seed, lcl_dense *A) {
+    lcl_status st;
+    lcl_mm_info info;
+    memset(A, 0, sizeof *A);
+    if (!strncmp(src, "gen:", 4)) {
+        lcl_coo coo;
+        char err[1024] = "";
+        double hint = gen_dim_hint(src + 4);
+        if (hint > 0 && hint * hint * 8.0 > DENSE_MAX_BYTES) return too_big(src, hint);
+        st = lclg_gen_coo(ctx, src + 4, seed, LCL_F64, &coo, err, sizeof err);
+        if (st != LCL_OK) return fail(exit_code(st), "%s", err[0] ? err : lcl_status_string(st));
+        if (coo.rows != coo.cols) {
+            lcl_coo_free(&coo);
+            return fail(EXIT_USAGE, "%s is %lld x %lld: solve needs a square matrix", src, (long long)coo.rows, (long long)coo.cols);
+        }
+        if ((double)coo.rows * (double)coo.rows * 8.0 > DENSE_MAX_BYTES) {
+            lcl_coo_free(&coo);
+            return too_big(src, (double)coo.rows);
+        }
+        st = lcl_coo_to_dense(ctx, &coo, LCL_COL_MAJOR, A);
+        lcl_coo_free(&coo);
+        return st == LCL_OK ? -1 : fail(exit_code(st), "%s", lcl_last_error(ctx));
+    }
+    if ((st = lcl_mm_read_info(ctx, src, &info)) != LCL_OK) return fail(exit_code(st), "%s", lcl_last_error(ctx));
+    if (info.rows != info.cols)
+        return fail(EXIT_USAGE, "%s is %lld x %lld: solve needs a square matrix", src, (long long)info.rows, (long long)info.cols);
+    if ((double)info.rows * (double)info.rows * 8.0 > DENSE_MAX_BYTES) return too_big(src, (double)info.rows);
+    st = lcl_mm_read_dense(ctx, src, LCL_F64, LCL_COL_MAJOR, LCL_MM_EXPAND, A, NULL);
+    return st == LCL_OK ? -1 : fail(exit_code(st), "%s", lcl_last_error(ctx));
+}
+
+static int64_t count_nonzeros(const lcl_dense *A) {
+    int64_t i, j, c = 0;
+    for (j = 0; j < A->cols; j++)
+        for (i = 0; i < A->rows; i++) c += lcl_dense_get(A, i, j) != 0;
+    return c;
+}
+
+static void json_double(FILE *f, double v, int valid) {
+    if (valid && v - v == 0) fprintf(f, "%.6g", v);
+    else fputs("null", f);
+}
+
+/* lcl solve MATRIX --method lu|cholesky [--rhs FILE] [--algorithm A] [--block N] [-o FILE] */
+static int cmd_solve(const opts *o) {
+    const char *src = o->pos[0];
+    int chol = method_parse(o->method) == 1, code, have_x = 0;
+    lcl_dense_alg alg = o->algorithm ? (lcl_dense_alg)alg_parse(o->algorithm) : LCL_ALG_AUTO;
+    lcl_context *ctx = NULL;
+    lcl_dense A, Aw, Bw, Bin;
+    lcl_dense_opts dopt;
+    double *B = NULL, *X = NULL, *xs = NULL, *work = NULL;
+    int32_t *ipiv = NULL;
+    int64_t n = 0, k = 1, nnz = 0, info = 0, i, j;
+    double t0, t_factor = 0, t_solve = 0, residual = 0, ferr = 0, normA;
+    lcl_status st, fst;
+    char dev[128];
+    memset(&A, 0, sizeof A);
+    memset(&Aw, 0, sizeof Aw);
+    memset(&Bw, 0, sizeof Bw);
+    memset(&Bin, 0, sizeof Bin);
+    if ((code = make_context(o, &ctx)) >= 0) return code;
+    if (lcl_context_backend(ctx) == LCL_BACKEND_OPENCL && (st = lcl_context_prepare(ctx, o->dtype)) != LCL_OK) {
+        code = fail(exit_code(st), "%s", lcl_last_error(ctx));
+        goto done;
+    }
+    device_name(ctx, dev, sizeof dev);
+    if ((code = load_square(ctx, src, o->seed, &A)) >= 0) goto done;
+    n = A.rows;
+    nnz = count_nonzeros(&A);
+    if (o->rhs) {
+        if ((st = lcl_mm_read_dense(ctx, o->rhs, LCL_F64, LCL_COL_MAJOR, 0, &Bin, NULL)) != LCL_OK) {
+            code = fail(exit_code(st), "%s", lcl_last_error(ctx));
+            goto done;
+        }
+        if (Bin.rows != n || Bin.cols < 1) {
+            code = fail(EXIT_USAGE, "%s is %lld x %lld: the right-hand side needs %lld rows and at least one column", o->rhs,
+                        (long long)Bin.rows, (long long)Bin.cols, (long long)n);
+            goto done;
+        }
+        k = Bin.cols;
+    }
+    B = (double *)malloc((size_t)(n * k + 1) * sizeof *B);
+    X = (double *)malloc((size_t)(n * k + 1) * sizeof *X);
+    xs = (double *)malloc((size_t)(n + 1) * sizeof *xs);
+    work = (double *)malloc((size_t)(n + 1) * sizeof *work);
+    ipiv = (int32_t *)malloc((size_t)(n + 1) * sizeof *ipiv);
+    if (!B || !X || !xs || !work || !ipiv) { code = fail(EXIT_NUMERIC, "out of memory (n = %lld)", (long long)n); goto done; }
+    if (o->rhs) dense_to_array(&Bin, B);
+    else {  /* b = A x* for a seeded random x*, in double */
+        for (i = 0; i < n; i++) xs[i] = urand_sym(o->seed, (uint64_t)i);
+        matvec64(&A, xs, B);
+    }
+    if ((st = dense_convert(ctx, &A, o->dtype, &Aw)) != LCL_OK || (st = dense_from_array(ctx, B, n, k, o->dtype, &Bw)) != LCL_OK) {
+        code = fail(exit_code(st), "%s", lcl_last_error(ctx));
+        goto done;
+    }
+    memset(&dopt, 0, sizeof dopt);
+    dopt.alg = alg;
+    dopt.block = (int)o->block;
+    t0 = now_s();
+    fst = chol ? lcl_potrf(ctx, LCL_LOWER, &Aw, &info, &dopt) : lcl_getrf(ctx, &Aw, ipiv, &info, &dopt);
+    t_factor = now_s() - t0;
+    if (fst == LCL_OK) {
+        t0 = now_s();
+        st = chol ? lcl_potrs(ctx, LCL_LOWER, &Aw, &Bw) : lcl_getrs(ctx, LCL_NO_TRANS, &Aw, ipiv, &Bw);
+        t_solve = now_s() - t0;
+        if (st != LCL_OK) { code = fail(exit_code(st), "%s", lcl_last_error(ctx)); goto done; }
+        have_x = 1;
+    } else if (fst == LCL_ERR_SINGULAR || fst == LCL_ERR_NOT_SPD) {
+        fail(EXIT_NUMERIC, "%s", lcl_last_error(ctx));      /* the result still follows, with its status */
+    } else {
+        code = fail(exit_code(fst), "%s", lcl_last_error(ctx));
+        goto done;
+    }
+    if (have_x) {
+        normA = inf_norm64(&A, work);
+        dense_to_array(&Bw, X);
+        residual = 0;
+        for (j = 0; j < k; j++) residual = amax(residual, backward_error(&A, normA, X + j * n, B + j * n, work));
+        if (!o->rhs) ferr = forward_error(X, xs, n);
+        if (o->out && (st = lcl_mm_write_dense(ctx, o->out, &Bw)) != LCL_OK) {
+            code = fail(exit_code(st), "%s", lcl_last_error(ctx));
+            goto done;
+        }
+    }
+    if (o->json) {
+        printf("{\"op\":\"solve\",\"method\":\"%s\",\"algorithm\":\"%s\",\"backend\":\"%s\",\"device\":", chol ? "cholesky" : "lu",
+               alg_names[alg], lcl_backend_name(lcl_context_backend(ctx)));
+        json_str(stdout, dev);
+        printf(",\"precision\":\"%s\",\"n\":%lld,\"nrhs\":%lld,\"nnz\":%lld,\"residual\":", o->dtype == LCL_F64 ? "double" : "single",
+               (long long)n, (long long)k, (long long)nnz);
+        json_double(stdout, residual, have_x);
+        printf(",\"forward_error\":");
+        json_double(stdout, ferr, have_x && !o->rhs);
+        printf(",\"t_factor\":");
+        json_double(stdout, t_factor, 1);
+        printf(",\"t_solve\":");
+        json_double(stdout, t_solve, have_x);
+        printf(",\"status\":");
+        json_str(stdout, lcl_status_string(fst));
+        printf("}\n");
+    } else {
+        double flops = (chol ? 1.0 / 3.0 : 2.0 / 3.0) * (double)n * (double)n * (double)n;
+        printf("solve %s\n", src);
+        printf("  matrix      %lld x %lld, %lld nonzeros", (long long)n, (long long)n, (long long)nnz);
+        if (o->rhs) printf("; %lld right-hand side%s from %s", (long long)k, k == 1 ? "" : "s", o->rhs);
+        else printf("; b = A x* for a random x* (seed %llu)", (unsigned long long)o->seed);
+        printf("\n  method      %s, algorithm %s", chol ? "Cholesky (potrf/potrs)" : "LU (getrf/getrs)", alg_names[alg]);
+        if (o->block) printf(", block %ld", o->block);
+        printf("\n  backend     %s on %s, %s precision\n", lcl_backend_name(lcl_context_backend(ctx)), dev,
+               o->dtype == LCL_F64 ? "double" : "single");
+        printf("  factor      %.6f s", t_factor);
+        if (t_factor > 0 && fst == LCL_OK) printf(" (%.3g GF/s)", flops / t_factor * 1e-9);
+        printf("\n");
+        if (have_x) {
+            printf("  solve       %.6f s\n", t_solve);
+            printf("  residual    %.3e   |b - Ax| / (|A| |x| + |b|), infinity norms\n", residual);
+            if (!o->rhs) printf("  fwd error   %.3e   |x - x*| / |x*|\n", ferr);
+            if (o->out) printf("  x written   %s\n", o->out);
+        }
+        printf("  status      %s", lcl_status_string(fst));
+        if (info) printf(" (info = %lld: the first %s, 1-based)", (long long)info, chol ? "non-positive leading minor" : "zero pivot");
+        printf("\n");
+    }
+    code = have_x ? EXIT_OK : EXIT_NUMERIC;
+done:
+    free(B);
+    free(X);
+    free(xs);
+    free(work);
+    free(ipiv);
+    lcl_dense_free(&A);
+    lcl_dense_free(&Aw);
+    lcl_dense_free(&Bw);
+    lcl_dense_free(&Bin);
+    lcl_context_destroy(ctx);
+    return code;
+}
+
+typedef struct bench_row {
+    int64_t n;
+    char backend[16], device[128], msg[256];
+    int alg;
+    double t_median, t_min, gflops, residual;
+    lcl_status st;
+    int ok;
+} bench_row;
+
+typedef struct bench_case {    /* one size: the matrix in double and in the bench precision, b = A x* */
+    lcl_dense A, Aw, Bw;
+    double normA, *xs, *b, *x, *work;
+} bench_case;
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* warm-up + reps factorizations of a fresh device copy (only the factorization is timed), then
+   one solve against b = A x*, checked on the host in double */
+static void bench_one(lcl_context *ctx, int chol, int alg, long block, long reps, const bench_case *c, bench_row *row) {
+    lcl_dmat *M = NULL, *MB = NULL;
+    lcl_dense_opts dopt;
+    lcl_dense Bx;
+    int64_t n = c->A.rows, info = 0;
+    double *times = (double *)malloc((size_t)reps * sizeof *times);
+    int32_t *ipiv = (int32_t *)malloc((size_t)(n + 1) * sizeof *ipiv);
+    lcl_status st = LCL_OK;
+    long r;
+    memset(&dopt, 0, sizeof dopt);
+    memset(&Bx, 0, sizeof Bx);
+    dopt.alg = (lcl_dense_alg)alg;
+    dopt.block = (int)block;
+    row->residual = HUGE_VAL;
+    if (!times || !ipiv) { st = LCL_ERR_OUT_OF_MEMORY; snprintf(row->msg, sizeof row->msg, "out of memory"); goto done; }
+    for (r = 0; r <= reps; r++) {
+        double t0;
+        lcl_dmat_free(M);
+        M = NULL;
+        if ((st = lcl_dmat_upload(ctx, &c->Aw, &M)) != LCL_OK) break;
+        t0 = now_s();
+        st = chol ? lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, &dopt) : lcl_dmat_getrf(ctx, M, ipiv, &info, &dopt);
+        if (r > 0) times[r - 1] = now_s() - t0;
+        if (st != LCL_OK) break;
+    }
+    if (st == LCL_OK) {
+        qsort(times, (size_t)reps, sizeof *times, cmp_double);
+        row->t_min = times[0];
+        row->t_median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
+        row->gflops = row->t_median > 0 ? (chol ? 1.0 / 3.0 : 2.0 / 3.0) * (double)n * (double)n * (double)n / row->t_median * 1e-9 : 0;
+        if ((st = lcl_dmat_upload(ctx, &c->Bw, &MB)) == LCL_OK &&
+            (st = chol ? lcl_dmat_potrs(ctx, LCL_LOWER, M, MB) : lcl_dmat_getrs(ctx, LCL_NO_TRANS, M, ipiv, MB)) == LCL_OK &&
+            (st = lcl_dense_alloc(ctx, &Bx, c->Bw.dtype, LCL_COL_MAJOR, n, 1)) == LCL_OK &&
+            (st = lcl_dmat_download(ctx, MB, &Bx)) == LCL_OK) {
+            dense_to_array(&Bx, c->x);
+            row->residual = backward_error(&c->A, c->normA, c->x, c->b, c->work);
+        }
+    }
+    if (st != LCL_OK) snprintf(row->msg, sizeof row->msg, "%s", lcl_last_error(ctx));
+done:
+    row->st = st;
+    row->ok = st == LCL_OK && row->residual <= (c->Aw.dtype == LCL_F64 ? 1e-12 : 1e-4);
+    lcl_dense_free(&Bx);
+    lcl_dmat_free(M);
+    lcl_dmat_free(MB);
+    free(times);
+    free(ipiv);
+}
+
+static void bench_case_free(bench_case *c) {
+    lcl_dense_free(&c->A);
+    lcl_dense_free(&c->Aw);
+    lcl_dense_free(&c->Bw);
+    free(c->xs);
+    free(c->b);
+    free(c->x);
+    free(c->work);
+    memset(c, 0, sizeof *c);
+}
+/* dense-random:n (LU: diagonally dominant) or dense-spd:n (Cholesky), b = A x* */
+static int bench_case_make(lcl_context *gctx, int chol, int64_t n, uint64_t seed, lcl_dtype dt, bench_case *c) {
+    char spec[64], err[1024] = "";
+    lcl_coo coo;
+    lcl_status st;
+    int64_t i;
+    memset(c, 0, sizeof *c);
+    snprintf(spec, sizeof spec, "%s:%lld", chol ? "dense-spd" : "dense-random", (long long)n);
+    if ((st = lclg_gen_coo(gctx, spec, seed, LCL_F64, &coo, err, sizeof err)) != LCL_OK)
+        return fail(exit_code(st), "%s", err[0] ? err : lcl_status_string(st));
+    st = lcl_coo_to_dense(gctx, &coo, LCL_COL_MAJOR, &c->A);
+    lcl_coo_free(&coo);
+    if (st == LCL_OK) st = dense_convert(gctx, &c->A, dt, &c->Aw);
+    c->xs = (double *)malloc((size_t)n * sizeof(double));
+    c->b = (double *)malloc((size_t)n * sizeof(double));
+    c->x = (double *)malloc((size_t)n * sizeof(double));
+    c->work = (double *)malloc((size_t)n * sizeof(double));
+    if (st == LCL_OK && (!c->xs || !c->b || !c->x || !c->work)) st = LCL_ERR_OUT_OF_MEMORY;
+    if (st == LCL_OK) {
+        for (i = 0; i < n; i++) c->xs[i] = urand_sym(seed, (uint64_t)i);
+        matvec64(&c->A, c->xs, c->b);
+        c->normA = inf_norm64(&c->A, c->work);
+        st = dense_from_array(gctx, c->b, n, 1, dt, &c->Bw);
+    }
+    if (st != LCL_OK) {
+        bench_case_free(c);
+        return fail(exit_code(st), "%s", st == LCL_ERR_OUT_OF_MEMORY ? "out of memory" : lcl_last_error(gctx));
+    }
+    return -1;
+}
+
+static void csv_field(FILE *f, const char *s) {
+    if (!strpbrk(s, ",\"\n")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+static void xml_text(FILE *f, const char *s) {
+    for (; *s; s++) {
+        if (*s == '&') fputs("&amp;", f);
+        else if (*s == '<') fputs("&lt;", f);
+        else if (*s == '>') fputs("&gt;", f);
+        else if (*s == '"') fputs("&quot;", f);
+        else fputc(*s, f);
+    }
+}
+static void series_label(const bench_row *r, char *buf, size_t cap) {
+    if (strcmp(r->device, "cpu")) snprintf(buf, cap, "%s %s (%s)", r->backend, alg_names[r->alg], r->device);
+    else snprintf(buf, cap, "%s %s", r->backend, alg_names[r->alg]);
+}
+static double nice_step(double raw) {
+    double p = pow(10.0, floor(log10(raw))), m = raw / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+/* GF/s against n, one line per backend/algorithm: a self-contained SVG written by hand */
+static int write_svg(const char *path, const bench_row *rows, int nrows, const char *title) {
+    static const char *const colors[8] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+    const double W = 860, H = 480, L = 72, R = 300, T = 48, Bm = 58, pw = W - L - R, ph = H - T - Bm;
+    char labels[64][200];
+    int nser = 0, i, j, s, logx;
+    double xmin = 0, xmax = 0, ymax = 0, ystep, ytop, y;
+    int64_t ticks[MAX_SIZES];
+    int nticks = 0, every;
+    FILE *f = fopen(path, "w");
+    if (!f) return 0;
+    for (i = 0; i < nrows; i++) {
+        char lab[200];
+        if (i == 0 || (double)rows[i].n < xmin) xmin = (double)rows[i].n;
+        if (i == 0 || (double)rows[i].n > xmax) xmax = (double)rows[i].n;
+        if (rows[i].st == LCL_OK && rows[i].gflops > ymax) ymax = rows[i].gflops;
+        for (j = 0; j < nticks && ticks[j] != rows[i].n; j++) {}
+        if (j == nticks && nticks < MAX_SIZES) ticks[nticks++] = rows[i].n;
+        series_label(&rows[i], lab, sizeof lab);
+        for (j = 0; j < nser && strcmp(labels[j], lab); j++) {}
+        if (j == nser && nser < 64) snprintf(labels[nser++], sizeof labels[0], "%s", lab);
+    }
+    logx = xmin > 0 && xmax / xmin >= 4;
+    if (ymax <= 0) ymax = 1;
+    ystep = nice_step(ymax / 5);
+    ytop = ceil(ymax / ystep) * ystep;
+#define SVG_X(n) (xmax > xmin ? L + pw * (0.04 + 0.92 * (logx ? log((double)(n) / xmin) / log(xmax / xmin) : ((double)(n) - xmin) / (xmax - xmin))) : L + pw / 2)
+#define SVG_Y(v) (T + ph * (1 - (v) / ytop))
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+               "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n", W, H, W, H);
+    fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", W, H);
+    fprintf(f, "<text x=\"%.1f\" y=\"26\" text-anchor=\"middle\" font-size=\"16\">", L + pw / 2);
+    xml_text(f, title);
+    fprintf(f, "</text>\n");
+    /* grid, y ticks and labels */
+    for (y = 0; y <= ytop + ystep * 0.5; y += ystep) {
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n", L, SVG_Y(y), L + pw, SVG_Y(y));
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L - 6, SVG_Y(y) + 4, y);
+    }
+    /* x ticks at the sizes measured (at most about 10 labels) */
+    every = nticks > 10 ? (nticks + 9) / 10 : 1;
+    for (i = 0; i < nticks; i++) {
+        int64_t t = ticks[i];
+        for (j = i; j > 0 && ticks[j - 1] > t; j--) ticks[j] = ticks[j - 1];
+        ticks[j] = t;
+    }
+    for (i = 0; i < nticks; i++) {
+        double x = SVG_X(ticks[i]);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n", x, T, x, T + ph);
+        if (i % every == 0)
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%lld</text>\n", x, T + ph + 18, (long long)ticks[i]);
+    }
+    /* axes and their labels */
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T + ph, L + pw, T + ph);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T, L, T + ph);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">matrix size n%s</text>\n", L + pw / 2, H - 14,
+            logx ? " (log scale)" : "");
+    fprintf(f, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">GF/s</text>\n", T + ph / 2, T + ph / 2);
+    /* one line per series, points in order of n; failed configurations are left out */
+    for (s = 0; s < nser; s++) {
+        const char *col = colors[s % 8];
+        int npt = 0;
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", col, s >= 8 ? " stroke-dasharray=\"6 3\"" : "");
+        for (i = 0; i < nticks; i++)
+            for (j = 0; j < nrows; j++) {
+                char lab[200];
+                if (rows[j].n != ticks[i] || rows[j].st != LCL_OK) continue;
+                series_label(&rows[j], lab, sizeof lab);
+                if (strcmp(lab, labels[s])) continue;
+                fprintf(f, "%s%.1f,%.1f", npt++ ? " " : "", SVG_X(rows[j].n), SVG_Y(rows[j].gflops));
+            }
+        fprintf(f, "\"/>\n");
+        for (j = 0; j < nrows; j++) {
+            char lab[200];
+            if (rows[j].st != LCL_OK) continue;
+            series_label(&rows[j], lab, sizeof lab);
+            if (!strcmp(lab, labels[s]))
+                fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", SVG_X(rows[j].n), SVG_Y(rows[j].gflops), col);
+        }
+        /* legend */
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"%s/>\n", L + pw + 20,
+                T + 10 + 20.0 * s, L + pw + 44, T + 10 + 20.0 * s, col, s >= 8 ? " stroke-dasharray=\"6 3\"" : "");
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", L + pw + 50, T + 14 + 20.0 * s);
+        if (strlen(labels[s]) > 40) {   /* long device names: keep the legend inside the picture */
+            char shortl[48];
+            snprintf(shortl, sizeof shortl, "%.37s...", labels[s]);
+            xml_text(f, shortl);
+        } else xml_text(f, labels[s]);
+        fprintf(f, "</text>\n");
+    }
+    if (nrows == 0) fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no data</text>\n", L + pw / 2, T + ph / 2);
+    fprintf(f, "</svg>\n");
+#undef SVG_X
+#undef SVG_Y
+    return fclose(f) == 0;
+}
+
+/* lcl bench dense --op lu|cholesky --sizes N,... [--backend B] [--algorithms A,...] [--reps N]
+   [--block N] [--force] [--csv F] [--svg F] */
+static int cmd_bench(const opts *o) {
+    int64_t sizes[MAX_SIZES];
+    int algs[MAX_ALGS], nsizes, nalgs, chol = method_parse(o->op) == 1, code = -1, nb = 0, b, a, s, i, failures = 0;
+    long reps = o->reps > 0 ? o->reps : 3;
+    lcl_context *gctx = NULL, *ctxs[3] = {NULL, NULL, NULL};
+    lcl_backend want[3];
+    char devs[3][128];
+    const char *kname = chol ? "Cholesky (potrf)" : "LU (getrf)", *prec = o->dtype == LCL_F64 ? "double" : "single";
+    bench_row *rows = NULL;
+    lcl_context_desc d;
+    char title[256];
+    nsizes = parse_sizes(o->sizes ? o->sizes : "256,512,1024", sizes, MAX_SIZES);
+    if (o->algorithms) nalgs = parse_algs(o->algorithms, algs, MAX_ALGS);
+    else { algs[0] = LCL_ALG_BLOCKED; nalgs = 1; }
+    for (s = 0; s < nsizes; s++)
+        if ((double)sizes[s] * (double)sizes[s] * 8.0 > DENSE_MAX_BYTES) {
+            char what[64];
+            snprintf(what, sizeof what, "bench dense --sizes %lld", (long long)sizes[s]);
+            return too_big(what, (double)sizes[s]);
+        }
+    if (o->backend_set || o->device) want[nb++] = o->backend_set ? o->backend : LCL_BACKEND_OPENCL;
+    else {
+        want[nb++] = LCL_BACKEND_SERIAL;
+        if (lcl_backend_compiled(LCL_BACKEND_OPENMP)) want[nb++] = LCL_BACKEND_OPENMP;
+        if (lcl_backend_compiled(LCL_BACKEND_OPENCL)) want[nb++] = LCL_BACKEND_OPENCL;
+    }
+    for (b = 0; b < nb; b++) {  /* contexts first: an explicitly asked backend that is missing ends here (3) */
+        int asked = nb == 1 && (o->backend_set || o->device);
+        lcl_status st;
+        memset(&d, 0, sizeof d);
+        d.backend = want[b];
+        d.device = o->device;
+        d.log = asked ? log_stderr : NULL;
+        st = lcl_context_create(&d, &ctxs[b]);
+        if (st == LCL_OK && lcl_context_backend(ctxs[b]) == LCL_BACKEND_OPENCL) st = lcl_context_prepare(ctxs[b], o->dtype);
+        if (st != LCL_OK) {
+            if (asked) { code = fail(exit_code(st), "%s", lcl_last_error(ctxs[b])); goto done; }
+            fprintf(stderr, "bench: %s skipped: %s\n", lcl_backend_name(want[b]), lcl_last_error(ctxs[b]));
+            lcl_context_destroy(ctxs[b]);
+            ctxs[b] = NULL;
+            continue;
+        }
+        device_name(ctxs[b], devs[b], sizeof devs[b]);
+    }
+    memset(&d, 0, sizeof d);
+    d.backend = LCL_BACKEND_SERIAL;
+    lcl_context_create(&d, &gctx);
+    snprintf(title, sizeof title, "Dense %s, %s precision", kname, prec);
+    for (s = 0; s < nsizes; s++) {
+        bench_case c;
+        int64_t n = sizes[s];
+        int runs = 0;
+        for (a = 0; a < nalgs; a++) runs += !alg_unblocked(algs[a]) || n <= BENCH_UNBLOCKED_MAX || o->force;
+        if (!runs) {
+            fprintf(stderr, "bench: n = %lld skipped: unblocked algorithms stop at n = %d (--force runs them)\n", (long long)n,
+                    BENCH_UNBLOCKED_MAX);
+            continue;
+        }
+        fprintf(stderr, "bench: n = %lld: generating %s:%lld (seed %llu)\n", (long long)n, chol ? "dense-spd" : "dense-random",
+                (long long)n, (unsigned long long)o->seed);
+        if ((code = bench_case_make(gctx, chol, n, o->seed, o->dtype, &c)) >= 0) goto done;
+        for (b = 0; b < nb; b++) {
+            if (!ctxs[b]) continue;
+            for (a = 0; a < nalgs; a++) {
+                bench_row r;
+                if (alg_unblocked(algs[a]) && n > BENCH_UNBLOCKED_MAX && !o->force) {
+                    fprintf(stderr, "bench: n = %lld %s %s skipped: unblocked algorithms stop at n = %d (--force runs them)\n",
+                            (long long)n, lcl_backend_name(lcl_context_backend(ctxs[b])), alg_names[algs[a]], BENCH_UNBLOCKED_MAX);
+                    continue;
+                }
+                memset(&r, 0, sizeof r);
+                r.n = n;
+                r.alg = algs[a];
+                snprintf(r.backend, sizeof r.backend, "%s", lcl_backend_name(lcl_context_backend(ctxs[b])));
+                memcpy(r.device, devs[b], sizeof r.device);     /* both 128 bytes, NUL-terminated */
+                r.device[sizeof r.device - 1] = 0;
+                bench_one(ctxs[b], chol, algs[a], o->block, reps, &c, &r);
+                if (!r.ok) failures++;
+                if (r.st == LCL_OK)
+                    fprintf(stderr, "bench: n = %lld %s %s: median %.6f s, %.3f GF/s, residual %.2e%s\n", (long long)n, r.backend,
+                            alg_names[r.alg], r.t_median, r.gflops, r.residual, r.ok ? "" : " FAIL");
+                else
+                    fprintf(stderr, "bench: n = %lld %s %s: FAIL: %s\n", (long long)n, r.backend, alg_names[r.alg], r.msg);
+                if (o->json) {
+                    printf("{\"op\":\"bench\",\"suite\":\"dense\",\"method\":\"%s\",\"n\":%lld,\"backend\":\"%s\",\"device\":",
+                           chol ? "cholesky" : "lu", (long long)n, r.backend);
+                    json_str(stdout, r.device);
+                    printf(",\"algorithm\":\"%s\",\"block\":%ld,\"precision\":\"%s\",\"reps\":%ld,\"t_median\":", alg_names[r.alg],
+                           o->block, prec, reps);
+                    json_double(stdout, r.t_median, r.st == LCL_OK);
+                    printf(",\"t_min\":");
+                    json_double(stdout, r.t_min, r.st == LCL_OK);
+                    printf(",\"gflops\":");
+                    json_double(stdout, r.gflops, r.st == LCL_OK);
+                    printf(",\"residual\":");
+                    json_double(stdout, r.residual, r.st == LCL_OK);
+                    printf(",\"status\":");
+                    json_str(stdout, lcl_status_string(r.st));
+                    printf(",\"check\":\"%s\"}\n", r.ok ? "ok" : "FAIL");
+                    fflush(stdout);
+                }
+                arrput(rows, r);
+            }
+        }
+        bench_case_free(&c);
+    }
+    if (!o->json) {
+        printf("Dense %s, %s precision: median of %ld runs after one warm-up (factorization only, fresh copy each run), "
+               "GF/s = %s n^3 / time, residual = |b - Ax| / (|A| |x| + |b|) of one solve (FAIL above %g), seed %llu.\n\n",
+               kname, prec, reps, chol ? "1/3" : "2/3", o->dtype == LCL_F64 ? 1e-12 : 1e-4, (unsigned long long)o->seed);
+        printf("| n | backend | device | algorithm | block | median (s) | min (s) | GF/s | residual | check |\n");
+        printf("|---:|---|---|---|---:|---:|---:|---:|---:|---|\n");
+        for (i = 0; i < (int)arrlen(rows); i++) {
+            const bench_row *r = &rows[i];
+            char blk[16];
+            if (o->block) snprintf(blk, sizeof blk, "%ld", o->block);
+            else snprintf(blk, sizeof blk, "%s", alg_unblocked(r->alg) ? "-" : "auto");
+            printf("| %lld | %s | %s | %s | %s | ", (long long)r->n, r->backend, r->device, alg_names[r->alg], blk);
+            if (r->st == LCL_OK) printf("%.6f | %.6f | %.3f | %.2e | %s |\n", r->t_median, r->t_min, r->gflops, r->residual, r->ok ? "ok" : "FAIL");
+            else printf("- | - | - | - | FAIL (%s) |\n", lcl_status_string(r->st));
+        }
+    }
+    if (o->csv) {
+        FILE *f = fopen(o->csv, "w");
+        if (!f) { code = fail(EXIT_USAGE, "cannot write %s: %s", o->csv, strerror(errno)); goto done; }
+        fprintf(f, "method,n,backend,device,algorithm,block,precision,reps,t_median_s,t_min_s,gflops,residual,status,check\n");
+        for (i = 0; i < (int)arrlen(rows); i++) {
+            const bench_row *r = &rows[i];
+            fprintf(f, "%s,%lld,%s,", chol ? "cholesky" : "lu", (long long)r->n, r->backend);
+            csv_field(f, r->device);
+            fprintf(f, ",%s,%ld,%s,%ld,", alg_names[r->alg], o->block, prec, reps);
+            if (r->st == LCL_OK) fprintf(f, "%.9g,%.9g,%.6g,%.6g,", r->t_median, r->t_min, r->gflops, r->residual);
+            else fprintf(f, ",,,,");
+            csv_field(f, lcl_status_string(r->st));
+            fprintf(f, ",%s\n", r->ok ? "ok" : "FAIL");
+        }
+        if (fclose(f) != 0) { code = fail(EXIT_USAGE, "cannot write %s: %s", o->csv, strerror(errno)); goto done; }
+    }
+    if (o->svg && !write_svg(o->svg, rows, (int)arrlen(rows), title)) {
+        code = fail(EXIT_USAGE, "cannot write %s: %s", o->svg, strerror(errno));
+        goto done;
+    }
+    code = failures ? EXIT_NUMERIC : EXIT_OK;
+done:
+    arrfree(rows);
+    for (b = 0; b < nb; b++) lcl_context_destroy(ctxs[b]);
+    lcl_context_destroy(gctx);
+    return code;
+}
+
+/* An option given to a command that does not take it (solve and bench have their own), or NULL. */
+static const char *misplaced_option(const char *cmd, const opts *o) {
+    int solve = !strcmp(cmd, "solve"), bench = !strcmp(cmd, "bench");
+    if (!solve && o->rhs) return "--rhs";
+    if (!solve && o->method) return "--method";
+    if (!solve && o->algorithm) return "--algorithm";
+    if (!bench && o->op) return "--op";
+    if (!bench && o->sizes) return "--sizes";
+    if (!bench && o->algorithms) return "--algorithms";
+    if (!bench && o->reps) return "--reps";
+    if (!bench && o->csv) return "--csv";
+    if (!bench && o->svg) return "--svg";
+    if (!bench && o->force) return "--force";
+    if (!solve && !bench && o->block) return "--block";
+    return NULL;
+}
+
 /* The command word and its positional arguments, checked before anything runs (KIND specs are
    checked by the generator when it runs). -1 to go on, else the exit code. */
 static int check_cmd(const char *cmd, const opts *o) {
+    const char *mis = misplaced_option(cmd, o);
+    if (mis && (!strcmp(cmd, "info") || !strcmp(cmd, "demo") || !strcmp(cmd, "gen") || !strcmp(cmd, "stat") ||
+                !strcmp(cmd, "solve") || !strcmp(cmd, "bench")))
+        return fail(EXIT_USAGE, "option %s does not apply to '%s' (lcl --help)", mis, cmd);
     if (!strcmp(cmd, "info") || !strcmp(cmd, "demo")) return -1;
+    if (!strcmp(cmd, "solve")) {
+        if (arrlen(o->pos) != 1)
+            return fail(EXIT_USAGE, "solve needs exactly one MATRIX (a file or gen:KIND:ARGS), got %d", (int)arrlen(o->pos));
+        if (!o->method) return fail(EXIT_USAGE, "solve needs --method lu|cholesky");
+        if (o->algorithm && !alg_fits(method_parse(o->method), alg_parse(o->algorithm)))
+            return fail(EXIT_USAGE, "--algorithm %s is for --method cholesky (lu: auto, blocked, unblocked, crout)", o->algorithm);
+        return -1;
+    }
+    if (!strcmp(cmd, "bench")) {
+        int algs[MAX_ALGS], na, k;
+        if (arrlen(o->pos) != 1 || strcmp(o->pos[0], "dense"))
+            return fail(EXIT_USAGE, "bench needs the suite 'dense': lcl bench dense --op lu|cholesky [--sizes N,N,...]");
+        if (!o->op) return fail(EXIT_USAGE, "bench dense needs --op lu|cholesky");
+        na = o->algorithms ? parse_algs(o->algorithms, algs, MAX_ALGS) : 0;
+        for (k = 0; k < na; k++)
+            if (!alg_fits(method_parse(o->op), algs[k]))
+                return fail(EXIT_USAGE, "--algorithms: %s is for --op cholesky (lu: auto, blocked, unblocked, crout)", alg_names[algs[k]]);
+        return -1;
+    }
     if (!strcmp(cmd, "gen")) {
         size_t len = 0;
         int i;
@@ -390,6 +1237,8 @@ int lcl_tool_main(int argc, char **argv) {
         if (!strcmp(cmd, "info")) code = cmd_info(&o);
         else if (!strcmp(cmd, "gen")) code = cmd_gen(&o);
         else if (!strcmp(cmd, "stat")) code = cmd_stat(&o);
+        else if (!strcmp(cmd, "solve")) code = cmd_solve(&o);
+        else if (!strcmp(cmd, "bench")) code = cmd_bench(&o);
         else code = cmd_demo(&o);
     }
     arrfree(o.pos);
