@@ -144,6 +144,277 @@ static void test_tool_demo(void) {
     CHECK(strstr(out, "openmp  single exact") != NULL);
 }
 
+/* ---- solve and bench dense ---- */
+static int json_has(const char *js, const char *key, const char *raw) {   /* "key":raw, raw as written */
+    char pat[256];
+    snprintf(pat, sizeof pat, "\"%s\":%s", key, raw);
+    return strstr(js, pat) != NULL;
+}
+static int one_line(const char *out) { return out[0] == '{' && strchr(out, '\n') == strrchr(out, '\n') && strchr(out, '\n'); }
+
+/* runs `lcl solve ... --json`, checks the promised keys; residual and forward error (when
+   fe_tol > 0) within bounds; returns the exit code */
+static int solve_json(const char *args, const char *want_status, double res_tol, double fe_tol, double want_n) {
+    static const char *const keys[] = {"op", "method", "backend", "device", "precision", "n", "nnz", "residual",
+                                       "forward_error", "t_factor", "t_solve", "status"};
+    char cmd[1024], out[4096], st[128];
+    double v;
+    int rc, k;
+    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --json 2>/dev/null", args);
+    rc = sh(cmd, out, sizeof out);
+    CHECK_MSG(one_line(out), "%s: not one JSON line: %s", args, out);
+    CHECK_MSG(!strncmp(out, "{\"op\":\"solve\",", 14), "%s: %s", args, out);
+    for (k = 0; k < (int)(sizeof keys / sizeof keys[0]); k++) {
+        char pat[64];
+        snprintf(pat, sizeof pat, "\"%s\":", keys[k]);
+        CHECK_MSG(strstr(out, pat) != NULL, "%s: no key %s in %s", args, keys[k], out);
+    }
+    snprintf(st, sizeof st, "\"%s\"", want_status);
+    CHECK_MSG(json_has(out, "status", st), "%s: want status %s: %s", args, want_status, out);
+    if (want_n >= 0) CHECK_MSG(json_num(out, "n", &v) && v == want_n, "%s: n: %s", args, out);
+    if (res_tol > 0) CHECK_MSG(json_num(out, "residual", &v) && v >= 0 && v <= res_tol, "%s: residual > %g: %s", args, res_tol, out);
+    if (fe_tol > 0) CHECK_MSG(json_num(out, "forward_error", &v) && v >= 0 && v <= fe_tol, "%s: forward error > %g: %s", args, fe_tol, out);
+    CHECK_MSG(json_num(out, "t_factor", &v) && v >= 0, "%s: t_factor: %s", args, out);
+    return rc;
+}
+
+static void test_tool_solve_gen(void) {
+    static const int ns[3] = {1, 17, 200};
+    static const char *const backends[2] = {"serial", "openmp"};
+    static const struct { const char *kind, *method; } cases[3] = {
+        {"dense-random", "lu"}, {"dense-spd", "lu"}, {"dense-spd", "cholesky"}};
+    int i, b, p, c;
+    for (i = 0; i < 3; i++)
+        for (b = 0; b < 2; b++)
+            for (p = 0; p < 2; p++)
+                for (c = 0; c < 3; c++) {
+                    char args[512], out[4096];
+                    double v;
+                    int rc;
+                    snprintf(args, sizeof args, "gen:%s:%d --method %s --backend %s --precision %s", cases[c].kind, ns[i],
+                             cases[c].method, backends[b], p ? "single" : "double");
+                    rc = solve_json(args, "ok", p ? 1e-5 : 1e-14, p ? 1e-3 : 1e-10, ns[i]);
+                    CHECK_MSG(rc == 0, "%s -> %d", args, rc);
+                    snprintf(args, sizeof args, LCL_BIN " solve gen:%s:%d --method %s --backend %s --json", cases[c].kind, ns[i],
+                             cases[c].method, backends[b]);
+                    CHECK(sh(args, out, sizeof out) == 0 && json_num(out, "nnz", &v) && v == (double)ns[i] * ns[i]);
+                    CHECK(json_has(out, "backend", b ? "\"openmp\"" : "\"serial\"") && json_has(out, "device", "\"cpu\""));
+                }
+    /* every algorithm of each method, and a block size that does not divide n */
+    for (i = 1; i < 3; i++)
+        for (b = 0; b < 2; b++) {
+            static const char *const lu[4] = {"blocked", "unblocked", "crout", "auto"};
+            static const char *const ch[5] = {"blocked", "unblocked", "crout", "banachiewicz", "auto"};
+            for (c = 0; c < 9; c++) {
+                char args[512];
+                int chol = c >= 4, rc;
+                snprintf(args, sizeof args, "gen:%s:%d --method %s --algorithm %s --backend %s%s", chol ? "dense-spd" : "dense-random",
+                         ns[i], chol ? "cholesky" : "lu", chol ? ch[c - 4] : lu[c], backends[b], c == 0 || c == 4 ? " --block 7" : "");
+                rc = solve_json(args, "ok", 1e-14, 1e-10, ns[i]);
+                CHECK_MSG(rc == 0, "%s -> %d", args, rc);
+            }
+        }
+    /* the text report */
+    {
+        char out[4096];
+        CHECK(sh(LCL_BIN " solve gen:dense-spd:50 --method cholesky --backend serial", out, sizeof out) == 0);
+        CHECK(strstr(out, "residual") != NULL && strstr(out, "status      ok") != NULL);
+    }
+}
+
+static void test_tool_solve_rhs_roundtrip(void) {
+    /* b (30 x 3) written here, x read back and checked against A independently */
+    int p;
+    for (p = 0; p < 2; p++) {
+        lcl_dense B, X, A;
+        lcl_mm_info info;
+        int64_t i, j, k;
+        double num = 0, an = 0, xn = 0, bn = 0;
+        char cmd[512], out[4096];
+        CHECK(sh(LCL_BIN " gen dense-random 30 --seed 5 -o build/t_sA.mtx", NULL, 0) == 0);
+        CHECK_OK(NULL, lcl_dense_alloc(NULL, &B, LCL_F64, LCL_COL_MAJOR, 30, 3));
+        for (j = 0; j < 3; j++)
+            for (i = 0; i < 30; i++) lcl_dense_set(&B, i, j, sin((double)(i + 7 * j + 1)));
+        CHECK_OK(NULL, lcl_mm_write_dense(NULL, "build/t_sB.mtx", &B));
+        snprintf(cmd, sizeof cmd, LCL_BIN " solve build/t_sA.mtx --rhs build/t_sB.mtx --method lu --precision %s -o build/t_sX.mtx --json",
+                 p ? "single" : "double");
+        CHECK(sh(cmd, out, sizeof out) == 0);
+        CHECK(json_has(out, "forward_error", "null") && json_has(out, "status", "\"ok\""));
+        memset(&X, 0, sizeof X);
+        memset(&A, 0, sizeof A);
+        CHECK_OK(NULL, lcl_mm_read_dense(NULL, "build/t_sX.mtx", LCL_F64, LCL_COL_MAJOR, 0, &X, &info));
+        CHECK(info.format == LCL_MM_ARRAY && X.rows == 30 && X.cols == 3);
+        CHECK_OK(NULL, lcl_mm_read_dense(NULL, "build/t_sA.mtx", LCL_F64, LCL_COL_MAJOR, 0, &A, NULL));
+        if (X.rows == 30 && X.cols == 3 && A.rows == 30) {
+            for (j = 0; j < 3; j++)
+                for (i = 0; i < 30; i++) {
+                    double s = 0, row = 0;
+                    for (k = 0; k < 30; k++) {
+                        s += lcl_dense_get(&A, i, k) * lcl_dense_get(&X, k, j);
+                        row += fabs(lcl_dense_get(&A, i, k));
+                    }
+                    num = fmax(num, fabs(s - lcl_dense_get(&B, i, j)));
+                    an = fmax(an, row);
+                    xn = fmax(xn, fabs(lcl_dense_get(&X, i, j)));
+                    bn = fmax(bn, fabs(lcl_dense_get(&B, i, j)));
+                }
+            CHECK_MSG(num / (an * xn + bn) <= (p ? 1e-6 : 1e-15), "%s precision: |AX - B| / (|A||X| + |B|) = %g", p ? "single" : "double",
+                      num / (an * xn + bn));
+        }
+        lcl_dense_free(&A);
+        lcl_dense_free(&B);
+        lcl_dense_free(&X);
+    }
+    /* a single column with Cholesky; an rhs of the wrong height is a usage error */
+    CHECK(sh(LCL_BIN " gen dense-spd 12 -o build/t_sA.mtx && " LCL_BIN " gen dense-random 12 -o build/t_sS.mtx", NULL, 0) == 0);
+    {
+        lcl_dense b;
+        CHECK_OK(NULL, lcl_dense_alloc(NULL, &b, LCL_F64, LCL_COL_MAJOR, 12, 1));
+        lcl_dense_set(&b, 3, 0, 1.0);
+        CHECK_OK(NULL, lcl_mm_write_dense(NULL, "build/t_sB.mtx", &b));
+        lcl_dense_free(&b);
+    }
+    CHECK(solve_json("build/t_sA.mtx --rhs build/t_sB.mtx --method cholesky -o build/t_sX.mtx", "ok", 1e-14, 0, 12) == 0);
+    CHECK(sh(LCL_BIN " solve build/t_sA.mtx --rhs build/t_sA.mtx --method lu 2>/dev/null", NULL, 0) == 0);   /* 12 right-hand sides */
+    CHECK(sh(LCL_BIN " gen dense-random 13 -o build/t_sB.mtx", NULL, 0) == 0);
+    CHECK(sh(LCL_BIN " solve build/t_sA.mtx --rhs build/t_sB.mtx --method lu >/dev/null 2>&1", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " solve build/t_sA.mtx --rhs /nonexistent.mtx --method lu >/dev/null 2>&1", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " solve build/t_sA.mtx --method lu -o /nonexistent-dir/x.mtx >/dev/null 2>&1", NULL, 0) == 2);
+    CHECK(sh("rm -f build/t_s*.mtx", NULL, 0) == 0);
+}
+
+static void test_tool_solve_shared(void) {
+    static const char *const files[2] = {"bcsstk01", "LF10"};
+    static const int sizes[2] = {48, 18};
+    int f, b;
+    for (f = 0; f < 2; f++)
+        for (b = 0; b < 2; b++) {
+            char args[1024];
+            snprintf(args, sizeof args, "%s/matrices/%s.mtx --method cholesky --backend %s", lt_shared, files[f], b ? "openmp" : "serial");
+            CHECK_MSG(solve_json(args, "ok", 1e-14, 0, sizes[f]) == 0, "%s", args);
+            snprintf(args, sizeof args, "%s/matrices/%s.mtx --method lu --backend %s", lt_shared, files[f], b ? "openmp" : "serial");
+            CHECK_MSG(solve_json(args, "ok", 1e-14, 0, sizes[f]) == 0, "%s", args);
+        }
+}
+
+static void test_tool_solve_failures(void) {
+    char out[4096], cmd[1024];
+    FILE *f;
+    /* exactly singular: row 2 = 2 x row 1 (column-major array) */
+    f = fopen("build/t_sing.mtx", "w");
+    CHECK(f != NULL);
+    if (f) { fputs("%%MatrixMarket matrix array real general\n3 3\n1\n2\n1\n2\n4\n1\n3\n6\n1\n", f); fclose(f); }
+    CHECK(solve_json("build/t_sing.mtx --method lu --backend serial", "singular matrix", 0, 0, 3) == 1);
+    CHECK(solve_json("build/t_sing.mtx --method lu --backend openmp --precision single", "singular matrix", 0, 0, 3) == 1);
+    CHECK(solve_json("build/t_sing.mtx --method lu --algorithm unblocked", "singular matrix", 0, 0, 3) == 1);
+    CHECK(sh(LCL_BIN " solve build/t_sing.mtx --method lu --json 2>/dev/null", out, sizeof out) == 1);
+    CHECK(json_has(out, "residual", "null") && json_has(out, "forward_error", "null"));
+    CHECK(sh(LCL_BIN " solve build/t_sing.mtx --method lu 2>&1", out, sizeof out) == 1 && strstr(out, "lcl: error: ") != NULL);
+    /* symmetric indefinite: not SPD */
+    f = fopen("build/t_indef.mtx", "w");
+    CHECK(f != NULL);
+    if (f) { fputs("%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n1\n", f); fclose(f); }
+    CHECK(solve_json("build/t_indef.mtx --method cholesky --backend serial", "matrix not positive definite", 0, 0, 2) == 1);
+    CHECK(solve_json("build/t_indef.mtx --method cholesky --backend openmp --algorithm banachiewicz", "matrix not positive definite", 0, 0, 2) == 1);
+    CHECK(solve_json("build/t_indef.mtx --method lu", "ok", 1e-14, 1e-12, 2) == 0);     /* LU does not mind */
+    /* non-square */
+    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s/matrices/ash219.mtx --method lu 2>&1 >/dev/null", lt_shared);
+    CHECK(sh(cmd, out, sizeof out) == 2 && strstr(out, "square") != NULL);
+    /* usage */
+    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method qr 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " solve gen:dense-random:5 2>/dev/null", NULL, 0) == 2);                       /* no --method */
+    CHECK(sh(LCL_BIN " solve --method lu 2>/dev/null", NULL, 0) == 2);                              /* no MATRIX */
+    CHECK(sh(LCL_BIN " solve gen:dense-random:5 gen:dense-random:6 --method lu 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --algorithm fastest 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --algorithm banachiewicz 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --block 0 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --sizes 5 2>/dev/null", NULL, 0) == 2);  /* a bench option */
+    CHECK(sh(LCL_BIN " stat gen:dense-random:5 --method lu 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " solve /nonexistent.mtx --method lu 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " solve gen:nosuchkind:5 --method lu 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " solve gen:dense-random:40000 --method lu 2>/dev/null", NULL, 0) == 2);       /* 11.9 GiB dense */
+    CHECK(sh(LCL_BIN " solve gen:poisson3d:40 --method lu 2>/dev/null", NULL, 0) == 2);             /* n = 64000 */
+    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " solve gen:dense-random:5 --method lu --backend opencl 2>/dev/null", NULL, 0) == 3);
+    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --device no-such-device-xyz 2>/dev/null", NULL, 0) == 3);
+    /* a sparse generator kind goes through the dense path too */
+    CHECK(solve_json("gen:poisson2d:6 --method cholesky", "ok", 1e-14, 1e-12, 36) == 0);
+    CHECK(sh("rm -f build/t_sing.mtx build/t_indef.mtx", NULL, 0) == 0);
+}
+
+static void test_tool_solve_opencl(void) {
+    char out[65536];
+    int p;
+    if (sh(LCL_BIN " info --json", out, sizeof out) != 0 || !strstr(out, "\"index\":0")) { lt_skip("no OpenCL device"); return; }
+    for (p = 0; p < 2; p++) {
+        char args[256];
+        int rc;
+        if (!p && !strstr(out, "\"fp64\":true")) continue;
+        snprintf(args, sizeof args, "gen:dense-random:300 --method lu --backend opencl --precision %s", p ? "single" : "double");
+        rc = solve_json(args, "ok", p ? 1e-5 : 1e-14, p ? 1e-3 : 1e-10, 300);
+        CHECK_MSG(rc == 0, "%s -> %d", args, rc);
+        snprintf(args, sizeof args, "gen:dense-spd:300 --method cholesky --backend opencl --precision %s", p ? "single" : "double");
+        rc = solve_json(args, "ok", p ? 1e-5 : 1e-14, p ? 1e-3 : 1e-10, 300);
+        CHECK_MSG(rc == 0, "%s -> %d", args, rc);
+    }
+}
+
+static int count_lines(const char *path, char *first, size_t cap) {
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    int n = 0;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f)) {
+        if (n == 0 && first) snprintf(first, cap, "%s", line);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static void test_tool_bench_dense(void) {
+    char out[16384], first[4096];
+    const char *p;
+    int rows = 0;
+    CHECK(sh("rm -f build/t_b.csv build/t_b.svg", NULL, 0) == 0);
+    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 64,100 --backend serial --csv build/t_b.csv --svg build/t_b.svg 2>/dev/null", out, sizeof out) == 0);
+    for (p = out; (p = strstr(p, "| serial | cpu | blocked | auto |")) != NULL; p++) rows++;
+    CHECK_MSG(rows == 2 && strstr(out, "| FAIL") == NULL, "%s", out);
+    CHECK(count_lines("build/t_b.csv", first, sizeof first) == 3 && !strncmp(first, "method,n,backend,device,algorithm", 33));
+    CHECK(count_lines("build/t_b.svg", first, sizeof first) > 5 && !strncmp(first, "<svg", 4));
+    CHECK(sh("grep -c '<polyline' build/t_b.svg", out, sizeof out) == 0 && atoi(out) == 1);
+    CHECK(sh("tail -1 build/t_b.svg", out, sizeof out) == 0 && !strncmp(out, "</svg>", 6));
+    /* JSON: one object per configuration; every Cholesky algorithm on both CPU backends */
+    CHECK(sh(LCL_BIN " bench dense --op cholesky --sizes 40 --backend openmp --algorithms blocked,unblocked,crout,banachiewicz --reps 1 --json 2>/dev/null",
+             out, sizeof out) == 0);
+    rows = 0;
+    for (p = out; (p = strstr(p, "{\"op\":\"bench\"")) != NULL; p++) rows++;
+    CHECK_MSG(rows == 4, "%s", out);
+    for (p = out, rows = 0; (p = strstr(p, "\"check\":\"ok\"")) != NULL; p++) rows++;
+    CHECK_MSG(rows == 4, "%s", out);
+    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 50 --backend serial --precision single --block 16 --reps 2 2>/dev/null", out, sizeof out) == 0);
+    CHECK(strstr(out, "| 50 | serial | cpu | blocked | 16 |") != NULL);
+    /* usage */
+    CHECK(sh(LCL_BIN " bench dense --sizes 64 2>/dev/null", NULL, 0) == 2);                             /* no --op */
+    CHECK(sh(LCL_BIN " bench sparse --op lu 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench dense --op lu --algorithms banachiewicz 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 64,,128 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 0 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 64 --reps 0 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 40000 2>/dev/null", NULL, 0) == 2);                   /* 11.9 GiB */
+    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 64 --rhs x.mtx 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench dense --op lu --sizes 8 --backend opencl 2>/dev/null", NULL, 0) == 3);
+    /* default backends: every one available (no OpenCL loader here: serial and openmp) */
+    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench dense --op lu --sizes 16 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
+    CHECK(strstr(out, "\"backend\":\"serial\"") != NULL && strstr(out, "\"backend\":\"openmp\"") != NULL);
+    CHECK(sh("rm -f build/t_b.csv build/t_b.svg", NULL, 0) == 0);
+}
+
+static void test_example_dense_solve(void) {
+    char out[16384];
+    CHECK(sh("build/dense_solve 2>&1", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "all residuals ok") != NULL, "%s", out);
+}
+
 static void test_compile_matrix(void) {
     /* every compiler x standard x {OpenCL, no OpenCL} x {OpenMP, none} builds warning-free and runs */
     const char *skip = getenv("LT_SKIP_COMPILE_MATRIX");
@@ -157,5 +428,12 @@ void lt_suite_tool(void) {
     LT_RUN(test_tool_info_json);
     LT_RUN(test_tool_gen_stat);
     LT_RUN(test_tool_demo);
+    LT_RUN(test_tool_solve_gen);
+    LT_RUN(test_tool_solve_rhs_roundtrip);
+    LT_RUN(test_tool_solve_shared);
+    LT_RUN(test_tool_solve_failures);
+    LT_RUN(test_tool_solve_opencl);
+    LT_RUN(test_tool_bench_dense);
+    LT_RUN(test_example_dense_solve);
     LT_RUN(test_compile_matrix);
 }
