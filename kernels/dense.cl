@@ -49,14 +49,16 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
     const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * GEMM_WX + tx;
     const int bn = get_group_id(0) * GEMM_TN, bm = get_group_id(1) * GEMM_TM;
     const int transb = trans & 1, transa = trans & 2;
+    /* a block wholly above the diagonal does nothing: its K loop runs zero times (no early
+       return before a barrier, which some kernel compilers reject) */
+    const int kend = lower && bn > bm + GEMM_TM - 1 ? 0 : K;
     int i, j, k0, l;
-    if (lower && bn > bm + GEMM_TM - 1) return;      /* whole block above the diagonal */
     A += offa;
     B += offb;
     C += offc;
     for (i = 0; i < GEMM_RM; i++)
         for (j = 0; j < GEMM_RN; j++) acc[i][j] = 0;
-    for (k0 = 0; k0 < K; k0 += GEMM_TK) {
+    for (k0 = 0; k0 < kend; k0 += GEMM_TK) {
         /* A block TM x TK: neighbours read neighbouring addresses */
         if (!transa) {
             for (l = tid; l < GEMM_TM * GEMM_TK; l += GEMM_NT) {
@@ -94,7 +96,7 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    for (i = 0; i < GEMM_RM; i++) {
+    for (i = 0; i < GEMM_RM && kend > 0; i++) {
         int gi = bm + ty + i * GEMM_WY;
         if (gi >= M) continue;
         for (j = 0; j < GEMM_RN; j++) {
@@ -213,28 +215,34 @@ __kernel void SFX(lcl_panel_update)(__global real *A, const int ld, const int n,
    column (1-based, offset by base) goes to *fail. The upper part is left untouched. */
 __kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
 void SFX(lcl_potf2)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
-    __local int bad;
+    __local int ok;
     const int lid = get_local_id(0);
     int j, i, c;
     A += offa;
-    if (lid == 0) bad = *fail;
+    if (lid == 0) ok = *fail == 0;        /* an earlier block failed: nothing more to do */
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (bad) return;                      /* an earlier block failed: nothing more to do */
+    /* no early exit: every work-item runs every barrier; a failure only stops the updates */
     for (j = 0; j < kb; j++) {
         real d = A[(long)j * ld + j];
-        if (!(d > 0)) {
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        if (ok && !(d > 0)) {
             if (lid == 0) *fail = base + j + 1;
-            return;                       /* uniform: every work-item read the same d */
+            d = 0;
         }
-        d = sqrt(d);
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        if (lid == 0) A[(long)j * ld + j] = d;
-        for (i = j + 1 + lid; i < kb; i += LCL_WG) A[(long)i * ld + j] /= d;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0 && d == 0) ok = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (ok) {
+            d = sqrt(d);
+            if (lid == 0) A[(long)j * ld + j] = d;
+            for (i = j + 1 + lid; i < kb; i += LCL_WG) A[(long)i * ld + j] /= d;
+        }
         barrier(CLK_GLOBAL_MEM_FENCE);
         /* trailing lower triangle: (i, c) with j < c <= i < kb, spread over the work-group */
-        for (i = j + 1; i < kb; i++)
-            for (c = j + 1 + lid; c <= i; c += LCL_WG)
-                A[(long)i * ld + c] = fma(-A[(long)i * ld + j], A[(long)c * ld + j], A[(long)i * ld + c]);
+        if (ok)
+            for (i = j + 1; i < kb; i++)
+                for (c = j + 1 + lid; c <= i; c += LCL_WG)
+                    A[(long)i * ld + c] = fma(-A[(long)i * ld + j], A[(long)c * ld + j], A[(long)i * ld + c]);
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
 }
@@ -320,32 +328,33 @@ void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, co
 __kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
 void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
     __local real S[TRSM_NB][TRSM_NB + 1];
-    __local int bad;
+    __local int ok;
     const int lid = get_local_id(0);
     int i, j;
-    if (lid == 0) bad = *fail;
+    if (lid == 0) ok = *fail == 0;
     for (i = lid; i < kb * kb; i += LCL_WG) S[i / kb][i % kb] = A[offa + (long)(i / kb) * ld + i % kb];
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (bad) return;
     for (j = 0; j < kb; j++) {
         real d = S[j][j];
-        if (!(d > 0)) {
-            if (lid == 0) *fail = base + j + 1;
-            return;
-        }
-        d = sqrt(d);
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0) S[j][j] = d;
-        for (i = j + 1 + lid; i < kb; i += LCL_WG) S[i][j] /= d;
+        if (lid == 0 && ok && !(d > 0)) { *fail = base + j + 1; ok = 0; }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (i = lid; i < (kb - j - 1) * (kb - j - 1); i += LCL_WG) {
-            int r = j + 1 + i / (kb - j - 1), c = j + 1 + i % (kb - j - 1);
-            if (c <= r) S[r][c] = fma(-S[r][j], S[c][j], S[r][c]);
+        if (ok) {
+            d = sqrt(d);
+            if (lid == 0) S[j][j] = d;
+            for (i = j + 1 + lid; i < kb; i += LCL_WG) S[i][j] /= d;
         }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (ok)
+            for (i = lid; i < (kb - j - 1) * (kb - j - 1); i += LCL_WG) {
+                int r = j + 1 + i / (kb - j - 1), c = j + 1 + i % (kb - j - 1);
+                if (c <= r) S[r][c] = fma(-S[r][j], S[c][j], S[r][c]);
+            }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    for (i = lid; i < kb * kb; i += LCL_WG)
-        if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];
+    if (ok)
+        for (i = lid; i < kb * kb; i += LCL_WG)
+            if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];
 }
 
 /* B (kb x nrhs, in place) = inv(op(T)) B for the solves: T is the kb x kb block at offt, op(T) = T

@@ -244,6 +244,9 @@ static int make_context(const opts *o, lcl_context **ctx) {
     memset(&d, 0, sizeof d);
     d.backend = o->backend;
     if (!o->backend_set && o->device) d.backend = LCL_BACKEND_OPENCL;
+    /* the unblocked oracle algorithms exist on the CPU backends only: auto picks one of those */
+    if (!o->backend_set && !o->device && o->algorithm && alg_unblocked(alg_parse(o->algorithm)))
+        d.backend = lcl_backend_compiled(LCL_BACKEND_OPENMP) ? LCL_BACKEND_OPENMP : LCL_BACKEND_SERIAL;
     d.device = o->device;
     d.log = log_stderr;
     st = lcl_context_create(&d, ctx);
