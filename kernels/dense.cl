@@ -59,32 +59,20 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
     for (i = 0; i < GEMM_RM; i++)
         for (j = 0; j < GEMM_RN; j++) acc[i][j] = 0;
     for (k0 = 0; k0 < kend; k0 += GEMM_TK) {
-        /* A block TM x TK: neighbours read neighbouring addresses */
-        if (!transa) {
-            for (l = tid; l < GEMM_TM * GEMM_TK; l += GEMM_NT) {
-                int kk = l % GEMM_TK, ii = l / GEMM_TK;
-                int gi = bm + ii, gk = k0 + kk;
-                As[kk][ii] = (gi < M && gk < K) ? A[(long)gi * lda + gk] : (real)0;
-            }
-        } else {
-            for (l = tid; l < GEMM_TM * GEMM_TK; l += GEMM_NT) {
-                int ii = l % GEMM_TM, kk = l / GEMM_TM;
-                int gi = bm + ii, gk = k0 + kk;
-                As[kk][ii] = (gi < M && gk < K) ? A[(long)gk * lda + gi] : (real)0;
-            }
+        /* A and B blocks: neighbours read neighbouring addresses whatever the transposition.
+           One loop each with the choice inside: a branch between loops after a barrier trips
+           some kernel compilers (PoCL 5). */
+        for (l = tid; l < GEMM_TM * GEMM_TK; l += GEMM_NT) {
+            int kk = transa ? l / GEMM_TM : l % GEMM_TK, ii = transa ? l % GEMM_TM : l / GEMM_TK;
+            int gi = bm + ii, gk = k0 + kk;
+            long at = transa ? (long)gk * lda + gi : (long)gi * lda + gk;
+            As[kk][ii] = (gi < M && gk < K) ? A[at] : (real)0;
         }
-        if (!transb) {
-            for (l = tid; l < GEMM_TK * GEMM_TN; l += GEMM_NT) {
-                int jj = l % GEMM_TN, kk = l / GEMM_TN;
-                int gj = bn + jj, gk = k0 + kk;
-                Bs[kk][jj] = (gj < N && gk < K) ? B[(long)gk * ldb + gj] : (real)0;
-            }
-        } else {
-            for (l = tid; l < GEMM_TK * GEMM_TN; l += GEMM_NT) {
-                int kk = l % GEMM_TK, jj = l / GEMM_TK;
-                int gj = bn + jj, gk = k0 + kk;
-                Bs[kk][jj] = (gj < N && gk < K) ? B[(long)gj * ldb + gk] : (real)0;
-            }
+        for (l = tid; l < GEMM_TK * GEMM_TN; l += GEMM_NT) {
+            int kk = transb ? l % GEMM_TK : l / GEMM_TN, jj = transb ? l / GEMM_TK : l % GEMM_TN;
+            int gj = bn + jj, gk = k0 + kk;
+            long at = transb ? (long)gj * ldb + gk : (long)gk * ldb + gj;
+            Bs[kk][jj] = (gj < N && gk < K) ? B[at] : (real)0;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (l = 0; l < GEMM_TK; l++) {
@@ -96,9 +84,9 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    for (i = 0; i < GEMM_RM && kend > 0; i++) {
+    for (i = 0; i < GEMM_RM; i++) {
         int gi = bm + ty + i * GEMM_WY;
-        if (gi >= M) continue;
+        if (gi >= M || kend == 0) continue;
         for (j = 0; j < GEMM_RN; j++) {
             int gj = bn + tx + j * GEMM_WX;
             if (gj >= N || (lower && gj > gi)) continue;
