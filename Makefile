@@ -89,6 +89,17 @@ bench-dense: $(B)/bench_dense
 $(B)/bench_dense: tools/bench_dense.c linalg_cl.h | $(B)
 	$(CC) -std=c99 $(WARN) -O3 -march=native -fopenmp -I. -o $@ tools/bench_dense.c -llapacke -lopenblas $(LDLIBS)
 
+# the dense suite with each micro-kernel: plain C (LCL_DENSE_PORTABLE), AVX2 vectors, this CPU's
+# vectors (the default build is the 16-byte-vector one)
+.PHONY: check-dense-variants
+check-dense-variants: | $(B)
+	@for v in "-DLCL_DENSE_PORTABLE" "-mavx2 -mfma" "-march=native"; do \
+	  echo "dense suite with $$v"; \
+	  $(CC) $(ALL_CFLAGS) $$v -o $(B)/run_tests_variant tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS) && \
+	  LT_FILTER=test_dense LCL_SHARED=$(SHARED) $(B)/run_tests_variant > $(B)/run_tests_variant.log 2>&1; \
+	  tail -1 $(B)/run_tests_variant.log; grep -q ' 0 failed' $(B)/run_tests_variant.log || { tail -30 $(B)/run_tests_variant.log; exit 1; }; \
+	done; echo "dense variants: ok"
+
 # ---- sanitizers and valgrind (issue 3). Each builds its own runner under build/<kind>/.
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer
 check-asan: deps-test
@@ -107,10 +118,12 @@ check-tsan: deps-test
 
 # memcheck on the CPU paths: the OpenCL loader is hidden so every OpenCL test skips
 check-valgrind: deps-test
-	@$(MAKE) --no-print-directory $(B)/lcl $(B)/run_tests
+	@mkdir -p $(B)/vg
+	@$(MAKE) --no-print-directory $(B)/lcl
+	gcc -std=c99 $(WARN) -O1 -gdwarf-4 -fopenmp -I. -I$(STB_INCLUDE) -o $(B)/vg/run_tests tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
 	LCL_OPENCL_LIBRARY=/nonexistent LT_SKIP_COMPILE_MATRIX=1 LCL_SHARED=$(SHARED) \
 	  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-	  --suppressions=$(CURDIR)/tests/valgrind.supp $(B)/run_tests
+	  --suppressions=$(CURDIR)/tests/valgrind.supp $(B)/vg/run_tests
 
 # ---- fuzzing with libFuzzer (clang only): harnesses, seeds and results in tests/fuzz/README.md
 FUZZ_CC     ?= clang

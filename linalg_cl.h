@@ -259,7 +259,8 @@ typedef enum lcl_dense_alg {
     LCL_ALG_BLOCKED,            /* LU: right-looking blocked, partial pivoting, look-ahead; Cholesky: blocked */
     LCL_ALG_UNBLOCKED,          /* LU: right-looking, NO pivoting (the seeds' non-blocked LU);
                                    Cholesky: right-looking column by column */
-    LCL_ALG_CROUT,              /* LU: Crout (unit-diagonal U), no pivoting; Cholesky: column-by-column Crout */
+    LCL_ALG_CROUT,              /* LU: Crout order (computed with a unit-diagonal U, returned in getrf's
+                                   unit-L form), no pivoting; Cholesky: column-by-column Crout */
     LCL_ALG_BANACHIEWICZ        /* Cholesky only: row by row (Cholesky-Banachiewicz) */
 } lcl_dense_alg;
 typedef struct lcl_dense_opts {
@@ -1731,6 +1732,8 @@ LCL__PRIVATE void lcl__laswp_##S(int64_t ncol, void *av, int64_t rs, int64_t cs,
                                  int64_t off, int dir) { \
     T *a = (T *)av; \
     int64_t j, k, q; \
+    while (k1 < k2 && ipiv[k1] - off == k1) k1++;       /* no interchange: nothing to do */ \
+    while (k2 > k1 && ipiv[k2 - 1] - off == k2 - 1) k2--; \
     if (k2 <= k1 || ncol <= 0) return; \
     if (rs == 1) { \
         for (j = 0; j < ncol; j++) { \
@@ -1886,70 +1889,111 @@ LCL__PRIVATE int64_t lcl__chol_banach_##S(int64_t n, void *av, int64_t rs, int64
 }
 
 /* Unblocked triangular solve op(T) X = B in place: T m x m (m <= LCL__TRSM_BASE) lower (forward)
-   or upper (backward), unit diagonal or not, strides (rst, cst); B m x n, strides (rsb, csb). Rows
-   of B contiguous: row operations. Otherwise column by column, four columns at a time, with T's
-   columns contiguous (copied so when they are not). */
+   or upper (backward), unit diagonal or not, strides (rst, cst); B m x n, strides (rsb, csb).
+   Row operations on W-column strips of B: row i -= sum_k t(i,k) row k, then row i /= t(i,i), with
+   the strip of row i in registers (LCL__TRSM_ROWS, vector targets). A column-major B is transposed
+   strip by strip into a buffer first. */
+#if LCL__VEXT
+#define LCL__EACH8(X, V) X(0, V) X(1, V) X(2, V) X(3, V) X(4, V) X(5, V) X(6, V) X(7, V)
+#define LCL__TRLD(v, V) memcpy(&r##v, bi + (v) * (sizeof(V) / sizeof(*bi)), sizeof(V));
+#define LCL__TRUP(v, V) { V x_; memcpy(&x_, bk + (v) * (sizeof(V) / sizeof(*bi)), sizeof(V)); r##v -= f * x_; }
+#define LCL__TRDIV(v, V) r##v /= d;
+#define LCL__TRST(v, V) memcpy(bi + (v) * (sizeof(V) / sizeof(*bi)), &r##v, sizeof(V));
+#define LCL__TRSTRIP(S, T) (8 * LCL__VB / (int)sizeof(T))
+#define LCL__DEF_TRROWS(S, T) \
+LCL__PRIVATE void lcl__trsm_rows_##S(int lower, int unit, int64_t m, const T *t, int64_t rst, int64_t cst, T *b, int64_t rsb) { \
+    typedef T V __attribute__((vector_size(LCL__VB))); \
+    int64_t q, i, k; \
+    for (q = 0; q < m; q++) { \
+        T *bi; \
+        V r0, r1, r2, r3, r4, r5, r6, r7; \
+        i = lower ? q : m - 1 - q; \
+        bi = b + i * rsb; \
+        LCL__EACH8(LCL__TRLD, V) \
+        for (k = lower ? 0 : i + 1; k < (lower ? i : m); k++) { \
+            T f = t[i * rst + k * cst]; \
+            const T *bk = b + k * rsb; \
+            LCL__EACH8(LCL__TRUP, V) \
+        } \
+        if (!unit) { \
+            T d = t[i * rst + i * cst]; \
+            LCL__EACH8(LCL__TRDIV, V) \
+        } \
+        LCL__EACH8(LCL__TRST, V) \
+    } \
+}
+#else
+#define LCL__TRSTRIP(S, T) 0
+#define LCL__DEF_TRROWS(S, T)
+#endif
 #define LCL__DEF_TRSM(S, T) \
+LCL__DEF_TRROWS(S, T) \
+/* rows i of B (strides rsb, 1), columns j0..j1: the plain loops */ \
+LCL__PRIVATE void lcl__trsm_rowloop_##S(int lower, int unit, int64_t m, int64_t n, const T *t, int64_t rst, int64_t cst, T *b, \
+                                        int64_t rsb) { \
+    int64_t q, i, j, k; \
+    for (q = 0; q < m; q++) { \
+        T *bi; \
+        i = lower ? q : m - 1 - q; \
+        bi = b + i * rsb; \
+        for (k = lower ? 0 : i + 1; k < (lower ? i : m); k++) { \
+            T f = t[i * rst + k * cst]; \
+            const T *bk = b + k * rsb; \
+            if (f != 0) \
+                for (j = 0; j < n; j++) bi[j] -= f * bk[j]; \
+        } \
+        if (!unit) { \
+            T d = t[i * rst + i * cst]; \
+            for (j = 0; j < n; j++) bi[j] /= d; \
+        } \
+    } \
+} \
 LCL__PRIVATE void lcl__trsm_unb_##S(int lower, int unit, int64_t m, int64_t n, const void *tv, int64_t rst, int64_t cst, \
                                     void *bv, int64_t rsb, int64_t csb) { \
     const T *t = (const T *)tv; \
-    T *b = (T *)bv, tbuf[LCL__TRSM_BASE * LCL__TRSM_BASE]; \
-    int64_t i, j, k, q; \
+    T *b = (T *)bv; \
+    int64_t i, j, k, j0, w = LCL__TRSTRIP(S, T); \
     if (csb == 1 && rsb != 1) { \
-        for (q = 0; q < m; q++) { \
-            T *bi; \
-            i = lower ? q : m - 1 - q; \
-            bi = b + i * rsb; \
-            for (k = lower ? 0 : i + 1; k < (lower ? i : m); k++) { \
-                T f = t[i * rst + k * cst]; \
-                const T *bk = b + k * rsb; \
-                if (f != 0) \
-                    for (j = 0; j < n; j++) bi[j] -= f * bk[j]; \
+        for (j0 = 0; j0 < n; j0 += (w ? w : n)) { \
+            if (w && n - j0 >= w) LCL__TRSM_ROWS(S, lower, unit, m, t, rst, cst, b + j0, rsb); \
+            else lcl__trsm_rowloop_##S(lower, unit, m, n - j0, t, rst, cst, b + j0, rsb); \
+        } \
+        return; \
+    } \
+    if (w && rsb == 1 && n >= 8 && m <= LCL__TRSM_BASE) { \
+        T buf[LCL__TRSM_BASE * (LCL__TRSTRIP(S, T) > 0 ? LCL__TRSTRIP(S, T) : 1)]; \
+        for (j0 = 0; j0 < n; j0 += w) { \
+            int64_t nc = LCL__MIN(w, n - j0); \
+            for (j = 0; j < nc; j++) { \
+                const T *bj = b + (j0 + j) * csb; \
+                for (i = 0; i < m; i++) buf[i * w + j] = bj[i]; \
             } \
-            if (!unit) { \
-                T d = t[i * rst + i * cst]; \
-                for (j = 0; j < n; j++) bi[j] /= d; \
+            for (; j < w; j++) \
+                for (i = 0; i < m; i++) buf[i * w + j] = 0; \
+            LCL__TRSM_ROWS(S, lower, unit, m, t, rst, cst, buf, w); \
+            for (j = 0; j < nc; j++) { \
+                T *bj = b + (j0 + j) * csb; \
+                for (i = 0; i < m; i++) bj[i] = buf[i * w + j]; \
             } \
         } \
         return; \
     } \
-    if (rst != 1 && m <= LCL__TRSM_BASE) { \
-        for (j = 0; j < m; j++) \
-            for (i = 0; i < m; i++) tbuf[i + j * m] = t[i * rst + j * cst]; \
-        t = tbuf; \
-        rst = 1; \
-        cst = m; \
-    } \
-    for (j = 0; j < n; j += 4) { \
-        int64_t nc = LCL__MIN(4, n - j); \
-        T *x0 = b + j * csb, *x1 = x0 + (nc > 1 ? csb : 0), *x2 = x0 + (nc > 2 ? 2 * csb : 0), *x3 = x0 + (nc > 3 ? 3 * csb : 0); \
-        if (rsb != 1 || rst != 1 || nc < 4) { \
-            for (q = 0; q < nc; q++) { \
-                T *x = b + (j + q) * csb; \
-                for (i = lower ? 0 : m - 1; lower ? i < m : i >= 0; i += lower ? 1 : -1) { \
-                    T xi = x[i * rsb]; \
-                    if (!unit) x[i * rsb] = xi = xi / t[i * rst + i * cst]; \
-                    if (xi == 0) continue; \
-                    if (lower) for (k = i + 1; k < m; k++) x[k * rsb] -= xi * t[k * rst + i * cst]; \
-                    else for (k = 0; k < i; k++) x[k * rsb] -= xi * t[k * rst + i * cst]; \
-                } \
-            } \
-            continue; \
-        } \
+    for (j = 0; j < n; j++) { \
+        T *x = b + j * csb; \
         for (i = lower ? 0 : m - 1; lower ? i < m : i >= 0; i += lower ? 1 : -1) { \
-            const T *LCL__RESTRICT ti = t + i * cst; \
-            T *LCL__RESTRICT y0 = x0, *LCL__RESTRICT y1 = x1, *LCL__RESTRICT y2 = x2, *LCL__RESTRICT y3 = x3; \
-            T v0, v1, v2, v3; \
-            int64_t k0 = lower ? i + 1 : 0, k1 = lower ? m : i; \
-            if (!unit) { T d = ti[i]; y0[i] /= d; y1[i] /= d; y2[i] /= d; y3[i] /= d; } \
-            v0 = y0[i]; v1 = y1[i]; v2 = y2[i]; v3 = y3[i]; \
-            for (k = k0; k < k1; k++) { \
-                T tk = ti[k]; \
-                y0[k] -= v0 * tk; y1[k] -= v1 * tk; y2[k] -= v2 * tk; y3[k] -= v3 * tk; \
-            } \
+            T xi = x[i * rsb]; \
+            if (!unit) x[i * rsb] = xi = xi / t[i * rst + i * cst]; \
+            if (xi == 0) continue; \
+            if (lower) for (k = i + 1; k < m; k++) x[k * rsb] -= xi * t[k * rst + i * cst]; \
+            else for (k = 0; k < i; k++) x[k * rsb] -= xi * t[k * rst + i * cst]; \
         } \
     } \
 }
+#if LCL__VEXT
+#define LCL__TRSM_ROWS(S, lower, unit, m, t, rst, cst, b, rsb) lcl__trsm_rows_##S(lower, unit, m, t, rst, cst, b, rsb)
+#else
+#define LCL__TRSM_ROWS(S, lower, unit, m, t, rst, cst, b, rsb) lcl__trsm_rowloop_##S(lower, unit, m, 0, t, rst, cst, b, rsb)
+#endif
 
 LCL__DEF_PACK(d, double)
 LCL__DEF_PACK(s, float)
@@ -1983,10 +2027,10 @@ typedef struct lcl__dops {
     void (*trsm_unb)(int, int, int64_t, int64_t, const void *, int64_t, int64_t, void *, int64_t, int64_t);
 } lcl__dops;
 /* KC x NR of B (one micro-panel) stays in L1, MC x KC of A in L2, KC x NC of B in L3 */
-static const lcl__dops lcl__dops_d = {sizeof(double), LCL__MR_d, LCL__NR, 256, 768, 4080, 256,
+static const lcl__dops lcl__dops_d = {sizeof(double), LCL__MR_d, LCL__NR, 256, 768, 4080, 192,
     lcl__packa_d, lcl__packb_d, lcl__macro_d, lcl__laswp_d, lcl__getf2_d, lcl__lu_unb_d, lcl__lu_crout_d,
     lcl__potf2_d, lcl__chol_crout_d, lcl__chol_banach_d, lcl__trsm_unb_d};
-static const lcl__dops lcl__dops_s = {sizeof(float), LCL__MR_s, LCL__NR, 512, 768, 4080, 256,
+static const lcl__dops lcl__dops_s = {sizeof(float), LCL__MR_s, LCL__NR, 512, 768, 4080, 192,
     lcl__packa_s, lcl__packb_s, lcl__macro_s, lcl__laswp_s, lcl__getf2_s, lcl__lu_unb_s, lcl__lu_crout_s,
     lcl__potf2_s, lcl__chol_crout_s, lcl__chol_banach_s, lcl__trsm_unb_s};
 LCL__PRIVATE const lcl__dops *lcl__dops_for(lcl_dtype dt) { return dt == LCL_F32 ? &lcl__dops_s : &lcl__dops_d; }
@@ -2019,12 +2063,12 @@ LCL__PRIVATE lcl_status lcl__ws_alloc(lcl_context *ctx, const char *fn, const lc
     pa = (size_t)lcl__rup(ws->mc * ws->kc * (int64_t)es, 64);
     pb = (size_t)lcl__rup(ws->kc * ws->nc * (int64_t)es, 64);
     hdr = (size_t)lcl__rup((int64_t)(sizeof(lcl__tws) * (size_t)nt), 64);
-    if (!lcl__mul_size((size_t)shared_elems, es, &sh) || sh > (size_t)-1 - 64 || !lcl__mul_size(pa + pb, (size_t)nt, &per) ||
-        (total = hdr + 128 + sh + per) < per) {
+    if (!lcl__mul_size((size_t)shared_elems, es, &sh) || sh > (size_t)-1 / 2 || !lcl__mul_size(pa + pb, (size_t)nt, &per) ||
+        per > (size_t)-1 / 4 || hdr > (size_t)-1 / 8)
         return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: workspace size overflows size_t (order %lld, %d threads)", fn, (long long)n, nt);
-    }
     sh = (sh + 63) / 64 * 64;
-    ws->raw = lcl__alloc(ctx, "dense factorization workspace", total + 64, 1, &st);
+    total = hdr + sh + per + 64;
+    ws->raw = lcl__alloc(ctx, "dense factorization workspace", total, 1, &st);
     if (!ws->raw) return lcl__fail(ctx, st, "%s: %s", fn, lcl_last_error(ctx));
     ws->t = (lcl__tws *)ws->raw;
     base = (char *)ws->raw + hdr;
@@ -2235,7 +2279,7 @@ LCL__PRIVATE int64_t lcl__getrf_blocked(const lcl__dops *op, const lcl__ws *ws, 
             jb2 = LCL__MIN(nb, m);
             lcl__pack_shared(op, ws, 0, m, jb, lcl__at(a, r, j, 1, lda, es), 1, lda);
             rest = m - jb2;
-            cw = lcl__chunk_w(op, ws, rest, T, 4);
+            cw = lcl__chunk_w(op, ws, rest, T, 32);
             nch = (int)((rest + cw - 1) / cw);
             if (t == 0) {
                 int64_t i;
@@ -2330,8 +2374,9 @@ LCL__PRIVATE int64_t lcl__potrf_blocked(const lcl__dops *op, const lcl__ws *ws, 
             if (!upper) lcl__pack_shared(op, ws, 0, m, jb, lcl__at(a, r, j, 1, lda, es), 1, lda);
             else lcl__pack_shared(op, ws, 1, m, jb, lcl__at(a, j, r, 1, lda, es), 1, lda);
             rest = m - jb2;
-            cw = lcl__chunk_w(op, ws, rest, T, 8);
-            if (upper) cw = LCL__MIN(cw, ws->mc);
+            cw = lcl__chunk_w(op, ws, rest, T, 32);
+            /* upper: a row chunk reuses each shared B micro-panel once per MR rows; keep them tall */
+            if (upper) cw = LCL__MIN(LCL__MAX(cw, 192), ws->mc);
             nch = (int)((rest + cw - 1) / cw);
             if (t == 0) {
                 lcl__chol_chunk(op, ws, w, upper, n, a, lda, j, jb, r, r + jb2);
@@ -2349,10 +2394,30 @@ LCL__PRIVATE int64_t lcl__potrf_blocked(const lcl__dops *op, const lcl__ws *ws, 
 }
 
 /* ---- entry points for the API (and the OpenCL backend's host steps) ---- */
+/* the block: the caller's, else op->nb, smaller for small matrices (about 8 steps at least) */
 LCL__PRIVATE int64_t lcl__block(const lcl__dops *op, const lcl_dense_opts *o, int64_t n) {
-    int64_t nb = o && o->block > 0 ? o->block : op->nb;
+    int64_t nb = o && o->block > 0 ? o->block : LCL__MIN(op->nb, LCL__MAX(64, lcl__rup(n / 8, 32)));
     return LCL__MAX(1, LCL__MIN(nb, n));
 }
+/* Crout leaves L with the diagonal and U unit; getrs (and LAPACK) want L unit: L <- L D^-1,
+   U <- D U with D = diag(L), in O(n^2). A zero pivot's column stays as it is. */
+LCL__PRIVATE void lcl__crout_to_doolittle(lcl_dtype dt, int64_t n, void *a, int64_t lda) {
+    int64_t i, j;
+    for (j = 0; j < n; j++) {
+        if (dt == LCL_F64) {
+            double *c = (double *)a, dj = c[j * lda + j];
+            if (dj == 0) continue;
+            for (i = j + 1; i < n; i++) c[j * lda + i] /= dj;
+            for (i = j + 1; i < n; i++) c[i * lda + j] *= dj;
+        } else {
+            float *c = (float *)a, dj = c[j * lda + j];
+            if (dj == 0) continue;
+            for (i = j + 1; i < n; i++) c[j * lda + i] /= dj;
+            for (i = j + 1; i < n; i++) c[i * lda + j] *= dj;
+        }
+    }
+}
+
 /* LU of the n x n column-major matrix at a; info as LAPACK's (0 or the first zero pivot). */
 LCL__PRIVATE lcl_status lcl__cpu_getrf(lcl_context *ctx, lcl_dtype dt, int64_t n, void *a, int64_t lda, int32_t *ipiv, int64_t *info,
                                        const lcl_dense_opts *o) {
@@ -2367,6 +2432,7 @@ LCL__PRIVATE lcl_status lcl__cpu_getrf(lcl_context *ctx, lcl_dtype dt, int64_t n
     if (alg == LCL_ALG_UNBLOCKED || alg == LCL_ALG_CROUT) {
         for (i = 0; i < n; i++) ipiv[i] = (int32_t)i;
         *info = alg == LCL_ALG_CROUT ? op->lu_crout(n, a, lda) : op->lu_unb(n, a, lda);
+        if (alg == LCL_ALG_CROUT) lcl__crout_to_doolittle(dt, n, a, lda);
         return LCL_OK;
     }
     nb = lcl__block(op, o, n);
@@ -3301,17 +3367,49 @@ LCL__PRIVATE void lcl__dense_strides(const lcl_dense *m, int64_t *rs, int64_t *c
     *rs = m->layout == LCL_COL_MAJOR ? 1 : m->ld;
     *cs = m->layout == LCL_COL_MAJOR ? m->ld : 1;
 }
-/* Non-finite entries, in the whole matrix (tri 0) or its lower (1) / upper (2) triangle. */
+/* Non-finite entries, in the whole matrix (tri 0) or its lower (1) / upper (2) triangle: a pass
+   over the exponent bits (integer operations, which vectorize), then the first bad one located. */
+LCL__PRIVATE int lcl__run_finite(lcl_dtype dt, const void *p, int64_t cnt, int64_t stride) {
+    int64_t i;
+    if (dt == LCL_F32) {
+        const unsigned char *q = (const unsigned char *)p;
+        uint32_t bad = 0, u;
+        for (i = 0; i < cnt; i++) {
+            memcpy(&u, q + (size_t)(i * stride) * sizeof(float), sizeof u);
+            bad |= (uint32_t)((u & 0x7f800000u) == 0x7f800000u);
+        }
+        return !bad;
+    } else {
+        const unsigned char *q = (const unsigned char *)p;
+        uint64_t bad = 0, u;
+        for (i = 0; i < cnt; i++) {
+            memcpy(&u, q + (size_t)(i * stride) * sizeof(double), sizeof u);
+            bad |= (uint64_t)((u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull);
+        }
+        return !bad;
+    }
+}
 LCL__PRIVATE lcl_status lcl__scan_finite(lcl_context *ctx, const char *fn, const char *name, lcl_dtype dt, int64_t rows, int64_t cols,
                                          const void *p, int64_t rs, int64_t cs, int tri) {
+    size_t es = lcl__dsize(dt);
     int64_t i, j;
-    for (j = 0; j < cols; j++) {
-        int64_t i0 = tri == 1 ? j : 0, i1 = tri == 2 ? LCL__MIN(j + 1, rows) : rows;
+    /* walk the unit-stride direction: column runs (rs == 1) or row runs */
+    int bycol = rs == 1 || cs != 1;
+    int64_t outer = bycol ? cols : rows;
+    for (j = 0; j < outer; j++) {
+        /* the run of line j inside the triangle: rows i0..i1 of column j, or columns of row j */
+        int64_t i0, i1;
+        if (bycol) { i0 = tri == 1 ? j : 0; i1 = tri == 2 ? LCL__MIN(j + 1, rows) : rows; }
+        else { i0 = tri == 2 ? j : 0; i1 = tri == 1 ? LCL__MIN(j + 1, cols) : cols; }
+        if (i1 <= i0) continue;
+        if (lcl__run_finite(dt, (const char *)p + (size_t)(bycol ? i0 * rs + j * cs : j * rs + i0 * cs) * es, i1 - i0, bycol ? rs : cs))
+            continue;
         for (i = i0; i < i1; i++) {
-            double v = dt == LCL_F32 ? (double)((const float *)p)[i * rs + j * cs] : ((const double *)p)[i * rs + j * cs];
+            int64_t r = bycol ? i : j, c = bycol ? j : i;
+            double v = dt == LCL_F32 ? (double)((const float *)p)[r * rs + c * cs] : ((const double *)p)[r * rs + c * cs];
             if (!(v - v == 0))
                 return lcl__fail(ctx, LCL_ERR_NAN, "%s: %s(%lld,%lld) is %s (0-based); factorizations and solves need finite input",
-                                 fn, name, (long long)i, (long long)j, v != v ? "NaN" : "Inf");
+                                 fn, name, (long long)r, (long long)c, v != v ? "NaN" : "Inf");
         }
     }
     return LCL_OK;
@@ -3384,6 +3482,11 @@ LCL__PRIVATE lcl_status lcl__cl_solve_host(lcl_context *ctx, int op, int flag, c
 #endif
 
 /* ---- the implementations behind the public calls (arguments already checked) ---- */
+/* an error of an inner step, reported under the public function's name */
+LCL__PRIVATE lcl_status lcl__as(lcl_context *ctx, const char *fn, lcl_status st) {
+    if (st != LCL_OK && ctx && strncmp(lcl_last_error(ctx), fn, strlen(fn)) != 0) lcl__fail(ctx, st, "%s: %s", fn, lcl_last_error(ctx));
+    return st;
+}
 LCL__PRIVATE lcl_status lcl__getrf_host(lcl_context *ctx, const char *fn, lcl_dense *A, int32_t *ipiv, int64_t *info,
                                         const lcl_dense_opts *o) {
     int64_t n = A->rows, inf = 0;
@@ -3396,7 +3499,7 @@ LCL__PRIVATE lcl_status lcl__getrf_host(lcl_context *ctx, const char *fn, lcl_de
         if (st == LCL_ERR_SINGULAR)
             return lcl__fail(ctx, st, "%s: U(%lld,%lld) is exactly zero: the matrix is singular (info = %lld)", fn, (long long)inf - 1,
                              (long long)inf - 1, (long long)inf);
-        return st;
+        return lcl__as(ctx, fn, st);
     }
 #endif
     if (A->layout == LCL_COL_MAJOR) {
@@ -3410,7 +3513,7 @@ LCL__PRIVATE lcl_status lcl__getrf_host(lcl_context *ctx, const char *fn, lcl_de
         if (st == LCL_OK) lcl__copy2d(A->dtype, n, n, w, 1, n, A->data, A->ld, 1);
         LCL_FREE(w);
     }
-    if (st != LCL_OK) return st;
+    if (st != LCL_OK) return lcl__as(ctx, fn, st);
     *info = inf;
     if (inf > 0)
         return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero (%s LU): the matrix is singular (info = %lld)", fn,
@@ -3429,13 +3532,13 @@ LCL__PRIVATE lcl_status lcl__potrf_host(lcl_context *ctx, const char *fn, lcl_up
         if (st == LCL_ERR_NOT_SPD)
             return lcl__fail(ctx, st, "%s: the leading minor of order %lld is not positive definite (info = %lld)", fn, (long long)inf,
                              (long long)inf);
-        return st;
+        return lcl__as(ctx, fn, st);
     }
 #endif
     /* row-major lower is column-major upper on the same memory, and the other way round */
     if (A->layout == LCL_ROW_MAJOR) uplo = uplo == LCL_LOWER ? LCL_UPPER : LCL_LOWER;
     st = lcl__cpu_potrf(ctx, A->dtype, uplo, A->rows, A->data, A->ld, &inf, o);
-    if (st != LCL_OK) return st;
+    if (st != LCL_OK) return lcl__as(ctx, fn, st);
     *info = inf;
     if (inf > 0)
         return lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (%s Cholesky, info = %lld)",
@@ -3446,14 +3549,13 @@ LCL__PRIVATE lcl_status lcl__potrf_host(lcl_context *ctx, const char *fn, lcl_up
 LCL__PRIVATE lcl_status lcl__solve_host(lcl_context *ctx, const char *fn, int op, int flag, const lcl_dense *F, const int32_t *ipiv,
                                         lcl_dense *B) {
     int64_t rsf, csf, rsb, csb;
-    (void)fn;
 #ifndef LINALG_CL_NO_OPENCL
-    if (lcl__dense_on_cl(ctx)) return lcl__cl_solve_host(ctx, op, flag, F, ipiv, B);
+    if (lcl__dense_on_cl(ctx)) return lcl__as(ctx, fn, lcl__cl_solve_host(ctx, op, flag, F, ipiv, B));
 #endif
     lcl__dense_strides(F, &rsf, &csf);
     lcl__dense_strides(B, &rsb, &csb);
-    if (op == 0) return lcl__cpu_getrs(ctx, F->dtype, (lcl_trans)flag, F->rows, B->cols, F->data, rsf, csf, ipiv, B->data, rsb, csb);
-    return lcl__cpu_potrs(ctx, F->dtype, (lcl_uplo)flag, F->rows, B->cols, F->data, rsf, csf, B->data, rsb, csb);
+    if (op == 0) return lcl__as(ctx, fn, lcl__cpu_getrs(ctx, F->dtype, (lcl_trans)flag, F->rows, B->cols, F->data, rsf, csf, ipiv, B->data, rsb, csb));
+    return lcl__as(ctx, fn, lcl__cpu_potrs(ctx, F->dtype, (lcl_uplo)flag, F->rows, B->cols, F->data, rsf, csf, B->data, rsb, csb));
 }
 LCL__PRIVATE lcl_status lcl__check_ipiv(lcl_context *ctx, const char *fn, const int32_t *ipiv, int64_t n) {
     int64_t i;
@@ -3640,7 +3742,7 @@ LCL__PRIVATE lcl_status lcl__dmat_where(lcl_context *ctx, const char *fn, const 
 LCL__PRIVATE lcl_status lcl__dmat_pair(lcl_context *ctx, const char *fn, const lcl_dmat *F, const lcl_dmat *B, int *where) {
     int wb;
     lcl_status st;
-    if ((st = lcl__dmat_where(ctx, fn, F->host ? "the factor" : "the factor", F, 1, where)) != LCL_OK) return st;
+    if ((st = lcl__dmat_where(ctx, fn, "the factor", F, 1, where)) != LCL_OK) return st;
     if ((st = lcl__dmat_where(ctx, fn, "B", B, 0, &wb)) != LCL_OK) return st;
     if (wb != *where) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B live in different places (host/device)", fn);
     if (B->dtype != F->dtype) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B and the factor have different dtypes", fn);
@@ -3675,7 +3777,7 @@ LCL_API lcl_status lcl_dmat_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, 
     }
 #endif
     if ((st = lcl__scan_finite(ctx, fn, "A", A->dtype, A->rows, A->cols, A->host, 1, A->ld, 0)) != LCL_OK) return st;
-    if ((st = lcl__cpu_getrf(ctx, A->dtype, A->rows, A->host, A->ld, ipiv, &inf, &opt)) != LCL_OK) return st;
+    if ((st = lcl__cpu_getrf(ctx, A->dtype, A->rows, A->host, A->ld, ipiv, &inf, &opt)) != LCL_OK) return lcl__as(ctx, fn, st);
     if (info) *info = inf;
     if (inf > 0)
         return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero (%s LU): the matrix is singular (info = %lld)", fn,
@@ -3696,7 +3798,7 @@ LCL_API lcl_status lcl_dmat_getrs(lcl_context *ctx, lcl_trans trans, const lcl_d
 #endif
     if ((st = lcl__scan_finite(ctx, fn, "LU", LU->dtype, LU->rows, LU->cols, LU->host, 1, LU->ld, 0)) != LCL_OK) return st;
     if ((st = lcl__scan_finite(ctx, fn, "B", B->dtype, B->rows, B->cols, B->host, 1, B->ld, 0)) != LCL_OK) return st;
-    return lcl__cpu_getrs(ctx, LU->dtype, trans, LU->rows, B->cols, LU->host, 1, LU->ld, ipiv, B->host, 1, B->ld);
+    return lcl__as(ctx, fn, lcl__cpu_getrs(ctx, LU->dtype, trans, LU->rows, B->cols, LU->host, 1, LU->ld, ipiv, B->host, 1, B->ld));
 }
 LCL_API lcl_status lcl_dmat_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
     static const char fn[] = "lcl_dmat_potrf";
@@ -3720,7 +3822,7 @@ LCL_API lcl_status lcl_dmat_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dmat *A, 
     }
 #endif
     if ((st = lcl__scan_finite(ctx, fn, "A", A->dtype, A->rows, A->cols, A->host, 1, A->ld, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
-    if ((st = lcl__cpu_potrf(ctx, A->dtype, uplo, A->rows, A->host, A->ld, &inf, &opt)) != LCL_OK) return st;
+    if ((st = lcl__cpu_potrf(ctx, A->dtype, uplo, A->rows, A->host, A->ld, &inf, &opt)) != LCL_OK) return lcl__as(ctx, fn, st);
     if (info) *info = inf;
     if (inf > 0)
         return lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (%s Cholesky, info = %lld)",
@@ -3740,7 +3842,7 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
 #endif
     if ((st = lcl__scan_finite(ctx, fn, "L", L->dtype, L->rows, L->cols, L->host, 1, L->ld, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
     if ((st = lcl__scan_finite(ctx, fn, "B", B->dtype, B->rows, B->cols, B->host, 1, B->ld, 0)) != LCL_OK) return st;
-    return lcl__cpu_potrs(ctx, L->dtype, uplo, L->rows, B->cols, L->host, 1, L->ld, B->host, 1, B->ld);
+    return lcl__as(ctx, fn, lcl__cpu_potrs(ctx, L->dtype, uplo, L->rows, B->cols, L->host, 1, L->ld, B->host, 1, B->ld));
 }
 
 /* >>sparse ------------------------------------------------------------------------------------- */
