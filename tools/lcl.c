@@ -462,7 +462,56 @@ static int cmd_demo(const opts *o) {
             lcl_context_destroy(ctx);
         }
     }
-    printf("4. Coming next: dense LU/Cholesky, SpMV in every format, sparse LU (KLU), block KLU.\n");
+    printf("4. Dense solves on the best backend: the slides' 3x3 system and a random 500 x 500 one\n");
+    if (make_context(o, &ctx) < 0) {
+        static const double a3[9] = {1, 2, 3, 2, 5, 8, 3, 8, 14}, b3[3] = {6, 15, 25};
+        lcl_dense A, B;
+        int32_t ipiv[500];
+        int64_t info = 0, r, c;
+        int n;
+        for (n = 3; n <= 500; n += 497) {
+            double res = 0, an = 0, xn = 0, bn = 0;
+            lcl_dense A0;
+            if (lcl_dense_alloc(ctx, &A, LCL_F64, LCL_COL_MAJOR, n, n) != LCL_OK || lcl_dense_alloc(ctx, &B, LCL_F64, LCL_COL_MAJOR, n, 1) != LCL_OK ||
+                lcl_dense_alloc(ctx, &A0, LCL_F64, LCL_COL_MAJOR, n, n) != LCL_OK) {
+                failures++;
+                break;
+            }
+            for (r = 0; r < n; r++) {
+                for (c = 0; c < n; c++) {
+                    double v = n == 3 ? a3[r * 3 + c] : (r == c ? 2.0 * n : (double)((r * 7 + c * 13) % 17) / 17.0 - 0.5);
+                    lcl_dense_set(&A, r, c, v);
+                    lcl_dense_set(&A0, r, c, v);
+                }
+                lcl_dense_set(&B, r, 0, n == 3 ? b3[r] : 1.0);
+            }
+            st = lcl_gesv(ctx, &A, ipiv, &B, &info);
+            for (r = 0; r < n && st == LCL_OK; r++) {
+                long double acc = 0;   /* the check's own rounding must stay below what it checks */
+                double s2, rs = 0;
+                for (c = 0; c < n; c++) { acc += (long double)lcl_dense_get(&A0, r, c) * lcl_dense_get(&B, c, 0); rs += fabs(lcl_dense_get(&A0, r, c)); }
+                s2 = (double)fabsl((long double)(n == 3 ? b3[r] : 1.0) - acc);
+                if (s2 > res) res = s2;
+                if (rs > an) an = rs;
+                if (fabs(lcl_dense_get(&B, r, 0)) > xn) xn = fabs(lcl_dense_get(&B, r, 0));
+                if ((n == 3 ? b3[r] : 1.0) > bn) bn = n == 3 ? b3[r] : 1.0;
+            }
+            res /= an * xn + bn;
+            if (st != LCL_OK || res > 1e-14) failures++;
+            if (n == 3 && st == LCL_OK)
+                printf("   gesv 3x3 on %s: x = [%g, %g, %g], residual %.1e\n", lcl_backend_name(lcl_context_backend(ctx)), lcl_dense_get(&B, 0, 0),
+                       lcl_dense_get(&B, 1, 0), lcl_dense_get(&B, 2, 0), res);
+            else if (st == LCL_OK)
+                printf("   gesv 500x500 on %s: residual %.1e\n", lcl_backend_name(lcl_context_backend(ctx)), res);
+            else
+                printf("   gesv %dx%d: %s\n", n, n, lcl_last_error(ctx));
+            lcl_dense_free(&A);
+            lcl_dense_free(&B);
+            lcl_dense_free(&A0);
+        }
+        lcl_context_destroy(ctx);
+    }
+    printf("5. Coming next: SpMV in every format, sparse LU (KLU), block KLU.\n");
     printf("   Try: lcl info | lcl gen poisson3d 50 -o p.mtx | lcl stat p.mtx\n");
     return failures ? EXIT_NUMERIC : EXIT_OK;
 }
@@ -495,15 +544,25 @@ static double urand_sym(uint64_t seed, uint64_t i) {
 }
 
 /* y = A x, A column-major double (as load_square and lcl_coo_to_dense leave it) */
+/* y = A x accumulated in long double where it is wider: the check's own rounding (about n eps in
+   double) would otherwise reach the 1e-14 it checks at large n */
 static void matvec64(const lcl_dense *A, const double *x, double *y) {
     const double *a = (const double *)A->data;
     int64_t i, j, n = A->rows;
-    for (i = 0; i < n; i++) y[i] = 0;
+    long double *acc = (long double *)calloc((size_t)(n > 0 ? n : 1), sizeof(long double));
+    if (!acc) {
+        for (i = 0; i < n; i++) y[i] = 0;
+        for (j = 0; j < A->cols; j++)
+            for (i = 0; i < n; i++) y[i] += a[(size_t)j * (size_t)A->ld + (size_t)i] * x[j];
+        return;
+    }
     for (j = 0; j < A->cols; j++) {
         const double *col = a + (size_t)j * (size_t)A->ld;
-        double xj = x[j];
-        for (i = 0; i < n; i++) y[i] += col[i] * xj;
+        long double xj = x[j];
+        for (i = 0; i < n; i++) acc[i] += col[i] * xj;
     }
+    for (i = 0; i < n; i++) y[i] = (double)acc[i];
+    free(acc);
 }
 static double inf_norm64(const lcl_dense *A, double *rowsum) {
     const double *a = (const double *)A->data;
