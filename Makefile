@@ -73,9 +73,12 @@ demo: deps
 	@$(MAKE) --no-print-directory $(B)/lcl
 	$(B)/lcl demo
 
+# every CPU benchmark, references included (the GPU ones run on the GPU machine: BENCHMARKS.md)
 bench: deps
+	@$(MAKE) --no-print-directory install-debs PKGS="liblapacke-dev libopenblas-dev"
 	@$(MAKE) --no-print-directory $(B)/lcl $(B)/bench_mmio
 	$(B)/bench_mmio
+	@$(MAKE) --no-print-directory bench-dense
 
 $(B)/bench_mmio: tools/bench_mmio.c $(GEN) $(HDRS) | $(B)
 	$(CC) $(ALL_CFLAGS) -O3 -o $@ tools/bench_mmio.c tools/lcl_gen.c $(LDLIBS)
