@@ -175,12 +175,13 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    if (r < rows && c < cols) out[offo + (long)c * ldo + r] = t[tx][ty];\n"
     "}\n"
     "\n"
-    "/* Non-finite scan: flag = 1 when any element of the rows x cols block is NaN or Inf */\n",
+    "/* Non-finite scan: flag = 1 when any element of the rows x cols block is NaN or Inf\n",
+    "   (lower != 0: only the lower triangle, j <= i, which is all Cholesky reads) */\n"
     "__kernel void SFX(lcl_nonfinite)(const int rows, const int cols, __global const real *A, const l"
     "ong offa, const int lda,\n"
-    "                                 __global int *flag) {\n"
+    "                                 __global int *flag, const int lower) {\n"
     "    int j = get_global_id(0), i = get_global_id(1);\n"
-    "    if (i < rows && j < cols) {\n"
+    "    if (i < rows && j < cols && (!lower || j <= i)) {\n"
     "        real v = A[offa + (long)i * lda + j];\n"
     "        if (isnan(v) || isinf(v)) *flag = 1;\n"
     "    }\n"
@@ -250,9 +251,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "\n"
     "/* ---- small diagonal blocks, each by one work-group in global memory (kb up to a few hundred) "
     "---- */\n"
-    "/* Cholesky of the kb x kb block at A (lower, row-major, ld): right-looking; the first failing\n"
+    "/* Cholesky of the kb x kb block at A (lower, row-major, ld): right-looking; the first failing\n",
     "   column (1-based, offset by base) goes to *fail. The upper part is left untouched. */\n"
-    "__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))\n",
+    "__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))\n"
     "void SFX(lcl_potf2)(__global real *A, const long offa, const int ld, const int kb, const int bas"
     "e, __global int *fail) {\n"
     "    __local int ok;\n"
@@ -322,9 +323,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#define TRSM_WG 64\n"
     "\n"
     "/* B (kb x nrhs, in place) = inv(L) B, L unit lower (the LU panel's L11) */\n"
-    "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n"
+    "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n",
     "void SFX(lcl_trsm_llu)(__global const real *L, const long offl, const int ld, const int kb,\n"
-    "                       __global real *B, const long offb, const int ldb, const int nrhs) {\n",
+    "                       __global real *B, const long offb, const int ldb, const int nrhs) {\n"
     "    __local real Ls[TRSM_NB][TRSM_NB];\n"
     "    real x[TRSM_NB];\n"
     "    const int lid = get_local_id(0), c = get_global_id(0);\n"
@@ -394,9 +395,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            for (i = j + 1 + lid; i < kb; i += LCL_WG) S[i][j] /= d;\n"
     "        }\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "        if (ok)\n"
+    "        if (ok)\n",
     "            for (i = lid; i < (kb - j - 1) * (kb - j - 1); i += LCL_WG) {\n"
-    "                int r = j + 1 + i / (kb - j - 1), c = j + 1 + i % (kb - j - 1);\n",
+    "                int r = j + 1 + i / (kb - j - 1), c = j + 1 + i % (kb - j - 1);\n"
     "                if (c <= r) S[r][c] = fma(-S[r][j], S[c][j], S[r][c]);\n"
     "            }\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"

@@ -55,6 +55,8 @@
         LCL_API                   declaration prefix for public functions (default: extern)
         LCL_MALLOC(sz) LCL_REALLOC(p,sz) LCL_FREE(p)   allocation (default: malloc/realloc/free)
         LCL_ASSERT(c)             internal invariants (default: assert)
+        LCL_DENSE_PORTABLE        plain-C dense micro-kernel (default: GNU vector extensions when
+                                  the compiler has them; build with -march=native for full speed)
     ENVIRONMENT
         LCL_DEVICE          device choice, as desc.device
         LCL_CACHE_DIR       program binary cache directory
@@ -2674,6 +2676,38 @@ LCL__PRIVATE lcl_status lcl__cl_trsm(lcl_context *ctx, lcl__device *d, lcl_dtype
     return LCL_OK;
 }
 
+/* LCL_ERR_NAN when the device matrix (or its lower triangle) holds a NaN or Inf: the check the
+   host-array calls make before uploading, for matrices that live on the device */
+LCL__PRIVATE lcl_status lcl__cl_nonfinite(lcl_context *ctx, const lcl_dmat *A, int lower, const char *fn) {
+    lcl__device *d = &ctx->dev[A->dev];
+    cl_kernel k;
+    cl_mem flag = NULL;
+    cl_int e = CL_SUCCESS;
+    cl_long off = 0;
+    int rows = (int)A->rows, cols = (int)A->cols, ld = (int)A->ld, found = 0;
+    size_t gws[2], lws[2] = {16, 16};
+    const void *p[7];
+    size_t sz[7];
+    lcl_status st;
+    if (rows == 0 || cols == 0) return LCL_OK;
+    if ((st = lcl__kernel(ctx, d, A->dtype, A->dtype == LCL_F32 ? "lcl_nonfinite_f" : "lcl_nonfinite_d", &k)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &flag)) != LCL_OK) return st;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], flag, CL_FALSE, 0, sizeof(cl_int), &found, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    p[0] = &rows; p[1] = &cols; p[2] = &A->buf; p[3] = &off; p[4] = &ld; p[5] = &flag; p[6] = &lower;
+    sz[0] = sz[1] = sz[4] = sz[6] = sizeof(int);
+    sz[2] = sz[5] = sizeof(cl_mem);
+    sz[3] = sizeof(cl_long);
+    LCL__CLCHK(lcl__set_args(k, 7, sz, p), "clSetKernelArg(lcl_nonfinite)");
+    gws[0] = (size_t)lcl__round_up(cols, 16);
+    gws[1] = (size_t)lcl__round_up(rows, 16);
+    LCL__CLCHK(LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, gws, lws, 0, NULL, NULL), "clEnqueueNDRangeKernel(lcl_nonfinite)");
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[0], flag, CL_TRUE, 0, sizeof(cl_int), &found, 0, NULL, NULL), "clEnqueueReadBuffer");
+    if (found) st = lcl__fail(ctx, LCL_ERR_NAN, "%s: the matrix holds NaN or Inf; factorizations and solves need finite input", fn);
+done:
+    LCL__CL->clReleaseMemObject(flag);
+    return st;
+}
+
 /* rect transfer of a rows x cols block at (r0, c0) of a row-major device matrix */
 LCL__PRIVATE cl_int lcl__cl_rect(lcl__device *d, int write, cl_command_queue q, cl_mem buf, int64_t ld, int64_t r0, int64_t c0,
                                  int64_t rows, int64_t cols, void *host, int64_t hld, size_t es, cl_bool block,
@@ -3107,6 +3141,7 @@ LCL__PRIVATE lcl_status lcl__cl_alg_check(lcl_context *ctx, const lcl_dense_opts
 LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
     lcl_status st = lcl__cl_alg_check(ctx, o, "getrf");
     if (st != LCL_OK) return st;
+    if ((st = lcl__cl_nonfinite(ctx, A, 0, "getrf")) != LCL_OK) return st;
     if (o && o->panel == 1) return lcl__cl_getrf_hostpanel(ctx, A, ipiv, info, o);
     return lcl__cl_getrf_devpanel(ctx, A, ipiv, info, o);
 }
@@ -3126,6 +3161,7 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
     lcl_status st = LCL_OK;
     size_t wg;
     if (n == 0) return LCL_OK;
+    if ((st = lcl__cl_nonfinite(ctx, A, 1, "potrf")) != LCL_OK) return st;
     if (nb <= d->trsm_nb) {
         if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
     } else if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_f" : "lcl_potf2_d", &kpot)) != LCL_OK) return st;

@@ -130,11 +130,12 @@ void SFX(lcl_transpose)(const int rows, const int cols, __global const real *in,
     if (r < rows && c < cols) out[offo + (long)c * ldo + r] = t[tx][ty];
 }
 
-/* Non-finite scan: flag = 1 when any element of the rows x cols block is NaN or Inf */
+/* Non-finite scan: flag = 1 when any element of the rows x cols block is NaN or Inf
+   (lower != 0: only the lower triangle, j <= i, which is all Cholesky reads) */
 __kernel void SFX(lcl_nonfinite)(const int rows, const int cols, __global const real *A, const long offa, const int lda,
-                                 __global int *flag) {
+                                 __global int *flag, const int lower) {
     int j = get_global_id(0), i = get_global_id(1);
-    if (i < rows && j < cols) {
+    if (i < rows && j < cols && (!lower || j <= i)) {
         real v = A[offa + (long)i * lda + j];
         if (isnan(v) || isinf(v)) *flag = 1;
     }

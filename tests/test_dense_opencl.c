@@ -303,6 +303,16 @@ static void test_dense_opencl_dmat(void) {
         lcl_dense_free(&X);
     }
     lcl_dmat_free(dA);
+    dA = NULL;
+    /* a device-resident matrix with a NaN is rejected before any work; in the triangle Cholesky
+       does not read it is no input at all */
+    fill(&A, 1);
+    lcl_dense_set(&A, 10, 90, NAN);
+    CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
+    CHECK_STATUS(ctx, lcl_dmat_getrf(ctx, dA, ipiv, &info, NULL), LCL_ERR_NAN);
+    CHECK_STATUS(ctx, lcl_dmat_potrf(ctx, LCL_UPPER, dA, &info, NULL), LCL_ERR_NAN);
+    CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, NULL));
+    lcl_dmat_free(dA);
     lcl_dense_free(&A);
     lcl_context_destroy(ctx);
 }
