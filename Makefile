@@ -1,7 +1,7 @@
 # linalg_cl -- build, test, demo.   make | make test | make demo | make kernels | make bench | make deps
 CC       ?= cc
 CXX      ?= c++
-OPT      ?= -O2
+OPT      ?= -O2 -march=native
 WARN     := -Wall -Wextra -pedantic
 # stb_ds.h: Debian's libstb-dev puts it in /usr/include/stb; elsewhere set STB_INCLUDE.
 STB_INCLUDE ?= /usr/include/stb
