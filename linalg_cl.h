@@ -2550,6 +2550,22 @@ LCL__PRIVATE cl_int lcl__set_args(cl_kernel k, int n, const size_t *sz, const vo
     return e;
 }
 
+/* kernel arguments from n (size, pointer) pairs */
+LCL__PRIVATE cl_int lcl__argv(cl_kernel k, int n, ...) {
+    va_list ap;
+    int i;
+    cl_int e = CL_SUCCESS;
+    va_start(ap, n);
+    for (i = 0; i < n && e == CL_SUCCESS; i++) {
+        size_t sz = va_arg(ap, size_t);
+        const void *p = va_arg(ap, const void *);
+        e = LCL__CL->clSetKernelArg(k, (cl_uint)i, sz, p);
+    }
+    va_end(ap);
+    return e;
+}
+#define LCL__A(v) sizeof(v), (const void *)&(v)
+
 /* C = beta*C + alpha*A*op(B) on device d (row-major; see kernels/dense.cl) */
 LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int M, int N, int K, double alpha,
                                      cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
@@ -3060,24 +3076,13 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
         for (j = c0; j < c0 + kb; j++) {
             size_t g1 = wg, g2[2], l2[2] = {16, 16};
             int c1 = c0 + kb;
-            e = LCL__CL->clSetKernelArg(kpiv, 0, sizeof(cl_mem), &A->buf);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 1, sizeof(int), &ld);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 2, sizeof(int), &in);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 3, sizeof(int), &c0);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 4, sizeof(int), &kb);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 5, sizeof(int), &j);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 6, sizeof(cl_mem), &dpiv);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpiv, 7, sizeof(cl_mem), &dzero);
+            e = lcl__argv(kpiv, 8, LCL__A(A->buf), LCL__A(ld), LCL__A(in), LCL__A(c0), LCL__A(kb), LCL__A(j), LCL__A(dpiv), LCL__A(dzero));
             if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[1], kpiv, 1, NULL, &g1, &g1, 0, NULL, NULL);
             if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_panel_pivot", d->info.name); goto done; }
             if (j + 1 >= c1 || j + 1 >= in) continue;
             g2[0] = (size_t)lcl__round_up(c1 - j - 1, 16);
             g2[1] = (size_t)lcl__round_up(in - j - 1, 16);
-            e = LCL__CL->clSetKernelArg(kupd, 0, sizeof(cl_mem), &A->buf);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kupd, 1, sizeof(int), &ld);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kupd, 2, sizeof(int), &in);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kupd, 3, sizeof(int), &c1);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kupd, 4, sizeof(int), &j);
+            e = lcl__argv(kupd, 5, LCL__A(A->buf), LCL__A(ld), LCL__A(in), LCL__A(c1), LCL__A(j));
             if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[1], kupd, 2, NULL, g2, l2, 0, NULL, NULL);
             if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_panel_update", d->info.name); goto done; }
         }
@@ -3174,12 +3179,7 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
         int kb = (int)(n - k < nb ? n - k : nb), base = (int)k;
         int64_t rest = n - k - kb;
         cl_long off = k * ld + k;
-        e = LCL__CL->clSetKernelArg(kpot, 0, sizeof(cl_mem), &A->buf);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpot, 1, sizeof(cl_long), &off);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpot, 2, sizeof(int), &ld);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpot, 3, sizeof(int), &kb);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpot, 4, sizeof(int), &base);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kpot, 5, sizeof(cl_mem), &dfail);
+        e = lcl__argv(kpot, 6, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(dfail));
         if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
         if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2", d->info.name); goto done; }
         if (rest == 0) break;
@@ -3258,17 +3258,8 @@ LCL__PRIVATE lcl_status lcl__cl_tri_solve(lcl_context *ctx, const lcl_dmat *T, i
         int kb = (int)(n - k < nb ? n - k : nb), ikb = kb, ild = (int)ld, ildb = (int)ldb;
         cl_long ot = k * ld + k, ob = k * ldb;
         size_t lws = 64, gws = (size_t)lcl__round_up(nrhs, 64);
-        e = LCL__CL->clSetKernelArg(kt, 0, sizeof(cl_mem), &T->buf);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 1, sizeof(cl_long), &ot);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 2, sizeof(int), &ild);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 3, sizeof(int), &ikb);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 4, sizeof(int), &lower);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 5, sizeof(int), &unit);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 6, sizeof(int), &trans);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 7, sizeof(cl_mem), &B->buf);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 8, sizeof(cl_long), &ob);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 9, sizeof(int), &ildb);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kt, 10, sizeof(int), &nrhs);
+        e = lcl__argv(kt, 11, LCL__A(T->buf), LCL__A(ot), LCL__A(ild), LCL__A(ikb), LCL__A(lower), LCL__A(unit), LCL__A(trans),
+                      LCL__A(B->buf), LCL__A(ob), LCL__A(ildb), LCL__A(nrhs));
         if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kt, 1, NULL, &gws, &lws, 0, NULL, NULL);
         if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_trsm_left", d->info.name);
         if (lower && k + kb < n) {
