@@ -1763,6 +1763,17 @@ LCL__PRIVATE void lcl__laswp_##S(int64_t ncol, void *av, int64_t rs, int64_t cs,
 /* Unblocked LU with partial pivoting of the m x w panel at a (LAPACK getf2): the panel base case.
    ipiv gets local pivot rows + roff. Returns the 1-based column of the first zero pivot, or 0. */
 #define LCL__DEF_LU(S, T, TMIN) \
+/* columns k+1 .. w-1, rows k+1 .. m-1 less the outer product of column k and row k: the \
+   elimination step both unblocked LUs share */ \
+LCL__PRIVATE void lcl__elim_##S(T *a, int64_t lda, int64_t k, int64_t m, int64_t w) { \
+    const T *ck = a + k * lda; \
+    int64_t i, j; \
+    for (j = k + 1; j < w; j++) { \
+        T *cj = a + j * lda, f = cj[k]; \
+        if (f != 0) \
+            for (i = k + 1; i < m; i++) cj[i] -= f * ck[i]; \
+    } \
+} \
 LCL__PRIVATE int64_t lcl__getf2_##S(int64_t m, int64_t w, void *av, int64_t lda, int32_t *ipiv, int64_t roff) { \
     T *a = (T *)av; \
     int64_t k, i, j, info = 0; \
@@ -1784,11 +1795,7 @@ LCL__PRIVATE int64_t lcl__getf2_##S(int64_t m, int64_t w, void *av, int64_t lda,
                 for (i = k + 1; i < m; i++) ck[i] /= ck[k]; \
         } else if (!info) \
             info = k + 1; \
-        for (j = k + 1; j < w; j++) { \
-            T *cj = a + j * lda, f = cj[k]; \
-            if (f != 0) \
-                for (i = k + 1; i < m; i++) cj[i] -= f * ck[i]; \
-        } \
+        lcl__elim_##S(a, lda, k, m, w); \
     } \
     return info; \
 } \
@@ -1796,18 +1803,14 @@ LCL__PRIVATE int64_t lcl__getf2_##S(int64_t m, int64_t w, void *av, int64_t lda,
    column left unscaled, as LAPACK does, and the elimination goes on. */ \
 LCL__PRIVATE int64_t lcl__lu_unb_##S(int64_t n, void *av, int64_t lda) { \
     T *a = (T *)av; \
-    int64_t k, i, j, info = 0; \
+    int64_t k, i, info = 0; \
     for (k = 0; k < n; k++) { \
         T *ck = a + k * lda; \
         if (ck[k] != 0) \
             for (i = k + 1; i < n; i++) ck[i] /= ck[k]; \
         else if (!info) \
             info = k + 1; \
-        for (j = k + 1; j < n; j++) { \
-            T *cj = a + j * lda, f = cj[k]; \
-            if (f != 0) \
-                for (i = k + 1; i < n; i++) cj[i] -= f * ck[i]; \
-        } \
+        lcl__elim_##S(a, lda, k, n, n); \
     } \
     return info; \
 } \
