@@ -1022,14 +1022,22 @@ LCL__PRIVATE void lcl__device_release(lcl__device *d) {
 }
 
 /* Tunables per device kind; `lcl tune` measures better ones. The work-group must fit the device. */
+/* GEMM tiles measured per device by `lcl tune` ({double, single}: TM, TN, TK, WX, WY); a device
+   whose name contains `name` uses its row, others the defaults by device type below. */
+static const struct lcl__tuned { const char *name; int gemm[2][5]; } lcl__tune_table[] = {
+    {"H200", {{64, 64, 16, 16, 16}, {128, 128, 16, 16, 16}}},      /* 2026-11-21, BENCHMARKS.md */
+};
+
 LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
-    /* measured on an H200 (BENCHMARKS.md): double 64x64 tiles of 4x4, float 128x128 of 8x8 */
     static const int gpu[2][5] = {{64, 64, 16, 16, 16}, {128, 128, 16, 16, 16}};
     static const int cpu[5] = {32, 32, 16, 8, 8}, tiny[5] = {16, 16, 16, 4, 4};
     int t;
+    size_t r;
     d->trsm_nb = d->info.local_mem >= 64 * 65 * sizeof(double) + 1024 ? 64 : 32;
     for (t = 0; t < 2; t++) {
         const int *v = d->info.type == LCL_DEVICE_GPU && d->info.max_work_group >= 256 ? gpu[t] : cpu;
+        for (r = 0; r < sizeof lcl__tune_table / sizeof lcl__tune_table[0]; r++)
+            if (lcl__stristr(d->info.name, lcl__tune_table[r].name)) v = lcl__tune_table[r].gemm[t];
         if (d->info.max_work_group < (size_t)(v[3] * v[4])) v = tiny;
         memcpy(d->gemm[t], v, sizeof d->gemm[t]);
     }

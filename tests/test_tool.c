@@ -46,6 +46,9 @@ static void test_tool_usage_errors(void) {
     CHECK(sh(LCL_BIN " info --bogus 2>/dev/null", NULL, 0) == 2);
     CHECK(sh(LCL_BIN " info --backend cuda 2>/dev/null", NULL, 0) == 2);
     CHECK(sh(LCL_BIN " info --precision quad 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " tune extra 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " tune --sizes 4 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " tune 2>/dev/null", NULL, 0) == 3);
     CHECK(sh(LCL_BIN " gen --seed 2>/dev/null", NULL, 0) == 2);
     CHECK(sh(LCL_BIN " gen poisson2d 4 --seed -3 -o build/x.mtx 2>/dev/null", NULL, 0) == 2);
     CHECK(sh(LCL_BIN " gen poisson2d 4 2>/dev/null", NULL, 0) == 2);            /* no -o */
