@@ -43,17 +43,12 @@ static void cleanup(void) {
     lcl_context_destroy(ctx);
 }
 
+lcl_context *lcl_fuzz_context(const char *who);   /* impl.c */
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    lcl_context_desc d;
     (void)argc;
     (void)argv;
-    memset(&d, 0, sizeof d);
-    d.backend = LCL_BACKEND_SERIAL;
-    d.ignore_env = 1;
-    if (lcl_context_create(&d, &ctx) != LCL_OK) {
-        fprintf(stderr, "fuzz_mm: cannot create a serial context\n");
-        abort();
-    }
+    ctx = lcl_fuzz_context("fuzz_mm");
     snprintf(path_in, sizeof path_in, "/tmp/lcl_fuzz_mm_%ld_in.mtx", (long)getpid());
     snprintf(path_out, sizeof path_out, "/tmp/lcl_fuzz_mm_%ld_out.mtx", (long)getpid());
     atexit(cleanup);

@@ -50,17 +50,12 @@ static void cleanup(void) {
     lcl_context_destroy(ctx);
 }
 
+lcl_context *lcl_fuzz_context(const char *who);   /* impl.c */
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    lcl_context_desc d;
     (void)argc;
     (void)argv;
-    memset(&d, 0, sizeof d);
-    d.backend = LCL_BACKEND_SERIAL;
-    d.ignore_env = 1;
-    if (lcl_context_create(&d, &ctx) != LCL_OK) {
-        fprintf(stderr, "fuzz_sparse: cannot create a serial context\n");
-        abort();
-    }
+    ctx = lcl_fuzz_context("fuzz_sparse");
     snprintf(path_out, sizeof path_out, "/tmp/lcl_fuzz_sparse_%ld.mtx", (long)getpid());
     atexit(cleanup);
     return 0;
