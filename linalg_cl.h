@@ -75,7 +75,8 @@
 
     SECTIONS (search for the marker)
         >>api >>config >>util >>loader >>devices >>cache >>context >>programs >>blas1
-        >>dense >>dmat >>dense-cpu >>dense-opencl >>dense-api >>sparse >>mmio
+        >>dense >>dmat >>dense-cpu >>dense-opencl >>dense-api >>sparse >>formats >>spmv-cpu
+        >>spmv-opencl >>spmv-api >>mmio
 
     LICENSE: MIT (see end of file).
 */
@@ -114,6 +115,7 @@ typedef enum lcl_status {
     LCL_ERR_SINGULAR,           /* zero pivot */
     LCL_ERR_NOT_SPD,            /* non-positive leading minor */
     LCL_ERR_NAN,                /* NaN or Inf where finite numbers are required */
+    LCL_ERR_FILL,               /* a padded sparse format would store too many slots (max_fill) */
     LCL_ERR_INTERNAL,
     LCL_STATUS_COUNT_
 } lcl_status;
@@ -218,7 +220,7 @@ LCL_API void lcl_dense_free(lcl_dense *m);
 LCL_API double lcl_dense_get(const lcl_dense *m, int64_t i, int64_t j);
 LCL_API void lcl_dense_set(lcl_dense *m, int64_t i, int64_t j, double v);
 
-/* sparse matrices: COO and CSR (more formats come with SpMV) */
+/* sparse matrices: COO and CSR (the other formats live in lcl_spmat, below) */
 typedef struct lcl_coo {
     lcl_dtype dtype;
     int64_t rows, cols;
@@ -291,6 +293,77 @@ LCL_API lcl_status lcl_dmat_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, 
 LCL_API lcl_status lcl_dmat_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dmat *LU, const int32_t *ipiv, lcl_dmat *B);
 LCL_API lcl_status lcl_dmat_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o);
 LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dmat *L, lcl_dmat *B);
+
+/* ---- sparse formats and SpMV ------------------------------------------------------------------
+   lcl_spmat: one matrix in one storage format, kept where the context computes (host memory on
+   the CPU backends; the device, or several devices with rows split by nnz, on OpenCL). Built from
+   canonical CSR or COO; every conversion goes through CSR. y = alpha*op(A)*x + beta*y with host
+   arrays (lcl_spmv) or device vectors (lcl_spmv_vec, the iterative-solver case: no transfers).
+   Padded formats (ELL, SELL, HYB's ELL part, DIA, BCSR, dense) refuse to store more than
+   max_fill * nnz + rows slots: LCL_ERR_FILL, before allocating. The first LCL_TRANS product
+   builds A^T in the same format and keeps it (twice the memory; later products run at full speed). */
+typedef enum lcl_format {
+    LCL_FMT_AUTO = 0,           /* chosen from row statistics, see lcl_spmat_describe().reason */
+    LCL_FMT_COO,                /* triplets sorted by row; SpMV by segmented reduction */
+    LCL_FMT_CSR,
+    LCL_FMT_CSC,
+    LCL_FMT_ELL,                /* column-major, rows padded to the longest row */
+    LCL_FMT_SELL,               /* SELL-C-sigma: slices of C rows, sorted by length within sigma rows */
+    LCL_FMT_HYB,                /* ELL up to a width chosen from the row-length histogram + COO rest */
+    LCL_FMT_DIA,                /* diagonals (the thesis's CDS) */
+    LCL_FMT_BCSR,               /* CSR of dense r x c blocks */
+    LCL_FMT_DENSE,
+    LCL_FMT_COUNT_
+} lcl_format;
+typedef enum lcl_spmv_kernel {
+    LCL_KERNEL_AUTO = 0,        /* the format's best for the matrix and device */
+    LCL_KERNEL_SCALAR,          /* CSR: one row per work-item (thread) */
+    LCL_KERNEL_VECTOR,          /* CSR: a group of lanes per row (sub-group / SIMD) */
+    LCL_KERNEL_MERGE,           /* CSR: merge-path, equal work per work-group (heavy-tailed rows) */
+    LCL_KERNEL_IMAGE,           /* ELL: x read through an image (OpenCL; elsewhere = default) */
+    LCL_KERNEL_COUNT_
+} lcl_spmv_kernel;
+typedef struct lcl_spmat_opts {
+    lcl_format format;          /* LCL_FMT_AUTO (0) by default */
+    lcl_spmv_kernel kernel;
+    double max_fill;            /* padding guard, 0 = 3.0 (dense: stored rows*cols counts) */
+    int sell_c, sell_sigma;     /* SELL-C-sigma, 0 = defaults (32 and 256 on GPUs, 8 and 64 on CPUs) */
+    int block_r, block_c;       /* BCSR block, 0 = 4 x 4 */
+    int hyb_width;              /* HYB ELL width, 0 = from the row-length histogram */
+    int device;                 /* OpenCL: device of the context, -1 = all (rows split by nnz) */
+    int trial;                  /* auto: time the candidate formats briefly and keep the fastest */
+} lcl_spmat_opts;               /* NULL opts = all defaults */
+typedef struct lcl_spmat_info {
+    lcl_format format;
+    lcl_spmv_kernel kernel;     /* what lcl_spmv runs */
+    lcl_dtype dtype;
+    int64_t rows, cols, nnz;
+    int64_t stored;             /* value slots stored, padding included */
+    double bytes;               /* bytes one product moves at least (matrix + x + y) */
+    int devices;                /* OpenCL devices holding a part; 0 on the CPU backends */
+    char reason[192];           /* why auto chose this format/kernel ("" when given) */
+} lcl_spmat_info;
+typedef struct lcl_spmat lcl_spmat;
+typedef struct lcl_vec lcl_vec;
+
+LCL_API const char *lcl_format_name(lcl_format f);               /* "csr", "sell", "auto" ... */
+LCL_API int lcl_format_parse(const char *name, lcl_format *out);  /* 1 if known */
+LCL_API const char *lcl_spmv_kernel_name(lcl_spmv_kernel k);
+LCL_API int lcl_spmv_kernel_parse(const char *name, lcl_spmv_kernel *out);
+LCL_API lcl_status lcl_spmat_create(lcl_context *ctx, const lcl_csr *A, const lcl_spmat_opts *o, lcl_spmat **out);
+LCL_API lcl_status lcl_spmat_from_coo(lcl_context *ctx, const lcl_coo *A, const lcl_spmat_opts *o, lcl_spmat **out);
+LCL_API void lcl_spmat_free(lcl_spmat *A);
+LCL_API lcl_status lcl_spmat_describe(const lcl_spmat *A, lcl_spmat_info *out);
+LCL_API lcl_status lcl_spmat_to_csr(lcl_context *ctx, const lcl_spmat *A, lcl_csr *out);
+LCL_API lcl_status lcl_spmv(lcl_context *ctx, lcl_trans trans, double alpha, lcl_spmat *A, const void *x,
+                            double beta, void *y);
+/* Vectors kept where the context computes (one device; on a multi-device matrix use lcl_spmv). */
+LCL_API lcl_status lcl_vec_create(lcl_context *ctx, lcl_dtype dtype, int64_t n, const void *init, lcl_vec **out);
+LCL_API lcl_status lcl_vec_write(lcl_context *ctx, lcl_vec *v, const void *src);
+LCL_API lcl_status lcl_vec_read(lcl_context *ctx, const lcl_vec *v, void *dst);
+LCL_API void lcl_vec_free(lcl_vec *v);
+LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha, lcl_spmat *A, const lcl_vec *x,
+                                double beta, lcl_vec *y);
 
 /* Matrix Market */
 typedef enum lcl_mm_format { LCL_MM_COORDINATE = 0, LCL_MM_ARRAY = 1 } lcl_mm_format;
@@ -557,7 +630,7 @@ static const char *const lcl__status_names[LCL_STATUS_COUNT_] = {
     "ok", "invalid argument", "out of host memory", "I/O error", "parse error", "unsupported",
     "size overflow", "dimension mismatch", "backend unavailable", "no fp64 on device", "OpenCL error",
     "kernel build failed", "out of device memory", "singular matrix", "matrix not positive definite",
-    "NaN or Inf in input", "internal error"};
+    "NaN or Inf in input", "too much padding for the format", "internal error"};
 
 LCL_API const char *lcl_status_string(lcl_status s) {
     if ((int)s < 0 || (int)s >= LCL_STATUS_COUNT_) return "unknown status";
@@ -4138,6 +4211,121 @@ LCL_API lcl_status lcl_dense_to_coo(lcl_context *ctx, const lcl_dense *src, lcl_
         }
     return LCL_OK;
 }
+/* >>formats ------------------------------------------------------------------------------------ */
+/* lcl_spmat's storage. Every array is host memory owned by the matrix; the OpenCL copies live in
+   `part` (one per device holding rows r0..r1 of the matrix, split by nnz). Conventions:
+   - padding slots hold column -1 and value 0, so kernels skip them and 0*Inf never makes NaN;
+   - ld (ELL, HYB, DIA) is rows rounded up to LCL__ALIGN_ROWS, so device loads of a column of
+     slots are aligned and coalesced;
+   - values are float or double per dtype, indices int32, offsets int64. */
+#define LCL__ALIGN_ROWS 32
+typedef struct lcl__spdev lcl__spdev;       /* one device's part (>>spmv-opencl) */
+struct lcl_spmat {
+    lcl_format format;
+    lcl_spmv_kernel kernel;     /* resolved, never AUTO after create */
+    lcl_dtype dtype;
+    lcl_backend backend;        /* where it lives: the context's backend at create */
+    int64_t rows, cols, nnz, stored;
+    lcl_spmat_opts opts;        /* as resolved (defaults filled in), for building A^T alike */
+    char reason[192];
+    /* CSR: ptr[rows+1], idx = column, val.  CSC: ptr[cols+1], idx = row, val.
+       BCSR: ptr[brows+1] over block rows, idx = block column, val = br*bc blocks, row-major,
+       zero-filled, brows = ceil(rows/br).  SELL: ptr[nslices+1] = first slot of each slice,
+       idx/val slot k of lane r in slice s at ptr[s] + k*C + r, perm[p] = row of sorted position
+       p (rows sorted by length, descending, within windows of sigma rows), width[s] per slice.
+       COO: row/idx/val sorted by (row, col).  ELL and HYB's ELL part: idx/val[k*ld + i], width
+       slots per row.  HYB's rest: crow/ccol/cval, ncoo entries sorted by row.
+       DIA: ndiag offsets off[d] (col - row), val[d*ld + i] = A(i, i+off[d]) (0 outside).
+       DENSE: val row-major, rows x cols, ld = cols. */
+    int64_t *ptr;
+    int32_t *idx;
+    void *val;
+    int32_t *row;               /* COO */
+    int32_t *crow, *ccol;       /* HYB rest */
+    void *cval;
+    int64_t ncoo;
+    int64_t ld;
+    int32_t width;              /* ELL/HYB slots per row */
+    int32_t C, sigma, nslices;  /* SELL */
+    int32_t *perm, *swidth;     /* SELL */
+    int32_t ndiag, *off;        /* DIA */
+    int32_t br, bc;             /* BCSR */
+    struct lcl_spmat *tr;       /* A^T in the same format, built on the first LCL_TRANS product */
+    int nparts;                 /* OpenCL */
+    lcl__spdev *part;
+};
+struct lcl_vec {
+    lcl_dtype dtype;
+    int64_t n;
+    void *host;                 /* CPU backends */
+#ifndef LINALG_CL_NO_OPENCL
+    int dev;
+    cl_mem buf;
+#endif
+};
+
+/* >>spmv-cpu ----------------------------------------------------------------------------------- */
+
+/* >>spmv-opencl -------------------------------------------------------------------------------- */
+#ifndef LINALG_CL_NO_OPENCL
+/* The OpenCL side of lcl_spmat / lcl_vec, called by >>spmv-api when the context's backend is
+   OpenCL. A->part[p] holds rows [r0, r1) on one device (rows split by nnz when opts.device is -1).
+   Transposed products are plain products with A->tr, so these only compute y = alpha*A*x + beta*y. */
+struct lcl__spdev {
+    int dev;                    /* index into ctx->dev */
+    int64_t r0, r1;
+};
+/* Upload the host arrays of a freshly built A (kernel may still be AUTO: resolve it). */
+LCL__PRIVATE lcl_status lcl__spmat_upload(lcl_context *ctx, lcl_spmat *A) {
+    (void)A;
+    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL SpMV is not implemented yet");
+}
+LCL__PRIVATE void lcl__spmat_release(lcl_spmat *A) { (void)A; }
+LCL__PRIVATE lcl_status lcl__spmv_cl(lcl_context *ctx, double alpha, lcl_spmat *A, const void *x, double beta, void *y) {
+    (void)A; (void)x; (void)y; (void)alpha; (void)beta;
+    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL SpMV is not implemented yet");
+}
+LCL__PRIVATE lcl_status lcl__spmv_cl_vec(lcl_context *ctx, double alpha, lcl_spmat *A, const lcl_vec *x, double beta, lcl_vec *y) {
+    (void)A; (void)x; (void)y; (void)alpha; (void)beta;
+    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL SpMV is not implemented yet");
+}
+/* v->host is NULL for device vectors: create (copy init when not NULL, else zero), write, read, free. */
+LCL__PRIVATE lcl_status lcl__vec_cl_create(lcl_context *ctx, lcl_vec *v, const void *init) {
+    (void)v; (void)init;
+    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL vectors are not implemented yet");
+}
+LCL__PRIVATE lcl_status lcl__vec_cl_write(lcl_context *ctx, lcl_vec *v, const void *src) {
+    (void)v; (void)src;
+    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL vectors are not implemented yet");
+}
+LCL__PRIVATE lcl_status lcl__vec_cl_read(lcl_context *ctx, const lcl_vec *v, void *dst) {
+    (void)v; (void)dst;
+    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL vectors are not implemented yet");
+}
+LCL__PRIVATE void lcl__vec_cl_free(lcl_vec *v) { (void)v; }
+#endif
+
+/* >>spmv-api ----------------------------------------------------------------------------------- */
+static const char *const lcl__format_names[LCL_FMT_COUNT_] = {"auto", "coo", "csr", "csc", "ell", "sell", "hyb", "dia", "bcsr", "dense"};
+static const char *const lcl__kernel_names[LCL_KERNEL_COUNT_] = {"auto", "scalar", "vector", "merge", "image"};
+LCL_API const char *lcl_format_name(lcl_format f) { return (int)f >= 0 && f < LCL_FMT_COUNT_ ? lcl__format_names[f] : "unknown"; }
+LCL_API const char *lcl_spmv_kernel_name(lcl_spmv_kernel k) { return (int)k >= 0 && k < LCL_KERNEL_COUNT_ ? lcl__kernel_names[k] : "unknown"; }
+LCL_API int lcl_format_parse(const char *name, lcl_format *out) {
+    int i;
+    if (!name || !out) return 0;
+    for (i = 0; i < LCL_FMT_COUNT_; i++)
+        if (lcl__strieq(name, lcl__format_names[i])) { *out = (lcl_format)i; return 1; }
+    if (lcl__strieq(name, "cds")) { *out = LCL_FMT_DIA; return 1; }   /* the thesis's name */
+    return 0;
+}
+LCL_API int lcl_spmv_kernel_parse(const char *name, lcl_spmv_kernel *out) {
+    int i;
+    if (!name || !out) return 0;
+    for (i = 0; i < LCL_KERNEL_COUNT_; i++)
+        if (lcl__strieq(name, lcl__kernel_names[i])) { *out = (lcl_spmv_kernel)i; return 1; }
+    return 0;
+}
+
 /* >>mmio --------------------------------------------------------------------------------------- */
 /* Text source: a file read in large blocks, or caller memory. Lines are [b, e) ranges, so NUL
    bytes and missing final newlines need no special case. */
