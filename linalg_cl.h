@@ -501,6 +501,7 @@ typedef struct lcl__device {
     lcl__program prog[2];           /* per lcl_dtype */
     int gemm[2][5];                 /* per lcl_dtype, GEMM tile: TM, TN, TK, WX, WY (-D options of dense.cl) */
     int trsm_nb;                    /* diagonal blocks held in local memory (TRSM_NB of dense.cl) */
+    int tc;                         /* FP64 GEMM on tensor cores (lcl_gemm_tc_d): NVIDIA, unless LCL_NO_TC */
 } lcl__device;
 #endif
 
@@ -1107,6 +1108,10 @@ LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
     int t;
     size_t r;
     d->trsm_nb = d->info.local_mem >= 64 * 65 * sizeof(double) + 1024 ? 64 : 32;
+    /* the tensor-core kernel exists only where NVIDIA's compiler builds the program; if it does
+       not, the first GEMM falls back to lcl_gemm and clears this */
+    d->tc = d->info.fp64 && lcl__stristr(d->info.platform, "NVIDIA") && !getenv("LCL_NO_TC") &&
+            d->info.local_mem >= 2 * 128 * 20 * sizeof(double);
     for (t = 0; t < 2; t++) {
         const int *v = d->info.type == LCL_DEVICE_GPU && d->info.max_work_group >= 256 ? gpu[t] : cpu;
         for (r = 0; r < sizeof lcl__tune_table / sizeof lcl__tune_table[0]; r++)
@@ -2663,9 +2668,33 @@ LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype
     size_t gws[2], lws[2];
     const void *p[16];
     size_t sz[16];
+    int tc = dt == LCL_F64 && d->tc;
     if (M <= 0 || N <= 0 || K <= 0) return LCL_OK;
-    st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_gemm_f" : "lcl_gemm_d", &k);
-    if (st != LCL_OK) return st;
+    if (tc) {
+        lcl__program *pr;
+        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
+        k = NULL;
+        {
+            /* absent unless NVIDIA compiled the program: probe once, quietly */
+            cl_int ek;
+            int i2;
+            for (i2 = 0; i2 < pr->nkern; i2++)
+                if (strcmp(pr->kern[i2].name, "lcl_gemm_tc_d") == 0) k = pr->kern[i2].k;
+            if (!k) {
+                k = LCL__CL->clCreateKernel(pr->prog, "lcl_gemm_tc_d", &ek);
+                if (k && pr->nkern < (int)(sizeof pr->kern / sizeof pr->kern[0])) {
+                    pr->kern[pr->nkern].name = "lcl_gemm_tc_d";
+                    pr->kern[pr->nkern].k = k;
+                    pr->nkern++;
+                } else if (k) {
+                    LCL__CL->clReleaseKernel(k);
+                    k = NULL;
+                }
+            }
+        }
+        if (!k) d->tc = tc = 0;
+    }
+    if (!tc && (st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_gemm_f" : "lcl_gemm_d", &k)) != LCL_OK) return st;
     p[0] = &M; p[1] = &N; p[2] = &K; p[3] = dt == LCL_F32 ? (const void *)&af : (const void *)&alpha;
     p[4] = &A; p[5] = &oa; p[6] = &lda; p[7] = &B; p[8] = &ob; p[9] = &ldb; p[10] = &transb;
     p[11] = dt == LCL_F32 ? (const void *)&bf : (const void *)&beta; p[12] = &C; p[13] = &oc; p[14] = &ldc; p[15] = &lower;
@@ -2675,10 +2704,17 @@ LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype
     sz[5] = sz[8] = sz[13] = sizeof(cl_long);
     e = lcl__set_args(k, 16, sz, p);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_gemm)", d->info.name);
-    lws[0] = (size_t)d->gemm[dt][3];
-    lws[1] = (size_t)d->gemm[dt][4];
-    gws[0] = (size_t)((N + d->gemm[dt][1] - 1) / d->gemm[dt][1]) * lws[0];
-    gws[1] = (size_t)((M + d->gemm[dt][0] - 1) / d->gemm[dt][0]) * lws[1];
+    if (tc) {
+        lws[0] = 256;
+        lws[1] = 1;
+        gws[0] = (size_t)((N + 127) / 128) * 256;
+        gws[1] = (size_t)((M + 127) / 128);
+    } else {
+        lws[0] = (size_t)d->gemm[dt][3];
+        lws[1] = (size_t)d->gemm[dt][4];
+        gws[0] = (size_t)((N + d->gemm[dt][1] - 1) / d->gemm[dt][1]) * lws[0];
+        gws[1] = (size_t)((M + d->gemm[dt][0] - 1) / d->gemm[dt][0]) * lws[1];
+    }
     e = LCL__CL->clEnqueueNDRangeKernel(q, k, 2, NULL, gws, lws, 0, NULL, NULL);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_gemm)", d->info.name);
     return LCL_OK;
@@ -3131,21 +3167,25 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
     size_t es = lcl__dsize(dt);
     int64_t n = A->rows, k;
     int ld = (int)A->ld, nb = lcl__cl_block(d, o, n), in = (int)n, zero = 0;
-    cl_mem dpiv = NULL, dzero = NULL, dinv = NULL, dtmp = NULL;
-    cl_kernel kpiv, kupd;
+    cl_mem dpiv = NULL, dzero = NULL, dinv = NULL, dtmp = NULL, dpart = NULL, dparti = NULL, dcount = NULL;
+    cl_kernel kstep;
+    size_t maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
     cl_event mark = NULL;
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
     size_t wg = 256;
     if (n == 0) return LCL_OK;
-    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_pivot_f" : "lcl_panel_pivot_d", &kpiv)) != LCL_OK) return st;
-    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_update_f" : "lcl_panel_update_d", &kupd)) != LCL_OK) return st;
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &kstep)) != LCL_OK) return st;
     wg = lcl__wg(d);   /* = LCL_WG of the build */
     if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &dpiv)) != LCL_OK) goto done;
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dzero)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, maxg * es, CL_MEM_READ_WRITE, &dpart)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, maxg * sizeof(cl_int), CL_MEM_READ_WRITE, &dparti)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dcount)) != LCL_OK) goto done;
     if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_ONLY, &dinv)) != LCL_OK) goto done;
     if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)ld * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[1], dzero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[1], dcount, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
     for (k = 0; k < n; k += nb) {
         int kb = (int)(n - k < nb ? n - k : nb), j, c0 = (int)k;
         int64_t rest = n - k - kb;
@@ -3157,18 +3197,17 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
             mark = NULL;
             if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name); goto done; }
         }
-        for (j = c0; j < c0 + kb; j++) {
-            size_t g1 = wg, g2[2], l2[2] = {16, 16};
+        for (j = c0; j <= c0 + kb; j++) {
+            /* enough groups for about a row per work-item, at most maxg */
+            size_t groups = (size_t)(in - j + (int)wg - 1) / wg, g1;
             int c1 = c0 + kb;
-            e = lcl__argv(kpiv, 8, LCL__A(A->buf), LCL__A(ld), LCL__A(in), LCL__A(c0), LCL__A(kb), LCL__A(j), LCL__A(dpiv), LCL__A(dzero));
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[1], kpiv, 1, NULL, &g1, &g1, 0, NULL, NULL);
-            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_panel_pivot", d->info.name); goto done; }
-            if (j + 1 >= c1 || j + 1 >= in) continue;
-            g2[0] = (size_t)lcl__round_up(c1 - j - 1, 16);
-            g2[1] = (size_t)lcl__round_up(in - j - 1, 16);
-            e = lcl__argv(kupd, 5, LCL__A(A->buf), LCL__A(ld), LCL__A(in), LCL__A(c1), LCL__A(j));
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[1], kupd, 2, NULL, g2, l2, 0, NULL, NULL);
-            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_panel_update", d->info.name); goto done; }
+            if (groups < 1) groups = 1;
+            if (groups > maxg) groups = maxg;
+            g1 = groups * wg;
+            e = lcl__argv(kstep, 11, LCL__A(A->buf), LCL__A(ld), LCL__A(in), LCL__A(c0), LCL__A(c1), LCL__A(j), LCL__A(dpiv), LCL__A(dzero),
+                          LCL__A(dpart), LCL__A(dparti), LCL__A(dcount));
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[1], kstep, 1, NULL, &g1, &wg, 0, NULL, NULL);
+            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_panel_step", d->info.name); goto done; }
         }
         if (rest == 0) break;
         /* 2. (large blocks) inv(L11) on the device, still on the transfer queue; the compute queue joins here */
@@ -3214,6 +3253,9 @@ done:
     if (dzero) LCL__CL->clReleaseMemObject(dzero);
     if (dinv) LCL__CL->clReleaseMemObject(dinv);
     if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
+    if (dpart) LCL__CL->clReleaseMemObject(dpart);
+    if (dparti) LCL__CL->clReleaseMemObject(dparti);
+    if (dcount) LCL__CL->clReleaseMemObject(dcount);
     if (info) *info = st == LCL_OK ? zero : 0;
     if (st == LCL_OK && zero)
         return lcl__fail(ctx, LCL_ERR_SINGULAR, "getrf: U(%d,%d) is exactly zero: the matrix is singular", zero, zero);

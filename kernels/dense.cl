@@ -98,6 +98,109 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
     }
 }
 
+/* The same GEMM on NVIDIA's FP64 tensor cores (mma.sync m8n8k4, inline PTX). NVIDIA's OpenCL
+   compiler defines __NV_CL_C_VERSION; everywhere else this kernel does not exist and the host
+   uses lcl_gemm. A work-group of 8 warps computes a 128 x 128 block of C, each warp 32 x 64
+   (4 x 8 tiles of 8 x 8). Tiles of A and op(B) are staged k-contiguous in local memory with a row
+   stride of TC_BK + 4 doubles, which makes the fragment loads conflict-free; the next K step is
+   fetched into registers while the tensor cores work on the current one. */
+#if defined(__NV_CL_C_VERSION) && LCL_FP64
+#define TC_BM 128
+#define TC_BN 128
+#define TC_BK 16
+#define TC_LD (TC_BK + 4)
+#define TC_NT 256
+#define TC_LOADS (TC_BM * TC_BK / TC_NT)
+#ifdef TC_ASM_VOLATILE
+#define TC_ASM asm volatile
+#else
+#define TC_ASM asm
+#endif
+#define TC_MMA(c, a, b) \
+    TC_ASM("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%4,%5};" \
+           : "=d"(c[0]), "=d"(c[1]) : "d"(a), "d"(b), "d"(c[0]), "d"(c[1]))
+
+__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1)))
+void lcl_gemm_tc_d(const int M, const int N, const int K, const double alpha,
+                   __global const double *A, const long offa, const int lda,
+                   __global const double *B, const long offb, const int ldb, const int trans,
+                   const double beta, __global double *C, const long offc, const int ldc, const int lower) {
+    __local double As[TC_BM * TC_LD];
+    __local double Bs[TC_BN * TC_LD];
+    double acc[4][8][2];
+    double ra[TC_LOADS], rb[TC_LOADS];
+    const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
+    const int wm = (warp >> 1) * 32, wn = (warp & 1) * 64, g = lane >> 2, t = lane & 3;
+    const int bn = get_group_id(0) * TC_BN, bm = get_group_id(1) * TC_BM;
+    const int transb = trans & 1, transa = trans & 2;
+    const int kend = lower && bn > bm + TC_BM - 1 ? 0 : K;
+    /* element r of this thread's share of a tile: (row, k) within the tile. Row-major sources are
+       read along k (16 threads per row), transposed ones along the row (128 threads per k). */
+    const int ia = transa ? (tid & 127) : (tid >> 4), ka = transa ? (tid >> 7) : (tid & 15);
+    const int sa = transa ? 0 : 16, sk = transa ? 2 : 0;
+    const int ib = transb ? (tid >> 4) : (tid & 127), kb = transb ? (tid & 15) : (tid >> 7);
+    const int sb = transb ? 16 : 0, skb = transb ? 0 : 2;
+    int i, j, r, k0, kk;
+    A += offa;
+    B += offb;
+    C += offc;
+#pragma unroll
+    for (i = 0; i < 4; i++)
+#pragma unroll
+        for (j = 0; j < 8; j++) acc[i][j][0] = acc[i][j][1] = 0;
+#pragma unroll
+    for (r = 0; r < TC_LOADS; r++) {
+        int gi = bm + ia + r * sa, gk = ka + r * sk, gj = bn + ib + r * sb, gkb = kb + r * skb;
+        ra[r] = gi < M && gk < kend ? A[transa ? (long)gk * lda + gi : (long)gi * lda + gk] : 0.0;
+        rb[r] = gj < N && gkb < kend ? B[transb ? (long)gj * ldb + gkb : (long)gkb * ldb + gj] : 0.0;
+    }
+    for (k0 = 0; k0 < kend; k0 += TC_BK) {
+#pragma unroll
+        for (r = 0; r < TC_LOADS; r++) {
+            As[(ia + r * sa) * TC_LD + ka + r * sk] = ra[r];
+            Bs[(ib + r * sb) * TC_LD + kb + r * skb] = rb[r];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (r = 0; r < TC_LOADS; r++) {
+            int gi = bm + ia + r * sa, gk = k0 + TC_BK + ka + r * sk, gj = bn + ib + r * sb, gkb = k0 + TC_BK + kb + r * skb;
+            ra[r] = gi < M && gk < kend ? A[transa ? (long)gk * lda + gi : (long)gi * lda + gk] : 0.0;
+            rb[r] = gj < N && gkb < kend ? B[transb ? (long)gj * ldb + gkb : (long)gkb * ldb + gj] : 0.0;
+        }
+#pragma unroll
+        for (kk = 0; kk < TC_BK; kk += 4) {
+            double a[4], b[8];
+#pragma unroll
+            for (i = 0; i < 4; i++) a[i] = As[(wm + i * 8 + g) * TC_LD + kk + t];
+#pragma unroll
+            for (j = 0; j < 8; j++) b[j] = Bs[(wn + j * 8 + g) * TC_LD + kk + t];
+#pragma unroll
+            for (i = 0; i < 4; i++)
+#pragma unroll
+                for (j = 0; j < 8; j++) TC_MMA(acc[i][j], a[i], b[j]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    /* fully unrolled: acc must stay in registers */
+#pragma unroll
+    for (i = 0; i < 4; i++) {
+        int gi = bm + wm + i * 8 + g;
+#pragma unroll
+        for (j = 0; j < 8; j++) {
+            int v;
+#pragma unroll
+            for (v = 0; v < 2; v++) {
+                int gj = bn + wn + j * 8 + 2 * t + v;
+                if (gi < M && kend > 0 && gj < N && !(lower && gj > gi)) {
+                    __global double *c = C + (long)gi * ldc + gj;
+                    *c = beta == 0 ? alpha * acc[i][j][v] : fma(alpha, acc[i][j][v], beta * *c);
+                }
+            }
+        }
+    }
+}
+#endif
+
 /* Row interchanges: for p = k0 .. k1-1 swap rows p and ipiv[p] over columns [c0, c1); with
    k1 < k0 the same pivots k1 .. k0-1 are undone, last first. One work-item per column. */
 __kernel void SFX(lcl_laswp)(__global real *A, const long offa, const int lda, const int c0, const int c1,
@@ -141,62 +244,86 @@ __kernel void SFX(lcl_nonfinite)(const int rows, const int cols, __global const 
     }
 }
 
-/* ---- the LU panel on the device: per column j of the panel [c0, c0+kb), rows [j, n) ---- */
-#ifndef LCL_WG
-#define LCL_WG 256
-#endif
-/* one work-group: find the pivot (largest |a|, first on ties), swap it into row j across the
-   panel, record it, scale the column below. A zero pivot is recorded (first one, 1-based) and
-   the column is left as is, as LAPACK does. */
+/* ---- the LU panel on the device: one launch per column, every work-group taking part ----
+   Launch j (c0 <= j <= c1) over rows [j, n): first finish column j-1 (scale it by its pivot, the
+   rank-1 update of columns j..c1-1), then look for column j's pivot. Each work-group leaves its
+   best candidate in part_v/part_i; the last one to finish (counted in *count, the CUDA
+   threadfence-reduction pattern) picks the pivot, swaps rows j and p over the panel columns and
+   records it. A final launch with j = c1 only finishes column c1-1. A zero pivot leaves its
+   column unscaled and unapplied (as before) and the first one goes to *zero (1-based).
+   Loops take their bounds from flags rather than sitting in branches: PoCL 5 rejects branches
+   around loops after a barrier. */
 __kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
-void SFX(lcl_panel_pivot)(__global real *A, const int ld, const int n, const int c0, const int kb, const int j,
-                          __global int *ipiv, __global int *zero) {
+void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int c0, const int c1, const int j,
+                         __global int *ipiv, __global int *zero, __global real *part_v, __global int *part_i,
+                         __global int *count) {
     __local real vbest[LCL_WG];
     __local int ibest[LCL_WG];
-    const int lid = get_local_id(0);
-    real best = -1, pv;
-    int bi = j, i, s, p;
-    for (i = j + lid; i < n; i += LCL_WG) {
-        real v = fabs(A[(long)i * ld + j]);
-        if (v > best) { best = v; bi = i; }
+    __local int last;
+    const int lid = get_local_id(0), G = get_num_groups(0), gsz = G * LCL_WG, jp = j - 1;
+    const real piv = jp >= c0 ? A[(long)jp * ld + jp] : (real)1;
+    const int upd = jp >= c0 && piv != 0, cend = upd ? c1 : j, search = j < c1;
+    real best = -1;
+    int bi = j, i, c, s, w, L, p;
+    for (i = j + (int)get_global_id(0); i < n; i += gsz) {
+        __global real *r = A + (long)i * ld;
+        real l = upd ? r[jp] / piv : (real)0;
+        if (upd) r[jp] = l;
+        for (c = j; c < cend; c++) r[c] = fma(-l, A[(long)jp * ld + c], r[c]);
+        {
+            real v = search ? fabs(r[j]) : (real)-1;
+            if (v > best) { best = v; bi = i; }
+        }
     }
     vbest[lid] = best;
     ibest[lid] = bi;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (s = LCL_WG / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            real o = vbest[lid + s];
-            int oi = ibest[lid + s];
-            if (o > vbest[lid] || (o == vbest[lid] && oi < ibest[lid])) { vbest[lid] = o; ibest[lid] = oi; }
+        if (lid < s && (vbest[lid + s] > vbest[lid] || (vbest[lid + s] == vbest[lid] && ibest[lid + s] < ibest[lid]))) {
+            vbest[lid] = vbest[lid + s];
+            ibest[lid] = ibest[lid + s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        part_v[get_group_id(0)] = vbest[0];
+        part_i[get_group_id(0)] = ibest[0];
+    }
+    mem_fence(CLK_GLOBAL_MEM_FENCE);      /* this group's writes to A and part_* before the count */
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) last = atomic_inc((volatile __global int *)count) == G - 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    L = last && search;
+    best = -1;
+    bi = j;
+    for (w = lid; w < (L ? G : 0); w += LCL_WG) {
+        real v = ((volatile __global real *)part_v)[w];
+        int vi = ((volatile __global int *)part_i)[w];
+        if (v > best || (v == best && vi < bi)) { best = v; bi = vi; }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    vbest[lid] = best;
+    ibest[lid] = bi;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (s = LCL_WG / 2; s > 0; s >>= 1) {
+        if (lid < s && (vbest[lid + s] > vbest[lid] || (vbest[lid + s] == vbest[lid] && ibest[lid + s] < ibest[lid]))) {
+            vbest[lid] = vbest[lid + s];
+            ibest[lid] = ibest[lid + s];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     p = ibest[0];
-    if (p != j)
-        for (i = lid; i < kb; i += LCL_WG) {
-            long a = (long)j * ld + c0 + i, b = (long)p * ld + c0 + i;
-            real t = A[a];
-            A[a] = A[b];
-            A[b] = t;
-        }
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    pv = A[(long)j * ld + j];
-    if (lid == 0) {
-        ipiv[j] = p;
-        if (pv == 0 && *zero == 0) *zero = j + 1;
+    for (c = c0 + lid; c < (L && p != j ? c1 : c0); c += LCL_WG) {
+        volatile __global real *x = A + (long)j * ld + c, *y = A + (long)p * ld + c;
+        real t = *x;
+        *x = *y;
+        *y = t;
     }
-    if (pv != 0)
-        for (i = j + 1 + lid; i < n; i += LCL_WG) A[(long)i * ld + j] /= pv;
-}
-
-/* rank-1 update of the panel right of column j: A[i][c] -= A[i][j] * A[j][c], i > j, j < c < c1 */
-__kernel void SFX(lcl_panel_update)(__global real *A, const int ld, const int n, const int c1, const int j) {
-    const int c = j + 1 + get_global_id(0), i = j + 1 + get_global_id(1);
-    real u;
-    if (c >= c1 || i >= n) return;
-    u = A[(long)j * ld + c];
-    if (A[(long)j * ld + j] == 0) return;
-    A[(long)i * ld + c] = fma(-A[(long)i * ld + j], u, A[(long)i * ld + c]);
+    if (lid == 0 && L) {
+        ipiv[j] = p;
+        if (vbest[0] == 0 && *zero == 0) *zero = j + 1;
+    }
+    if (lid == 0 && last) *count = 0;
 }
 
 /* ---- small diagonal blocks, each by one work-group in global memory (kb up to a few hundred) ---- */
