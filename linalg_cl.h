@@ -4310,10 +4310,11 @@ LCL__PRIVATE int lcl__ctx_threads(const lcl_context *ctx) {
     return 1;
 }
 
-/* The padding guard: slots < 0 means the count overflowed int64. */
+/* The padding guard: slots <= max_fill * max(nnz, 1) + rows (an empty matrix may still be
+   stored when max_fill says so); slots < 0 means the count overflowed int64. */
 LCL__PRIVATE lcl_status lcl__fill_guard(lcl_context *ctx, lcl_format f, const char *what, int64_t slots, int64_t nnz,
                                         int64_t rows, double max_fill) {
-    double limit = max_fill * (double)nnz + (double)rows;
+    double limit = max_fill * (double)(nnz > 0 ? nnz : 1) + (double)rows;
     if (slots >= 0 && (double)slots <= limit) return LCL_OK;
     if (slots < 0)
         return lcl__fail(ctx, LCL_ERR_FILL, "%s: %s would store more than 2^63 slots for %lld nonzeros (max_fill %g)",
@@ -4399,7 +4400,8 @@ LCL__PRIVATE lcl_status lcl__hyb_width(lcl_context *ctx, const lcl_csr *M, int64
     return LCL_OK;
 }
 
-LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lcl_csr *M) {
+/* gnnz: the nonzeros the guard allows padding for (A^T: those of A, whose stored zeros may be gone) */
+LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lcl_csr *M, int64_t gnnz) {
     size_t es = lcl__dsize(A->dtype);
     int64_t i, k, maxlen = 0, rows = A->rows, cols = A->cols, nnz = A->nnz;
     double mf = A->opts.max_fill;
@@ -4439,7 +4441,7 @@ LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lc
         }
         if (!lcl__mul_i64(K, rows, &slots)) slots = -1;
         if ((st = lcl__fill_guard(ctx, A->format, A->format == LCL_FMT_HYB ? "the ELL part" : "rows padded to the longest",
-                                  slots, nnz, rows, mf)) != LCL_OK) return st;
+                                  slots, gnnz, rows, mf)) != LCL_OK) return st;
         if (!lcl__mul_i64(K, ld, &n)) return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: %lld x %lld slots overflow", lcl_format_name(A->format), (long long)K, (long long)ld);
         A->idx = (int32_t *)lcl__alloc(ctx, "ELL indices", (size_t)n, sizeof(int32_t), &st);
         A->val = A->idx ? lcl__alloc(ctx, "ELL values", (size_t)n, es, &st) : NULL;
@@ -4498,7 +4500,7 @@ LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lc
             slots += w * lanes;         /* <= maxlen * (rows + C) < 2^63: int32 sizes */
             total += w * C;
         }
-        if ((st = lcl__fill_guard(ctx, A->format, "slices padded to their longest row", slots, nnz, rows, mf)) != LCL_OK) return st;
+        if ((st = lcl__fill_guard(ctx, A->format, "slices padded to their longest row", slots, gnnz, rows, mf)) != LCL_OK) return st;
         A->ptr = (int64_t *)lcl__alloc(ctx, "SELL slice offsets", (size_t)ns + 1, sizeof(int64_t), &st);
         A->idx = A->ptr ? (int32_t *)lcl__alloc(ctx, "SELL indices", (size_t)total, sizeof(int32_t), &st) : NULL;
         A->val = A->idx ? lcl__alloc(ctx, "SELL values", (size_t)total, es, &st) : NULL;
@@ -4533,7 +4535,7 @@ LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lc
             for (k = M->ptr[i]; k < M->ptr[i + 1]; k++)
                 if (slot[M->col[k] - i + rows] < 0) { slot[M->col[k] - i + rows] = 0; nd++; }
         if (!lcl__mul_i64(nd, rows, &slots)) slots = -1;
-        if ((st = lcl__fill_guard(ctx, A->format, "the occupied diagonals", slots, nnz, rows, mf)) != LCL_OK) { LCL_FREE(slot); return st; }
+        if ((st = lcl__fill_guard(ctx, A->format, "the occupied diagonals", slots, gnnz, rows, mf)) != LCL_OK) { LCL_FREE(slot); return st; }
         if (!lcl__mul_i64(nd, ld, &n)) { LCL_FREE(slot); return lcl__fail(ctx, LCL_ERR_OVERFLOW, "dia: %lld diagonals overflow", (long long)nd); }
         A->off = (int32_t *)lcl__alloc(ctx, "DIA offsets", (size_t)nd, sizeof(int32_t), &st);
         A->val = A->off ? lcl__alloc(ctx, "DIA values", (size_t)n, es, &st) : NULL;
@@ -4568,7 +4570,7 @@ LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lc
                         cells += LCL__MIN(br, rows - bi * br) * LCL__MIN(bc, cols - bj * bc);   /* cells inside the matrix */
                     }
                 }
-        if ((st = lcl__fill_guard(ctx, A->format, "its blocks", cells, nnz, rows, mf)) != LCL_OK) { LCL_FREE(mark); return st; }
+        if ((st = lcl__fill_guard(ctx, A->format, "its blocks", cells, gnnz, rows, mf)) != LCL_OK) { LCL_FREE(mark); return st; }
         if (!lcl__mul_i64(nb, br * bc, &n)) { LCL_FREE(mark); return lcl__fail(ctx, LCL_ERR_OVERFLOW, "bcsr: %lld blocks overflow", (long long)nb); }
         A->ptr = (int64_t *)lcl__alloc(ctx, "BCSR block row pointers", (size_t)brows + 1, sizeof(int64_t), &st);
         A->idx = A->ptr ? (int32_t *)lcl__alloc(ctx, "BCSR block columns", (size_t)nb, sizeof(int32_t), &st) : NULL;
@@ -4600,7 +4602,7 @@ LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lc
     case LCL_FMT_DENSE: {
         int64_t slots;
         if (!lcl__mul_i64(rows, cols, &slots)) slots = -1;
-        if ((st = lcl__fill_guard(ctx, A->format, "rows x cols", slots, nnz, rows, mf)) != LCL_OK) return st;
+        if ((st = lcl__fill_guard(ctx, A->format, "rows x cols", slots, gnnz, rows, mf)) != LCL_OK) return st;
         A->val = lcl__alloc(ctx, "dense values", (size_t)slots, es, &st);
         if (!A->val) return st;
         memset(A->val, 0, (size_t)slots * es);
@@ -5066,7 +5068,7 @@ LCL__PRIVATE lcl_status lcl__opts_resolve(lcl_context *ctx, const lcl_spmat_opts
    device upload. CPU kernels: CSR scalar or merge (AUTO: merge when one row outweighs half a
    thread's part), other formats scalar. OpenCL resolves its own kernel in lcl__spmat_upload. */
 LCL__PRIVATE lcl_status lcl__spmat_build(lcl_context *ctx, const lcl_csr *M, const lcl_spmat_opts *r, lcl_backend b,
-                                         lcl_spmv_kernel k, lcl_spmat **out) {
+                                         lcl_spmv_kernel k, int64_t gnnz, lcl_spmat **out) {
     lcl_status st;
     int nt = b == LCL_BACKEND_OPENCL ? 1 : lcl__ctx_threads(ctx);
     lcl_spmat *A = (lcl_spmat *)LCL_MALLOC(sizeof *A);
@@ -5090,7 +5092,7 @@ LCL__PRIVATE lcl_status lcl__spmat_build(lcl_context *ctx, const lcl_csr *M, con
         } else if (k != LCL_KERNEL_MERGE) k = LCL_KERNEL_SCALAR;
     }
     A->kernel = k;
-    st = lcl__build_host(ctx, A, M);
+    st = lcl__build_host(ctx, A, M, LCL__MAX(gnnz, M->nnz));
     if (st == LCL_OK && b != LCL_BACKEND_OPENCL) st = lcl__make_split(ctx, A, nt);
 #ifndef LINALG_CL_NO_OPENCL
     if (st == LCL_OK && b == LCL_BACKEND_OPENCL) st = lcl__spmat_upload(ctx, A);
@@ -5180,10 +5182,10 @@ LCL__PRIVATE lcl_status lcl__spmat_trial(lcl_context *ctx, const lcl_csr *M, con
         int rep;
         if (cand[c].gpu_only && !gpu) continue;
         o.format = cand[c].f;
-        st = lcl__spmat_build(ctx, M, &o, b, cand[c].k, &A);
+        st = lcl__spmat_build(ctx, M, &o, b, cand[c].k, 0, &A);
         if (st == LCL_ERR_FILL) { lcl_clear_error(ctx); st = LCL_OK; continue; }     /* too much padding: not a candidate */
         if (st != LCL_OK) break;
-        if (b != LCL_BACKEND_OPENCL && cand[c].k != A->kernel) { lcl_spmat_free(A); continue; }   /* same kernel twice */
+        if (b != LCL_BACKEND_OPENCL && A->format == LCL_FMT_CSR && cand[c].k != A->kernel) { lcl_spmat_free(A); continue; }   /* CSR vector = scalar here */
         for (rep = 0; rep < 4 && st == LCL_OK; rep++) {
             double t0 = lcl__wtime();
             st = lcl__spmv_run(ctx, A, 1.0, x, 0.0, y);
@@ -5226,12 +5228,12 @@ LCL__PRIVATE lcl_status lcl__spmat_auto(lcl_context *ctx, const lcl_csr *M, cons
     else if (s.mean >= 24) { o.format = LCL_FMT_CSR; k = LCL_KERNEL_VECTOR; why = "long rows"; }
     else if (ellfill <= 1.2) { o.format = LCL_FMT_ELL; why = "ELL fill"; }
     else { o.format = LCL_FMT_SELL; why = "irregular rows, SELL"; }
-    st = lcl__spmat_build(ctx, M, &o, b, k, out);
+    st = lcl__spmat_build(ctx, M, &o, b, k, 0, out);
     if (st == LCL_ERR_FILL) {   /* not expected from the rule; CSR always fits */
         lcl_clear_error(ctx);
         o.format = LCL_FMT_CSR;
         why = "padded format refused, CSR";
-        st = lcl__spmat_build(ctx, M, &o, b, LCL_KERNEL_AUTO, out);
+        st = lcl__spmat_build(ctx, M, &o, b, LCL_KERNEL_AUTO, 0, out);
     }
     if (st != LCL_OK) return st;
     if (o.format == LCL_FMT_DIA) snprintf((*out)->reason, sizeof (*out)->reason, "%s: %s %.2f -> dia", stats, why, diafill);
@@ -5250,7 +5252,7 @@ LCL_API lcl_status lcl_spmat_create(lcl_context *ctx, const lcl_csr *M, const lc
     if ((st = lcl__csr_check(ctx, M, "lcl_spmat_create")) != LCL_OK) return st;
     if ((st = lcl__opts_resolve(ctx, o, &r)) != LCL_OK) return st;
     if (r.format == LCL_FMT_AUTO) return lcl__spmat_auto(ctx, M, &r, b, out);
-    return lcl__spmat_build(ctx, M, &r, b, r.kernel, out);
+    return lcl__spmat_build(ctx, M, &r, b, r.kernel, 0, out);
 }
 LCL_API lcl_status lcl_spmat_from_coo(lcl_context *ctx, const lcl_coo *A, const lcl_spmat_opts *o, lcl_spmat **out) {
     lcl_csr C;
@@ -5324,7 +5326,7 @@ LCL__PRIVATE lcl_status lcl__spmat_transpose(lcl_context *ctx, lcl_spmat *A) {
     st = lcl__csr_transpose(ctx, &C, &T);
     lcl_csr_free(&C);
     if (st != LCL_OK) return st;
-    st = lcl__spmat_build(ctx, &T, &A->opts, A->backend, A->opts.kernel, &A->tr);
+    st = lcl__spmat_build(ctx, &T, &A->opts, A->backend, A->opts.kernel, A->nnz, &A->tr);
     lcl_csr_free(&T);
     if (st == LCL_OK) snprintf(A->tr->reason, sizeof A->tr->reason, "transpose, as %s", lcl_format_name(A->format));
     return st;
