@@ -301,7 +301,14 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    arrays (lcl_spmv) or device vectors (lcl_spmv_vec, the iterative-solver case: no transfers).
    Padded formats (ELL, SELL, HYB's ELL part, DIA, BCSR, dense) refuse to store more than
    max_fill * nnz + rows slots: LCL_ERR_FILL, before allocating. The first LCL_TRANS product
-   builds A^T in the same format and keeps it (twice the memory; later products run at full speed). */
+   builds A^T in the same format and keeps it (twice the memory; later products run at full speed;
+   it fails with LCL_ERR_FILL when A^T would pad more than that).
+   Input is validated in full: CSR pointers monotone, columns in range (LCL_ERR_DIMENSION), sorted
+   and unique (lcl_spmat_from_coo sorts a copy and sums duplicates); NaN or Inf values are
+   LCL_ERR_NAN. DIA, BCSR and dense keep no record of explicit zeros: lcl_spmat_to_csr returns
+   their nonzero entries (the other formats return exactly the input). Products sum in the matrix
+   dtype; beta == 0 never reads y, alpha == 0 never reads A or x. A matrix or vector is used with
+   contexts of the backend it was created on (or a NULL context, serially, for CPU ones). */
 typedef enum lcl_format {
     LCL_FMT_AUTO = 0,           /* chosen from row statistics, see lcl_spmat_describe().reason */
     LCL_FMT_COO,                /* triplets sorted by row; SpMV by segmented reduction */
