@@ -198,6 +198,7 @@ void lt_suite_tool(void);
 void lt_suite_dense_opencl(void);
 void lt_suite_faults(void);
 void lt_suite_dense(void);
+void lt_suite_sparse(void);
 int lt_child(const char *name);
 
 int main(int argc, char **argv) {
@@ -212,6 +213,7 @@ int main(int argc, char **argv) {
     lt_suite_tool();
     lt_suite_faults();
     lt_suite_dense();
+    lt_suite_sparse();
     if (failed) fprintf(stderr, "failed:%s\n", failed_names);
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;

@@ -539,6 +539,120 @@ static void test_fault_alloc_messages(void) {
     sweep("long error message (device spec)", NULL, op_create, &c, LCL_ERR_BACKEND_UNAVAILABLE, SW_TOLERANT);
 }
 
+/* ---- sparse formats: every allocation of lcl_spmat_create (each format, auto, trial) and of the
+   first transposed product fails in turn; the matrix is either whole or absent, no leak, and the
+   context goes on working. ---- */
+typedef struct sp_arg {
+    const lcl_csr *csr;
+    const lcl_coo *coo;         /* set: lcl_spmat_from_coo */
+    lcl_format f;
+    int trans, trial;
+    const double *x, *want;     /* A x (or A^T x) computed unfaulted */
+} sp_arg;
+static int sp_same(const double *y, const double *want, int64_t n) {
+    int64_t i;
+    for (i = 0; i < n; i++) if (fabs(y[i] - want[i]) > 1e-12 * (1 + fabs(want[i]))) return 0;
+    return 1;
+}
+static lcl_status op_spmat(lcl_context *ctx, void *u) {
+    const sp_arg *a = (const sp_arg *)u;
+    lcl_spmat_opts o;
+    lcl_spmat *S = NULL;
+    double y[200];
+    int64_t nout = a->trans ? a->csr->cols : a->csr->rows;
+    lcl_status st;
+    memset(&o, 0, sizeof o);
+    o.format = a->f;
+    o.trial = a->trial;
+    o.max_fill = 1e6;   /* every format takes this small matrix */
+    if (a->trans) {     /* the matrix unfaulted, then faults in the product that builds A^T */
+        if ((st = lcl_spmat_create(ctx, a->csr, &o, &S)) != LCL_OK) { CHECK_OK(ctx, st); arm(); return LCL_OK; }
+        arm();
+    }
+    st = a->trans ? LCL_OK : a->coo ? lcl_spmat_from_coo(ctx, a->coo, &o, &S) : lcl_spmat_create(ctx, a->csr, &o, &S);
+    if (st != LCL_OK) { note(ctx); CHECK(S == NULL); return st; }
+    st = lcl_spmv(ctx, a->trans ? LCL_TRANS : LCL_NO_TRANS, 1.0, S, a->x, 0.0, y);
+    if (st == LCL_OK) CHECK_MSG(sp_same(y, a->want, nout), "%s: wrong product after a clean run", lcl_format_name(a->f));
+    else note(ctx);
+    if (st != LCL_OK && a->trans && !sw_sticky) {   /* the fault is spent: a retry must build A^T whole */
+        double y2[200];
+        lcl_status st2 = lcl_spmv(ctx, LCL_TRANS, 1.0, S, a->x, 0.0, y2);
+        CHECK_MSG(st2 == LCL_OK && sp_same(y2, a->want, nout), "A^T product after a failed one: %s", lcl_status_string(st2));
+    }
+    lcl_spmat_free(S);
+    return st;
+}
+
+static void test_fault_alloc_sparse(void) {
+    static const lcl_format fm[] = {LCL_FMT_AUTO, LCL_FMT_COO, LCL_FMT_CSR, LCL_FMT_CSC, LCL_FMT_ELL, LCL_FMT_SELL,
+                                    LCL_FMT_HYB, LCL_FMT_DIA, LCL_FMT_BCSR, LCL_FMT_DENSE};
+    lcl_backend bs[2] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP};
+    lcl_coo U;
+    lcl_csr C;
+    double x[200], ax[200], atx[200];
+    int b, f, k, t;
+    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    if (!ctx) { CHECK(ctx != NULL); return; }
+    /* 60 x 45, banded with a few longer rows, unsorted with duplicates */
+    CHECK_OK(ctx, lcl_coo_alloc(ctx, &U, LCL_F64, 60, 45, 0));
+    for (k = 0; k < 300; k++) CHECK_OK(ctx, lcl_coo_push(ctx, &U, (k * 7) % 60, ((k * 7) % 60 * 3 / 4 + k % 5) % 45, 1.0 + k % 9));
+    for (k = 0; k < 30; k++) CHECK_OK(ctx, lcl_coo_push(ctx, &U, 17, k, -0.5));
+    CHECK_OK(ctx, lcl_csr_from_coo(ctx, &U, &C));
+    for (k = 0; k < 200; k++) x[k] = 1.0 + (k % 11) * 0.25;
+    memset(ax, 0, sizeof ax);
+    memset(atx, 0, sizeof atx);
+    for (k = 0; k < (int)C.rows; k++) {
+        int64_t q;
+        for (q = C.ptr[k]; q < C.ptr[k + 1]; q++) {
+            ax[k] += ((double *)C.val)[q] * x[C.col[q]];
+            atx[C.col[q]] += ((double *)C.val)[q] * x[k];
+        }
+    }
+    for (b = 0; b < 2; b++) {
+        lcl_context *c2 = make(bs[b], NULL, NULL, NULL, NULL, NULL);
+        if (!c2) { CHECK(c2 != NULL); continue; }
+        for (f = 0; f < (int)(sizeof fm / sizeof fm[0]); f++)
+            for (t = 0; t < 2; t++) {
+                sp_arg a;
+                char name[80];
+                memset(&a, 0, sizeof a);
+                a.csr = &C;
+                a.f = fm[f];
+                a.trans = t;
+                a.x = x;
+                a.want = t ? atx : ax;
+                snprintf(name, sizeof name, "lcl_spmat %s%s %s", lcl_format_name(fm[f]), t ? " A^T x" : "", lcl_backend_name(bs[b]));
+                sweep(name, c2, op_spmat, &a, LCL_OK, t ? SW_LATE_ARM : 0);
+            }
+        {
+            sp_arg a;
+            memset(&a, 0, sizeof a);
+            a.csr = &C;
+            a.coo = &U;
+            a.f = LCL_FMT_SELL;
+            a.x = x;
+            a.want = ax;
+            sweep("lcl_spmat_from_coo sell", c2, op_spmat, &a, LCL_OK, 0);
+            a.coo = NULL;
+            a.f = LCL_FMT_AUTO;
+            a.trial = 1;
+            sweep("lcl_spmat auto trial", c2, op_spmat, &a, LCL_OK, SW_ONE_MODE);
+        }
+        {   /* the same context still builds and multiplies */
+            lcl_spmat *S = NULL;
+            double y[200];
+            CHECK_OK(c2, lcl_spmat_create(c2, &C, NULL, &S));
+            CHECK_OK(c2, lcl_spmv(c2, LCL_TRANS, 1.0, S, x, 0.0, y));
+            CHECK(sp_same(y, atx, C.cols));
+            lcl_spmat_free(S);
+        }
+        lcl_context_destroy(c2);
+    }
+    lcl_csr_free(&C);
+    lcl_coo_free(&U);
+    lcl_context_destroy(ctx);
+}
+
 /* ---- OpenCL faults -------------------------------------------------------------------------- */
 static void on_alarm(int sig) {
     static const char m[] = "\nFAILED: an OpenCL fault test hung (alarm)\n";
@@ -810,6 +924,7 @@ void lt_suite_faults(void) {
     LT_RUN(test_fault_alloc_mmio);
     LT_RUN(test_fault_alloc_containers);
     LT_RUN(test_fault_alloc_messages);
+    LT_RUN(test_fault_alloc_sparse);
     LT_RUN(test_fault_cl_calls);
     LT_RUN(test_fault_cl_build);
     LT_RUN(test_fault_cl_context);

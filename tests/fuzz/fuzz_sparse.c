@@ -20,7 +20,10 @@
         corrupted header): every function that validates must return LCL_ERR_DIMENSION (bad index)
         or LCL_ERR_INVALID_ARGUMENT (bad header), leave the input untouched, allocate nothing.
      C  the CSR from path A with a row pointer, column index, size or dtype corrupted:
-        lcl_csr_to_coo must reject it (or accept it exactly when it is still valid). */
+        lcl_csr_to_coo must reject it (or accept it exactly when it is still valid).
+     D  lcl_spmat_create (from the CSR) / lcl_spmat_from_coo (from the pushed COO) in every format,
+        options from bytes 3-4: NaN/Inf refused with LCL_ERR_NAN; otherwise lcl_spmat_to_csr gives
+        the CSR back (DIA/BCSR/dense without stored zeros) and A x, A^T x match a naive product. */
 #include "../../linalg_cl.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -316,6 +319,84 @@ static void raw_coo(lcl_dtype dt, int64_t rows, int64_t cols, int mode, const in
     free(bv);
 }
 
+/* ---- path D: lcl_spmat in every format from the CSR of path A (and from the pushed COO), with
+   options from the corruption bytes: non-finite values are refused with LCL_ERR_NAN, anything else
+   builds (max_fill high: every format fits 32x32), goes back to the same CSR through
+   lcl_spmat_to_csr (DIA/BCSR/dense without stored zeros) and multiplies like the naive product. */
+static void spmat_formats(const lcl_csr *S, const lcl_coo *A, uint8_t o1, uint8_t o2) {
+    static const lcl_format fm[] = {LCL_FMT_AUTO, LCL_FMT_COO, LCL_FMT_CSR, LCL_FMT_CSC, LCL_FMT_ELL, LCL_FMT_SELL,
+                                    LCL_FMT_HYB, LCL_FMT_DIA, LCL_FMT_BCSR, LCL_FMT_DENSE};
+    size_t es = esize(S->dtype);
+    int finite = 1, f, t;
+    int64_t k, i;
+    double x[MAXDIM + 1];
+    for (k = 0; k < S->nnz; k++) if (!isfinite(getv(S->val, S->dtype, k))) finite = 0;
+    for (i = 0; i <= MAXDIM; i++) x[i] = (double)((i * 37 + o1) % 13) - 6.0;
+    for (f = 0; f < (int)(sizeof fm / sizeof fm[0]); f++) {
+        lcl_spmat_opts o;
+        lcl_spmat *M = NULL;
+        lcl_csr B;
+        lcl_status st;
+        memset(&o, 0, sizeof o);
+        o.format = fm[f];
+        o.max_fill = (o2 & 0x80) ? 0 : 1e6;     /* default guard for some inputs: FILL is then allowed */
+        o.sell_c = o1 % 9;
+        o.sell_sigma = (o1 >> 4) % 5;
+        o.block_r = o2 % 6;
+        o.block_c = (o2 >> 3) % 6;
+        o.hyb_width = (o1 + o2) % 4;
+        o.kernel = (o2 & 0x40) ? LCL_KERNEL_MERGE : LCL_KERNEL_AUTO;
+        st = (f & 1) ? lcl_spmat_from_coo(ctx, A, &o, &M) : lcl_spmat_create(ctx, S, &o, &M);
+        if (!finite) { CHECK(st == LCL_ERR_NAN && M == NULL); continue; }
+        if (st == LCL_ERR_FILL) { CHECK(o.max_fill == 0 && M == NULL); continue; }
+        CHECK(st == LCL_OK && M != NULL);
+        CHECK(lcl_spmat_to_csr(ctx, M, &B) == LCL_OK);
+        {
+            lcl_spmat_info info;
+            int keep = 1;
+            int64_t q = 0;
+            CHECK(lcl_spmat_describe(M, &info) == LCL_OK);
+            if (info.format == LCL_FMT_DIA || info.format == LCL_FMT_BCSR || info.format == LCL_FMT_DENSE) keep = 0;
+            CHECK(B.rows == S->rows && B.cols == S->cols && B.dtype == S->dtype && B.ptr[0] == 0);
+            for (i = 0; i < S->rows; i++) {
+                for (k = S->ptr[i]; k < S->ptr[i + 1]; k++) {
+                    if (!keep && getv(S->val, S->dtype, k) == 0) continue;
+                    CHECK(q < B.nnz && B.col[q] == S->col[k]);
+                    CHECK(memcmp((char *)B.val + (size_t)q * es, (char *)S->val + (size_t)k * es, es) == 0);
+                    q++;
+                }
+                CHECK(B.ptr[i + 1] == q);
+            }
+            CHECK(B.nnz == q);
+        }
+        lcl_csr_free(&B);
+        for (t = 0; t < 2; t++) {   /* y = A x and A^T x, beta 0 over NaN garbage */
+            double yd[MAXDIM + 1], want[MAXDIM + 1], absum[MAXDIM + 1];
+            float xf[MAXDIM + 1], yf[MAXDIM + 1];
+            int64_t nout = t ? S->cols : S->rows;
+            for (i = 0; i <= MAXDIM; i++) { xf[i] = (float)x[i]; yd[i] = NAN; yf[i] = NAN; want[i] = 0; absum[i] = 0; }
+            for (i = 0; i < S->rows; i++)
+                for (k = S->ptr[i]; k < S->ptr[i + 1]; k++) {
+                    double a = getv(S->val, S->dtype, k);
+                    int64_t o_ = t ? S->col[k] : i, in = t ? i : S->col[k];
+                    want[o_] += a * x[in];
+                    absum[o_] += fabs(a * x[in]);
+                }
+            st = lcl_spmv(ctx, t ? LCL_TRANS : LCL_NO_TRANS, 1.0, M, S->dtype == LCL_F32 ? (const void *)xf : (const void *)x, 0.0,
+                          S->dtype == LCL_F32 ? (void *)yf : (void *)yd);
+            if (st == LCL_ERR_FILL && t && o.max_fill == 0) continue;   /* A^T may pad more than A */
+            CHECK(st == LCL_OK);
+            for (i = 0; i < nout; i++) {
+                double got = S->dtype == LCL_F32 ? (double)yf[i] : yd[i];
+                if (!isfinite(absum[i]) || absum[i] > 1e300) continue;      /* overflowing products: no reference */
+                if (S->dtype == LCL_F32 && absum[i] > 1e37) continue;
+                CHECK(isfinite(got) && close_to(got, want[i], absum[i] * 4 * (MAXDIM + 1), S->dtype));
+            }
+        }
+        lcl_spmat_free(M);
+    }
+}
+
 static ref R64, R32;    /* large: static */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -452,6 +533,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         lcl_coo_free(&G);
     }
     lcl_coo_free(&F);
+
+    /* ---- path D: the sparse formats */
+    spmat_formats(&S, &A, ctarget, cvalue);
 
     /* ---- path B: the raw triples */
     raw_coo(dt, rows, cols, (flags >> 4) & 7, ri, rj, rv, n, any_bad, &C);
