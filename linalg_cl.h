@@ -4453,7 +4453,7 @@ LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, con
      CSR      b0 ptr (int32, local), b1 idx, b2 val; merge: b3 blocks, b4 long rows, carry;
               ni = {blocks, long rows}
      COO      b0 row (local), b1 col, b2 val, crow/carry per work-group; ni = {nnz, groups}
-     ELL      b1 idx, b2 val; ni = {width, ld}
+     ELL      b1 idx, b2 val; ni = {width, ld, texels per x value of the image kernel}
      HYB      ELL part as ELL, b3 row (local), b4 col, b5 val of the COO rest; ni = {width, ld, ncoo, groups}
      SELL     b0 slice offsets, b3 slice widths, b4 perm (local), b1 idx, b2 val; ni = {C}
      DIA      b0 offsets, b2 val (ld = ni[1]); ni = {ndiag, ld}
@@ -4476,7 +4476,7 @@ LCL__PRIVATE lcl_status lcl__sp_upload_part(lcl_context *ctx, const lcl_spmat *A
         if ((st = lcl__sp_put(ctx, d, &P->b[1], A->idx + a, (size_t)nz * sizeof(int32_t))) != LCL_OK) return st;
         if ((st = lcl__sp_put(ctx, d, &P->b[2], (const char *)A->val + (size_t)a * es, (size_t)nz * es)) != LCL_OK) return st;
         if (P->kernel == LCL_KERNEL_MERGE) {
-            int32_t *blk, *lng;
+            int32_t *blk = NULL, *lng = NULL;
             if ((st = lcl__sp_blocks(ctx, A, P, wg, &blk, &P->ni[0], &lng, &P->ni[1])) != LCL_OK) return st;
             st = lcl__sp_put(ctx, d, &P->b[3], blk, (size_t)P->ni[0] * 4 * sizeof(int32_t));
             if (st == LCL_OK) st = lcl__sp_put(ctx, d, &P->b[4], lng, (size_t)P->ni[1] * 3 * sizeof(int32_t));
@@ -4562,8 +4562,9 @@ LCL__PRIVATE lcl_status lcl__sp_upload_part(lcl_context *ctx, const lcl_spmat *A
     }
 }
 
-/* x of cols elements as an image1d_buffer over buf (ELL image kernel) */
-LCL__PRIVATE lcl_status lcl__sp_image(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem buf, int64_t cols, cl_mem *out) {
+/* x of cols elements as an image1d_buffer over buf (ELL image kernel); *texels: per value (1, or 2
+   for double on devices without CL_RG uint texels) */
+LCL__PRIVATE lcl_status lcl__sp_image(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem buf, int64_t cols, cl_mem *out, int *texels) {
     cl_bool img = CL_FALSE;
     size_t maxw = 0;
     cl_image_format fmt;
@@ -4584,6 +4585,15 @@ LCL__PRIVATE lcl_status lcl__sp_image(lcl_context *ctx, lcl__device *d, lcl_dtyp
     desc.image_width = (size_t)cols;
     desc.buffer = buf;
     *out = LCL__CL->clCreateImage(d->cl, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &e);
+    if (texels) *texels = 1;
+    if (!*out && dt == LCL_F64 && texels && (uint64_t)cols * 2 <= (uint64_t)maxw &&
+        (e == CL_IMAGE_FORMAT_NOT_SUPPORTED || e == CL_INVALID_OPERATION || e == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)) {
+        /* no two-channel texels for buffers (PoCL): a double is then two CL_R uint texels */
+        fmt.image_channel_order = CL_R;
+        desc.image_width = (size_t)cols * 2;
+        *out = LCL__CL->clCreateImage(d->cl, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &e);
+        *texels = 2;
+    }
     if (!*out) {
         if (e == CL_IMAGE_FORMAT_NOT_SUPPORTED || e == CL_INVALID_OPERATION)
             return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "device '%s' cannot read x as an image (%s); use LCL_KERNEL_AUTO", d->info.name, lcl__cl_errname(e));
@@ -4641,7 +4651,7 @@ LCL__PRIVATE lcl_status lcl__spmat_upload(lcl_context *ctx, lcl_spmat *A) {
         st = lcl__sp_upload_part(ctx, A, P);
         if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)A->cols * es, CL_MEM_READ_ONLY, &P->x);
         if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)P->n * es, CL_MEM_READ_WRITE, &P->y);
-        if (st == LCL_OK && A->kernel == LCL_KERNEL_IMAGE && A->cols > 0) st = lcl__sp_image(ctx, d, A->dtype, P->x, A->cols, &P->ximg);
+        if (st == LCL_OK && A->kernel == LCL_KERNEL_IMAGE && A->cols > 0) st = lcl__sp_image(ctx, d, A->dtype, P->x, A->cols, &P->ximg, &P->ni[2]);
     }
     if (st != LCL_OK) { lcl__spmat_release(A); return st; }
     if (A->format == LCL_FMT_CSR && A->nparts > 0) A->kernel = A->part[0].kernel;   /* what the first part runs */
@@ -4721,6 +4731,7 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
         case LCL__K_ELL: case LCL__K_ELLIMG:
             e = lcl__argv(K, 9, LCL__A(n), LCL__A(P->ni[0]), LCL__A(P->ni[1]), LCL__A(P->b[1]), LCL__A(P->b[2]),
                           ms, kid[i] == LCL__K_ELLIMG ? (const void *)&ximg : (const void *)&x, rs, pa, rs, pb, LCL__A(y));
+            if (e == CL_SUCCESS && kid[i] == LCL__K_ELLIMG) e = LCL__CL->clSetKernelArg(K, 9, sizeof(int), &P->ni[2]);
             break;
         case LCL__K_SELL:
             e = lcl__argv(K, 11, LCL__A(n), LCL__A(P->ni[0]), LCL__A(P->b[0]), LCL__A(P->b[3]), LCL__A(P->b[4]), LCL__A(P->b[1]), LCL__A(P->b[2]),
@@ -4800,6 +4811,7 @@ LCL__PRIVATE lcl_status lcl__spmv_cl_vec(lcl_context *ctx, double alpha, lcl_spm
     lcl__spdev *P;
     lcl__device *d;
     cl_mem img = NULL;
+    int texels = 1;
     lcl_status st;
     if (A->nparts > 1)
         return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "the matrix is split across %d devices: use lcl_spmv with host arrays for a matrix split across devices", A->nparts);
@@ -4815,7 +4827,7 @@ LCL__PRIVATE lcl_status lcl__spmv_cl_vec(lcl_context *ctx, double alpha, lcl_spm
     if (x->dev != P->dev || y->dev != P->dev)
         return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "lcl_spmv_vec: the vectors live on device %d, the matrix on device %d", x->dev, P->dev);
     d = &ctx->dev[P->dev];
-    if (P->ximg && (st = lcl__sp_image(ctx, d, A->dtype, x->buf, A->cols, &img)) != LCL_OK) return st;
+    if (P->ximg && (st = lcl__sp_image(ctx, d, A->dtype, x->buf, A->cols, &img, &texels)) != LCL_OK) return st;   /* same texels as at upload */
     st = lcl__sp_run(ctx, A, P, x->buf, img, y->buf, alpha, beta, d->queue[0]);
     if (st == LCL_OK) LCL__CL->clFlush(d->queue[0]);
     if (img) {

@@ -201,10 +201,11 @@ __kernel void SFX(lcl_spmv_ell)(const int n, const int w, const int ld, __global
 
 #ifdef __IMAGE_SUPPORT__
 /* ELL with x read through an image1d_buffer (the texture path): float as CL_R/CL_FLOAT texels,
-   double as CL_RG/CL_UNSIGNED_INT32 texels reinterpreted */
+   double as CL_RG/CL_UNSIGNED_INT32 texels reinterpreted (texels == 1), or as two CL_R uint
+   texels where the device has no two-channel buffer images (texels == 2) */
 __kernel void SFX(lcl_spmv_ell_img)(const int n, const int w, const int ld, __global const int *idx,
                                     __global const real *val, __read_only image1d_buffer_t xi, const real alpha,
-                                    const real beta, __global real *y) {
+                                    const real beta, __global real *y, const int texels) {
     int i = get_global_id(0);
     if (i < n) {
         real s = 0;
@@ -213,8 +214,10 @@ __kernel void SFX(lcl_spmv_ell_img)(const int n, const int w, const int ld, __gl
             int c = idx[k * ld + i];
             if (c >= 0) {
 #if LCL_FP64
-                uint4 t = read_imageui(xi, c);
-                real xv = as_double((uint2)(t.x, t.y));
+                uint4 t = read_imageui(xi, texels * c), u = t;
+                real xv;
+                if (texels == 2) u = read_imageui(xi, 2 * c + 1);
+                xv = as_double((uint2)(t.x, texels == 2 ? u.x : t.y));
 #else
                 real xv = read_imagef(xi, c).x;
 #endif
