@@ -80,6 +80,10 @@ bench: deps
 	$(B)/bench_mmio
 	@$(MAKE) --no-print-directory bench-dense
 
+# OpenCL SpMV kernels on one device (the GPU machine: BENCHMARKS.md); see the file's head for options
+$(B)/bench_spmv_cl: tools/bench_spmv_cl.c $(GEN) $(HDRS) | $(B)
+	$(CC) $(ALL_CFLAGS) -O3 -o $@ tools/bench_spmv_cl.c tools/lcl_gen.c $(LDLIBS)
+
 $(B)/bench_mmio: tools/bench_mmio.c $(GEN) $(HDRS) | $(B)
 	$(CC) $(ALL_CFLAGS) -O3 -o $@ tools/bench_mmio.c tools/lcl_gen.c $(LDLIBS)
 

@@ -496,7 +496,7 @@ typedef struct lcl__kernel_slot { const char *name; cl_kernel k; } lcl__kernel_s
 typedef struct lcl__program {
     cl_program prog;
     int state;                      /* 0 not built, 1 built; a failed build is not remembered: retried */
-    lcl__kernel_slot kern[32];
+    lcl__kernel_slot kern[64];
     int nkern;
 } lcl__program;
 typedef struct lcl__device {
@@ -728,6 +728,7 @@ LCL_API void lcl_clear_error(lcl_context *ctx) {
         const size_t *, size_t, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueNDRangeKernel, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, \
         const size_t *, cl_uint, const cl_event *, cl_event *)) \
+    X(cl_mem, clCreateImage, (cl_context, cl_mem_flags, const cl_image_format *, const cl_image_desc *, void *, cl_int *)) \
     X(cl_int, clEnqueueMarkerWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueBarrierWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clFlush, (cl_command_queue)) \
@@ -4992,35 +4993,610 @@ LCL__PRIVATE void lcl__spmv_host(const lcl_context *ctx, const lcl_spmat *A, dou
 struct lcl__spdev {
     int dev;                    /* index into ctx->dev */
     int64_t r0, r1;
+    int n;                      /* r1 - r0 */
+    lcl_spmv_kernel kernel;     /* CSR: resolved for this part */
+    int V;                      /* CSR vector: lanes per row */
+    int ni[4];                  /* per format, see lcl__spmat_upload */
+    cl_mem b[8];                /* per format, see lcl__spmat_upload */
+    cl_mem carry, crow;         /* CSR adaptive / COO / HYB carries */
+    cl_mem x, y, ximg;          /* host-array products: x (all columns), y (the part's rows), x as an image */
 };
-/* Upload the host arrays of a freshly built A (kernel may still be AUTO: resolve it). */
+
+/* kernel names, double and float (the table keeps the pointers: literals) */
+enum { LCL__K_SCALAR, LCL__K_VEC2, LCL__K_VEC4, LCL__K_VEC8, LCL__K_VEC16, LCL__K_VEC32, LCL__K_ADAPTIVE, LCL__K_LONG,
+       LCL__K_SCALE, LCL__K_COO, LCL__K_COOFIX, LCL__K_ELL, LCL__K_ELLIMG, LCL__K_SELL, LCL__K_DIA, LCL__K_BCSR, LCL__K_DENSE };
+static const char *const lcl__spk[][2] = {
+    {"lcl_spmv_csr_scalar_d", "lcl_spmv_csr_scalar_f"}, {"lcl_spmv_csr_vec2_d", "lcl_spmv_csr_vec2_f"},
+    {"lcl_spmv_csr_vec4_d", "lcl_spmv_csr_vec4_f"}, {"lcl_spmv_csr_vec8_d", "lcl_spmv_csr_vec8_f"},
+    {"lcl_spmv_csr_vec16_d", "lcl_spmv_csr_vec16_f"}, {"lcl_spmv_csr_vec32_d", "lcl_spmv_csr_vec32_f"},
+    {"lcl_spmv_csr_adaptive_d", "lcl_spmv_csr_adaptive_f"}, {"lcl_spmv_csr_long_d", "lcl_spmv_csr_long_f"},
+    {"lcl_spmv_scale_d", "lcl_spmv_scale_f"}, {"lcl_spmv_coo_d", "lcl_spmv_coo_f"}, {"lcl_spmv_coo_fix_d", "lcl_spmv_coo_fix_f"},
+    {"lcl_spmv_ell_d", "lcl_spmv_ell_f"}, {"lcl_spmv_ell_img_d", "lcl_spmv_ell_img_f"}, {"lcl_spmv_sell_d", "lcl_spmv_sell_f"},
+    {"lcl_spmv_dia_d", "lcl_spmv_dia_f"}, {"lcl_spmv_bcsr_d", "lcl_spmv_bcsr_f"}, {"lcl_spmv_dense_d", "lcl_spmv_dense_f"}};
+#define LCL__SP_TILES 8          /* COO: LCL_WG-entry tiles per work-group */
+#define LCL__SP_LDS_PER_WG 4     /* CSR adaptive: nnz of a stream block per work-item (SPMV_LDS in sparse.cl) */
+#define LCL__SP_SPLIT_PER_WG 32  /* CSR adaptive: rows longer than this many nnz per work-item are split */
+
+LCL__PRIVATE lcl_status lcl__vec_cl_write(lcl_context *ctx, lcl_vec *v, const void *src);
+
+LCL__PRIVATE void lcl__spdev_release(lcl__spdev *P) {
+    int i;
+    cl_mem *m[6];
+    for (i = 0; i < 8; i++) if (P->b[i]) LCL__CL->clReleaseMemObject(P->b[i]);
+    m[0] = &P->carry; m[1] = &P->crow; m[2] = &P->ximg; m[3] = &P->x; m[4] = &P->y; m[5] = NULL;
+    for (i = 0; m[i]; i++) if (*m[i]) LCL__CL->clReleaseMemObject(*m[i]);
+    memset(P->b, 0, sizeof P->b);
+    P->carry = P->crow = P->ximg = P->x = P->y = NULL;
+}
+LCL__PRIVATE void lcl__spmat_release(lcl_spmat *A) {
+    int p;
+    if (!A || !A->part) return;
+    for (p = 0; p < A->nparts; p++) lcl__spdev_release(&A->part[p]);
+    LCL_FREE(A->part);
+    A->part = NULL;
+    A->nparts = 0;
+}
+
+/* a read-only device copy of bytes of host memory (blocking write on the transfer queue) */
+LCL__PRIVATE lcl_status lcl__sp_put(lcl_context *ctx, lcl__device *d, cl_mem *out, const void *host, size_t bytes) {
+    cl_int e;
+    lcl_status st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_ONLY, out);
+    if (st != LCL_OK || bytes == 0) return st;
+    e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], *out, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
+}
+/* int64 offsets [a, a+n] rebased to int32 from base */
+LCL__PRIVATE lcl_status lcl__sp_put_off(lcl_context *ctx, lcl__device *d, cl_mem *out, const int64_t *p, int64_t n, int64_t base) {
+    lcl_status st = LCL_OK;
+    int32_t *t = (int32_t *)lcl__alloc(ctx, "part offsets", (size_t)n + 1, sizeof(int32_t), &st);
+    int64_t i;
+    if (!t) return st;
+    for (i = 0; i <= n; i++) t[i] = (int32_t)(p[i] - base);
+    st = lcl__sp_put(ctx, d, out, t, ((size_t)n + 1) * sizeof(int32_t));
+    LCL_FREE(t);
+    return st;
+}
+LCL__PRIVATE int64_t lcl__sp_lower(const int32_t *a, int64_t n, int64_t v) {   /* first k with a[k] >= v */
+    int64_t lo = 0, hi = n;
+    while (lo < hi) { int64_t m = lo + (hi - lo) / 2; if (a[m] < v) lo = m + 1; else hi = m; }
+    return lo;
+}
+/* rows of a part begin at multiples of this (SELL sorts within sigma windows, BCSR blocks rows) */
+LCL__PRIVATE int64_t lcl__sp_gran(const lcl_spmat *A) {
+    if (A->format == LCL_FMT_SELL) return A->sigma % A->C == 0 ? A->sigma : (int64_t)A->sigma * A->C;
+    if (A->format == LCL_FMT_BCSR) return A->br;
+    return 1;
+}
+/* work of rows [0, r), r a multiple of lcl__sp_gran or rows: stored slots plus rows */
+LCL__PRIVATE int64_t lcl__sp_work(const lcl_spmat *A, int64_t r) {
+    switch (A->format) {
+    case LCL_FMT_CSR: return A->ptr[r] + r;
+    case LCL_FMT_COO: return lcl__sp_lower(A->row, A->nnz, r) + r;
+    case LCL_FMT_HYB: return r * (A->width + 1) + lcl__sp_lower(A->crow, A->ncoo, r);
+    case LCL_FMT_SELL: return A->ptr[(r + A->C - 1) / A->C] + r;
+    case LCL_FMT_BCSR: return A->ptr[(r + A->br - 1) / A->br] * A->br * A->bc + r;
+    case LCL_FMT_DENSE: return r * (A->cols + 1);
+    case LCL_FMT_DIA: return r * (A->ndiag + 1);
+    default: return r * (A->width + 1);
+    }
+}
+
+/* The CSR kernel for LCL_KERNEL_AUTO (and LCL_KERNEL_IMAGE, which only ELL has), per part, from
+   the part's row lengths and its device:
+     CPU devices: scalar (a work-item streams its rows through the cache; lanes would only add
+                  reductions);
+     GPUs, accelerators: merge (adaptive row blocks) when rows are heavy-tailed: coefficient of
+                  variation of the row length (std/mean) > 1.5, or the longest row > 32 x mean + 256
+                  (one lane group would serialize it); else vector when the mean row length is
+                  >= 6 (a 7-point stencil's rows are then read by 8 coalesced lanes); else scalar.
+   Vector's V (explicit or auto): the largest power of two <= 1.25 x mean, in 2..32 and <= LCL_WG. */
+LCL__PRIVATE void lcl__sp_csr_kernel(const lcl_spmat *A, const lcl__device *d, lcl__spdev *P) {
+    int64_t i, mx = 0;
+    double mean = 0, var = 0, n = (double)P->n;
+    int V = 2;
+    for (i = P->r0; i < P->r1; i++) {
+        int64_t l = A->ptr[i + 1] - A->ptr[i];
+        mean += (double)l;
+        if (l > mx) mx = l;
+    }
+    mean = n > 0 ? mean / n : 0;
+    for (i = P->r0; i < P->r1; i++) {
+        double t = (double)(A->ptr[i + 1] - A->ptr[i]) - mean;
+        var += t * t;
+    }
+    var = n > 0 ? var / n : 0;
+    while (V < 32 && (double)(2 * V) <= 1.25 * mean && (size_t)(2 * V) <= lcl__wg(d)) V *= 2;
+    P->V = V;
+    P->kernel = A->kernel;
+    if (P->kernel == LCL_KERNEL_AUTO || P->kernel == LCL_KERNEL_IMAGE) {
+        if (d->info.type == LCL_DEVICE_CPU) P->kernel = LCL_KERNEL_SCALAR;
+        else if (mean > 0 && (sqrt(var) > 1.5 * mean || (double)mx > 32 * mean + 256)) P->kernel = LCL_KERNEL_MERGE;
+        else if (mean >= 6) P->kernel = LCL_KERNEL_VECTOR;
+        else P->kernel = LCL_KERNEL_SCALAR;
+    }
+}
+
+/* CSR adaptive row blocks of a part (local rows, local offsets), see lcl_spmv_csr_adaptive in
+   kernels/sparse.cl: blk gets 4 ints per block, lng 3 per split row */
+LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, size_t wg,
+                                       int32_t **blk, int *nblk, int32_t **lng, int *nlong) {
+    const int64_t *p = A->ptr + P->r0, lds = (int64_t)wg * LCL__SP_LDS_PER_WG, split = (int64_t)wg * LCL__SP_SPLIT_PER_WG;
+    int64_t r = 0, n = P->n, cap = 16, lcap = 4, nb = 0, nl = 0;
+    lcl_status st = LCL_OK;
+    int32_t *b = (int32_t *)lcl__alloc(ctx, "CSR row blocks", (size_t)cap * 4, sizeof(int32_t), &st), *l;
+    if (!b) return st;
+    l = (int32_t *)lcl__alloc(ctx, "CSR long rows", (size_t)lcap * 3, sizeof(int32_t), &st);
+    if (!l) { LCL_FREE(b); return st; }
+    while (r < n) {
+        int64_t len = p[r + 1] - p[r], k, r1 = r;
+        int64_t need = len > split ? (len + split - 1) / split : 1;
+        if (nb + need > cap) {
+            int32_t *t;
+            while (nb + need > cap) cap *= 2;
+            t = (int32_t *)LCL_REALLOC(b, (size_t)cap * 4 * sizeof(int32_t));
+            if (!t) { st = lcl__oom(ctx, "CSR row blocks", (size_t)cap * 16); break; }
+            b = t;
+        }
+        if (len > split) {                              /* chunks to carry[], summed by csr_long */
+            if (nl == lcap) {
+                int32_t *t = (int32_t *)LCL_REALLOC(l, (size_t)lcap * 2 * 3 * sizeof(int32_t));
+                if (!t) { st = lcl__oom(ctx, "CSR long rows", (size_t)lcap * 24); break; }
+                l = t;
+                lcap *= 2;
+            }
+            l[3 * nl] = (int32_t)r; l[3 * nl + 1] = (int32_t)nb; l[3 * nl + 2] = (int32_t)need;
+            nl++;
+            for (k = 0; k < need; k++, nb++) {
+                b[4 * nb] = b[4 * nb + 1] = (int32_t)r;
+                b[4 * nb + 2] = (int32_t)(p[r] - p[0] + k * split);
+                b[4 * nb + 3] = (int32_t)(k == need - 1 ? p[r + 1] - p[0] : p[r] - p[0] + (k + 1) * split);
+            }
+            r++;
+            continue;
+        }
+        if (len > lds) r1 = r + 1;                      /* one long row: the work-group reduces it */
+        else
+            while (r1 < n && r1 - r < (int64_t)wg && p[r1 + 1] - p[r] <= lds) r1++;
+        b[4 * nb] = (int32_t)r; b[4 * nb + 1] = (int32_t)r1;
+        b[4 * nb + 2] = (int32_t)(p[r] - p[0]); b[4 * nb + 3] = (int32_t)(p[r1] - p[0]);
+        nb++;
+        r = r1;
+    }
+    if (st != LCL_OK) { LCL_FREE(b); LCL_FREE(l); return st; }
+    *blk = b; *nblk = (int)nb; *lng = l; *nlong = (int)nl;
+    return LCL_OK;
+}
+
+/* One part's device arrays. Buffers per format (ni = sizes):
+     CSR      b0 ptr (int32, local), b1 idx, b2 val; merge: b3 blocks, b4 long rows, carry;
+              ni = {blocks, long rows}
+     COO      b0 row (local), b1 col, b2 val, crow/carry per work-group; ni = {nnz, groups}
+     ELL      b1 idx, b2 val; ni = {width, ld, texels per x value of the image kernel}
+     HYB      ELL part as ELL, b3 row (local), b4 col, b5 val of the COO rest; ni = {width, ld, ncoo, groups}
+     SELL     b0 slice offsets, b3 slice widths, b4 perm (local), b1 idx, b2 val; ni = {C}
+     DIA      b0 offsets, b2 val (ld = ni[1]); ni = {ndiag, ld}
+     BCSR     b0 block-row offsets, b1 block columns, b2 blocks; ni = {br, bc}
+     DENSE    b2 val (the part's rows) */
+LCL__PRIVATE lcl_status lcl__sp_upload_part(lcl_context *ctx, const lcl_spmat *A, lcl__spdev *P) {
+    lcl__device *d = &ctx->dev[P->dev];
+    size_t es = lcl__dsize(A->dtype), wg = lcl__wg(d);
+    int64_t r0 = P->r0, r1 = P->r1, n = P->n, i, k;
+    lcl_status st = LCL_OK;
+    void *tmp = NULL;
+    int32_t *ti = NULL;
+    const char *dn = d->info.name;
+    switch (A->format) {
+    case LCL_FMT_CSR: {
+        int64_t a = A->ptr[r0], nz = A->ptr[r1] - a;
+        if (nz > INT32_MAX) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "a part of %lld nonzeros on device '%s' exceeds int32 offsets; split the matrix across more devices", (long long)nz, dn);
+        lcl__sp_csr_kernel(A, d, P);
+        if ((st = lcl__sp_put_off(ctx, d, &P->b[0], A->ptr + r0, n, a)) != LCL_OK) return st;
+        if ((st = lcl__sp_put(ctx, d, &P->b[1], A->idx + a, (size_t)nz * sizeof(int32_t))) != LCL_OK) return st;
+        if ((st = lcl__sp_put(ctx, d, &P->b[2], (const char *)A->val + (size_t)a * es, (size_t)nz * es)) != LCL_OK) return st;
+        if (P->kernel == LCL_KERNEL_MERGE) {
+            int32_t *blk = NULL, *lng = NULL;
+            if ((st = lcl__sp_blocks(ctx, A, P, wg, &blk, &P->ni[0], &lng, &P->ni[1])) != LCL_OK) return st;
+            st = lcl__sp_put(ctx, d, &P->b[3], blk, (size_t)P->ni[0] * 4 * sizeof(int32_t));
+            if (st == LCL_OK) st = lcl__sp_put(ctx, d, &P->b[4], lng, (size_t)P->ni[1] * 3 * sizeof(int32_t));
+            if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)P->ni[0] * es, CL_MEM_READ_WRITE, &P->carry);
+            LCL_FREE(blk);
+            LCL_FREE(lng);
+        }
+        return st;
+    }
+    case LCL_FMT_COO: case LCL_FMT_HYB: {
+        const int32_t *row = A->format == LCL_FMT_COO ? A->row : A->crow, *col = A->format == LCL_FMT_COO ? A->idx : A->ccol;
+        const void *val = A->format == LCL_FMT_COO ? A->val : A->cval;
+        int64_t cnt = A->format == LCL_FMT_COO ? A->nnz : A->ncoo, a = lcl__sp_lower(row, cnt, r0), e = lcl__sp_lower(row, cnt, r1);
+        int j = A->format == LCL_FMT_COO ? 0 : 3, ci = A->format == LCL_FMT_COO ? 0 : 2;
+        if (e - a > INT32_MAX - (int64_t)wg * LCL__SP_TILES) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "a part of %lld entries on device '%s' exceeds int32 indexing", (long long)(e - a), dn);
+        P->ni[ci] = (int)(e - a);
+        P->ni[ci + 1] = (int)((e - a + (int64_t)wg * LCL__SP_TILES - 1) / ((int64_t)wg * LCL__SP_TILES));
+        if (!(ti = (int32_t *)lcl__alloc(ctx, "part rows", (size_t)(e - a), sizeof(int32_t), &st))) return st;
+        for (k = a; k < e; k++) ti[k - a] = row[k] - (int32_t)r0;
+        st = lcl__sp_put(ctx, d, &P->b[j], ti, (size_t)(e - a) * sizeof(int32_t));
+        LCL_FREE(ti);
+        if (st == LCL_OK) st = lcl__sp_put(ctx, d, &P->b[j + 1], col + a, (size_t)(e - a) * sizeof(int32_t));
+        if (st == LCL_OK) st = lcl__sp_put(ctx, d, &P->b[j + 2], (const char *)val + (size_t)a * es, (size_t)(e - a) * es);
+        if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)P->ni[ci + 1] * sizeof(int32_t), CL_MEM_READ_WRITE, &P->crow);
+        if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)P->ni[ci + 1] * es, CL_MEM_READ_WRITE, &P->carry);
+        if (st != LCL_OK || A->format == LCL_FMT_COO) return st;
+    }   /* HYB: and its ELL part */
+    /* fall through */
+    case LCL_FMT_ELL: case LCL_FMT_DIA: {
+        int whole = r0 == 0 && r1 == A->rows, j;
+        int64_t w = A->format == LCL_FMT_DIA ? A->ndiag : A->width, ld = whole ? A->ld : lcl__round_up(n, LCL__ALIGN_ROWS);
+        if (w * ld > INT32_MAX) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "a part of %lld slots on device '%s' exceeds int32 indexing", (long long)(w * ld), dn);
+        P->ni[0] = (int)w;
+        P->ni[1] = (int)ld;
+        if (A->format == LCL_FMT_DIA) {
+            if ((st = lcl__sp_put(ctx, d, &P->b[0], A->off, (size_t)w * sizeof(int32_t))) != LCL_OK) return st;
+        } else if (whole) {
+            if ((st = lcl__sp_put(ctx, d, &P->b[1], A->idx, (size_t)(w * ld) * sizeof(int32_t))) != LCL_OK) return st;
+        } else {
+            if (!(ti = (int32_t *)lcl__alloc(ctx, "part slots", (size_t)(w * ld), sizeof(int32_t), &st))) return st;
+            for (j = 0; j < w; j++)
+                for (i = 0; i < ld; i++) ti[j * ld + i] = i < n ? A->idx[j * A->ld + r0 + i] : -1;
+            st = lcl__sp_put(ctx, d, &P->b[1], ti, (size_t)(w * ld) * sizeof(int32_t));
+            LCL_FREE(ti);
+            if (st != LCL_OK) return st;
+        }
+        if (whole) return lcl__sp_put(ctx, d, &P->b[2], A->val, (size_t)(w * ld) * es);
+        if (!(tmp = lcl__alloc(ctx, "part slots", (size_t)(w * ld), es, &st))) return st;
+        memset(tmp, 0, (size_t)(w * ld) * es);
+        for (j = 0; j < w; j++) memcpy((char *)tmp + (size_t)(j * ld) * es, (const char *)A->val + (size_t)(j * A->ld + r0) * es, (size_t)n * es);
+        st = lcl__sp_put(ctx, d, &P->b[2], tmp, (size_t)(w * ld) * es);
+        LCL_FREE(tmp);
+        return st;
+    }
+    case LCL_FMT_SELL: {
+        int64_t s0 = r0 / A->C, s1 = (r1 + A->C - 1) / A->C, a = A->ptr[s0], nz = A->ptr[s1] - a;
+        if (nz > INT32_MAX) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "a part of %lld slots on device '%s' exceeds int32 indexing", (long long)nz, dn);
+        P->ni[0] = A->C;
+        if ((st = lcl__sp_put_off(ctx, d, &P->b[0], A->ptr + s0, s1 - s0, a)) != LCL_OK) return st;
+        if ((st = lcl__sp_put(ctx, d, &P->b[3], A->swidth + s0, (size_t)(s1 - s0) * sizeof(int32_t))) != LCL_OK) return st;
+        if (!(ti = (int32_t *)lcl__alloc(ctx, "part permutation", (size_t)n, sizeof(int32_t), &st))) return st;
+        for (i = 0; i < n; i++) ti[i] = A->perm[r0 + i] - (int32_t)r0;
+        st = lcl__sp_put(ctx, d, &P->b[4], ti, (size_t)n * sizeof(int32_t));
+        LCL_FREE(ti);
+        if (st == LCL_OK) st = lcl__sp_put(ctx, d, &P->b[1], A->idx + a, (size_t)nz * sizeof(int32_t));
+        if (st == LCL_OK) st = lcl__sp_put(ctx, d, &P->b[2], (const char *)A->val + (size_t)a * es, (size_t)nz * es);
+        return st;
+    }
+    case LCL_FMT_BCSR: {
+        int64_t b0 = r0 / A->br, b1 = (r1 + A->br - 1) / A->br, a = A->ptr[b0], nb = A->ptr[b1] - a, bs = (int64_t)A->br * A->bc;
+        if (nb * bs > INT32_MAX) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "a part of %lld block slots on device '%s' exceeds int32 indexing", (long long)(nb * bs), dn);
+        P->ni[0] = A->br;
+        P->ni[1] = A->bc;
+        if ((st = lcl__sp_put_off(ctx, d, &P->b[0], A->ptr + b0, b1 - b0, a)) != LCL_OK) return st;
+        if ((st = lcl__sp_put(ctx, d, &P->b[1], A->idx + a, (size_t)nb * sizeof(int32_t))) != LCL_OK) return st;
+        return lcl__sp_put(ctx, d, &P->b[2], (const char *)A->val + (size_t)(a * bs) * es, (size_t)(nb * bs) * es);
+    }
+    case LCL_FMT_DENSE:
+        return lcl__sp_put(ctx, d, &P->b[2], (const char *)A->val + (size_t)(r0 * A->cols) * es, (size_t)(n * A->cols) * es);
+    default:
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "format '%s' has no OpenCL SpMV kernel%s", lcl_format_name(A->format),
+                         A->format == LCL_FMT_CSC ? ": use CSR (CSC would need atomic scatters)" : "");
+    }
+}
+
+/* x of cols elements as an image1d_buffer over buf (ELL image kernel); *texels: per value (1, or 2
+   for double on devices without CL_RG uint texels) */
+LCL__PRIVATE lcl_status lcl__sp_image(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem buf, int64_t cols, cl_mem *out, int *texels) {
+    cl_bool img = CL_FALSE;
+    size_t maxw = 0;
+    cl_image_format fmt;
+    cl_image_desc desc;
+    cl_int e;
+    *out = NULL;
+    if (LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_IMAGE_SUPPORT, sizeof img, &img, NULL) != CL_SUCCESS || !img)
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "the ELL image kernel needs image support, which device '%s' lacks; use LCL_KERNEL_AUTO", d->info.name);
+    if (LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof maxw, &maxw, NULL) != CL_SUCCESS) maxw = 0;
+    if ((uint64_t)cols > (uint64_t)maxw)
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "x of %lld elements exceeds the image buffer limit (%.0f texels) of device '%s'; use LCL_KERNEL_AUTO",
+                         (long long)cols, (double)maxw, d->info.name);
+    memset(&fmt, 0, sizeof fmt);
+    memset(&desc, 0, sizeof desc);
+    fmt.image_channel_order = dt == LCL_F32 ? CL_R : CL_RG;
+    fmt.image_channel_data_type = dt == LCL_F32 ? CL_FLOAT : CL_UNSIGNED_INT32;
+    desc.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    desc.image_width = (size_t)cols;
+    desc.buffer = buf;
+    *out = LCL__CL->clCreateImage(d->cl, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &e);
+    if (texels) *texels = 1;
+    if (!*out && dt == LCL_F64 && texels && (uint64_t)cols * 2 <= (uint64_t)maxw &&
+        (e == CL_IMAGE_FORMAT_NOT_SUPPORTED || e == CL_INVALID_OPERATION || e == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)) {
+        /* no two-channel texels for buffers (PoCL): a double is then two CL_R uint texels */
+        fmt.image_channel_order = CL_R;
+        desc.image_width = (size_t)cols * 2;
+        *out = LCL__CL->clCreateImage(d->cl, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &e);
+        *texels = 2;
+    }
+    if (!*out) {
+        if (e == CL_IMAGE_FORMAT_NOT_SUPPORTED || e == CL_INVALID_OPERATION)
+            return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "device '%s' cannot read x as an image (%s); use LCL_KERNEL_AUTO", d->info.name, lcl__cl_errname(e));
+        return lcl__clfail(ctx, e, "clCreateImage", d->info.name);
+    }
+    return LCL_OK;
+}
+
 LCL__PRIVATE lcl_status lcl__spmat_upload(lcl_context *ctx, lcl_spmat *A) {
-    (void)A;
-    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL SpMV is not implemented yet");
+    int nd, p, first, devs[64];
+    int64_t gran = lcl__sp_gran(A), total, bounds[65];
+    lcl_status st = LCL_OK;
+    if (!ctx || ctx->ndev < 1) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "OpenCL SpMV needs an OpenCL context");
+    if (A->opts.device < -1 || A->opts.device >= ctx->ndev)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "opts.device %d out of range: the context has %d OpenCL device(s) (-1 = all)", A->opts.device, ctx->ndev);
+    if (A->rows > INT32_MAX || A->cols > INT32_MAX)
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL SpMV takes at most %d rows and columns", INT32_MAX);
+    nd = A->opts.device < 0 ? (ctx->ndev < 64 ? ctx->ndev : 64) : 1;
+    first = A->opts.device < 0 ? 0 : A->opts.device;
+    for (p = 0; p < nd; p++) devs[p] = first + p;
+    for (p = 0; p < nd; p++) {
+        lcl_status s2;
+        lcl__program *pr;
+        if ((s2 = lcl__get_program(ctx, &ctx->dev[devs[p]], A->dtype, &pr)) != LCL_OK) return s2;   /* NO_FP64, build errors: early */
+    }
+    /* rows split by work (stored slots + rows), part boundaries at multiples of gran */
+    total = lcl__sp_work(A, A->rows);
+    bounds[0] = 0;
+    for (p = 1; p < nd; p++) {
+        int64_t lo = bounds[p - 1] / gran, hi = (A->rows + gran - 1) / gran;
+        double want = (double)total * p / nd;
+        while (lo < hi) {
+            int64_t m = lo + (hi - lo) / 2, r = m * gran < A->rows ? m * gran : A->rows;
+            if ((double)lcl__sp_work(A, r) < want) lo = m + 1; else hi = m;
+        }
+        bounds[p] = lo * gran < A->rows ? lo * gran : A->rows;
+    }
+    bounds[nd] = A->rows;
+    A->part = (lcl__spdev *)lcl__alloc(ctx, "matrix parts", (size_t)nd, sizeof(lcl__spdev), &st);
+    if (!A->part) return st;
+    memset(A->part, 0, (size_t)nd * sizeof(lcl__spdev));
+    A->nparts = 0;
+    if (A->format == LCL_FMT_CSR) { if (A->kernel == LCL_KERNEL_IMAGE) A->kernel = LCL_KERNEL_AUTO; }   /* resolved per part */
+    else if (!(A->format == LCL_FMT_ELL && A->kernel == LCL_KERNEL_IMAGE)) A->kernel = LCL_KERNEL_SCALAR;   /* the format's one kernel */
+    for (p = 0; p < nd && st == LCL_OK; p++) {
+        lcl__spdev *P = &A->part[A->nparts];
+        lcl__device *d = &ctx->dev[devs[p]];
+        size_t es = lcl__dsize(A->dtype);
+        if (bounds[p + 1] <= bounds[p] && !(nd == 1 && A->rows == 0)) continue;   /* a device with no rows holds no part */
+        P->dev = devs[p];
+        P->r0 = bounds[p];
+        P->r1 = bounds[p + 1];
+        P->n = (int)(P->r1 - P->r0);
+        A->nparts++;
+        st = lcl__sp_upload_part(ctx, A, P);
+        if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)A->cols * es, CL_MEM_READ_ONLY, &P->x);
+        if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)P->n * es, CL_MEM_READ_WRITE, &P->y);
+        if (st == LCL_OK && A->kernel == LCL_KERNEL_IMAGE && A->cols > 0) st = lcl__sp_image(ctx, d, A->dtype, P->x, A->cols, &P->ximg, &P->ni[2]);
+    }
+    if (st != LCL_OK) { lcl__spmat_release(A); return st; }
+    if (A->format == LCL_FMT_CSR && A->nparts > 0) A->kernel = A->part[0].kernel;   /* what the first part runs */
+    else if (A->kernel == LCL_KERNEL_AUTO) A->kernel = LCL_KERNEL_SCALAR;
+    return LCL_OK;
 }
-LCL__PRIVATE void lcl__spmat_release(lcl_spmat *A) { (void)A; }
+
+/* enqueue part P's product on q: y (the part's rows) = alpha*A_P*x + beta*y */
+LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, cl_mem x, cl_mem ximg, cl_mem y,
+                                    double alpha, double beta, cl_command_queue q) {
+    lcl__device *d = &ctx->dev[P->dev];
+    int f = A->dtype == LCL_F32, n = P->n, launches = 0, i, cols = (int)A->cols;
+    size_t wg = lcl__wg(d), gws[3];
+    float af = (float)alpha, bf = (float)beta;
+    const void *pa = f ? (const void *)&af : (const void *)&alpha, *pb = f ? (const void *)&bf : (const void *)&beta;
+    size_t rs = f ? sizeof(float) : sizeof(double), ms = sizeof(cl_mem);
+    cl_kernel k[3];
+    int kid[3];
+    cl_int e = CL_SUCCESS;
+    lcl_status st;
+    if (n == 0) return LCL_OK;
+    switch (A->format) {
+    case LCL_FMT_CSR:
+        if (P->kernel == LCL_KERNEL_MERGE) {
+            kid[0] = LCL__K_ADAPTIVE; gws[0] = (size_t)P->ni[0] * wg;
+            kid[1] = LCL__K_LONG; gws[1] = (size_t)lcl__round_up(P->ni[1], (int64_t)wg);
+            launches = P->ni[1] > 0 ? 2 : 1;
+        } else if (P->kernel == LCL_KERNEL_VECTOR) {
+            int v = P->V, j = LCL__K_VEC2;
+            while (v > 2) { v >>= 1; j++; }
+            kid[0] = j; gws[0] = (size_t)lcl__round_up((int64_t)n * P->V, (int64_t)wg); launches = 1;
+        } else { kid[0] = LCL__K_SCALAR; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg); launches = 1; }
+        break;
+    case LCL_FMT_COO:
+        kid[0] = LCL__K_SCALE; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg);
+        kid[1] = LCL__K_COO; gws[1] = (size_t)P->ni[1] * wg;
+        kid[2] = LCL__K_COOFIX; gws[2] = (size_t)lcl__round_up(P->ni[1], (int64_t)wg);
+        launches = P->ni[1] > 0 ? 3 : 1;
+        break;
+    case LCL_FMT_HYB:
+        kid[0] = LCL__K_ELL; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg);
+        kid[1] = LCL__K_COO; gws[1] = (size_t)P->ni[3] * wg;
+        kid[2] = LCL__K_COOFIX; gws[2] = (size_t)lcl__round_up(P->ni[3], (int64_t)wg);
+        launches = P->ni[3] > 0 ? 3 : 1;
+        break;
+    case LCL_FMT_ELL:
+        kid[0] = ximg ? LCL__K_ELLIMG : LCL__K_ELL; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg); launches = 1;
+        break;
+    case LCL_FMT_SELL: kid[0] = LCL__K_SELL; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg); launches = 1; break;
+    case LCL_FMT_DIA: kid[0] = LCL__K_DIA; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg); launches = 1; break;
+    case LCL_FMT_BCSR: kid[0] = LCL__K_BCSR; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg); launches = 1; break;
+    case LCL_FMT_DENSE: kid[0] = LCL__K_DENSE; gws[0] = (size_t)n * wg; launches = 1; break;
+    default: return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "format '%s' has no OpenCL SpMV kernel", lcl_format_name(A->format));
+    }
+    for (i = 0; i < launches; i++)
+        if ((st = lcl__kernel(ctx, d, A->dtype, lcl__spk[kid[i]][f], &k[i])) != LCL_OK) return st;
+    for (i = 0; i < launches && e == CL_SUCCESS; i++) {
+        cl_kernel K = k[i];
+        switch (kid[i]) {
+        case LCL__K_SCALAR: case LCL__K_VEC2: case LCL__K_VEC4: case LCL__K_VEC8: case LCL__K_VEC16: case LCL__K_VEC32:
+            e = lcl__argv(K, 8, LCL__A(n), LCL__A(P->b[0]), LCL__A(P->b[1]), LCL__A(P->b[2]), LCL__A(x), rs, pa, rs, pb, LCL__A(y));
+            break;
+        case LCL__K_ADAPTIVE:
+            e = lcl__argv(K, 9, LCL__A(P->b[3]), LCL__A(P->b[0]), LCL__A(P->b[1]), LCL__A(P->b[2]), LCL__A(x), rs, pa, rs, pb, LCL__A(y), LCL__A(P->carry));
+            break;
+        case LCL__K_LONG: e = lcl__argv(K, 6, LCL__A(P->ni[1]), LCL__A(P->b[4]), LCL__A(P->carry), rs, pa, rs, pb, LCL__A(y)); break;
+        case LCL__K_SCALE: e = lcl__argv(K, 3, LCL__A(n), rs, pb, LCL__A(y)); break;
+        case LCL__K_COO: {
+            int tiles = LCL__SP_TILES, j = A->format == LCL_FMT_COO ? 0 : 3, c = A->format == LCL_FMT_COO ? 0 : 2;
+            e = lcl__argv(K, 10, LCL__A(P->ni[c]), LCL__A(tiles), LCL__A(P->b[j]), LCL__A(P->b[j + 1]), LCL__A(P->b[j + 2]), LCL__A(x), rs, pa,
+                          LCL__A(y), LCL__A(P->crow), LCL__A(P->carry));
+            break;
+        }
+        case LCL__K_COOFIX:
+            e = lcl__argv(K, 4, LCL__A(P->ni[A->format == LCL_FMT_COO ? 1 : 3]), LCL__A(P->crow), LCL__A(P->carry), LCL__A(y));
+            break;
+        case LCL__K_ELL: case LCL__K_ELLIMG:
+            e = lcl__argv(K, 9, LCL__A(n), LCL__A(P->ni[0]), LCL__A(P->ni[1]), LCL__A(P->b[1]), LCL__A(P->b[2]),
+                          ms, kid[i] == LCL__K_ELLIMG ? (const void *)&ximg : (const void *)&x, rs, pa, rs, pb, LCL__A(y));
+            if (e == CL_SUCCESS && kid[i] == LCL__K_ELLIMG) e = LCL__CL->clSetKernelArg(K, 9, sizeof(int), &P->ni[2]);
+            break;
+        case LCL__K_SELL:
+            e = lcl__argv(K, 11, LCL__A(n), LCL__A(P->ni[0]), LCL__A(P->b[0]), LCL__A(P->b[3]), LCL__A(P->b[4]), LCL__A(P->b[1]), LCL__A(P->b[2]),
+                          LCL__A(x), rs, pa, rs, pb, LCL__A(y));
+            break;
+        case LCL__K_DIA: {
+            int r0 = (int)P->r0;
+            e = lcl__argv(K, 11, LCL__A(n), LCL__A(r0), LCL__A(cols), LCL__A(P->ni[0]), LCL__A(P->ni[1]), LCL__A(P->b[0]), LCL__A(P->b[2]),
+                          LCL__A(x), rs, pa, rs, pb, LCL__A(y));
+            break;
+        }
+        case LCL__K_BCSR:
+            e = lcl__argv(K, 11, LCL__A(n), LCL__A(P->ni[0]), LCL__A(P->ni[1]), LCL__A(cols), LCL__A(P->b[0]), LCL__A(P->b[1]), LCL__A(P->b[2]),
+                          LCL__A(x), rs, pa, rs, pb, LCL__A(y));
+            break;
+        case LCL__K_DENSE: e = lcl__argv(K, 6, LCL__A(cols), LCL__A(P->b[2]), LCL__A(x), rs, pa, rs, pb, LCL__A(y)); break;
+        default: break;
+        }
+        if (e != CL_SUCCESS) {
+            char what[96];
+            snprintf(what, sizeof what, "clSetKernelArg(%s)", lcl__spk[kid[i]][f]);
+            return lcl__clfail(ctx, e, what, d->info.name);
+        }
+        if (gws[i] == 0) continue;
+        e = LCL__CL->clEnqueueNDRangeKernel(q, K, 1, NULL, &gws[i], &wg, 0, NULL, NULL);
+        if (e != CL_SUCCESS) {
+            char what[96];
+            snprintf(what, sizeof what, "clEnqueueNDRangeKernel(%s)", lcl__spk[kid[i]][f]);
+            return lcl__clfail(ctx, e, what, d->info.name);
+        }
+    }
+    return LCL_OK;
+}
+
+/* y = alpha*A*x + beta*y on host arrays: per part, x (and y's rows when beta != 0) go out on the
+   transfer queue, the kernels wait for them on the compute queue, y's rows come back; every
+   device is enqueued before any is waited for, so devices overlap. */
 LCL__PRIVATE lcl_status lcl__spmv_cl(lcl_context *ctx, double alpha, lcl_spmat *A, const void *x, double beta, void *y) {
-    (void)A; (void)x; (void)y; (void)alpha; (void)beta;
-    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL SpMV is not implemented yet");
+    size_t es = lcl__dsize(A->dtype);
+    lcl_status st = LCL_OK;
+    int p, started = 0;
+    cl_int e = CL_SUCCESS;
+    for (p = 0; p < A->nparts && st == LCL_OK; p++) {
+        lcl__spdev *P = &A->part[p];
+        lcl__device *d = &ctx->dev[P->dev];
+        cl_event ev = NULL;
+        started = p + 1;
+        if (P->n == 0) continue;
+        if (A->cols > 0) e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], P->x, CL_FALSE, 0, (size_t)A->cols * es, x, 0, NULL, beta == 0.0 ? &ev : NULL);
+        if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name); break; }
+        if (beta != 0.0) {
+            e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], P->y, CL_FALSE, 0, (size_t)P->n * es, (const char *)y + (size_t)P->r0 * es, 0, NULL, &ev);
+            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name); break; }
+        }
+        if (ev) {
+            e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], 1, &ev, NULL);
+            LCL__CL->clReleaseEvent(ev);
+            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name); break; }
+        }
+        if ((st = lcl__sp_run(ctx, A, P, P->x, P->ximg, P->y, alpha, beta, d->queue[0])) != LCL_OK) break;
+        e = LCL__CL->clEnqueueReadBuffer(d->queue[0], P->y, CL_FALSE, 0, (size_t)P->n * es, (char *)y + (size_t)P->r0 * es, 0, NULL, NULL);
+        if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBuffer", d->info.name); break; }
+        LCL__CL->clFlush(d->queue[1]);
+        LCL__CL->clFlush(d->queue[0]);
+    }
+    /* wait for everything enqueued, also after a failure (the reads write into y, x is read) */
+    for (p = 0; p < started; p++) {
+        lcl__device *d = &ctx->dev[A->part[p].dev];
+        cl_int e1 = LCL__CL->clFinish(d->queue[1]), e0 = LCL__CL->clFinish(d->queue[0]);
+        if (st == LCL_OK && e1 != CL_SUCCESS) st = lcl__clfail(ctx, e1, "clFinish", d->info.name);
+        if (st == LCL_OK && e0 != CL_SUCCESS) st = lcl__clfail(ctx, e0, "clFinish", d->info.name);
+    }
+    return st;
 }
+
 LCL__PRIVATE lcl_status lcl__spmv_cl_vec(lcl_context *ctx, double alpha, lcl_spmat *A, const lcl_vec *x, double beta, lcl_vec *y) {
-    (void)A; (void)x; (void)y; (void)alpha; (void)beta;
-    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL SpMV is not implemented yet");
+    lcl__spdev *P;
+    lcl__device *d;
+    cl_mem img = NULL;
+    int texels = 1;
+    lcl_status st;
+    if (A->nparts > 1)
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "the matrix is split across %d devices: use lcl_spmv with host arrays for a matrix split across devices", A->nparts);
+    if (x->dtype != A->dtype || y->dtype != A->dtype)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: vectors are %s/%s, the matrix %s", x->dtype == LCL_F32 ? "float" : "double",
+                         y->dtype == LCL_F32 ? "float" : "double", A->dtype == LCL_F32 ? "float" : "double");
+    if (x->n != A->cols || y->n != A->rows)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "lcl_spmv_vec: x has %lld elements and y %lld, the matrix is %lld x %lld", (long long)x->n,
+                         (long long)y->n, (long long)A->rows, (long long)A->cols);
+    if (x == y) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: x and y are the same vector");
+    if (A->nparts == 0 || A->part[0].n == 0) return LCL_OK;
+    P = &A->part[0];
+    if (x->dev != P->dev || y->dev != P->dev)
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "lcl_spmv_vec: the vectors live on device %d, the matrix on device %d", x->dev, P->dev);
+    d = &ctx->dev[P->dev];
+    if (P->ximg && (st = lcl__sp_image(ctx, d, A->dtype, x->buf, A->cols, &img, &texels)) != LCL_OK) return st;   /* same texels as at upload */
+    st = lcl__sp_run(ctx, A, P, x->buf, img, y->buf, alpha, beta, d->queue[0]);
+    if (st == LCL_OK) LCL__CL->clFlush(d->queue[0]);
+    if (img) {
+        if (st == LCL_OK) LCL__CL->clFinish(d->queue[0]);   /* the image must outlive the kernel */
+        LCL__CL->clReleaseMemObject(img);
+    }
+    return st;
 }
-/* v->host is NULL for device vectors: create (copy init when not NULL, else zero), write, read, free. */
+
+/* Device vectors live on device 0 and use its compute queue, so they are ordered with products. */
 LCL__PRIVATE lcl_status lcl__vec_cl_create(lcl_context *ctx, lcl_vec *v, const void *init) {
-    (void)v; (void)init;
-    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL vectors are not implemented yet");
+    lcl__device *d;
+    size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
+    lcl_status st;
+    v->dev = 0;
+    v->buf = NULL;
+    if (!ctx || ctx->ndev < 1) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "OpenCL vectors need an OpenCL context");
+    d = &ctx->dev[0];
+    if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &v->buf)) != LCL_OK) return st;
+    if (init) st = lcl__vec_cl_write(ctx, v, init);
+    else if (bytes) {
+        void *z = lcl__alloc(ctx, "zero vector", bytes, 1, &st);
+        if (z) {
+            memset(z, 0, bytes);
+            st = lcl__vec_cl_write(ctx, v, z);
+            LCL_FREE(z);
+        }
+    }
+    if (st != LCL_OK) { LCL__CL->clReleaseMemObject(v->buf); v->buf = NULL; }
+    return st;
 }
 LCL__PRIVATE lcl_status lcl__vec_cl_write(lcl_context *ctx, lcl_vec *v, const void *src) {
-    (void)v; (void)src;
-    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL vectors are not implemented yet");
+    lcl__device *d = &ctx->dev[v->dev];
+    size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
+    cl_int e;
+    if (!bytes) return LCL_OK;
+    e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
 }
 LCL__PRIVATE lcl_status lcl__vec_cl_read(lcl_context *ctx, const lcl_vec *v, void *dst) {
-    (void)v; (void)dst;
-    return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "OpenCL vectors are not implemented yet");
+    lcl__device *d = &ctx->dev[v->dev];
+    size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
+    cl_int e;
+    if (!bytes) return LCL_OK;
+    e = LCL__CL->clEnqueueReadBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueReadBuffer", d->info.name);
 }
-LCL__PRIVATE void lcl__vec_cl_free(lcl_vec *v) { (void)v; }
+LCL__PRIVATE void lcl__vec_cl_free(lcl_vec *v) {
+    if (v && v->buf) LCL__CL->clReleaseMemObject(v->buf);
+    if (v) v->buf = NULL;
+}
 #endif
 
 /* >>spmv-api ----------------------------------------------------------------------------------- */

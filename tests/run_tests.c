@@ -200,11 +200,14 @@ void lt_suite_faults(void);
 void lt_suite_dense(void);
 void lt_suite_sparse(void);
 int lt_child(const char *name);
+/* compiled here, with the implementation: it builds lcl_spmat by hand (see the file) */
+#include "test_spmv_opencl.c"
 
 int main(int argc, char **argv) {
     const char *sh = getenv("LCL_SHARED");
     if (sh && sh[0]) lt_shared = sh;
     lt_self = argv[0];
+    if (argc >= 3 && !strcmp(argv[1], "--child") && !strncmp(argv[2], "spmv", 4)) return lt_child_spmv(argv[2]);
     if (argc >= 3 && !strcmp(argv[1], "--child")) return lt_child(argv[2]);
     lt_suite_core();
     lt_suite_mm();
@@ -214,6 +217,7 @@ int main(int argc, char **argv) {
     lt_suite_faults();
     lt_suite_dense();
     lt_suite_sparse();
+    lt_suite_spmv_opencl();
     if (failed) fprintf(stderr, "failed:%s\n", failed_names);
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;

@@ -1,0 +1,298 @@
+/* sparse.cl -- SpMV kernels: y = alpha*A*x + beta*y for the rows of one part of an lcl_spmat
+   (linalg_cl.h >>formats, >>spmv-opencl). Every kernel works on part-local rows 0..n-1 and a y of
+   the part's rows; x is the whole vector. Indices are int32 (the host checks that a part fits).
+   beta == 0 never reads y (y may hold NaN). Built once per precision like dense.cl: LCL_FP64
+   selects double, kernel names end in _d or _f.
+   Portability (PoCL 5 asserts otherwise): no early return, every barrier reached by the whole
+   work-group, loops around barriers have uniform trip counts. */
+#ifndef LCL_FP64
+#define LCL_FP64 1
+#endif
+#ifndef LCL_WG
+#define LCL_WG 256
+#endif
+#if LCL_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#undef real
+#undef SFX
+#if LCL_FP64
+#define real double
+#define SFX(name) name##_d
+#else
+#define real float
+#define SFX(name) name##_f
+#endif
+/* CSR adaptive: products a stream block keeps in local memory (nnz per block of short rows) */
+#define SPMV_LDS (4 * LCL_WG)
+
+/* y[i] = alpha*s + beta*y[i], y untouched by a read when beta == 0 */
+#define SPMV_PUT(y, i, s) do { if (beta == (real)0) (y)[i] = alpha * (s); else (y)[i] = fma(beta, (y)[i], alpha * (s)); } while (0)
+
+/* CSR scalar (the thesis's): one work-item per row */
+__kernel void SFX(lcl_spmv_csr_scalar)(const int n, __global const int *ptr, __global const int *idx,
+                                       __global const real *val, __global const real *x, const real alpha,
+                                       const real beta, __global real *y) {
+    int i = get_global_id(0);
+    if (i < n) {
+        real s = 0;
+        int k, e = ptr[i + 1];
+        for (k = ptr[i]; k < e; k++) s = fma(val[k], x[idx[k]], s);
+        SPMV_PUT(y, i, s);
+    }
+}
+
+/* CSR vector: V consecutive lanes per row (coalesced loads of the row), partial sums reduced
+   through local memory after one barrier; V divides LCL_WG. */
+#define SPMV_CSR_VECTOR(V) \
+__kernel void SFX(lcl_spmv_csr_vec##V)(const int n, __global const int *ptr, __global const int *idx, \
+                                       __global const real *val, __global const real *x, const real alpha, \
+                                       const real beta, __global real *y) { \
+    __local real red[LCL_WG]; \
+    int lid = get_local_id(0), lane = lid & (V - 1), row = (int)(get_global_id(0) / V), j; \
+    real s = 0; \
+    if (row < n) { \
+        int k, e = ptr[row + 1]; \
+        for (k = ptr[row] + lane; k < e; k += V) s = fma(val[k], x[idx[k]], s); \
+    } \
+    red[lid] = s; \
+    barrier(CLK_LOCAL_MEM_FENCE); \
+    if (row < n && lane == 0) { \
+        real t = 0; \
+        for (j = 0; j < V; j++) t += red[lid + j]; \
+        SPMV_PUT(y, row, t); \
+    } \
+}
+SPMV_CSR_VECTOR(2)
+SPMV_CSR_VECTOR(4)
+SPMV_CSR_VECTOR(8)
+SPMV_CSR_VECTOR(16)
+SPMV_CSR_VECTOR(32)
+
+/* CSR adaptive (LCL_KERNEL_MERGE; CSR-Adaptive's row blocks, equal work per work-group): the
+   host cuts the rows into blocks blk[4g..4g+3] = {r0, r1, k0, k1}:
+     r1 - r0 > 1   several short rows whose nnz [k0, k1) fit SPMV_LDS: the products go to local
+                   memory, then one lane per row sums its row (CSR-stream);
+     r1 - r0 == 1  one long row: the whole work-group reduces it;
+     r1 == r0      a chunk [k0, k1) of a very long row r0: its sum goes to carry[g], and
+                   lcl_spmv_csr_long adds the chunks of each such row (no atomics). */
+__kernel void SFX(lcl_spmv_csr_adaptive)(__global const int *blk, __global const int *ptr, __global const int *idx,
+                                         __global const real *val, __global const real *x, const real alpha,
+                                         const real beta, __global real *y, __global real *carry) {
+    __local real prod[SPMV_LDS];
+    __local real red[LCL_WG];
+    int g = get_group_id(0), lid = get_local_id(0), k, off;
+    int r0 = blk[4 * g], r1 = blk[4 * g + 1], k0 = blk[4 * g + 2], k1 = blk[4 * g + 3];
+    int stream = r1 - r0 > 1;
+    real acc = 0;
+    for (k = k0 + lid; k < k1; k += LCL_WG) {
+        real p = val[k] * x[idx[k]];
+        if (stream) prod[k - k0] = p;
+        else acc += p;
+    }
+    red[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (stream && lid < r1 - r0) {
+        int r = r0 + lid, a = ptr[r] - k0, b = ptr[r + 1] - k0;
+        real s = 0;
+        for (k = a; k < b; k++) s += prod[k];
+        SPMV_PUT(y, r, s);
+    }
+    for (off = LCL_WG / 2; off > 0; off >>= 1) {
+        if (lid < off) red[lid] += red[lid + off];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (!stream && lid == 0) {
+        if (r1 == r0) carry[g] = red[0];
+        else SPMV_PUT(y, r0, red[0]);
+    }
+}
+/* long[3i..3i+2] = {row, first block, blocks}: y[row] from the chunks' sums */
+__kernel void SFX(lcl_spmv_csr_long)(const int nlong, __global const int *lng, __global const real *carry,
+                                     const real alpha, const real beta, __global real *y) {
+    int i = get_global_id(0);
+    if (i < nlong) {
+        int r = lng[3 * i], b = lng[3 * i + 1], e = b + lng[3 * i + 2], k;
+        real s = 0;
+        for (k = b; k < e; k++) s += carry[k];
+        SPMV_PUT(y, r, s);
+    }
+}
+
+/* y = beta*y (beta == 0: zero, y not read): before the accumulating COO kernels */
+__kernel void SFX(lcl_spmv_scale)(const int n, const real beta, __global real *y) {
+    int i = get_global_id(0);
+    if (i < n) y[i] = beta == (real)0 ? (real)0 : beta * y[i];
+}
+
+/* COO by segmented reduction: work-group g takes entries [g*tiles*LCL_WG, (g+1)*tiles*LCL_WG),
+   LCL_WG at a time, and scans (row, product) pairs in local memory. Every row that ends inside
+   the group is added to y (y += alpha*sum: scaled beforehand); the group's last row goes to
+   crow/cval[g], and lcl_spmv_coo_fix adds those carries. A row is added directly by at most one
+   group (where it ends, when not the group's last), so no atomics are needed. */
+__kernel void SFX(lcl_spmv_coo)(const int nnz, const int tiles, __global const int *row, __global const int *idx,
+                                __global const real *val, __global const real *x, const real alpha,
+                                __global real *y, __global int *crow, __global real *cval) {
+    __local int lr[LCL_WG];
+    __local real lv[LCL_WG];
+    int lid = get_local_id(0), g = get_group_id(0), t, d;
+    int carry_r = -1;
+    real carry_v = 0;
+    long base = (long)g * tiles * LCL_WG;
+    for (t = 0; t < tiles; t++) {
+        long k = base + (long)t * LCL_WG + lid;
+        int r = -1, first, nr;
+        real v = 0, s, nv;
+        if (k < nnz) { r = row[k]; v = val[k] * x[idx[k]]; }
+        lr[lid] = r;
+        lv[lid] = v;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (d = 1; d < LCL_WG; d <<= 1) {   /* inclusive segmented scan (rows are sorted) */
+            real add = 0;
+            if (lid >= d && lr[lid - d] == r) add = lv[lid - d];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            lv[lid] += add;
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        s = lv[lid];
+        first = lr[0];
+        if (r >= 0 && r == carry_r) s += carry_v;   /* the tile's first row continues the carry */
+        if (lid == 0 && carry_r >= 0 && carry_r != first) y[carry_r] += alpha * carry_v;
+        if (lid != LCL_WG - 1 && r >= 0 && lr[lid + 1] != r) y[r] += alpha * s;
+        nr = lr[LCL_WG - 1];
+        nv = lv[LCL_WG - 1] + (nr >= 0 && nr == carry_r ? carry_v : (real)0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        carry_r = nr;
+        carry_v = nv;
+    }
+    if (lid == 0) {
+        crow[g] = carry_r;
+        cval[g] = alpha * carry_v;
+    }
+}
+__kernel void SFX(lcl_spmv_coo_fix)(const int ng, __global const int *crow, __global const real *cval, __global real *y) {
+    int g = get_global_id(0);
+    if (g < ng) {
+        int r = crow[g], h;
+        if (r >= 0 && (g == 0 || crow[g - 1] != r)) {
+            real s = 0;
+            for (h = g; h < ng && crow[h] == r; h++) s += cval[h];
+            y[r] += s;
+        }
+    }
+}
+
+/* ELL, column-major (slot k of row i at k*ld + i): one work-item per row, coalesced; padding
+   slots (column -1) skip the x load */
+__kernel void SFX(lcl_spmv_ell)(const int n, const int w, const int ld, __global const int *idx,
+                                __global const real *val, __global const real *x, const real alpha,
+                                const real beta, __global real *y) {
+    int i = get_global_id(0);
+    if (i < n) {
+        real s = 0;
+        int k;
+        for (k = 0; k < w; k++) {
+            int c = idx[k * ld + i];
+            if (c >= 0) s = fma(val[k * ld + i], x[c], s);
+        }
+        SPMV_PUT(y, i, s);
+    }
+}
+
+#ifdef __IMAGE_SUPPORT__
+/* ELL with x read through an image1d_buffer (the texture path): float as CL_R/CL_FLOAT texels,
+   double as CL_RG/CL_UNSIGNED_INT32 texels reinterpreted (texels == 1), or as two CL_R uint
+   texels where the device has no two-channel buffer images (texels == 2) */
+__kernel void SFX(lcl_spmv_ell_img)(const int n, const int w, const int ld, __global const int *idx,
+                                    __global const real *val, __read_only image1d_buffer_t xi, const real alpha,
+                                    const real beta, __global real *y, const int texels) {
+    int i = get_global_id(0);
+    if (i < n) {
+        real s = 0;
+        int k;
+        for (k = 0; k < w; k++) {
+            int c = idx[k * ld + i];
+            if (c >= 0) {
+#if LCL_FP64
+                uint4 t = read_imageui(xi, texels * c), u = t;
+                real xv;
+                if (texels == 2) u = read_imageui(xi, 2 * c + 1);
+                xv = as_double((uint2)(t.x, texels == 2 ? u.x : t.y));
+#else
+                real xv = read_imagef(xi, c).x;
+#endif
+                s = fma(val[k * ld + i], xv, s);
+            }
+        }
+        SPMV_PUT(y, i, s);
+    }
+}
+#endif
+
+/* SELL-C-sigma: position p = s*C + r (lane r of slice s) is one work-item; slot k at
+   sptr[s] + k*C + r; the row is perm[p] (part-local), so y is scattered through perm */
+__kernel void SFX(lcl_spmv_sell)(const int n, const int C, __global const int *sptr, __global const int *sw,
+                                 __global const int *perm, __global const int *idx, __global const real *val,
+                                 __global const real *x, const real alpha, const real beta, __global real *y) {
+    int p = get_global_id(0);
+    if (p < n) {
+        int s = p / C, r = p - s * C, base = sptr[s] + r, w = sw[s], k, row = perm[p];
+        real acc = 0;
+        for (k = 0; k < w; k++) {
+            int c = idx[base + k * C];
+            if (c >= 0) acc = fma(val[base + k * C], x[c], acc);
+        }
+        SPMV_PUT(y, row, acc);
+    }
+}
+
+/* DIA (the thesis's CDS): val[d*ld + i] = A(r0+i, r0+i+off[d]); one work-item per row */
+__kernel void SFX(lcl_spmv_dia)(const int n, const int r0, const int cols, const int ndiag, const int ld,
+                                __global const int *off, __global const real *val, __global const real *x,
+                                const real alpha, const real beta, __global real *y) {
+    int i = get_global_id(0);
+    if (i < n) {
+        real s = 0;
+        int d;
+        for (d = 0; d < ndiag; d++) {
+            int c = r0 + i + off[d];
+            if (c >= 0 && c < cols) s = fma(val[d * ld + i], x[c], s);
+        }
+        SPMV_PUT(y, i, s);
+    }
+}
+
+/* BCSR: one work-item per row of a block row; blocks br x bc row-major, zero-filled */
+__kernel void SFX(lcl_spmv_bcsr)(const int n, const int br, const int bc, const int cols, __global const int *bptr,
+                                 __global const int *bidx, __global const real *val, __global const real *x,
+                                 const real alpha, const real beta, __global real *y) {
+    int i = get_global_id(0);
+    if (i < n) {
+        int b = i / br, rr = i - b * br, k, cc;
+        real s = 0;
+        for (k = bptr[b]; k < bptr[b + 1]; k++) {
+            int c0 = bidx[k] * bc;
+            __global const real *vb = val + ((long)k * br + rr) * bc;
+            for (cc = 0; cc < bc; cc++)
+                if (c0 + cc < cols) s = fma(vb[cc], x[c0 + cc], s);
+        }
+        SPMV_PUT(y, i, s);
+    }
+}
+
+/* dense, row-major: a work-group per row, reduced in local memory */
+__kernel void SFX(lcl_spmv_dense)(const int cols, __global const real *val, __global const real *x,
+                                  const real alpha, const real beta, __global real *y) {
+    __local real red[LCL_WG];
+    int i = get_group_id(0), lid = get_local_id(0), j, off;
+    __global const real *a = val + (long)i * cols;
+    real s = 0;
+    for (j = lid; j < cols; j += LCL_WG) s = fma(a[j], x[j], s);
+    red[lid] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (off = LCL_WG / 2; off > 0; off >>= 1) {
+        if (lid < off) red[lid] += red[lid + off];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) SPMV_PUT(y, i, red[0]);
+}
