@@ -706,7 +706,8 @@ static const char *const lcl__kernel_sparse_cl[] = {
     "        for (k = a; k < b; k++) s += prod[k];\n"
     "        SPMV_PUT(y, r, s);\n"
     "    }\n"
-    "    for (off = LCL_WG / 2; off > 0; off >>= 1) {\n"
+    "    /* a stream block has no tree to reduce: its trip count is zero (uniform in the group) */\n"
+    "    for (off = stream ? 0 : LCL_WG / 2; off > 0; off >>= 1) {\n"
     "        if (lid < off) red[lid] += red[lid + off];\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    }\n"
@@ -740,8 +741,8 @@ static const char *const lcl__kernel_sparse_cl[] = {
     "\n"
     "   the group is added to y (y += alpha*sum: scaled beforehand); the group's last row goes to\n"
     "   crow/cval[g], and lcl_spmv_coo_fix adds those carries. A row is added directly by at most one"
-    "\n"
-    "   group (where it ends, when not the group's last), so no atomics are needed. */\n",
+    "\n",
+    "   group (where it ends, when not the group's last), so no atomics are needed. */\n"
     "__kernel void SFX(lcl_spmv_coo)(const int nnz, const int tiles, __global const int *row, __globa"
     "l const int *idx,\n"
     "                                __global const real *val, __global const real *x, const real alp"
@@ -819,8 +820,8 @@ static const char *const lcl__kernel_sparse_cl[] = {
     "\n"
     "#ifdef __IMAGE_SUPPORT__\n"
     "/* ELL with x read through an image1d_buffer (the texture path): float as CL_R/CL_FLOAT texels,"
-    "\n"
-    "   double as CL_RG/CL_UNSIGNED_INT32 texels reinterpreted (texels == 1), or as two CL_R uint\n",
+    "\n",
+    "   double as CL_RG/CL_UNSIGNED_INT32 texels reinterpreted (texels == 1), or as two CL_R uint\n"
     "   texels where the device has no two-channel buffer images (texels == 2) */\n"
     "__kernel void SFX(lcl_spmv_ell_img)(const int n, const int w, const int ld, __global const int *"
     "idx,\n"
@@ -893,10 +894,10 @@ static const char *const lcl__kernel_sparse_cl[] = {
     "al const int *bptr,\n"
     "                                 __global const int *bidx, __global const real *val, __global co"
     "nst real *x,\n"
-    "                                 const real alpha, const real beta, __global real *y) {\n"
+    "                                 const real alpha, const real beta, __global real *y) {\n",
     "    int i = get_global_id(0);\n"
     "    if (i < n) {\n"
-    "        int b = i / br, rr = i - b * br, k, cc;\n",
+    "        int b = i / br, rr = i - b * br, k, cc;\n"
     "        real s = 0;\n"
     "        for (k = bptr[b]; k < bptr[b + 1]; k++) {\n"
     "            int c0 = bidx[k] * bc;\n"

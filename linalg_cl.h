@@ -5088,7 +5088,8 @@ LCL__PRIVATE int64_t lcl__sp_work(const lcl_spmat *A, int64_t r) {
      GPUs, accelerators: merge (adaptive row blocks) when rows are heavy-tailed: coefficient of
                   variation of the row length (std/mean) > 1.5, or the longest row > 32 x mean + 256
                   (one lane group would serialize it); else vector when the mean row length is
-                  >= 6 (a 7-point stencil's rows are then read by 8 coalesced lanes); else scalar.
+                  >= 16; else scalar (on the H200 a 7-point stencil ran 2x faster one row per
+                  work-item than with 8 lanes per row: BENCHMARKS.md).
    Vector's V (explicit or auto): the largest power of two <= 1.25 x mean, in 2..32 and <= LCL_WG. */
 LCL__PRIVATE void lcl__sp_csr_kernel(const lcl_spmat *A, const lcl__device *d, lcl__spdev *P) {
     int64_t i, mx = 0;
@@ -5111,7 +5112,7 @@ LCL__PRIVATE void lcl__sp_csr_kernel(const lcl_spmat *A, const lcl__device *d, l
     if (P->kernel == LCL_KERNEL_AUTO || P->kernel == LCL_KERNEL_IMAGE) {
         if (d->info.type == LCL_DEVICE_CPU) P->kernel = LCL_KERNEL_SCALAR;
         else if (mean > 0 && (sqrt(var) > 1.5 * mean || (double)mx > 32 * mean + 256)) P->kernel = LCL_KERNEL_MERGE;
-        else if (mean >= 6) P->kernel = LCL_KERNEL_VECTOR;
+        else if (mean >= 16) P->kernel = LCL_KERNEL_VECTOR;
         else P->kernel = LCL_KERNEL_SCALAR;
     }
 }

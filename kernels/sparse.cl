@@ -98,7 +98,8 @@ __kernel void SFX(lcl_spmv_csr_adaptive)(__global const int *blk, __global const
         for (k = a; k < b; k++) s += prod[k];
         SPMV_PUT(y, r, s);
     }
-    for (off = LCL_WG / 2; off > 0; off >>= 1) {
+    /* a stream block has no tree to reduce: its trip count is zero (uniform in the group) */
+    for (off = stream ? 0 : LCL_WG / 2; off > 0; off >>= 1) {
         if (lid < off) red[lid] += red[lid + off];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
