@@ -1057,7 +1057,8 @@ static double nice_step(double raw) {
 
 /* Self-contained SVG charts written by hand: svg_frame draws what every chart shares (the page,
    its title, the y grid with values, both axes, the y label), svg_legend_label a legend line. */
-static const char *const svg_colors[8] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+static const char *const svg_colors[10] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+                                           "#bcbd22", "#7f7f7f"};
 static void svg_frame(FILE *f, double W, double H, double L, double T, double pw, double ph, double ytop, double ystep,
                       const char *title, const char *ylabel) {
     double y;
@@ -1435,8 +1436,7 @@ static void spmv_measure(lcl_context *ctx, const lcl_coo *A, const lcl_spmat_opt
         r->seconds = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
         r->ok = r->rel_err <= ref->tol;     /* false for NaN */
     } else {
-        snprintf(r->msg, sizeof r->msg, "%s", lcl_last_error(ctx));
-        if (!r->msg[0]) snprintf(r->msg, sizeof r->msg, "%s", lcl_status_string(r->st));
+        snprintf(r->msg, sizeof r->msg, "%s", lcl_last_status(ctx) == r->st ? lcl_last_error(ctx) : lcl_status_string(r->st));
     }
     lcl_spmat_free(M);
     free(times);
@@ -1646,8 +1646,9 @@ static int spmv_refused(const spmv_run *r) { return r->st == LCL_ERR_FILL; }
    (<= 0: none, a failed or refused format) */
 static int write_svg_bars(const char *path, const char *title, const char *ylabel, char **groups, int ngroups, char **series,
                           int nser, const double *val) {
-    const double bw = 7, gap = 14, L = 72, R = 170, T = 48, Bm = 150, H = 520, ph = H - T - Bm;
-    const double gw = nser * bw + gap, pw = ngroups > 0 ? ngroups * gw : 200, W = L + pw + R;
+    const double L = 72, R = 170, T = 48, Bm = 150, H = 520, ph = H - T - Bm, minw = 8.0 * nser + 14;
+    const double pw = ngroups * minw > 520 ? ngroups * minw : 520, W = L + pw + R;
+    const double gw = ngroups > 0 ? pw / ngroups : pw, gap = gw * 14 / minw, bw = (gw - gap) / (nser > 0 ? nser : 1);
     double ymax = 0, ystep, ytop;
     int g, s;
     FILE *f = fopen(path, "w");
@@ -1664,7 +1665,7 @@ static int write_svg_bars(const char *path, const char *title, const char *ylabe
             double v = val[g * nser + s];
             if (!(v > 0)) continue;
             fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>", x0 + s * bw, T + ph * (1 - v / ytop),
-                    bw - 1, ph * v / ytop, svg_colors[s % 8]);
+                    bw - 1, ph * v / ytop, svg_colors[s % 10]);
             xml_text(f, groups[g]);
             fputs(" ", f);
             xml_text(f, series[s]);
@@ -1676,7 +1677,7 @@ static int write_svg_bars(const char *path, const char *title, const char *ylabe
     }
     for (s = 0; s < nser; s++) {
         fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"%s/>\n", L + pw + 20, T + 4 + 20.0 * s,
-                svg_colors[s % 8], s >= 8 ? " stroke=\"black\" stroke-dasharray=\"2 1\"" : "");
+                svg_colors[s % 10], s >= 10 ? " stroke=\"black\" stroke-dasharray=\"2 1\"" : "");
         svg_legend_label(f, L + pw + 40, T + 14 + 20.0 * s, series[s]);
     }
     if (ngroups == 0) fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no data</text>\n", L + pw / 2, T + ph / 2);
@@ -1877,7 +1878,8 @@ static int cmd_bench_spmv(const opts *o) {
             if (!r->note || k < i) continue;
             printf("[%d] %s, %s: ", r->note, labels[r->mi], lcl_format_name(r->want));
             if (r->run.st == LCL_OK) printf("wrong result: rel_err %.2e above the bound\n", r->run.rel_err);
-            else printf("%s (%s)\n", r->run.msg, lcl_status_string(r->run.st));
+            else if (strcmp(r->run.msg, lcl_status_string(r->run.st))) printf("%s (%s)\n", r->run.msg, lcl_status_string(r->run.st));
+            else printf("%s\n", r->run.msg);
         }
         if (shown) {
             const spmv_row *w = &rows[worst_row];
