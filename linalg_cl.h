@@ -4253,6 +4253,11 @@ struct lcl_spmat {
     struct lcl_spmat *tr;       /* A^T in the same format, built on the first LCL_TRANS product */
     int nparts;                 /* OpenCL */
     lcl__spdev *part;
+    /* CPU products (>>spmv-cpu), private to the host kernels */
+    int nsplit;                 /* parts the product is cut into (threads at create; 1 serial) */
+    int64_t *split;             /* nsplit+1 boundaries in rows (SELL: slices, BCSR: block rows),
+                                   balanced by the work of each part (nnz + rows) */
+    int64_t *cptr;              /* HYB: rows+1 offsets of each row's entries in crow/ccol/cval */
 };
 struct lcl_vec {
     lcl_dtype dtype;
@@ -4262,9 +4267,671 @@ struct lcl_vec {
     int dev;
     cl_mem buf;
 #endif
+    lcl_backend backend;        /* the context's backend at create */
 };
 
 /* >>spmv-cpu ----------------------------------------------------------------------------------- */
+/* Host storage of every format (built from validated CSR), its way back to CSR, and the host
+   products y = alpha*A*x + beta*y, serial or OpenMP, float and double (sums in the matrix dtype).
+   beta == 0 never reads y, alpha == 0 never reads A or x. The OpenMP work split is fixed at create:
+   A->split cuts the rows (SELL slices, BCSR block rows) into parts of equal nnz + rows; threads
+   take whole parts, so no row is written by two threads (CSC scatters with atomics instead).
+   CSR has two kernels: scalar (a part's rows one by one) and merge (merge-path over rows + nnz:
+   equal work per part even when one row holds most of the matrix; split rows are finished with
+   a carry per part). Inner loops keep four partial sums: ILP without -ffast-math. */
+#include <time.h>
+#ifndef LCL__SPMV_PAR_MIN
+#define LCL__SPMV_PAR_MIN 16384 /* slots below which a product runs on one thread */
+#endif
+#define LCL__SPMV_MAXPARTS 256
+#define LCL__SPMV_BLK 256       /* rows per accumulator block (ELL, HYB, DIA) */
+#define LCL__SELL_MAXC 256
+#define LCL__BCSR_MAXB 64
+
+LCL__PRIVATE int lcl__fmt_padded(lcl_format f) {
+    return f == LCL_FMT_ELL || f == LCL_FMT_SELL || f == LCL_FMT_HYB || f == LCL_FMT_DIA || f == LCL_FMT_BCSR || f == LCL_FMT_DENSE;
+}
+LCL__PRIVATE double lcl__wtime(void) {
+#ifdef _OPENMP
+    return omp_get_wtime();
+#else
+    return (double)clock() / CLOCKS_PER_SEC;   /* serial: CPU time is wall time */
+#endif
+}
+LCL__PRIVATE int lcl__ctx_threads(const lcl_context *ctx) {
+#ifdef _OPENMP
+    if (ctx && ctx->backend == LCL_BACKEND_OPENMP) {
+        int t = ctx->num_threads > 0 ? ctx->num_threads : omp_get_max_threads();
+        return t < 1 ? 1 : t > LCL__SPMV_MAXPARTS ? LCL__SPMV_MAXPARTS : t;
+    }
+#else
+    (void)ctx;
+#endif
+    return 1;
+}
+
+/* The padding guard: slots < 0 means the count overflowed int64. */
+LCL__PRIVATE lcl_status lcl__fill_guard(lcl_context *ctx, lcl_format f, const char *what, int64_t slots, int64_t nnz,
+                                        int64_t rows, double max_fill) {
+    double limit = max_fill * (double)nnz + (double)rows;
+    if (slots >= 0 && (double)slots <= limit) return LCL_OK;
+    if (slots < 0)
+        return lcl__fail(ctx, LCL_ERR_FILL, "%s: %s would store more than 2^63 slots for %lld nonzeros (max_fill %g)",
+                         lcl_format_name(f), what, (long long)nnz, max_fill);
+    return lcl__fail(ctx, LCL_ERR_FILL, "%s: %s would store %lld slots for %lld nonzeros (%.2f per nonzero); max_fill %g allows %.0f",
+                     lcl_format_name(f), what, (long long)slots, (long long)nnz, nnz ? (double)slots / (double)nnz : 0.0,
+                     max_fill, limit);
+}
+
+/* transpose a valid CSR (also CSR <-> CSC): counting sort by column, O(nnz + rows + cols) */
+LCL__PRIVATE lcl_status lcl__csr_transpose(lcl_context *ctx, const lcl_csr *a, lcl_csr *t) {
+    size_t es = lcl__dsize(a->dtype);
+    int64_t i, k;
+    lcl_status st = LCL_OK;
+    memset(t, 0, sizeof *t);
+    t->ptr = (int64_t *)lcl__alloc(ctx, "transpose row pointers", (size_t)a->cols + 1, sizeof(int64_t), &st);
+    t->col = t->ptr ? (int32_t *)lcl__alloc(ctx, "transpose indices", (size_t)a->nnz, sizeof(int32_t), &st) : NULL;
+    t->val = t->col ? lcl__alloc(ctx, "transpose values", (size_t)a->nnz, es, &st) : NULL;
+    if (!t->val) { lcl_csr_free(t); return st; }
+    t->dtype = a->dtype;
+    t->rows = a->cols;
+    t->cols = a->rows;
+    t->nnz = a->nnz;
+    memset(t->ptr, 0, ((size_t)a->cols + 1) * sizeof(int64_t));
+    for (k = 0; k < a->nnz; k++) t->ptr[a->col[k] + 1]++;
+    for (i = 0; i < a->cols; i++) t->ptr[i + 1] += t->ptr[i];
+    for (i = 0; i < a->rows; i++)     /* rows in order: each column's entries come out sorted */
+        for (k = a->ptr[i]; k < a->ptr[i + 1]; k++) {
+            int64_t d = t->ptr[a->col[k]]++;
+            t->col[d] = (int32_t)i;
+            memcpy((char *)t->val + (size_t)d * es, (const char *)a->val + (size_t)k * es, es);
+        }
+    for (i = a->cols; i > 0; i--) t->ptr[i] = t->ptr[i - 1];
+    t->ptr[0] = 0;
+    return LCL_OK;
+}
+
+LCL__PRIVATE void lcl__spmat_free_host(lcl_spmat *A) {
+    LCL_FREE(A->ptr);
+    LCL_FREE(A->idx);
+    LCL_FREE(A->val);
+    LCL_FREE(A->row);
+    LCL_FREE(A->crow);
+    LCL_FREE(A->ccol);
+    LCL_FREE(A->cval);
+    LCL_FREE(A->perm);
+    LCL_FREE(A->swidth);
+    LCL_FREE(A->off);
+    LCL_FREE(A->split);
+    LCL_FREE(A->cptr);
+    A->ptr = NULL; A->idx = NULL; A->val = NULL; A->row = NULL; A->crow = NULL; A->ccol = NULL; A->cval = NULL;
+    A->perm = NULL; A->swidth = NULL; A->off = NULL; A->split = NULL; A->cptr = NULL;
+}
+
+/* ---- building: A's sizes, dtype and resolved opts are set; M is valid CSR ---- */
+typedef struct lcl__lenrow { int64_t len; int32_t row; } lcl__lenrow;
+LCL__PRIVATE int lcl__lenrow_cmp(const void *a, const void *b) {
+    const lcl__lenrow *x = (const lcl__lenrow *)a, *y = (const lcl__lenrow *)b;
+    if (x->len != y->len) return x->len > y->len ? -1 : 1;     /* longest first */
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+LCL__PRIVATE int lcl__i32_cmp(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* HYB width from the row-length histogram (Bell & Garland): the largest K such that at least a
+   third of the rows have K or more entries, so the ELL part is at least a third full. */
+LCL__PRIVATE lcl_status lcl__hyb_width(lcl_context *ctx, const lcl_csr *M, int64_t maxlen, int64_t *K) {
+    int64_t *h, i, L, atleast = 0;
+    lcl_status st = LCL_OK;
+    *K = 0;
+    if (M->rows == 0 || maxlen == 0) return LCL_OK;
+    h = (int64_t *)lcl__alloc(ctx, "HYB histogram", (size_t)maxlen + 1, sizeof(int64_t), &st);
+    if (!h) return st;
+    memset(h, 0, ((size_t)maxlen + 1) * sizeof(int64_t));
+    for (i = 0; i < M->rows; i++) h[M->ptr[i + 1] - M->ptr[i]]++;
+    for (L = maxlen; L >= 1; L--) {
+        atleast += h[L];
+        if (3 * atleast >= M->rows) { *K = L; break; }
+    }
+    LCL_FREE(h);
+    return LCL_OK;
+}
+
+LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lcl_csr *M) {
+    size_t es = lcl__dsize(A->dtype);
+    int64_t i, k, maxlen = 0, rows = A->rows, cols = A->cols, nnz = A->nnz;
+    double mf = A->opts.max_fill;
+    lcl_status st = LCL_OK;
+    for (i = 0; i < rows; i++) maxlen = LCL__MAX(maxlen, M->ptr[i + 1] - M->ptr[i]);
+    switch (A->format) {
+    case LCL_FMT_CSR:
+    case LCL_FMT_COO:
+        A->ptr = A->format == LCL_FMT_CSR ? (int64_t *)lcl__alloc(ctx, "CSR row pointers", (size_t)rows + 1, sizeof(int64_t), &st)
+                                          : (int64_t *)NULL;
+        A->row = A->format == LCL_FMT_COO ? (int32_t *)lcl__alloc(ctx, "COO rows", (size_t)nnz, sizeof(int32_t), &st) : NULL;
+        if (!A->ptr && !A->row) return st;
+        A->idx = (int32_t *)lcl__alloc(ctx, "column indices", (size_t)nnz, sizeof(int32_t), &st);
+        A->val = A->idx ? lcl__alloc(ctx, "values", (size_t)nnz, es, &st) : NULL;
+        if (!A->val) return st;
+        if (A->ptr) memcpy(A->ptr, M->ptr, ((size_t)rows + 1) * sizeof(int64_t));
+        if (A->row) for (i = 0; i < rows; i++) for (k = M->ptr[i]; k < M->ptr[i + 1]; k++) A->row[k] = (int32_t)i;
+        memcpy(A->idx, M->col, (size_t)nnz * sizeof(int32_t));
+        memcpy(A->val, M->val, (size_t)nnz * es);
+        A->stored = nnz;
+        return LCL_OK;
+    case LCL_FMT_CSC: {
+        lcl_csr T;
+        if ((st = lcl__csr_transpose(ctx, M, &T)) != LCL_OK) return st;
+        A->ptr = T.ptr;
+        A->idx = T.col;
+        A->val = T.val;
+        A->stored = nnz;
+        return LCL_OK;
+    }
+    case LCL_FMT_ELL:
+    case LCL_FMT_HYB: {
+        int64_t K = maxlen, slots, ld = lcl__rup(rows, LCL__ALIGN_ROWS), n;
+        if (A->format == LCL_FMT_HYB) {
+            if (A->opts.hyb_width > 0) K = LCL__MIN((int64_t)A->opts.hyb_width, maxlen);
+            else if ((st = lcl__hyb_width(ctx, M, maxlen, &K)) != LCL_OK) return st;
+        }
+        if (!lcl__mul_i64(K, rows, &slots)) slots = -1;
+        if ((st = lcl__fill_guard(ctx, A->format, A->format == LCL_FMT_HYB ? "the ELL part" : "rows padded to the longest",
+                                  slots, nnz, rows, mf)) != LCL_OK) return st;
+        if (!lcl__mul_i64(K, ld, &n)) return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: %lld x %lld slots overflow", lcl_format_name(A->format), (long long)K, (long long)ld);
+        A->idx = (int32_t *)lcl__alloc(ctx, "ELL indices", (size_t)n, sizeof(int32_t), &st);
+        A->val = A->idx ? lcl__alloc(ctx, "ELL values", (size_t)n, es, &st) : NULL;
+        if (!A->val) return st;
+        for (k = 0; k < n; k++) A->idx[k] = -1;
+        memset(A->val, 0, (size_t)n * es);
+        A->ld = ld;
+        A->width = (int32_t)K;
+        A->stored = slots;
+        for (i = 0; i < rows; i++)
+            for (k = M->ptr[i]; k < M->ptr[i + 1] && k - M->ptr[i] < K; k++) {
+                int64_t s = (k - M->ptr[i]) * ld + i;
+                A->idx[s] = M->col[k];
+                memcpy((char *)A->val + (size_t)s * es, (const char *)M->val + (size_t)k * es, es);
+            }
+        if (A->format == LCL_FMT_HYB) {
+            int64_t nc = 0, c = 0;
+            for (i = 0; i < rows; i++) nc += LCL__MAX((int64_t)0, M->ptr[i + 1] - M->ptr[i] - K);
+            A->cptr = (int64_t *)lcl__alloc(ctx, "HYB row offsets", (size_t)rows + 1, sizeof(int64_t), &st);
+            A->crow = A->cptr ? (int32_t *)lcl__alloc(ctx, "HYB COO rows", (size_t)nc, sizeof(int32_t), &st) : NULL;
+            A->ccol = A->crow ? (int32_t *)lcl__alloc(ctx, "HYB COO columns", (size_t)nc, sizeof(int32_t), &st) : NULL;
+            A->cval = A->ccol ? lcl__alloc(ctx, "HYB COO values", (size_t)nc, es, &st) : NULL;
+            if (!A->cval) return st;
+            for (i = 0; i < rows; i++) {
+                A->cptr[i] = c;
+                for (k = M->ptr[i] + K; k < M->ptr[i + 1]; k++, c++) {
+                    A->crow[c] = (int32_t)i;
+                    A->ccol[c] = M->col[k];
+                    memcpy((char *)A->cval + (size_t)c * es, (const char *)M->val + (size_t)k * es, es);
+                }
+            }
+            A->cptr[rows] = c;
+            A->ncoo = nc;
+            A->stored = slots + nc;
+        }
+        return LCL_OK;
+    }
+    case LCL_FMT_SELL: {
+        int64_t C = A->opts.sell_c, sigma = A->opts.sell_sigma, ns = (rows + C - 1) / C, s, w0, slots = 0, total = 0, p;
+        lcl__lenrow *tmp;
+        A->perm = (int32_t *)lcl__alloc(ctx, "SELL permutation", (size_t)rows, sizeof(int32_t), &st);
+        A->swidth = A->perm ? (int32_t *)lcl__alloc(ctx, "SELL slice widths", (size_t)ns, sizeof(int32_t), &st) : NULL;
+        tmp = A->swidth ? (lcl__lenrow *)lcl__alloc(ctx, "SELL sort window", (size_t)LCL__MIN(sigma, rows), sizeof(lcl__lenrow), &st) : NULL;
+        if (!tmp) return st;
+        for (w0 = 0; w0 < rows; w0 += sigma) {      /* sort by length within windows of sigma rows */
+            int64_t w1 = LCL__MIN(rows, w0 + sigma);
+            for (i = w0; i < w1; i++) { tmp[i - w0].len = M->ptr[i + 1] - M->ptr[i]; tmp[i - w0].row = (int32_t)i; }
+            qsort(tmp, (size_t)(w1 - w0), sizeof *tmp, lcl__lenrow_cmp);
+            for (i = w0; i < w1; i++) A->perm[i] = tmp[i - w0].row;
+        }
+        LCL_FREE(tmp);
+        for (s = 0; s < ns; s++) {
+            int64_t w = 0, lanes = LCL__MIN(C, rows - s * C);
+            for (p = s * C; p < s * C + lanes; p++) w = LCL__MAX(w, M->ptr[A->perm[p] + 1] - M->ptr[A->perm[p]]);
+            A->swidth[s] = (int32_t)w;
+            slots += w * lanes;         /* <= maxlen * (rows + C) < 2^63: int32 sizes */
+            total += w * C;
+        }
+        if ((st = lcl__fill_guard(ctx, A->format, "slices padded to their longest row", slots, nnz, rows, mf)) != LCL_OK) return st;
+        A->ptr = (int64_t *)lcl__alloc(ctx, "SELL slice offsets", (size_t)ns + 1, sizeof(int64_t), &st);
+        A->idx = A->ptr ? (int32_t *)lcl__alloc(ctx, "SELL indices", (size_t)total, sizeof(int32_t), &st) : NULL;
+        A->val = A->idx ? lcl__alloc(ctx, "SELL values", (size_t)total, es, &st) : NULL;
+        if (!A->val) return st;
+        for (k = 0; k < total; k++) A->idx[k] = -1;
+        memset(A->val, 0, (size_t)total * es);
+        A->ptr[0] = 0;
+        for (s = 0; s < ns; s++) {
+            A->ptr[s + 1] = A->ptr[s] + (int64_t)A->swidth[s] * C;
+            for (p = s * C; p < LCL__MIN(rows, s * C + C); p++) {
+                int64_t r = A->perm[p];
+                for (k = M->ptr[r]; k < M->ptr[r + 1]; k++) {
+                    int64_t at = A->ptr[s] + (k - M->ptr[r]) * C + (p - s * C);
+                    A->idx[at] = M->col[k];
+                    memcpy((char *)A->val + (size_t)at * es, (const char *)M->val + (size_t)k * es, es);
+                }
+            }
+        }
+        A->C = (int32_t)C;
+        A->sigma = (int32_t)sigma;
+        A->nslices = (int32_t)ns;
+        A->stored = slots;
+        return LCL_OK;
+    }
+    case LCL_FMT_DIA: {
+        int64_t nd = 0, span = rows + cols, d, slots, ld = lcl__rup(rows, LCL__ALIGN_ROWS), n;
+        int32_t *slot = (int32_t *)lcl__alloc(ctx, "DIA offsets map", (size_t)(span > 0 ? span : 1), sizeof(int32_t), &st);
+        if (!slot) return st;
+        /* offset o = col - row in [-(rows-1), cols-1], stored at o + rows */
+        for (d = 0; d < span; d++) slot[d] = -1;
+        for (i = 0; i < rows; i++)
+            for (k = M->ptr[i]; k < M->ptr[i + 1]; k++)
+                if (slot[M->col[k] - i + rows] < 0) { slot[M->col[k] - i + rows] = 0; nd++; }
+        if (!lcl__mul_i64(nd, rows, &slots)) slots = -1;
+        if ((st = lcl__fill_guard(ctx, A->format, "the occupied diagonals", slots, nnz, rows, mf)) != LCL_OK) { LCL_FREE(slot); return st; }
+        if (!lcl__mul_i64(nd, ld, &n)) { LCL_FREE(slot); return lcl__fail(ctx, LCL_ERR_OVERFLOW, "dia: %lld diagonals overflow", (long long)nd); }
+        A->off = (int32_t *)lcl__alloc(ctx, "DIA offsets", (size_t)nd, sizeof(int32_t), &st);
+        A->val = A->off ? lcl__alloc(ctx, "DIA values", (size_t)n, es, &st) : NULL;
+        if (!A->val) { LCL_FREE(slot); return st; }
+        memset(A->val, 0, (size_t)n * es);
+        for (d = 0, nd = 0; d < span; d++)
+            if (slot[d] == 0) { A->off[nd] = (int32_t)(d - rows); slot[d] = (int32_t)nd++; }
+        for (i = 0; i < rows; i++)
+            for (k = M->ptr[i]; k < M->ptr[i + 1]; k++) {
+                int64_t at = (int64_t)slot[M->col[k] - i + rows] * ld + i;
+                memcpy((char *)A->val + (size_t)at * es, (const char *)M->val + (size_t)k * es, es);
+            }
+        LCL_FREE(slot);
+        A->ndiag = (int32_t)nd;
+        A->ld = ld;
+        A->stored = slots;
+        return LCL_OK;
+    }
+    case LCL_FMT_BCSR: {
+        int64_t br = A->opts.block_r, bc = A->opts.block_c, brows = (rows + br - 1) / br, bcols = (cols + bc - 1) / bc;
+        int64_t bi, nb = 0, cells = 0, n, b;
+        int64_t *mark = (int64_t *)lcl__alloc(ctx, "BCSR block marks", (size_t)bcols, sizeof(int64_t), &st);
+        if (!mark) return st;
+        for (b = 0; b < bcols; b++) mark[b] = -1;
+        for (bi = 0; bi < brows; bi++)
+            for (i = bi * br; i < LCL__MIN(rows, bi * br + br); i++)
+                for (k = M->ptr[i]; k < M->ptr[i + 1]; k++) {
+                    int64_t bj = M->col[k] / bc;
+                    if (mark[bj] != bi) {
+                        mark[bj] = bi;
+                        nb++;
+                        cells += LCL__MIN(br, rows - bi * br) * LCL__MIN(bc, cols - bj * bc);   /* cells inside the matrix */
+                    }
+                }
+        if ((st = lcl__fill_guard(ctx, A->format, "its blocks", cells, nnz, rows, mf)) != LCL_OK) { LCL_FREE(mark); return st; }
+        if (!lcl__mul_i64(nb, br * bc, &n)) { LCL_FREE(mark); return lcl__fail(ctx, LCL_ERR_OVERFLOW, "bcsr: %lld blocks overflow", (long long)nb); }
+        A->ptr = (int64_t *)lcl__alloc(ctx, "BCSR block row pointers", (size_t)brows + 1, sizeof(int64_t), &st);
+        A->idx = A->ptr ? (int32_t *)lcl__alloc(ctx, "BCSR block columns", (size_t)nb, sizeof(int32_t), &st) : NULL;
+        A->val = A->idx ? lcl__alloc(ctx, "BCSR values", (size_t)n, es, &st) : NULL;
+        if (!A->val) { LCL_FREE(mark); return st; }
+        memset(A->val, 0, (size_t)n * es);
+        for (b = 0; b < bcols; b++) mark[b] = -1;
+        A->ptr[0] = 0;
+        for (bi = 0, nb = 0; bi < brows; bi++) {
+            int64_t b0 = nb, i1 = LCL__MIN(rows, bi * br + br);
+            for (i = bi * br; i < i1; i++)
+                for (k = M->ptr[i]; k < M->ptr[i + 1]; k++)
+                    if (mark[M->col[k] / bc] != -2 - bi) { mark[M->col[k] / bc] = -2 - bi; A->idx[nb++] = (int32_t)(M->col[k] / bc); }
+            qsort(A->idx + b0, (size_t)(nb - b0), sizeof(int32_t), lcl__i32_cmp);
+            for (b = b0; b < nb; b++) mark[A->idx[b]] = b;      /* block column -> block slot */
+            for (i = bi * br; i < i1; i++)
+                for (k = M->ptr[i]; k < M->ptr[i + 1]; k++) {
+                    int64_t at = mark[M->col[k] / bc] * br * bc + (i - bi * br) * bc + M->col[k] % bc;
+                    memcpy((char *)A->val + (size_t)at * es, (const char *)M->val + (size_t)k * es, es);
+                }
+            A->ptr[bi + 1] = nb;
+        }
+        LCL_FREE(mark);
+        A->br = (int32_t)br;
+        A->bc = (int32_t)bc;
+        A->stored = cells;
+        return LCL_OK;
+    }
+    case LCL_FMT_DENSE: {
+        int64_t slots;
+        if (!lcl__mul_i64(rows, cols, &slots)) slots = -1;
+        if ((st = lcl__fill_guard(ctx, A->format, "rows x cols", slots, nnz, rows, mf)) != LCL_OK) return st;
+        A->val = lcl__alloc(ctx, "dense values", (size_t)slots, es, &st);
+        if (!A->val) return st;
+        memset(A->val, 0, (size_t)slots * es);
+        for (i = 0; i < rows; i++)
+            for (k = M->ptr[i]; k < M->ptr[i + 1]; k++)
+                memcpy((char *)A->val + (size_t)(i * cols + M->col[k]) * es, (const char *)M->val + (size_t)k * es, es);
+        A->ld = cols;
+        A->stored = slots;
+        return LCL_OK;
+    }
+    default:
+        return lcl__fail(ctx, LCL_ERR_INTERNAL, "no host builder for format %d", (int)A->format);
+    }
+}
+
+/* work of units [0, u): the split balances it */
+LCL__PRIVATE int64_t lcl__work(const lcl_spmat *A, int64_t u) {
+    switch (A->format) {
+    case LCL_FMT_CSR: return A->ptr[u] + u;
+    case LCL_FMT_CSC: return A->ptr[u] + u;     /* columns */
+    case LCL_FMT_SELL: return A->ptr[u] + u;    /* slices */
+    case LCL_FMT_BCSR: return A->ptr[u] * A->br * A->bc + u;
+    case LCL_FMT_HYB: return A->cptr[u] + u * ((int64_t)A->width + 1);
+    case LCL_FMT_COO: {     /* entries of rows < u: lower bound in the sorted rows */
+        int64_t lo = 0, hi = A->nnz;
+        while (lo < hi) { int64_t m = lo + (hi - lo) / 2; if (A->row[m] < u) lo = m + 1; else hi = m; }
+        return lo + u;
+    }
+    default: return u;      /* ELL, DIA, dense: equal work per row */
+    }
+}
+LCL__PRIVATE int64_t lcl__units(const lcl_spmat *A) {
+    return A->format == LCL_FMT_SELL ? A->nslices : A->format == LCL_FMT_BCSR ? (A->rows + A->br - 1) / A->br
+         : A->format == LCL_FMT_CSC ? A->cols : A->rows;
+}
+LCL__PRIVATE lcl_status lcl__make_split(lcl_context *ctx, lcl_spmat *A, int parts) {
+    int64_t n = lcl__units(A), total, p;
+    lcl_status st = LCL_OK;
+    A->split = (int64_t *)lcl__alloc(ctx, "work split", (size_t)parts + 1, sizeof(int64_t), &st);
+    if (!A->split) return st;
+    A->nsplit = parts;
+    total = lcl__work(A, n);
+    A->split[0] = 0;
+    for (p = 1; p < parts; p++) {   /* first unit whose prefix work reaches p/parts of the total */
+        int64_t want = (int64_t)((double)total * (double)p / (double)parts), lo = A->split[p - 1], hi = n;
+        while (lo < hi) { int64_t m = lo + (hi - lo) / 2; if (lcl__work(A, m) < want) lo = m + 1; else hi = m; }
+        A->split[p] = lo;
+    }
+    A->split[parts] = n;
+    return LCL_OK;
+}
+
+/* entries of row i of a padded format (not CSR/CSC/COO) in column order: count, and write them
+   when c is not NULL. inv: SELL's inverse permutation. Stored zeros of DIA/BCSR/dense are padding
+   there: those formats do not keep explicit zeros. */
+LCL__PRIVATE int64_t lcl__row_entries(const lcl_spmat *A, int64_t i, const int32_t *inv, int32_t *c, void *v) {
+    int64_t n = 0, k, d;
+    size_t es = lcl__dsize(A->dtype);
+#define LCL__PUT(col, at) do { if (c) { c[n] = (int32_t)(col); memcpy((char *)v + (size_t)n * es, (const char *)A->val + (size_t)(at) * es, es); } n++; } while (0)
+    switch (A->format) {
+    case LCL_FMT_ELL:
+    case LCL_FMT_HYB:
+        for (k = 0; k < A->width; k++)
+            if (A->idx[k * A->ld + i] >= 0) LCL__PUT(A->idx[k * A->ld + i], k * A->ld + i);
+        if (A->format == LCL_FMT_HYB)
+            for (k = A->cptr[i]; k < A->cptr[i + 1]; k++) {
+                if (c) { c[n] = A->ccol[k]; memcpy((char *)v + (size_t)n * es, (const char *)A->cval + (size_t)k * es, es); }
+                n++;
+            }
+        break;
+    case LCL_FMT_SELL: {
+        int64_t p = inv[i], s = p / A->C, r = p % A->C;
+        for (k = 0; k < A->swidth[s]; k++) {
+            int64_t at = A->ptr[s] + k * A->C + r;
+            if (A->idx[at] >= 0) LCL__PUT(A->idx[at], at);
+        }
+        break;
+    }
+    case LCL_FMT_DIA:
+        for (d = 0; d < A->ndiag; d++) {
+            int64_t j = i + A->off[d];
+            if (j >= 0 && j < A->cols && lcl__val(A->val, A->dtype, d * A->ld + i) != 0) LCL__PUT(j, d * A->ld + i);
+        }
+        break;
+    case LCL_FMT_BCSR: {
+        int64_t bi = i / A->br, r = i % A->br, b, q;
+        for (b = A->ptr[bi]; b < A->ptr[bi + 1]; b++)
+            for (q = 0; q < A->bc && (int64_t)A->idx[b] * A->bc + q < A->cols; q++) {
+                int64_t at = (b * A->br + r) * A->bc + q;
+                if (lcl__val(A->val, A->dtype, at) != 0) LCL__PUT((int64_t)A->idx[b] * A->bc + q, at);
+            }
+        break;
+    }
+    case LCL_FMT_DENSE:
+        for (k = 0; k < A->cols; k++)
+            if (lcl__val(A->val, A->dtype, i * A->cols + k) != 0) LCL__PUT(k, i * A->cols + k);
+        break;
+    default: break;
+    }
+#undef LCL__PUT
+    return n;
+}
+
+LCL__PRIVATE lcl_status lcl__host_to_csr(lcl_context *ctx, const lcl_spmat *A, lcl_csr *out) {
+    size_t es = lcl__dsize(A->dtype);
+    int64_t i, nnz = 0;
+    int32_t *inv = NULL;
+    lcl_status st = LCL_OK;
+    memset(out, 0, sizeof *out);
+    if (A->format == LCL_FMT_CSC) {     /* CSC arrays are the CSR of A^T */
+        lcl_csr t;
+        t.dtype = A->dtype; t.rows = A->cols; t.cols = A->rows; t.nnz = A->nnz;
+        t.ptr = A->ptr; t.col = A->idx; t.val = A->val;
+        return lcl__csr_transpose(ctx, &t, out);
+    }
+    out->ptr = (int64_t *)lcl__alloc(ctx, "CSR row pointers", (size_t)A->rows + 1, sizeof(int64_t), &st);
+    if (!out->ptr) return st;
+    if (A->format == LCL_FMT_SELL) {
+        inv = (int32_t *)lcl__alloc(ctx, "SELL inverse permutation", (size_t)A->rows, sizeof(int32_t), &st);
+        if (!inv) { lcl_csr_free(out); return st; }
+        for (i = 0; i < A->rows; i++) inv[A->perm[i]] = (int32_t)i;
+    }
+    out->ptr[0] = 0;
+    if (A->format == LCL_FMT_CSR) memcpy(out->ptr, A->ptr, ((size_t)A->rows + 1) * sizeof(int64_t));
+    else if (A->format == LCL_FMT_COO) {
+        memset(out->ptr, 0, ((size_t)A->rows + 1) * sizeof(int64_t));
+        for (i = 0; i < A->nnz; i++) out->ptr[A->row[i] + 1]++;
+        for (i = 0; i < A->rows; i++) out->ptr[i + 1] += out->ptr[i];
+    } else
+        for (i = 0; i < A->rows; i++) out->ptr[i + 1] = (nnz += lcl__row_entries(A, i, inv, NULL, NULL));
+    nnz = out->ptr[A->rows];
+    out->col = (int32_t *)lcl__alloc(ctx, "CSR columns", (size_t)nnz, sizeof(int32_t), &st);
+    out->val = out->col ? lcl__alloc(ctx, "CSR values", (size_t)nnz, es, &st) : NULL;
+    if (!out->val) { LCL_FREE(inv); lcl_csr_free(out); return st; }
+    if (A->format == LCL_FMT_CSR || A->format == LCL_FMT_COO) {
+        memcpy(out->col, A->idx, (size_t)nnz * sizeof(int32_t));
+        memcpy(out->val, A->val, (size_t)nnz * es);
+    } else
+        for (i = 0; i < A->rows; i++)
+            lcl__row_entries(A, i, inv, out->col + out->ptr[i], (char *)out->val + (size_t)out->ptr[i] * es);
+    LCL_FREE(inv);
+    out->dtype = A->dtype;
+    out->rows = A->rows;
+    out->cols = A->cols;
+    out->nnz = nnz;
+    return LCL_OK;
+}
+
+/* ---- host products, written once per type (S = d: double, s: float) ---- */
+#define LCL__YOUT(yi, s) ((yi) = beta == 0 ? alpha * (s) : alpha * (s) + beta * (yi))
+#define LCL__DEF_SPMV(S, T) \
+LCL__PRIVATE T lcl__sdot_##S(const T *LCL__RESTRICT v, const int32_t *LCL__RESTRICT c, const T *LCL__RESTRICT x, int64_t k, int64_t k1) { \
+    T s0 = 0, s1 = 0, s2 = 0, s3 = 0; \
+    for (; k + 4 <= k1; k += 4) { \
+        s0 += v[k] * x[c[k]]; s1 += v[k + 1] * x[c[k + 1]]; s2 += v[k + 2] * x[c[k + 2]]; s3 += v[k + 3] * x[c[k + 3]]; \
+    } \
+    for (; k < k1; k++) s0 += v[k] * x[c[k]]; \
+    return (s0 + s1) + (s2 + s3); \
+} \
+LCL__PRIVATE T lcl__ddot_##S(const T *LCL__RESTRICT v, const T *LCL__RESTRICT x, int64_t n) { \
+    T s0 = 0, s1 = 0, s2 = 0, s3 = 0; \
+    int64_t k = 0; \
+    for (; k + 4 <= n; k += 4) { s0 += v[k] * x[k]; s1 += v[k + 1] * x[k + 1]; s2 += v[k + 2] * x[k + 2]; s3 += v[k + 3] * x[k + 3]; } \
+    for (; k < n; k++) s0 += v[k] * x[k]; \
+    return (s0 + s1) + (s2 + s3); \
+} \
+/* units [u0, u1) of A (rows; SELL slices; BCSR block rows; CSC columns, accumulating into y) */ \
+LCL__PRIVATE void lcl__spmv_part_##S(const lcl_spmat *A, T alpha, const T *LCL__RESTRICT x, T beta, T *LCL__RESTRICT y, \
+                                     int64_t u0, int64_t u1, int atomic) { \
+    const T *val = (const T *)A->val; \
+    int64_t i, k, b0; \
+    switch (A->format) { \
+    case LCL_FMT_CSR: \
+        for (i = u0; i < u1; i++) { T s = lcl__sdot_##S(val, A->idx, x, A->ptr[i], A->ptr[i + 1]); LCL__YOUT(y[i], s); } \
+        break; \
+    case LCL_FMT_COO: { \
+        int64_t lo = 0, hi = A->nnz; \
+        while (lo < hi) { int64_t m = lo + (hi - lo) / 2; if (A->row[m] < u0) lo = m + 1; else hi = m; } \
+        for (i = u0, k = lo; i < u1; i++) { \
+            int64_t e = k; \
+            while (e < A->nnz && A->row[e] == i) e++; \
+            { T s = lcl__sdot_##S(val, A->idx, x, k, e); LCL__YOUT(y[i], s); } \
+            k = e; \
+        } \
+        break; \
+    } \
+    case LCL_FMT_CSC: /* y already scaled by beta */ \
+        for (i = u0; i < u1; i++) { \
+            T xj = alpha * x[i]; \
+            if (atomic) { \
+                for (k = A->ptr[i]; k < A->ptr[i + 1]; k++) { \
+                    T t = val[k] * xj; \
+                    LCL__OMP(omp atomic) \
+                    y[A->idx[k]] += t; \
+                } \
+            } else \
+                for (k = A->ptr[i]; k < A->ptr[i + 1]; k++) y[A->idx[k]] += val[k] * xj; \
+        } \
+        break; \
+    case LCL_FMT_ELL: \
+    case LCL_FMT_HYB: \
+    case LCL_FMT_DIA: \
+        for (b0 = u0; b0 < u1; b0 += LCL__SPMV_BLK) { \
+            T acc[LCL__SPMV_BLK]; \
+            int64_t n = LCL__MIN((int64_t)LCL__SPMV_BLK, u1 - b0); \
+            for (i = 0; i < n; i++) acc[i] = 0; \
+            if (A->format == LCL_FMT_DIA) { \
+                for (k = 0; k < A->ndiag; k++) { \
+                    int64_t o = A->off[k], lo = LCL__MAX(b0, -o), hi = LCL__MIN(b0 + n, A->cols - o); \
+                    const T *vd = val + k * A->ld; \
+                    for (i = lo; i < hi; i++) acc[i - b0] += vd[i] * x[i + o]; \
+                } \
+            } else { \
+                for (k = 0; k < A->width; k++) { \
+                    const int32_t *ci = A->idx + k * A->ld + b0; \
+                    const T *vi = val + k * A->ld + b0; \
+                    for (i = 0; i < n; i++) if (ci[i] >= 0) acc[i] += vi[i] * x[ci[i]]; \
+                } \
+                if (A->format == LCL_FMT_HYB) \
+                    for (i = 0; i < n; i++) acc[i] += lcl__sdot_##S((const T *)A->cval, A->ccol, x, A->cptr[b0 + i], A->cptr[b0 + i + 1]); \
+            } \
+            for (i = 0; i < n; i++) LCL__YOUT(y[b0 + i], acc[i]); \
+        } \
+        break; \
+    case LCL_FMT_SELL: { \
+        int64_t C = A->C, s, r; \
+        for (s = u0; s < u1; s++) { \
+            T acc[LCL__SELL_MAXC]; \
+            const int32_t *ci = A->idx + A->ptr[s]; \
+            const T *vi = val + A->ptr[s]; \
+            int64_t lanes = LCL__MIN(C, A->rows - s * C); \
+            for (r = 0; r < C; r++) acc[r] = 0; \
+            for (k = 0; k < A->swidth[s]; k++, ci += C, vi += C) \
+                for (r = 0; r < C; r++) if (ci[r] >= 0) acc[r] += vi[r] * x[ci[r]]; \
+            for (r = 0; r < lanes; r++) LCL__YOUT(y[A->perm[s * C + r]], acc[r]); \
+        } \
+        break; \
+    } \
+    case LCL_FMT_BCSR: { \
+        int64_t br = A->br, bc = A->bc, bi, b, r, q; \
+        for (bi = u0; bi < u1; bi++) { \
+            T acc[LCL__BCSR_MAXB]; \
+            int64_t nr = LCL__MIN(br, A->rows - bi * br); \
+            for (r = 0; r < br; r++) acc[r] = 0; \
+            for (b = A->ptr[bi]; b < A->ptr[bi + 1]; b++) { \
+                int64_t c0 = (int64_t)A->idx[b] * bc, nc = LCL__MIN(bc, A->cols - c0); \
+                const T *vb = val + b * br * bc, *xb = x + c0; \
+                for (r = 0; r < nr; r++) { T s = 0; for (q = 0; q < nc; q++) s += vb[r * bc + q] * xb[q]; acc[r] += s; } \
+            } \
+            for (r = 0; r < nr; r++) LCL__YOUT(y[bi * br + r], acc[r]); \
+        } \
+        break; \
+    } \
+    case LCL_FMT_DENSE: \
+        for (i = u0; i < u1; i++) { T s = lcl__ddot_##S(val + i * A->cols, x, A->cols); LCL__YOUT(y[i], s); } \
+        break; \
+    default: break; \
+    } \
+} \
+/* merge-path part p of np over the rows + nnz of a CSR: rows it ends are written, the row it \
+   stops inside is returned as a carry (crow < 0: none) */ \
+LCL__PRIVATE void lcl__csr_merge_##S(const lcl_spmat *A, T alpha, const T *x, T beta, T *y, int p, int np, int64_t *crow, T *cval) { \
+    const int64_t *ptr = A->ptr; \
+    int64_t tot = A->rows + A->nnz, c[2][2], e, i, k; \
+    for (e = 0; e < 2; e++) { \
+        int64_t d = (int64_t)((double)tot * (double)(p + e) / (double)np), lo = LCL__MAX((int64_t)0, d - A->nnz), hi = LCL__MIN(d, A->rows); \
+        if (p + e == np) d = tot, lo = hi = A->rows; \
+        while (lo < hi) { int64_t m = lo + (hi - lo) / 2; if (ptr[m + 1] <= d - m - 1) lo = m + 1; else hi = m; } \
+        c[e][0] = lo; c[e][1] = d - lo; \
+    } \
+    for (i = c[0][0], k = c[0][1]; i < c[1][0]; i++) { \
+        T s = lcl__sdot_##S((const T *)A->val, A->idx, x, k, ptr[i + 1]); \
+        LCL__YOUT(y[i], s); \
+        k = ptr[i + 1]; \
+    } \
+    *crow = i < A->rows ? i : -1; \
+    *cval = i < A->rows ? lcl__sdot_##S((const T *)A->val, A->idx, x, k, c[1][1]) : (T)0; \
+} \
+LCL__PRIVATE void lcl__spmv_host_##S(const lcl_spmat *A, int nt, double alpha_, const void *xv, double beta_, void *yv) { \
+    const T *x = (const T *)xv; \
+    T *y = (T *)yv, alpha = (T)alpha_, beta = (T)beta_; \
+    int np = A->nsplit > 0 ? A->nsplit : 1; \
+    if (alpha == 0 || A->format == LCL_FMT_CSC) { /* y = beta*y; CSC then scatters into it */ \
+        int64_t n = A->rows, i; \
+        int par = nt > 1 && n > LCL__SPMV_PAR_MIN; \
+        (void)par; \
+        LCL__OMP(omp parallel for num_threads(nt) if (par)) \
+        for (i = 0; i < n; i++) y[i] = beta == 0 ? (T)0 : beta * y[i]; \
+        if (alpha == 0) return; \
+    } \
+    if (A->format == LCL_FMT_CSR && A->kernel == LCL_KERNEL_MERGE) { \
+        int64_t crow[LCL__SPMV_MAXPARTS]; \
+        T cval[LCL__SPMV_MAXPARTS]; \
+        int p; \
+        LCL__OMP(omp parallel num_threads(nt) if (nt > 1)) \
+        { \
+            int t = 0, tn = 1, q; \
+            LCL__OMP_TID(t, tn); \
+            for (q = t; q < np; q += tn) lcl__csr_merge_##S(A, alpha, x, beta, y, q, np, &crow[q], &cval[q]); \
+        } \
+        for (p = 0; p < np; p++) if (crow[p] >= 0) y[crow[p]] += alpha * cval[p]; \
+        return; \
+    } \
+    if (np <= 1 || !A->split) { lcl__spmv_part_##S(A, alpha, x, beta, y, 0, lcl__units(A), 0); return; } \
+    if (nt <= 1) { /* the same parts, one after another */ \
+        int q; \
+        for (q = 0; q < np; q++) lcl__spmv_part_##S(A, alpha, x, beta, y, A->split[q], A->split[q + 1], 0); \
+        return; \
+    } \
+    LCL__OMP(omp parallel num_threads(nt)) \
+    { \
+        int t = 0, tn = 1, q; \
+        LCL__OMP_TID(t, tn); \
+        for (q = t; q < np; q += tn) lcl__spmv_part_##S(A, alpha, x, beta, y, A->split[q], A->split[q + 1], tn > 1); \
+    } \
+}
+#ifdef _OPENMP
+#define LCL__OMP_TID(t, n) ((t) = omp_get_thread_num(), (n) = omp_get_num_threads())
+#else
+#define LCL__OMP_TID(t, n) ((void)(t), (void)(n))
+#endif
+LCL__DEF_SPMV(d, double)
+LCL__DEF_SPMV(s, float)
+
+/* threads for one product: the context's, when the matrix is big enough to share */
+LCL__PRIVATE void lcl__spmv_host(const lcl_context *ctx, const lcl_spmat *A, double alpha, const void *x, double beta, void *y) {
+    int nt = lcl__ctx_threads(ctx);
+    if (A->stored + A->rows < LCL__SPMV_PAR_MIN) nt = 1;
+    if (A->dtype == LCL_F32) lcl__spmv_host_s(A, nt, alpha, x, beta, y);
+    else lcl__spmv_host_d(A, nt, alpha, x, beta, y);
+}
 
 /* >>spmv-opencl -------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL
@@ -4324,6 +4991,446 @@ LCL_API int lcl_spmv_kernel_parse(const char *name, lcl_spmv_kernel *out) {
     for (i = 0; i < LCL_KERNEL_COUNT_; i++)
         if (lcl__strieq(name, lcl__kernel_names[i])) { *out = (lcl_spmv_kernel)i; return 1; }
     return 0;
+}
+
+/* Full validation of an input CSR: what a kernel must be able to trust. */
+LCL__PRIVATE lcl_status lcl__csr_check(lcl_context *ctx, const lcl_csr *M, const char *fn) {
+    int64_t i, k;
+    if (!M) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL matrix", fn);
+    if (M->dtype != LCL_F32 && M->dtype != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown dtype %d", fn, (int)M->dtype);
+    if (M->rows < 0 || M->cols < 0 || M->rows > INT32_MAX || M->cols > INT32_MAX || M->nnz < 0)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: bad CSR sizes %lldx%lld, %lld entries (each dimension 0..2^31-1)", fn,
+                         (long long)M->rows, (long long)M->cols, (long long)M->nnz);
+    if (!M->ptr || (M->nnz > 0 && (!M->col || !M->val))) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL CSR arrays", fn);
+    if (M->ptr[0] != 0 || M->ptr[M->rows] != M->nnz)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: row pointers must run from 0 to nnz = %lld (ptr[0] = %lld, ptr[%lld] = %lld)", fn,
+                         (long long)M->nnz, (long long)M->ptr[0], (long long)M->rows, (long long)M->ptr[M->rows]);
+    for (i = 0; i < M->rows; i++) {
+        if (M->ptr[i + 1] < M->ptr[i] || M->ptr[i + 1] > M->nnz)
+            return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: row pointer %lld = %lld decreases or passes nnz = %lld", fn,
+                             (long long)(i + 1), (long long)M->ptr[i + 1], (long long)M->nnz);
+        for (k = M->ptr[i]; k < M->ptr[i + 1]; k++) {
+            double v;
+            if (M->col[k] < 0 || M->col[k] >= M->cols)
+                return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: row %lld: column %d outside 0..%lld", fn, (long long)i, (int)M->col[k],
+                                 (long long)M->cols - 1);
+            if (k > M->ptr[i] && M->col[k] <= M->col[k - 1])
+                return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: row %lld: column %d after %d: %s (canonical CSR: sorted, no duplicates; "
+                                 "lcl_spmat_from_coo sorts and sums)", fn, (long long)i, (int)M->col[k], (int)M->col[k - 1],
+                                 M->col[k] == M->col[k - 1] ? "duplicate entry" : "columns not sorted");
+            v = lcl__val(M->val, M->dtype, k);
+            if (v - v != 0)
+                return lcl__fail(ctx, LCL_ERR_NAN, "%s: entry (%lld,%d) is %s", fn, (long long)i, (int)M->col[k], v != v ? "NaN" : "Inf");
+        }
+    }
+    return LCL_OK;
+}
+
+LCL__PRIVATE int lcl__ctx_gpu(const lcl_context *ctx, int device) {
+#ifndef LINALG_CL_NO_OPENCL
+    if (ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0)
+        return ctx->dev[device >= 0 && device < ctx->ndev ? device : 0].info.type == LCL_DEVICE_GPU;
+#else
+    (void)ctx;
+#endif
+    (void)device;
+    return 0;
+}
+
+/* options with the defaults filled in; the format may stay AUTO */
+LCL__PRIVATE lcl_status lcl__opts_resolve(lcl_context *ctx, const lcl_spmat_opts *o, lcl_spmat_opts *r) {
+    int gpu;
+    if (o) *r = *o;
+    else memset(r, 0, sizeof *r);
+    if ((int)r->format < 0 || r->format >= LCL_FMT_COUNT_)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_create: unknown format %d", (int)r->format);
+    if ((int)r->kernel < 0 || r->kernel >= LCL_KERNEL_COUNT_)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_create: unknown kernel %d", (int)r->kernel);
+    if (!(r->max_fill >= 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_create: max_fill %g (0 = default 3, else > 0)", r->max_fill);
+    if (r->sell_c < 0 || r->sell_c > LCL__SELL_MAXC || r->sell_sigma < 0)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_create: SELL C = %d (1..%d), sigma = %d (>= 1)", r->sell_c, LCL__SELL_MAXC, r->sell_sigma);
+    if (r->block_r < 0 || r->block_c < 0 || r->block_r > LCL__BCSR_MAXB || r->block_c > LCL__BCSR_MAXB)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_create: BCSR block %d x %d (each 1..%d)", r->block_r, r->block_c, LCL__BCSR_MAXB);
+    if (r->hyb_width < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_create: negative hyb_width %d", r->hyb_width);
+    gpu = lcl__ctx_gpu(ctx, r->device);
+    if (r->max_fill == 0) r->max_fill = 3.0;
+    if (r->sell_c == 0) r->sell_c = gpu ? 32 : 8;
+    if (r->sell_sigma == 0) r->sell_sigma = gpu ? 256 : 64;
+    if (r->block_r == 0) r->block_r = 4;
+    if (r->block_c == 0) r->block_c = 4;
+    /* hyb_width stays as given: 0 lets A^T pick its own from its histogram */
+    return LCL_OK;
+}
+
+/* Build A in r->format (not AUTO) on backend b: host arrays, then the CPU work split or the
+   device upload. CPU kernels: CSR scalar or merge (AUTO: merge when one row outweighs half a
+   thread's part), other formats scalar. OpenCL resolves its own kernel in lcl__spmat_upload. */
+LCL__PRIVATE lcl_status lcl__spmat_build(lcl_context *ctx, const lcl_csr *M, const lcl_spmat_opts *r, lcl_backend b,
+                                         lcl_spmv_kernel k, lcl_spmat **out) {
+    lcl_status st;
+    int nt = b == LCL_BACKEND_OPENCL ? 1 : lcl__ctx_threads(ctx);
+    lcl_spmat *A = (lcl_spmat *)LCL_MALLOC(sizeof *A);
+    *out = NULL;
+    if (!A) return lcl__oom(ctx, "lcl_spmat", sizeof *A);
+    memset(A, 0, sizeof *A);
+    A->format = r->format;
+    A->dtype = M->dtype;
+    A->backend = b;
+    A->rows = M->rows;
+    A->cols = M->cols;
+    A->nnz = M->nnz;
+    A->opts = *r;
+    A->opts.kernel = k;
+    if (b != LCL_BACKEND_OPENCL) {
+        if (A->format != LCL_FMT_CSR) k = LCL_KERNEL_SCALAR;
+        else if (k == LCL_KERNEL_AUTO) {
+            int64_t i, mx = 0;
+            for (i = 0; i < M->rows; i++) mx = LCL__MAX(mx, M->ptr[i + 1] - M->ptr[i]);
+            k = nt > 1 && (double)mx * 2.0 * nt > (double)(M->nnz + M->rows) ? LCL_KERNEL_MERGE : LCL_KERNEL_SCALAR;
+        } else if (k != LCL_KERNEL_MERGE) k = LCL_KERNEL_SCALAR;
+    }
+    A->kernel = k;
+    st = lcl__build_host(ctx, A, M);
+    if (st == LCL_OK && b != LCL_BACKEND_OPENCL) st = lcl__make_split(ctx, A, nt);
+#ifndef LINALG_CL_NO_OPENCL
+    if (st == LCL_OK && b == LCL_BACKEND_OPENCL) st = lcl__spmat_upload(ctx, A);
+#endif
+    if (st != LCL_OK) { lcl_spmat_free(A); return st; }
+    *out = A;
+    return LCL_OK;
+}
+
+/* one product, no checks (A on its backend) */
+LCL__PRIVATE lcl_status lcl__spmv_run(lcl_context *ctx, lcl_spmat *A, double alpha, const void *x, double beta, void *y) {
+#ifndef LINALG_CL_NO_OPENCL
+    if (A->backend == LCL_BACKEND_OPENCL) return lcl__spmv_cl(ctx, alpha, A, x, beta, y);
+#endif
+    lcl__spmv_host(ctx, A, alpha, x, beta, y);
+    return LCL_OK;
+}
+
+/* LCL_FMT_AUTO: the rule.
+   Row statistics of the CSR: mean m and standard deviation s of the row length (cv = s/m), the
+   longest row mx, and -- for regular rows (cv <= 0.5, mx <= 64) -- the occupied diagonals nd.
+   ELL fill = mx*rows/nnz, DIA fill = nd*rows/nnz (slots stored per nonzero).
+   CPU backends, and OpenCL CPU devices (bound by bytes per nonzero; CSR reads value + index, and a
+   padded format reads as much plus its padding, gathering no better than CSR does):
+     DIA         nd <= 64 and DIA fill <= 1.1 (a banded stencil: no indices, contiguous x)
+     CSR         otherwise; kernel merge when one row outweighs half a thread's share
+                 (2 * threads * mx > nnz + rows), else scalar (parts are balanced by nnz already)
+   OpenCL GPUs (coalescing decides):
+     DIA         as above
+     CSR merge   heavy-tailed rows: cv > 1 or mx > 32 m + 64
+     CSR vector  long rows, m >= 24: a group of lanes per row
+     ELL         regular rows, ELL fill <= 1.2: one row per lane, column-major, coalesced
+     SELL        the rest: padding only within slices of 32 similar rows
+   opts.trial: every candidate is built and timed (a warm-up, then the best of 3 products) and the
+   fastest is kept; the reason lists the times. */
+typedef struct lcl__rstat { double mean, sd, cv; int64_t max, ndiag; } lcl__rstat;
+LCL__PRIVATE lcl_status lcl__row_stats(lcl_context *ctx, const lcl_csr *M, lcl__rstat *s) {
+    int64_t i, k;
+    double ss = 0;
+    lcl_status st = LCL_OK;
+    memset(s, 0, sizeof *s);
+    s->ndiag = -1;
+    if (M->rows == 0) return LCL_OK;
+    s->mean = (double)M->nnz / (double)M->rows;
+    for (i = 0; i < M->rows; i++) {
+        int64_t l = M->ptr[i + 1] - M->ptr[i];
+        s->max = LCL__MAX(s->max, l);
+        ss += ((double)l - s->mean) * ((double)l - s->mean);
+    }
+    s->sd = sqrt(ss / (double)M->rows);
+    s->cv = s->mean > 0 ? s->sd / s->mean : 0;
+    if (s->cv <= 0.5 && s->max <= 64 && M->nnz > 0) {
+        unsigned char *seen = (unsigned char *)lcl__alloc(ctx, "diagonal marks", (size_t)(M->rows + M->cols), 1, &st);
+        if (!seen) return st;
+        memset(seen, 0, (size_t)(M->rows + M->cols));
+        s->ndiag = 0;
+        for (i = 0; i < M->rows; i++)
+            for (k = M->ptr[i]; k < M->ptr[i + 1]; k++)
+                if (!seen[M->col[k] - i + M->rows]) { seen[M->col[k] - i + M->rows] = 1; s->ndiag++; }
+        LCL_FREE(seen);
+    }
+    return LCL_OK;
+}
+
+LCL__PRIVATE lcl_status lcl__spmat_trial(lcl_context *ctx, const lcl_csr *M, const lcl_spmat_opts *r, lcl_backend b, int gpu,
+                                         const char *stats, lcl_spmat **out) {
+    static const struct { lcl_format f; lcl_spmv_kernel k; int gpu_only; } cand[] = {
+        {LCL_FMT_CSR, LCL_KERNEL_SCALAR, 0}, {LCL_FMT_CSR, LCL_KERNEL_MERGE, 0}, {LCL_FMT_CSR, LCL_KERNEL_VECTOR, 1},
+        {LCL_FMT_ELL, LCL_KERNEL_AUTO, 0}, {LCL_FMT_SELL, LCL_KERNEL_AUTO, 0}, {LCL_FMT_HYB, LCL_KERNEL_AUTO, 0},
+        {LCL_FMT_DIA, LCL_KERNEL_AUTO, 0}};
+    size_t es = lcl__dsize(M->dtype), c;
+    lcl_status st = LCL_OK;
+    lcl_spmat *best = NULL;
+    double tbest = 0;
+    char list[96];
+    int used = 0;
+    void *x = lcl__alloc(ctx, "trial x", (size_t)M->cols, es, &st);
+    void *y = x ? lcl__alloc(ctx, "trial y", (size_t)M->rows, es, &st) : NULL;
+    *out = NULL;
+    list[0] = 0;
+    if (!y) { LCL_FREE(x); return st; }
+    for (c = 0; c < (size_t)M->cols; c++) lcl__setval(x, M->dtype, (int64_t)c, 1.0 + (double)(c % 7) * 0.125);
+    for (c = 0; c < sizeof cand / sizeof cand[0]; c++) {
+        lcl_spmat_opts o = *r;
+        lcl_spmat *A = NULL;
+        double t = 1e300;
+        int rep;
+        if (cand[c].gpu_only && !gpu) continue;
+        o.format = cand[c].f;
+        st = lcl__spmat_build(ctx, M, &o, b, cand[c].k, &A);
+        if (st == LCL_ERR_FILL) { lcl_clear_error(ctx); st = LCL_OK; continue; }     /* too much padding: not a candidate */
+        if (st != LCL_OK) break;
+        if (b != LCL_BACKEND_OPENCL && cand[c].k != A->kernel) { lcl_spmat_free(A); continue; }   /* same kernel twice */
+        for (rep = 0; rep < 4 && st == LCL_OK; rep++) {
+            double t0 = lcl__wtime();
+            st = lcl__spmv_run(ctx, A, 1.0, x, 0.0, y);
+            if (rep > 0 && lcl__wtime() - t0 < t) t = lcl__wtime() - t0;    /* rep 0 warms up */
+        }
+        if (st != LCL_OK) { lcl_spmat_free(A); break; }
+        used += snprintf(list + used, sizeof list - (size_t)used, "%s%s%s%s %.3g", used ? ", " : "", lcl_format_name(A->format),
+                         A->format == LCL_FMT_CSR ? "/" : "", A->format == LCL_FMT_CSR ? lcl_spmv_kernel_name(A->kernel) : "", t * 1e3);
+        if (used >= (int)sizeof list) used = (int)sizeof list - 1;
+        if (!best || t < tbest) { lcl_spmat_free(best); best = A; tbest = t; }
+        else lcl_spmat_free(A);
+    }
+    LCL_FREE(x);
+    LCL_FREE(y);
+    if (st != LCL_OK) { lcl_spmat_free(best); return st; }
+    if (!best) return lcl__fail(ctx, LCL_ERR_INTERNAL, "lcl_spmat_create: no trial candidate could be built");
+    snprintf(best->reason, sizeof best->reason, "%s; trial ms: %s", stats, list);
+    *out = best;
+    return LCL_OK;
+}
+
+LCL__PRIVATE lcl_status lcl__spmat_auto(lcl_context *ctx, const lcl_csr *M, const lcl_spmat_opts *r, lcl_backend b, lcl_spmat **out) {
+    lcl__rstat s;
+    lcl_spmat_opts o = *r;
+    lcl_spmv_kernel k = r->kernel;
+    char stats[80];
+    const char *why;
+    double ellfill, diafill;
+    int gpu = lcl__ctx_gpu(ctx, r->device);
+    lcl_status st = lcl__row_stats(ctx, M, &s);
+    if (st != LCL_OK) return st;
+    ellfill = M->nnz ? (double)s.max * (double)M->rows / (double)M->nnz : 1.0;
+    diafill = M->nnz && s.ndiag > 0 ? (double)s.ndiag * (double)M->rows / (double)M->nnz : 1e9;
+    if (s.ndiag >= 0) snprintf(stats, sizeof stats, "rows %.1f +- %.1f, max %lld, %lld diagonals", s.mean, s.sd, (long long)s.max, (long long)s.ndiag);
+    else snprintf(stats, sizeof stats, "rows %.1f +- %.1f, max %lld", s.mean, s.sd, (long long)s.max);
+    if (r->trial) return lcl__spmat_trial(ctx, M, r, b, gpu, stats, out);
+    if (s.ndiag >= 1 && s.ndiag <= 64 && diafill <= 1.1) { o.format = LCL_FMT_DIA; why = "DIA fill"; }
+    else if (!gpu) { o.format = LCL_FMT_CSR; why = "CSR on a CPU"; }
+    else if (s.cv > 1 || (double)s.max > 32 * s.mean + 64) { o.format = LCL_FMT_CSR; k = LCL_KERNEL_MERGE; why = "heavy tail"; }
+    else if (s.mean >= 24) { o.format = LCL_FMT_CSR; k = LCL_KERNEL_VECTOR; why = "long rows"; }
+    else if (ellfill <= 1.2) { o.format = LCL_FMT_ELL; why = "ELL fill"; }
+    else { o.format = LCL_FMT_SELL; why = "irregular rows, SELL"; }
+    st = lcl__spmat_build(ctx, M, &o, b, k, out);
+    if (st == LCL_ERR_FILL) {   /* not expected from the rule; CSR always fits */
+        lcl_clear_error(ctx);
+        o.format = LCL_FMT_CSR;
+        why = "padded format refused, CSR";
+        st = lcl__spmat_build(ctx, M, &o, b, LCL_KERNEL_AUTO, out);
+    }
+    if (st != LCL_OK) return st;
+    if (o.format == LCL_FMT_DIA) snprintf((*out)->reason, sizeof (*out)->reason, "%s: %s %.2f -> dia", stats, why, diafill);
+    else if (o.format == LCL_FMT_ELL) snprintf((*out)->reason, sizeof (*out)->reason, "%s: %s %.2f -> ell", stats, why, ellfill);
+    else snprintf((*out)->reason, sizeof (*out)->reason, "%s: %s -> %s/%s", stats, why, lcl_format_name((*out)->format),
+                  lcl_spmv_kernel_name((*out)->kernel));
+    return LCL_OK;
+}
+
+LCL_API lcl_status lcl_spmat_create(lcl_context *ctx, const lcl_csr *M, const lcl_spmat_opts *o, lcl_spmat **out) {
+    lcl_spmat_opts r;
+    lcl_backend b = ctx ? ctx->backend : LCL_BACKEND_SERIAL;
+    lcl_status st;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_create: NULL output");
+    *out = NULL;
+    if ((st = lcl__csr_check(ctx, M, "lcl_spmat_create")) != LCL_OK) return st;
+    if ((st = lcl__opts_resolve(ctx, o, &r)) != LCL_OK) return st;
+    if (r.format == LCL_FMT_AUTO) return lcl__spmat_auto(ctx, M, &r, b, out);
+    return lcl__spmat_build(ctx, M, &r, b, r.kernel, out);
+}
+LCL_API lcl_status lcl_spmat_from_coo(lcl_context *ctx, const lcl_coo *A, const lcl_spmat_opts *o, lcl_spmat **out) {
+    lcl_csr C;
+    lcl_status st;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_from_coo: NULL output");
+    *out = NULL;
+    if ((st = lcl_csr_from_coo(ctx, A, &C)) != LCL_OK) return st;   /* a canonical copy: sorted, duplicates summed */
+    st = lcl_spmat_create(ctx, &C, o, out);
+    lcl_csr_free(&C);
+    return st;
+}
+LCL_API void lcl_spmat_free(lcl_spmat *A) {
+    if (!A) return;
+    lcl_spmat_free(A->tr);
+#ifndef LINALG_CL_NO_OPENCL
+    lcl__spmat_release(A);
+#endif
+    lcl__spmat_free_host(A);
+    LCL_FREE(A);
+}
+LCL_API lcl_status lcl_spmat_describe(const lcl_spmat *A, lcl_spmat_info *out) {
+    double es, xy, m = 0;
+    if (!A || !out) return LCL_ERR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    es = (double)lcl__dsize(A->dtype);
+    xy = ((double)A->rows + (double)A->cols) * es;
+    switch (A->format) {
+    case LCL_FMT_CSR: m = (double)A->nnz * (es + 4) + ((double)A->rows + 1) * 8; break;
+    case LCL_FMT_CSC: m = (double)A->nnz * (es + 4) + ((double)A->cols + 1) * 8; break;
+    case LCL_FMT_COO: m = (double)A->nnz * (es + 8); break;
+    case LCL_FMT_ELL: m = (double)A->stored * (es + 4); break;
+    case LCL_FMT_SELL: m = (double)A->stored * (es + 4) + (double)A->nslices * 12 + (double)A->rows * 4; break;
+    case LCL_FMT_HYB: m = (double)(A->stored - A->ncoo) * (es + 4) + (double)A->ncoo * (es + 8); break;
+    case LCL_FMT_DIA: m = (double)A->stored * es + (double)A->ndiag * 4; break;
+    case LCL_FMT_BCSR: {
+        double nb = A->ptr ? (double)A->ptr[(A->rows + A->br - 1) / A->br] : 0;
+        m = nb * ((double)A->br * A->bc * es + 4) + ((double)(A->rows + A->br - 1) / A->br + 1) * 8;
+        break;
+    }
+    default: m = (double)A->stored * es; break;
+    }
+    out->format = A->format;
+    out->kernel = A->kernel;
+    out->dtype = A->dtype;
+    out->rows = A->rows;
+    out->cols = A->cols;
+    out->nnz = A->nnz;
+    out->stored = A->stored;
+    out->bytes = m + xy;
+    out->devices = A->nparts;
+    memcpy(out->reason, A->reason, sizeof out->reason);
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_spmat_to_csr(lcl_context *ctx, const lcl_spmat *A, lcl_csr *out) {
+    if (!A || !out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_to_csr: NULL argument");
+    return lcl__host_to_csr(ctx, A, out);
+}
+
+/* CPU objects run on either CPU backend only when the context is NULL (serially). */
+LCL__PRIVATE lcl_status lcl__backend_check(lcl_context *ctx, lcl_backend have, const char *fn, const char *what) {
+    lcl_backend cb = ctx ? ctx->backend : LCL_BACKEND_SERIAL;
+    if (cb == have || (!ctx && have != LCL_BACKEND_OPENCL)) return LCL_OK;
+    return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the %s was created with a %s context, this context is %s: "
+                     "use a context of the same backend", fn, what, lcl_backend_name(have), lcl_backend_name(cb));
+}
+/* A^T in A's format and options, built once from A's own arrays */
+LCL__PRIVATE lcl_status lcl__spmat_transpose(lcl_context *ctx, lcl_spmat *A) {
+    lcl_csr C, T;
+    lcl_status st = lcl__host_to_csr(ctx, A, &C);
+    if (st != LCL_OK) return st;
+    st = lcl__csr_transpose(ctx, &C, &T);
+    lcl_csr_free(&C);
+    if (st != LCL_OK) return st;
+    st = lcl__spmat_build(ctx, &T, &A->opts, A->backend, A->opts.kernel, &A->tr);
+    lcl_csr_free(&T);
+    if (st == LCL_OK) snprintf(A->tr->reason, sizeof A->tr->reason, "transpose, as %s", lcl_format_name(A->format));
+    return st;
+}
+LCL__PRIVATE void lcl__scale_host(lcl_dtype dt, int64_t n, double beta, void *y) {
+    int64_t i;
+    for (i = 0; i < n; i++)
+        if (dt == LCL_F32) ((float *)y)[i] = beta == 0 ? 0.0f : (float)beta * ((float *)y)[i];
+        else ((double *)y)[i] = beta == 0 ? 0.0 : beta * ((double *)y)[i];
+}
+LCL_API lcl_status lcl_spmv(lcl_context *ctx, lcl_trans trans, double alpha, lcl_spmat *A, const void *x, double beta, void *y) {
+    int64_t nin, nout;
+    lcl_status st;
+    if (!A) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv: NULL matrix");
+    if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv: unknown trans %d", (int)trans);
+    if ((st = lcl__backend_check(ctx, A->backend, "lcl_spmv", "matrix")) != LCL_OK) return st;
+    nin = trans ? A->rows : A->cols;
+    nout = trans ? A->cols : A->rows;
+    if ((!x && nin > 0) || (!y && nout > 0))
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv: NULL %s (length %lld)", !y && nout > 0 ? "y" : "x",
+                         (long long)(!y && nout > 0 ? nout : nin));
+    if (alpha == 0 && A->backend != LCL_BACKEND_OPENCL) { lcl__scale_host(A->dtype, nout, beta, y); return LCL_OK; }
+    if (trans && !A->tr && (st = lcl__spmat_transpose(ctx, A)) != LCL_OK) return st;
+    return lcl__spmv_run(ctx, trans ? A->tr : A, alpha, x, beta, y);
+}
+
+LCL_API lcl_status lcl_vec_create(lcl_context *ctx, lcl_dtype dt, int64_t n, const void *init, lcl_vec **out) {
+    lcl_vec *v;
+    lcl_status st = LCL_OK;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_vec_create: NULL output");
+    *out = NULL;
+    if (dt != LCL_F32 && dt != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_vec_create: unknown dtype %d", (int)dt);
+    if (n < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_vec_create: negative length %lld", (long long)n);
+    v = (lcl_vec *)LCL_MALLOC(sizeof *v);
+    if (!v) return lcl__oom(ctx, "lcl_vec", sizeof *v);
+    memset(v, 0, sizeof *v);
+    v->dtype = dt;
+    v->n = n;
+    v->backend = ctx ? ctx->backend : LCL_BACKEND_SERIAL;
+#ifndef LINALG_CL_NO_OPENCL
+    if (v->backend == LCL_BACKEND_OPENCL) {
+        if ((st = lcl__vec_cl_create(ctx, v, init)) != LCL_OK) { LCL_FREE(v); return st; }
+        *out = v;
+        return LCL_OK;
+    }
+#endif
+    v->host = lcl__alloc(ctx, "vector", (size_t)n, lcl__dsize(dt), &st);
+    if (!v->host) { LCL_FREE(v); return st; }
+    if (init) memcpy(v->host, init, (size_t)n * lcl__dsize(dt));
+    else memset(v->host, 0, (size_t)n * lcl__dsize(dt));
+    *out = v;
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_vec_write(lcl_context *ctx, lcl_vec *v, const void *src) {
+    lcl_status st;
+    if (!v || (!src && v->n > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_vec_write: NULL argument");
+    if ((st = lcl__backend_check(ctx, v->backend, "lcl_vec_write", "vector")) != LCL_OK) return st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (v->backend == LCL_BACKEND_OPENCL) return lcl__vec_cl_write(ctx, v, src);
+#endif
+    if (v->n > 0) memcpy(v->host, src, (size_t)v->n * lcl__dsize(v->dtype));
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_vec_read(lcl_context *ctx, const lcl_vec *v, void *dst) {
+    lcl_status st;
+    if (!v || (!dst && v->n > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_vec_read: NULL argument");
+    if ((st = lcl__backend_check(ctx, v->backend, "lcl_vec_read", "vector")) != LCL_OK) return st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (v->backend == LCL_BACKEND_OPENCL) return lcl__vec_cl_read(ctx, v, dst);
+#endif
+    if (v->n > 0) memcpy(dst, v->host, (size_t)v->n * lcl__dsize(v->dtype));
+    return LCL_OK;
+}
+LCL_API void lcl_vec_free(lcl_vec *v) {
+    if (!v) return;
+#ifndef LINALG_CL_NO_OPENCL
+    if (v->backend == LCL_BACKEND_OPENCL) lcl__vec_cl_free(v);
+#endif
+    LCL_FREE(v->host);
+    LCL_FREE(v);
+}
+LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha, lcl_spmat *A, const lcl_vec *x, double beta, lcl_vec *y) {
+    int64_t nin, nout;
+    lcl_status st;
+    if (!A || !x || !y) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: NULL %s", !A ? "matrix" : !x ? "x" : "y");
+    if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: unknown trans %d", (int)trans);
+    if ((st = lcl__backend_check(ctx, A->backend, "lcl_spmv_vec", "matrix")) != LCL_OK) return st;
+    if ((st = lcl__backend_check(ctx, x->backend, "lcl_spmv_vec", "vector x")) != LCL_OK) return st;
+    if ((st = lcl__backend_check(ctx, y->backend, "lcl_spmv_vec", "vector y")) != LCL_OK) return st;
+    if (x->dtype != A->dtype || y->dtype != A->dtype)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: the matrix is %s, x is %s, y is %s", A->dtype == LCL_F32 ? "float" : "double",
+                         x->dtype == LCL_F32 ? "float" : "double", y->dtype == LCL_F32 ? "float" : "double");
+    nin = trans ? A->rows : A->cols;
+    nout = trans ? A->cols : A->rows;
+    if (x->n != nin || y->n != nout)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "lcl_spmv_vec: %s of a %lldx%lld matrix needs x of %lld and y of %lld, got %lld and %lld",
+                         trans ? "A^T x" : "A x", (long long)A->rows, (long long)A->cols, (long long)nin, (long long)nout,
+                         (long long)x->n, (long long)y->n);
+    if (x == y && nin + nout > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: x and y are the same vector");
+#ifndef LINALG_CL_NO_OPENCL
+    if (A->backend == LCL_BACKEND_OPENCL) {
+        if (trans && !A->tr && (st = lcl__spmat_transpose(ctx, A)) != LCL_OK) return st;
+        return lcl__spmv_cl_vec(ctx, alpha, trans ? A->tr : A, x, beta, y);
+    }
+#endif
+    return lcl_spmv(ctx, trans, alpha, A, x->host, beta, y->host);
 }
 
 /* >>mmio --------------------------------------------------------------------------------------- */
