@@ -1639,8 +1639,10 @@ static void mnnz_cell(char *buf, size_t cap, double v) {
     else if (v >= 10) snprintf(buf, cap, "%.1f", v);
     else snprintf(buf, cap, "%.3g", v);
 }
-/* LCL_ERR_FILL is the format refusing the matrix, as documented: shown, not a failure */
-static int spmv_refused(const spmv_run *r) { return r->st == LCL_ERR_FILL; }
+/* LCL_ERR_FILL (the format refuses the matrix: too much padding) and LCL_ERR_UNSUPPORTED (the
+   backend has no kernel for the format, e.g. CSC on OpenCL) are documented outcomes: shown with
+   their reason, not failures */
+static int spmv_refused(const spmv_run *r) { return r->st == LCL_ERR_FILL || r->st == LCL_ERR_UNSUPPORTED; }
 
 /* Grouped bars: ngroups groups (matrix and backend) of nser bars (formats), val[g * nser + s]
    (<= 0: none, a failed or refused format) */
@@ -1783,9 +1785,9 @@ static int cmd_bench_spmv(const opts *o) {
                 else
                     fprintf(stderr, "bench: %s %s %s: %s: %s\n", label, bname, lcl_format_name(r.want),
                             spmv_refused(&r.run) ? "refused" : "FAIL", r.run.msg);
-                if (!r.run.ok) {   /* a footnote, shared by the backends with the same message */
+                if (!r.run.ok) {   /* a footnote, shared by every row with the same format and message */
                     for (i = 0; i < (int)arrlen(rows); i++)
-                        if (rows[i].note && rows[i].mi == m && rows[i].want == r.want && !strcmp(rows[i].run.msg, r.run.msg)) break;
+                        if (rows[i].note && rows[i].want == r.want && rows[i].run.st == r.run.st && !strcmp(rows[i].run.msg, r.run.msg)) break;
                     r.note = i < (int)arrlen(rows) ? rows[i].note : ++nnotes;
                 }
                 if (o->json) {
@@ -1876,8 +1878,9 @@ static int cmd_bench_spmv(const opts *o) {
             int k;
             for (k = 0; k < i && !(rows[k].note == r->note); k++) {}
             if (!r->note || k < i) continue;
-            printf("[%d] %s, %s: ", r->note, labels[r->mi], lcl_format_name(r->want));
-            if (r->run.st == LCL_OK) printf("wrong result: rel_err %.2e above the bound\n", r->run.rel_err);
+            printf("[%d] ", r->note);
+            if (strncmp(r->run.msg, lcl_format_name(r->want), strlen(lcl_format_name(r->want)))) printf("%s: ", lcl_format_name(r->want));
+            if (r->run.st == LCL_OK) printf("wrong result on %s: rel_err %.2e above the bound\n", labels[r->mi], r->run.rel_err);
             else if (strcmp(r->run.msg, lcl_status_string(r->run.st))) printf("%s (%s)\n", r->run.msg, lcl_status_string(r->run.st));
             else printf("%s\n", r->run.msg);
         }
