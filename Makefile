@@ -78,6 +78,7 @@ bench: deps
 	@$(MAKE) --no-print-directory install-debs PKGS="liblapacke-dev libopenblas-dev"
 	@$(MAKE) --no-print-directory $(B)/lcl $(B)/bench_mmio
 	$(B)/bench_mmio
+	@$(MAKE) --no-print-directory bench-spmv
 	@$(MAKE) --no-print-directory bench-dense
 
 # OpenCL SpMV kernels on one device (the GPU machine: BENCHMARKS.md); see the file's head for options
@@ -86,6 +87,15 @@ $(B)/bench_spmv_cl: tools/bench_spmv_cl.c $(GEN) $(HDRS) | $(B)
 
 $(B)/bench_mmio: tools/bench_mmio.c $(GEN) $(HDRS) | $(B)
 	$(CC) $(ALL_CFLAGS) -O3 -o $@ tools/bench_mmio.c tools/lcl_gen.c $(LDLIBS)
+
+# CSR SpMV (OpenMP, 2 threads) against a 2-thread copy loop in the same process, double and single,
+# and what format auto chooses. BENCH_SPMV_ARGS="--runs 50 poisson3d:120"
+.PHONY: bench-spmv
+bench-spmv: $(B)/bench_spmv
+	OMP_NUM_THREADS=2 $(B)/bench_spmv $(BENCH_SPMV_ARGS)
+
+$(B)/bench_spmv: tools/bench_spmv.c $(GEN) linalg_cl.h | $(B)
+	$(CC) $(ALL_CFLAGS) -O3 -o $@ tools/bench_spmv.c tools/lcl_gen.c $(LDLIBS)
 
 # dense LU/Cholesky (OpenMP, 2 threads) against OpenBLAS LAPACKE in the same process; needs
 # liblapacke-dev libopenblas-dev. BENCH_DENSE_ARGS="--sizes 1024,2048,4096 --runs 5"

@@ -1,5 +1,5 @@
-/* test_tool.c -- the lcl command as a user runs it: exit codes, JSON, gen, stat, demo, and the
-   compile matrix (tests/compile_matrix.sh). */
+/* test_tool.c -- the lcl command as a user runs it: exit codes, JSON, gen, stat, demo, solve,
+   spmv, the benchmarks, the examples, and the compile matrix (tests/compile_matrix.sh). */
 #define _POSIX_C_SOURCE 200809L
 #include "lt.h"
 #include <stdlib.h>
@@ -412,6 +412,232 @@ static void test_tool_bench_dense(void) {
     CHECK(sh("rm -f build/t_b.csv build/t_b.svg", NULL, 0) == 0);
 }
 
+/* ---- spmv and bench spmv ---- */
+/* runs `lcl spmv ARGS --json`: the exact key list, the shape, rel_err within tol; the exit code */
+static int spmv_json(const char *args, const char *want_format, double tol, double rows, double cols, double nnz) {
+    static const char *const keys[] = {"op", "format", "kernel", "backend", "device", "precision", "rows", "cols", "nnz",
+                                       "seconds", "gflops", "gbps", "rel_err"};
+    char cmd[1024], out[4096], pat[64];
+    const char *p;
+    double v;
+    int rc, k;
+    snprintf(cmd, sizeof cmd, LCL_BIN " spmv %s --json 2>/dev/null", args);
+    rc = sh(cmd, out, sizeof out);
+    if (rc != 0) return rc;
+    CHECK_MSG(one_line(out), "%s: not one JSON line: %s", args, out);
+    CHECK_MSG(!strncmp(out, "{\"op\":\"spmv\",\"format\":", 22), "%s: %s", args, out);
+    for (k = 0, p = out; k < (int)(sizeof keys / sizeof keys[0]); k++) {   /* every key, in this order */
+        const char *q;
+        snprintf(pat, sizeof pat, "\"%s\":", keys[k]);
+        q = strstr(p, pat);
+        CHECK_MSG(q != NULL, "%s: no key %s (in order) in %s", args, keys[k], out);
+        if (q) p = q;
+    }
+    if (want_format) {
+        snprintf(pat, sizeof pat, "\"%s\"", want_format);
+        CHECK_MSG(json_has(out, "format", pat), "%s: want format %s: %s", args, want_format, out);
+    } else CHECK_MSG(strstr(out, "\"reason\":") != NULL && !json_has(out, "format", "\"auto\""), "%s: auto, no reason: %s", args, out);
+    CHECK_MSG(json_num(out, "rows", &v) && v == rows, "%s: rows: %s", args, out);
+    CHECK_MSG(json_num(out, "cols", &v) && v == cols, "%s: cols: %s", args, out);
+    if (nnz >= 0) CHECK_MSG(json_num(out, "nnz", &v) && v == nnz, "%s: nnz: %s", args, out);
+    CHECK_MSG(json_num(out, "rel_err", &v) && v >= 0 && v <= tol, "%s: rel_err > %g: %s", args, tol, out);
+    CHECK_MSG(json_num(out, "seconds", &v) && v > 0, "%s: seconds: %s", args, out);
+    CHECK_MSG(json_num(out, "gflops", &v) && v > 0 && json_num(out, "gbps", &v) && v > 0, "%s: rates: %s", args, out);
+    CHECK_MSG(json_has(out, "device", "\"\"") || strstr(args, "opencl"), "%s: a CPU backend names no device: %s", args, out);
+    return rc;
+}
+
+static void test_tool_spmv_usage(void) {
+    char out[4096];
+    CHECK(sh(LCL_BIN " spmv 2>/dev/null", NULL, 0) == 2);                                   /* no MATRIX */
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 gen:poisson2d:5 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --format csx 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --kernel warp 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --reps 0 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --format 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --formats csr 2>/dev/null", NULL, 0) == 2);      /* a bench option */
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --method lu 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " stat gen:poisson2d:4 --format csr 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " solve gen:dense-random:4 --method lu --trans 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench spmv --op lu 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench spmv --formats auto 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench spmv --formats csr,,ell 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench spmv --backends cuda 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench spmv --backends serial --backend openmp 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench dense --op lu --formats csr 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench sparse 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " spmv /nonexistent.mtx 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " spmv gen:nosuchkind:4 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " spmv tests/data/bad/complex.mtx 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " spmv gen:poisson2d:4 --backend opencl 2>/dev/null", NULL, 0) == 3);
+    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench spmv gen:poisson2d:4 --backends serial,opencl 2>/dev/null", NULL, 0) == 3);
+    /* a padded format that would store too much: the library's message, a non-zero exit */
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:30 --format dense --backend serial 2>&1 >/dev/null", out, sizeof out) != 0);
+    CHECK_MSG(!strncmp(out, "lcl: error: ", 12), "%s", out);
+}
+
+static void test_tool_spmv_json(void) {
+    static const char *const fmts[9] = {"coo", "csr", "csc", "ell", "sell", "hyb", "dia", "bcsr", "dense"};
+    static const char *const backends[2] = {"serial", "openmp"};
+    char args[512];
+    int f, b, p, t, rc;
+    /* every format fits a small dense matrix; both CPU backends, both precisions */
+    for (f = 0; f < 9; f++)
+        for (b = 0; b < 2; b++)
+            for (p = 0; p < 2; p++) {
+                snprintf(args, sizeof args, "gen:dense-random:30 --format %s --backend %s --precision %s --reps 3", fmts[f], backends[b],
+                         p ? "single" : "double");
+                rc = spmv_json(args, fmts[f], p ? 1e-5 : 1e-14, 30, 30, 900);
+                CHECK_MSG(rc == 0, "%s -> %d", args, rc);
+            }
+    /* a sparse matrix, the default format (auto: a reason) and a kernel of each kind */
+    rc = spmv_json("gen:poisson2d:12 --backend serial", NULL, 1e-14, 144, 144, 5 * 144 - 4 * 12);
+    CHECK_MSG(rc == 0, "auto -> %d", rc);
+    rc = spmv_json("gen:powerlaw:3000:8 --backend openmp --format auto --precision single", NULL, 1e-5, 3000, 3000, -1);
+    CHECK_MSG(rc == 0, "auto powerlaw -> %d", rc);
+    {
+        static const char *const kernels[4] = {"scalar", "vector", "merge", "auto"};
+        int k;
+        for (k = 0; k < 4; k++) {
+            snprintf(args, sizeof args, "gen:powerlaw:3000:8 --backend openmp --format csr --kernel %s", kernels[k]);
+            rc = spmv_json(args, "csr", 1e-14, 3000, 3000, -1);
+            CHECK_MSG(rc == 0, "%s -> %d", args, rc);
+        }
+    }
+    /* rectangular (ash219: 219 x 85), with and without --trans */
+    for (f = 0; f < 6; f++)
+        for (t = 0; t < 2; t++) {
+            snprintf(args, sizeof args, "%s/matrices/ash219.mtx --format %s --backend %s%s", lt_shared, fmts[f], backends[t], t ? " --trans" : "");
+            rc = spmv_json(args, fmts[f], 1e-14, 219, 85, 438);
+            CHECK_MSG(rc == 0, "%s -> %d", args, rc);
+        }
+    /* the text report */
+    {
+        char out[4096];
+        CHECK(sh(LCL_BIN " spmv gen:poisson2d:10 --format ell --backend serial", out, sizeof out) == 0);
+        CHECK_MSG(strstr(out, "format      ell") != NULL && strstr(out, "M nnz/s") != NULL && strstr(out, ": ok)") != NULL, "%s", out);
+    }
+}
+
+/* y read back from -o, against A x computed here from the matrix file and x file */
+static void test_tool_spmv_roundtrip(void) {
+    int p, t;
+    CHECK(sh(LCL_BIN " gen powerlaw 200 5 --seed 3 -o build/t_vA.mtx", NULL, 0) == 0);
+    for (t = 0; t < 2; t++)
+        for (p = 0; p < 2; p++) {
+            lcl_coo A;
+            lcl_dense X, Y;
+            lcl_mm_info info;
+            char cmd[512], out[4096];
+            int64_t i, k;
+            double d = 0, scale = 0, *ax;
+            memset(&A, 0, sizeof A);
+            memset(&X, 0, sizeof X);
+            memset(&Y, 0, sizeof Y);
+            CHECK_OK(NULL, lcl_dense_alloc(NULL, &X, LCL_F64, LCL_COL_MAJOR, 200, 1));
+            for (i = 0; i < 200; i++) lcl_dense_set(&X, i, 0, p ? (double)(i % 7) - 3.0 : cos(0.1 * (double)i));
+            CHECK_OK(NULL, lcl_mm_write_dense(NULL, "build/t_vX.mtx", &X));
+            snprintf(cmd, sizeof cmd, LCL_BIN " spmv build/t_vA.mtx --x build/t_vX.mtx -o build/t_vY.mtx --format sell --backend openmp%s%s --json",
+                     p ? " --precision single" : "", t ? " --trans" : "");
+            CHECK_MSG(sh(cmd, out, sizeof out) == 0, "%s: %s", cmd, out);
+            CHECK_OK(NULL, lcl_mm_read(NULL, "build/t_vA.mtx", LCL_F64, LCL_MM_EXPAND, &A, NULL));
+            CHECK_OK(NULL, lcl_mm_read_dense(NULL, "build/t_vY.mtx", LCL_F64, LCL_COL_MAJOR, 0, &Y, &info));
+            CHECK(info.format == LCL_MM_ARRAY && Y.rows == 200 && Y.cols == 1);
+            ax = (double *)calloc(200, sizeof(double));
+            if (ax && Y.rows == 200 && A.rows == 200) {
+                double *abs_ = (double *)calloc(200, sizeof(double));
+                for (k = 0; k < A.nnz && abs_; k++) {
+                    double a = ((double *)A.val)[k];
+                    int64_t o = t ? A.col[k] : A.row[k], in = t ? A.row[k] : A.col[k];
+                    if (p) a = (float)a;            /* the single-precision matrix holds these */
+                    ax[o] += a * lcl_dense_get(&X, in, 0);
+                    abs_[o] += fabs(a * lcl_dense_get(&X, in, 0));
+                }
+                for (i = 0; i < 200 && abs_; i++) {
+                    d = fmax(d, fabs(lcl_dense_get(&Y, i, 0) - ax[i]));
+                    scale = fmax(scale, abs_[i]);
+                }
+                CHECK_MSG(d / scale <= (p ? 1e-5 : 1e-14), "%s: |y - A x| / scale = %g", cmd, d / scale);
+                free(abs_);
+            }
+            free(ax);
+            lcl_coo_free(&A);
+            lcl_dense_free(&X);
+            lcl_dense_free(&Y);
+        }
+    /* x of the wrong length: a clear error, exit 2; --trans wants the rows */
+    {
+        lcl_dense X;
+        char out[4096], cmd[512];
+        CHECK_OK(NULL, lcl_dense_alloc(NULL, &X, LCL_F64, LCL_COL_MAJOR, 85, 1));
+        CHECK_OK(NULL, lcl_mm_write_dense(NULL, "build/t_vX.mtx", &X));
+        lcl_dense_free(&X);
+        CHECK(sh(LCL_BIN " spmv build/t_vA.mtx --x build/t_vX.mtx 2>&1 >/dev/null", out, sizeof out) == 2);
+        CHECK_MSG(!strncmp(out, "lcl: error: ", 12) && strstr(out, "200 entries") != NULL, "%s", out);
+        snprintf(cmd, sizeof cmd, LCL_BIN " spmv %s/matrices/ash219.mtx --x build/t_vX.mtx --backend serial --json", lt_shared);
+        CHECK(sh(cmd, out, sizeof out) == 0);                                    /* 85 columns */
+        snprintf(cmd, sizeof cmd, LCL_BIN " spmv %s/matrices/ash219.mtx --x build/t_vX.mtx --trans 2>&1 >/dev/null", lt_shared);
+        CHECK(sh(cmd, out, sizeof out) == 2 && strstr(out, "219 entries") != NULL);
+        CHECK(sh(LCL_BIN " spmv build/t_vA.mtx --x /nonexistent.mtx 2>/dev/null", NULL, 0) == 2);
+        CHECK(sh(LCL_BIN " spmv build/t_vA.mtx -o /nonexistent-dir/y.mtx 2>/dev/null", NULL, 0) == 2);
+    }
+    CHECK(sh("rm -f build/t_vA.mtx build/t_vX.mtx build/t_vY.mtx", NULL, 0) == 0);
+}
+
+static void test_tool_bench_spmv(void) {
+    char out[65536], first[4096], cmd[1024];
+    const char *p;
+    int n;
+    CHECK(sh("rm -f build/t_bs.csv build/t_bs.svg", NULL, 0) == 0);
+    snprintf(cmd, sizeof cmd, LCL_BIN " bench spmv gen:poisson2d:10 %s/matrices/west0067.mtx --formats csr,ell,dense --backends serial "
+             "--reps 2 --csv build/t_bs.csv --svg build/t_bs.svg 2>/dev/null", lt_shared);
+    CHECK(sh(cmd, out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "| matrix | rows | cols | nnz | backend | csr | ell | dense | auto |") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, "| gen:poisson2d:10 | 100 | 100 | 460 | serial |") != NULL && strstr(out, "| west0067 | 67 | 67 |") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, "- [1]") != NULL && strstr(out, "\n[1] ") != NULL, "dense refuses poisson2d:10, with a footnote: %s", out);
+    CHECK_MSG(strstr(out, "auto against the best format measured") != NULL, "%s", out);
+    /* one CSV row per (matrix, backend, format), auto included */
+    CHECK(count_lines("build/t_bs.csv", first, sizeof first) == 1 + 2 * 4 && !strncmp(first, "matrix,rows,cols,nnz,backend,device,precision", 45));
+    CHECK(sh("grep -c ',refused,' build/t_bs.csv", out, sizeof out) == 0 && atoi(out) >= 1);
+    CHECK(sh("grep -c ',auto,' build/t_bs.csv", out, sizeof out) == 0 && atoi(out) == 2);
+    CHECK(sh("grep -c ',FAIL,' build/t_bs.csv", out, sizeof out) == 1);
+    CHECK(count_lines("build/t_bs.svg", first, sizeof first) > 5 && !strncmp(first, "<svg", 4));
+    CHECK(sh("tail -1 build/t_bs.svg", out, sizeof out) == 0 && !strncmp(out, "</svg>", 6));
+    /* JSON: one object per measurement; every format on both CPU backends */
+    CHECK(sh(LCL_BIN " bench spmv gen:dense-random:32 --backends serial,openmp --reps 1 --precision single --json 2>/dev/null", out, sizeof out) == 0);
+    for (p = out, n = 0; (p = strstr(p, "{\"op\":\"bench\",\"suite\":\"spmv\"")) != NULL; p++) n++;
+    CHECK_MSG(n == 2 * 10, "%s", out);
+    for (p = out, n = 0; (p = strstr(p, "\"check\":\"ok\"")) != NULL; p++) n++;
+    CHECK_MSG(n == 2 * 10, "%s", out);
+    CHECK(sh("rm -f build/t_bs.csv build/t_bs.svg", NULL, 0) == 0);
+}
+
+static void test_tool_spmv_opencl(void) {
+    char out[65536];
+    int p, f;
+    static const char *const fmts[4] = {"csr", "ell", "sell", "coo"};   /* poisson3d: short rows, every one fits */
+    if (sh(LCL_BIN " info --json", out, sizeof out) != 0 || !strstr(out, "\"index\":0")) { lt_skip("no OpenCL device"); return; }
+    for (p = 0; p < 2; p++) {
+        if (!p && !strstr(out, "\"fp64\":true")) continue;
+        for (f = 0; f < 4; f++) {
+            char args[256];
+            int rc;
+            snprintf(args, sizeof args, "gen:poisson3d:15 --backend opencl --format %s --precision %s --reps 3", fmts[f], p ? "single" : "double");
+            rc = spmv_json(args, fmts[f], p ? 1e-5 : 1e-14, 3375, 3375, 7 * 3375 - 6 * 225);
+            CHECK_MSG(rc == 0, "%s -> %d", args, rc);
+        }
+    }
+}
+
+static void test_example_spmv_formats(void) {
+    char out[65536];
+    CHECK(sh("build/spmv_formats 2>&1", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "all products ok") != NULL && strstr(out, "WRONG") == NULL, "%s", out);
+    /* without OpenCL: the CPU backends only, still exit 0 */
+    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent build/spmv_formats 2>&1", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "opencl: skipped") != NULL && strstr(out, "all products ok") != NULL, "%s", out);
+}
+
 static void test_example_dense_solve(void) {
     char out[16384];
     CHECK(sh("build/dense_solve 2>&1", out, sizeof out) == 0);
@@ -437,6 +663,12 @@ void lt_suite_tool(void) {
     LT_RUN(test_tool_solve_failures);
     LT_RUN(test_tool_solve_opencl);
     LT_RUN(test_tool_bench_dense);
+    LT_RUN(test_tool_spmv_usage);
+    LT_RUN(test_tool_spmv_json);
+    LT_RUN(test_tool_spmv_roundtrip);
+    LT_RUN(test_tool_bench_spmv);
+    LT_RUN(test_tool_spmv_opencl);
     LT_RUN(test_example_dense_solve);
+    LT_RUN(test_example_spmv_formats);
     LT_RUN(test_compile_matrix);
 }

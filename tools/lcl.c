@@ -1,7 +1,7 @@
 /* lcl -- the linalg_cl command-line tool: every operation on Matrix Market files.
 
-   lcl info | gen KIND ARGS... -o FILE | stat MATRIX | solve MATRIX --method M | bench dense --op M
-   | demo      (lcl --help for all)
+   lcl info | gen KIND ARGS... -o FILE | stat MATRIX | solve MATRIX --method M | spmv MATRIX
+   | bench dense --op M | bench spmv [MATRIX...] | tune | demo      (lcl --help for all)
    Exit codes: 0 success, 1 numerical failure, 2 bad input or usage, 3 backend/device unavailable.
    Results go to stdout (--json: exactly one JSON object per result); errors to stderr as
    "lcl: error: ...". */
@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <float.h>
 #include <stdarg.h>
 #include <errno.h>
 #include <time.h>
+#include <dirent.h>
 
 #define STB_DS_IMPLEMENTATION
 #include <stb_ds.h>
@@ -36,6 +38,9 @@ typedef struct opts {
     const char *rhs, *method, *algorithm, *op, *sizes, *algorithms, *csv, *svg;
     long block, reps;
     int force;
+    /* spmv and bench spmv */
+    const char *format, *kernel, *x, *formats, *backends;
+    int trans;
 } opts;
 
 static int exit_code(lcl_status st) {
@@ -87,6 +92,13 @@ static const char *usage_text =
     "        [--block N] [--force] [--csv F] [--svg F]   GF/s per size, backend and algorithm\n"
     "        (every backend available unless --backend; unblocked algorithms only to n = 2048\n"
     "        unless --force)\n"
+    "  spmv MATRIX [--format F] [--kernel K] [--reps 20] [--trans] [--x X.mtx] [-o Y.mtx]\n"
+    "        y = A x (A^T x with --trans) in one storage format, timed and checked: M nnz/s, GF/s, GB/s,\n"
+    "        rel_err. F: coo|csr|csc|ell|sell|hyb|dia|bcsr|dense|auto (default auto),\n"
+    "        K: scalar|vector|merge|image|auto (default auto); x random (--seed) unless --x\n"
+    "  bench spmv [MATRIX...] [--formats f1,f2,...|all] [--backends b1,b2] [--reps 20] [--csv F] [--svg F]\n"
+    "        M nnz/s per matrix, backend and format, and auto's choice against the best (default\n"
+    "        matrices: $LCL_SHARED/matrices/*.mtx, gen:poisson3d:60, gen:powerlaw:200000:16)\n"
     "  tune [--device D] [--precision P]   measure GEMM tiles on an OpenCL device, print its table row\n"
     "  demo                          a short tour on the best device found\n"
     "MATRIX is a Matrix Market file or gen:KIND:ARG... (e.g. gen:poisson3d:100)\n"
@@ -161,6 +173,49 @@ static int parse_algs(const char *s, int *out, int cap) {
 #define MAX_SIZES 64
 #define MAX_ALGS 16
 
+/* "csr,ell" or "all" (every storage format; auto is its own column): the count, or 0 when
+   malformed (out may be NULL) */
+static int parse_formats(const char *s, lcl_format *out, int cap) {
+    int n = 0;
+    if (!strcmp(s, "all")) {
+        for (n = 0; n + 1 < LCL_FMT_COUNT_ && n < cap; n++)
+            if (out) out[n] = (lcl_format)(n + 1);
+        return n;
+    }
+    for (;;) {
+        char field[16];
+        size_t len = strcspn(s, ",");
+        lcl_format f;
+        if (len == 0 || len >= sizeof field || n >= cap) return 0;
+        memcpy(field, s, len);
+        field[len] = 0;
+        if (!lcl_format_parse(field, &f) || f == LCL_FMT_AUTO) return 0;
+        if (out) out[n] = f;
+        n++;
+        if (!s[len]) return n;
+        s += len + 1;
+    }
+}
+/* "serial,openmp": the count, or 0 when malformed (out may be NULL) */
+static int parse_backends(const char *s, lcl_backend *out, int cap) {
+    int n = 0;
+    for (;;) {
+        char field[16];
+        size_t len = strcspn(s, ",");
+        lcl_backend b;
+        if (len == 0 || len >= sizeof field || n >= cap) return 0;
+        memcpy(field, s, len);
+        field[len] = 0;
+        if (!lcl_backend_parse(field, &b)) return 0;
+        if (out) out[n] = b;
+        n++;
+        if (!s[len]) return n;
+        s += len + 1;
+    }
+}
+#define MAX_FORMATS 16
+#define MAX_BACKENDS 4
+
 /* Parses argv after the command word. Returns -1 to go on, else an exit code. */
 static int parse_opts(int argc, char **argv, opts *o) {
     int i;
@@ -170,7 +225,9 @@ static int parse_opts(int argc, char **argv, opts *o) {
         int takes = !strcmp(a, "--backend") || !strcmp(a, "--device") || !strcmp(a, "--precision") ||
                     !strcmp(a, "--seed") || !strcmp(a, "-o") || !strcmp(a, "--rhs") || !strcmp(a, "--method") ||
                     !strcmp(a, "--algorithm") || !strcmp(a, "--block") || !strcmp(a, "--op") || !strcmp(a, "--sizes") ||
-                    !strcmp(a, "--algorithms") || !strcmp(a, "--reps") || !strcmp(a, "--csv") || !strcmp(a, "--svg");
+                    !strcmp(a, "--algorithms") || !strcmp(a, "--reps") || !strcmp(a, "--csv") || !strcmp(a, "--svg") ||
+                    !strcmp(a, "--format") || !strcmp(a, "--kernel") || !strcmp(a, "--x") || !strcmp(a, "--formats") ||
+                    !strcmp(a, "--backends");
         if (takes) {
             if (i + 1 >= argc) return fail(EXIT_USAGE, "option %s needs a value", a);
             val = argv[++i];
@@ -225,6 +282,29 @@ static int parse_opts(int argc, char **argv, opts *o) {
             o->svg = val;
         } else if (!strcmp(a, "--force")) {
             o->force = 1;
+        } else if (!strcmp(a, "--format")) {
+            lcl_format f;
+            if (!lcl_format_parse(val, &f))
+                return fail(EXIT_USAGE, "unknown format '%s' (coo, csr, csc, ell, sell, hyb, dia, bcsr, dense, auto)", val);
+            o->format = val;
+        } else if (!strcmp(a, "--kernel")) {
+            lcl_spmv_kernel k;
+            if (!lcl_spmv_kernel_parse(val, &k)) return fail(EXIT_USAGE, "unknown kernel '%s' (scalar, vector, merge, image, auto)", val);
+            o->kernel = val;
+        } else if (!strcmp(a, "--formats")) {
+            if (!parse_formats(val, NULL, MAX_FORMATS))
+                return fail(EXIT_USAGE, "--formats needs 'all' or a comma-separated list of coo, csr, csc, ell, sell, hyb, dia, bcsr, "
+                            "dense (auto is always measured), got '%s'", val);
+            o->formats = val;
+        } else if (!strcmp(a, "--backends")) {
+            if (!parse_backends(val, NULL, MAX_BACKENDS))
+                return fail(EXIT_USAGE, "--backends needs a comma-separated list of at most %d of serial, openmp, opencl, auto, got '%s'",
+                            MAX_BACKENDS, val);
+            o->backends = val;
+        } else if (!strcmp(a, "--x")) {
+            o->x = val;
+        } else if (!strcmp(a, "--trans")) {
+            o->trans = 1;
         } else if (a[0] == '-' && a[1] != 0) {
             return fail(EXIT_USAGE, "unknown option '%s' (lcl --help)", a);
         } else {
@@ -975,13 +1055,46 @@ static double nice_step(double raw) {
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
-/* GF/s against n, one line per backend/algorithm: a self-contained SVG written by hand */
+/* Self-contained SVG charts written by hand: svg_frame draws what every chart shares (the page,
+   its title, the y grid with values, both axes, the y label), svg_legend_label a legend line. */
+static const char *const svg_colors[10] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+                                           "#bcbd22", "#7f7f7f"};
+static void svg_frame(FILE *f, double W, double H, double L, double T, double pw, double ph, double ytop, double ystep,
+                      const char *title, const char *ylabel) {
+    double y;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+               "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n", W, H, W, H);
+    fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", W, H);
+    fprintf(f, "<text x=\"%.1f\" y=\"26\" text-anchor=\"middle\" font-size=\"16\">", L + pw / 2);
+    xml_text(f, title);
+    fprintf(f, "</text>\n");
+    for (y = 0; y <= ytop + ystep * 0.5; y += ystep) {
+        double py = T + ph * (1 - y / ytop);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n", L, py, L + pw, py);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L - 6, py + 4, y);
+    }
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T + ph, L + pw, T + ph);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T, L, T + ph);
+    fprintf(f, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">", T + ph / 2, T + ph / 2);
+    xml_text(f, ylabel);
+    fprintf(f, "</text>\n");
+}
+static void svg_legend_label(FILE *f, double x, double y, const char *label) {
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x, y);
+    if (strlen(label) > 40) {   /* long device names: keep the legend inside the picture */
+        char shortl[48];
+        snprintf(shortl, sizeof shortl, "%.37s...", label);
+        xml_text(f, shortl);
+    } else xml_text(f, label);
+    fprintf(f, "</text>\n");
+}
+
+/* GF/s against n, one line per backend/algorithm */
 static int write_svg(const char *path, const bench_row *rows, int nrows, const char *title) {
-    static const char *const colors[8] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
     const double W = 860, H = 480, L = 72, R = 300, T = 48, Bm = 58, pw = W - L - R, ph = H - T - Bm;
     char labels[64][200];
     int nser = 0, i, j, s, logx;
-    double xmin = 0, xmax = 0, ymax = 0, ystep, ytop, y;
+    double xmin = 0, xmax = 0, ymax = 0, ystep, ytop;
     int64_t ticks[MAX_SIZES];
     int nticks = 0, every;
     FILE *f = fopen(path, "w");
@@ -1003,17 +1116,7 @@ static int write_svg(const char *path, const bench_row *rows, int nrows, const c
     ytop = ceil(ymax / ystep) * ystep;
 #define SVG_X(n) (xmax > xmin ? L + pw * (0.04 + 0.92 * (logx ? log((double)(n) / xmin) / log(xmax / xmin) : ((double)(n) - xmin) / (xmax - xmin))) : L + pw / 2)
 #define SVG_Y(v) (T + ph * (1 - (v) / ytop))
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-               "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n", W, H, W, H);
-    fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", W, H);
-    fprintf(f, "<text x=\"%.1f\" y=\"26\" text-anchor=\"middle\" font-size=\"16\">", L + pw / 2);
-    xml_text(f, title);
-    fprintf(f, "</text>\n");
-    /* grid, y ticks and labels */
-    for (y = 0; y <= ytop + ystep * 0.5; y += ystep) {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n", L, SVG_Y(y), L + pw, SVG_Y(y));
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L - 6, SVG_Y(y) + 4, y);
-    }
+    svg_frame(f, W, H, L, T, pw, ph, ytop, ystep, title, "GF/s");
     /* x ticks at the sizes measured (at most about 10 labels) */
     every = nticks > 10 ? (nticks + 9) / 10 : 1;
     for (i = 0; i < nticks; i++) {
@@ -1027,15 +1130,11 @@ static int write_svg(const char *path, const bench_row *rows, int nrows, const c
         if (i % every == 0)
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%lld</text>\n", x, T + ph + 18, (long long)ticks[i]);
     }
-    /* axes and their labels */
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T + ph, L + pw, T + ph);
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T, L, T + ph);
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">matrix size n%s</text>\n", L + pw / 2, H - 14,
             logx ? " (log scale)" : "");
-    fprintf(f, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">GF/s</text>\n", T + ph / 2, T + ph / 2);
     /* one line per series, points in order of n; failed configurations are left out */
     for (s = 0; s < nser; s++) {
-        const char *col = colors[s % 8];
+        const char *col = svg_colors[s % 8];
         int npt = 0;
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", col, s >= 8 ? " stroke-dasharray=\"6 3\"" : "");
         for (i = 0; i < nticks; i++)
@@ -1057,13 +1156,7 @@ static int write_svg(const char *path, const bench_row *rows, int nrows, const c
         /* legend */
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"%s/>\n", L + pw + 20,
                 T + 10 + 20.0 * s, L + pw + 44, T + 10 + 20.0 * s, col, s >= 8 ? " stroke-dasharray=\"6 3\"" : "");
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", L + pw + 50, T + 14 + 20.0 * s);
-        if (strlen(labels[s]) > 40) {   /* long device names: keep the legend inside the picture */
-            char shortl[48];
-            snprintf(shortl, sizeof shortl, "%.37s...", labels[s]);
-            xml_text(f, shortl);
-        } else xml_text(f, labels[s]);
-        fprintf(f, "</text>\n");
+        svg_legend_label(f, L + pw + 50, T + 14 + 20.0 * s, labels[s]);
     }
     if (nrows == 0) fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no data</text>\n", L + pw / 2, T + ph / 2);
     fprintf(f, "</svg>\n");
@@ -1224,20 +1317,665 @@ done:
     return code;
 }
 
-/* An option given to a command that does not take it (solve and bench have their own), or NULL. */
+/* ---- spmv and bench spmv: sparse matrix-vector products in every storage format ---------------- */
+#define SPMV_REPS 20
+
+/* The tool's own check, independent of the library's SpMV: y_ref = op(A) x from the COO as a
+   serial CSR product (row by row; --trans scatters), accumulated in long double where wider. */
+typedef struct spmv_ref {
+    int64_t n_in, n_out;        /* lengths of x and y */
+    double *x;                  /* x as the library sees it (rounded to float in single precision) */
+    void *xw;                   /* the same x in the working precision, what lcl_spmv reads */
+    double *y;
+    double scale;               /* max_i sum_j |a_ij| |x_j|, the denominator of rel_err */
+    double tol;                 /* rel_err above this is a wrong result */
+} spmv_ref;
+
+static double coo_val(const lcl_coo *A, int64_t k) {
+    return A->dtype == LCL_F64 ? ((const double *)A->val)[k] : (double)((const float *)A->val)[k];
+}
+static void spmv_ref_free(spmv_ref *r) {
+    free(r->x);
+    free(r->xw);
+    free(r->y);
+    memset(r, 0, sizeof *r);
+}
+/* A canonical (sorted by row, as lclg_load leaves it), any dtype; x0 the x asked for (n_in
+   doubles). The bound: recursive summation of m terms in any order errs by at most about
+   m u sum |a||x| (u = eps/2); tol allows m eps, m the longest row of op(A). */
+static lcl_status spmv_ref_make(const lcl_coo *A, int trans, const double *x0, spmv_ref *r) {
+    int64_t i, k, maxlen = 0;
+    int64_t n_in = trans ? A->rows : A->cols, n_out = trans ? A->cols : A->rows;
+    size_t es = A->dtype == LCL_F64 ? sizeof(double) : sizeof(float);
+    long double *acc, *abs_acc;
+    int64_t *len;
+    memset(r, 0, sizeof *r);
+    r->n_in = n_in;
+    r->n_out = n_out;
+    r->x = (double *)malloc((size_t)(n_in + 1) * sizeof(double));
+    r->xw = malloc((size_t)(n_in + 1) * es);
+    r->y = (double *)malloc((size_t)(n_out + 1) * sizeof(double));
+    acc = (long double *)calloc((size_t)(n_out + 1), sizeof(long double));
+    abs_acc = (long double *)calloc((size_t)(n_out + 1), sizeof(long double));
+    len = (int64_t *)calloc((size_t)(n_out + 1), sizeof(int64_t));
+    if (!r->x || !r->xw || !r->y || !acc || !abs_acc || !len) {
+        free(acc);
+        free(abs_acc);
+        free(len);
+        spmv_ref_free(r);
+        return LCL_ERR_OUT_OF_MEMORY;
+    }
+    for (i = 0; i < n_in; i++) {
+        if (A->dtype == LCL_F64) ((double *)r->xw)[i] = r->x[i] = x0[i];
+        else r->x[i] = (double)(((float *)r->xw)[i] = (float)x0[i]);
+    }
+    for (k = 0; k < A->nnz; k++) {
+        int64_t out = trans ? A->col[k] : A->row[k], in = trans ? A->row[k] : A->col[k];
+        long double a = coo_val(A, k);
+        acc[out] += a * r->x[in];
+        abs_acc[out] += fabsl(a * r->x[in]);
+        len[out]++;
+    }
+    r->scale = 0;
+    for (i = 0; i < n_out; i++) {
+        r->y[i] = (double)acc[i];
+        r->scale = amax(r->scale, (double)abs_acc[i]);
+        if (len[i] > maxlen) maxlen = len[i];
+    }
+    r->tol = (double)(maxlen + 2) * (A->dtype == LCL_F64 ? DBL_EPSILON : FLT_EPSILON);
+    free(acc);
+    free(abs_acc);
+    free(len);
+    return LCL_OK;
+}
+/* max |y - y_ref| / scale (NaN when y holds one) */
+static double spmv_rel_err(const spmv_ref *r, lcl_dtype dt, const void *y) {
+    int64_t i;
+    double d = 0;
+    for (i = 0; i < r->n_out; i++) {
+        double v = dt == LCL_F64 ? ((const double *)y)[i] : (double)((const float *)y)[i];
+        d = amax(d, fabs(v - r->y[i]));
+    }
+    return r->scale > 0 ? d / r->scale : d;
+}
+
+typedef struct spmv_run {
+    lcl_status st;
+    char msg[512];              /* the library's message when st != LCL_OK */
+    lcl_spmat_info info;        /* format and kernel as chosen */
+    double seconds;             /* median of the timed products */
+    double rel_err;             /* the largest over every product */
+    int ok;                     /* st == LCL_OK and every product within ref->tol */
+} spmv_run;
+
+/* Builds op's lcl_spmat from A (in the working precision), one warm-up product, then reps timed
+   products into y (poisoned with NaN before each: beta = 0 must not read it), each checked. */
+static void spmv_measure(lcl_context *ctx, const lcl_coo *A, const lcl_spmat_opts *so, int trans, long reps,
+                         const spmv_ref *ref, void *y, spmv_run *r) {
+    lcl_spmat *M = NULL;
+    size_t es = A->dtype == LCL_F64 ? sizeof(double) : sizeof(float);
+    double *times = (double *)malloc((size_t)reps * sizeof *times);
+    long k;
+    memset(r, 0, sizeof *r);
+    r->rel_err = 0;
+    if (!times) { r->st = LCL_ERR_OUT_OF_MEMORY; snprintf(r->msg, sizeof r->msg, "out of memory"); return; }
+    r->st = lcl_spmat_from_coo(ctx, A, so, &M);
+    if (r->st == LCL_OK) r->st = lcl_spmat_describe(M, &r->info);
+    for (k = 0; k <= reps && r->st == LCL_OK; k++) {
+        double t0, t1;
+        memset(y, 0xff, (size_t)ref->n_out * es);   /* all bits set: NaN in float and double */
+        t0 = now_s();
+        r->st = lcl_spmv(ctx, trans ? LCL_TRANS : LCL_NO_TRANS, 1.0, M, ref->xw, 0.0, y);
+        t1 = now_s();
+        if (r->st != LCL_OK) break;
+        r->rel_err = amax(r->rel_err, spmv_rel_err(ref, A->dtype, y));
+        if (k > 0) times[k - 1] = t1 - t0;
+    }
+    if (r->st == LCL_OK) {
+        qsort(times, (size_t)reps, sizeof *times, cmp_double);
+        r->seconds = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
+        r->ok = r->rel_err <= ref->tol;     /* false for NaN */
+    } else {
+        snprintf(r->msg, sizeof r->msg, "%s", lcl_last_status(ctx) == r->st ? lcl_last_error(ctx) : lcl_status_string(r->st));
+    }
+    lcl_spmat_free(M);
+    free(times);
+}
+static double spmv_mnnz(const spmv_run *r) { return r->st == LCL_OK && r->seconds > 0 ? (double)r->info.nnz / r->seconds * 1e-6 : 0; }
+static double spmv_gbps(const spmv_run *r) { return r->st == LCL_OK && r->seconds > 0 ? r->info.bytes / r->seconds * 1e-9 : 0; }
+
+/* the OpenCL device's name, "" on the CPU backends */
+static void spmv_device(lcl_context *ctx, char *buf, size_t cap) {
+    lcl_device_info di;
+    buf[0] = 0;
+    if (lcl_context_backend(ctx) == LCL_BACKEND_OPENCL && lcl_context_device(ctx, 0, &di) == LCL_OK) snprintf(buf, cap, "%s", di.name);
+}
+static const char *prec_name(lcl_dtype dt) { return dt == LCL_F64 ? "double" : "single"; }
+
+/* MATRIX as canonical COO in the working precision: -1, else the exit code (printed) */
+static int spmv_load(lcl_context *ctx, const char *src, uint64_t seed, lcl_dtype dt, lcl_coo *A) {
+    char err[1024] = "";
+    lcl_coo A64;
+    lcl_status st = lclg_load(ctx, src, seed, LCL_F64, &A64, err, sizeof err);
+    memset(A, 0, sizeof *A);
+    if (st != LCL_OK) {
+        lcl_coo_free(&A64);
+        return fail(exit_code(st), "%s", err[0] ? err : lcl_status_string(st));
+    }
+    if (dt == LCL_F64) { *A = A64; return -1; }
+    st = lcl_coo_copy(ctx, &A64, dt, A);
+    lcl_coo_free(&A64);
+    return st == LCL_OK ? -1 : fail(exit_code(st), "%s", lcl_last_error(ctx));
+}
+
+/* lcl spmv MATRIX [--format F] [--kernel K] [--reps N] [--trans] [--x FILE] [-o FILE] */
+static int cmd_spmv(const opts *o) {
+    const char *src = o->pos[0];
+    long reps = o->reps > 0 ? o->reps : SPMV_REPS;
+    lcl_context *ctx = NULL;
+    lcl_coo A;
+    lcl_dense X;
+    lcl_spmat_opts so;
+    spmv_ref ref;
+    spmv_run run;
+    double *x0 = NULL;
+    void *y = NULL;
+    int64_t n_in, i;
+    int code;
+    lcl_status st;
+    char dev[128];
+    memset(&A, 0, sizeof A);
+    memset(&X, 0, sizeof X);
+    memset(&ref, 0, sizeof ref);
+    memset(&so, 0, sizeof so);
+    if (o->format) lcl_format_parse(o->format, &so.format);
+    if (o->kernel) lcl_spmv_kernel_parse(o->kernel, &so.kernel);
+    if ((code = make_context(o, &ctx)) >= 0) return code;
+    if (lcl_context_backend(ctx) == LCL_BACKEND_OPENCL && (st = lcl_context_prepare(ctx, o->dtype)) != LCL_OK) {
+        code = fail(exit_code(st), "%s", lcl_last_error(ctx));
+        goto done;
+    }
+    spmv_device(ctx, dev, sizeof dev);
+    if ((code = spmv_load(ctx, src, o->seed, o->dtype, &A)) >= 0) goto done;
+    code = -1;
+    n_in = o->trans ? A.rows : A.cols;
+    x0 = (double *)malloc((size_t)(n_in + 1) * sizeof *x0);
+    if (!x0) { code = fail(EXIT_NUMERIC, "out of memory"); goto done; }
+    if (o->x) {
+        if ((st = lcl_mm_read_dense(ctx, o->x, LCL_F64, LCL_COL_MAJOR, 0, &X, NULL)) != LCL_OK) {
+            code = fail(exit_code(st), "%s", lcl_last_error(ctx));
+            goto done;
+        }
+        if (X.rows * X.cols != n_in || (X.rows != 1 && X.cols != 1)) {
+            code = fail(EXIT_USAGE, "%s is %lld x %lld: x must be a vector of %lld entries (the %s of %s, %lld x %lld%s)", o->x,
+                        (long long)X.rows, (long long)X.cols, (long long)n_in, o->trans ? "rows" : "columns", src, (long long)A.rows,
+                        (long long)A.cols, o->trans ? ", --trans" : "");
+            goto done;
+        }
+        for (i = 0; i < n_in; i++) x0[i] = X.cols == 1 ? lcl_dense_get(&X, i, 0) : lcl_dense_get(&X, 0, i);
+    } else {
+        for (i = 0; i < n_in; i++) x0[i] = urand_sym(o->seed, (uint64_t)i);
+    }
+    if (spmv_ref_make(&A, o->trans, x0, &ref) != LCL_OK ||
+        !(y = malloc((size_t)(ref.n_out + 1) * (o->dtype == LCL_F64 ? sizeof(double) : sizeof(float))))) {
+        code = fail(EXIT_NUMERIC, "out of memory");
+        goto done;
+    }
+    spmv_measure(ctx, &A, &so, o->trans, reps, &ref, y, &run);
+    if (run.st != LCL_OK) { code = fail(exit_code(run.st), "%s", run.msg); goto done; }
+    if (run.ok && o->out) {
+        lcl_dense Y;
+        if ((st = lcl_dense_wrap(ctx, &Y, o->dtype, LCL_COL_MAJOR, ref.n_out, 1, ref.n_out > 0 ? ref.n_out : 1, y)) != LCL_OK ||
+            (st = lcl_mm_write_dense(ctx, o->out, &Y)) != LCL_OK) {
+            code = fail(exit_code(st), "%s", lcl_last_error(ctx));
+            goto done;
+        }
+    }
+    if (o->json) {
+        printf("{\"op\":\"spmv\",\"format\":\"%s\",\"kernel\":\"%s\",\"backend\":\"%s\",\"device\":", lcl_format_name(run.info.format),
+               lcl_spmv_kernel_name(run.info.kernel), lcl_backend_name(lcl_context_backend(ctx)));
+        json_str(stdout, dev);
+        printf(",\"precision\":\"%s\",\"rows\":%lld,\"cols\":%lld,\"nnz\":%lld,\"seconds\":", prec_name(o->dtype), (long long)A.rows,
+               (long long)A.cols, (long long)run.info.nnz);
+        json_double(stdout, run.seconds, 1);
+        printf(",\"gflops\":");
+        json_double(stdout, 2e-3 * spmv_mnnz(&run), 1);
+        printf(",\"gbps\":");
+        json_double(stdout, spmv_gbps(&run), 1);
+        printf(",\"rel_err\":");
+        json_double(stdout, run.rel_err, 1);
+        if (run.info.reason[0]) { printf(",\"reason\":"); json_str(stdout, run.info.reason); }
+        printf("}\n");
+    } else {
+        printf("spmv %s\n", src);
+        printf("  matrix      %lld x %lld, %lld nonzeros\n", (long long)A.rows, (long long)A.cols, (long long)A.nnz);
+        if (o->x) printf("  product     y = %s x, x from %s\n", o->trans ? "A^T" : "A", o->x);
+        else printf("  product     y = %s x, x random (seed %llu)\n", o->trans ? "A^T" : "A", (unsigned long long)o->seed);
+        printf("  format      %s, kernel %s; %lld slots stored (%.2f per nonzero)\n", lcl_format_name(run.info.format),
+               lcl_spmv_kernel_name(run.info.kernel), (long long)run.info.stored,
+               run.info.nnz > 0 ? (double)run.info.stored / (double)run.info.nnz : 0.0);
+        if (run.info.reason[0]) printf("  auto        %s\n", run.info.reason);
+        printf("  backend     %s%s%s, %s precision\n", lcl_backend_name(lcl_context_backend(ctx)), dev[0] ? " on " : "", dev,
+               prec_name(o->dtype));
+        printf("  time        %.3e s per product (median of %ld after one warm-up)\n", run.seconds, reps);
+        printf("  speed       %.1f M nnz/s, %.3f GF/s, %.2f GB/s (%.0f bytes moved per product at least)\n", spmv_mnnz(&run),
+               2e-3 * spmv_mnnz(&run), spmv_gbps(&run), run.info.bytes);
+        printf("  rel_err     %.2e   max|y - y_ref| / max_i sum_j |a_ij||x_j|, every product (bound %.1e: %s)\n", run.rel_err, ref.tol,
+               run.ok ? "ok" : "WRONG");
+        if (run.ok && o->out) printf("  y written   %s\n", o->out);
+    }
+    if (!run.ok) {
+        code = fail(EXIT_NUMERIC, "%s %s/%s: wrong result: rel_err %.3e above %.1e against the serial double reference", src,
+                    lcl_format_name(run.info.format), lcl_spmv_kernel_name(run.info.kernel), run.rel_err, ref.tol);
+        goto done;
+    }
+    code = EXIT_OK;
+done:
+    free(x0);
+    free(y);
+    spmv_ref_free(&ref);
+    lcl_dense_free(&X);
+    lcl_coo_free(&A);
+    lcl_context_destroy(ctx);
+    return code;
+}
+
+/* ---- bench spmv ---- */
+typedef struct spmv_dims { int64_t rows, cols, nnz; } spmv_dims;
+typedef struct spmv_row {
+    int mi, b;                  /* matrix and backend slots */
+    lcl_format want;            /* the format asked; LCL_FMT_AUTO: the auto column */
+    spmv_run run;
+    double ratio;               /* auto: M nnz/s over the best format's; 0 when unknown */
+    int note;                   /* footnote number, 0 = none */
+} spmv_row;
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* every *.mtx in $LCL_SHARED/matrices (../shared/matrices), sorted, then the two generated ones */
+static void spmv_default_matrices(char ***list) {
+    const char *shared = getenv("LCL_SHARED");
+    char dir[1024];
+    DIR *d;
+    struct dirent *e;
+    size_t first = (size_t)arrlen(*list);
+    snprintf(dir, sizeof dir, "%s/matrices", shared && shared[0] ? shared : "../shared");
+    if ((d = opendir(dir)) != NULL) {
+        while ((e = readdir(d)) != NULL) {
+            size_t n = strlen(e->d_name);
+            char *path;
+            if (n < 5 || strcmp(e->d_name + n - 4, ".mtx") || e->d_name[0] == '.') continue;
+            if (!(path = (char *)malloc(strlen(dir) + n + 2))) continue;
+            sprintf(path, "%s/%s", dir, e->d_name);
+            arrput(*list, path);
+        }
+        closedir(d);
+        qsort(*list + first, (size_t)arrlen(*list) - first, sizeof(char *), cmp_str);
+    } else {
+        fprintf(stderr, "bench: %s: %s (no shared matrices; set LCL_SHARED)\n", dir, strerror(errno));
+    }
+    {
+        static const char *const gens[2] = {"gen:poisson3d:60", "gen:powerlaw:200000:16"};
+        int i;
+        for (i = 0; i < 2; i++) {
+            char *g = (char *)malloc(strlen(gens[i]) + 1);
+            if (g) { strcpy(g, gens[i]); arrput(*list, g); }
+        }
+    }
+}
+/* west0067 for ../shared/matrices/west0067.mtx, the spec itself for gen: */
+static void matrix_label(const char *src, char *buf, size_t cap) {
+    const char *base = strncmp(src, "gen:", 4) ? strrchr(src, '/') : NULL;
+    size_t n;
+    base = base ? base + 1 : src;
+    n = strlen(base);
+    if (strncmp(src, "gen:", 4) && n > 4 && !strcmp(base + n - 4, ".mtx")) n -= 4;
+    if (n >= cap) n = cap - 1;
+    memcpy(buf, base, n);
+    buf[n] = 0;
+}
+static void mnnz_cell(char *buf, size_t cap, double v) {
+    if (v >= 100) snprintf(buf, cap, "%.0f", v);
+    else if (v >= 10) snprintf(buf, cap, "%.1f", v);
+    else snprintf(buf, cap, "%.3g", v);
+}
+/* LCL_ERR_FILL (the format refuses the matrix: too much padding) and LCL_ERR_UNSUPPORTED (the
+   backend has no kernel for the format, e.g. CSC on OpenCL) are documented outcomes: shown with
+   their reason, not failures */
+static int spmv_refused(const spmv_run *r) { return r->st == LCL_ERR_FILL || r->st == LCL_ERR_UNSUPPORTED; }
+
+/* Grouped bars: ngroups groups (matrix and backend) of nser bars (formats), val[g * nser + s]
+   (<= 0: none, a failed or refused format) */
+static int write_svg_bars(const char *path, const char *title, const char *ylabel, char **groups, int ngroups, char **series,
+                          int nser, const double *val) {
+    const double L = 72, R = 170, T = 48, Bm = 150, H = 520, ph = H - T - Bm, minw = 8.0 * nser + 14;
+    const double pw = ngroups * minw > 520 ? ngroups * minw : 520, W = L + pw + R;
+    const double gw = ngroups > 0 ? pw / ngroups : pw, gap = gw * 14 / minw, bw = (gw - gap) / (nser > 0 ? nser : 1);
+    double ymax = 0, ystep, ytop;
+    int g, s;
+    FILE *f = fopen(path, "w");
+    if (!f) return 0;
+    for (g = 0; g < ngroups * nser; g++)
+        if (val[g] > ymax) ymax = val[g];
+    if (ymax <= 0) ymax = 1;
+    ystep = nice_step(ymax / 5);
+    ytop = ceil(ymax / ystep) * ystep;
+    svg_frame(f, W, H, L, T, pw, ph, ytop, ystep, title, ylabel);
+    for (g = 0; g < ngroups; g++) {
+        double x0 = L + g * gw + gap / 2, lx = x0 + nser * bw / 2;
+        for (s = 0; s < nser; s++) {
+            double v = val[g * nser + s];
+            if (!(v > 0)) continue;
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>", x0 + s * bw, T + ph * (1 - v / ytop),
+                    bw - 1, ph * v / ytop, svg_colors[s % 10]);
+            xml_text(f, groups[g]);
+            fputs(" ", f);
+            xml_text(f, series[s]);
+            fprintf(f, ": %.4g</title></rect>\n", v);
+        }
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" transform=\"rotate(-40 %.1f %.1f)\">", lx, T + ph + 14, lx, T + ph + 14);
+        xml_text(f, groups[g]);
+        fprintf(f, "</text>\n");
+    }
+    for (s = 0; s < nser; s++) {
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"%s/>\n", L + pw + 20, T + 4 + 20.0 * s,
+                svg_colors[s % 10], s >= 10 ? " stroke=\"black\" stroke-dasharray=\"2 1\"" : "");
+        svg_legend_label(f, L + pw + 40, T + 14 + 20.0 * s, series[s]);
+    }
+    if (ngroups == 0) fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no data</text>\n", L + pw / 2, T + ph / 2);
+    fprintf(f, "</svg>\n");
+    return fclose(f) == 0;
+}
+
+/* lcl bench spmv [MATRIX...] [--formats F,...|all] [--backends B,...] [--reps N] [--csv F] [--svg F] */
+static int cmd_bench_spmv(const opts *o) {
+    lcl_format fmts[MAX_FORMATS];
+    lcl_backend want[MAX_BACKENDS];
+    lcl_context *gctx = NULL, *ctxs[MAX_BACKENDS] = {NULL, NULL, NULL, NULL};
+    char devs[MAX_BACKENDS][128], **mats = NULL, **labels = NULL;
+    spmv_dims *dims = NULL;
+    long reps = o->reps > 0 ? o->reps : SPMV_REPS;
+    int nf, nb = 0, b, f, m, i, code = -1, failures = 0, nnotes = 0, asked;
+    spmv_row *rows = NULL;
+    lcl_context_desc d;
+    nf = parse_formats(o->formats ? o->formats : "all", fmts, MAX_FORMATS);
+    if (o->backends) nb = parse_backends(o->backends, want, MAX_BACKENDS);
+    else if (o->backend_set || o->device) want[nb++] = o->backend_set ? o->backend : LCL_BACKEND_OPENCL;
+    else {
+        want[nb++] = LCL_BACKEND_SERIAL;
+        if (lcl_backend_compiled(LCL_BACKEND_OPENMP)) want[nb++] = LCL_BACKEND_OPENMP;
+        if (lcl_backend_compiled(LCL_BACKEND_OPENCL)) want[nb++] = LCL_BACKEND_OPENCL;
+    }
+    asked = o->backends || o->backend_set || o->device;
+    for (b = 0; b < nb; b++) {  /* contexts first: a backend asked for that is missing ends here (3) */
+        lcl_status st;
+        memset(&d, 0, sizeof d);
+        d.backend = want[b];
+        d.device = o->device;
+        d.log = asked ? log_stderr : NULL;
+        st = lcl_context_create(&d, &ctxs[b]);
+        if (st == LCL_OK && lcl_context_backend(ctxs[b]) == LCL_BACKEND_OPENCL) st = lcl_context_prepare(ctxs[b], o->dtype);
+        if (st != LCL_OK) {
+            if (asked) { code = fail(exit_code(st), "%s", lcl_last_error(ctxs[b])); goto done; }
+            fprintf(stderr, "bench: %s skipped: %s\n", lcl_backend_name(want[b]), lcl_last_error(ctxs[b]));
+            lcl_context_destroy(ctxs[b]);
+            ctxs[b] = NULL;
+            continue;
+        }
+        spmv_device(ctxs[b], devs[b], sizeof devs[b]);
+    }
+    for (i = 1; i < (int)arrlen(o->pos); i++) {
+        char *p = (char *)malloc(strlen(o->pos[i]) + 1);
+        if (p) { strcpy(p, o->pos[i]); arrput(mats, p); }
+    }
+    if (arrlen(o->pos) < 2) spmv_default_matrices(&mats);
+    memset(&d, 0, sizeof d);
+    d.backend = LCL_BACKEND_SERIAL;
+    lcl_context_create(&d, &gctx);
+    for (m = 0; m < (int)arrlen(mats); m++) {
+        lcl_coo A;
+        spmv_ref ref;
+        double *x0;
+        void *y;
+        char label[256], *lab;
+        spmv_dims dim;
+        int64_t k;
+        if ((code = spmv_load(gctx, mats[m], o->seed, o->dtype, &A)) >= 0) goto done;
+        code = -1;
+        matrix_label(mats[m], label, sizeof label);
+        if ((lab = (char *)malloc(strlen(label) + 1)) != NULL) strcpy(lab, label);
+        arrput(labels, lab);
+        dim.rows = A.rows;
+        dim.cols = A.cols;
+        dim.nnz = A.nnz;
+        arrput(dims, dim);
+        x0 = (double *)malloc((size_t)(A.cols + 1) * sizeof *x0);
+        y = malloc((size_t)(A.rows + 1) * sizeof(double));
+        for (k = 0; x0 && k < A.cols; k++) x0[k] = urand_sym(o->seed, (uint64_t)k);
+        if (!x0 || !y || !lab || spmv_ref_make(&A, 0, x0, &ref) != LCL_OK) {
+            free(x0);
+            free(y);
+            lcl_coo_free(&A);
+            code = fail(EXIT_NUMERIC, "out of memory");
+            goto done;
+        }
+        free(x0);
+        fprintf(stderr, "bench: %s: %lld x %lld, %lld nonzeros\n", label, (long long)A.rows, (long long)A.cols, (long long)A.nnz);
+        for (b = 0; b < nb; b++) {
+            int best = -1;
+            if (!ctxs[b]) continue;
+            for (f = 0; f <= nf; f++) {
+                spmv_row r;
+                lcl_spmat_opts so;
+                const char *bname = lcl_backend_name(lcl_context_backend(ctxs[b]));
+                memset(&r, 0, sizeof r);
+                memset(&so, 0, sizeof so);
+                r.mi = m;
+                r.b = b;
+                r.want = so.format = f < nf ? fmts[f] : LCL_FMT_AUTO;
+                spmv_measure(ctxs[b], &A, &so, 0, reps, &ref, y, &r.run);
+                if (r.want != LCL_FMT_AUTO && r.run.ok && (best < 0 || spmv_mnnz(&r.run) > spmv_mnnz(&rows[best].run)))
+                    best = (int)arrlen(rows);
+                if (r.want == LCL_FMT_AUTO && r.run.ok && best >= 0) r.ratio = spmv_mnnz(&r.run) / spmv_mnnz(&rows[best].run);
+                if (!r.run.ok && !spmv_refused(&r.run)) failures++;
+                if (r.run.st == LCL_OK)
+                    fprintf(stderr, "bench: %s %s %s -> %s/%s: %.1f M nnz/s, %.2f GB/s, rel_err %.1e%s\n", label, bname,
+                            lcl_format_name(r.want), lcl_format_name(r.run.info.format), lcl_spmv_kernel_name(r.run.info.kernel),
+                            spmv_mnnz(&r.run), spmv_gbps(&r.run), r.run.rel_err, r.run.ok ? "" : " WRONG");
+                else
+                    fprintf(stderr, "bench: %s %s %s: %s: %s\n", label, bname, lcl_format_name(r.want),
+                            spmv_refused(&r.run) ? "refused" : "FAIL", r.run.msg);
+                if (!r.run.ok) {   /* a footnote, shared by every row with the same format and message */
+                    for (i = 0; i < (int)arrlen(rows); i++)
+                        if (rows[i].note && rows[i].want == r.want && rows[i].run.st == r.run.st && !strcmp(rows[i].run.msg, r.run.msg)) break;
+                    r.note = i < (int)arrlen(rows) ? rows[i].note : ++nnotes;
+                }
+                if (o->json) {
+                    printf("{\"op\":\"bench\",\"suite\":\"spmv\",\"matrix\":");
+                    json_str(stdout, label);
+                    printf(",\"rows\":%lld,\"cols\":%lld,\"nnz\":%lld,\"backend\":\"%s\",\"device\":", (long long)A.rows, (long long)A.cols,
+                           (long long)A.nnz, bname);
+                    json_str(stdout, devs[b]);
+                    printf(",\"precision\":\"%s\",\"reps\":%ld,\"requested\":\"%s\",\"format\":\"%s\",\"kernel\":\"%s\",\"seconds\":",
+                           prec_name(o->dtype), reps, lcl_format_name(r.want),
+                           r.run.st == LCL_OK ? lcl_format_name(r.run.info.format) : lcl_format_name(r.want),
+                           r.run.st == LCL_OK ? lcl_spmv_kernel_name(r.run.info.kernel) : "");
+                    json_double(stdout, r.run.seconds, r.run.st == LCL_OK);
+                    printf(",\"mnnz_per_s\":");
+                    json_double(stdout, spmv_mnnz(&r.run), r.run.st == LCL_OK);
+                    printf(",\"gflops\":");
+                    json_double(stdout, 2e-3 * spmv_mnnz(&r.run), r.run.st == LCL_OK);
+                    printf(",\"gbps\":");
+                    json_double(stdout, spmv_gbps(&r.run), r.run.st == LCL_OK);
+                    printf(",\"rel_err\":");
+                    json_double(stdout, r.run.rel_err, r.run.st == LCL_OK);
+                    if (r.want == LCL_FMT_AUTO) {
+                        printf(",\"ratio_to_best\":");
+                        json_double(stdout, r.ratio, r.ratio > 0);
+                        printf(",\"reason\":");
+                        json_str(stdout, r.run.info.reason);
+                    }
+                    printf(",\"status\":");
+                    json_str(stdout, lcl_status_string(r.run.st));
+                    printf(",\"check\":\"%s\"}\n", r.run.ok ? "ok" : spmv_refused(&r.run) ? "refused" : "FAIL");
+                    fflush(stdout);
+                }
+                arrput(rows, r);
+            }
+        }
+        free(y);
+        spmv_ref_free(&ref);
+        lcl_coo_free(&A);
+    }
+    if (!o->json) {
+        int shown = 0, within = 0;
+        double logsum = 0, worst = 0;
+        int worst_row = -1;
+        printf("SpMV y = A x, %s precision: M nnz/s = nonzeros / median time of %ld products after one warm-up, every product "
+               "checked against the tool's own serial double CSR product; seed %llu. auto: the format/kernel it chose, its speed "
+               "over the best format measured.\n\n", prec_name(o->dtype), reps, (unsigned long long)o->seed);
+        printf("| matrix | rows | cols | nnz | backend |");
+        for (f = 0; f < nf; f++) printf(" %s |", lcl_format_name(fmts[f]));
+        printf(" auto |\n|---|---:|---:|---:|---|");
+        for (f = 0; f < nf; f++) printf("---:|");
+        printf("---|\n");
+        for (i = 0; i < (int)arrlen(rows); i += nf + 1) {
+            const spmv_row *g = &rows[i], *a = &rows[i + nf];
+            int best = -1;
+            for (f = 0; f < nf; f++)
+                if (g[f].run.ok && (best < 0 || spmv_mnnz(&g[f].run) > spmv_mnnz(&g[best].run))) best = f;
+            printf("| %s | %lld | %lld | %lld | %s%s%s%s |", labels[g->mi], (long long)dims[g->mi].rows, (long long)dims[g->mi].cols,
+                   (long long)dims[g->mi].nnz, lcl_backend_name(lcl_context_backend(ctxs[g->b])), devs[g->b][0] ? " (" : "", devs[g->b],
+                   devs[g->b][0] ? ")" : "");
+            for (f = 0; f <= nf; f++) {
+                const spmv_row *r = &g[f];
+                char cell[64];
+                if (r->run.st == LCL_OK) mnnz_cell(cell, sizeof cell, spmv_mnnz(&r->run));
+                if (f == nf) {
+                    printf(" %s/%s", r->run.st == LCL_OK ? lcl_format_name(r->run.info.format) : "-",
+                           r->run.st == LCL_OK ? lcl_spmv_kernel_name(r->run.info.kernel) : "-");
+                    if (r->run.ok && best >= 0) {
+                        printf(" %.2fx", r->ratio);
+                        if (r->run.info.format == g[best].run.info.format) printf(" (best)");
+                        else printf(" of %s", lcl_format_name(g[best].run.info.format));
+                    }
+                    if (r->note) printf(" [%d]", r->note);
+                    printf(" |\n");
+                } else if (r->run.ok) printf(f == best ? " **%s** |" : " %s |", cell);
+                else if (r->run.st == LCL_OK) printf(" WRONG [%d] |", r->note);
+                else printf(" - [%d] |", r->note);
+            }
+            if (a->run.ok && a->ratio > 0) {
+                shown++;
+                within += a->ratio >= 0.9;
+                logsum += log(a->ratio);
+                if (worst_row < 0 || a->ratio < worst) { worst = a->ratio; worst_row = i; }
+            }
+        }
+        if (nnotes) printf("\n");
+        for (i = 0; i < (int)arrlen(rows); i++) {   /* each footnote once, at its first row */
+            const spmv_row *r = &rows[i];
+            int k;
+            for (k = 0; k < i && !(rows[k].note == r->note); k++) {}
+            if (!r->note || k < i) continue;
+            printf("[%d] ", r->note);
+            if (strncmp(r->run.msg, lcl_format_name(r->want), strlen(lcl_format_name(r->want)))) printf("%s: ", lcl_format_name(r->want));
+            if (r->run.st == LCL_OK) printf("wrong result on %s: rel_err %.2e above the bound\n", labels[r->mi], r->run.rel_err);
+            else if (strcmp(r->run.msg, lcl_status_string(r->run.st))) printf("%s (%s)\n", r->run.msg, lcl_status_string(r->run.st));
+            else printf("%s\n", r->run.msg);
+        }
+        if (shown) {
+            const spmv_row *w = &rows[worst_row];
+            printf("\nauto against the best format measured: within 10%% on %d of %d (matrix, backend) pairs, geometric mean %.2fx; "
+                   "worst %.2fx (%s, %s: auto chose %s).\n", within, shown, exp(logsum / shown), worst, labels[w->mi],
+                   lcl_backend_name(lcl_context_backend(ctxs[w->b])), lcl_format_name(w[nf].run.info.format));
+        }
+    }
+    if (o->csv) {
+        FILE *fo = fopen(o->csv, "w");
+        if (!fo) { code = fail(EXIT_USAGE, "cannot write %s: %s", o->csv, strerror(errno)); goto done; }
+        fprintf(fo, "matrix,rows,cols,nnz,backend,device,precision,reps,requested,format,kernel,seconds,mnnz_per_s,gflops,gbps,rel_err,"
+                    "ratio_to_best,status,check,message\n");
+        for (i = 0; i < (int)arrlen(rows); i++) {
+            const spmv_row *r = &rows[i];
+            int okst = r->run.st == LCL_OK;
+            csv_field(fo, labels[r->mi]);
+            fprintf(fo, ",%lld,%lld,%lld,%s,", (long long)dims[r->mi].rows, (long long)dims[r->mi].cols, (long long)dims[r->mi].nnz,
+                    lcl_backend_name(lcl_context_backend(ctxs[r->b])));
+            csv_field(fo, devs[r->b]);
+            fprintf(fo, ",%s,%ld,%s,%s,%s,", prec_name(o->dtype), reps, lcl_format_name(r->want),
+                    okst ? lcl_format_name(r->run.info.format) : "", okst ? lcl_spmv_kernel_name(r->run.info.kernel) : "");
+            if (okst) fprintf(fo, "%.9g,%.6g,%.6g,%.6g,%.3g,", r->run.seconds, spmv_mnnz(&r->run), 2e-3 * spmv_mnnz(&r->run),
+                              spmv_gbps(&r->run), r->run.rel_err);
+            else fprintf(fo, ",,,,,");
+            if (r->ratio > 0) fprintf(fo, "%.4f", r->ratio);
+            fputc(',', fo);
+            csv_field(fo, lcl_status_string(r->run.st));
+            fprintf(fo, ",%s,", r->run.ok ? "ok" : spmv_refused(&r->run) ? "refused" : "FAIL");
+            csv_field(fo, r->run.st == LCL_OK ? (r->want == LCL_FMT_AUTO ? r->run.info.reason : "") : r->run.msg);
+            fputc('\n', fo);
+        }
+        if (fclose(fo) != 0) { code = fail(EXIT_USAGE, "cannot write %s: %s", o->csv, strerror(errno)); goto done; }
+    }
+    if (o->svg) {
+        int ng = nf + 1 > 0 ? (int)arrlen(rows) / (nf + 1) : 0, okw;
+        char **gl = (char **)calloc((size_t)ng + 1, sizeof(char *)), **sl = (char **)calloc((size_t)nf + 2, sizeof(char *));
+        char (*gbuf)[200] = (char (*)[200])calloc((size_t)ng + 1, sizeof *gbuf);
+        double *val = (double *)calloc((size_t)(ng * (nf + 1)) + 1, sizeof(double));
+        char title[256];
+        if (!gl || !sl || !gbuf || !val) okw = 0;
+        else {
+            for (i = 0; i < ng; i++) {
+                const spmv_row *g = &rows[i * (nf + 1)];
+                snprintf(gbuf[i], sizeof gbuf[i], "%s %s", labels[g->mi], lcl_backend_name(lcl_context_backend(ctxs[g->b])));
+                gl[i] = gbuf[i];
+                for (f = 0; f <= nf; f++) val[i * (nf + 1) + f] = g[f].run.ok ? spmv_mnnz(&g[f].run) : 0;
+            }
+            for (f = 0; f < nf; f++) sl[f] = (char *)lcl_format_name(fmts[f]);
+            sl[nf] = (char *)"auto";
+            snprintf(title, sizeof title, "SpMV, %s precision: M nnz/s per matrix, backend and format", prec_name(o->dtype));
+            okw = write_svg_bars(o->svg, title, "M nnz/s", gl, ng, sl, nf + 1, val);
+        }
+        free(gl);
+        free(sl);
+        free(gbuf);
+        free(val);
+        if (!okw) { code = fail(EXIT_USAGE, "cannot write %s: %s", o->svg, strerror(errno)); goto done; }
+    }
+    code = failures ? EXIT_NUMERIC : EXIT_OK;
+done:
+    arrfree(rows);
+    for (i = 0; i < (int)arrlen(mats); i++) free(mats[i]);
+    arrfree(mats);
+    for (i = 0; i < (int)arrlen(labels); i++) free(labels[i]);
+    arrfree(labels);
+    arrfree(dims);
+    for (b = 0; b < nb; b++) lcl_context_destroy(ctxs[b]);
+    lcl_context_destroy(gctx);
+    return code;
+}
+
+/* An option given to a command that does not take it (solve, bench and spmv have their own; bench
+   dense and bench spmv are told apart in check_cmd), or NULL. */
 static const char *misplaced_option(const char *cmd, const opts *o) {
-    int solve = !strcmp(cmd, "solve"), bench = !strcmp(cmd, "bench");
+    int solve = !strcmp(cmd, "solve"), bench = !strcmp(cmd, "bench"), spmv = !strcmp(cmd, "spmv");
     if (!solve && o->rhs) return "--rhs";
     if (!solve && o->method) return "--method";
     if (!solve && o->algorithm) return "--algorithm";
     if (!bench && o->op) return "--op";
     if (!bench && o->sizes) return "--sizes";
     if (!bench && o->algorithms) return "--algorithms";
-    if (!bench && o->reps) return "--reps";
+    if (!bench && !spmv && o->reps) return "--reps";
     if (!bench && o->csv) return "--csv";
     if (!bench && o->svg) return "--svg";
     if (!bench && o->force) return "--force";
     if (!solve && !bench && o->block) return "--block";
+    if (!bench && o->formats) return "--formats";
+    if (!bench && o->backends) return "--backends";
+    if (!spmv && o->format) return "--format";
+    if (!spmv && o->kernel) return "--kernel";
+    if (!spmv && o->x) return "--x";
+    if (!spmv && o->trans) return "--trans";
     return NULL;
 }
 
@@ -1319,7 +2057,7 @@ static int cmd_tune(const opts *o) {
 static int check_cmd(const char *cmd, const opts *o) {
     const char *mis = misplaced_option(cmd, o);
     if (mis && (!strcmp(cmd, "info") || !strcmp(cmd, "demo") || !strcmp(cmd, "gen") || !strcmp(cmd, "stat") ||
-                !strcmp(cmd, "solve") || !strcmp(cmd, "bench")))
+                !strcmp(cmd, "solve") || !strcmp(cmd, "bench") || !strcmp(cmd, "spmv")))
         return fail(EXIT_USAGE, "option %s does not apply to '%s' (lcl --help)", mis, cmd);
     if (!strcmp(cmd, "info") || !strcmp(cmd, "demo")) return -1;
     if (!strcmp(cmd, "tune")) {
@@ -1335,10 +2073,25 @@ static int check_cmd(const char *cmd, const opts *o) {
             return fail(EXIT_USAGE, "--algorithm %s is for --method cholesky (lu: auto, blocked, unblocked, crout)", o->algorithm);
         return -1;
     }
+    if (!strcmp(cmd, "spmv")) {
+        if (arrlen(o->pos) != 1)
+            return fail(EXIT_USAGE, "spmv needs exactly one MATRIX (a file or gen:KIND:ARGS), got %d", (int)arrlen(o->pos));
+        return -1;
+    }
     if (!strcmp(cmd, "bench")) {
         int algs[MAX_ALGS], na, k;
+        if (arrlen(o->pos) >= 1 && !strcmp(o->pos[0], "spmv")) {
+            const char *dense_only = o->op ? "--op" : o->sizes ? "--sizes" : o->algorithms ? "--algorithms" : o->block ? "--block"
+                                     : o->force ? "--force" : NULL;
+            if (dense_only) return fail(EXIT_USAGE, "option %s is for 'bench dense', not 'bench spmv' (lcl --help)", dense_only);
+            if (o->backends && (o->backend_set || o->device))
+                return fail(EXIT_USAGE, "bench spmv: give --backends or --backend/--device, not both");
+            return -1;
+        }
         if (arrlen(o->pos) != 1 || strcmp(o->pos[0], "dense"))
-            return fail(EXIT_USAGE, "bench needs the suite 'dense': lcl bench dense --op lu|cholesky [--sizes N,N,...]");
+            return fail(EXIT_USAGE, "bench needs the suite 'dense' or 'spmv': lcl bench dense --op lu|cholesky [--sizes N,N,...] "
+                        "| lcl bench spmv [MATRIX...]");
+        if (o->formats || o->backends) return fail(EXIT_USAGE, "option %s is for 'bench spmv', not 'bench dense'", o->formats ? "--formats" : "--backends");
         if (!o->op) return fail(EXIT_USAGE, "bench dense needs --op lu|cholesky");
         na = o->algorithms ? parse_algs(o->algorithms, algs, MAX_ALGS) : 0;
         for (k = 0; k < na; k++)
@@ -1379,7 +2132,8 @@ int lcl_tool_main(int argc, char **argv) {
         else if (!strcmp(cmd, "gen")) code = cmd_gen(&o);
         else if (!strcmp(cmd, "stat")) code = cmd_stat(&o);
         else if (!strcmp(cmd, "solve")) code = cmd_solve(&o);
-        else if (!strcmp(cmd, "bench")) code = cmd_bench(&o);
+        else if (!strcmp(cmd, "bench")) code = !strcmp(o.pos[0], "spmv") ? cmd_bench_spmv(&o) : cmd_bench(&o);
+        else if (!strcmp(cmd, "spmv")) code = cmd_spmv(&o);
         else if (!strcmp(cmd, "tune")) code = cmd_tune(&o);
         else code = cmd_demo(&o);
     }
