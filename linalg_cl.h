@@ -371,6 +371,8 @@ LCL_API lcl_status lcl_vec_read(lcl_context *ctx, const lcl_vec *v, void *dst);
 LCL_API void lcl_vec_free(lcl_vec *v);
 LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha, lcl_spmat *A, const lcl_vec *x,
                                 double beta, lcl_vec *y);
+/* lcl_spmv_vec returns once the product is queued (OpenCL): lcl_vec_read, or lcl_finish, waits. */
+LCL_API lcl_status lcl_finish(lcl_context *ctx);   /* wait for all work queued on ctx's devices */
 
 /* Matrix Market */
 typedef enum lcl_mm_format { LCL_MM_COORDINATE = 0, LCL_MM_ARRAY = 1 } lcl_mm_format;
@@ -5601,6 +5603,20 @@ LCL__PRIVATE void lcl__vec_cl_free(lcl_vec *v) {
 #endif
 
 /* >>spmv-api ----------------------------------------------------------------------------------- */
+LCL_API lcl_status lcl_finish(lcl_context *ctx) {
+    if (!ctx) return LCL_ERR_INVALID_ARGUMENT;
+#ifndef LINALG_CL_NO_OPENCL
+    {
+        int i, q;
+        for (i = 0; i < ctx->ndev; i++)
+            for (q = 0; q < 2; q++) {
+                cl_int e = ctx->dev[i].queue[q] ? LCL__CL->clFinish(ctx->dev[i].queue[q]) : CL_SUCCESS;
+                if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clFinish", ctx->dev[i].info.name);
+            }
+    }
+#endif
+    return LCL_OK;
+}
 static const char *const lcl__format_names[LCL_FMT_COUNT_] = {"auto", "coo", "csr", "csc", "ell", "sell", "hyb", "dia", "bcsr", "dense"};
 static const char *const lcl__kernel_names[LCL_KERNEL_COUNT_] = {"auto", "scalar", "vector", "merge", "image"};
 LCL_API const char *lcl_format_name(lcl_format f) { return (int)f >= 0 && f < LCL_FMT_COUNT_ ? lcl__format_names[f] : "unknown"; }
