@@ -46,6 +46,8 @@
         lcl_dense  dense matrix, row- or column-major with a leading dimension, float or double
         lcl_coo    coordinate triplets (0-based int32 indices, int64 count)
         lcl_csr    compressed sparse rows (int64 row pointers, int32 column indices)
+        lcl_spmat  a sparse matrix in one of COO, CSR, CSC, ELL, SELL-C-sigma, HYB, DIA, BCSR, dense
+                   (or chosen by auto), kept where the context computes; lcl_spmv / lcl_spmv_vec
         Matrix Market: lcl_mm_read / lcl_mm_read_dense / lcl_mm_write / lcl_mm_write_dense.
 
     CONFIGURATION MACROS (define before including)
