@@ -1401,25 +1401,36 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_d
     return LCL_OK;
 }
 
+/* The kernel `name` of a built program, created once and kept in its table; NULL with *e set when
+   it cannot be created (*e stays CL_SUCCESS when the table is full). Reports nothing, so a caller may
+   probe for a kernel that only some compilers build. */
+LCL__PRIVATE cl_kernel lcl__kernel_find(lcl__program *p, const char *name, cl_int *e) {
+    cl_kernel k;
+    int i;
+    *e = CL_SUCCESS;
+    for (i = 0; i < p->nkern; i++)
+        if (strcmp(p->kern[i].name, name) == 0) return p->kern[i].k;
+    if (p->nkern == (int)(sizeof p->kern / sizeof p->kern[0])) return NULL;
+    k = LCL__CL->clCreateKernel(p->prog, name, e);
+    if (!k) return NULL;
+    p->kern[p->nkern].name = name;
+    p->kern[p->nkern].k = k;
+    p->nkern++;
+    return k;
+}
+
 LCL__PRIVATE lcl_status lcl__kernel(lcl_context *ctx, lcl__device *d, lcl_dtype dt, const char *name, cl_kernel *out) {
     lcl__program *p;
-    int i;
     cl_int e;
     lcl_status st = lcl__get_program(ctx, d, dt, &p);
     if (st != LCL_OK) return st;
-    for (i = 0; i < p->nkern; i++)
-        if (strcmp(p->kern[i].name, name) == 0) { *out = p->kern[i].k; return LCL_OK; }
-    if (p->nkern == (int)(sizeof p->kern / sizeof p->kern[0])) return lcl__fail(ctx, LCL_ERR_INTERNAL, "kernel table full");
-    *out = LCL__CL->clCreateKernel(p->prog, name, &e);
-    if (!*out) {
+    if ((*out = lcl__kernel_find(p, name, &e)) != NULL) return LCL_OK;
+    if (e == CL_SUCCESS) return lcl__fail(ctx, LCL_ERR_INTERNAL, "kernel table full");
+    {
         char what[128];
         snprintf(what, sizeof what, "clCreateKernel(%s)", name);
         return lcl__clfail(ctx, e, what, d->info.name);
     }
-    p->kern[p->nkern].name = name;
-    p->kern[p->nkern].k = *out;
-    p->nkern++;
-    return LCL_OK;
 }
 
 /* Device buffers: a request over the device's limits is a clear error before any OpenCL call. */
@@ -2685,24 +2696,9 @@ LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype
     if (tc) {
         lcl__program *pr;
         if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
-        k = NULL;
         {
-            /* absent unless NVIDIA compiled the program: probe once, quietly */
-            cl_int ek;
-            int i2;
-            for (i2 = 0; i2 < pr->nkern; i2++)
-                if (strcmp(pr->kern[i2].name, "lcl_gemm_tc_d") == 0) k = pr->kern[i2].k;
-            if (!k) {
-                k = LCL__CL->clCreateKernel(pr->prog, "lcl_gemm_tc_d", &ek);
-                if (k && pr->nkern < (int)(sizeof pr->kern / sizeof pr->kern[0])) {
-                    pr->kern[pr->nkern].name = "lcl_gemm_tc_d";
-                    pr->kern[pr->nkern].k = k;
-                    pr->nkern++;
-                } else if (k) {
-                    LCL__CL->clReleaseKernel(k);
-                    k = NULL;
-                }
-            }
+            cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
+            k = lcl__kernel_find(pr, "lcl_gemm_tc_d", &ek);
         }
         if (!k) d->tc = tc = 0;
     }
