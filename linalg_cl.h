@@ -4346,7 +4346,7 @@ struct lcl_vec {
 #endif
 #define LCL__SPMV_MAXPARTS 256
 #ifndef LCL__PF_DIST
-#define LCL__PF_DIST 32         /* CSR: entries ahead whose x is prefetched; idx is padded by this */
+#define LCL__PF_DIST 64         /* CSR: entries ahead whose x is prefetched; idx is padded by this */
 #endif
 #define LCL__SPMV_BLK 256       /* rows per accumulator block (ELL, HYB, DIA) */
 #define LCL__SELL_MAXC 256

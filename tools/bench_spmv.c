@@ -73,7 +73,7 @@ static double copy_gbps(double *a, double *b, long n, int threads) {
 #else
 #define PREFETCH(p) ((void)0)
 #endif
-#define PF_DIST 32
+#define PF_DIST LCL__PF_DIST
 typedef struct bcsr {  /* CSR indices, padded by PF_DIST zeros; np column panels: pp per panel */
     int64_t rows, nnz, *ptr, *pp;
     int32_t *idx;
