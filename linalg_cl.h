@@ -512,6 +512,8 @@ typedef struct lcl__device {
     lcl__program prog[2];           /* per lcl_dtype */
     int gemm[2][5];                 /* per lcl_dtype, GEMM tile: TM, TN, TK, WX, WY (-D options of dense.cl) */
     int trsm_nb;                    /* diagonal blocks held in local memory (TRSM_NB of dense.cl) */
+    int dense_nb;                   /* outer block of getrf/potrf: the K of the big trailing GEMM */
+    int grid_panel;                 /* LU panel in one launch (lcl_panel_grid): NVIDIA, unless LCL_NO_GRID */
     int tc;                         /* FP64 GEMM on tensor cores (lcl_gemm_tc_d): NVIDIA, unless LCL_NO_TC */
 } lcl__device;
 #endif
@@ -1124,6 +1126,16 @@ LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
        not, the first GEMM falls back to lcl_gemm and clears this */
     d->tc = d->info.fp64 && lcl__stristr(d->info.platform, "NVIDIA") && !getenv("LCL_NO_TC") &&
             d->info.local_mem >= 2 * 128 * 20 * sizeof(double);
+    /* GPUs: the trailing update is bandwidth-bound at K = trsm_nb, so factor panels of dense_nb
+       columns by trsm_nb-wide steps and update the rest once per panel (LCL_DENSE_NB overrides) */
+    d->dense_nb = d->info.type == LCL_DEVICE_GPU ? 4 * d->trsm_nb : d->trsm_nb;
+    /* (LCL_GRID=1 with -DLCL_GRID_PORTABLE in the build options: the same kernel elsewhere, for tests) */
+    d->grid_panel = (lcl__stristr(d->info.platform, "NVIDIA") || getenv("LCL_GRID")) && !getenv("LCL_NO_GRID");
+    {
+        const char *e = getenv("LCL_DENSE_NB");
+        int v = e ? atoi(e) : 0;
+        if (v > 0 && v <= 4096) d->dense_nb = v;
+    }
     for (t = 0; t < 2; t++) {
         const int *v = d->info.type == LCL_DEVICE_GPU && d->info.max_work_group >= 256 ? gpu[t] : cpu;
         for (r = 0; r < sizeof lcl__tune_table / sizeof lcl__tune_table[0]; r++)
@@ -2880,6 +2892,18 @@ LCL__PRIVATE cl_int lcl__cl_join(lcl__device *d, int n, cl_event *ev) {
     return e;
 }
 
+/* queue b waits for everything enqueued so far on queue a */
+LCL__PRIVATE cl_int lcl__cl_after(lcl__device *d, cl_command_queue a, cl_command_queue b) {
+    cl_event ev;
+    cl_int e = LCL__CL->clEnqueueMarkerWithWaitList(a, 0, NULL, &ev);
+    (void)d;
+    if (e != CL_SUCCESS) return e;
+    e = LCL__CL->clFlush(a);
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueBarrierWithWaitList(b, 1, &ev, NULL);
+    LCL__CL->clReleaseEvent(ev);
+    return e;
+}
+
 LCL__PRIVATE lcl_status lcl__cl_dmat_alloc(lcl_context *ctx, int dev, lcl_dtype dt, int64_t rows, int64_t cols, lcl_dmat *m) {
     size_t bytes, es = lcl__dsize(dt);
     lcl__device *d;
@@ -3050,6 +3074,14 @@ LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, in
     if (nb > n) nb = (int)(n > 0 ? n : 1);
     return nb;
 }
+/* the two-level factorizations: panels of NB columns (opts.block, else the device's dense_nb),
+   factored by steps of nb <= trsm_nb so every diagonal block fits the local-memory kernels */
+LCL__PRIVATE void lcl__cl_blocks(const lcl__device *d, const lcl_dense_opts *o, int64_t n, int *nb, int *NB) {
+    int B = o && o->block > 0 ? o->block : d->dense_nb;
+    if (B > n) B = (int)(n > 0 ? n : 1);
+    *NB = B;
+    *nb = B < d->trsm_nb ? B : d->trsm_nb;
+}
 
 LCL__PRIVATE lcl_status lcl__cl_getrf_hostpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
     lcl__device *d = &ctx->dev[A->dev];
@@ -3167,103 +3199,158 @@ done:
     return st;
 }
 
-/* LU with the panel on the device: its pivot search, swaps and rank-1 updates run on the transfer
-   queue, overlapping the rest of the previous trailing update on the compute queue. */
+/* LU with the panel on the device. Panels of NB columns run on the second queue by nb-wide steps:
+   the pivoting factorization of the step's columns (one launch on NVIDIA, lcl_panel_grid, else one
+   lcl_panel_step launch per column), its swaps applied to the panel's other columns, U by the TRSM
+   kernel and the panel's remaining columns by GEMM. The trailing matrix is then swapped, solved for
+   U12 and updated once per panel with K = NB, the next panel's columns first (look-ahead). */
+typedef struct lcl__lupanel {
+    cl_kernel step, grid;         /* grid: NULL unless the device compiled lcl_panel_grid */
+    cl_mem piv, zero, part, parti, count, bar;
+    size_t wg, maxg, groups;      /* groups: lcl_panel_grid's work-groups, all resident at once */
+    int syncs;                    /* grid barriers passed so far (the counter's base) */
+} lcl__lupanel;
+
+LCL__PRIVATE lcl_status lcl__cl_lu_steps(lcl_context *ctx, lcl__device *d, lcl_dmat *A, lcl__lupanel *P, int k, int kb, cl_command_queue q) {
+    cl_int e = CL_SUCCESS;
+    int ld = (int)A->ld, in = (int)A->rows, j, c1 = k + kb;
+    if (P->grid) {
+        size_t g1 = P->groups * 256, l1 = 256;
+        int G = (int)P->groups;
+        e = lcl__argv(P->grid, 11, LCL__A(A->buf), LCL__A(ld), LCL__A(in), LCL__A(k), LCL__A(kb), LCL__A(P->piv), LCL__A(P->zero),
+                      LCL__A(P->part), LCL__A(P->parti), LCL__A(P->bar), LCL__A(P->syncs));
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, P->grid, 1, NULL, &g1, &l1, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_panel_grid", d->info.name);
+        P->syncs += kb * G;
+        return LCL_OK;
+    }
+    for (j = k; j <= c1; j++) {
+        /* enough groups for about a row per work-item, at most maxg */
+        size_t groups = (size_t)(in - j + (int)P->wg - 1) / P->wg, g1;
+        if (groups < 1) groups = 1;
+        if (groups > P->maxg) groups = P->maxg;
+        g1 = groups * P->wg;
+        e = lcl__argv(P->step, 11, LCL__A(A->buf), LCL__A(ld), LCL__A(in), LCL__A(k), LCL__A(c1), LCL__A(j), LCL__A(P->piv), LCL__A(P->zero),
+                      LCL__A(P->part), LCL__A(P->parti), LCL__A(P->count));
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, P->step, 1, NULL, &g1, &P->wg, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_panel_step", d->info.name);
+    }
+    return LCL_OK;
+}
+
+/* B (rows k0..k0+KB, columns c0..c0+nc) = inv(L11) B for the unit lower L11 at (k0, k0), by
+   nb-wide TRSM steps and GEMM updates of the rows below each step */
+LCL__PRIVATE lcl_status lcl__cl_lu_u12(lcl_context *ctx, lcl__device *d, lcl_dmat *A, int k0, int KB, int nb, int64_t c0, int nc,
+                                       cl_command_queue q) {
+    lcl_dtype dt = A->dtype;
+    int64_t ld = A->ld, k;
+    lcl_status st = LCL_OK;
+    for (k = k0; k < k0 + KB && st == LCL_OK; k += nb) {
+        int kb = (int)(k0 + KB - k < nb ? k0 + KB - k : nb), below = (int)(k0 + KB - k - kb);
+        st = lcl__cl_trsm(ctx, d, dt, 0, A->buf, k * ld + k, (int)ld, kb, A->buf, k * ld + c0, (int)ld, nc, q);
+        if (st == LCL_OK && below > 0)
+            st = lcl__cl_gemm(ctx, d, dt, below, nc, kb, -1.0, A->buf, (k + kb) * ld + k, (int)ld, A->buf, k * ld + c0, (int)ld, 0, 1.0,
+                              A->buf, (k + kb) * ld + c0, (int)ld, 0, q);
+    }
+    return st;
+}
+
 LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
     lcl__device *d = &ctx->dev[A->dev];
     lcl_dtype dt = A->dtype;
-    size_t es = lcl__dsize(dt);
-    int64_t n = A->rows, k;
-    int ld = (int)A->ld, nb = lcl__cl_block(d, o, n), in = (int)n, zero = 0;
-    cl_mem dpiv = NULL, dzero = NULL, dinv = NULL, dtmp = NULL, dpart = NULL, dparti = NULL, dcount = NULL;
-    cl_kernel kstep;
-    size_t maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
+    size_t es = lcl__dsize(dt), nscratch;
+    int64_t n = A->rows, K, k;
+    int ld = (int)A->ld, nb, NB, zero = 0;
+    lcl__lupanel P;
     cl_event mark = NULL;
+    cl_command_queue qp = d->queue[1], qu = d->queue[0];
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
-    size_t wg = 256;
     if (n == 0) return LCL_OK;
-    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &kstep)) != LCL_OK) return st;
-    wg = lcl__wg(d);   /* = LCL_WG of the build */
-    if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &dpiv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dzero)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, maxg * es, CL_MEM_READ_WRITE, &dpart)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, maxg * sizeof(cl_int), CL_MEM_READ_WRITE, &dparti)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dcount)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_ONLY, &dinv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)ld * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[1], dzero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[1], dcount, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    for (k = 0; k < n; k += nb) {
-        int kb = (int)(n - k < nb ? n - k : nb), j, c0 = (int)k;
-        int64_t rest = n - k - kb;
-        int kb2 = (int)(rest < nb ? rest : nb);
-        /* 1. the panel, on the transfer queue once its columns are up to date */
+    memset(&P, 0, sizeof P);
+    lcl__cl_blocks(d, o, n, &nb, &NB);
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &P.step)) != LCL_OK) return st;
+    if (d->grid_panel && nb <= 64) {
+        lcl__program *pr;
+        cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
+        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
+        P.grid = lcl__kernel_find(pr, dt == LCL_F32 ? "lcl_panel_grid_f" : "lcl_panel_grid_d", &ek);
+    }
+    P.wg = lcl__wg(d);   /* = LCL_WG of the build */
+    P.maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
+    P.groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
+    /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
+    nscratch = P.grid ? 2 * P.groups * 65 + 2 * 64 : P.maxg;
+    if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &P.piv)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.zero)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, nscratch * es, CL_MEM_READ_WRITE, &P.part)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, 2 * P.maxg * sizeof(cl_int), CL_MEM_READ_WRITE, &P.parti)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.count)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.bar)) != LCL_OK) goto done;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.zero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.count, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.bar, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(lcl__cl_after(d, qu, qp), "clEnqueueMarkerWithWaitList");
+    for (K = 0; K < n; K += NB) {
+        int KB = (int)(n - K < NB ? n - K : NB);
+        int64_t rest = n - K - KB;
+        int NB2 = (int)(rest < NB ? rest : NB);
+        /* 1. the panel, on its queue once the look-ahead update of its columns is done */
         if (mark) {
-            e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[1], 1, &mark, NULL);
+            e = LCL__CL->clEnqueueBarrierWithWaitList(qp, 1, &mark, NULL);
             LCL__CL->clReleaseEvent(mark);
             mark = NULL;
             if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name); goto done; }
         }
-        for (j = c0; j <= c0 + kb; j++) {
-            /* enough groups for about a row per work-item, at most maxg */
-            size_t groups = (size_t)(in - j + (int)wg - 1) / wg, g1;
-            int c1 = c0 + kb;
-            if (groups < 1) groups = 1;
-            if (groups > maxg) groups = maxg;
-            g1 = groups * wg;
-            e = lcl__argv(kstep, 11, LCL__A(A->buf), LCL__A(ld), LCL__A(in), LCL__A(c0), LCL__A(c1), LCL__A(j), LCL__A(dpiv), LCL__A(dzero),
-                          LCL__A(dpart), LCL__A(dparti), LCL__A(dcount));
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[1], kstep, 1, NULL, &g1, &wg, 0, NULL, NULL);
-            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_panel_step", d->info.name); goto done; }
+        for (k = K; k < K + KB; k += nb) {
+            int kb = (int)(K + KB - k < nb ? K + KB - k : nb), inner = (int)(K + KB - k - kb);
+            if ((st = lcl__cl_lu_steps(ctx, d, A, &P, (int)k, kb, qp)) != LCL_OK) goto done;
+            /* this step's swaps to the panel's columns left and right of it */
+            if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)K, (int)k, (int)k, (int)(k + kb), P.piv, qp)) != LCL_OK) goto done;
+            if (inner == 0) continue;
+            if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)(K + KB), (int)k, (int)(k + kb), P.piv, qp)) != LCL_OK) goto done;
+            if ((st = lcl__cl_trsm(ctx, d, dt, 0, A->buf, k * ld + k, ld, kb, A->buf, k * ld + k + kb, ld, inner, qp)) != LCL_OK) goto done;
+            if ((st = lcl__cl_gemm(ctx, d, dt, (int)(n - k - kb), inner, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb, ld, 0,
+                                   1.0, A->buf, (k + kb) * ld + k + kb, ld, 0, qp)) != LCL_OK)
+                goto done;
         }
         if (rest == 0) break;
-        /* 2. (large blocks) inv(L11) on the device, still on the transfer queue; the compute queue joins here */
-        if (kb > d->trsm_nb && (st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 1, dinv, d->queue[1])) != LCL_OK) goto done;
         {
             cl_event ew;
-            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
+            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
             LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
         }
-        /* 3. compute queue: swaps to the right, U12, the next panel's columns, then the rest */
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)n, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
-        if (kb <= d->trsm_nb) {
-            if ((st = lcl__cl_trsm(ctx, d, dt, 0, A->buf, k * ld + k, ld, kb, A->buf, k * ld + k + kb, ld, (int)rest, d->queue[0])) != LCL_OK) goto done;
-        } else {
-            size_t so[3] = {0, 0, 0}, dor[3], reg[3];
-            if ((st = lcl__cl_gemm(ctx, d, dt, kb, (int)rest, kb, 1.0, dinv, 0, kb, A->buf, k * ld + k + kb, ld, 0, 0.0, dtmp, 0, ld, 0, d->queue[0])) != LCL_OK) goto done;
-            dor[0] = (size_t)(k + kb) * es; dor[1] = (size_t)k; dor[2] = 0;
-            reg[0] = (size_t)rest * es; reg[1] = (size_t)kb; reg[2] = 1;
-            LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)ld * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
-                       "clEnqueueCopyBufferRect");
-        }
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb2, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb, ld, 0,
-                               1.0, A->buf, (k + kb) * ld + k + kb, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(rest - kb2), kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb + kb2, ld, 0,
-                               1.0, A->buf, (k + kb) * ld + k + kb + kb2, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        LCL__CL->clFlush(d->queue[0]);
+        /* 2. the trailing columns: swaps, U12, the next panel's columns, then the rest */
+        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(K + KB), (int)n, (int)K, (int)(K + KB), P.piv, qu)) != LCL_OK) goto done;
+        if ((st = lcl__cl_lu_u12(ctx, d, A, (int)K, KB, nb, K + KB, (int)rest, qu)) != LCL_OK) goto done;
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, NB2, KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf, K * ld + K + KB, ld, 0,
+                               1.0, A->buf, (K + KB) * ld + K + KB, ld, 0, qu)) != LCL_OK)
+            goto done;
+        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qu, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
+        if (rest > NB2 && (st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(rest - NB2), KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf,
+                                             K * ld + K + KB + NB2, ld, 0, 1.0, A->buf, (K + KB) * ld + K + KB + NB2, ld, 0, qu)) != LCL_OK)
+            goto done;
+        LCL__CL->clFlush(qu);
     }
-    LCL__CLCHK(LCL__CL->clFinish(d->queue[1]), "clFinish");
-    /* 4. pivots and the first zero pivot to the host, then the swaps to the left */
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[1], dpiv, CL_TRUE, 0, (size_t)n * sizeof(cl_int), ipiv, 0, NULL, NULL), "clEnqueueReadBuffer(pivots)");
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[1], dzero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueReadBuffer");
-    for (k = nb; k < n; k += nb) {
-        int kb = (int)(n - k < nb ? n - k : nb);
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, 0, (int)k, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
+    LCL__CLCHK(LCL__CL->clFinish(qp), "clFinish");
+    /* 3. pivots and the first zero pivot to the host, then the swaps to the left of each panel */
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, P.piv, CL_TRUE, 0, (size_t)n * sizeof(cl_int), ipiv, 0, NULL, NULL), "clEnqueueReadBuffer(pivots)");
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, P.zero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueReadBuffer");
+    for (K = NB; K < n; K += NB) {
+        int KB = (int)(n - K < NB ? n - K : NB);
+        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, 0, (int)K, (int)K, (int)(K + KB), P.piv, qu)) != LCL_OK) goto done;
     }
-    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
+    LCL__CLCHK(LCL__CL->clFinish(qu), "clFinish");
 done:
     if (mark) LCL__CL->clReleaseEvent(mark);
-    LCL__CL->clFinish(d->queue[1]);
-    LCL__CL->clFinish(d->queue[0]);
-    if (dpiv) LCL__CL->clReleaseMemObject(dpiv);
-    if (dzero) LCL__CL->clReleaseMemObject(dzero);
-    if (dinv) LCL__CL->clReleaseMemObject(dinv);
-    if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
-    if (dpart) LCL__CL->clReleaseMemObject(dpart);
-    if (dparti) LCL__CL->clReleaseMemObject(dparti);
-    if (dcount) LCL__CL->clReleaseMemObject(dcount);
+    LCL__CL->clFinish(qp);
+    LCL__CL->clFinish(qu);
+    {
+        cl_mem *bufs[6];
+        int i;
+        bufs[0] = &P.piv; bufs[1] = &P.zero; bufs[2] = &P.part; bufs[3] = &P.parti; bufs[4] = &P.count; bufs[5] = &P.bar;
+        for (i = 0; i < 6; i++) if (*bufs[i]) LCL__CL->clReleaseMemObject(*bufs[i]);
+    }
     if (info) *info = st == LCL_OK ? zero : 0;
     if (st == LCL_OK && zero)
         return lcl__fail(ctx, LCL_ERR_SINGULAR, "getrf: U(%d,%d) is exactly zero: the matrix is singular", zero, zero);
@@ -3285,63 +3372,81 @@ LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ip
     return lcl__cl_getrf_devpanel(ctx, A, ipiv, info, o);
 }
 
-/* Lower Cholesky of the row-major device matrix (in its lower triangle), entirely on the device:
-   diagonal block (one work-group), its inverse, the panel by GEMM, the trailing update by the
-   lower-only GEMM; nothing waits for the host. An upper factor is the same on the transpose. */
+/* Lower Cholesky of the row-major device matrix (in its lower triangle), entirely on the device,
+   nothing waits for the host. Two block sizes: panels of NB columns are factored on the second
+   queue by nb-wide steps (diagonal block in one work-group's local memory, L21 by the TRSM
+   kernel, the panel's own columns by GEMM); the trailing matrix is then updated once per panel
+   with K = NB, the next panel's columns first so its factorization overlaps the rest.
+   An upper factor is the same on the transpose. */
 LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
     lcl__device *d = &ctx->dev[A->dev];
     lcl_dtype dt = A->dtype;
-    size_t es = lcl__dsize(dt);
-    int64_t n = A->rows, k;
-    int ld = (int)A->ld, nb = lcl__cl_block(d, o, n), fail = 0;
-    cl_mem dinv = NULL, dtmp = NULL, dfail = NULL;
+    int64_t n = A->rows, K, k;
+    int ld = (int)A->ld, nb, NB, fail = 0;
+    cl_mem dfail = NULL;
     cl_kernel kpot;
+    cl_event mark = NULL;
+    cl_command_queue qp = d->queue[1], qu = d->queue[0];
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
     size_t wg;
     if (n == 0) return LCL_OK;
     if ((st = lcl__cl_nonfinite(ctx, A, 1, "potrf")) != LCL_OK) return st;
-    if (nb <= d->trsm_nb) {
-        if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
-    } else if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_f" : "lcl_potf2_d", &kpot)) != LCL_OK) return st;
+    lcl__cl_blocks(d, o, n, &nb, &NB);
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
     wg = lcl__wg(d);
-    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_WRITE, &dinv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)n * (size_t)nb * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dfail)) != LCL_OK) goto done;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    for (k = 0; k < n; k += nb) {
-        int kb = (int)(n - k < nb ? n - k : nb), base = (int)k;
-        int64_t rest = n - k - kb;
-        cl_long off = k * ld + k;
-        e = lcl__argv(kpot, 6, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(dfail));
-        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
-        if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2", d->info.name); goto done; }
-        if (rest == 0) break;
-        if (nb <= d->trsm_nb) {
-            /* L21 = A21 inv(L11)^T in place */
-            if ((st = lcl__cl_trsm(ctx, d, dt, 1, A->buf, k * ld + k, ld, kb, A->buf, (k + kb) * ld + k, ld, (int)rest, d->queue[0])) != LCL_OK) goto done;
-        } else {
-            /* large blocks: through the explicit inverse and a temporary */
-            if ((st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 0, dinv, d->queue[0])) != LCL_OK) goto done;
-            if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb, kb, 1.0, A->buf, (k + kb) * ld + k, ld, dinv, 0, kb, 0, 0.0, dtmp, 0, nb, 0, d->queue[0])) != LCL_OK) goto done;
-            {
-                size_t so[3] = {0, 0, 0}, dor[3], reg[3];
-                dor[0] = (size_t)k * es; dor[1] = (size_t)(k + kb); dor[2] = 0;
-                reg[0] = (size_t)kb * es; reg[1] = (size_t)rest; reg[2] = 1;
-                LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)nb * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
-                           "clEnqueueCopyBufferRect");
-            }
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(lcl__cl_after(d, qu, qp), "clEnqueueMarkerWithWaitList");
+    for (K = 0; K < n; K += NB) {
+        int KB = (int)(n - K < NB ? n - K : NB);
+        int64_t rest = n - K - KB;
+        int NB2 = (int)(rest < NB ? rest : NB);
+        /* 1. the panel, on its queue once the look-ahead update of its columns is done */
+        if (mark) {
+            e = LCL__CL->clEnqueueBarrierWithWaitList(qp, 1, &mark, NULL);
+            LCL__CL->clReleaseEvent(mark);
+            mark = NULL;
+            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name); goto done; }
         }
-        /* A22 -= L21 L21^T, lower part */
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)rest, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, (k + kb) * ld + k, ld, 1,
-                               1.0, A->buf, (k + kb) * ld + k + kb, ld, 1, d->queue[0])) != LCL_OK) goto done;
-        if ((k / nb) % 8 == 7) LCL__CL->clFlush(d->queue[0]);
+        for (k = K; k < K + KB; k += nb) {
+            int kb = (int)(K + KB - k < nb ? K + KB - k : nb), base = (int)k, inner = (int)(K + KB - k - kb);
+            int64_t below = n - k - kb;
+            cl_long off = k * ld + k;
+            e = lcl__argv(kpot, 6, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(dfail));
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
+            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2_local", d->info.name); goto done; }
+            if (below == 0) break;
+            /* L21 = A21 inv(L11)^T in place, down to the last row */
+            if ((st = lcl__cl_trsm(ctx, d, dt, 1, A->buf, off, ld, kb, A->buf, (k + kb) * ld + k, ld, (int)below, qp)) != LCL_OK) goto done;
+            /* the rest of this panel's columns, lower part */
+            if (inner > 0 && (st = lcl__cl_gemm(ctx, d, dt, (int)below, inner, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, (k + kb) * ld + k,
+                                                ld, 1, 1.0, A->buf, (k + kb) * ld + k + kb, ld, 1, qp)) != LCL_OK)
+                goto done;
+        }
+        if (rest == 0) break;
+        {
+            cl_event ew;
+            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
+            LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
+        }
+        /* 2. A22 -= L21 L21^T (lower part): the next panel's columns, then the rest */
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, NB2, KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf, (K + KB) * ld + K, ld, 1, 1.0,
+                               A->buf, (K + KB) * ld + K + KB, ld, 1, qu)) != LCL_OK)
+            goto done;
+        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qu, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
+        if (rest > NB2 && (st = lcl__cl_gemm(ctx, d, dt, (int)(rest - NB2), (int)(rest - NB2), KB, -1.0, A->buf, (K + KB + NB2) * ld + K, ld,
+                                             A->buf, (K + KB + NB2) * ld + K, ld, 1, 1.0, A->buf, (K + KB + NB2) * ld + K + KB + NB2, ld, 1,
+                                             qu)) != LCL_OK)
+            goto done;
+        LCL__CL->clFlush(qu);
     }
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[0], dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueReadBuffer");
+    LCL__CLCHK(LCL__CL->clFinish(qu), "clFinish");
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueReadBuffer");
 done:
-    LCL__CL->clFinish(d->queue[0]);
-    if (dinv) LCL__CL->clReleaseMemObject(dinv);
-    if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
+    if (mark) LCL__CL->clReleaseEvent(mark);
+    LCL__CL->clFinish(qp);
+    LCL__CL->clFinish(qu);
     if (dfail) LCL__CL->clReleaseMemObject(dfail);
     if (info) *info = st == LCL_OK ? fail : 0;
     if (st == LCL_OK && fail)

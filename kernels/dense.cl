@@ -326,6 +326,132 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
     if (lid == 0 && last) *count = 0;
 }
 
+/* ---- the LU panel in one launch: a grid barrier per column ----
+   Needs every work-group of the launch resident at once: the host launches one per compute unit,
+   and only on NVIDIA, where it was tested (LCL_GRID_PORTABLE builds it elsewhere, for tests).
+   Rows k..n-1 are split into one contiguous range per group, touched by that group alone. For
+   column j each group publishes its candidate (|value|, row index, the whole row) and, if it owns
+   row j, row j; after the barrier every group picks the same pivot, the owners of rows j and p
+   swap them from the published copies, and each group updates its own rows. The copies alternate
+   between two slots: a group can be one column ahead of another, never two. */
+#if defined(__NV_CL_C_VERSION) || defined(LCL_GRID_PORTABLE)
+#define PG_WG 256
+#define PG_W 64
+#define PG_SLOT (PG_W + 1)
+#ifdef __NV_CL_C_VERSION
+#define PG_FENCE() asm volatile("membar.gl;" ::: "memory")
+#else
+#define PG_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
+/* every group waits until the counter reaches target (= G per barrier passed so far) */
+inline void SFX(lcl__grid_sync)(volatile __global int *bar, const int target) {
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+        PG_FENCE();
+        atomic_inc(bar);
+        while (atomic_add(bar, 0) < target) {
+        }
+        PG_FENCE();
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}
+
+/* arg-max of (v, i) pairs over the work-group, ties to the lower index; g rides along */
+inline void SFX(lcl__grid_argmax)(__local real *v, __local int *ix, __local int *gx) {
+    const int lid = get_local_id(0);
+    int s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (s = PG_WG / 2; s > 0; s >>= 1) {
+        if (lid < s && (v[lid + s] > v[lid] || (v[lid + s] == v[lid] && ix[lid + s] < ix[lid]))) {
+            v[lid] = v[lid + s];
+            ix[lid] = ix[lid + s];
+            gx[lid] = gx[lid + s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(PG_WG, 1, 1)))
+void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int k, const int kb, __global int *ipiv,
+                         __global int *zero, __global real *pub, __global int *pubi, volatile __global int *bar, const int base) {
+    __local real prow[PG_W], vb[PG_WG];
+    __local int ib[PG_WG], gb[PG_WG];
+    const int lid = get_local_id(0), G = get_num_groups(0), g = get_group_id(0);
+    const int rpg = (n - k + G - 1) / G, r0 = k + g * rpg, r1 = min(n, r0 + rpg);
+    const int cl = lid % PG_W, rl = lid / PG_W;
+    volatile __global real *vpub = pub;
+    volatile __global int *vpubi = pubi;
+    int j, i, sync = base;
+    for (j = k; j < k + kb; j++) {
+        const int par = (j - k) & 1, ownj = j >= r0 && j < r1;
+        __global real *slot = pub + (long)(par * G + g) * PG_SLOT;
+        __global real *jrow = pub + (long)2 * G * PG_SLOT + par * PG_W;
+        real best = -1, pv;
+        int bi = n, p, gp = 0;
+        /* 1. this group's candidate for column j, published with its row (and row j) */
+        for (i = max(r0, j) + lid; i < r1; i += PG_WG) {
+            real v = fabs(A[(long)i * ld + j]);
+            if (v > best) { best = v; bi = i; }
+        }
+        vb[lid] = best;
+        ib[lid] = bi;
+        gb[lid] = g;
+        SFX(lcl__grid_argmax)(vb, ib, gb);
+        bi = ib[0];
+        for (i = lid; i < kb; i += PG_WG) {
+            if (bi < n) slot[1 + i] = A[(long)bi * ld + k + i];
+            if (ownj) jrow[i] = A[(long)j * ld + k + i];
+        }
+        if (lid == 0) {
+            slot[0] = vb[0];
+            pubi[par * G + g] = bi;
+        }
+        sync += G;
+        SFX(lcl__grid_sync)(bar, sync);
+        /* 2. every group picks the same pivot from the published candidates */
+        best = -1;
+        bi = n;
+        for (i = lid; i < G; i += PG_WG) {
+            real v = vpub[(long)(par * G + i) * PG_SLOT];
+            int vi = vpubi[par * G + i];
+            if (v > best || (v == best && vi < bi)) { best = v; bi = vi; gp = i; }
+        }
+        vb[lid] = best;
+        ib[lid] = bi;
+        gb[lid] = gp;
+        SFX(lcl__grid_argmax)(vb, ib, gb);
+        p = ib[0];
+        pv = vb[0];
+        gp = gb[0];
+        if (p >= n) { p = j; pv = 0; }   /* a column of NaN: no candidate; treated as a zero pivot */
+        for (i = lid; i < kb; i += PG_WG) prow[i] = p != j ? vpub[(long)(par * G + gp) * PG_SLOT + 1 + i] : ((volatile __global real *)jrow)[i];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (g == 0 && lid == 0) {
+            ipiv[j] = p;
+            if (pv == 0 && *zero == 0) *zero = j + 1;
+        }
+        /* 3. the swap, from the published copies */
+        if (p != j)
+            for (i = lid; i < kb; i += PG_WG) {
+                if (ownj) A[(long)j * ld + k + i] = prow[i];
+                if (p >= r0 && p < r1) A[(long)p * ld + k + i] = ((volatile __global real *)jrow)[i];
+            }
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        /* 4. this group's rows below j: multipliers, then the rank-1 update */
+        if (pv != 0) {
+            const real d = prow[j - k];
+            for (i = max(r0, j + 1) + lid; i < r1; i += PG_WG) A[(long)i * ld + j] /= d;
+            barrier(CLK_GLOBAL_MEM_FENCE);
+            if (k + cl > j && cl < kb)
+                for (i = max(r0, j + 1) + rl; i < r1; i += PG_WG / PG_W)
+                    A[(long)i * ld + k + cl] = fma(-A[(long)i * ld + j], prow[cl], A[(long)i * ld + k + cl]);
+            barrier(CLK_GLOBAL_MEM_FENCE);
+        }
+    }
+}
+#endif
+
 /* ---- small diagonal blocks, each by one work-group in global memory (kb up to a few hundred) ---- */
 /* Cholesky of the kb x kb block at A (lower, row-major, ld): right-looking; the first failing
    column (1-based, offset by base) goes to *fail. The upper part is left untouched. */
