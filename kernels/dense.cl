@@ -119,6 +119,17 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
 #define TC_MMA(c, a, b) \
     TC_ASM("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%4,%5};" \
            : "=d"(c[0]), "=d"(c[1]) : "d"(a), "d"(b), "d"(c[0]), "d"(c[1]))
+/* sm_90 shapes: two 8-row halves of C (c, e) in one instruction; A rows g and g + 8 */
+#define TC_MMA16K4(c, e, a0, a1, b) \
+    TC_ASM("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};" \
+           : "=d"(c[0]), "=d"(c[1]), "=d"(e[0]), "=d"(e[1]) : "d"(a0), "d"(a1), "d"(b), "d"(c[0]), "d"(c[1]), "d"(e[0]), "d"(e[1]))
+#define TC_MMA16K8(c, e, a0, a1, a2, a3, b0, b1) \
+    TC_ASM("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};" \
+           : "=d"(c[0]), "=d"(c[1]), "=d"(e[0]), "=d"(e[1]) \
+           : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1), "d"(c[0]), "d"(c[1]), "d"(e[0]), "d"(e[1]))
+#ifndef TC_SHAPE
+#define TC_SHAPE 1   /* 1: m8n8k4, 2: m16n8k4, 3: m16n8k8 (sm_90) */
+#endif
 
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1)))
 void lcl_gemm_tc_d(const int M, const int N, const int K, const double alpha,
@@ -167,6 +178,26 @@ void lcl_gemm_tc_d(const int M, const int N, const int K, const double alpha,
             ra[r] = gi < M && gk < kend ? A[transa ? (long)gk * lda + gi : (long)gi * lda + gk] : 0.0;
             rb[r] = gj < N && gkb < kend ? B[transb ? (long)gj * ldb + gkb : (long)gkb * ldb + gj] : 0.0;
         }
+#if TC_SHAPE == 3
+#pragma unroll
+        for (kk = 0; kk < TC_BK; kk += 8) {
+            double a[4], a4[4], b[8], b4[8];
+#pragma unroll
+            for (i = 0; i < 4; i++) {
+                a[i] = As[(wm + i * 8 + g) * TC_LD + kk + t];
+                a4[i] = As[(wm + i * 8 + g) * TC_LD + kk + 4 + t];
+            }
+#pragma unroll
+            for (j = 0; j < 8; j++) {
+                b[j] = Bs[(wn + j * 8 + g) * TC_LD + kk + t];
+                b4[j] = Bs[(wn + j * 8 + g) * TC_LD + kk + 4 + t];
+            }
+#pragma unroll
+            for (i = 0; i < 4; i += 2)
+#pragma unroll
+                for (j = 0; j < 8; j++) TC_MMA16K8(acc[i][j], acc[i + 1][j], a[i], a[i + 1], a4[i], a4[i + 1], b[j], b4[j]);
+        }
+#else
 #pragma unroll
         for (kk = 0; kk < TC_BK; kk += 4) {
             double a[4], b[8];
@@ -174,11 +205,19 @@ void lcl_gemm_tc_d(const int M, const int N, const int K, const double alpha,
             for (i = 0; i < 4; i++) a[i] = As[(wm + i * 8 + g) * TC_LD + kk + t];
 #pragma unroll
             for (j = 0; j < 8; j++) b[j] = Bs[(wn + j * 8 + g) * TC_LD + kk + t];
+#if TC_SHAPE == 2
+#pragma unroll
+            for (i = 0; i < 4; i += 2)
+#pragma unroll
+                for (j = 0; j < 8; j++) TC_MMA16K4(acc[i][j], acc[i + 1][j], a[i], a[i + 1], b[j]);
+#else
 #pragma unroll
             for (i = 0; i < 4; i++)
 #pragma unroll
                 for (j = 0; j < 8; j++) TC_MMA(acc[i][j], a[i], b[j]);
+#endif
         }
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     /* fully unrolled: acc must stay in registers */
