@@ -307,7 +307,9 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    Padded formats (ELL, SELL, HYB's ELL part, DIA, BCSR, dense) refuse to store more than
    max_fill * nnz + rows slots: LCL_ERR_FILL, before allocating. The first LCL_TRANS product
    builds A^T in the same format and keeps it (twice the memory; later products run at full speed;
-   it fails with LCL_ERR_FILL when A^T would pad more than that).
+   it fails with LCL_ERR_FILL when A^T would pad more than that). CSC on OpenCL runs both products
+   with the CSR kernels and no atomics: A x on the CSR it was built from, kept on the device, and
+   A^T x on the CSC arrays, uploaded by the first LCL_TRANS product.
    Input is validated in full: CSR pointers monotone, columns in range (LCL_ERR_DIMENSION), sorted
    and unique (lcl_spmat_from_coo sorts a copy and sums duplicates); NaN or Inf values are
    LCL_ERR_NAN. DIA, BCSR and dense keep no record of explicit zeros: lcl_spmat_to_csr returns
@@ -4419,7 +4421,8 @@ struct lcl_spmat {
     int32_t *perm, *swidth;     /* SELL */
     int32_t ndiag, *off;        /* DIA */
     int32_t br, bc;             /* BCSR */
-    struct lcl_spmat *tr;       /* A^T in the same format, built on the first LCL_TRANS product */
+    struct lcl_spmat *tr;       /* A^T in the same format, built on the first LCL_TRANS product
+                                   (CSC on OpenCL: a CSR on the device only, lcl__csc_cl_transpose) */
     int nparts;                 /* OpenCL */
     lcl__spdev *part;
     /* CPU products (>>spmv-cpu), private to the host kernels */
@@ -5107,7 +5110,8 @@ LCL__PRIVATE void lcl__spmv_host(const lcl_context *ctx, const lcl_spmat *A, dou
 /* >>spmv-opencl -------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL
 /* The OpenCL side of lcl_spmat / lcl_vec, called by >>spmv-api when the context's backend is
-   OpenCL. A->part[p] holds rows [r0, r1) on one device (rows split by nnz when opts.device is -1).
+   OpenCL. A->part[p] holds rows [r0, r1) on one device (rows split by nnz when opts.device is -1;
+   CSC: rows of the CSR of A, see lcl__spmat_upload_csc).
    Transposed products are plain products with A->tr, so these only compute y = alpha*A*x + beta*y. */
 struct lcl__spdev {
     int dev;                    /* index into ctx->dev */
@@ -5395,8 +5399,7 @@ LCL__PRIVATE lcl_status lcl__sp_upload_part(lcl_context *ctx, const lcl_spmat *A
     case LCL_FMT_DENSE:
         return lcl__sp_put(ctx, d, &P->b[2], (const char *)A->val + (size_t)(r0 * A->cols) * es, (size_t)(n * A->cols) * es);
     default:
-        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "format '%s' has no OpenCL SpMV kernel%s", lcl_format_name(A->format),
-                         A->format == LCL_FMT_CSC ? ": use CSR (CSC would need atomic scatters)" : "");
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "format '%s' has no OpenCL SpMV kernel", lcl_format_name(A->format));
     }
 }
 
@@ -5497,6 +5500,55 @@ LCL__PRIVATE lcl_status lcl__spmat_upload(lcl_context *ctx, lcl_spmat *A) {
     return LCL_OK;
 }
 
+/* CSC on OpenCL, without atomics. A^T x gathers along the CSC arrays (the CSR of A^T): the CSR
+   kernels run on them as they are (lcl__csc_cl_transpose). A x would scatter: float atomics ran
+   15-20x slower than stores on NVIDIA (seed thesis), a CAS-loop scatter 2-3x slower than the CSR
+   kernel on PoCL, and a segmented sum needs the entries sorted by row. So the device keeps the
+   CSR the matrix was built from -- a transpose of the CSC arrays that costs nothing here (on the
+   host it costs ~10 products) -- with rows split by nnz over devices as CSR's: a column split
+   would leave each device a whole partial y to scatter and the host nd of them to add. */
+LCL__PRIVATE lcl_status lcl__spmat_upload_csc(lcl_context *ctx, lcl_spmat *A, const lcl_csr *M) {
+    lcl_spmat v = *A;
+    lcl_status st;
+    v.format = LCL_FMT_CSR;
+    v.ptr = M->ptr;
+    v.idx = M->col;
+    v.val = M->val;
+    st = lcl__spmat_upload(ctx, &v);
+    A->part = v.part;           /* NULL after a failure */
+    A->nparts = v.nparts;
+    A->kernel = v.kernel;
+    return st;
+}
+/* A^T of a CSC matrix: the CSC arrays uploaded as a CSR (columns of A split by nnz over devices);
+   it borrows them for the upload and keeps no host copy. */
+LCL__PRIVATE lcl_status lcl__csc_cl_transpose(lcl_context *ctx, lcl_spmat *A) {
+    lcl_spmat *T = (lcl_spmat *)LCL_MALLOC(sizeof *T);
+    lcl_status st;
+    if (!T) return lcl__oom(ctx, "lcl_spmat", sizeof *T);
+    memset(T, 0, sizeof *T);
+    T->format = LCL_FMT_CSR;
+    T->dtype = A->dtype;
+    T->backend = A->backend;
+    T->rows = A->cols;
+    T->cols = A->rows;
+    T->nnz = T->stored = A->nnz;
+    T->opts = A->opts;
+    T->opts.format = LCL_FMT_CSR;
+    T->kernel = A->opts.kernel;
+    T->ptr = A->ptr;
+    T->idx = A->idx;
+    T->val = A->val;
+    st = lcl__spmat_upload(ctx, T);
+    T->ptr = NULL;
+    T->idx = NULL;
+    T->val = NULL;
+    if (st != LCL_OK) { lcl_spmat_free(T); return st; }
+    snprintf(T->reason, sizeof T->reason, "transpose: the CSC arrays as CSR");
+    A->tr = T;
+    return LCL_OK;
+}
+
 /* enqueue part P's product on q: y (the part's rows) = alpha*A_P*x + beta*y */
 LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, cl_mem x, cl_mem ximg, cl_mem y,
                                     double alpha, double beta, cl_command_queue q) {
@@ -5511,7 +5563,7 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
     cl_int e = CL_SUCCESS;
     lcl_status st;
     if (n == 0) return LCL_OK;
-    switch (A->format) {
+    switch (A->format == LCL_FMT_CSC ? LCL_FMT_CSR : A->format) {   /* CSC parts hold the CSR of A */
     case LCL_FMT_CSR:
         if (P->kernel == LCL_KERNEL_MERGE) {
             kid[0] = LCL__K_ADAPTIVE; gws[0] = (size_t)P->ni[0] * wg;
@@ -5854,7 +5906,7 @@ LCL__PRIVATE lcl_status lcl__spmat_build(lcl_context *ctx, const lcl_csr *M, con
     st = lcl__build_host(ctx, A, M, LCL__MAX(gnnz, M->nnz));
     if (st == LCL_OK && b != LCL_BACKEND_OPENCL) st = lcl__make_split(ctx, A, nt);
 #ifndef LINALG_CL_NO_OPENCL
-    if (st == LCL_OK && b == LCL_BACKEND_OPENCL) st = lcl__spmat_upload(ctx, A);
+    if (st == LCL_OK && b == LCL_BACKEND_OPENCL) st = A->format == LCL_FMT_CSC ? lcl__spmat_upload_csc(ctx, A, M) : lcl__spmat_upload(ctx, A);
 #endif
     if (st != LCL_OK) { lcl_spmat_free(A); return st; }
     *out = A;
@@ -5886,7 +5938,9 @@ LCL__PRIVATE lcl_status lcl__spmv_run(lcl_context *ctx, lcl_spmat *A, double alp
      ELL         regular rows, ELL fill <= 1.2: one row per lane, column-major, coalesced
      SELL        the rest: padding only within slices of 32 similar rows
    opts.trial: every candidate is built and timed (a warm-up, then the best of 3 products) and the
-   fastest is kept; the reason lists the times. */
+   fastest is kept; the reason lists the times.
+   CSC is never a candidate: on the CPU backends its A x scatters, on OpenCL it runs the CSR
+   kernels on the same CSR (never faster than CSR, and A^T x costs the same device memory). */
 typedef struct lcl__rstat { double mean, sd, cv; int64_t max, ndiag; } lcl__rstat;
 LCL__PRIVATE lcl_status lcl__row_stats(lcl_context *ctx, const lcl_csr *M, lcl__rstat *s) {
     int64_t i, k;
@@ -6040,7 +6094,9 @@ LCL_API lcl_status lcl_spmat_describe(const lcl_spmat *A, lcl_spmat_info *out) {
     xy = ((double)A->rows + (double)A->cols) * es;
     switch (A->format) {
     case LCL_FMT_CSR: m = (double)A->nnz * (es + 4) + ((double)A->rows + 1) * 8; break;
-    case LCL_FMT_CSC: m = (double)A->nnz * (es + 4) + ((double)A->cols + 1) * 8; break;
+    case LCL_FMT_CSC: /* OpenCL's A x reads the CSR kept on the device */
+        m = (double)A->nnz * (es + 4) + ((double)(A->backend == LCL_BACKEND_OPENCL ? A->rows : A->cols) + 1) * 8;
+        break;
     case LCL_FMT_COO: m = (double)A->nnz * (es + 8); break;
     case LCL_FMT_ELL: m = (double)A->stored * (es + 4); break;
     case LCL_FMT_SELL: m = (double)A->stored * (es + 4) + (double)A->nslices * 12 + (double)A->rows * 4; break;
@@ -6080,8 +6136,11 @@ LCL__PRIVATE lcl_status lcl__backend_check(lcl_context *ctx, lcl_backend have, c
 /* A^T in A's format and options, built once from A's own arrays */
 LCL__PRIVATE lcl_status lcl__spmat_transpose(lcl_context *ctx, lcl_spmat *A) {
     lcl_csr C, T;
-    lcl_status st = lcl__host_to_csr(ctx, A, &C);
-    if (st != LCL_OK) return st;
+    lcl_status st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (A->format == LCL_FMT_CSC && A->backend == LCL_BACKEND_OPENCL) return lcl__csc_cl_transpose(ctx, A);
+#endif
+    if ((st = lcl__host_to_csr(ctx, A, &C)) != LCL_OK) return st;
     st = lcl__csr_transpose(ctx, &C, &T);
     lcl_csr_free(&C);
     if (st != LCL_OK) return st;

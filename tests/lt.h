@@ -13,6 +13,10 @@ extern const char *lt_self;      /* argv[0] of the runner */
 void lt_run(const char *name, void (*fn)(void));
 int lt_selected(const char *name); /* LT_FILTER substring */
 void lt_skip(const char *why);     /* marks the running test skipped */
+/* An OpenCL context on device spec (NULL: the best device, LCL_DEVICE honoured; else the
+   environment is ignored), with the binary cache $LT_CACHE; NULL when there is no device or the
+   context fails (the message is printed). */
+lcl_context *lt_ocl(const char *device);
 
 /* Fault injection (tests/run_tests.c routes LCL_MALLOC / LCL_REALLOC / LCL_FREE through hooks).
    Arming resets the call count; a failing realloc returns NULL and leaves the block allocated. */

@@ -176,6 +176,24 @@ int lt_selected(const char *name) {
     }
     return 1;
 }
+lcl_context *lt_ocl(const char *device) {
+    lcl_context_desc d;
+    lcl_context *c = NULL;
+    int n = 0;
+    lcl_list_devices(NULL, NULL, 0, &n);
+    if (!n) return NULL;
+    memset(&d, 0, sizeof d);
+    d.backend = LCL_BACKEND_OPENCL;
+    d.device = device;
+    d.ignore_env = device != NULL;
+    d.cache_dir = getenv("LT_CACHE");
+    if (lcl_context_create(&d, &c) != LCL_OK) {
+        fprintf(stderr, "  %s\n", lcl_last_error(c));
+        lcl_context_destroy(c);
+        return NULL;
+    }
+    return c;
+}
 void lt_skip(const char *why) { lt_checks_failed = -1000000; fprintf(stderr, "  skipped: %s\n", why); }
 void lt_run(const char *name, void (*fn)(void)) {
     if (!lt_selected(name)) return;
@@ -200,7 +218,7 @@ void lt_suite_faults(void);
 void lt_suite_dense(void);
 void lt_suite_sparse(void);
 int lt_child(const char *name);
-/* compiled here, with the implementation: it builds lcl_spmat by hand (see the file) */
+/* compiled here, with the implementation: its white-box checks read struct lcl_spmat (see the file) */
 #include "test_spmv_opencl.c"
 
 int main(int argc, char **argv) {

@@ -4,23 +4,6 @@
 #include "lt.h"
 #include <stdlib.h>
 
-static lcl_context *ocl(void) {
-    lcl_context_desc d;
-    lcl_context *c = NULL;
-    int n = 0;
-    lcl_list_devices(NULL, NULL, 0, &n);
-    if (!n) return NULL;
-    memset(&d, 0, sizeof d);
-    d.backend = LCL_BACKEND_OPENCL;
-    d.cache_dir = getenv("LT_CACHE");
-    if (lcl_context_create(&d, &c) != LCL_OK) {
-        fprintf(stderr, "  %s\n", lcl_last_error(c));
-        lcl_context_destroy(c);
-        return NULL;
-    }
-    return c;
-}
-
 static uint64_t rng = 12345;
 static double urand(void) {
     rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
@@ -96,7 +79,7 @@ static void copy_dense(lcl_context *ctx, const lcl_dense *src, lcl_dense *dst) {
 
 static void test_dense_opencl_lu(void) {
     static const int sizes[] = {1, 2, 17, 63, 64, 65, 130, 257};
-    lcl_context *ctx = ocl();
+    lcl_context *ctx = lt_ocl(NULL);
     int s, p, l, blk;
     if (!ctx) { lt_skip("no OpenCL device"); return; }
     for (p = 0; p < 2; p++)
@@ -152,7 +135,7 @@ static void test_dense_opencl_lu(void) {
 
 static void test_dense_opencl_cholesky(void) {
     static const int sizes[] = {1, 2, 17, 64, 65, 130, 257};
-    lcl_context *ctx = ocl();
+    lcl_context *ctx = lt_ocl(NULL);
     int s, p, l, u, blk;
     if (!ctx) { lt_skip("no OpenCL device"); return; }
     for (p = 0; p < 2; p++)
@@ -192,7 +175,7 @@ static void test_dense_opencl_cholesky(void) {
 
 /* the OpenCL and serial backends agree on the pivots and, to rounding, on the factors */
 static void test_dense_opencl_matches_serial(void) {
-    lcl_context *ctx = ocl(), *ser = NULL;
+    lcl_context *ctx = lt_ocl(NULL), *ser = NULL;
     lcl_context_desc d;
     lcl_dense A, F1, F2;
     int32_t p1[150], p2[150];
@@ -220,7 +203,7 @@ static void test_dense_opencl_matches_serial(void) {
 }
 
 static void test_dense_opencl_bad_input(void) {
-    lcl_context *ctx = ocl();
+    lcl_context *ctx = lt_ocl(NULL);
     lcl_dense A, B;
     int32_t ipiv[80];
     int64_t info = -1, i;
@@ -279,7 +262,7 @@ static void test_dense_opencl_bad_input(void) {
 
 /* factor once on the device, solve several times: the device-resident path */
 static void test_dense_opencl_dmat(void) {
-    lcl_context *ctx = ocl();
+    lcl_context *ctx = lt_ocl(NULL);
     lcl_dense A, B, X;
     lcl_dmat *dA = NULL, *dB = NULL;
     int32_t ipiv[97];

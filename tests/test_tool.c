@@ -616,15 +616,16 @@ static void test_tool_bench_spmv(void) {
 static void test_tool_spmv_opencl(void) {
     char out[65536];
     int p, f;
-    static const char *const fmts[4] = {"csr", "ell", "sell", "coo"};   /* poisson3d: short rows, every one fits */
+    static const char *const fmts[5] = {"csr", "ell", "sell", "coo", "csc"};   /* poisson3d: short rows, every one fits */
     if (sh(LCL_BIN " info --json", out, sizeof out) != 0 || !strstr(out, "\"index\":0")) { lt_skip("no OpenCL device"); return; }
     for (p = 0; p < 2; p++) {
         if (!p && !strstr(out, "\"fp64\":true")) continue;
-        for (f = 0; f < 4; f++) {
+        for (f = 0; f < 6; f++) {   /* and csc's A^T x */
             char args[256];
             int rc;
-            snprintf(args, sizeof args, "gen:poisson3d:15 --backend opencl --format %s --precision %s --reps 3", fmts[f], p ? "single" : "double");
-            rc = spmv_json(args, fmts[f], p ? 1e-5 : 1e-14, 3375, 3375, 7 * 3375 - 6 * 225);
+            snprintf(args, sizeof args, "gen:poisson3d:15 --backend opencl --format %s --precision %s --reps 3%s", fmts[f < 5 ? f : 4],
+                     p ? "single" : "double", f == 5 ? " --trans" : "");
+            rc = spmv_json(args, fmts[f < 5 ? f : 4], p ? 1e-5 : 1e-14, 3375, 3375, 7 * 3375 - 6 * 225);
             CHECK_MSG(rc == 0, "%s -> %d", args, rc);
         }
     }

@@ -1655,9 +1655,9 @@ static void mnnz_cell(char *buf, size_t cap, double v) {
     else if (v >= 10) snprintf(buf, cap, "%.1f", v);
     else snprintf(buf, cap, "%.3g", v);
 }
-/* LCL_ERR_FILL (the format refuses the matrix: too much padding) and LCL_ERR_UNSUPPORTED (the
-   backend has no kernel for the format, e.g. CSC on OpenCL) are documented outcomes: shown with
-   their reason, not failures */
+/* LCL_ERR_FILL (the format refuses the matrix: too much padding) and LCL_ERR_UNSUPPORTED (a
+   device limit, e.g. a part beyond int32 indexing or the ELL image kernel without images) are
+   documented outcomes: shown with their reason, not failures */
 static int spmv_refused(const spmv_run *r) { return r->st == LCL_ERR_FILL || r->st == LCL_ERR_UNSUPPORTED; }
 
 /* Grouped bars: ngroups groups (matrix and backend) of nser bars (formats), val[g * nser + s]
