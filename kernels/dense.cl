@@ -389,8 +389,13 @@ inline void SFX(lcl__grid_sync)(volatile __global int *bar, const int target) {
     if (get_local_id(0) == 0) {
         PG_FENCE();
         atomic_inc(bar);
+#ifdef PG_SPIN_ATOMIC
         while (atomic_add(bar, 0) < target) {
         }
+#else
+        while (*bar < target) {   /* plain volatile loads: the waiting groups do not queue on the atomic unit */
+        }
+#endif
         PG_FENCE();
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -609,28 +614,30 @@ void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, co
 __kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
 void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
     __local real S[TRSM_NB][TRSM_NB + 1];
-    __local int ok;
     const int lid = get_local_id(0);
-    int i, j;
-    if (lid == 0) ok = *fail == 0;
+    /* every work-item reads the same pivot, so ok stays uniform without a vote; two barriers a column */
+    int i, j, ok = *fail == 0;   /* an earlier block failed: nothing more to do */
     for (i = lid; i < kb * kb; i += LCL_WG) S[i / kb][i % kb] = A[offa + (long)(i / kb) * ld + i % kb];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (j = 0; j < kb; j++) {
         real d = S[j][j];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0 && ok && !(d > 0)) { *fail = base + j + 1; ok = 0; }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (ok) {
-            d = sqrt(d);
-            if (lid == 0) S[j][j] = d;
-            for (i = j + 1 + lid; i < kb; i += LCL_WG) S[i][j] /= d;
+        if (ok && !(d > 0)) {
+            if (lid == 0) *fail = base + j + 1;
+            ok = 0;
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
+        d = sqrt(d);
         if (ok)
-            for (i = lid; i < (kb - j - 1) * (kb - j - 1); i += LCL_WG) {
-                int r = j + 1 + i / (kb - j - 1), c = j + 1 + i % (kb - j - 1);
-                if (c <= r) S[r][c] = fma(-S[r][j], S[c][j], S[r][c]);
+            for (i = j + 1 + lid; i < kb; i += LCL_WG) S[i][j] /= d;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* the pivot is written after every work-item has read it; rows below by (row, column)
+           pairs of a TRSM_NB-wide grid, so no division by a run-time width */
+        if (ok) {
+            if (lid == 0) S[j][j] = d;
+            for (i = (j + 1) * TRSM_NB + lid; i < kb * TRSM_NB; i += LCL_WG) {
+                int r = i / TRSM_NB, c = i % TRSM_NB;
+                if (c > j && c <= r) S[r][c] = fma(-S[r][j], S[c][j], S[r][c]);
             }
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (ok)
