@@ -385,17 +385,15 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
 
 /* every group waits until the counter reaches target (= G per barrier passed so far) */
 inline void SFX(lcl__grid_sync)(volatile __global int *bar, const int target) {
+    const int lead = get_local_id(0) == 0;
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0) {
+    if (lead) {
         PG_FENCE();
         atomic_inc(bar);
-#ifdef PG_SPIN_ATOMIC
-        while (atomic_add(bar, 0) < target) {
+    }
+    if (lead) {
+        while (*bar < target) {   /* plain volatile loads: waiting groups do not queue on the atomic unit */
         }
-#else
-        while (*bar < target) {   /* plain volatile loads: the waiting groups do not queue on the atomic unit */
-        }
-#endif
         PG_FENCE();
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -476,8 +474,7 @@ void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int 
             if (pv == 0 && *zero == 0) *zero = j + 1;
         }
         /* 3. the swap, from the published copies */
-        if (p != j)
-            for (i = lid; i < kb; i += PG_WG) {
+        for (i = lid; i < (p != j ? kb : 0); i += PG_WG) {
                 if (ownj) A[(long)j * ld + k + i] = prow[i];
                 if (p >= r0 && p < r1) A[(long)p * ld + k + i] = ((volatile __global real *)jrow)[i];
             }
@@ -626,23 +623,20 @@ void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const
             ok = 0;
         }
         d = sqrt(d);
-        if (ok)
-            for (i = j + 1 + lid; i < kb; i += LCL_WG) S[i][j] /= d;
+        for (i = j + 1 + lid; i < (ok ? kb : 0); i += LCL_WG) S[i][j] /= d;
         barrier(CLK_LOCAL_MEM_FENCE);
         /* the pivot is written after every work-item has read it; rows below by (row, column)
-           pairs of a TRSM_NB-wide grid, so no division by a run-time width */
-        if (ok) {
-            if (lid == 0) S[j][j] = d;
-            for (i = (j + 1) * TRSM_NB + lid; i < kb * TRSM_NB; i += LCL_WG) {
-                int r = i / TRSM_NB, c = i % TRSM_NB;
-                if (c > j && c <= r) S[r][c] = fma(-S[r][j], S[c][j], S[r][c]);
-            }
+           pairs of a TRSM_NB-wide grid, so no division by a run-time width. Loop bounds from
+           the flag: PoCL 5 rejects branches around loops between barriers. */
+        if (ok && lid == 0) S[j][j] = d;
+        for (i = (j + 1) * TRSM_NB + lid; i < (ok ? kb * TRSM_NB : 0); i += LCL_WG) {
+            int r = i / TRSM_NB, c = i % TRSM_NB;
+            if (c > j && c <= r) S[r][c] = fma(-S[r][j], S[c][j], S[r][c]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (ok)
-        for (i = lid; i < kb * kb; i += LCL_WG)
-            if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];
+    for (i = lid; i < (ok ? kb * kb : 0); i += LCL_WG)
+        if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];
 }
 
 /* B (kb x nrhs, in place) = inv(op(T)) B for the solves: T is the kb x kb block at offt, op(T) = T
