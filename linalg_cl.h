@@ -288,7 +288,7 @@ typedef enum lcl_dense_alg {
 } lcl_dense_alg;
 typedef struct lcl_dense_opts {
     lcl_dense_alg alg;
-    int block;                  /* block size, 0 = tuned default */
+    int block;                  /* block size, 0 = tuned default (OpenCL: the panel width, factored in steps of <= 64) */
     int device;                 /* OpenCL device of the context to use, -1 = all (split the update, above) */
     int panel;                  /* OpenCL LU panel: 0 auto (device), 1 on the host, 2 on the device */
 } lcl_dense_opts;               /* NULL opts = all defaults (alg auto, block 0, device 0) */
@@ -2704,10 +2704,12 @@ LCL__PRIVATE lcl_status lcl__cpu_potrs(lcl_context *ctx, lcl_dtype dt, lcl_uplo 
 /* >>dense-opencl ------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL
 /* Device matrices are row-major (row interchanges are then coalesced); uploads of column-major
-   data go through a transpose kernel. LU and Cholesky are blocked and right-looking: the panel
-   (or diagonal block) is factored on the host while the device finishes the previous trailing
-   update (two queues, the slides' pipelined scheme); the triangular solves against the panel
-   use its inverse, so all O(n^3) work is one register-blocked GEMM kernel. */
+   data go through a transpose kernel. LU and Cholesky are blocked and right-looking with two
+   block sizes: panels of dense_nb columns are factored on the second queue by trsm_nb-wide steps
+   (local-memory POTF2/TRSM kernels; the LU pivoting in one launch per step on NVIDIA), and the
+   trailing matrix is updated once per panel by the GEMM kernel (FP64 tensor cores on NVIDIA),
+   the next panel's columns first, so the panel overlaps the rest (the slides' pipelined scheme).
+   panel = 1 keeps session 1's host panel (opts.panel). */
 #define LCL__CLCHK(call, what) do { e = (call); if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, what, d->info.name); goto done; } } while (0)
 
 LCL__PRIVATE int64_t lcl__round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
