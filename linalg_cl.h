@@ -2939,6 +2939,16 @@ LCL__PRIVATE cl_int lcl__cl_join(lcl__device *d, int n, cl_event *ev) {
     return e;
 }
 
+/* queue q waits for *mark, which is then released; nothing to do without one */
+LCL__PRIVATE lcl_status lcl__cl_wait_mark(lcl_context *ctx, lcl__device *d, cl_command_queue q, cl_event *mark) {
+    cl_int e;
+    if (!*mark) return LCL_OK;
+    e = LCL__CL->clEnqueueBarrierWithWaitList(q, 1, mark, NULL);
+    LCL__CL->clReleaseEvent(*mark);
+    *mark = NULL;
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name);
+}
+
 /* queue b waits for everything enqueued so far on queue a */
 LCL__PRIVATE cl_int lcl__cl_after(lcl__device *d, cl_command_queue a, cl_command_queue b) {
     cl_event ev;
@@ -3344,12 +3354,7 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
         int64_t rest = n - K - KB;
         int NB2 = (int)(rest < NB ? rest : NB);
         /* 1. the panel, on its queue once the look-ahead update of its columns is done */
-        if (mark) {
-            e = LCL__CL->clEnqueueBarrierWithWaitList(qp, 1, &mark, NULL);
-            LCL__CL->clReleaseEvent(mark);
-            mark = NULL;
-            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name); goto done; }
-        }
+        if ((st = lcl__cl_wait_mark(ctx, d, qp, &mark)) != LCL_OK) goto done;
         for (k = K; k < K + KB; k += nb) {
             int kb = (int)(K + KB - k < nb ? K + KB - k : nb), inner = (int)(K + KB - k - kb);
             if ((st = lcl__cl_lu_steps(ctx, d, A, &P, (int)k, kb, qp)) != LCL_OK) goto done;
@@ -3451,12 +3456,7 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
         int64_t rest = n - K - KB;
         int NB2 = (int)(rest < NB ? rest : NB);
         /* 1. the panel, on its queue once the look-ahead update of its columns is done */
-        if (mark) {
-            e = LCL__CL->clEnqueueBarrierWithWaitList(qp, 1, &mark, NULL);
-            LCL__CL->clReleaseEvent(mark);
-            mark = NULL;
-            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name); goto done; }
-        }
+        if ((st = lcl__cl_wait_mark(ctx, d, qp, &mark)) != LCL_OK) goto done;
         for (k = K; k < K + KB; k += nb) {
             int kb = (int)(K + KB - k < nb ? K + KB - k : nb), base = (int)k, inner = (int)(K + KB - k - kb);
             int64_t below = n - k - kb;
