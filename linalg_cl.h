@@ -321,9 +321,16 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    Padded formats (ELL, SELL, HYB's ELL part, DIA, BCSR, dense) refuse to store more than
    max_fill * nnz + rows slots: LCL_ERR_FILL, before allocating. The first LCL_TRANS product
    builds A^T in the same format and keeps it (twice the memory; later products run at full speed;
+<<<<<<< HEAD
    it fails with LCL_ERR_FILL when A^T would pad more than that). CSC on OpenCL runs both products
    with the CSR kernels and no atomics: A x on the CSR it was built from, kept on the device, and
    A^T x on the CSC arrays, uploaded by the first LCL_TRANS product.
+=======
+   it fails with LCL_ERR_FILL when A^T would pad more than that). CSR on a CPU backend whose
+   columns are scattered and whose x exceeds 8 MB is stored in column panels: 8 bytes per row and
+   panel more (2 panels for a random 2M x 2M double matrix: +32 MB on its 400 MB), and during
+   create a second copy of the indices and values.
+>>>>>>> h1-spmv-cpu
    Input is validated in full: CSR pointers monotone, columns in range (LCL_ERR_DIMENSION), sorted
    and unique (lcl_spmat_from_coo sorts a copy and sums duplicates); NaN or Inf values are
    LCL_ERR_NAN. DIA, BCSR and dense keep no record of explicit zeros: lcl_spmat_to_csr returns
@@ -4909,6 +4916,11 @@ struct lcl_spmat {
     int64_t *split;             /* nsplit+1 boundaries in rows (SELL: slices, BCSR: block rows),
                                    balanced by the work of each part (nnz + rows) */
     int64_t *cptr;              /* HYB: rows+1 offsets of each row's entries in crow/ccol/cval */
+    int prefetch;               /* CSR: columns scattered beyond the cache, prefetch x ahead */
+    int npanel;                 /* CSR: column panels (x split so each part stays in cache); 0 = none */
+    int64_t *pptr;              /* npanel > 1: npanel x (rows+1) row pointers; idx/val then hold
+                                   panel 0's entries of every row, then panel 1's, ... (ptr stays
+                                   the whole rows' pointers: lengths and the work split) */
 };
 struct lcl_vec {
     lcl_dtype dtype;
@@ -4929,12 +4941,18 @@ struct lcl_vec {
    take whole parts, so no row is written by two threads (CSC scatters with atomics instead).
    CSR has two kernels: scalar (a part's rows one by one) and merge (merge-path over rows + nnz:
    equal work per part even when one row holds most of the matrix; split rows are finished with
-   a carry per part). Inner loops keep four partial sums: ILP without -ffast-math. */
+   a carry per part). Inner loops keep four partial sums (CSR rows eight): ILP without -ffast-math.
+   Scalar CSR with scattered columns (lcl__csr_scattered) prefetches x ahead of the gathers, and
+   past LCL__PANEL_X of x also stores its entries in column panels (lcl__csr_panels): locality
+   kept inside the matrix, the product's API and results unchanged (sums in another order). */
 #include <time.h>
 #ifndef LCL__SPMV_PAR_MIN
 #define LCL__SPMV_PAR_MIN 16384 /* slots below which a product runs on one thread */
 #endif
 #define LCL__SPMV_MAXPARTS 256
+#ifndef LCL__PF_DIST
+#define LCL__PF_DIST 32         /* CSR: entries ahead whose x is prefetched; idx is padded by this */
+#endif
 #define LCL__SPMV_BLK 256       /* rows per accumulator block (ELL, HYB, DIA) */
 #define LCL__SELL_MAXC 256
 #define LCL__BCSR_MAXB 64
@@ -5016,6 +5034,9 @@ LCL__PRIVATE void lcl__spmat_free_host(lcl_spmat *A) {
     LCL_FREE(A->off);
     LCL_FREE(A->split);
     LCL_FREE(A->cptr);
+    LCL_FREE(A->pptr);
+    A->pptr = NULL;
+    A->npanel = 0;
     A->ptr = NULL; A->idx = NULL; A->val = NULL; A->row = NULL; A->crow = NULL; A->ccol = NULL; A->cval = NULL;
     A->perm = NULL; A->swidth = NULL; A->off = NULL; A->split = NULL; A->cptr = NULL;
 }
@@ -5065,9 +5086,11 @@ LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lc
                                           : (int64_t *)NULL;
         A->row = A->format == LCL_FMT_COO ? (int32_t *)lcl__alloc(ctx, "COO rows", (size_t)nnz, sizeof(int32_t), &st) : NULL;
         if (!A->ptr && !A->row) return st;
-        A->idx = (int32_t *)lcl__alloc(ctx, "column indices", (size_t)nnz, sizeof(int32_t), &st);
+        /* CSR: the prefetching kernel reads the index LCL__PF_DIST entries ahead; column 0 there */
+        A->idx = (int32_t *)lcl__alloc(ctx, "column indices", (size_t)nnz + (A->ptr ? LCL__PF_DIST : 0), sizeof(int32_t), &st);
         A->val = A->idx ? lcl__alloc(ctx, "values", (size_t)nnz, es, &st) : NULL;
         if (!A->val) return st;
+        if (A->ptr) memset(A->idx + nnz, 0, LCL__PF_DIST * sizeof(int32_t));
         if (A->ptr) memcpy(A->ptr, M->ptr, ((size_t)rows + 1) * sizeof(int64_t));
         if (A->row) for (i = 0; i < rows; i++) for (k = M->ptr[i]; k < M->ptr[i + 1]; k++) A->row[k] = (int32_t)i;
         memcpy(A->idx, M->col, (size_t)nnz * sizeof(int32_t));
@@ -5388,7 +5411,17 @@ LCL__PRIVATE lcl_status lcl__host_to_csr(lcl_context *ctx, const lcl_spmat *A, l
     out->col = (int32_t *)lcl__alloc(ctx, "CSR columns", (size_t)nnz, sizeof(int32_t), &st);
     out->val = out->col ? lcl__alloc(ctx, "CSR values", (size_t)nnz, es, &st) : NULL;
     if (!out->val) { LCL_FREE(inv); lcl_csr_free(out); return st; }
-    if (A->format == LCL_FMT_CSR || A->format == LCL_FMT_COO) {
+    if (A->format == LCL_FMT_CSR && A->npanel > 1) {   /* row i: its segment of each panel, in order */
+        int64_t q = 0, p;
+        for (i = 0; i < A->rows; i++)
+            for (p = 0; p < A->npanel; p++) {
+                const int64_t *pp = A->pptr + p * (A->rows + 1);
+                size_t m = (size_t)(pp[i + 1] - pp[i]);
+                memcpy(out->col + q, A->idx + pp[i], m * sizeof(int32_t));
+                memcpy((char *)out->val + (size_t)q * es, (const char *)A->val + (size_t)pp[i] * es, m * es);
+                q += (int64_t)m;
+            }
+    } else if (A->format == LCL_FMT_CSR || A->format == LCL_FMT_COO) {
         memcpy(out->col, A->idx, (size_t)nnz * sizeof(int32_t));
         memcpy(out->val, A->val, (size_t)nnz * es);
     } else
@@ -5404,6 +5437,40 @@ LCL__PRIVATE lcl_status lcl__host_to_csr(lcl_context *ctx, const lcl_spmat *A, l
 
 /* ---- host products, written once per type (S = d: double, s: float) ---- */
 #define LCL__YOUT(yi, s) ((yi) = beta == 0 ? alpha * (s) : alpha * (s) + beta * (yi))
+#if defined(__GNUC__) || defined(__clang__)
+#define LCL__PREFETCH(p) __builtin_prefetch(p)
+#else
+#define LCL__PREFETCH(p) ((void)0)
+#endif
+/* CSR rows [i0, i1): eight partial sums, and a row's last 0..7 entries in steps of 4, 2, 1 that
+   go to distinct sums, so a 7-entry stencil row is 7 independent products and no loop exit to
+   mispredict. PF(k) prefetches x of the entry LCL__PF_DIST ahead of k, for every k (scattered
+   columns only: there a gather that misses the cache costs more than the rest of the product). */
+#define LCL__CSR_ROWS(S, T, NAME, PF) \
+LCL__PRIVATE LCL__KATTR void NAME(const int64_t *LCL__RESTRICT ptr, const int32_t *LCL__RESTRICT c, const T *LCL__RESTRICT v, \
+                                  const T *LCL__RESTRICT x, T alpha, T beta, T *LCL__RESTRICT y, int64_t i0, int64_t i1) { \
+    int64_t i, k = ptr[i0]; \
+    for (i = i0; i < i1; i++) { \
+        T s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s; \
+        int64_t e = ptr[i + 1]; \
+        for (; k + 8 <= e; k += 8) { \
+            PF(k); PF(k + 1); PF(k + 2); PF(k + 3); PF(k + 4); PF(k + 5); PF(k + 6); PF(k + 7); \
+            s0 += v[k] * x[c[k]]; s1 += v[k + 1] * x[c[k + 1]]; s2 += v[k + 2] * x[c[k + 2]]; s3 += v[k + 3] * x[c[k + 3]]; \
+            s4 += v[k + 4] * x[c[k + 4]]; s5 += v[k + 5] * x[c[k + 5]]; s6 += v[k + 6] * x[c[k + 6]]; s7 += v[k + 7] * x[c[k + 7]]; \
+        } \
+        if (k + 4 <= e) { PF(k); PF(k + 1); PF(k + 2); PF(k + 3); s4 += v[k] * x[c[k]]; s5 += v[k + 1] * x[c[k + 1]]; s6 += v[k + 2] * x[c[k + 2]]; s7 += v[k + 3] * x[c[k + 3]]; k += 4; } \
+        if (k + 2 <= e) { PF(k); PF(k + 1); s0 += v[k] * x[c[k]]; s1 += v[k + 1] * x[c[k + 1]]; k += 2; } \
+        if (k < e) { PF(k); s2 += v[k] * x[c[k]]; k++; } \
+        s = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)); \
+        LCL__YOUT(y[i], s); \
+    } \
+}
+#define LCL__PF_NONE(k) ((void)0)
+#define LCL__PF_X(k) LCL__PREFETCH(x + c[(k) + LCL__PF_DIST])
+LCL__CSR_ROWS(d, double, lcl__csr_rows_d, LCL__PF_NONE)
+LCL__CSR_ROWS(s, float, lcl__csr_rows_s, LCL__PF_NONE)
+LCL__CSR_ROWS(d, double, lcl__csr_rows_pf_d, LCL__PF_X)
+LCL__CSR_ROWS(s, float, lcl__csr_rows_pf_s, LCL__PF_X)
 #define LCL__DEF_SPMV(S, T) \
 LCL__PRIVATE T lcl__sdot_##S(const T *LCL__RESTRICT v, const int32_t *LCL__RESTRICT c, const T *LCL__RESTRICT x, int64_t k, int64_t k1) { \
     T s0 = 0, s1 = 0, s2 = 0, s3 = 0; \
@@ -5427,7 +5494,13 @@ LCL__PRIVATE void lcl__spmv_part_##S(const lcl_spmat *A, T alpha, const T *LCL__
     int64_t i, k, b0; \
     switch (A->format) { \
     case LCL_FMT_CSR: \
-        for (i = u0; i < u1; i++) { T s = lcl__sdot_##S(val, A->idx, x, A->ptr[i], A->ptr[i + 1]); LCL__YOUT(y[i], s); } \
+        if (u0 >= u1) break; \
+        if (A->npanel > 1) { /* panel by panel over the same rows: y += the next panel's part */ \
+            int p; \
+            for (p = 0; p < A->npanel; p++) \
+                lcl__csr_rows_pf_##S(A->pptr + (int64_t)p * (A->rows + 1), A->idx, val, x, alpha, p ? (T)1 : beta, y, u0, u1); \
+        } else if (A->prefetch) lcl__csr_rows_pf_##S(A->ptr, A->idx, val, x, alpha, beta, y, u0, u1); \
+        else lcl__csr_rows_##S(A->ptr, A->idx, val, x, alpha, beta, y, u0, u1); \
         break; \
     case LCL_FMT_COO: { \
         int64_t lo = 0, hi = A->nnz; \
@@ -6354,6 +6427,73 @@ LCL__PRIVATE lcl_status lcl__opts_resolve(lcl_context *ctx, const lcl_spmat_opts
     return LCL_OK;
 }
 
+/* CSR on the CPU: prefetch x when it is larger than a core's L2 and most columns lie far from
+   the diagonal, so consecutive rows share no x lines (a random graph; not a stencil or band) */
+#ifndef LCL__PF_XMIN
+#define LCL__PF_XMIN (1 << 20)  /* bytes of x below which the cache holds it anyway */
+#endif
+LCL__PRIVATE int lcl__csr_scattered(const lcl_csr *M) {
+    int64_t i, k, far = 0, es = (int64_t)lcl__dsize(M->dtype), near = 262144 / es;
+    if (M->cols * es < LCL__PF_XMIN || M->rows == 0) return 0;
+    for (i = 0; i < M->rows; i++) {
+        int64_t d = (int64_t)((double)i * (double)M->cols / (double)M->rows);
+        for (k = M->ptr[i]; k < M->ptr[i + 1]; k++) far += M->col[k] - d > near || d - M->col[k] > near;
+    }
+    return 4 * far > M->nnz;
+}
+
+/* CSR with scattered columns whose x outgrows LCL__PANEL_X: split the columns into npanel equal
+   ranges and store the entries panel by panel (each row's columns are sorted, so its entries in a
+   panel are a contiguous run). The product then sweeps the rows once per panel, gathering from a
+   part of x that the last-level cache holds while the values stream past. Costs npanel x (rows+1)
+   row pointers and one more pass over y per extra panel; measured in BENCHMARKS.md. */
+#ifndef LCL__PANEL_X
+#define LCL__PANEL_X (8 << 20)  /* bytes of x per panel */
+#endif
+LCL__PRIVATE lcl_status lcl__csr_panels(lcl_context *ctx, lcl_spmat *A, int np) {
+    size_t es = lcl__dsize(A->dtype);
+    int64_t rows = A->rows, w = (A->cols + np - 1) / np, i, k, p, q = 0;
+    int64_t *pp;
+    int32_t *idx;
+    void *val;
+    lcl_status st = LCL_OK;
+    if (np < 2 || A->nnz == 0 || A->npanel > 1) return LCL_OK;
+    if (!lcl__mul_i64((int64_t)np, rows + 1, &k)) return lcl__fail(ctx, LCL_ERR_OVERFLOW, "csr: %d panel pointer arrays overflow", np);
+    pp = (int64_t *)lcl__alloc(ctx, "CSR panel row pointers", (size_t)k, sizeof(int64_t), &st);
+    idx = pp ? (int32_t *)lcl__alloc(ctx, "CSR panel indices", (size_t)A->nnz + LCL__PF_DIST, sizeof(int32_t), &st) : NULL;
+    val = idx ? lcl__alloc(ctx, "CSR panel values", (size_t)A->nnz, es, &st) : NULL;
+    if (!val) { LCL_FREE(pp); LCL_FREE(idx); return st; }
+    /* pp[p][i+1] = entries of row i in panel p; the running sum in panel-major order makes
+       pp[p][i] where row i's run in panel p starts */
+    for (p = 0; p < np; p++) pp[p * (rows + 1)] = 0;
+    for (i = 0; i < rows; i++) {
+        for (p = 0; p < np; p++) pp[p * (rows + 1) + i + 1] = 0;
+        for (k = A->ptr[i]; k < A->ptr[i + 1]; k++) pp[A->idx[k] / w * (rows + 1) + i + 1]++;
+    }
+    for (p = 0; p < np; p++)
+        for (i = 0; i <= rows; i++) { q += pp[p * (rows + 1) + i]; pp[p * (rows + 1) + i] = q; }
+    for (i = 0; i < rows; i++)      /* the scatter advances each start to its run's end ... */
+        for (k = A->ptr[i]; k < A->ptr[i + 1]; k++) {
+            int64_t *at = pp + A->idx[k] / w * (rows + 1) + i;
+            idx[*at] = A->idx[k];
+            memcpy((char *)val + (size_t)*at * es, (const char *)A->val + (size_t)k * es, es);
+            ++*at;
+        }
+    for (p = np - 1; p >= 0; p--) {     /* ... the next row's start: shift back by one */
+        int64_t *pr = pp + p * (rows + 1);
+        for (i = rows; i > 0; i--) pr[i] = pr[i - 1];
+        pr[0] = p ? pp[(p - 1) * (rows + 1) + rows] : 0;
+    }
+    memset(idx + A->nnz, 0, LCL__PF_DIST * sizeof(int32_t));
+    LCL_FREE(A->idx);
+    LCL_FREE(A->val);
+    A->idx = idx;
+    A->val = val;
+    A->pptr = pp;
+    A->npanel = np;
+    return LCL_OK;
+}
+
 /* Build A in r->format (not AUTO) on backend b: host arrays, then the CPU work split or the
    device upload. CPU kernels: CSR scalar or merge (AUTO: merge when one row outweighs half a
    thread's part), other formats scalar. OpenCL resolves its own kernel in lcl__spmat_upload. */
@@ -6382,7 +6522,13 @@ LCL__PRIVATE lcl_status lcl__spmat_build(lcl_context *ctx, const lcl_csr *M, con
         } else if (k != LCL_KERNEL_MERGE) k = LCL_KERNEL_SCALAR;
     }
     A->kernel = k;
+    A->prefetch = b != LCL_BACKEND_OPENCL && A->format == LCL_FMT_CSR && lcl__csr_scattered(M);
     st = lcl__build_host(ctx, A, M, LCL__MAX(gnnz, M->nnz));
+    if (st == LCL_OK && A->prefetch && k == LCL_KERNEL_SCALAR) {
+        double xb = (double)A->cols * (double)lcl__dsize(A->dtype);
+        int np = (int)LCL__MIN(64.0, ceil(xb / (double)LCL__PANEL_X));
+        st = lcl__csr_panels(ctx, A, np);
+    }
     if (st == LCL_OK && b != LCL_BACKEND_OPENCL) st = lcl__make_split(ctx, A, nt);
 #ifndef LINALG_CL_NO_OPENCL
     if (st == LCL_OK && b == LCL_BACKEND_OPENCL) st = A->format == LCL_FMT_CSC ? lcl__spmat_upload_csc(ctx, A, M) : lcl__spmat_upload(ctx, A);

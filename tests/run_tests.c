@@ -245,9 +245,10 @@ void lt_suite_faults(void);
 void lt_suite_dense(void);
 void lt_suite_sparse(void);
 int lt_child(const char *name);
-/* compiled here, with the implementation: its white-box checks read struct lcl_spmat (see the file) */
 int lt_child_dense(const char *name);
+/* compiled here, with the implementation: they see struct lcl_spmat (see the files) */
 #include "test_spmv_opencl.c"
+#include "test_spmv_cpu.c"
 
 int main(int argc, char **argv) {
     const char *sh = getenv("LCL_SHARED");
@@ -265,6 +266,7 @@ int main(int argc, char **argv) {
     lt_suite_dense();
     lt_suite_sparse();
     lt_suite_spmv_opencl();
+    lt_suite_spmv_cpu();
     if (failed) fprintf(stderr, "failed:%s\n", failed_names);
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;
