@@ -704,6 +704,7 @@ int lt_child_dense(const char *name) {
     }
     lcl_context_destroy(ser);
     lcl_context_destroy(ctx);
+    CHECK_MSG(lt_alloc_outstanding() == 0, "%ld library blocks not freed", lt_alloc_outstanding());
     return lt_checks_failed ? 1 : 0;
 }
 static void run_child(const char *name) {
@@ -711,7 +712,11 @@ static void run_child(const char *name) {
     int rc, n = 0;
     lcl_list_devices(NULL, NULL, 0, &n);
     if (!n) { lt_skip("no OpenCL device"); return; }
-    snprintf(cmd, sizeof cmd, "POCL_DEVICES='pthread pthread' '%s' --child %s", lt_self, name);
+    /* LeakSanitizer's exit-time tracer crashes in this child when it is started from the test
+       (signal 11 in the tracer, not in the library; run alone it passes): the library's own
+       blocks are counted above instead */
+    snprintf(cmd, sizeof cmd, "POCL_DEVICES='pthread pthread' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" '%s' --child %s",
+             lt_self, name);
     rc = system(cmd);
     CHECK_MSG(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "the two-device child %s failed (%d)", name, rc);
 }
