@@ -25,7 +25,11 @@
                              (libOpenCL.so.1 / OpenCL.dll / OpenCL.framework) is opened at run time,
                              so no -lOpenCL is needed. Define LINALG_CL_LINK_OPENCL to link it instead.
         LCL_BACKEND_AUTO     OpenCL (GPU first) if a device works, else OpenMP, else serial. When
-                             OpenCL is missing it says so once through the log callback.
+                             OpenCL is missing it says so once through the log callback. When every
+                             device it opened is a CPU (PoCL), dense factorizations and solves run on
+                             the OpenMP backend (serial without -fopenmp), 4-9x faster on the
+                             2-core machine (BENCHMARKS.md), while SpMV still uses the devices;
+                             lcl_dense_backend() tells which. LCL_BACKEND_OPENCL factors on them.
 
     DEVICES
         desc.device (or the environment variable LCL_DEVICE, which overrides it unless
@@ -63,6 +67,9 @@
         LCL_DEVICE          device choice, as desc.device
         LCL_CACHE_DIR       program binary cache directory
         LCL_OPENCL_LIBRARY  path of the OpenCL loader to open instead of the default
+        LCL_BUILD_OPTIONS   kernel build options, when desc.build_options is NULL
+        Tuning runs only: LCL_DENSE_NB (outer block of getrf/potrf), LCL_TUNE_GEMM, LCL_NO_TC
+        (no tensor-core GEMM), LCL_NO_GRID (no one-launch LU panel)
 
     NaN AND Inf
         Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
@@ -77,8 +84,8 @@
 
     SECTIONS (search for the marker)
         >>api >>config >>util >>loader >>devices >>cache >>context >>programs >>blas1
-        >>dense >>dmat >>dense-cpu >>dense-opencl >>dense-api >>sparse >>formats >>spmv-cpu
-        >>spmv-opencl >>spmv-api >>mmio
+        >>dense >>dmat >>dense-cpu >>dense-opencl >>dense-multi >>dense-api >>sparse >>formats
+        >>spmv-cpu >>spmv-opencl >>spmv-api >>mmio
 
     LICENSE: MIT (see end of file).
 */
@@ -143,7 +150,7 @@ typedef struct lcl_context_desc {
     const char *build_options;  /* appended to every kernel build (e.g. "-DLCL_WG=128") */
     lcl_log_fn log;             /* NULL = silent */
     void *log_user;
-    int ignore_env;             /* nonzero: ignore LCL_DEVICE and LCL_CACHE_DIR */
+    int ignore_env;             /* nonzero: ignore LCL_DEVICE, LCL_CACHE_DIR, LCL_BUILD_OPTIONS */
     int num_threads;            /* OpenMP threads, 0 = the OpenMP default */
 } lcl_context_desc;
 
@@ -185,6 +192,7 @@ LCL_API int lcl_backend_compiled(lcl_backend b);         /* 1 if this build has 
 LCL_API lcl_status lcl_context_create(const lcl_context_desc *desc, lcl_context **out);
 LCL_API void lcl_context_destroy(lcl_context *ctx);
 LCL_API lcl_backend lcl_context_backend(const lcl_context *ctx);
+LCL_API lcl_backend lcl_dense_backend(const lcl_context *ctx);   /* where dense factorizations run (BACKENDS) */
 LCL_API int lcl_context_num_devices(const lcl_context *ctx);
 LCL_API lcl_status lcl_context_device(lcl_context *ctx, int i, lcl_device_info *out);
 LCL_API lcl_status lcl_context_prepare(lcl_context *ctx, lcl_dtype dtype);  /* build programs now */
@@ -257,7 +265,16 @@ LCL_API lcl_status lcl_dense_to_coo(lcl_context *ctx, const lcl_dense *src, lcl_
    the lcl_dense). ipiv is 0-based: row i was interchanged with row ipiv[i] (i <= ipiv[i]).
    info (may be NULL) is LAPACK's: 0, or the 1-based index of the first zero pivot (getrf, status
    LCL_ERR_SINGULAR, the factorization is still completed) or of the first non-positive leading
-   minor (potrf, status LCL_ERR_NOT_SPD). Non-finite input is LCL_ERR_NAN before any work. */
+   minor (potrf, status LCL_ERR_NOT_SPD). Non-finite input is LCL_ERR_NAN before any work.
+   Several devices: opts.device = -1 factors host arrays (lcl_getrf, lcl_potrf) over every device of
+   an OpenCL context. Column blocks go round-robin to the devices; each panel (LU) or diagonal block
+   (Cholesky) is factored on the host and sent to all; each device updates its own columns. Results
+   equal one device's to rounding, with the same status and info. In a one-device context -1 is
+   device 0; the CPU backends ignore opts.device. A lcl_dmat lives on one device, so lcl_dmat_getrf
+   and lcl_dmat_potrf refuse -1 when there are several (LCL_ERR_UNSUPPORTED) and any other index
+   (LCL_ERR_INVALID_ARGUMENT). lcl_gesv and lcl_posv take the defaults (device 0): for a split
+   solve call lcl_getrf / lcl_potrf with the options, then lcl_getrs / lcl_potrs. opts.panel is
+   for one device; split LU panels are factored on the host. */
 typedef enum lcl_uplo { LCL_LOWER = 0, LCL_UPPER = 1 } lcl_uplo;
 typedef enum lcl_trans { LCL_NO_TRANS = 0, LCL_TRANS = 1 } lcl_trans;
 typedef enum lcl_dense_alg {
@@ -271,8 +288,8 @@ typedef enum lcl_dense_alg {
 } lcl_dense_alg;
 typedef struct lcl_dense_opts {
     lcl_dense_alg alg;
-    int block;                  /* block size, 0 = tuned default */
-    int device;                 /* OpenCL device of the context to use, -1 = all (split the update) */
+    int block;                  /* block size, 0 = tuned default (OpenCL: the panel width, factored in steps of <= 64) */
+    int device;                 /* OpenCL device of the context to use, -1 = all (split the update, above) */
     int panel;                  /* OpenCL LU panel: 0 auto (device), 1 on the host, 2 on the device */
 } lcl_dense_opts;               /* NULL opts = all defaults (alg auto, block 0, device 0) */
 
@@ -304,10 +321,16 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    Padded formats (ELL, SELL, HYB's ELL part, DIA, BCSR, dense) refuse to store more than
    max_fill * nnz + rows slots: LCL_ERR_FILL, before allocating. The first LCL_TRANS product
    builds A^T in the same format and keeps it (twice the memory; later products run at full speed;
+<<<<<<< HEAD
+   it fails with LCL_ERR_FILL when A^T would pad more than that). CSC on OpenCL runs both products
+   with the CSR kernels and no atomics: A x on the CSR it was built from, kept on the device, and
+   A^T x on the CSC arrays, uploaded by the first LCL_TRANS product.
+=======
    it fails with LCL_ERR_FILL when A^T would pad more than that). CSR on a CPU backend whose
    columns are scattered and whose x exceeds 8 MB is stored in column panels: 8 bytes per row and
    panel more (2 panels for a random 2M x 2M double matrix: +32 MB on its 400 MB), and during
    create a second copy of the indices and values.
+>>>>>>> h1-spmv-cpu
    Input is validated in full: CSR pointers monotone, columns in range (LCL_ERR_DIMENSION), sorted
    and unique (lcl_spmat_from_coo sorts a copy and sums duplicates); NaN or Inf values are
    LCL_ERR_NAN. DIA, BCSR and dense keep no record of explicit zeros: lcl_spmat_to_csr returns
@@ -515,7 +538,10 @@ typedef struct lcl__device {
     lcl__program prog[2];           /* per lcl_dtype */
     int gemm[2][5];                 /* per lcl_dtype, GEMM tile: TM, TN, TK, WX, WY (-D options of dense.cl) */
     int trsm_nb;                    /* diagonal blocks held in local memory (TRSM_NB of dense.cl) */
+    int dense_nb;                   /* outer block of getrf/potrf: the K of the big trailing GEMM */
+    int grid_panel;                 /* LU panel in one launch (lcl_panel_grid): NVIDIA, unless LCL_NO_GRID */
     int tc;                         /* FP64 GEMM on tensor cores (lcl_gemm_tc_d): NVIDIA, unless LCL_NO_TC */
+    int nv_cc;                      /* NVIDIA compute capability, major * 10 + minor (0 elsewhere) */
 } lcl__device;
 #endif
 
@@ -531,6 +557,7 @@ struct lcl_context {
     char *build_options;
     lcl_cache_stats cache;
     int ndev;
+    int dense_cpu;                  /* auto found only CPU OpenCL devices: dense work on the CPU backends */
 #ifndef LINALG_CL_NO_OPENCL
     lcl__device *dev;
 #endif
@@ -692,6 +719,12 @@ LCL_API void lcl_clear_error(lcl_context *ctx) {
     if (ctx->msg && ctx->msg != ctx->msg_small) LCL_FREE(ctx->msg);
     ctx->msg = ctx->msg_small;
     ctx->msg_small[0] = 0;
+}
+/* where dense factorizations and solves run: the context's backend, or a CPU one (dense_cpu) */
+LCL__PRIVATE lcl_backend lcl__dense_backend(const lcl_context *ctx) {
+    if (!ctx) return LCL_BACKEND_SERIAL;
+    if (ctx->dense_cpu) return lcl_backend_compiled(LCL_BACKEND_OPENMP) ? LCL_BACKEND_OPENMP : LCL_BACKEND_SERIAL;
+    return ctx->backend;
 }
 
 /* >>loader ------------------------------------------------------------------------------------- */
@@ -1127,6 +1160,16 @@ LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
        not, the first GEMM falls back to lcl_gemm and clears this */
     d->tc = d->info.fp64 && lcl__stristr(d->info.platform, "NVIDIA") && !getenv("LCL_NO_TC") &&
             d->info.local_mem >= 2 * 128 * 20 * sizeof(double);
+    /* GPUs: the trailing update is bandwidth-bound at K = trsm_nb, so factor panels of dense_nb
+       columns by trsm_nb-wide steps and update the rest once per panel (LCL_DENSE_NB overrides) */
+    d->dense_nb = d->info.type == LCL_DEVICE_GPU ? 4 * d->trsm_nb : d->trsm_nb;
+    /* (LCL_GRID=1 with -DLCL_GRID_PORTABLE in the build options: the same kernel elsewhere, for tests) */
+    d->grid_panel = (lcl__stristr(d->info.platform, "NVIDIA") || getenv("LCL_GRID")) && !getenv("LCL_NO_GRID");
+    {
+        const char *e = getenv("LCL_DENSE_NB");
+        int v = e ? atoi(e) : 0;
+        if (v > 0 && v <= 4096) d->dense_nb = v;
+    }
     for (t = 0; t < 2; t++) {
         const int *v = d->info.type == LCL_DEVICE_GPU && d->info.max_work_group >= 256 ? gpu[t] : cpu;
         for (r = 0; r < sizeof lcl__tune_table / sizeof lcl__tune_table[0]; r++)
@@ -1176,6 +1219,12 @@ LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec) {
         lcl__tune_defaults(d);
         d->platform = devs[sel[i]].platform;
         d->id = devs[sel[i]].id;
+        if (lcl__stristr(d->info.platform, "NVIDIA")) {
+            cl_uint ma = 0, mi = 0;   /* cl_nv_device_attribute_query: COMPUTE_CAPABILITY_MAJOR/MINOR_NV */
+            if (LCL__CL->clGetDeviceInfo(d->id, 0x4000, sizeof ma, &ma, NULL) == CL_SUCCESS &&
+                LCL__CL->clGetDeviceInfo(d->id, 0x4001, sizeof mi, &mi, NULL) == CL_SUCCESS)
+                d->nv_cc = (int)(ma * 10 + mi);
+        }
         ctx->ndev = i + 1;
         props[0] = CL_CONTEXT_PLATFORM;
         props[1] = (cl_context_properties)d->platform;
@@ -1218,6 +1267,7 @@ LCL_API lcl_status lcl_context_create(const lcl_context_desc *desc_in, lcl_conte
         if (!cache) cache = getenv("LCL_CACHE_DIR");
     }
     if (cache && cache[0] && !(ctx->cache_dir = lcl__strdup(cache))) return lcl__oom(ctx, "cache path", strlen(cache));
+    if (!desc.build_options && !desc.ignore_env) desc.build_options = getenv("LCL_BUILD_OPTIONS");
     if (desc.build_options && !(ctx->build_options = lcl__strdup(desc.build_options)))
         return lcl__oom(ctx, "build options", strlen(desc.build_options));
     if ((int)desc.backend < 0 || (int)desc.backend > (int)LCL_BACKEND_OPENCL)
@@ -1234,6 +1284,14 @@ LCL_API lcl_status lcl_context_create(const lcl_context_desc *desc_in, lcl_conte
             for (i = 0; i < ctx->ndev; i++)
                 lcl__log(ctx, LCL_LOG_INFO, "linalg_cl: using OpenCL device %d: %s (%s)", ctx->dev[i].info.index,
                          ctx->dev[i].info.name, ctx->dev[i].info.platform);
+            /* auto: the CPU backends factor faster than a CPU OpenCL device (BENCHMARKS.md) */
+            for (i = 0; i < ctx->ndev && ctx->dev[i].info.type == LCL_DEVICE_CPU; i++) {}
+            if (desc.backend == LCL_BACKEND_AUTO && i == ctx->ndev) {
+                ctx->dense_cpu = 1;
+                lcl__log(ctx, LCL_LOG_INFO, "linalg_cl: dense factorizations and solves use the %s backend: the OpenCL device%s "
+                         "CPU%s (LCL_BACKEND_OPENCL factors there)", lcl_backend_name(lcl__dense_backend(ctx)), ctx->ndev > 1 ? "s are" : " is a",
+                         ctx->ndev > 1 ? "s" : "");
+            }
             lcl_clear_error(ctx);
             return LCL_OK;
         }
@@ -1275,6 +1333,7 @@ LCL_API void lcl_context_destroy(lcl_context *ctx) {
     LCL_FREE(ctx);
 }
 LCL_API lcl_backend lcl_context_backend(const lcl_context *ctx) { return ctx ? ctx->backend : LCL_BACKEND_SERIAL; }
+LCL_API lcl_backend lcl_dense_backend(const lcl_context *ctx) { return lcl__dense_backend(ctx); }
 LCL_API int lcl_context_num_devices(const lcl_context *ctx) { return ctx ? ctx->ndev : 0; }
 LCL_API lcl_status lcl_context_device(lcl_context *ctx, int i, lcl_device_info *out) {
     if (!ctx || !out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_context_device: NULL argument");
@@ -1303,9 +1362,11 @@ LCL__PRIVATE size_t lcl__wg(const lcl__device *d) {
 /* Tunables every kernel file may read (each also has an #ifndef default in the .cl file). */
 LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
     size_t wg = lcl__wg(d);
-    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d%s%s",
+    /* sm_90 runs the m16n8k4 FP64 MMA at twice the rate of m8n8k4 (31 against 21.5 TF/s, H200) */
+    const char *shape = d->nv_cc >= 90 && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE")) ? " -DTC_SHAPE=2" : "";
+    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d%s%s%s",
              dt == LCL_F64 ? 1 : 0, (unsigned)wg, d->gemm[dt][0], d->gemm[dt][1], d->gemm[dt][2], d->gemm[dt][3], d->gemm[dt][4], d->trsm_nb,
-             ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
+             shape, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
 }
 
 LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, cl_program prog, cl_int e, const char *opts) {
@@ -2203,7 +2264,7 @@ LCL__PRIVATE lcl_status lcl__ws_alloc(lcl_context *ctx, const char *fn, const lc
 
 LCL__PRIVATE int lcl__dense_threads(const lcl_context *ctx, int64_t n) {
 #ifdef _OPENMP
-    if (ctx && ctx->backend == LCL_BACKEND_OPENMP && n >= 128) {
+    if (lcl__dense_backend(ctx) == LCL_BACKEND_OPENMP && n >= 128) {
         int t = ctx->num_threads > 0 ? ctx->num_threads : omp_get_max_threads();
         return t > 1 ? t : 1;
     }
@@ -2650,10 +2711,12 @@ LCL__PRIVATE lcl_status lcl__cpu_potrs(lcl_context *ctx, lcl_dtype dt, lcl_uplo 
 /* >>dense-opencl ------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL
 /* Device matrices are row-major (row interchanges are then coalesced); uploads of column-major
-   data go through a transpose kernel. LU and Cholesky are blocked and right-looking: the panel
-   (or diagonal block) is factored on the host while the device finishes the previous trailing
-   update (two queues, the slides' pipelined scheme); the triangular solves against the panel
-   use its inverse, so all O(n^3) work is one register-blocked GEMM kernel. */
+   data go through a transpose kernel. LU and Cholesky are blocked and right-looking with two
+   block sizes: panels of dense_nb columns are factored on the second queue by trsm_nb-wide steps
+   (local-memory POTF2/TRSM kernels; the LU pivoting in one launch per step on NVIDIA), and the
+   trailing matrix is updated once per panel by the GEMM kernel (FP64 tensor cores on NVIDIA),
+   the next panel's columns first, so the panel overlaps the rest (the slides' pipelined scheme).
+   panel = 1 keeps session 1's host panel (opts.panel). */
 #define LCL__CLCHK(call, what) do { e = (call); if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, what, d->info.name); goto done; } } while (0)
 
 LCL__PRIVATE int64_t lcl__round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
@@ -2883,6 +2946,28 @@ LCL__PRIVATE cl_int lcl__cl_join(lcl__device *d, int n, cl_event *ev) {
     return e;
 }
 
+/* queue q waits for *mark, which is then released; nothing to do without one */
+LCL__PRIVATE lcl_status lcl__cl_wait_mark(lcl_context *ctx, lcl__device *d, cl_command_queue q, cl_event *mark) {
+    cl_int e;
+    if (!*mark) return LCL_OK;
+    e = LCL__CL->clEnqueueBarrierWithWaitList(q, 1, mark, NULL);
+    LCL__CL->clReleaseEvent(*mark);
+    *mark = NULL;
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name);
+}
+
+/* queue b waits for everything enqueued so far on queue a */
+LCL__PRIVATE cl_int lcl__cl_after(lcl__device *d, cl_command_queue a, cl_command_queue b) {
+    cl_event ev;
+    cl_int e = LCL__CL->clEnqueueMarkerWithWaitList(a, 0, NULL, &ev);
+    (void)d;
+    if (e != CL_SUCCESS) return e;
+    e = LCL__CL->clFlush(a);
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueBarrierWithWaitList(b, 1, &ev, NULL);
+    LCL__CL->clReleaseEvent(ev);
+    return e;
+}
+
 LCL__PRIVATE lcl_status lcl__cl_dmat_alloc(lcl_context *ctx, int dev, lcl_dtype dt, int64_t rows, int64_t cols, lcl_dmat *m) {
     size_t bytes, es = lcl__dsize(dt);
     lcl__device *d;
@@ -2908,7 +2993,7 @@ LCL__PRIVATE lcl_status lcl__cl_dmat_upload(lcl_context *ctx, const lcl_dense *A
     size_t es = lcl__dsize(A->dtype);
     cl_mem tmp = NULL;
     cl_int e = CL_SUCCESS;
-    lcl_status st = lcl__cl_dmat_alloc(ctx, 0, A->dtype, A->rows, A->cols, m);
+    lcl_status st = lcl__cl_dmat_alloc(ctx, m->dev, A->dtype, A->rows, A->cols, m);
     if (st != LCL_OK) return st;
     d = &ctx->dev[m->dev];
     if (A->rows == 0 || A->cols == 0) return LCL_OK;
@@ -3053,6 +3138,15 @@ LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, in
     if (nb > n) nb = (int)(n > 0 ? n : 1);
     return nb;
 }
+/* the two-level factorizations: panels of NB columns (opts.block, else the device's dense_nb),
+   factored by steps of nb <= trsm_nb so every diagonal block fits the local-memory kernels */
+LCL__PRIVATE void lcl__cl_blocks(const lcl__device *d, const lcl_dense_opts *o, int64_t n, int *nb, int *NB) {
+    /* a deeper update pays once the matrix is large (H200, n = 16384: 512 beats 256 by 9-14%) */
+    int B = o && o->block > 0 ? o->block : n >= 12288 && d->dense_nb >= 256 && !getenv("LCL_DENSE_NB") ? 2 * d->dense_nb : d->dense_nb;
+    if (B > n) B = (int)(n > 0 ? n : 1);
+    *NB = B;
+    *nb = B < d->trsm_nb ? B : d->trsm_nb;
+}
 
 LCL__PRIVATE lcl_status lcl__cl_getrf_hostpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
     lcl__device *d = &ctx->dev[A->dev];
@@ -3170,103 +3264,153 @@ done:
     return st;
 }
 
-/* LU with the panel on the device: its pivot search, swaps and rank-1 updates run on the transfer
-   queue, overlapping the rest of the previous trailing update on the compute queue. */
+/* LU with the panel on the device. Panels of NB columns run on the second queue by nb-wide steps:
+   the pivoting factorization of the step's columns (one launch on NVIDIA, lcl_panel_grid, else one
+   lcl_panel_step launch per column), its swaps applied to the panel's other columns, U by the TRSM
+   kernel and the panel's remaining columns by GEMM. The trailing matrix is then swapped, solved for
+   U12 and updated once per panel with K = NB, the next panel's columns first (look-ahead). */
+typedef struct lcl__lupanel {
+    cl_kernel step, grid;         /* grid: NULL unless the device compiled lcl_panel_grid */
+    cl_mem piv, zero, part, parti, count, bar;
+    size_t wg, maxg, groups;      /* groups: lcl_panel_grid's work-groups, all resident at once */
+    int syncs;                    /* grid barriers passed so far (the counter's base) */
+} lcl__lupanel;
+
+LCL__PRIVATE lcl_status lcl__cl_lu_steps(lcl_context *ctx, lcl__device *d, lcl_dmat *A, lcl__lupanel *P, int k, int kb, cl_command_queue q) {
+    cl_int e = CL_SUCCESS;
+    int ld = (int)A->ld, in = (int)A->rows, j, c1 = k + kb;
+    if (P->grid) {
+        size_t g1 = P->groups * 256, l1 = 256;
+        int G = (int)P->groups;
+        e = lcl__argv(P->grid, 11, LCL__A(A->buf), LCL__A(ld), LCL__A(in), LCL__A(k), LCL__A(kb), LCL__A(P->piv), LCL__A(P->zero),
+                      LCL__A(P->part), LCL__A(P->parti), LCL__A(P->bar), LCL__A(P->syncs));
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, P->grid, 1, NULL, &g1, &l1, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_panel_grid", d->info.name);
+        P->syncs += kb * G;
+        return LCL_OK;
+    }
+    for (j = k; j <= c1; j++) {
+        /* enough groups for about a row per work-item, at most maxg */
+        size_t groups = (size_t)(in - j + (int)P->wg - 1) / P->wg, g1;
+        if (groups < 1) groups = 1;
+        if (groups > P->maxg) groups = P->maxg;
+        g1 = groups * P->wg;
+        e = lcl__argv(P->step, 11, LCL__A(A->buf), LCL__A(ld), LCL__A(in), LCL__A(k), LCL__A(c1), LCL__A(j), LCL__A(P->piv), LCL__A(P->zero),
+                      LCL__A(P->part), LCL__A(P->parti), LCL__A(P->count));
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, P->step, 1, NULL, &g1, &P->wg, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_panel_step", d->info.name);
+    }
+    return LCL_OK;
+}
+
+/* B (rows k0..k0+KB, columns c0..c0+nc) = inv(L11) B for the unit lower L11 at (k0, k0), by
+   nb-wide TRSM steps and GEMM updates of the rows below each step */
+LCL__PRIVATE lcl_status lcl__cl_lu_u12(lcl_context *ctx, lcl__device *d, lcl_dmat *A, int k0, int KB, int nb, int64_t c0, int nc,
+                                       cl_command_queue q) {
+    lcl_dtype dt = A->dtype;
+    int64_t ld = A->ld, k;
+    lcl_status st = LCL_OK;
+    for (k = k0; k < k0 + KB && st == LCL_OK; k += nb) {
+        int kb = (int)(k0 + KB - k < nb ? k0 + KB - k : nb), below = (int)(k0 + KB - k - kb);
+        st = lcl__cl_trsm(ctx, d, dt, 0, A->buf, k * ld + k, (int)ld, kb, A->buf, k * ld + c0, (int)ld, nc, q);
+        if (st == LCL_OK && below > 0)
+            st = lcl__cl_gemm(ctx, d, dt, below, nc, kb, -1.0, A->buf, (k + kb) * ld + k, (int)ld, A->buf, k * ld + c0, (int)ld, 0, 1.0,
+                              A->buf, (k + kb) * ld + c0, (int)ld, 0, q);
+    }
+    return st;
+}
+
 LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
     lcl__device *d = &ctx->dev[A->dev];
     lcl_dtype dt = A->dtype;
-    size_t es = lcl__dsize(dt);
-    int64_t n = A->rows, k;
-    int ld = (int)A->ld, nb = lcl__cl_block(d, o, n), in = (int)n, zero = 0;
-    cl_mem dpiv = NULL, dzero = NULL, dinv = NULL, dtmp = NULL, dpart = NULL, dparti = NULL, dcount = NULL;
-    cl_kernel kstep;
-    size_t maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
+    size_t es = lcl__dsize(dt), nscratch;
+    int64_t n = A->rows, K, k;
+    int ld = (int)A->ld, nb, NB, zero = 0;
+    lcl__lupanel P;
     cl_event mark = NULL;
+    cl_command_queue qp = d->queue[1], qu = d->queue[0];
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
-    size_t wg = 256;
     if (n == 0) return LCL_OK;
-    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &kstep)) != LCL_OK) return st;
-    wg = lcl__wg(d);   /* = LCL_WG of the build */
-    if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &dpiv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dzero)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, maxg * es, CL_MEM_READ_WRITE, &dpart)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, maxg * sizeof(cl_int), CL_MEM_READ_WRITE, &dparti)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dcount)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_ONLY, &dinv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)ld * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[1], dzero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[1], dcount, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    for (k = 0; k < n; k += nb) {
-        int kb = (int)(n - k < nb ? n - k : nb), j, c0 = (int)k;
-        int64_t rest = n - k - kb;
-        int kb2 = (int)(rest < nb ? rest : nb);
-        /* 1. the panel, on the transfer queue once its columns are up to date */
-        if (mark) {
-            e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[1], 1, &mark, NULL);
-            LCL__CL->clReleaseEvent(mark);
-            mark = NULL;
-            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name); goto done; }
-        }
-        for (j = c0; j <= c0 + kb; j++) {
-            /* enough groups for about a row per work-item, at most maxg */
-            size_t groups = (size_t)(in - j + (int)wg - 1) / wg, g1;
-            int c1 = c0 + kb;
-            if (groups < 1) groups = 1;
-            if (groups > maxg) groups = maxg;
-            g1 = groups * wg;
-            e = lcl__argv(kstep, 11, LCL__A(A->buf), LCL__A(ld), LCL__A(in), LCL__A(c0), LCL__A(c1), LCL__A(j), LCL__A(dpiv), LCL__A(dzero),
-                          LCL__A(dpart), LCL__A(dparti), LCL__A(dcount));
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[1], kstep, 1, NULL, &g1, &wg, 0, NULL, NULL);
-            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_panel_step", d->info.name); goto done; }
+    memset(&P, 0, sizeof P);
+    lcl__cl_blocks(d, o, n, &nb, &NB);
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &P.step)) != LCL_OK) return st;
+    if (d->grid_panel && nb <= 64) {
+        lcl__program *pr;
+        cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
+        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
+        P.grid = lcl__kernel_find(pr, dt == LCL_F32 ? "lcl_panel_grid_f" : "lcl_panel_grid_d", &ek);
+    }
+    P.wg = lcl__wg(d);   /* = LCL_WG of the build */
+    P.maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
+    P.groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
+    /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
+    nscratch = P.grid ? 2 * P.groups * 65 + 2 * 64 : P.maxg;
+    if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &P.piv)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.zero)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, nscratch * es, CL_MEM_READ_WRITE, &P.part)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, 2 * P.maxg * sizeof(cl_int), CL_MEM_READ_WRITE, &P.parti)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.count)) != LCL_OK) goto done;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.bar)) != LCL_OK) goto done;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.zero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.count, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.bar, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(lcl__cl_after(d, qu, qp), "clEnqueueMarkerWithWaitList");
+    for (K = 0; K < n; K += NB) {
+        int KB = (int)(n - K < NB ? n - K : NB);
+        int64_t rest = n - K - KB;
+        int NB2 = (int)(rest < NB ? rest : NB);
+        /* 1. the panel, on its queue once the look-ahead update of its columns is done */
+        if ((st = lcl__cl_wait_mark(ctx, d, qp, &mark)) != LCL_OK) goto done;
+        for (k = K; k < K + KB; k += nb) {
+            int kb = (int)(K + KB - k < nb ? K + KB - k : nb), inner = (int)(K + KB - k - kb);
+            if ((st = lcl__cl_lu_steps(ctx, d, A, &P, (int)k, kb, qp)) != LCL_OK) goto done;
+            /* this step's swaps to the panel's columns left and right of it */
+            if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)K, (int)k, (int)k, (int)(k + kb), P.piv, qp)) != LCL_OK) goto done;
+            if (inner == 0) continue;
+            if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)(K + KB), (int)k, (int)(k + kb), P.piv, qp)) != LCL_OK) goto done;
+            if ((st = lcl__cl_trsm(ctx, d, dt, 0, A->buf, k * ld + k, ld, kb, A->buf, k * ld + k + kb, ld, inner, qp)) != LCL_OK) goto done;
+            if ((st = lcl__cl_gemm(ctx, d, dt, (int)(n - k - kb), inner, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb, ld, 0,
+                                   1.0, A->buf, (k + kb) * ld + k + kb, ld, 0, qp)) != LCL_OK)
+                goto done;
         }
         if (rest == 0) break;
-        /* 2. (large blocks) inv(L11) on the device, still on the transfer queue; the compute queue joins here */
-        if (kb > d->trsm_nb && (st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 1, dinv, d->queue[1])) != LCL_OK) goto done;
         {
             cl_event ew;
-            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
+            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
             LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
         }
-        /* 3. compute queue: swaps to the right, U12, the next panel's columns, then the rest */
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)n, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
-        if (kb <= d->trsm_nb) {
-            if ((st = lcl__cl_trsm(ctx, d, dt, 0, A->buf, k * ld + k, ld, kb, A->buf, k * ld + k + kb, ld, (int)rest, d->queue[0])) != LCL_OK) goto done;
-        } else {
-            size_t so[3] = {0, 0, 0}, dor[3], reg[3];
-            if ((st = lcl__cl_gemm(ctx, d, dt, kb, (int)rest, kb, 1.0, dinv, 0, kb, A->buf, k * ld + k + kb, ld, 0, 0.0, dtmp, 0, ld, 0, d->queue[0])) != LCL_OK) goto done;
-            dor[0] = (size_t)(k + kb) * es; dor[1] = (size_t)k; dor[2] = 0;
-            reg[0] = (size_t)rest * es; reg[1] = (size_t)kb; reg[2] = 1;
-            LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)ld * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
-                       "clEnqueueCopyBufferRect");
-        }
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb2, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb, ld, 0,
-                               1.0, A->buf, (k + kb) * ld + k + kb, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(rest - kb2), kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb + kb2, ld, 0,
-                               1.0, A->buf, (k + kb) * ld + k + kb + kb2, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        LCL__CL->clFlush(d->queue[0]);
+        /* 2. the trailing columns: swaps, U12, the next panel's columns, then the rest */
+        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(K + KB), (int)n, (int)K, (int)(K + KB), P.piv, qu)) != LCL_OK) goto done;
+        if ((st = lcl__cl_lu_u12(ctx, d, A, (int)K, KB, nb, K + KB, (int)rest, qu)) != LCL_OK) goto done;
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, NB2, KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf, K * ld + K + KB, ld, 0,
+                               1.0, A->buf, (K + KB) * ld + K + KB, ld, 0, qu)) != LCL_OK)
+            goto done;
+        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qu, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
+        if (rest > NB2 && (st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(rest - NB2), KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf,
+                                             K * ld + K + KB + NB2, ld, 0, 1.0, A->buf, (K + KB) * ld + K + KB + NB2, ld, 0, qu)) != LCL_OK)
+            goto done;
+        LCL__CL->clFlush(qu);
     }
-    LCL__CLCHK(LCL__CL->clFinish(d->queue[1]), "clFinish");
-    /* 4. pivots and the first zero pivot to the host, then the swaps to the left */
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[1], dpiv, CL_TRUE, 0, (size_t)n * sizeof(cl_int), ipiv, 0, NULL, NULL), "clEnqueueReadBuffer(pivots)");
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[1], dzero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueReadBuffer");
-    for (k = nb; k < n; k += nb) {
-        int kb = (int)(n - k < nb ? n - k : nb);
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, 0, (int)k, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
+    LCL__CLCHK(LCL__CL->clFinish(qp), "clFinish");
+    /* 3. pivots and the first zero pivot to the host, then the swaps to the left of each panel */
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, P.piv, CL_TRUE, 0, (size_t)n * sizeof(cl_int), ipiv, 0, NULL, NULL), "clEnqueueReadBuffer(pivots)");
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, P.zero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueReadBuffer");
+    for (K = NB; K < n; K += NB) {
+        int KB = (int)(n - K < NB ? n - K : NB);
+        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, 0, (int)K, (int)K, (int)(K + KB), P.piv, qu)) != LCL_OK) goto done;
     }
-    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
+    LCL__CLCHK(LCL__CL->clFinish(qu), "clFinish");
 done:
     if (mark) LCL__CL->clReleaseEvent(mark);
-    LCL__CL->clFinish(d->queue[1]);
-    LCL__CL->clFinish(d->queue[0]);
-    if (dpiv) LCL__CL->clReleaseMemObject(dpiv);
-    if (dzero) LCL__CL->clReleaseMemObject(dzero);
-    if (dinv) LCL__CL->clReleaseMemObject(dinv);
-    if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
-    if (dpart) LCL__CL->clReleaseMemObject(dpart);
-    if (dparti) LCL__CL->clReleaseMemObject(dparti);
-    if (dcount) LCL__CL->clReleaseMemObject(dcount);
+    LCL__CL->clFinish(qp);
+    LCL__CL->clFinish(qu);
+    {
+        cl_mem *bufs[6];
+        int i;
+        bufs[0] = &P.piv; bufs[1] = &P.zero; bufs[2] = &P.part; bufs[3] = &P.parti; bufs[4] = &P.count; bufs[5] = &P.bar;
+        for (i = 0; i < 6; i++) if (*bufs[i]) LCL__CL->clReleaseMemObject(*bufs[i]);
+    }
     if (info) *info = st == LCL_OK ? zero : 0;
     if (st == LCL_OK && zero)
         return lcl__fail(ctx, LCL_ERR_SINGULAR, "getrf: U(%d,%d) is exactly zero: the matrix is singular", zero, zero);
@@ -3288,63 +3432,76 @@ LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ip
     return lcl__cl_getrf_devpanel(ctx, A, ipiv, info, o);
 }
 
-/* Lower Cholesky of the row-major device matrix (in its lower triangle), entirely on the device:
-   diagonal block (one work-group), its inverse, the panel by GEMM, the trailing update by the
-   lower-only GEMM; nothing waits for the host. An upper factor is the same on the transpose. */
+/* Lower Cholesky of the row-major device matrix (in its lower triangle), entirely on the device,
+   nothing waits for the host. Two block sizes: panels of NB columns are factored on the second
+   queue by nb-wide steps (diagonal block in one work-group's local memory, L21 by the TRSM
+   kernel, the panel's own columns by GEMM); the trailing matrix is then updated once per panel
+   with K = NB, the next panel's columns first so its factorization overlaps the rest.
+   An upper factor is the same on the transpose. */
 LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
     lcl__device *d = &ctx->dev[A->dev];
     lcl_dtype dt = A->dtype;
-    size_t es = lcl__dsize(dt);
-    int64_t n = A->rows, k;
-    int ld = (int)A->ld, nb = lcl__cl_block(d, o, n), fail = 0;
-    cl_mem dinv = NULL, dtmp = NULL, dfail = NULL;
+    int64_t n = A->rows, K, k;
+    int ld = (int)A->ld, nb, NB, fail = 0;
+    cl_mem dfail = NULL;
     cl_kernel kpot;
+    cl_event mark = NULL;
+    cl_command_queue qp = d->queue[1], qu = d->queue[0];
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
     size_t wg;
     if (n == 0) return LCL_OK;
     if ((st = lcl__cl_nonfinite(ctx, A, 1, "potrf")) != LCL_OK) return st;
-    if (nb <= d->trsm_nb) {
-        if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
-    } else if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_f" : "lcl_potf2_d", &kpot)) != LCL_OK) return st;
+    lcl__cl_blocks(d, o, n, &nb, &NB);
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
     wg = lcl__wg(d);
-    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_WRITE, &dinv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)n * (size_t)nb * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dfail)) != LCL_OK) goto done;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    for (k = 0; k < n; k += nb) {
-        int kb = (int)(n - k < nb ? n - k : nb), base = (int)k;
-        int64_t rest = n - k - kb;
-        cl_long off = k * ld + k;
-        e = lcl__argv(kpot, 6, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(dfail));
-        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
-        if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2", d->info.name); goto done; }
-        if (rest == 0) break;
-        if (nb <= d->trsm_nb) {
-            /* L21 = A21 inv(L11)^T in place */
-            if ((st = lcl__cl_trsm(ctx, d, dt, 1, A->buf, k * ld + k, ld, kb, A->buf, (k + kb) * ld + k, ld, (int)rest, d->queue[0])) != LCL_OK) goto done;
-        } else {
-            /* large blocks: through the explicit inverse and a temporary */
-            if ((st = lcl__cl_trtri(ctx, d, dt, A->buf, k * ld + k, ld, kb, 0, dinv, d->queue[0])) != LCL_OK) goto done;
-            if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb, kb, 1.0, A->buf, (k + kb) * ld + k, ld, dinv, 0, kb, 0, 0.0, dtmp, 0, nb, 0, d->queue[0])) != LCL_OK) goto done;
-            {
-                size_t so[3] = {0, 0, 0}, dor[3], reg[3];
-                dor[0] = (size_t)k * es; dor[1] = (size_t)(k + kb); dor[2] = 0;
-                reg[0] = (size_t)kb * es; reg[1] = (size_t)rest; reg[2] = 1;
-                LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)nb * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
-                           "clEnqueueCopyBufferRect");
-            }
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(lcl__cl_after(d, qu, qp), "clEnqueueMarkerWithWaitList");
+    for (K = 0; K < n; K += NB) {
+        int KB = (int)(n - K < NB ? n - K : NB);
+        int64_t rest = n - K - KB;
+        int NB2 = (int)(rest < NB ? rest : NB);
+        /* 1. the panel, on its queue once the look-ahead update of its columns is done */
+        if ((st = lcl__cl_wait_mark(ctx, d, qp, &mark)) != LCL_OK) goto done;
+        for (k = K; k < K + KB; k += nb) {
+            int kb = (int)(K + KB - k < nb ? K + KB - k : nb), base = (int)k, inner = (int)(K + KB - k - kb);
+            int64_t below = n - k - kb;
+            cl_long off = k * ld + k;
+            e = lcl__argv(kpot, 6, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(dfail));
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
+            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2_local", d->info.name); goto done; }
+            if (below == 0) break;
+            /* L21 = A21 inv(L11)^T in place, down to the last row */
+            if ((st = lcl__cl_trsm(ctx, d, dt, 1, A->buf, off, ld, kb, A->buf, (k + kb) * ld + k, ld, (int)below, qp)) != LCL_OK) goto done;
+            /* the rest of this panel's columns, lower part */
+            if (inner > 0 && (st = lcl__cl_gemm(ctx, d, dt, (int)below, inner, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, (k + kb) * ld + k,
+                                                ld, 1, 1.0, A->buf, (k + kb) * ld + k + kb, ld, 1, qp)) != LCL_OK)
+                goto done;
         }
-        /* A22 -= L21 L21^T, lower part */
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)rest, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, (k + kb) * ld + k, ld, 1,
-                               1.0, A->buf, (k + kb) * ld + k + kb, ld, 1, d->queue[0])) != LCL_OK) goto done;
-        if ((k / nb) % 8 == 7) LCL__CL->clFlush(d->queue[0]);
+        if (rest == 0) break;
+        {
+            cl_event ew;
+            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
+            LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
+        }
+        /* 2. A22 -= L21 L21^T (lower part): the next panel's columns, then the rest */
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, NB2, KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf, (K + KB) * ld + K, ld, 1, 1.0,
+                               A->buf, (K + KB) * ld + K + KB, ld, 1, qu)) != LCL_OK)
+            goto done;
+        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qu, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
+        if (rest > NB2 && (st = lcl__cl_gemm(ctx, d, dt, (int)(rest - NB2), (int)(rest - NB2), KB, -1.0, A->buf, (K + KB + NB2) * ld + K, ld,
+                                             A->buf, (K + KB + NB2) * ld + K, ld, 1, 1.0, A->buf, (K + KB + NB2) * ld + K + KB + NB2, ld, 1,
+                                             qu)) != LCL_OK)
+            goto done;
+        LCL__CL->clFlush(qu);
     }
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[0], dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueReadBuffer");
+    LCL__CLCHK(LCL__CL->clFinish(qu), "clFinish");
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueReadBuffer");
 done:
-    LCL__CL->clFinish(d->queue[0]);
-    if (dinv) LCL__CL->clReleaseMemObject(dinv);
-    if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
+    if (mark) LCL__CL->clReleaseEvent(mark);
+    LCL__CL->clFinish(qp);
+    LCL__CL->clFinish(qu);
     if (dfail) LCL__CL->clReleaseMemObject(dfail);
     if (info) *info = st == LCL_OK ? fail : 0;
     if (st == LCL_OK && fail)
@@ -3458,6 +3615,449 @@ done:
 }
 #endif
 
+/* >>dense-multi -------------------------------------------------------------------------------- */
+#ifndef LINALG_CL_NO_OPENCL
+/* lcl_getrf / lcl_potrf of host arrays over every device of the context (opts.device = -1).
+   Column blocks of width nb go round-robin (block j to device j % D); a device holds its columns,
+   all n rows, row-major. The devices of one lcl_context have separate cl_contexts, so whatever
+   they share passes through the host: the LU panel is factored on the host (lcl__host_rgetf, as
+   the host-panel path does) and sent to every device with columns to its right; Cholesky's
+   diagonal block is factored on the host and L21 by the block's owner, then sent the same way.
+   Each device swaps, solves and updates its own columns. Look-ahead: the owner of the next block
+   updates it first and sends it to the host, which factors it while the devices finish the rest.
+   The transfer queue writes panel k+1 while the compute queue still reads panel k, so panels and
+   their host staging are double-buffered, each guarded by an event. */
+LCL__PRIVATE void lcl__copy2d(lcl_dtype dt, int64_t rows, int64_t cols, const void *src, int64_t rss, int64_t css, void *dst,
+                              int64_t rsd, int64_t csd);
+
+typedef struct lcl__mdev {
+    lcl__device *d;
+    int64_t ncols, ld;          /* its columns, and the row pitch of a (elements) */
+    cl_mem a, panel[2], piv, inv, tmp, gath;
+    cl_event done[2];           /* the compute queue has finished reading panel[b] */
+    cl_event sent[2];           /* the writes from host staging b have completed */
+} lcl__mdev;
+
+typedef struct lcl__multi {
+    lcl_dtype dt;
+    size_t es;
+    int64_t n, nb, nblk;
+    int nd;
+    lcl__mdev *dv;
+    void *stage[2];             /* the panel on its way to the devices: n x nb, ld nb */
+    void *rd;                   /* the next panel (LU) or diagonal block (Cholesky) from its owner */
+    void *diag;                 /* Cholesky: the factored diagonal block on its way back */
+    double *P;                  /* the panel widened to double */
+    cl_event ready;             /* the read into rd */
+} lcl__multi;
+
+/* blocks j < s that device p holds */
+LCL__PRIVATE int64_t lcl__mb_before(const lcl__multi *m, int p, int64_t s) { return s > p ? (s - p - 1) / m->nd + 1 : 0; }
+LCL__PRIVATE int64_t lcl__mb_width(const lcl__multi *m, int64_t j) { return LCL__MIN(m->nb, m->n - j * m->nb); }
+
+LCL__PRIVATE void lcl__multi_close(lcl__multi *m) {
+    int p, b;
+    if (m->ready) { LCL__CL->clWaitForEvents(1, &m->ready); LCL__CL->clReleaseEvent(m->ready); }
+    for (p = 0; m->dv && p < m->nd; p++) {
+        lcl__mdev *v = &m->dv[p];
+        cl_mem bufs[7];
+        int i;
+        if (v->d) { LCL__CL->clFinish(v->d->queue[1]); LCL__CL->clFinish(v->d->queue[0]); }
+        for (b = 0; b < 2; b++) {
+            if (v->done[b]) LCL__CL->clReleaseEvent(v->done[b]);
+            if (v->sent[b]) LCL__CL->clReleaseEvent(v->sent[b]);
+        }
+        bufs[0] = v->a; bufs[1] = v->panel[0]; bufs[2] = v->panel[1]; bufs[3] = v->piv; bufs[4] = v->inv; bufs[5] = v->tmp; bufs[6] = v->gath;
+        for (i = 0; i < 7; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
+    }
+    LCL_FREE(m->dv);
+    LCL_FREE(m->stage[0]);
+    LCL_FREE(m->stage[1]);
+    LCL_FREE(m->rd);
+    LCL_FREE(m->diag);
+    LCL_FREE(m->P);
+    memset(m, 0, sizeof *m);
+}
+
+/* The block size (the smallest tuned one unless given), buffers on the devices used (no more than
+   there are column blocks) and the host staging. */
+LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t n, const lcl_dense_opts *o, int chol, lcl__multi *m) {
+    lcl_status st = LCL_OK;
+    size_t es = lcl__dsize(dt), pb;
+    int p, b;
+    memset(m, 0, sizeof *m);
+    m->dt = dt;
+    m->es = es;
+    m->n = n;
+    m->nb = o && o->block > 0 ? o->block : 0;
+    for (p = 0; p < ctx->ndev; p++) {
+        lcl__device *d = &ctx->dev[p];
+        if (dt == LCL_F64 && !d->info.fp64)
+            return lcl__fail(ctx, LCL_ERR_NO_FP64, "device %d ('%s') has no double precision (fp64): split the factorization over "
+                             "devices that have it, or use single precision (LCL_F32)", p, d->info.name);
+        if (!(o && o->block > 0) && (m->nb == 0 || d->trsm_nb < m->nb)) m->nb = d->trsm_nb;
+    }
+    if (m->nb > n) m->nb = n;
+    m->nblk = (n + m->nb - 1) / m->nb;
+    m->nd = (int)LCL__MIN((int64_t)ctx->ndev, m->nblk);
+    pb = (size_t)n * (size_t)m->nb;
+    m->dv = (lcl__mdev *)lcl__alloc(ctx, "device table", (size_t)m->nd, sizeof *m->dv, &st);
+    if (!m->dv) return st;
+    memset(m->dv, 0, (size_t)m->nd * sizeof *m->dv);
+    for (b = 0; b < 2; b++) if (!(m->stage[b] = lcl__alloc(ctx, "panel staging", pb, es, &st))) return st;
+    if (!(m->rd = lcl__alloc(ctx, "panel staging", pb, es, &st))) return st;
+    if (!(m->diag = lcl__alloc(ctx, "diagonal block", (size_t)(m->nb * m->nb), es, &st))) return st;
+    if (!(m->P = (double *)lcl__alloc(ctx, "panel", pb, sizeof(double), &st))) return st;
+    for (p = 0; p < m->nd; p++) {
+        lcl__mdev *v = &m->dv[p];
+        lcl__device *d = v->d = &ctx->dev[p];
+        int64_t last = m->nblk - 1;
+        size_t bytes;
+        v->ncols = lcl__mb_before(m, p, m->nblk) * m->nb - (last % m->nd == p ? m->nb - lcl__mb_width(m, last) : 0);
+        v->ld = lcl__round_up(v->ncols, 32);
+        if (!lcl__mul_size((size_t)n, (size_t)v->ld, &bytes) || !lcl__mul_size(bytes, es, &bytes))
+            return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%lld columns of %lld rows overflow size_t", (long long)v->ncols, (long long)n);
+        if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &v->a)) != LCL_OK) return st;
+        for (b = 0; b < 2; b++) if ((st = lcl__buffer(ctx, d, pb * es, CL_MEM_READ_WRITE, &v->panel[b])) != LCL_OK) return st;
+        if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &v->piv)) != LCL_OK) return st;
+        if (m->nb > d->trsm_nb) {   /* large blocks solve through the inverse and a temporary */
+            if ((st = lcl__buffer(ctx, d, (size_t)(m->nb * m->nb) * es, CL_MEM_READ_WRITE, &v->inv)) != LCL_OK) return st;
+            if ((st = lcl__buffer(ctx, d, (chol ? pb : (size_t)(m->nb * v->ld)) * es, CL_MEM_READ_WRITE, &v->tmp)) != LCL_OK) return st;
+        }
+        /* Cholesky: the L21 rows of this device's columns, gathered into one operand */
+        if (chol && (st = lcl__buffer(ctx, d, (size_t)v->ncols * (size_t)m->nb * es, CL_MEM_READ_WRITE, &v->gath)) != LCL_OK) return st;
+    }
+    return LCL_OK;
+}
+
+/* The host matrix (element strides rs, cs) to the devices' columns (up = 1) or back, through a
+   staging block of at most LCL__MULTI_STAGE elements; back with lower = 1 writes only the lower
+   triangle, the part Cholesky defines. */
+#ifndef LCL__MULTI_STAGE
+#define LCL__MULTI_STAGE ((int64_t)1 << 23)
+#endif
+LCL__PRIVATE lcl_status lcl__multi_copy(lcl_context *ctx, lcl__multi *m, void *data, int64_t rs, int64_t cs, int up, int lower) {
+    int64_t n = m->n, maxld = 0, chunk, r0, t, i;
+    size_t es = m->es;
+    char *tmp, *h = (char *)data;
+    lcl_status st = LCL_OK;
+    int p;
+    for (p = 0; p < m->nd; p++) maxld = LCL__MAX(maxld, m->dv[p].ld);
+    chunk = LCL__MAX(1, LCL__MIN(n, (int64_t)LCL__MULTI_STAGE / maxld));
+    if (!(tmp = (char *)lcl__alloc(ctx, "column staging", (size_t)(chunk * maxld), es, &st))) return st;
+    for (p = 0; p < m->nd && st == LCL_OK; p++) {
+        lcl__mdev *v = &m->dv[p];
+        for (r0 = 0; r0 < n && st == LCL_OK; r0 += chunk) {
+            int64_t r1 = LCL__MIN(n, r0 + chunk);
+            cl_int e;
+            if (!up && (e = lcl__cl_rect(v->d, 0, v->d->queue[0], v->a, v->ld, r0, 0, r1 - r0, v->ncols, tmp, v->ld, es, CL_TRUE, 0, NULL, NULL)) != CL_SUCCESS) {
+                st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect", v->d->info.name);
+                break;
+            }
+            for (t = 0; t * m->nb < v->ncols; t++) {
+                int64_t c0 = (t * m->nd + p) * m->nb, w = lcl__mb_width(m, t * m->nd + p), below = LCL__MAX(r0, c0 + w);
+                char *hc = h + (size_t)(r0 * rs + c0 * cs) * es, *loc = tmp + (size_t)(t * m->nb) * es;
+                if (up) lcl__copy2d(m->dt, r1 - r0, w, hc, rs, cs, loc, v->ld, 1);
+                else if (!lower) lcl__copy2d(m->dt, r1 - r0, w, loc, v->ld, 1, hc, rs, cs);
+                else {   /* the diagonal block's rows up to the diagonal, then the rows below it */
+                    for (i = LCL__MAX(r0, c0); i < LCL__MIN(r1, c0 + w); i++)
+                        lcl__copy2d(m->dt, 1, i - c0 + 1, loc + (size_t)((i - r0) * v->ld) * es, v->ld, 1, hc + (size_t)((i - r0) * rs) * es, rs, cs);
+                    if (below < r1)
+                        lcl__copy2d(m->dt, r1 - below, w, loc + (size_t)((below - r0) * v->ld) * es, v->ld, 1, hc + (size_t)((below - r0) * rs) * es, rs, cs);
+                }
+            }
+            if (up && (e = lcl__cl_rect(v->d, 1, v->d->queue[0], v->a, v->ld, r0, 0, r1 - r0, v->ncols, tmp, v->ld, es, CL_TRUE, 0, NULL, NULL)) != CL_SUCCESS)
+                st = lcl__clfail(ctx, e, "clEnqueueWriteBufferRect", v->d->info.name);
+        }
+    }
+    LCL_FREE(tmp);
+    return st;
+}
+
+/* the queue q waits for event ev from the other queue of the same device */
+LCL__PRIVATE lcl_status lcl__multi_wait(lcl_context *ctx, lcl__mdev *v, int q, cl_event ev) {
+    cl_int e = LCL__CL->clEnqueueBarrierWithWaitList(v->d->queue[q], 1, &ev, NULL);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", v->d->info.name);
+}
+/* *ev = a marker on queue q (released first if set) */
+LCL__PRIVATE lcl_status lcl__multi_mark(lcl_context *ctx, lcl__mdev *v, int q, cl_event *ev) {
+    cl_int e;
+    if (*ev) LCL__CL->clReleaseEvent(*ev);
+    *ev = NULL;
+    e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[q], 0, NULL, ev);
+    if (e == CL_SUCCESS) e = LCL__CL->clFlush(v->d->queue[q]);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList", v->d->info.name);
+}
+/* the host waits for *ev (then released) */
+LCL__PRIVATE lcl_status lcl__multi_host_wait(lcl_context *ctx, cl_event *ev, const char *dev) {
+    cl_int e = *ev ? LCL__CL->clWaitForEvents(1, ev) : CL_SUCCESS;
+    if (*ev) LCL__CL->clReleaseEvent(*ev);
+    *ev = NULL;
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clWaitForEvents", dev);
+}
+/* host staging b may be overwritten once every device has read it */
+LCL__PRIVATE lcl_status lcl__multi_staging_free(lcl_context *ctx, lcl__multi *m, int b) {
+    lcl_status st = LCL_OK;
+    int p;
+    for (p = 0; p < m->nd; p++) {
+        lcl_status s2 = lcl__multi_host_wait(ctx, &m->dv[p].sent[b], m->dv[p].d->info.name);
+        if (st == LCL_OK) st = s2;
+    }
+    return st;
+}
+/* rows x cols from host staging b (ld nb) into panel[b] of device v on its transfer queue, once
+   its compute queue is done with that panel; the compute queue waits for the write */
+LCL__PRIVATE lcl_status lcl__multi_send(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int b, cl_mem dst, int64_t dld, int64_t r0,
+                                        int64_t c0, int64_t rows, int64_t cols, const int32_t *piv, int64_t k) {
+    cl_int e = CL_SUCCESS;
+    lcl_status st;
+    if (v->done[b] && (st = lcl__multi_wait(ctx, v, 1, v->done[b])) != LCL_OK) return st;
+    if (piv) e = LCL__CL->clEnqueueWriteBuffer(v->d->queue[1], v->piv, CL_FALSE, (size_t)k * sizeof(cl_int), (size_t)cols * sizeof(cl_int),
+                                               piv + k, 0, NULL, NULL);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(pivots)", v->d->info.name);
+    if (dst && (e = lcl__cl_rect(v->d, 1, v->d->queue[1], dst, dld, r0, c0, rows, cols, m->stage[b], m->nb, m->es, CL_FALSE, 0, NULL, NULL)) != CL_SUCCESS)
+        return lcl__clfail(ctx, e, "clEnqueueWriteBufferRect(panel)", v->d->info.name);
+    if ((st = lcl__multi_mark(ctx, v, 1, &v->sent[b])) != LCL_OK) return st;
+    return lcl__multi_wait(ctx, v, 0, v->sent[b]);
+}
+/* the next panel (rows x cols at r0, c0 of v's columns) to rd once queue 0 gets here */
+LCL__PRIVATE lcl_status lcl__multi_fetch(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t r0, int64_t c0, int64_t rows, int64_t cols) {
+    cl_event mark = NULL;
+    cl_int e;
+    lcl_status st = lcl__multi_mark(ctx, v, 0, &mark);
+    if (st != LCL_OK) return st;
+    e = lcl__cl_rect(v->d, 0, v->d->queue[1], v->a, v->ld, r0, c0, rows, cols, m->rd, m->nb, m->es, CL_FALSE, 1, &mark, &m->ready);
+    LCL__CL->clReleaseEvent(mark);
+    if (e == CL_SUCCESS) e = LCL__CL->clFlush(v->d->queue[1]);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueReadBufferRect(panel)", v->d->info.name);
+}
+LCL__PRIVATE lcl_status lcl__multi_copy_rect(lcl_context *ctx, lcl__mdev *v, int q, size_t es, cl_mem src, int64_t sld, int64_t sr, int64_t sc,
+                                             cl_mem dst, int64_t dld, int64_t dr, int64_t dc, int64_t rows, int64_t cols) {
+    size_t so[3], dor[3], reg[3];
+    cl_int e;
+    if (rows <= 0 || cols <= 0) return LCL_OK;
+    so[0] = (size_t)sc * es; so[1] = (size_t)sr; so[2] = 0;
+    dor[0] = (size_t)dc * es; dor[1] = (size_t)dr; dor[2] = 0;
+    reg[0] = (size_t)cols * es; reg[1] = (size_t)rows; reg[2] = 1;
+    e = LCL__CL->clEnqueueCopyBufferRect(v->d->queue[q], src, dst, so, dor, reg, (size_t)sld * es, 0, (size_t)dld * es, 0, 0, NULL, NULL);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueCopyBufferRect", v->d->info.name);
+}
+
+/* LU: *zero gets the first zero pivot (1-based), LAPACK's info */
+LCL__PRIVATE lcl_status lcl__multi_getrf(lcl_context *ctx, lcl__multi *m, int32_t *ipiv, int64_t *zero) {
+    lcl_dtype dt = m->dt;
+    size_t es = m->es;
+    int64_t n = m->n, nb = m->nb, s, i;
+    int32_t lp[1024];
+    int32_t *piv = nb <= 1024 ? lp : NULL;
+    lcl_status st = LCL_OK;
+    cl_int e;
+    int p;
+    if (!piv && !(piv = (int32_t *)lcl__alloc(ctx, "panel pivots", (size_t)nb, sizeof(int32_t), &st))) return st;
+    e = lcl__cl_rect(m->dv[0].d, 0, m->dv[0].d->queue[0], m->dv[0].a, m->dv[0].ld, 0, 0, n, lcl__mb_width(m, 0), m->rd, nb, es, CL_TRUE, 0, NULL, NULL);
+    if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(panel)", m->dv[0].d->info.name); goto done; }
+    for (s = 0; s < m->nblk; s++) {
+        int64_t k = s * nb, kb = lcl__mb_width(m, s), rows = n - k, rest = rows - kb, lco = s / m->nd * nb, z = 0;
+        int o = (int)(s % m->nd), b = (int)(s & 1);
+        /* 1. the panel on the host */
+        if ((st = lcl__multi_host_wait(ctx, &m->ready, m->dv[o].d->info.name)) != LCL_OK) goto done;
+        for (i = 0; i < rows; i++) lcl__widen(dt, (char *)m->rd + (size_t)(i * nb) * es, m->P + i * kb, (size_t)kb);
+        lcl__host_rgetf(rows, (int)kb, m->P, (int)kb, piv, &z, 0);
+        if (z && !*zero) *zero = k + z;
+        for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + piv[i]);
+        if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) goto done;
+        for (i = 0; i < rows; i++) lcl__narrow(dt, m->P + i * kb, (char *)m->stage[b] + (size_t)(i * nb) * es, (size_t)kb);
+        /* 2. pivots to every device; the panel into its owner's columns and to each device with columns right of it */
+        for (p = 0; p < m->nd; p++) {
+            lcl__mdev *v = &m->dv[p];
+            int right = lcl__mb_before(m, p, s + 1) * nb < v->ncols;
+            st = p == o ? lcl__multi_send(ctx, m, v, b, v->a, v->ld, k, lco, rows, kb, ipiv, k)
+                        : lcl__multi_send(ctx, m, v, b, right ? v->panel[b] : NULL, nb, 0, 0, rows, kb, ipiv, k);
+            if (st != LCL_OK) goto done;
+        }
+        if (rest == 0) break;
+        /* 3. each device: swaps, U12 = inv(L11) A12 and A22 -= L21 U12 on its columns right of the panel */
+        for (p = 0; p < m->nd; p++) {
+            lcl__mdev *v = &m->dv[p];
+            lcl__device *d = v->d;
+            int64_t r0 = lcl__mb_before(m, p, s + 1) * nb, nr = v->ncols - r0, ld = v->ld;
+            int64_t nl = p == (s + 1) % m->nd ? lcl__mb_width(m, s + 1) : 0;   /* the next panel, updated first */
+            cl_mem L = p == o ? v->a : v->panel[b];
+            int64_t offl = p == o ? k * ld + lco : 0, ldl = p == o ? ld : nb;
+            cl_command_queue q = d->queue[0];
+            if (nr <= 0) continue;
+            if ((st = lcl__cl_laswp(ctx, d, dt, v->a, (int)ld, (int)r0, (int)v->ncols, (int)k, (int)(k + kb), v->piv, q)) != LCL_OK) goto done;
+            if (kb <= d->trsm_nb) {
+                if ((st = lcl__cl_trsm(ctx, d, dt, 0, L, offl, (int)ldl, (int)kb, v->a, k * ld + r0, (int)ld, (int)nr, q)) != LCL_OK) goto done;
+            } else {
+                if ((st = lcl__cl_trtri(ctx, d, dt, L, offl, (int)ldl, (int)kb, 1, v->inv, q)) != LCL_OK) goto done;
+                if ((st = lcl__cl_gemm(ctx, d, dt, (int)kb, (int)nr, (int)kb, 1.0, v->inv, 0, (int)kb, v->a, k * ld + r0, (int)ld, 0, 0.0, v->tmp, 0,
+                                       (int)ld, 0, q)) != LCL_OK) goto done;
+                if ((st = lcl__multi_copy_rect(ctx, v, 0, es, v->tmp, ld, 0, 0, v->a, ld, k, r0, kb, nr)) != LCL_OK) goto done;
+            }
+            if (nl > 0) {
+                if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)nl, (int)kb, -1.0, L, offl + kb * ldl, (int)ldl, v->a, k * ld + r0, (int)ld, 0, 1.0,
+                                       v->a, (k + kb) * ld + r0, (int)ld, 0, q)) != LCL_OK) goto done;
+                if ((st = lcl__multi_fetch(ctx, m, v, k + kb, r0, rest, nl)) != LCL_OK) goto done;
+            }
+            if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(nr - nl), (int)kb, -1.0, L, offl + kb * ldl, (int)ldl, v->a, k * ld + r0 + nl, (int)ld,
+                                   0, 1.0, v->a, (k + kb) * ld + r0 + nl, (int)ld, 0, q)) != LCL_OK) goto done;
+            if ((st = lcl__multi_mark(ctx, v, 0, &v->done[b])) != LCL_OK) goto done;
+        }
+    }
+    /* 4. the swaps left of each panel, deferred to the end */
+    for (p = 0; p < m->nd; p++) {
+        lcl__mdev *v = &m->dv[p];
+        for (s = 1; s < m->nblk; s++) {
+            int64_t c1 = lcl__mb_before(m, p, s) * nb;
+            if ((st = lcl__cl_laswp(ctx, v->d, dt, v->a, (int)v->ld, 0, (int)c1, (int)(s * nb), (int)(s * nb + lcl__mb_width(m, s)), v->piv,
+                                    v->d->queue[0])) != LCL_OK) goto done;
+        }
+        if ((e = LCL__CL->clFinish(v->d->queue[0])) != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clFinish", v->d->info.name); goto done; }
+    }
+done:
+    if (piv != lp) LCL_FREE(piv);
+    return st;
+}
+
+/* Cholesky (lower, of the columns as stored): *fail gets the order of the first non-positive
+   leading minor, LAPACK's info; the factorization stops there. The strictly upper triangle of the
+   device copy is scratch (the trailing update runs on rectangles), so only the lower one comes back. */
+LCL__PRIVATE lcl_status lcl__multi_potrf(lcl_context *ctx, lcl__multi *m, int64_t *fail) {
+    lcl_dtype dt = m->dt;
+    size_t es = m->es;
+    int64_t n = m->n, nb = m->nb, D = m->nd, s, i;
+    lcl_status st = LCL_OK;
+    cl_event l21 = NULL;
+    cl_int e;
+    int p;
+    lcl_dense_opts unb;
+    memset(&unb, 0, sizeof unb);
+    unb.alg = LCL_ALG_UNBLOCKED;
+    e = lcl__cl_rect(m->dv[0].d, 0, m->dv[0].d->queue[0], m->dv[0].a, m->dv[0].ld, 0, 0, lcl__mb_width(m, 0), lcl__mb_width(m, 0), m->rd, nb, es,
+                     CL_TRUE, 0, NULL, NULL);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueReadBufferRect(diagonal block)", m->dv[0].d->info.name);
+    for (s = 0; s < m->nblk; s++) {
+        int64_t k = s * nb, kb = lcl__mb_width(m, s), rest = n - k - kb, lco = s / D * nb, inf = 0;
+        int o = (int)(s % D), b = (int)(s & 1);
+        lcl__mdev *vo = &m->dv[o];
+        lcl__device *d = vo->d;
+        /* 1. the diagonal block on the host, in double; the owner gets it back and solves L21 on its transfer queue */
+        if ((st = lcl__multi_host_wait(ctx, &m->ready, d->info.name)) != LCL_OK) goto done;
+        for (i = 0; i < kb; i++) lcl__widen(dt, (char *)m->rd + (size_t)(i * nb) * es, m->P + i * kb, (size_t)kb);
+        /* row-major lower = column-major upper */
+        if ((st = lcl__cpu_potrf(ctx, LCL_F64, LCL_UPPER, kb, m->P, kb, &inf, &unb)) != LCL_OK) goto done;
+        if (inf) { *fail = k + inf; break; }
+        lcl__narrow(dt, m->P, m->diag, (size_t)(kb * kb));
+        if ((e = lcl__cl_rect(d, 1, d->queue[1], vo->a, vo->ld, k, lco, kb, kb, m->diag, kb, es, CL_FALSE, 0, NULL, NULL)) != CL_SUCCESS) {
+            st = lcl__clfail(ctx, e, "clEnqueueWriteBufferRect(diagonal block)", d->info.name);
+            goto done;
+        }
+        if (rest == 0) break;
+        if (kb <= d->trsm_nb) {
+            if ((st = lcl__cl_trsm(ctx, d, dt, 1, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, (int)rest,
+                                   d->queue[1])) != LCL_OK) goto done;
+        } else {
+            if ((st = lcl__cl_trtri(ctx, d, dt, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, 0, vo->inv, d->queue[1])) != LCL_OK) goto done;
+            if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)kb, (int)kb, 1.0, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, vo->inv, 0, (int)kb, 0,
+                                   0.0, vo->tmp, 0, (int)nb, 0, d->queue[1])) != LCL_OK) goto done;
+            if ((st = lcl__multi_copy_rect(ctx, vo, 1, es, vo->tmp, nb, 0, 0, vo->a, vo->ld, k + kb, lco, rest, kb)) != LCL_OK) goto done;
+        }
+        /* 2. L21 to the host and on to the other devices; the owner copies its own */
+        if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) goto done;
+        e = lcl__cl_rect(d, 0, d->queue[1], vo->a, vo->ld, k + kb, lco, rest, kb, m->stage[b], nb, es, CL_FALSE, 0, NULL, &l21);
+        if (e == CL_SUCCESS) e = LCL__CL->clFlush(d->queue[1]);
+        if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(L21)", d->info.name); goto done; }
+        if ((st = lcl__multi_mark(ctx, vo, 1, &vo->sent[b])) != LCL_OK) goto done;
+        if ((st = lcl__multi_wait(ctx, vo, 0, vo->sent[b])) != LCL_OK) goto done;
+        if ((st = lcl__multi_copy_rect(ctx, vo, 0, es, vo->a, vo->ld, k + kb, lco, vo->panel[b], nb, 0, 0, rest, kb)) != LCL_OK) goto done;
+        if ((st = lcl__multi_host_wait(ctx, &l21, d->info.name)) != LCL_OK) goto done;
+        for (p = 0; p < m->nd; p++)
+            if (p != o && lcl__mb_before(m, p, s + 1) * nb < m->dv[p].ncols &&
+                (st = lcl__multi_send(ctx, m, &m->dv[p], b, m->dv[p].panel[b], nb, 0, 0, rest, kb, NULL, 0)) != LCL_OK) goto done;
+        /* 3. A22 -= L21 L21^T on each device's columns: column block j needs rows j*nb.. of L21 and,
+              as op(B), the L21 rows of its own columns (gathered when blocks are grouped) */
+        for (p = 0; p < m->nd; p++) {
+            lcl__mdev *v = &m->dv[p];
+            cl_command_queue q = v->d->queue[0];
+            int64_t t = lcl__mb_before(m, p, s + 1), tn = lcl__mb_before(m, p, m->nblk), t0, full;
+            if (t >= tn) continue;
+            if (p == (s + 1) % D) {   /* the next diagonal block first, then to the host */
+                int64_t j0 = (s + 1) * nb, w = lcl__mb_width(m, s + 1);
+                if ((st = lcl__cl_gemm(ctx, v->d, dt, (int)(n - j0), (int)w, (int)kb, -1.0, v->panel[b], (j0 - k - kb) * nb, (int)nb, v->panel[b],
+                                       (j0 - k - kb) * nb, (int)nb, 1, 1.0, v->a, j0 * v->ld + t * nb, (int)v->ld, 1, q)) != LCL_OK) goto done;
+                if ((st = lcl__multi_fetch(ctx, m, v, j0, t * nb, w, w)) != LCL_OK) goto done;
+                t++;
+            }
+            /* gather: full blocks with one 3-D copy (D*nb rows apart), a short last one alone */
+            t0 = t;
+            full = tn - t0 - ((tn - 1) * D + p == m->nblk - 1 && lcl__mb_width(m, m->nblk - 1) < nb);
+            if (tn - t0 > 1 && full > 0) {
+                size_t so[3], dor[3], reg[3];
+                so[0] = 0; so[1] = (size_t)((t0 * D + p) * nb - k - kb); so[2] = 0;
+                dor[0] = dor[1] = dor[2] = 0;
+                reg[0] = (size_t)kb * es; reg[1] = (size_t)nb; reg[2] = (size_t)full;
+                e = LCL__CL->clEnqueueCopyBufferRect(q, v->panel[b], v->gath, so, dor, reg, (size_t)nb * es, (size_t)(D * nb * nb) * es, (size_t)nb * es,
+                                                     (size_t)(nb * nb) * es, 0, NULL, NULL);
+                if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueCopyBufferRect(gather)", v->d->info.name); goto done; }
+            }
+            if (tn - t0 > 1 && full < tn - t0 &&
+                (st = lcl__multi_copy_rect(ctx, v, 0, es, v->panel[b], nb, ((tn - 1) * D + p) * nb - k - kb, 0, v->gath, nb, (tn - 1 - t0) * nb, 0,
+                                           lcl__mb_width(m, m->nblk - 1), kb)) != LCL_OK) goto done;
+            /* groups of blocks: a group starting at row j0 computes rows j0..n of all its columns, so
+               its later blocks waste the rows above their diagonal; w keeps that near 1/8 of the work */
+            while (t < tn) {
+                int64_t j0 = (t * D + p) * nb, w = LCL__MIN(1 + (n - j0) / (4 * D * nb), tn - t);
+                int64_t cols = LCL__MIN((t + w) * nb, v->ncols) - t * nb;
+                cl_mem B = w == 1 ? v->panel[b] : v->gath;
+                int64_t offb = w == 1 ? (j0 - k - kb) * nb : (t - t0) * nb * nb;
+                if ((st = lcl__cl_gemm(ctx, v->d, dt, (int)(n - j0), (int)cols, (int)kb, -1.0, v->panel[b], (j0 - k - kb) * nb, (int)nb, B, offb, (int)nb, 1,
+                                       1.0, v->a, j0 * v->ld + t * nb, (int)v->ld, w == 1, q)) != LCL_OK) goto done;
+                t += w;
+            }
+            if ((st = lcl__multi_mark(ctx, v, 0, &v->done[b])) != LCL_OK) goto done;
+        }
+    }
+    for (p = 0; p < m->nd; p++)
+        if ((e = LCL__CL->clFinish(m->dv[p].d->queue[1])) != CL_SUCCESS || (e = LCL__CL->clFinish(m->dv[p].d->queue[0])) != CL_SUCCESS) {
+            st = lcl__clfail(ctx, e, "clFinish", m->dv[p].d->info.name);
+            break;
+        }
+done:
+    if (l21) { LCL__CL->clWaitForEvents(1, &l21); LCL__CL->clReleaseEvent(l21); }
+    return st;
+}
+
+/* getrf (op 0) or potrf (op 1) of host arrays split over the context's devices; *info as LAPACK's,
+   with LCL_OK (the caller words the singular / not-SPD message) */
+LCL__PRIVATE lcl_status lcl__cl_multi_factor(lcl_context *ctx, int op, lcl_uplo u, lcl_dense *A, int32_t *ipiv, int64_t *info,
+                                             const lcl_dense_opts *o) {
+    lcl__multi m;
+    int64_t rs = A->layout == LCL_COL_MAJOR ? 1 : A->ld, cs = A->layout == LCL_COL_MAJOR ? A->ld : 1, bad = 0;
+    lcl_status st = lcl__cl_alg_check(ctx, o, op ? "potrf" : "getrf");
+    *info = 0;
+    if (st != LCL_OK) return st;
+    if (op == 1 && u == LCL_UPPER) { int64_t t = rs; rs = cs; cs = t; }   /* U^T U: the lower factor of A^T */
+    if ((st = lcl__multi_open(ctx, A->dtype, A->rows, o, op, &m)) == LCL_OK && (st = lcl__multi_copy(ctx, &m, A->data, rs, cs, 1, 0)) == LCL_OK) {
+        st = op == 0 ? lcl__multi_getrf(ctx, &m, ipiv, &bad) : lcl__multi_potrf(ctx, &m, &bad);
+        if (st == LCL_OK) st = lcl__multi_copy(ctx, &m, A->data, rs, cs, 0, op == 1);
+    }
+    lcl__multi_close(&m);
+    if (st == LCL_OK) *info = bad;
+    return st;
+}
+
+/* A lcl_dmat lives on one device: opts.device must name it (or be -1 in a one-device context). */
+LCL__PRIVATE lcl_status lcl__multi_dmat_check(lcl_context *ctx, const char *fn, const lcl_dmat *A, const lcl_dense_opts *o) {
+    if (o->device == -1 && ctx->ndev > 1)
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: opts.device -1 splits host arrays over the devices (lcl_getrf, lcl_potrf); a lcl_dmat "
+                         "lives on one device (this one on device %d): pass that index", fn, A->dev);
+    if (o->device >= 0 && o->device != A->dev)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: opts.device is %d but the matrix lives on device %d", fn, o->device, A->dev);
+    return LCL_OK;
+}
+#endif
+
 /* >>dense-api ---------------------------------------------------------------------------------- */
 /* Validation, NaN/Inf scan, layouts and dispatch. The CPU kernels are column-major: a row-major LU
    is factored in a column-major copy (a transpose would pivot columns instead of rows), a
@@ -3520,7 +4120,7 @@ LCL__PRIVATE lcl_status lcl__dense_opts_get(lcl_context *ctx, const char *fn, co
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: LCL_ALG_BANACHIEWICZ is a Cholesky algorithm, not an LU one", fn);
     if (o->block < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: negative block size %d", fn, o->block);
     if (o->device < -1) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: device %d (use -1 for all, or an index)", fn, o->device);
-    if (ctx && ctx->backend == LCL_BACKEND_OPENCL && o->device >= ctx->ndev)
+    if (lcl__dense_backend(ctx) == LCL_BACKEND_OPENCL && o->device >= ctx->ndev)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: device %d out of range: the context has %d OpenCL device(s)", fn, o->device,
                          ctx->ndev);
     *out = *o;
@@ -3610,13 +4210,15 @@ LCL__PRIVATE const char *lcl__alg_name(const lcl_dense_opts *o) {
 
 /* ---- OpenCL: host arrays through a device matrix ---- */
 #ifndef LINALG_CL_NO_OPENCL
-LCL__PRIVATE int lcl__dense_on_cl(const lcl_context *ctx) { return ctx && ctx->backend == LCL_BACKEND_OPENCL; }
+LCL__PRIVATE int lcl__dense_on_cl(const lcl_context *ctx) { return lcl__dense_backend(ctx) == LCL_BACKEND_OPENCL; }
 /* op 0 getrf, 1 potrf; F factored in place */
 LCL__PRIVATE lcl_status lcl__cl_factor_host(lcl_context *ctx, int op, lcl_uplo u, lcl_dense *A, int32_t *ipiv, int64_t *info,
                                             const lcl_dense_opts *o) {
     lcl_dmat m;
     lcl_status st, st2;
+    if (o && o->device < 0 && ctx->ndev > 1) return lcl__cl_multi_factor(ctx, op, u, A, ipiv, info, o);
     memset(&m, 0, sizeof m);
+    m.dev = o && o->device > 0 ? o->device : 0;
     if ((st = lcl__cl_dmat_upload(ctx, A, &m)) != LCL_OK) return st;
     st = op == 0 ? lcl__cl_getrf(ctx, &m, ipiv, info, o) : lcl__cl_potrf(ctx, u, &m, info, o);
     if (st == LCL_OK || st == LCL_ERR_SINGULAR || st == LCL_ERR_NOT_SPD) {
@@ -3932,6 +4534,7 @@ LCL_API lcl_status lcl_dmat_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, 
     if (A->rows == 0) return LCL_OK;
 #ifndef LINALG_CL_NO_OPENCL
     if (where == 1) {
+        if ((st = lcl__multi_dmat_check(ctx, fn, A, &opt)) != LCL_OK) return st;
         st = lcl__cl_getrf(ctx, A, ipiv, &inf, &opt);
         if (info) *info = inf;
         if (st == LCL_OK && inf > 0)
@@ -3977,6 +4580,7 @@ LCL_API lcl_status lcl_dmat_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dmat *A, 
     if (A->rows == 0) return LCL_OK;
 #ifndef LINALG_CL_NO_OPENCL
     if (where == 1) {
+        if ((st = lcl__multi_dmat_check(ctx, fn, A, &opt)) != LCL_OK) return st;
         st = lcl__cl_potrf(ctx, uplo, A, &inf, &opt);
         if (info) *info = inf;
         if (st == LCL_OK && inf > 0)
@@ -4303,7 +4907,8 @@ struct lcl_spmat {
     int32_t *perm, *swidth;     /* SELL */
     int32_t ndiag, *off;        /* DIA */
     int32_t br, bc;             /* BCSR */
-    struct lcl_spmat *tr;       /* A^T in the same format, built on the first LCL_TRANS product */
+    struct lcl_spmat *tr;       /* A^T in the same format, built on the first LCL_TRANS product
+                                   (CSC on OpenCL: a CSR on the device only, lcl__csc_cl_transpose) */
     int nparts;                 /* OpenCL */
     lcl__spdev *part;
     /* CPU products (>>spmv-cpu), private to the host kernels */
@@ -5057,7 +5662,8 @@ LCL__PRIVATE void lcl__spmv_host(const lcl_context *ctx, const lcl_spmat *A, dou
 /* >>spmv-opencl -------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL
 /* The OpenCL side of lcl_spmat / lcl_vec, called by >>spmv-api when the context's backend is
-   OpenCL. A->part[p] holds rows [r0, r1) on one device (rows split by nnz when opts.device is -1).
+   OpenCL. A->part[p] holds rows [r0, r1) on one device (rows split by nnz when opts.device is -1;
+   CSC: rows of the CSR of A, see lcl__spmat_upload_csc).
    Transposed products are plain products with A->tr, so these only compute y = alpha*A*x + beta*y. */
 struct lcl__spdev {
     int dev;                    /* index into ctx->dev */
@@ -5345,8 +5951,7 @@ LCL__PRIVATE lcl_status lcl__sp_upload_part(lcl_context *ctx, const lcl_spmat *A
     case LCL_FMT_DENSE:
         return lcl__sp_put(ctx, d, &P->b[2], (const char *)A->val + (size_t)(r0 * A->cols) * es, (size_t)(n * A->cols) * es);
     default:
-        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "format '%s' has no OpenCL SpMV kernel%s", lcl_format_name(A->format),
-                         A->format == LCL_FMT_CSC ? ": use CSR (CSC would need atomic scatters)" : "");
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "format '%s' has no OpenCL SpMV kernel", lcl_format_name(A->format));
     }
 }
 
@@ -5447,6 +6052,55 @@ LCL__PRIVATE lcl_status lcl__spmat_upload(lcl_context *ctx, lcl_spmat *A) {
     return LCL_OK;
 }
 
+/* CSC on OpenCL, without atomics. A^T x gathers along the CSC arrays (the CSR of A^T): the CSR
+   kernels run on them as they are (lcl__csc_cl_transpose). A x would scatter: float atomics ran
+   15-20x slower than stores on NVIDIA (seed thesis), a CAS-loop scatter 2-3x slower than the CSR
+   kernel on PoCL, and a segmented sum needs the entries sorted by row. So the device keeps the
+   CSR the matrix was built from -- a transpose of the CSC arrays that costs nothing here (on the
+   host it costs ~10 products) -- with rows split by nnz over devices as CSR's: a column split
+   would leave each device a whole partial y to scatter and the host nd of them to add. */
+LCL__PRIVATE lcl_status lcl__spmat_upload_csc(lcl_context *ctx, lcl_spmat *A, const lcl_csr *M) {
+    lcl_spmat v = *A;
+    lcl_status st;
+    v.format = LCL_FMT_CSR;
+    v.ptr = M->ptr;
+    v.idx = M->col;
+    v.val = M->val;
+    st = lcl__spmat_upload(ctx, &v);
+    A->part = v.part;           /* NULL after a failure */
+    A->nparts = v.nparts;
+    A->kernel = v.kernel;
+    return st;
+}
+/* A^T of a CSC matrix: the CSC arrays uploaded as a CSR (columns of A split by nnz over devices);
+   it borrows them for the upload and keeps no host copy. */
+LCL__PRIVATE lcl_status lcl__csc_cl_transpose(lcl_context *ctx, lcl_spmat *A) {
+    lcl_spmat *T = (lcl_spmat *)LCL_MALLOC(sizeof *T);
+    lcl_status st;
+    if (!T) return lcl__oom(ctx, "lcl_spmat", sizeof *T);
+    memset(T, 0, sizeof *T);
+    T->format = LCL_FMT_CSR;
+    T->dtype = A->dtype;
+    T->backend = A->backend;
+    T->rows = A->cols;
+    T->cols = A->rows;
+    T->nnz = T->stored = A->nnz;
+    T->opts = A->opts;
+    T->opts.format = LCL_FMT_CSR;
+    T->kernel = A->opts.kernel;
+    T->ptr = A->ptr;
+    T->idx = A->idx;
+    T->val = A->val;
+    st = lcl__spmat_upload(ctx, T);
+    T->ptr = NULL;
+    T->idx = NULL;
+    T->val = NULL;
+    if (st != LCL_OK) { lcl_spmat_free(T); return st; }
+    snprintf(T->reason, sizeof T->reason, "transpose: the CSC arrays as CSR");
+    A->tr = T;
+    return LCL_OK;
+}
+
 /* enqueue part P's product on q: y (the part's rows) = alpha*A_P*x + beta*y */
 LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, cl_mem x, cl_mem ximg, cl_mem y,
                                     double alpha, double beta, cl_command_queue q) {
@@ -5461,7 +6115,7 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
     cl_int e = CL_SUCCESS;
     lcl_status st;
     if (n == 0) return LCL_OK;
-    switch (A->format) {
+    switch (A->format == LCL_FMT_CSC ? LCL_FMT_CSR : A->format) {   /* CSC parts hold the CSR of A */
     case LCL_FMT_CSR:
         if (P->kernel == LCL_KERNEL_MERGE) {
             kid[0] = LCL__K_ADAPTIVE; gws[0] = (size_t)P->ni[0] * wg;
@@ -5877,7 +6531,7 @@ LCL__PRIVATE lcl_status lcl__spmat_build(lcl_context *ctx, const lcl_csr *M, con
     }
     if (st == LCL_OK && b != LCL_BACKEND_OPENCL) st = lcl__make_split(ctx, A, nt);
 #ifndef LINALG_CL_NO_OPENCL
-    if (st == LCL_OK && b == LCL_BACKEND_OPENCL) st = lcl__spmat_upload(ctx, A);
+    if (st == LCL_OK && b == LCL_BACKEND_OPENCL) st = A->format == LCL_FMT_CSC ? lcl__spmat_upload_csc(ctx, A, M) : lcl__spmat_upload(ctx, A);
 #endif
     if (st != LCL_OK) { lcl_spmat_free(A); return st; }
     *out = A;
@@ -5909,7 +6563,9 @@ LCL__PRIVATE lcl_status lcl__spmv_run(lcl_context *ctx, lcl_spmat *A, double alp
      ELL         regular rows, ELL fill <= 1.2: one row per lane, column-major, coalesced
      SELL        the rest: padding only within slices of 32 similar rows
    opts.trial: every candidate is built and timed (a warm-up, then the best of 3 products) and the
-   fastest is kept; the reason lists the times. */
+   fastest is kept; the reason lists the times.
+   CSC is never a candidate: on the CPU backends its A x scatters, on OpenCL it runs the CSR
+   kernels on the same CSR (never faster than CSR, and A^T x costs the same device memory). */
 typedef struct lcl__rstat { double mean, sd, cv; int64_t max, ndiag; } lcl__rstat;
 LCL__PRIVATE lcl_status lcl__row_stats(lcl_context *ctx, const lcl_csr *M, lcl__rstat *s) {
     int64_t i, k;
@@ -6063,7 +6719,9 @@ LCL_API lcl_status lcl_spmat_describe(const lcl_spmat *A, lcl_spmat_info *out) {
     xy = ((double)A->rows + (double)A->cols) * es;
     switch (A->format) {
     case LCL_FMT_CSR: m = (double)A->nnz * (es + 4) + ((double)A->rows + 1) * 8; break;
-    case LCL_FMT_CSC: m = (double)A->nnz * (es + 4) + ((double)A->cols + 1) * 8; break;
+    case LCL_FMT_CSC: /* OpenCL's A x reads the CSR kept on the device */
+        m = (double)A->nnz * (es + 4) + ((double)(A->backend == LCL_BACKEND_OPENCL ? A->rows : A->cols) + 1) * 8;
+        break;
     case LCL_FMT_COO: m = (double)A->nnz * (es + 8); break;
     case LCL_FMT_ELL: m = (double)A->stored * (es + 4); break;
     case LCL_FMT_SELL: m = (double)A->stored * (es + 4) + (double)A->nslices * 12 + (double)A->rows * 4; break;
@@ -6103,8 +6761,11 @@ LCL__PRIVATE lcl_status lcl__backend_check(lcl_context *ctx, lcl_backend have, c
 /* A^T in A's format and options, built once from A's own arrays */
 LCL__PRIVATE lcl_status lcl__spmat_transpose(lcl_context *ctx, lcl_spmat *A) {
     lcl_csr C, T;
-    lcl_status st = lcl__host_to_csr(ctx, A, &C);
-    if (st != LCL_OK) return st;
+    lcl_status st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (A->format == LCL_FMT_CSC && A->backend == LCL_BACKEND_OPENCL) return lcl__csc_cl_transpose(ctx, A);
+#endif
+    if ((st = lcl__host_to_csr(ctx, A, &C)) != LCL_OK) return st;
     st = lcl__csr_transpose(ctx, &C, &T);
     lcl_csr_free(&C);
     if (st != LCL_OK) return st;

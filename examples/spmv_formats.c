@@ -2,8 +2,8 @@
    2-D Poisson matrix (about 50 000 rows) timed in each format on every backend this machine has
    (serial, openmp, opencl when a device exists).
    build/spmv_formats: prints y for each format and M nnz/s per format and backend; exits 1 when a
-   product is wrong or fails (a format that refuses a matrix, LCL_ERR_FILL, one a backend has no
-   kernel for, LCL_ERR_UNSUPPORTED, and a missing backend are reported, not failures). */
+   product is wrong or fails (a format that refuses a matrix, LCL_ERR_FILL, one a device cannot
+   hold, LCL_ERR_UNSUPPORTED, and a missing backend are reported, not failures). */
 #define _POSIX_C_SOURCE 200809L     /* clock_gettime */
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
@@ -52,7 +52,7 @@ static void small_example(lcl_context *ctx) {
         if (st == LCL_OK) st = lcl_spmat_describe(M, &info);
         if (st != LCL_OK) {
             printf("    %-6s %s\n", lcl_format_name((lcl_format)f), lcl_last_error(ctx));
-            failures += st != LCL_ERR_NO_FP64 && st != LCL_ERR_UNSUPPORTED;   /* no fp64, no kernel for the format here */
+            failures += st != LCL_ERR_NO_FP64 && st != LCL_ERR_UNSUPPORTED;   /* no fp64, a device limit */
             lcl_spmat_free(M);
             continue;
         }

@@ -119,6 +119,17 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
 #define TC_MMA(c, a, b) \
     TC_ASM("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%4,%5};" \
            : "=d"(c[0]), "=d"(c[1]) : "d"(a), "d"(b), "d"(c[0]), "d"(c[1]))
+/* sm_90 shapes: two 8-row halves of C (c, e) in one instruction; A rows g and g + 8 */
+#define TC_MMA16K4(c, e, a0, a1, b) \
+    TC_ASM("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};" \
+           : "=d"(c[0]), "=d"(c[1]), "=d"(e[0]), "=d"(e[1]) : "d"(a0), "d"(a1), "d"(b), "d"(c[0]), "d"(c[1]), "d"(e[0]), "d"(e[1]))
+#define TC_MMA16K8(c, e, a0, a1, a2, a3, b0, b1) \
+    TC_ASM("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};" \
+           : "=d"(c[0]), "=d"(c[1]), "=d"(e[0]), "=d"(e[1]) \
+           : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1), "d"(c[0]), "d"(c[1]), "d"(e[0]), "d"(e[1]))
+#ifndef TC_SHAPE
+#define TC_SHAPE 1   /* 1: m8n8k4, 2: m16n8k4, 3: m16n8k8 (sm_90) */
+#endif
 
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1)))
 void lcl_gemm_tc_d(const int M, const int N, const int K, const double alpha,
@@ -167,6 +178,26 @@ void lcl_gemm_tc_d(const int M, const int N, const int K, const double alpha,
             ra[r] = gi < M && gk < kend ? A[transa ? (long)gk * lda + gi : (long)gi * lda + gk] : 0.0;
             rb[r] = gj < N && gkb < kend ? B[transb ? (long)gj * ldb + gkb : (long)gkb * ldb + gj] : 0.0;
         }
+#if TC_SHAPE == 3
+#pragma unroll
+        for (kk = 0; kk < TC_BK; kk += 8) {
+            double a[4], a4[4], b[8], b4[8];
+#pragma unroll
+            for (i = 0; i < 4; i++) {
+                a[i] = As[(wm + i * 8 + g) * TC_LD + kk + t];
+                a4[i] = As[(wm + i * 8 + g) * TC_LD + kk + 4 + t];
+            }
+#pragma unroll
+            for (j = 0; j < 8; j++) {
+                b[j] = Bs[(wn + j * 8 + g) * TC_LD + kk + t];
+                b4[j] = Bs[(wn + j * 8 + g) * TC_LD + kk + 4 + t];
+            }
+#pragma unroll
+            for (i = 0; i < 4; i += 2)
+#pragma unroll
+                for (j = 0; j < 8; j++) TC_MMA16K8(acc[i][j], acc[i + 1][j], a[i], a[i + 1], a4[i], a4[i + 1], b[j], b4[j]);
+        }
+#else
 #pragma unroll
         for (kk = 0; kk < TC_BK; kk += 4) {
             double a[4], b[8];
@@ -174,11 +205,19 @@ void lcl_gemm_tc_d(const int M, const int N, const int K, const double alpha,
             for (i = 0; i < 4; i++) a[i] = As[(wm + i * 8 + g) * TC_LD + kk + t];
 #pragma unroll
             for (j = 0; j < 8; j++) b[j] = Bs[(wn + j * 8 + g) * TC_LD + kk + t];
+#if TC_SHAPE == 2
+#pragma unroll
+            for (i = 0; i < 4; i += 2)
+#pragma unroll
+                for (j = 0; j < 8; j++) TC_MMA16K4(acc[i][j], acc[i + 1][j], a[i], a[i + 1], b[j]);
+#else
 #pragma unroll
             for (i = 0; i < 4; i++)
 #pragma unroll
                 for (j = 0; j < 8; j++) TC_MMA(acc[i][j], a[i], b[j]);
+#endif
         }
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     /* fully unrolled: acc must stay in registers */
@@ -326,6 +365,134 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
     if (lid == 0 && last) *count = 0;
 }
 
+/* ---- the LU panel in one launch: a grid barrier per column ----
+   Needs every work-group of the launch resident at once: the host launches one per compute unit,
+   and only on NVIDIA, where it was tested (LCL_GRID_PORTABLE builds it elsewhere, for tests).
+   Rows k..n-1 are split into one contiguous range per group, touched by that group alone. For
+   column j each group publishes its candidate (|value|, row index, the whole row) and, if it owns
+   row j, row j; after the barrier every group picks the same pivot, the owners of rows j and p
+   swap them from the published copies, and each group updates its own rows. The copies alternate
+   between two slots: a group can be one column ahead of another, never two. */
+#if defined(__NV_CL_C_VERSION) || defined(LCL_GRID_PORTABLE)
+#define PG_WG 256
+#define PG_W 64
+#define PG_SLOT (PG_W + 1)
+#ifdef __NV_CL_C_VERSION
+#define PG_FENCE() asm volatile("membar.gl;" ::: "memory")
+#else
+#define PG_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
+/* every group waits until the counter reaches target (= G per barrier passed so far) */
+inline void SFX(lcl__grid_sync)(volatile __global int *bar, const int target) {
+    const int lead = get_local_id(0) == 0;
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lead) {
+        PG_FENCE();
+        atomic_inc(bar);
+    }
+    if (lead) {
+        while (*bar < target) {   /* plain volatile loads: waiting groups do not queue on the atomic unit */
+        }
+        PG_FENCE();
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}
+
+/* arg-max of (v, i) pairs over the work-group, ties to the lower index; g rides along */
+inline void SFX(lcl__grid_argmax)(__local real *v, __local int *ix, __local int *gx) {
+    const int lid = get_local_id(0);
+    int s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (s = PG_WG / 2; s > 0; s >>= 1) {
+        if (lid < s && (v[lid + s] > v[lid] || (v[lid + s] == v[lid] && ix[lid + s] < ix[lid]))) {
+            v[lid] = v[lid + s];
+            ix[lid] = ix[lid + s];
+            gx[lid] = gx[lid + s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(PG_WG, 1, 1)))
+void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int k, const int kb, __global int *ipiv,
+                         __global int *zero, __global real *pub, __global int *pubi, volatile __global int *bar, const int base) {
+    __local real prow[PG_W], vb[PG_WG];
+    __local int ib[PG_WG], gb[PG_WG];
+    const int lid = get_local_id(0), G = get_num_groups(0), g = get_group_id(0);
+    const int rpg = (n - k + G - 1) / G, r0 = k + g * rpg, r1 = min(n, r0 + rpg);
+    const int cl = lid % PG_W, rl = lid / PG_W;
+    volatile __global real *vpub = pub;
+    volatile __global int *vpubi = pubi;
+    int j, i, sync = base;
+    for (j = k; j < k + kb; j++) {
+        const int par = (j - k) & 1, ownj = j >= r0 && j < r1;
+        __global real *slot = pub + (long)(par * G + g) * PG_SLOT;
+        __global real *jrow = pub + (long)2 * G * PG_SLOT + par * PG_W;
+        real best = -1, pv;
+        int bi = n, p, gp = 0;
+        /* 1. this group's candidate for column j, published with its row (and row j) */
+        for (i = max(r0, j) + lid; i < r1; i += PG_WG) {
+            real v = fabs(A[(long)i * ld + j]);
+            if (v > best) { best = v; bi = i; }
+        }
+        vb[lid] = best;
+        ib[lid] = bi;
+        gb[lid] = g;
+        SFX(lcl__grid_argmax)(vb, ib, gb);
+        bi = ib[0];
+        for (i = lid; i < kb; i += PG_WG) {
+            if (bi < n) slot[1 + i] = A[(long)bi * ld + k + i];
+            if (ownj) jrow[i] = A[(long)j * ld + k + i];
+        }
+        if (lid == 0) {
+            slot[0] = vb[0];
+            pubi[par * G + g] = bi;
+        }
+        sync += G;
+        SFX(lcl__grid_sync)(bar, sync);
+        /* 2. every group picks the same pivot from the published candidates */
+        best = -1;
+        bi = n;
+        for (i = lid; i < G; i += PG_WG) {
+            real v = vpub[(long)(par * G + i) * PG_SLOT];
+            int vi = vpubi[par * G + i];
+            if (v > best || (v == best && vi < bi)) { best = v; bi = vi; gp = i; }
+        }
+        vb[lid] = best;
+        ib[lid] = bi;
+        gb[lid] = gp;
+        SFX(lcl__grid_argmax)(vb, ib, gb);
+        p = ib[0];
+        pv = vb[0];
+        gp = gb[0];
+        if (p >= n) { p = j; pv = 0; }   /* a column of NaN: no candidate; treated as a zero pivot */
+        for (i = lid; i < kb; i += PG_WG) prow[i] = p != j ? vpub[(long)(par * G + gp) * PG_SLOT + 1 + i] : ((volatile __global real *)jrow)[i];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (g == 0 && lid == 0) {
+            ipiv[j] = p;
+            if (pv == 0 && *zero == 0) *zero = j + 1;
+        }
+        /* 3. the swap, from the published copies */
+        for (i = lid; i < (p != j ? kb : 0); i += PG_WG) {
+                if (ownj) A[(long)j * ld + k + i] = prow[i];
+                if (p >= r0 && p < r1) A[(long)p * ld + k + i] = ((volatile __global real *)jrow)[i];
+            }
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        /* 4. this group's rows below j: multipliers, then the rank-1 update */
+        if (pv != 0) {
+            const real d = prow[j - k];
+            for (i = max(r0, j + 1) + lid; i < r1; i += PG_WG) A[(long)i * ld + j] /= d;
+            barrier(CLK_GLOBAL_MEM_FENCE);
+            if (k + cl > j && cl < kb)
+                for (i = max(r0, j + 1) + rl; i < r1; i += PG_WG / PG_W)
+                    A[(long)i * ld + k + cl] = fma(-A[(long)i * ld + j], prow[cl], A[(long)i * ld + k + cl]);
+            barrier(CLK_GLOBAL_MEM_FENCE);
+        }
+    }
+}
+#endif
+
 /* ---- small diagonal blocks, each by one work-group in global memory (kb up to a few hundred) ---- */
 /* Cholesky of the kb x kb block at A (lower, row-major, ld): right-looking; the first failing
    column (1-based, offset by base) goes to *fail. The upper part is left untouched. */
@@ -444,33 +611,32 @@ void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, co
 __kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
 void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
     __local real S[TRSM_NB][TRSM_NB + 1];
-    __local int ok;
     const int lid = get_local_id(0);
-    int i, j;
-    if (lid == 0) ok = *fail == 0;
+    /* every work-item reads the same pivot, so ok stays uniform without a vote; two barriers a column */
+    int i, j, ok = *fail == 0;   /* an earlier block failed: nothing more to do */
     for (i = lid; i < kb * kb; i += LCL_WG) S[i / kb][i % kb] = A[offa + (long)(i / kb) * ld + i % kb];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (j = 0; j < kb; j++) {
         real d = S[j][j];
+        if (ok && !(d > 0)) {
+            if (lid == 0) *fail = base + j + 1;
+            ok = 0;
+        }
+        d = sqrt(d);
+        for (i = j + 1 + lid; i < (ok ? kb : 0); i += LCL_WG) S[i][j] /= d;
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0 && ok && !(d > 0)) { *fail = base + j + 1; ok = 0; }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (ok) {
-            d = sqrt(d);
-            if (lid == 0) S[j][j] = d;
-            for (i = j + 1 + lid; i < kb; i += LCL_WG) S[i][j] /= d;
+        /* the pivot is written after every work-item has read it; rows below by (row, column)
+           pairs of a TRSM_NB-wide grid, so no division by a run-time width. Loop bounds from
+           the flag: PoCL 5 rejects branches around loops between barriers. */
+        if (ok && lid == 0) S[j][j] = d;
+        for (i = (j + 1) * TRSM_NB + lid; i < (ok ? kb * TRSM_NB : 0); i += LCL_WG) {
+            int r = i / TRSM_NB, c = i % TRSM_NB;
+            if (c > j && c <= r) S[r][c] = fma(-S[r][j], S[c][j], S[r][c]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (ok)
-            for (i = lid; i < (kb - j - 1) * (kb - j - 1); i += LCL_WG) {
-                int r = j + 1 + i / (kb - j - 1), c = j + 1 + i % (kb - j - 1);
-                if (c <= r) S[r][c] = fma(-S[r][j], S[c][j], S[r][c]);
-            }
-        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (ok)
-        for (i = lid; i < kb * kb; i += LCL_WG)
-            if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];
+    for (i = lid; i < (ok ? kb * kb : 0); i += LCL_WG)
+        if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];
 }
 
 /* B (kb x nrhs, in place) = inv(op(T)) B for the solves: T is the kb x kb block at offt, op(T) = T

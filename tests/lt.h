@@ -13,6 +13,10 @@ extern const char *lt_self;      /* argv[0] of the runner */
 void lt_run(const char *name, void (*fn)(void));
 int lt_selected(const char *name); /* LT_FILTER substring */
 void lt_skip(const char *why);     /* marks the running test skipped */
+/* An OpenCL context on device spec (NULL: the best device, LCL_DEVICE honoured; else the
+   environment is ignored), with the binary cache $LT_CACHE; NULL when there is no device or the
+   context fails (the message is printed). */
+lcl_context *lt_ocl(const char *device);
 
 /* Fault injection (tests/run_tests.c routes LCL_MALLOC / LCL_REALLOC / LCL_FREE through hooks).
    Arming resets the call count; a failing realloc returns NULL and leaves the block allocated. */
@@ -26,6 +30,8 @@ long lt_alloc_outstanding(void);   /* library blocks allocated and not yet freed
 int lt_cl_fail(const char *fn, int nth, int errcode);
 int lt_cl_calls(const char *fn);
 void lt_cl_reset(void);
+/* what device dev of ctx claims about double precision (1 yes, 0 no); 0 when there is no such device */
+int lt_cl_fp64(lcl_context *ctx, int dev, int on);
 
 #define LT_RUN(fn) lt_run(#fn, fn)
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "  %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); \

@@ -8,6 +8,7 @@ void lt_free(void *p);
 #define LCL_MALLOC(sz) lt_malloc(sz)
 #define LCL_REALLOC(p, sz) lt_realloc((p), (sz))
 #define LCL_FREE(p) lt_free(p)
+#define LCL__MULTI_STAGE 3000       /* small: split factorizations stage their columns in several row chunks */
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
 #include "lt.h"
@@ -63,7 +64,8 @@ void lt_free(void *p) {
 #define LT__CL_HOOKS(X) X(clGetPlatformIDs) X(clGetDeviceIDs) X(clCreateContext) X(clCreateCommandQueue) \
     X(clCreateProgramWithSource) X(clCreateProgramWithBinary) X(clBuildProgram) X(clCreateKernel) \
     X(clSetKernelArg) X(clCreateBuffer) X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer) \
-    X(clEnqueueNDRangeKernel) X(clFinish)
+    X(clEnqueueNDRangeKernel) X(clFinish) X(clEnqueueReadBufferRect) X(clEnqueueWriteBufferRect) X(clEnqueueCopyBufferRect) \
+    X(clEnqueueMarkerWithWaitList) X(clWaitForEvents)
 #define LT__CL_ENUM(name) LT__CL_##name,
 enum { LT__CL_HOOKS(LT__CL_ENUM) LT__CL_NHOOKS };
 static struct { int armed, nth, calls; cl_int code; } lt__clh[LT__CL_NHOOKS];
@@ -123,6 +125,25 @@ static cl_int CL_API_CALL lt__clEnqueueNDRangeKernel(cl_command_queue q, cl_kern
     LT__CL_RET(clEnqueueNDRangeKernel, lt__cl_orig.clEnqueueNDRangeKernel(q, k, dim, off, g, l, nw, w, ev));
 }
 static cl_int CL_API_CALL lt__clFinish(cl_command_queue q) { LT__CL_RET(clFinish, lt__cl_orig.clFinish(q)); }
+static cl_int CL_API_CALL lt__clEnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool b, const size_t *bo, const size_t *ho,
+                                                      const size_t *r, size_t brp, size_t bsp, size_t hrp, size_t hsp, void *h,
+                                                      cl_uint nw, const cl_event *w, cl_event *ev) {
+    LT__CL_RET(clEnqueueReadBufferRect, lt__cl_orig.clEnqueueReadBufferRect(q, m, b, bo, ho, r, brp, bsp, hrp, hsp, h, nw, w, ev));
+}
+static cl_int CL_API_CALL lt__clEnqueueWriteBufferRect(cl_command_queue q, cl_mem m, cl_bool b, const size_t *bo, const size_t *ho,
+                                                       const size_t *r, size_t brp, size_t bsp, size_t hrp, size_t hsp, const void *h,
+                                                       cl_uint nw, const cl_event *w, cl_event *ev) {
+    LT__CL_RET(clEnqueueWriteBufferRect, lt__cl_orig.clEnqueueWriteBufferRect(q, m, b, bo, ho, r, brp, bsp, hrp, hsp, h, nw, w, ev));
+}
+static cl_int CL_API_CALL lt__clEnqueueCopyBufferRect(cl_command_queue q, cl_mem s, cl_mem d, const size_t *so, const size_t *dor,
+                                                      const size_t *r, size_t srp, size_t ssp, size_t drp, size_t dsp, cl_uint nw,
+                                                      const cl_event *w, cl_event *ev) {
+    LT__CL_RET(clEnqueueCopyBufferRect, lt__cl_orig.clEnqueueCopyBufferRect(q, s, d, so, dor, r, srp, ssp, drp, dsp, nw, w, ev));
+}
+static cl_int CL_API_CALL lt__clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint nw, const cl_event *w, cl_event *ev) {
+    LT__CL_RET(clEnqueueMarkerWithWaitList, lt__cl_orig.clEnqueueMarkerWithWaitList(q, nw, w, ev));
+}
+static cl_int CL_API_CALL lt__clWaitForEvents(cl_uint n, const cl_event *ev) { LT__CL_RET(clWaitForEvents, lt__cl_orig.clWaitForEvents(n, ev)); }
 static int lt__cl_index(const char *fn) {
 #define LT__CL_NAME(name) if (!strcmp(fn, #name)) return LT__CL_##name;
     LT__CL_HOOKS(LT__CL_NAME)
@@ -154,10 +175,16 @@ void lt_cl_reset(void) {
     }
     memset(lt__clh, 0, sizeof lt__clh);
 }
+int lt_cl_fp64(lcl_context *ctx, int dev, int on) {
+    if (!ctx || dev < 0 || dev >= ctx->ndev) return 0;
+    ctx->dev[dev].info.fp64 = on;
+    return 1;
+}
 #else
 int lt_cl_fail(const char *fn, int nth, int errcode) { (void)fn; (void)nth; (void)errcode; return 0; }
 int lt_cl_calls(const char *fn) { (void)fn; return -1; }
 void lt_cl_reset(void) {}
+int lt_cl_fp64(lcl_context *ctx, int dev, int on) { (void)ctx; (void)dev; (void)on; return 0; }
 #endif
 
 /* LT_FILTER=substr runs only matching tests; LT_SKIP=a,b,c skips tests containing any of them */
@@ -175,6 +202,24 @@ int lt_selected(const char *name) {
         skip += n + (skip[n] == ',');
     }
     return 1;
+}
+lcl_context *lt_ocl(const char *device) {
+    lcl_context_desc d;
+    lcl_context *c = NULL;
+    int n = 0;
+    lcl_list_devices(NULL, NULL, 0, &n);
+    if (!n) return NULL;
+    memset(&d, 0, sizeof d);
+    d.backend = LCL_BACKEND_OPENCL;
+    d.device = device;
+    d.ignore_env = device != NULL;
+    d.cache_dir = getenv("LT_CACHE");
+    if (lcl_context_create(&d, &c) != LCL_OK) {
+        fprintf(stderr, "  %s\n", lcl_last_error(c));
+        lcl_context_destroy(c);
+        return NULL;
+    }
+    return c;
 }
 void lt_skip(const char *why) { lt_checks_failed = -1000000; fprintf(stderr, "  skipped: %s\n", why); }
 void lt_run(const char *name, void (*fn)(void)) {
@@ -200,6 +245,7 @@ void lt_suite_faults(void);
 void lt_suite_dense(void);
 void lt_suite_sparse(void);
 int lt_child(const char *name);
+int lt_child_dense(const char *name);
 /* compiled here, with the implementation: they see struct lcl_spmat (see the files) */
 #include "test_spmv_opencl.c"
 #include "test_spmv_cpu.c"
@@ -209,6 +255,7 @@ int main(int argc, char **argv) {
     if (sh && sh[0]) lt_shared = sh;
     lt_self = argv[0];
     if (argc >= 3 && !strcmp(argv[1], "--child") && !strncmp(argv[2], "spmv", 4)) return lt_child_spmv(argv[2]);
+    if (argc >= 3 && !strcmp(argv[1], "--child") && !strncmp(argv[2], "dense", 5)) return lt_child_dense(argv[2]);
     if (argc >= 3 && !strcmp(argv[1], "--child")) return lt_child(argv[2]);
     lt_suite_core();
     lt_suite_mm();

@@ -583,6 +583,44 @@ static lcl_status op_spmat(lcl_context *ctx, void *u) {
     return st;
 }
 
+/* the sparse sweeps' matrix: 60 x 45, banded with a few longer rows, unsorted with duplicates (U)
+   and canonical (C); x, and A x and A^T x computed here */
+static void sp_matrix(lcl_context *ctx, lcl_coo *U, lcl_csr *C, double *x, double *ax, double *atx) {
+    int k;
+    CHECK_OK(ctx, lcl_coo_alloc(ctx, U, LCL_F64, 60, 45, 0));
+    for (k = 0; k < 300; k++) CHECK_OK(ctx, lcl_coo_push(ctx, U, (k * 7) % 60, ((k * 7) % 60 * 3 / 4 + k % 5) % 45, 1.0 + k % 9));
+    for (k = 0; k < 30; k++) CHECK_OK(ctx, lcl_coo_push(ctx, U, 17, k, -0.5));
+    CHECK_OK(ctx, lcl_csr_from_coo(ctx, U, C));
+    for (k = 0; k < 200; k++) x[k] = 1.0 + (k % 11) * 0.25;
+    memset(ax, 0, 200 * sizeof(double));
+    memset(atx, 0, 200 * sizeof(double));
+    for (k = 0; k < (int)C->rows; k++) {
+        int64_t q;
+        for (q = C->ptr[k]; q < C->ptr[k + 1]; q++) {
+            ax[k] += ((double *)C->val)[q] * x[C->col[q]];
+            atx[C->col[q]] += ((double *)C->val)[q] * x[k];
+        }
+    }
+}
+
+/* the sweeps of lcl_spmat_create in each format of fm, and of its first A^T x, on ctx */
+static void sp_sweeps(lcl_context *ctx, const lcl_format *fm, int nf, const lcl_csr *C, const double *x, const double *ax, const double *atx) {
+    int f, t;
+    for (f = 0; f < nf; f++)
+        for (t = 0; t < 2; t++) {
+            sp_arg a;
+            char name[80];
+            memset(&a, 0, sizeof a);
+            a.csr = C;
+            a.f = fm[f];
+            a.trans = t;
+            a.x = x;
+            a.want = t ? atx : ax;
+            snprintf(name, sizeof name, "lcl_spmat %s%s %s", lcl_format_name(fm[f]), t ? " A^T x" : "", lcl_backend_name(lcl_context_backend(ctx)));
+            sweep(name, ctx, op_spmat, &a, LCL_OK, t ? SW_LATE_ARM : 0);
+        }
+}
+
 static void test_fault_alloc_sparse(void) {
     static const lcl_format fm[] = {LCL_FMT_AUTO, LCL_FMT_COO, LCL_FMT_CSR, LCL_FMT_CSC, LCL_FMT_ELL, LCL_FMT_SELL,
                                     LCL_FMT_HYB, LCL_FMT_DIA, LCL_FMT_BCSR, LCL_FMT_DENSE};
@@ -590,40 +628,14 @@ static void test_fault_alloc_sparse(void) {
     lcl_coo U;
     lcl_csr C;
     double x[200], ax[200], atx[200];
-    int b, f, k, t;
+    int b;
     lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
     if (!ctx) { CHECK(ctx != NULL); return; }
-    /* 60 x 45, banded with a few longer rows, unsorted with duplicates */
-    CHECK_OK(ctx, lcl_coo_alloc(ctx, &U, LCL_F64, 60, 45, 0));
-    for (k = 0; k < 300; k++) CHECK_OK(ctx, lcl_coo_push(ctx, &U, (k * 7) % 60, ((k * 7) % 60 * 3 / 4 + k % 5) % 45, 1.0 + k % 9));
-    for (k = 0; k < 30; k++) CHECK_OK(ctx, lcl_coo_push(ctx, &U, 17, k, -0.5));
-    CHECK_OK(ctx, lcl_csr_from_coo(ctx, &U, &C));
-    for (k = 0; k < 200; k++) x[k] = 1.0 + (k % 11) * 0.25;
-    memset(ax, 0, sizeof ax);
-    memset(atx, 0, sizeof atx);
-    for (k = 0; k < (int)C.rows; k++) {
-        int64_t q;
-        for (q = C.ptr[k]; q < C.ptr[k + 1]; q++) {
-            ax[k] += ((double *)C.val)[q] * x[C.col[q]];
-            atx[C.col[q]] += ((double *)C.val)[q] * x[k];
-        }
-    }
+    sp_matrix(ctx, &U, &C, x, ax, atx);
     for (b = 0; b < 2; b++) {
         lcl_context *c2 = make(bs[b], NULL, NULL, NULL, NULL, NULL);
         if (!c2) { CHECK(c2 != NULL); continue; }
-        for (f = 0; f < (int)(sizeof fm / sizeof fm[0]); f++)
-            for (t = 0; t < 2; t++) {
-                sp_arg a;
-                char name[80];
-                memset(&a, 0, sizeof a);
-                a.csr = &C;
-                a.f = fm[f];
-                a.trans = t;
-                a.x = x;
-                a.want = t ? atx : ax;
-                snprintf(name, sizeof name, "lcl_spmat %s%s %s", lcl_format_name(fm[f]), t ? " A^T x" : "", lcl_backend_name(bs[b]));
-                sweep(name, c2, op_spmat, &a, LCL_OK, t ? SW_LATE_ARM : 0);
-            }
+        sp_sweeps(c2, fm, (int)(sizeof fm / sizeof fm[0]), &C, x, ax, atx);
         {
             sp_arg a;
             memset(&a, 0, sizeof a);
@@ -646,6 +658,20 @@ static void test_fault_alloc_sparse(void) {
             CHECK(sp_same(y, atx, C.cols));
             lcl_spmat_free(S);
         }
+        lcl_context_destroy(c2);
+    }
+    if (opencl_devices()) {   /* OpenCL CSC (and CSR alike): create with its upload, the first A^T x with A^T's */
+        static const lcl_format cl_fm[] = {LCL_FMT_CSC, LCL_FMT_CSR};
+        lcl_context *c2 = make(LCL_BACKEND_OPENCL, NULL, NULL, NULL, NULL, NULL);
+        lcl_spmat *S = NULL;
+        double y[200];
+        CHECK(c2 != NULL);
+        if (c2) {   /* kernels built before the sweeps */
+            CHECK_OK(c2, lcl_spmat_create(c2, &C, NULL, &S));
+            CHECK_OK(c2, lcl_spmv(c2, LCL_TRANS, 1.0, S, x, 0.0, y));
+            lcl_spmat_free(S);
+        }
+        if (c2) sp_sweeps(c2, cl_fm, 2, &C, x, ax, atx);
         lcl_context_destroy(c2);
     }
     lcl_csr_free(&C);
@@ -841,9 +867,47 @@ static void rm_tmpdir(void) {
     if (system(cmd) != 0) fprintf(stderr, "  (could not remove %s)\n", tmpdir);
 }
 
-/* The OpenCL dense paths: every clCreateBuffer, kernel launch and transfer of a factorization and
-   solve fails once in turn; each run ends promptly with a clear status, no host leak, and the
-   same context then factors correctly. */
+/* OpenCL call faults: each entry point fails on its 1st, 2nd, ... call in turn until a run no
+   longer reaches the fault. Each faulted run must end promptly with the expected status and a
+   message naming the call, leak no host memory, and the same context must then run correctly.
+   run returns a status, or -1 for a wrong result. Returns the number of runs. */
+typedef struct cl_fault { const char *fn; int code; lcl_status want; } cl_fault;
+static const cl_fault cl_faults[] = {
+    {"clCreateBuffer", F_CL_MEM_OBJECT_ALLOCATION_FAILURE, LCL_ERR_DEVICE_MEMORY},
+    {"clSetKernelArg", F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
+    {"clEnqueueNDRangeKernel", F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY},
+    {"clEnqueueNDRangeKernel", F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
+    {"clEnqueueWriteBuffer", F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
+    {"clEnqueueReadBuffer", F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL}};
+static int cl_fault_sweep(const char *name, lcl_context *ctx, int (*run)(lcl_context *, void *), void *u) {
+    int f, nth, runs = 0;
+    CHECK_MSG(run(ctx, u) == LCL_OK, "%s: the clean run failed", name);   /* warm: kernels built */
+    for (f = 0; f < (int)(sizeof cl_faults / sizeof cl_faults[0]); f++)
+        for (nth = 1; nth < 400; nth++) {
+            long before = lt_alloc_outstanding();
+            int st, calls;
+            if (!lt_cl_fail(cl_faults[f].fn, nth, cl_faults[f].code)) break;
+            st = run(ctx, u);
+            calls = lt_cl_calls(cl_faults[f].fn);
+            lt_cl_reset();
+            runs++;
+            if (calls < nth) {       /* the fault was never reached: the run must be right */
+                CHECK_MSG(st == LCL_OK, "%s %s: %d calls, status %d", name, cl_faults[f].fn, calls, st);
+                break;
+            }
+            CHECK_MSG(st == (int)cl_faults[f].want, "%s with %s #%d failing: %s, want %s (%s)", name, cl_faults[f].fn, nth,
+                      st < 0 ? "a wrong result" : lcl_status_string((lcl_status)st), lcl_status_string(cl_faults[f].want), lcl_last_error(ctx));
+            CHECK_MSG(strstr(lcl_last_error(ctx), cl_faults[f].fn) != NULL || strstr(lcl_last_error(ctx), "lcl_") != NULL,
+                      "message names no call: %s", lcl_last_error(ctx));
+            CHECK_MSG(lt_alloc_outstanding() == before, "%s: %s #%d: %ld host blocks leaked", name, cl_faults[f].fn, nth,
+                      lt_alloc_outstanding() - before);
+            lcl_clear_error(ctx);
+            CHECK_MSG(run(ctx, u) == LCL_OK, "%s: the context fails after %s #%d", name, cl_faults[f].fn, nth);
+        }
+    return runs;
+}
+
+/* The OpenCL dense paths: a factorization and solve (u: 1 = Cholesky, 0 = LU) */
 static int dense_run(lcl_context *ctx, int chol, int n, double *resid) {
     lcl_dense A, B;
     int32_t ipiv[200];
@@ -867,48 +931,65 @@ static int dense_run(lcl_context *ctx, int chol, int n, double *resid) {
     return (int)st;
 }
 
+static int dense_op(lcl_context *ctx, void *u) {
+    double r = 0;
+    int st = dense_run(ctx, *(const int *)u, 150, &r);
+    return st == LCL_OK && !(r < 1e-12) ? -1 : st;
+}
 static void test_fault_cl_dense(void) {
-    static const struct { const char *fn; int code; lcl_status want; } faults[] = {
-        {"clCreateBuffer", F_CL_MEM_OBJECT_ALLOCATION_FAILURE, LCL_ERR_DEVICE_MEMORY},
-        {"clEnqueueNDRangeKernel", F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY},
-        {"clEnqueueNDRangeKernel", F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
-        {"clEnqueueWriteBuffer", F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
-        {"clEnqueueReadBuffer", F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL}};
+    static const int chol[2] = {0, 1};
     lcl_context *ctx;
     char cache[300];
-    int chol, f, nth, runs = 0;
+    int runs;
     if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
     path_in_tmp(cache, sizeof cache, "cache-dense");
     signal(SIGALRM, on_alarm);
     alarm(240);
     ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
     if (!ctx) { CHECK(ctx != NULL); alarm(0); return; }
-    for (chol = 0; chol < 2; chol++) {
-        double r;
-        CHECK(dense_run(ctx, chol, 150, &r) == LCL_OK && r < 1e-12);   /* warm: kernels built */
-        for (f = 0; f < (int)(sizeof faults / sizeof faults[0]); f++)
-            for (nth = 1; nth < 400; nth++) {
-                long before = lt_alloc_outstanding();
-                int st, calls;
-                if (!lt_cl_fail(faults[f].fn, nth, faults[f].code)) break;
-                st = dense_run(ctx, chol, 150, &r);
-                calls = lt_cl_calls(faults[f].fn);
-                lt_cl_reset();
-                runs++;
-                if (calls < nth) {       /* the fault was never reached: the run must be right */
-                    CHECK_MSG(st == LCL_OK && r < 1e-12, "%s %s: %d calls, status %d", chol ? "posv" : "gesv", faults[f].fn, calls, st);
-                    break;
-                }
-                CHECK_MSG(st == (int)faults[f].want, "%s with %s #%d failing: %s, want %s (%s)", chol ? "posv" : "gesv", faults[f].fn, nth,
-                          lcl_status_string((lcl_status)st), lcl_status_string(faults[f].want), lcl_last_error(ctx));
-                CHECK_MSG(strstr(lcl_last_error(ctx), faults[f].fn) != NULL || strstr(lcl_last_error(ctx), "lcl_") != NULL,
-                          "message names no call: %s", lcl_last_error(ctx));
-                CHECK_MSG(lt_alloc_outstanding() == before, "%s #%d: %ld host blocks leaked", faults[f].fn, nth, lt_alloc_outstanding() - before);
-                /* the context still works */
-                CHECK(dense_run(ctx, chol, 150, &r) == LCL_OK && r < 1e-12);
-            }
-    }
+    runs = cl_fault_sweep("gesv", ctx, dense_op, (void *)&chol[0]) + cl_fault_sweep("posv", ctx, dense_op, (void *)&chol[1]);
     fprintf(stderr, "  %d faulted dense runs\n", runs);
+    lcl_context_destroy(ctx);
+    alarm(0);
+}
+
+/* CSC SpMV on OpenCL: a create, an A x and the first A^T x (which uploads A^T) */
+typedef struct csc_arg { const lcl_csr *C; const double *x, *ax, *atx; } csc_arg;
+static int csc_op(lcl_context *ctx, void *u) {
+    const csc_arg *a = (const csc_arg *)u;
+    lcl_spmat_opts o;
+    lcl_spmat *S = NULL;
+    double y[200];
+    lcl_status st;
+    memset(&o, 0, sizeof o);
+    o.format = LCL_FMT_CSC;
+    if ((st = lcl_spmat_create(ctx, a->C, &o, &S)) != LCL_OK) return (int)st;
+    st = lcl_spmv(ctx, LCL_NO_TRANS, 1.0, S, a->x, 0.0, y);
+    if (st == LCL_OK && !sp_same(y, a->ax, a->C->rows)) { lcl_spmat_free(S); return -1; }
+    if (st == LCL_OK) st = lcl_spmv(ctx, LCL_TRANS, 1.0, S, a->x, 0.0, y);
+    if (st == LCL_OK && !sp_same(y, a->atx, a->C->cols)) { lcl_spmat_free(S); return -1; }
+    lcl_spmat_free(S);
+    return (int)st;
+}
+static void test_fault_cl_spmv(void) {
+    lcl_context *ctx;
+    lcl_coo U;
+    lcl_csr C;
+    double x[200], ax[200], atx[200];
+    csc_arg a;
+    if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
+    signal(SIGALRM, on_alarm);
+    alarm(240);
+    ctx = make(LCL_BACKEND_OPENCL, NULL, NULL, NULL, NULL, NULL);
+    if (!ctx) { CHECK(ctx != NULL); alarm(0); return; }
+    sp_matrix(ctx, &U, &C, x, ax, atx);
+    a.C = &C;
+    a.x = x;
+    a.ax = ax;
+    a.atx = atx;
+    fprintf(stderr, "  %d faulted csc runs\n", cl_fault_sweep("csc", ctx, csc_op, &a));
+    lcl_csr_free(&C);
+    lcl_coo_free(&U);
     lcl_context_destroy(ctx);
     alarm(0);
 }
@@ -929,5 +1010,6 @@ void lt_suite_faults(void) {
     LT_RUN(test_fault_cl_build);
     LT_RUN(test_fault_cl_context);
     LT_RUN(test_fault_cl_dense);
+    LT_RUN(test_fault_cl_spmv);
     rm_tmpdir();
 }

@@ -359,6 +359,23 @@ static void test_tool_solve_opencl(void) {
         rc = solve_json(args, "ok", p ? 1e-5 : 1e-14, p ? 1e-3 : 1e-10, 300);
         CHECK_MSG(rc == 0, "%s -> %d", args, rc);
     }
+    {   /* auto factors on the CPU backends when its OpenCL devices are CPUs; JSON says where */
+        char js[4096];
+        int gpu = strstr(out, "\"type\":\"gpu\"") != NULL;
+        CHECK(sh(LCL_BIN " solve gen:dense-random:50 --method lu --json 2>/dev/null", js, sizeof js) == 0);
+        CHECK_MSG(json_has(js, "backend", gpu ? "\"opencl\"" : "\"openmp\"") && (gpu || json_has(js, "device", "\"cpu\"")), "%s", js);
+    }
+    /* --split: every device of the context (opts.device = -1); two PoCL devices in the child */
+    CHECK(sh(LCL_BIN " solve gen:dense-random:50 --method lu --split 2>/dev/null", NULL, 0) == 3);   /* one device */
+    setenv("POCL_DEVICES", "pthread pthread", 1);
+    CHECK(solve_json("gen:dense-random:150 --method lu --device 'Portable Computing Language' --split", "ok", 1e-14, 1e-10, 150) == 0);
+    CHECK(solve_json("gen:dense-spd:150 --method cholesky --device 'Portable Computing Language' --split --block 16", "ok", 1e-14, 1e-10, 150) == 0);
+    {
+        char js[4096];
+        CHECK(sh(LCL_BIN " solve gen:dense-spd:60 --method cholesky --device 'Portable Computing Language' --split --json 2>/dev/null", js, sizeof js) == 0);
+        CHECK_MSG(json_has(js, "device", "\"2 devices, split\"") && json_has(js, "backend", "\"opencl\""), "%s", js);
+    }
+    unsetenv("POCL_DEVICES");
 }
 
 static int count_lines(const char *path, char *first, size_t cap) {
@@ -406,6 +423,21 @@ static void test_tool_bench_dense(void) {
     CHECK(sh(LCL_BIN " bench dense --op lu --sizes 40000 2>/dev/null", NULL, 0) == 2);                   /* 11.9 GiB */
     CHECK(sh(LCL_BIN " bench dense --op lu --sizes 64 --rhs x.mtx 2>/dev/null", NULL, 0) == 2);
     CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench dense --op lu --sizes 8 --backend opencl 2>/dev/null", NULL, 0) == 3);
+    /* --split: OpenCL only, and a context of at least two devices */
+    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 8 --split --backend openmp 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " bench spmv --split 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " info --split 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench dense --op lu --sizes 8 --split 2>/dev/null", NULL, 0) == 3);
+    if (sh(LCL_BIN " info --json", out, sizeof out) == 0 && strstr(out, "\"index\":0")) {
+        CHECK(sh(LCL_BIN " bench dense --op lu --sizes 8 --split 2>&1", out, sizeof out) == 3 && strstr(out, "at least two OpenCL devices"));
+        /* two PoCL devices: one row on device 0, one split, both checked */
+        CHECK(sh("POCL_DEVICES='pthread pthread' " LCL_BIN " bench dense --op cholesky --sizes 100 --block 16 --device 'Portable Computing Language' --split --reps 1 --json 2>/dev/null",
+                 out, sizeof out) == 0);
+        for (p = out, rows = 0; (p = strstr(p, "\"check\":\"ok\"")) != NULL; p++) rows++;
+        CHECK_MSG(rows == 2 && strstr(out, "\"device\":\"2 devices, split\""), "%s", out);
+        CHECK(sh("POCL_DEVICES='pthread pthread' " LCL_BIN " bench dense --op lu --sizes 70 --device 'Portable Computing Language' --split --reps 1 2>/dev/null", out, sizeof out) == 0);
+        CHECK_MSG(strstr(out, "--split: host arrays") && strstr(out, "| 70 | opencl | 2 devices, split | blocked | auto |"), "%s", out);
+    }
     /* default backends: every one available (no OpenCL loader here: serial and openmp) */
     CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench dense --op lu --sizes 16 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
     CHECK(strstr(out, "\"backend\":\"serial\"") != NULL && strstr(out, "\"backend\":\"openmp\"") != NULL);
@@ -616,15 +648,16 @@ static void test_tool_bench_spmv(void) {
 static void test_tool_spmv_opencl(void) {
     char out[65536];
     int p, f;
-    static const char *const fmts[4] = {"csr", "ell", "sell", "coo"};   /* poisson3d: short rows, every one fits */
+    static const char *const fmts[5] = {"csr", "ell", "sell", "coo", "csc"};   /* poisson3d: short rows, every one fits */
     if (sh(LCL_BIN " info --json", out, sizeof out) != 0 || !strstr(out, "\"index\":0")) { lt_skip("no OpenCL device"); return; }
     for (p = 0; p < 2; p++) {
         if (!p && !strstr(out, "\"fp64\":true")) continue;
-        for (f = 0; f < 4; f++) {
+        for (f = 0; f < 6; f++) {   /* and csc's A^T x */
             char args[256];
             int rc;
-            snprintf(args, sizeof args, "gen:poisson3d:15 --backend opencl --format %s --precision %s --reps 3", fmts[f], p ? "single" : "double");
-            rc = spmv_json(args, fmts[f], p ? 1e-5 : 1e-14, 3375, 3375, 7 * 3375 - 6 * 225);
+            snprintf(args, sizeof args, "gen:poisson3d:15 --backend opencl --format %s --precision %s --reps 3%s", fmts[f < 5 ? f : 4],
+                     p ? "single" : "double", f == 5 ? " --trans" : "");
+            rc = spmv_json(args, fmts[f < 5 ? f : 4], p ? 1e-5 : 1e-14, 3375, 3375, 7 * 3375 - 6 * 225);
             CHECK_MSG(rc == 0, "%s -> %d", args, rc);
         }
     }

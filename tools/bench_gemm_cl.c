@@ -13,8 +13,8 @@ int main(int argc, char **argv) {
     lcl_context_desc desc = {0};
     lcl_context *ctx;
     lcl__device *d;
-    static const int shapes[][4] = {{8192, 8192, 8192, 0}, {8192, 8192, 8192, 1}, {16384, 16384, 64, 0}, {16384, 16384, 64, 1},
-                                    {16384, 16384, 256, 1}, {16384, 16384, 256, 0}};
+    static const int shapes[][4] = {{8192, 8192, 8192, 0}, {16384, 16384, 64, 0}, {16384, 16384, 256, 0}, {16384, 16384, 512, 0},
+                                    {16384, 16384, 512, 1}};
     size_t s;
     desc.backend = LCL_BACKEND_OPENCL;
     desc.device = argc > 1 ? argv[1] : "gpu";

@@ -2,7 +2,7 @@
 
    make build/bench_spmv_cl
    build/bench_spmv_cl [MATRIX.mtx | gen:poisson3d:M | gen:powerlaw:N:AVG] [--f32] [--reps N]
-                       [--device SPEC] [--kernels csr-scalar,csr-vector,csr-merge,csr-auto,ell,ell-image,sell]
+                       [--device SPEC] [--kernels csr-scalar,csr-vector,csr-merge,csr-auto,csc,ell,ell-image,sell]
                        [--sell C,SIGMA] [--build-options "-DX"]
    default: gen:poisson3d:60, double, 50 reps, the context's best device, every kernel.
 
@@ -12,11 +12,9 @@
    timings of cuSPARSE are). Bytes (for GB/s) are the CSR minimum, whatever the format:
    values + int32 column indices + int32 row pointers + x + y; GF/s counts 2 flops per nonzero.
    Every kernel's y is checked against a host CSR product in double (max error relative to
-   sum |a_ij x_j| of the row).
-
-   NOTE: the matrices are built by a private builder below (bench__build) because lcl_spmat_create
-   is not on this branch yet; replace bench__build/bench__free with lcl_spmat_create/lcl_spmat_free
-   after the merge. */
+   sum |a_ij x_j| of the row). Matrices are built by lcl_spmat_create (max_fill 3); the timed
+   products call the part's kernels directly (lcl__sp_run), as lcl_spmv_vec would, without its
+   checks. csc times A x, which runs the CSR kernels on the CSR kept on the device. */
 #define _POSIX_C_SOURCE 200809L
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
@@ -37,90 +35,14 @@ static int cmpd(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* ---- private builder (TO BE REPLACED by lcl_spmat_create after the merge): CSR, ELL, SELL from
-   canonical CSR, following >>formats (padding column -1 value 0, ELL column-major ld = rows
-   rounded to 32, SELL slices of C rows sorted by length within sigma windows) ---- */
-static lcl_spmat *bench__build(const lcl_csr *A, lcl_format f, lcl_spmv_kernel k, int C, int sigma, double max_fill) {
-    lcl_spmat *M = (lcl_spmat *)calloc(1, sizeof *M);
-    int64_t i, j, p, rows = A->rows, w = 0;
-    size_t es = A->dtype == LCL_F32 ? 4 : 8;
-    M->format = f; M->kernel = k; M->dtype = A->dtype; M->backend = LCL_BACKEND_OPENCL;
-    M->rows = rows; M->cols = A->cols; M->nnz = A->nnz; M->opts.device = 0;
-    M->ld = (rows + 31) / 32 * 32;
-    for (i = 0; i < rows; i++) if (A->ptr[i + 1] - A->ptr[i] > w) w = A->ptr[i + 1] - A->ptr[i];
-    if (f == LCL_FMT_CSR) {
-        M->ptr = (int64_t *)malloc(((size_t)rows + 1) * 8);
-        memcpy(M->ptr, A->ptr, ((size_t)rows + 1) * 8);
-        M->idx = (int32_t *)malloc((size_t)A->nnz * 4 + 4);
-        memcpy(M->idx, A->col, (size_t)A->nnz * 4);
-        M->val = malloc((size_t)A->nnz * es + 8);
-        memcpy(M->val, A->val, (size_t)A->nnz * es);
-        M->stored = A->nnz;
-    } else if (f == LCL_FMT_ELL) {
-        if ((double)w * (double)M->ld > max_fill * (double)A->nnz + (double)rows) { free(M); return NULL; }
-        M->width = (int32_t)w;
-        M->idx = (int32_t *)malloc((size_t)(w * M->ld) * 4 + 4);
-        M->val = calloc((size_t)(w * M->ld) + 1, es);
-        for (p = 0; p < w * M->ld; p++) M->idx[p] = -1;
-        for (i = 0; i < rows; i++)
-            for (j = A->ptr[i]; j < A->ptr[i + 1]; j++) {
-                int64_t s = (j - A->ptr[i]) * M->ld + i;
-                M->idx[s] = A->col[j];
-                memcpy((char *)M->val + (size_t)s * es, (const char *)A->val + (size_t)j * es, es);
-            }
-        M->stored = w * M->ld;
-    } else {   /* SELL */
-        int64_t ns = (rows + C - 1) / C, s;
-        int64_t *len = (int64_t *)malloc(((size_t)rows + 1) * 8);
-        M->C = C; M->sigma = sigma; M->nslices = (int32_t)ns;
-        M->perm = (int32_t *)malloc((size_t)rows * 4 + 4);
-        for (i = 0; i < rows; i++) { M->perm[i] = (int32_t)i; len[i] = A->ptr[i + 1] - A->ptr[i]; }
-        for (p = 0; p < rows; p += sigma) {   /* counting sort by length, descending, in each window */
-            int64_t e = p + sigma < rows ? p + sigma : rows, mx = 0, q, c, *cnt;
-            for (q = p; q < e; q++) if (len[q] > mx) mx = len[q];
-            cnt = (int64_t *)calloc((size_t)mx + 2, 8);
-            for (q = p; q < e; q++) cnt[mx - len[q] + 1]++;
-            for (c = 1; c <= mx + 1; c++) cnt[c] += cnt[c - 1];
-            for (q = p; q < e; q++) M->perm[p + cnt[mx - len[q]]++] = (int32_t)q;
-            free(cnt);
-        }
-        M->swidth = (int32_t *)calloc((size_t)ns + 1, 4);
-        M->ptr = (int64_t *)malloc(((size_t)ns + 1) * 8);
-        M->ptr[0] = 0;
-        for (s = 0; s < ns; s++) {
-            for (p = s * C; p < (s + 1) * C && p < rows; p++) if (len[M->perm[p]] > M->swidth[s]) M->swidth[s] = (int32_t)len[M->perm[p]];
-            M->ptr[s + 1] = M->ptr[s] + (int64_t)M->swidth[s] * C;
-        }
-        if ((double)M->ptr[ns] > max_fill * (double)A->nnz + (double)rows) { free(len); free(M->perm); free(M->swidth); free(M->ptr); free(M); return NULL; }
-        M->idx = (int32_t *)malloc((size_t)M->ptr[ns] * 4 + 4);
-        M->val = calloc((size_t)M->ptr[ns] + 1, es);
-        for (p = 0; p < M->ptr[ns]; p++) M->idx[p] = -1;
-        for (p = 0; p < rows; p++) {
-            int64_t r = M->perm[p], base = M->ptr[p / C] + p % C;
-            for (j = A->ptr[r]; j < A->ptr[r + 1]; j++) {
-                int64_t sl = base + (j - A->ptr[r]) * C;
-                M->idx[sl] = A->col[j];
-                memcpy((char *)M->val + (size_t)sl * es, (const char *)A->val + (size_t)j * es, es);
-            }
-        }
-        M->stored = M->ptr[ns];
-        free(len);
-    }
-    return M;
-}
-static void bench__free(lcl_spmat *M) {
-    if (!M) return;
-    lcl__spmat_release(M);
-    free(M->ptr); free(M->idx); free(M->val); free(M->perm); free(M->swidth);
-    free(M);
-}
-
 int main(int argc, char **argv) {
-    const char *src = "gen:poisson3d:60", *device = NULL, *kernels = "csr-scalar,csr-vector,csr-merge,csr-auto,ell,ell-image,sell", *bopts = NULL;
+    const char *src = "gen:poisson3d:60", *device = NULL, *kernels = "csr-scalar,csr-vector,csr-merge,csr-auto,csc,ell,ell-image,sell", *bopts = NULL;
     lcl_dtype dt = LCL_F64;
     int reps = 50, a, C = 0, sigma = 0, r;
     lcl_context *ctx = NULL;
     lcl_context_desc desc;
+    lcl_device_info di;
+    lcl_spmat_opts o;
     lcl_coo coo;
     lcl_csr A;
     char err[512];
@@ -130,7 +52,7 @@ int main(int argc, char **argv) {
     int64_t i, j;
     static const struct { const char *name; lcl_format f; lcl_spmv_kernel k; } kinds[] = {
         {"csr-scalar", LCL_FMT_CSR, LCL_KERNEL_SCALAR}, {"csr-vector", LCL_FMT_CSR, LCL_KERNEL_VECTOR},
-        {"csr-merge", LCL_FMT_CSR, LCL_KERNEL_MERGE}, {"csr-auto", LCL_FMT_CSR, LCL_KERNEL_AUTO},
+        {"csr-merge", LCL_FMT_CSR, LCL_KERNEL_MERGE}, {"csr-auto", LCL_FMT_CSR, LCL_KERNEL_AUTO}, {"csc", LCL_FMT_CSC, LCL_KERNEL_AUTO},
         {"ell", LCL_FMT_ELL, LCL_KERNEL_AUTO}, {"ell-image", LCL_FMT_ELL, LCL_KERNEL_IMAGE}, {"sell", LCL_FMT_SELL, LCL_KERNEL_AUTO}};
     for (a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--f32")) dt = LCL_F32;
@@ -148,7 +70,8 @@ int main(int argc, char **argv) {
     desc.device = device;
     desc.build_options = bopts;
     if (lcl_context_create(&desc, &ctx) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); lcl_context_destroy(ctx); return 1; }
-    if (C <= 0) { C = ctx->dev[0].info.type == LCL_DEVICE_GPU ? 32 : 8; sigma = ctx->dev[0].info.type == LCL_DEVICE_GPU ? 256 : 64; }
+    if (lcl_context_device(ctx, 0, &di) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); lcl_context_destroy(ctx); return 1; }
+    if (C <= 0) { C = di.type == LCL_DEVICE_GPU ? 32 : 8; sigma = di.type == LCL_DEVICE_GPU ? 256 : 64; }
     t0 = now();
     if (lclg_load(ctx, src, 1, dt, &coo, err, sizeof err) != LCL_OK) { fprintf(stderr, "%s\n", err); lcl_context_destroy(ctx); return 1; }
     if (lcl_csr_from_coo(ctx, &coo, &A) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
@@ -158,7 +81,7 @@ int main(int argc, char **argv) {
     printf("matrix %s: %lld x %lld, nnz %lld (%.2f per row), %s, %.1f MB moved per product (CSR minimum); loaded in %.1f s\n", src,
            (long long)A.rows, (long long)A.cols, (long long)A.nnz, A.rows ? (double)A.nnz / (double)A.rows : 0.0, dt == LCL_F32 ? "float" : "double",
            bytes / 1e6, now() - t0);
-    printf("device: %s (%s), work-group %u, SELL C=%d sigma=%d, %d reps\n", ctx->dev[0].info.name, ctx->dev[0].info.platform, (unsigned)lcl__wg(&ctx->dev[0]), C, sigma, reps);
+    printf("device: %s (%s), work-group %u, SELL C=%d sigma=%d, %d reps\n", di.name, di.platform, (unsigned)lcl__wg(&ctx->dev[0]), C, sigma, reps);
     x = (double *)malloc(((size_t)A.cols + 1) * 8);
     ref = (double *)malloc(((size_t)A.rows + 1) * 8);
     absref = (double *)malloc(((size_t)A.rows + 1) * 8);
@@ -182,7 +105,7 @@ int main(int argc, char **argv) {
     }
     printf("%-11s %-6s %10s %10s %9s %10s %10s  %s\n", "kernel", "runs", "median ms", "GB/s", "GF/s", "batch ms", "batch GB/s", "max rel err");
     for (r = 0; r < (int)(sizeof kinds / sizeof kinds[0]); r++) {
-        lcl_spmat *M;
+        lcl_spmat *M = NULL;
         lcl__spdev *P;
         lcl__device *d;
         double *ts, med, batch, maxerr = 0;
@@ -191,9 +114,16 @@ int main(int argc, char **argv) {
         const char *k = strstr(kernels, kinds[r].name);
         size_t nl = strlen(kinds[r].name);
         if (!k || (k[nl] && k[nl] != ',') || (k != kernels && k[-1] != ',')) continue;
-        M = bench__build(&A, kinds[r].f, kinds[r].k, C, sigma, 3.0);
-        if (!M) { printf("%-11s skipped: more than 3 x nnz + rows padded slots\n", kinds[r].name); continue; }
-        if ((st = lcl__spmat_upload(ctx, M)) != LCL_OK) { printf("%-11s %s: %s\n", kinds[r].name, lcl_status_string(st), lcl_last_error(ctx)); bench__free(M); continue; }
+        memset(&o, 0, sizeof o);
+        o.format = kinds[r].f;
+        o.kernel = kinds[r].k;
+        o.sell_c = C;
+        o.sell_sigma = sigma;
+        if ((st = lcl_spmat_create(ctx, &A, &o, &M)) != LCL_OK) {   /* LCL_ERR_FILL: more than 3 x nnz + rows padded slots */
+            printf("%-11s %s: %s\n", kinds[r].name, st == LCL_ERR_FILL ? "skipped" : lcl_status_string(st), lcl_last_error(ctx));
+            lcl_clear_error(ctx);
+            continue;
+        }
         P = &M->part[0];
         d = &ctx->dev[P->dev];
         e = P->n && A.cols ? LCL__CL->clEnqueueWriteBuffer(d->queue[0], P->x, CL_TRUE, 0, (size_t)A.cols * es, xd, 0, NULL, NULL) : CL_SUCCESS;
@@ -210,7 +140,7 @@ int main(int argc, char **argv) {
         for (a = 0; a < reps && st == LCL_OK; a++) st = lcl__sp_run(ctx, M, P, P->x, P->ximg, P->y, 1.0, 0.0, d->queue[0]);
         LCL__CL->clFinish(d->queue[0]);
         batch = (now() - t0) / reps;
-        if (st != LCL_OK) { printf("%-11s %s: %s\n", kinds[r].name, lcl_status_string(st), lcl_last_error(ctx)); free(ts); bench__free(M); continue; }
+        if (st != LCL_OK) { printf("%-11s %s: %s\n", kinds[r].name, lcl_status_string(st), lcl_last_error(ctx)); free(ts); lcl_spmat_free(M); continue; }
         if (P->n) LCL__CL->clEnqueueReadBuffer(d->queue[0], P->y, CL_TRUE, 0, (size_t)A.rows * es, yd, 0, NULL, NULL);
         for (i = 0; i < A.rows; i++) {
             double got = dt == LCL_F32 ? (double)((float *)yd)[i] : ((double *)yd)[i], er = fabs(got - ref[i]) / absref[i];
@@ -220,11 +150,12 @@ int main(int argc, char **argv) {
         med = ts[reps / 2];
         printf("%-11s %-6d %10.4f %10.1f %9.1f %10.4f %10.1f  %.2e%s", kinds[r].name, reps, med * 1e3, bytes / med / 1e9, 2.0 * (double)A.nnz / med / 1e9,
                batch * 1e3, bytes / batch / 1e9, maxerr, maxerr > (dt == LCL_F32 ? 1e-4 : 1e-12) ? "  WRONG" : "");
-        if (M->format == LCL_FMT_CSR) printf("  (%s%s)", lcl_spmv_kernel_name(P->kernel), P->kernel == LCL_KERNEL_VECTOR ? (P->V == 2 ? ", V=2" : P->V == 4 ? ", V=4" : P->V == 8 ? ", V=8" : P->V == 16 ? ", V=16" : ", V=32") : "");
-        if (M->format != LCL_FMT_CSR) printf("  (%.2fx slots)", (double)M->stored / (double)(A.nnz ? A.nnz : 1));
+        if (M->format == LCL_FMT_CSR || M->format == LCL_FMT_CSC)
+            printf("  (%s%s)", lcl_spmv_kernel_name(P->kernel), P->kernel == LCL_KERNEL_VECTOR ? (P->V == 2 ? ", V=2" : P->V == 4 ? ", V=4" : P->V == 8 ? ", V=8" : P->V == 16 ? ", V=16" : ", V=32") : "");
+        else printf("  (%.2fx slots)", (double)M->stored / (double)(A.nnz ? A.nnz : 1));
         printf("\n");
         free(ts);
-        bench__free(M);
+        lcl_spmat_free(M);
     }
     free(x); free(ref); free(absref); free(xd); free(yd);
     lcl_csr_free(&A);
