@@ -321,16 +321,12 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    Padded formats (ELL, SELL, HYB's ELL part, DIA, BCSR, dense) refuse to store more than
    max_fill * nnz + rows slots: LCL_ERR_FILL, before allocating. The first LCL_TRANS product
    builds A^T in the same format and keeps it (twice the memory; later products run at full speed;
-<<<<<<< HEAD
    it fails with LCL_ERR_FILL when A^T would pad more than that). CSC on OpenCL runs both products
    with the CSR kernels and no atomics: A x on the CSR it was built from, kept on the device, and
-   A^T x on the CSC arrays, uploaded by the first LCL_TRANS product.
-=======
-   it fails with LCL_ERR_FILL when A^T would pad more than that). CSR on a CPU backend whose
+   A^T x on the CSC arrays, uploaded by the first LCL_TRANS product. CSR on a CPU backend whose
    columns are scattered and whose x exceeds 8 MB is stored in column panels: 8 bytes per row and
    panel more (2 panels for a random 2M x 2M double matrix: +32 MB on its 400 MB), and during
    create a second copy of the indices and values.
->>>>>>> h1-spmv-cpu
    Input is validated in full: CSR pointers monotone, columns in range (LCL_ERR_DIMENSION), sorted
    and unique (lcl_spmat_from_coo sorts a copy and sums duplicates); NaN or Inf values are
    LCL_ERR_NAN. DIA, BCSR and dense keep no record of explicit zeros: lcl_spmat_to_csr returns
