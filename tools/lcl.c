@@ -155,28 +155,46 @@ static int parse_sizes(const char *s, int64_t *out, int cap) {
         s = p + 1;
     }
 }
-/* "blocked,crout": at most cap algorithm names; the count, or 0 when malformed (out may be NULL) */
-static int parse_algs(const char *s, int *out, int cap) {
+/* "a,b,c": one(name, i, out) for each of at most cap comma-separated names (each under 16
+   characters); the count, or 0 when malformed (out may be NULL) */
+static int parse_names(const char *s, int cap, int (*one)(const char *name, int i, void *out), void *out) {
     int n = 0;
     for (;;) {
         char field[16];
         size_t len = strcspn(s, ",");
-        int a;
         if (len == 0 || len >= sizeof field || n >= cap) return 0;
         memcpy(field, s, len);
         field[len] = 0;
-        if ((a = alg_parse(field)) < 0) return 0;
-        if (out) out[n] = a;
+        if (!one(field, n, out)) return 0;
         n++;
         if (!s[len]) return n;
         s += len + 1;
     }
 }
+static int one_alg(const char *name, int i, void *out) {
+    int a = alg_parse(name);
+    if (a < 0) return 0;
+    if (out) ((int *)out)[i] = a;
+    return 1;
+}
+static int one_format(const char *name, int i, void *out) {
+    lcl_format f;
+    if (!lcl_format_parse(name, &f) || f == LCL_FMT_AUTO) return 0;
+    if (out) ((lcl_format *)out)[i] = f;
+    return 1;
+}
+static int one_backend(const char *name, int i, void *out) {
+    lcl_backend b;
+    if (!lcl_backend_parse(name, &b)) return 0;
+    if (out) ((lcl_backend *)out)[i] = b;
+    return 1;
+}
+/* "blocked,crout": algorithm names */
+static int parse_algs(const char *s, int *out, int cap) { return parse_names(s, cap, one_alg, out); }
 #define MAX_SIZES 64
 #define MAX_ALGS 16
 
-/* "csr,ell" or "all" (every storage format; auto is its own column): the count, or 0 when
-   malformed (out may be NULL) */
+/* "csr,ell" or "all" (every storage format; auto is its own column) */
 static int parse_formats(const char *s, lcl_format *out, int cap) {
     int n = 0;
     if (!strcmp(s, "all")) {
@@ -184,37 +202,10 @@ static int parse_formats(const char *s, lcl_format *out, int cap) {
             if (out) out[n] = (lcl_format)(n + 1);
         return n;
     }
-    for (;;) {
-        char field[16];
-        size_t len = strcspn(s, ",");
-        lcl_format f;
-        if (len == 0 || len >= sizeof field || n >= cap) return 0;
-        memcpy(field, s, len);
-        field[len] = 0;
-        if (!lcl_format_parse(field, &f) || f == LCL_FMT_AUTO) return 0;
-        if (out) out[n] = f;
-        n++;
-        if (!s[len]) return n;
-        s += len + 1;
-    }
+    return parse_names(s, cap, one_format, out);
 }
-/* "serial,openmp": the count, or 0 when malformed (out may be NULL) */
-static int parse_backends(const char *s, lcl_backend *out, int cap) {
-    int n = 0;
-    for (;;) {
-        char field[16];
-        size_t len = strcspn(s, ",");
-        lcl_backend b;
-        if (len == 0 || len >= sizeof field || n >= cap) return 0;
-        memcpy(field, s, len);
-        field[len] = 0;
-        if (!lcl_backend_parse(field, &b)) return 0;
-        if (out) out[n] = b;
-        n++;
-        if (!s[len]) return n;
-        s += len + 1;
-    }
-}
+/* "serial,openmp" */
+static int parse_backends(const char *s, lcl_backend *out, int cap) { return parse_names(s, cap, one_backend, out); }
 #define MAX_FORMATS 16
 #define MAX_BACKENDS 4
 
