@@ -69,7 +69,9 @@
         LCL_OPENCL_LIBRARY  path of the OpenCL loader to open instead of the default
         LCL_BUILD_OPTIONS   kernel build options, when desc.build_options is NULL
         Tuning runs only: LCL_DENSE_NB (outer block of getrf/potrf), LCL_TUNE_GEMM, LCL_NO_TC
-        (no tensor-core GEMM), LCL_NO_GRID (no one-launch LU panel)
+        (no tensor-core GEMM), LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its
+        work-groups in the trailing updates), LCL_NO_GRID (no one-launch LU panel),
+        LCL_GRID_GROUPS (that panel's work-groups)
 
     NaN AND Inf
         Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
@@ -538,6 +540,10 @@ typedef struct lcl__device {
     int grid_panel;                 /* LU panel in one launch (lcl_panel_grid): NVIDIA, unless LCL_NO_GRID */
     int tc;                         /* FP64 GEMM on tensor cores (lcl_gemm_tc_d): NVIDIA, unless LCL_NO_TC */
     int nv_cc;                      /* NVIDIA compute capability, major * 10 + minor (0 elsewhere) */
+    int tc_wm, tc_wn;               /* lcl_gemm_tc_d's warps along M and N (TC_WM, TC_WN) */
+    int upd_groups;                 /* > 0: tensor-core GEMMs on queue[0] run this many groups, looping
+                                       over tiles, so the panel queue's kernels find free units
+                                       (LCL_UPD_GROUPS; potrf sets it for its own run) */
 } lcl__device;
 #endif
 
@@ -1159,6 +1165,17 @@ LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
     /* GPUs: the trailing update is bandwidth-bound at K = trsm_nb, so factor panels of dense_nb
        columns by trsm_nb-wide steps and update the rest once per panel (LCL_DENSE_NB overrides) */
     d->dense_nb = d->info.type == LCL_DEVICE_GPU ? 4 * d->trsm_nb : d->trsm_nb;
+    d->tc_wm = 4;
+    d->tc_wn = 2;
+    d->upd_groups = getenv("LCL_UPD_GROUPS") ? atoi(getenv("LCL_UPD_GROUPS")) : 0;
+    {
+        const char *e = getenv("LCL_TC_TILE");   /* "WMxWN", e.g. 4x1: work-groups of 4 warps */
+        int wm = 0, wn = 0;
+        if (e && sscanf(e, "%dx%d", &wm, &wn) == 2 && wm >= 2 && wn >= 1 && wm * wn <= 8 && (wm & (wm - 1)) == 0 && (wn & (wn - 1)) == 0) {
+            d->tc_wm = wm;
+            d->tc_wn = wn;
+        }
+    }
     /* (LCL_GRID=1 with -DLCL_GRID_PORTABLE in the build options: the same kernel elsewhere, for tests) */
     d->grid_panel = (lcl__stristr(d->info.platform, "NVIDIA") || getenv("LCL_GRID")) && !getenv("LCL_NO_GRID");
     {
@@ -1360,9 +1377,10 @@ LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *
     size_t wg = lcl__wg(d);
     /* sm_90 runs the m16n8k4 FP64 MMA at twice the rate of m8n8k4 (31 against 21.5 TF/s, H200) */
     const char *shape = d->nv_cc >= 90 && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE")) ? " -DTC_SHAPE=2" : "";
-    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d%s%s%s",
+    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d "
+             "-DTC_WM=%d -DTC_WN=%d%s%s%s",
              dt == LCL_F64 ? 1 : 0, (unsigned)wg, d->gemm[dt][0], d->gemm[dt][1], d->gemm[dt][2], d->gemm[dt][3], d->gemm[dt][4], d->trsm_nb,
-             shape, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
+             d->tc_wm, d->tc_wn, shape, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
 }
 
 LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, cl_program prog, cl_int e, const char *opts) {
@@ -2775,10 +2793,15 @@ LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype
     e = lcl__set_args(k, 16, sz, p);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_gemm)", d->info.name);
     if (tc) {
-        lws[0] = 256;
+        int bm = 32 * d->tc_wm, bn = 64 * d->tc_wn;
+        lws[0] = (size_t)(32 * d->tc_wm * d->tc_wn);
         lws[1] = 1;
-        gws[0] = (size_t)((N + 127) / 128) * 256;
-        gws[1] = (size_t)((M + 127) / 128);
+        gws[0] = (size_t)((N + bn - 1) / bn) * lws[0];
+        gws[1] = (size_t)((M + bm - 1) / bm);
+        if (q == d->queue[0] && d->upd_groups > 0 && gws[0] / lws[0] * gws[1] > (size_t)d->upd_groups) {
+            gws[0] = (size_t)d->upd_groups * lws[0];
+            gws[1] = 1;
+        }
     } else {
         lws[0] = (size_t)d->gemm[dt][3];
         lws[1] = (size_t)d->gemm[dt][4];
@@ -3340,6 +3363,8 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
     P.wg = lcl__wg(d);   /* = LCL_WG of the build */
     P.maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
     P.groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
+    if (getenv("LCL_GRID_GROUPS") && atoi(getenv("LCL_GRID_GROUPS")) > 0) P.groups = (size_t)atoi(getenv("LCL_GRID_GROUPS"));
+    if (P.groups > P.maxg) P.groups = P.maxg;
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
     nscratch = P.grid ? 2 * P.groups * 65 + 2 * 64 : P.maxg;
     if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &P.piv)) != LCL_OK) goto done;
@@ -3446,10 +3471,16 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
     size_t wg;
+    int saved_groups = d->upd_groups;
     if (n == 0) return LCL_OK;
     if ((st = lcl__cl_nonfinite(ctx, A, 1, "potrf")) != LCL_OK) return st;
     lcl__cl_blocks(d, o, n, &nb, &NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
+    /* The trailing update leaves a few compute units free, or the panel's kernels queue behind
+       all of its work-groups and nothing overlaps (H200, n = 16384: 95 -> 84 ms at 124 of 132;
+       116 and 100 were slower). LU's one-launch panel needs every unit, so getrf does not. */
+    if (!saved_groups && d->info.compute_units >= 32)
+        d->upd_groups = d->info.compute_units - (d->info.compute_units / 16 > 8 ? d->info.compute_units / 16 : 8);
     wg = lcl__wg(d);
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dfail)) != LCL_OK) goto done;
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
@@ -3499,6 +3530,7 @@ done:
     LCL__CL->clFinish(qp);
     LCL__CL->clFinish(qu);
     if (dfail) LCL__CL->clReleaseMemObject(dfail);
+    d->upd_groups = saved_groups;
     if (info) *info = st == LCL_OK ? fail : 0;
     if (st == LCL_OK && fail)
         return lcl__fail(ctx, LCL_ERR_NOT_SPD, "potrf: the leading minor of order %d is not positive definite", fail);

@@ -100,17 +100,31 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
 
 /* The same GEMM on NVIDIA's FP64 tensor cores (mma.sync m8n8k4, inline PTX). NVIDIA's OpenCL
    compiler defines __NV_CL_C_VERSION; everywhere else this kernel does not exist and the host
-   uses lcl_gemm. A work-group of 8 warps computes a 128 x 128 block of C, each warp 32 x 64
-   (4 x 8 tiles of 8 x 8). Tiles of A and op(B) are staged k-contiguous in local memory with a row
-   stride of TC_BK + 4 doubles, which makes the fragment loads conflict-free; the next K step is
-   fetched into registers while the tensor cores work on the current one. */
+   uses lcl_gemm. A work-group of TC_WM x TC_WN warps (default 4 x 2: a 128 x 128 block of C)
+   gives each warp 32 x 64 of C (4 x 8 tiles of 8 x 8). Tiles of A and op(B) are staged
+   k-contiguous in local memory with a row stride of TC_BK + 4 doubles, which makes the fragment
+   loads conflict-free; the next K step is fetched into registers while the tensor cores work on
+   the current one (TC_DB = 1: into the second buffer, one barrier per step). */
 #if defined(__NV_CL_C_VERSION) && LCL_FP64
-#define TC_BM 128
-#define TC_BN 128
+#ifndef TC_WM
+#define TC_WM 4        /* warps along M and N: each computes 32 x 64 of C */
+#endif
+#ifndef TC_WN
+#define TC_WN 2
+#endif
+#ifndef TC_BK
 #define TC_BK 16
+#endif
+#ifndef TC_DB
+#define TC_DB 0        /* 1: two local buffers, one barrier per K step */
+#endif
+#define TC_BM (32 * TC_WM)
+#define TC_BN (64 * TC_WN)
+#define TC_NT (32 * TC_WM * TC_WN)
 #define TC_LD (TC_BK + 4)
-#define TC_NT 256
-#define TC_LOADS (TC_BM * TC_BK / TC_NT)
+#define TC_LOADA (TC_BM * TC_BK / TC_NT)
+#define TC_LOADB (TC_BN * TC_BK / TC_NT)
+#define TC_NBUF (TC_DB ? 2 : 1)
 #ifdef TC_ASM_VOLATILE
 #define TC_ASM asm volatile
 #else
@@ -131,108 +145,142 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
 #define TC_SHAPE 1   /* 1: m8n8k4, 2: m16n8k4, 3: m16n8k8 (sm_90) */
 #endif
 
+/* which elements of the A and op(B) tiles a thread moves: (row, k) = (ia + r*sa, ka + r*sk) */
+typedef struct { int M, N, kend, lda, ldb, ta, tb, bm, bn, ia, ka, sa, sk, ib, kb, sb, skb; } tc_geom;
+
+__attribute__((always_inline)) inline void tc_fetch(double *ra, double *rb, __global const double *A, __global const double *B, int k0, const tc_geom *T) {
+    int r;
+#pragma unroll
+    for (r = 0; r < TC_LOADA; r++) {
+        int gi = T->bm + T->ia + r * T->sa, gk = k0 + T->ka + r * T->sk;
+        ra[r] = gi < T->M && gk < T->kend ? A[T->ta ? (long)gk * T->lda + gi : (long)gi * T->lda + gk] : 0.0;
+    }
+#pragma unroll
+    for (r = 0; r < TC_LOADB; r++) {
+        int gj = T->bn + T->ib + r * T->sb, gkb = k0 + T->kb + r * T->skb;
+        rb[r] = gj < T->N && gkb < T->kend ? B[T->tb ? (long)gj * T->ldb + gkb : (long)gkb * T->ldb + gj] : 0.0;
+    }
+}
+__attribute__((always_inline)) inline void tc_store(__local double *As, __local double *Bs, int buf, const double *ra, const double *rb, const tc_geom *T) {
+    int r;
+#pragma unroll
+    for (r = 0; r < TC_LOADA; r++) As[buf * TC_BM * TC_LD + (T->ia + r * T->sa) * TC_LD + T->ka + r * T->sk] = ra[r];
+#pragma unroll
+    for (r = 0; r < TC_LOADB; r++) Bs[buf * TC_BN * TC_LD + (T->ib + r * T->sb) * TC_LD + T->kb + r * T->skb] = rb[r];
+}
+
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1)))
 void lcl_gemm_tc_d(const int M, const int N, const int K, const double alpha,
                    __global const double *A, const long offa, const int lda,
                    __global const double *B, const long offb, const int ldb, const int trans,
                    const double beta, __global double *C, const long offc, const int ldc, const int lower) {
-    __local double As[TC_BM * TC_LD];
-    __local double Bs[TC_BN * TC_LD];
+    __local double As[TC_NBUF * TC_BM * TC_LD];
+    __local double Bs[TC_NBUF * TC_BN * TC_LD];
     double acc[4][8][2];
-    double ra[TC_LOADS], rb[TC_LOADS];
+    double ra[TC_LOADA], rb[TC_LOADB];
     const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
-    const int wm = (warp >> 1) * 32, wn = (warp & 1) * 64, g = lane >> 2, t = lane & 3;
-    const int bn = get_group_id(0) * TC_BN, bm = get_group_id(1) * TC_BM;
+    const int wm = (warp / TC_WN) * 32, wn = (warp % TC_WN) * 64, g = lane >> 2, t = lane & 3;
     const int transb = trans & 1, transa = trans & 2;
-    const int kend = lower && bn > bm + TC_BM - 1 ? 0 : K;
-    /* element r of this thread's share of a tile: (row, k) within the tile. Row-major sources are
-       read along k (16 threads per row), transposed ones along the row (128 threads per k). */
-    const int ia = transa ? (tid & 127) : (tid >> 4), ka = transa ? (tid >> 7) : (tid & 15);
-    const int sa = transa ? 0 : 16, sk = transa ? 2 : 0;
-    const int ib = transb ? (tid >> 4) : (tid & 127), kb = transb ? (tid & 15) : (tid >> 7);
-    const int sb = transb ? 16 : 0, skb = transb ? 0 : 2;
-    int i, j, r, k0, kk;
+    const int ntn = (N + TC_BN - 1) / TC_BN, ntiles = ntn * ((M + TC_BM - 1) / TC_BM);
+    const int step = get_num_groups(0) * get_num_groups(1);
+    tc_geom T;
+    int i, j, k0, kk, tile;
     A += offa;
     B += offb;
     C += offc;
+    T.M = M; T.N = N; T.lda = lda; T.ldb = ldb; T.ta = transa; T.tb = transb;
+    T.ia = transa ? tid % TC_BM : tid / TC_BK;
+    T.ka = transa ? tid / TC_BM : tid % TC_BK;
+    T.sa = transa ? 0 : TC_NT / TC_BK;
+    T.sk = transa ? TC_NT / TC_BM : 0;
+    T.ib = transb ? tid / TC_BK : tid % TC_BN;
+    T.kb = transb ? tid % TC_BK : tid / TC_BN;
+    T.sb = transb ? TC_NT / TC_BK : 0;
+    T.skb = transb ? 0 : TC_NT / TC_BN;
+    /* one tile per group, or (the host launching fewer groups, to leave compute units to the
+       panel's kernels) each group loops over tiles */
+    for (tile = get_group_id(1) * get_num_groups(0) + get_group_id(0); tile < ntiles; tile += step) {
+        const int bn = tile % ntn * TC_BN, bm = tile / ntn * TC_BM;
+        const int kend = lower && bn > bm + TC_BM - 1 ? 0 : K;
+        int cur = 0;
+        T.kend = kend; T.bm = bm; T.bn = bn;
 #pragma unroll
-    for (i = 0; i < 4; i++)
+        for (i = 0; i < 4; i++)
 #pragma unroll
-        for (j = 0; j < 8; j++) acc[i][j][0] = acc[i][j][1] = 0;
-#pragma unroll
-    for (r = 0; r < TC_LOADS; r++) {
-        int gi = bm + ia + r * sa, gk = ka + r * sk, gj = bn + ib + r * sb, gkb = kb + r * skb;
-        ra[r] = gi < M && gk < kend ? A[transa ? (long)gk * lda + gi : (long)gi * lda + gk] : 0.0;
-        rb[r] = gj < N && gkb < kend ? B[transb ? (long)gj * ldb + gkb : (long)gkb * ldb + gj] : 0.0;
-    }
-    for (k0 = 0; k0 < kend; k0 += TC_BK) {
-#pragma unroll
-        for (r = 0; r < TC_LOADS; r++) {
-            As[(ia + r * sa) * TC_LD + ka + r * sk] = ra[r];
-            Bs[(ib + r * sb) * TC_LD + kb + r * skb] = rb[r];
-        }
+            for (j = 0; j < 8; j++) acc[i][j][0] = acc[i][j][1] = 0;
+        tc_fetch(ra, rb, A, B, 0, &T);
+#if TC_DB
+        tc_store(As, Bs, 0, ra, rb, &T);
         barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (r = 0; r < TC_LOADS; r++) {
-            int gi = bm + ia + r * sa, gk = k0 + TC_BK + ka + r * sk, gj = bn + ib + r * sb, gkb = k0 + TC_BK + kb + r * skb;
-            ra[r] = gi < M && gk < kend ? A[transa ? (long)gk * lda + gi : (long)gi * lda + gk] : 0.0;
-            rb[r] = gj < N && gkb < kend ? B[transb ? (long)gj * ldb + gkb : (long)gkb * ldb + gj] : 0.0;
-        }
+#endif
+        for (k0 = 0; k0 < kend; k0 += TC_BK) {
+            __local const double *as = As + cur * TC_BM * TC_LD, *bs = Bs + cur * TC_BN * TC_LD;
+#if !TC_DB
+            tc_store(As, Bs, 0, ra, rb, &T);
+            barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+            tc_fetch(ra, rb, A, B, k0 + TC_BK, &T);   /* in flight while the tensor cores work */
 #if TC_SHAPE == 3
 #pragma unroll
-        for (kk = 0; kk < TC_BK; kk += 8) {
-            double a[4], a4[4], b[8], b4[8];
+            for (kk = 0; kk < TC_BK; kk += 8) {
+                double a[4], a4[4], b[8], b4[8];
 #pragma unroll
-            for (i = 0; i < 4; i++) {
-                a[i] = As[(wm + i * 8 + g) * TC_LD + kk + t];
-                a4[i] = As[(wm + i * 8 + g) * TC_LD + kk + 4 + t];
+                for (i = 0; i < 4; i++) {
+                    a[i] = as[(wm + i * 8 + g) * TC_LD + kk + t];
+                    a4[i] = as[(wm + i * 8 + g) * TC_LD + kk + 4 + t];
+                }
+#pragma unroll
+                for (j = 0; j < 8; j++) {
+                    b[j] = bs[(wn + j * 8 + g) * TC_LD + kk + t];
+                    b4[j] = bs[(wn + j * 8 + g) * TC_LD + kk + 4 + t];
+                }
+#pragma unroll
+                for (i = 0; i < 4; i += 2)
+#pragma unroll
+                    for (j = 0; j < 8; j++) TC_MMA16K8(acc[i][j], acc[i + 1][j], a[i], a[i + 1], a4[i], a4[i + 1], b[j], b4[j]);
             }
-#pragma unroll
-            for (j = 0; j < 8; j++) {
-                b[j] = Bs[(wn + j * 8 + g) * TC_LD + kk + t];
-                b4[j] = Bs[(wn + j * 8 + g) * TC_LD + kk + 4 + t];
-            }
-#pragma unroll
-            for (i = 0; i < 4; i += 2)
-#pragma unroll
-                for (j = 0; j < 8; j++) TC_MMA16K8(acc[i][j], acc[i + 1][j], a[i], a[i + 1], a4[i], a4[i + 1], b[j], b4[j]);
-        }
 #else
 #pragma unroll
-        for (kk = 0; kk < TC_BK; kk += 4) {
-            double a[4], b[8];
+            for (kk = 0; kk < TC_BK; kk += 4) {
+                double a[4], b[8];
 #pragma unroll
-            for (i = 0; i < 4; i++) a[i] = As[(wm + i * 8 + g) * TC_LD + kk + t];
+                for (i = 0; i < 4; i++) a[i] = as[(wm + i * 8 + g) * TC_LD + kk + t];
 #pragma unroll
-            for (j = 0; j < 8; j++) b[j] = Bs[(wn + j * 8 + g) * TC_LD + kk + t];
+                for (j = 0; j < 8; j++) b[j] = bs[(wn + j * 8 + g) * TC_LD + kk + t];
 #if TC_SHAPE == 2
 #pragma unroll
-            for (i = 0; i < 4; i += 2)
+                for (i = 0; i < 4; i += 2)
 #pragma unroll
-                for (j = 0; j < 8; j++) TC_MMA16K4(acc[i][j], acc[i + 1][j], a[i], a[i + 1], b[j]);
+                    for (j = 0; j < 8; j++) TC_MMA16K4(acc[i][j], acc[i + 1][j], a[i], a[i + 1], b[j]);
 #else
 #pragma unroll
-            for (i = 0; i < 4; i++)
+                for (i = 0; i < 4; i++)
 #pragma unroll
-                for (j = 0; j < 8; j++) TC_MMA(acc[i][j], a[i], b[j]);
+                    for (j = 0; j < 8; j++) TC_MMA(acc[i][j], a[i], b[j]);
 #endif
+            }
+#endif
+#if TC_DB
+            /* the other buffer was last read before the previous barrier */
+            tc_store(As, Bs, cur ^ 1, ra, rb, &T);
+            cur ^= 1;
+#endif
+            barrier(CLK_LOCAL_MEM_FENCE);
         }
-#endif
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    /* fully unrolled: acc must stay in registers */
+        /* fully unrolled: acc must stay in registers */
 #pragma unroll
-    for (i = 0; i < 4; i++) {
-        int gi = bm + wm + i * 8 + g;
+        for (i = 0; i < 4; i++) {
+            int gi = bm + wm + i * 8 + g;
 #pragma unroll
-        for (j = 0; j < 8; j++) {
-            int v;
+            for (j = 0; j < 8; j++) {
+                int v;
 #pragma unroll
-            for (v = 0; v < 2; v++) {
-                int gj = bn + wn + j * 8 + 2 * t + v;
-                if (gi < M && kend > 0 && gj < N && !(lower && gj > gi)) {
-                    __global double *c = C + (long)gi * ldc + gj;
-                    *c = beta == 0 ? alpha * acc[i][j][v] : fma(alpha, acc[i][j][v], beta * *c);
+                for (v = 0; v < 2; v++) {
+                    int gj = bn + wn + j * 8 + 2 * t + v;
+                    if (gi < M && kend > 0 && gj < N && !(lower && gj > gi)) {
+                        __global double *c = C + (long)gi * ldc + gj;
+                        *c = beta == 0 ? alpha * acc[i][j][v] : fma(alpha, acc[i][j][v], beta * *c);
+                    }
                 }
             }
         }
@@ -372,11 +420,16 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
    column j each group publishes its candidate (|value|, row index, the whole row) and, if it owns
    row j, row j; after the barrier every group picks the same pivot, the owners of rows j and p
    swap them from the published copies, and each group updates its own rows. The copies alternate
-   between two slots: a group can be one column ahead of another, never two. */
+   between two slots: a group can be one column ahead of another, never two. The first PG_LROWS
+   rows of a group's range stay in local memory for the whole launch: from global memory the
+   rank-1 updates were latency-bound (500 us per 64 columns at n = 16384 on the H200). */
 #if defined(__NV_CL_C_VERSION) || defined(LCL_GRID_PORTABLE)
 #define PG_WG 256
 #define PG_W 64
 #define PG_SLOT (PG_W + 1)
+#ifndef PG_LROWS
+#define PG_LROWS 72    /* rows of a group's share kept in local memory (72 x 64 doubles: 36 KB) */
+#endif
 #ifdef __NV_CL_C_VERSION
 #define PG_FENCE() asm volatile("membar.gl;" ::: "memory")
 #else
@@ -417,22 +470,31 @@ inline void SFX(lcl__grid_argmax)(__local real *v, __local int *ix, __local int 
 __kernel __attribute__((reqd_work_group_size(PG_WG, 1, 1)))
 void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int k, const int kb, __global int *ipiv,
                          __global int *zero, __global real *pub, __global int *pubi, volatile __global int *bar, const int base) {
-    __local real prow[PG_W], vb[PG_WG];
+    __local real prow[PG_W], vb[PG_WG], S[PG_LROWS * PG_W];
     __local int ib[PG_WG], gb[PG_WG];
     const int lid = get_local_id(0), G = get_num_groups(0), g = get_group_id(0);
     const int rpg = (n - k + G - 1) / G, r0 = k + g * rpg, r1 = min(n, r0 + rpg);
+    /* rows r0 .. rg-1 live in S for the whole launch, rows rg .. r1-1 stay in A */
+    const int rg = r0 + clamp(r1 - r0, 0, PG_LROWS);
     const int cl = lid % PG_W, rl = lid / PG_W;
     volatile __global real *vpub = pub;
     volatile __global int *vpubi = pubi;
     int j, i, sync = base;
+    for (i = lid; i < (rg - r0) * PG_W; i += PG_WG)
+        if (i % PG_W < kb) S[i] = A[(long)(r0 + i / PG_W) * ld + k + i % PG_W];
+    barrier(CLK_LOCAL_MEM_FENCE);
     for (j = k; j < k + kb; j++) {
-        const int par = (j - k) & 1, ownj = j >= r0 && j < r1;
+        const int par = (j - k) & 1, ownj = j >= r0 && j < r1, jc = j - k;
         __global real *slot = pub + (long)(par * G + g) * PG_SLOT;
         __global real *jrow = pub + (long)2 * G * PG_SLOT + par * PG_W;
         real best = -1, pv;
         int bi = n, p, gp = 0;
         /* 1. this group's candidate for column j, published with its row (and row j) */
-        for (i = max(r0, j) + lid; i < r1; i += PG_WG) {
+        for (i = max(r0, j) + lid; i < rg; i += PG_WG) {
+            real v = fabs(S[(i - r0) * PG_W + jc]);
+            if (v > best) { best = v; bi = i; }
+        }
+        for (i = max(rg, j) + lid; i < r1; i += PG_WG) {
             real v = fabs(A[(long)i * ld + j]);
             if (v > best) { best = v; bi = i; }
         }
@@ -442,8 +504,8 @@ void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int 
         SFX(lcl__grid_argmax)(vb, ib, gb);
         bi = ib[0];
         for (i = lid; i < kb; i += PG_WG) {
-            if (bi < n) slot[1 + i] = A[(long)bi * ld + k + i];
-            if (ownj) jrow[i] = A[(long)j * ld + k + i];
+            if (bi < n) slot[1 + i] = bi < rg ? S[(bi - r0) * PG_W + i] : A[(long)bi * ld + k + i];
+            if (ownj) jrow[i] = j < rg ? S[(j - r0) * PG_W + i] : A[(long)j * ld + k + i];
         }
         if (lid == 0) {
             slot[0] = vb[0];
@@ -475,21 +537,36 @@ void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int 
         }
         /* 3. the swap, from the published copies */
         for (i = lid; i < (p != j ? kb : 0); i += PG_WG) {
-                if (ownj) A[(long)j * ld + k + i] = prow[i];
-                if (p >= r0 && p < r1) A[(long)p * ld + k + i] = ((volatile __global real *)jrow)[i];
+            if (ownj) {
+                if (j < rg) S[(j - r0) * PG_W + i] = prow[i];
+                else A[(long)j * ld + k + i] = prow[i];
             }
+            if (p >= r0 && p < r1) {
+                real t = ((volatile __global real *)jrow)[i];
+                if (p < rg) S[(p - r0) * PG_W + i] = t;
+                else A[(long)p * ld + k + i] = t;
+            }
+        }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         /* 4. this group's rows below j: multipliers, then the rank-1 update */
         if (pv != 0) {
-            const real d = prow[j - k];
-            for (i = max(r0, j + 1) + lid; i < r1; i += PG_WG) A[(long)i * ld + j] /= d;
-            barrier(CLK_GLOBAL_MEM_FENCE);
-            if (k + cl > j && cl < kb)
-                for (i = max(r0, j + 1) + rl; i < r1; i += PG_WG / PG_W)
-                    A[(long)i * ld + k + cl] = fma(-A[(long)i * ld + j], prow[cl], A[(long)i * ld + k + cl]);
-            barrier(CLK_GLOBAL_MEM_FENCE);
+            const real d = prow[jc];
+            for (i = max(r0, j + 1) + lid; i < rg; i += PG_WG) S[(i - r0) * PG_W + jc] /= d;
+            for (i = max(rg, j + 1) + lid; i < r1; i += PG_WG) A[(long)i * ld + j] /= d;
+            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+            if (cl > jc && cl < kb) {
+                const real u = prow[cl];
+                for (i = max(r0, j + 1) + rl; i < rg; i += PG_WG / PG_W)
+                    S[(i - r0) * PG_W + cl] = fma(-S[(i - r0) * PG_W + jc], u, S[(i - r0) * PG_W + cl]);
+#pragma unroll 4
+                for (i = max(rg, j + 1) + rl; i < r1; i += PG_WG / PG_W)
+                    A[(long)i * ld + k + cl] = fma(-A[(long)i * ld + j], u, A[(long)i * ld + k + cl]);
+            }
+            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         }
     }
+    for (i = lid; i < (rg - r0) * PG_W; i += PG_WG)
+        if (i % PG_W < kb) A[(long)(r0 + i / PG_W) * ld + k + i % PG_W] = S[i];
 }
 #endif
 

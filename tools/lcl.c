@@ -885,6 +885,7 @@ static int cmd_solve(const opts *o) {
         printf(",\"status\":");
         json_str(stdout, lcl_status_string(fst));
         printf("}\n");
+        fflush(stdout);   /* the result is out before any driver teardown (PoCL 5 can abort there) */
     } else {
         double flops = (chol ? 1.0 / 3.0 : 2.0 / 3.0) * (double)n * (double)n * (double)n;
         printf("solve %s\n", src);

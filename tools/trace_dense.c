@@ -1,0 +1,231 @@
+/* trace_dense.c -- where the time of an OpenCL LU / Cholesky goes: every kernel the library
+   launches is timed by OpenCL event profiling, then summed per kernel and per queue, with the
+   time both queues were busy at once (the overlap look-ahead relies on) and the time the device
+   sat idle. Not a test. Usage: trace_dense [device-spec] [n] [lu|cholesky|both] [block] */
+#define _POSIX_C_SOURCE 200809L
+#define LINALG_CL_IMPLEMENTATION
+#include "../linalg_cl.h"
+#include <stdio.h>
+#include <time.h>
+#include <dlfcn.h>
+
+typedef struct { cl_event ev; cl_command_queue q; int name; } rec;
+static rec *recs;
+static int nrec, caprec, tracing;
+static struct { cl_kernel k; char name[64]; } knames[256];
+static int nk;
+static lcl__pfn_clEnqueueNDRangeKernel real_nd;
+static lcl__pfn_clCreateCommandQueue real_cq;
+static lcl__pfn_clCreateKernel real_ck;
+
+/* TRACE_PRIO=1: the second queue of the device (the panel queue) at high priority, the first at
+   low (cl_khr_priority_hints, through clCreateCommandQueueWithProperties) */
+typedef cl_command_queue(CL_API_CALL *cqwp_fn)(cl_context, cl_device_id, const cl_ulong *, cl_int *);
+static int nq_made;
+static cl_command_queue CL_API_CALL cq(cl_context c, cl_device_id d, cl_command_queue_properties p, cl_int *e) {
+    const char *prio = getenv("TRACE_PRIO");
+    if (prio && atoi(prio)) {
+        void *h = dlopen("libOpenCL.so.1", RTLD_NOW);
+        cqwp_fn f = NULL;
+        void *sym = h ? dlsym(h, "clCreateCommandQueueWithProperties") : NULL;
+        if (sym) memcpy(&f, &sym, sizeof f);
+        if (f) {
+            cl_ulong props[] = {CL_QUEUE_PROPERTIES, p | CL_QUEUE_PROFILING_ENABLE, 0x1096 /* CL_QUEUE_PRIORITY_KHR */,
+                                           nq_made++ % 2 ? 1u /* HIGH */ : 4u /* LOW */, 0};
+            cl_command_queue q = f(c, d, props, e);
+            printf("   queue %d with priority hint: %s (%d)\n", nq_made - 1, q ? "created" : "refused", e ? *e : 0);
+            if (q) return q;
+        }
+    }
+    return real_cq(c, d, p | CL_QUEUE_PROFILING_ENABLE, e);
+}
+static cl_kernel CL_API_CALL ck(cl_program p, const char *name, cl_int *e) {
+    cl_kernel k = real_ck(p, name, e);
+    if (k && nk < 256) { knames[nk].k = k; snprintf(knames[nk].name, sizeof knames[nk].name, "%s", name); nk++; }
+    return k;
+}
+static cl_int CL_API_CALL nd(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *o, const size_t *g, const size_t *l, cl_uint nw,
+                             const cl_event *w, cl_event *ev) {
+    cl_event mine = NULL;
+    cl_int e = real_nd(q, k, dim, o, g, l, nw, w, tracing && !ev ? &mine : ev);
+    if (tracing && !ev && e == CL_SUCCESS) {   /* launches that ask for their event are not traced */
+        int i, name = -1;
+        for (i = 0; i < nk; i++) if (knames[i].k == k) name = i;
+        if (nrec == caprec) { caprec = caprec ? 2 * caprec : 4096; recs = (rec *)realloc(recs, (size_t)caprec * sizeof *recs); }
+        recs[nrec].ev = mine; recs[nrec].q = q; recs[nrec].name = name; nrec++;
+    }
+    return e;
+}
+
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec; }
+static int cmp_start(const void *a, const void *b) {
+    const double *x = (const double *)a, *y = (const double *)b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+/* union length of intervals iv[i] = {start, end}, sorted in place */
+static double busy(double *iv, int n) {
+    double tot = 0, s = 0, e = -1;
+    int i;
+    qsort(iv, (size_t)n, 2 * sizeof(double), cmp_start);
+    for (i = 0; i < n; i++) {
+        if (iv[2 * i] > e) { if (e > s) tot += e - s; s = iv[2 * i]; e = iv[2 * i + 1]; }
+        else if (iv[2 * i + 1] > e) e = iv[2 * i + 1];
+    }
+    if (e > s) tot += e - s;
+    return tot;
+}
+
+static void report(const char *what, double wall, cl_command_queue q0, cl_command_queue q1) {
+    double *iv = (double *)malloc((size_t)nrec * 2 * sizeof(double)), *iq = (double *)malloc((size_t)nrec * 2 * sizeof(double));
+    double tsum[257] = {0}, tiso[257] = {0}, t0 = 1e300, t1 = 0, b0, b1, ball, wa = 0, wb = -1;
+    int cnt[257] = {0}, ciso[257] = {0}, i, nq, q, m;
+    if (getenv("TRACE_WIN")) sscanf(getenv("TRACE_WIN"), "%lf,%lf", &wa, &wb);
+    for (i = 0; i < nrec; i++) {
+        cl_ulong s = 0, e = 0;
+        LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
+        LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
+        iv[2 * i] = (double)s * 1e-9;
+        iv[2 * i + 1] = (double)e * 1e-9;
+        if (iv[2 * i] < t0) t0 = iv[2 * i];
+        if (iv[2 * i + 1] > t1) t1 = iv[2 * i + 1];
+        tsum[recs[i].name + 1] += iv[2 * i + 1] - iv[2 * i];
+        cnt[recs[i].name + 1]++;
+    }
+    /* a launch is isolated when no launch of the other queue overlaps it */
+    for (i = 0; i < nrec; i++) {
+        int iso = 1;
+        for (m = 0; m < nrec && iso; m++)
+            if (recs[m].q != recs[i].q && iv[2 * m] < iv[2 * i + 1] && iv[2 * m + 1] > iv[2 * i]) iso = 0;
+        if (iso) { tiso[recs[i].name + 1] += iv[2 * i + 1] - iv[2 * i]; ciso[recs[i].name + 1]++; }
+        if ((iv[2 * i] - t0) * 1e3 >= wa && (iv[2 * i] - t0) * 1e3 <= wb)
+            printf("   @ %9.3f .. %9.3f ms  q%d  %s\n", (iv[2 * i] - t0) * 1e3, (iv[2 * i + 1] - t0) * 1e3, recs[i].q == q0 ? 0 : 1,
+                   recs[i].name >= 0 ? knames[recs[i].name].name : "?");
+    }
+    printf("== %s: wall %.2f ms, first kernel start to last end %.2f ms, %d kernels\n", what, wall * 1e3, (t1 - t0) * 1e3, nrec);
+    for (i = 0; i <= nk; i++)
+        if (cnt[i])
+            printf("   %-22s %6d launches %9.2f ms  (%.1f us each; %d alone: %.1f us each)\n", i ? knames[i - 1].name : "?", cnt[i], tsum[i] * 1e3,
+                   tsum[i] * 1e6 / cnt[i], ciso[i], ciso[i] ? tiso[i] * 1e6 / ciso[i] : 0.0);
+    for (q = 0; q < 2; q++) {
+        nq = 0;
+        for (i = 0; i < nrec; i++)
+            if (recs[i].q == (q ? q1 : q0)) { iq[2 * nq] = iv[2 * i]; iq[2 * nq + 1] = iv[2 * i + 1]; nq++; }
+        if (q == 0) b0 = busy(iq, nq); else b1 = busy(iq, nq);
+    }
+    ball = busy(iv, nrec);
+    printf("   busy: update queue %.2f ms, panel queue %.2f ms, either %.2f ms, both at once %.2f ms, idle %.2f ms\n", b0 * 1e3, b1 * 1e3,
+           ball * 1e3, (b0 + b1 - ball) * 1e3, (t1 - t0 - ball) * 1e3);
+    for (i = 0; i < nrec; i++) LCL__CL->clReleaseEvent(recs[i].ev);
+    nrec = 0;
+    free(iv);
+    free(iq);
+}
+
+/* a few rows of P A - L U (or A - L L^T) against the input, relative to max |A|: the variants
+   this tool times must still factor correctly */
+static void check(lcl_context *ctx, lcl_dmat *M, const lcl_dense *A, const int32_t *ipiv, int chol) {
+    int64_t n = A->rows, rows[4], r, i, j, q;
+    lcl_dense F;
+    double *f, *a = (double *)A->data, amax = 0, err = 0;
+    int64_t *perm;
+    if (lcl_dense_alloc(ctx, &F, LCL_F64, LCL_ROW_MAJOR, n, n) != LCL_OK || lcl_dmat_download(ctx, M, &F) != LCL_OK) {
+        fprintf(stderr, "%s\n", lcl_last_error(ctx));
+        return;
+    }
+    f = (double *)F.data;
+    perm = (int64_t *)malloc((size_t)n * sizeof *perm);
+    for (i = 0; i < n; i++) perm[i] = i;
+    if (!chol)
+        for (i = 0; i < n; i++) { int64_t t = perm[i]; perm[i] = perm[ipiv[i]]; perm[ipiv[i]] = t; }
+    rows[0] = 0; rows[1] = n / 3; rows[2] = 2 * n / 3 + 1; rows[3] = n - 1;
+    for (i = 0; i < n * n; i++) if (fabs(a[i]) > amax) amax = fabs(a[i]);
+    for (q = 0; q < 4; q++) {
+        r = rows[q] < n ? rows[q] : n - 1;
+        for (j = 0; j < n; j++) {
+            double s = 0, want = a[perm[r] * n + j];
+            if (chol) { for (i = 0; i <= (r < j ? r : j); i++) s += f[r * n + i] * f[j * n + i]; }
+            else {
+                /* (L U)[r][j] = sum_{i < min(r, j+1)} L[r][i] U[i][j] + (r <= j ? U[r][j] : 0) */
+                int64_t m = r < j + 1 ? r : j + 1;
+                for (i = 0; i < m; i++) s += f[r * n + i] * f[i * n + j];
+                if (r <= j) s += f[r * n + j];
+            }
+            if (fabs(s - want) > err) err = fabs(s - want);
+        }
+    }
+    printf("   check: max |%s - A| over 4 rows / max |A| = %.2e %s\n", chol ? "L L^T" : "L U", err / amax, err / amax < 1e-13 ? "ok" : "WRONG");
+    free(perm);
+    lcl_dense_free(&F);
+}
+
+int main(int argc, char **argv) {
+    lcl_context_desc desc = {0};
+    lcl_context *ctx;
+    lcl_dense A;
+    lcl_dmat *M = NULL;
+    lcl_dense_opts o = {LCL_ALG_AUTO, 0, 0, 0};
+    int n = argc > 2 ? atoi(argv[2]) : 16384, w, rep;
+    const char *which = argc > 3 ? argv[3] : "both";
+    int32_t *ipiv;
+    int64_t i, j, info;
+    o.block = argc > 4 ? atoi(argv[4]) : 0;
+    if (!lcl__cl_load()) { fprintf(stderr, "no OpenCL: %s\n", lcl__cl.why); return 1; }
+    real_nd = lcl__cl.clEnqueueNDRangeKernel; lcl__cl.clEnqueueNDRangeKernel = nd;
+    real_cq = lcl__cl.clCreateCommandQueue; lcl__cl.clCreateCommandQueue = cq;
+    real_ck = lcl__cl.clCreateKernel; lcl__cl.clCreateKernel = ck;
+    desc.backend = LCL_BACKEND_OPENCL;
+    desc.device = argc > 1 ? argv[1] : "gpu";
+    if (lcl_context_create(&desc, &ctx) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
+    if (getenv("TRACE_LOG")) {   /* with LCL_BUILD_OPTIONS=-cl-nv-verbose and an empty cache: registers per kernel */
+        lcl__program *pr;
+        char *log;
+        size_t len = 0;
+        char ext[8192] = "";
+        LCL__CL->clGetDeviceInfo(ctx->dev[0].id, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+        printf("extensions: %s\n", ext);
+        if (lcl__get_program(ctx, &ctx->dev[0], LCL_F64, &pr) == LCL_OK) {
+            LCL__CL->clGetProgramBuildInfo(pr->prog, ctx->dev[0].id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+            log = (char *)calloc(len + 1, 1);
+            LCL__CL->clGetProgramBuildInfo(pr->prog, ctx->dev[0].id, CL_PROGRAM_BUILD_LOG, len, log, NULL);
+            printf("build log:\n%s\n", log);
+            free(log);
+        }
+    }
+    if (lcl_dense_alloc(ctx, &A, LCL_F64, LCL_ROW_MAJOR, n, n) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
+    ipiv = (int32_t *)malloc((size_t)n * sizeof *ipiv);
+    printf("device %s, n %d, block %d\n", ctx->dev[0].info.name, n, o.block);
+    for (w = 0; w < 2; w++) {
+        int chol = w == 1;
+        if ((chol && !strcmp(which, "lu")) || (!chol && !strcmp(which, "cholesky"))) continue;
+        for (i = 0; i < n; i++)
+            for (j = 0; j < n; j++) {
+                uint64_t h = (uint64_t)(i < j ? i * 1000003 + j : j * 1000003 + i) * 0x9E3779B97F4A7C15ull;
+                ((double *)A.data)[i * n + j] = (double)(h >> 11) / 9007199254740992.0 - 0.5 + (i == j ? n : 0);
+            }
+        for (rep = 0; rep < 3; rep++) {
+            double t;
+            lcl_status st;
+            lcl_dmat_free(M);
+            M = NULL;
+            if (lcl_dmat_upload(ctx, &A, &M) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
+            LCL__CL->clFinish(ctx->dev[0].queue[0]);
+            tracing = rep == 2;
+            t = now();
+            st = chol ? lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, &o) : lcl_dmat_getrf(ctx, M, ipiv, &info, &o);
+            t = now() - t;
+            tracing = 0;
+            if (st != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
+            if (rep < 2) { printf("   untraced run %d: %.2f ms, %.2f TF/s\n", rep, t * 1e3, (chol ? 1.0 : 2.0) * n * (double)n * n / 3 / t / 1e12); nrec = 0; }
+            else {
+                report(chol ? "dpotrf" : "dgetrf", t, ctx->dev[0].queue[0], ctx->dev[0].queue[1]);
+                check(ctx, M, &A, ipiv, chol);
+            }
+        }
+    }
+    lcl_dmat_free(M);
+    lcl_dense_free(&A);
+    free(ipiv);
+    free(recs);
+    lcl_context_destroy(ctx);
+    return 0;
+}
