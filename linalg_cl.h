@@ -544,6 +544,7 @@ typedef struct lcl__device {
     int upd_groups;                 /* > 0: tensor-core GEMMs on queue[0] run this many groups, looping
                                        over tiles, so the panel queue's kernels find free units
                                        (LCL_UPD_GROUPS; potrf sets it for its own run) */
+    int grid_groups;                /* > 0: lcl_panel_grid's work-groups (LCL_GRID_GROUPS), else one per unit */
 } lcl__device;
 #endif
 
@@ -1168,6 +1169,7 @@ LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
     d->tc_wm = 4;
     d->tc_wn = 2;
     d->upd_groups = getenv("LCL_UPD_GROUPS") ? atoi(getenv("LCL_UPD_GROUPS")) : 0;
+    d->grid_groups = getenv("LCL_GRID_GROUPS") ? atoi(getenv("LCL_GRID_GROUPS")) : 0;
     {
         const char *e = getenv("LCL_TC_TILE");   /* "WMxWN", e.g. 4x1: work-groups of 4 warps */
         int wm = 0, wn = 0;
@@ -3363,7 +3365,7 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
     P.wg = lcl__wg(d);   /* = LCL_WG of the build */
     P.maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
     P.groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
-    if (getenv("LCL_GRID_GROUPS") && atoi(getenv("LCL_GRID_GROUPS")) > 0) P.groups = (size_t)atoi(getenv("LCL_GRID_GROUPS"));
+    if (d->grid_groups > 0) P.groups = (size_t)d->grid_groups;
     if (P.groups > P.maxg) P.groups = P.maxg;
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
     nscratch = P.grid ? 2 * P.groups * 65 + 2 * 64 : P.maxg;
