@@ -3494,19 +3494,22 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
         /* 1. the panel, on its queue once the look-ahead update of its columns is done */
         if ((st = lcl__cl_wait_mark(ctx, d, qp, &mark)) != LCL_OK) goto done;
         for (k = K; k < K + KB; k += nb) {
-            int kb = (int)(K + KB - k < nb ? K + KB - k : nb), base = (int)k, inner = (int)(K + KB - k - kb);
+            int kb = (int)(K + KB - k < nb ? K + KB - k : nb), base = (int)k;
             int64_t below = n - k - kb;
             cl_long off = k * ld + k;
+            /* left-looking inside the panel: this step's columns, from the diagonal down, less the
+               panel's earlier columns, in one GEMM with K = k - K. Right-looking (every later
+               column of the panel after each step, K = nb) rewrote those columns up to seven
+               times on the few units the update leaves free. */
+            if (k > K && (st = lcl__cl_gemm(ctx, d, dt, (int)(n - k), kb, (int)(k - K), -1.0, A->buf, k * ld + K, ld, A->buf, k * ld + K, ld, 1,
+                                            1.0, A->buf, off, ld, 1, qp)) != LCL_OK)
+                goto done;
             e = lcl__argv(kpot, 6, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(dfail));
             if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
             if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2_local", d->info.name); goto done; }
             if (below == 0) break;
             /* L21 = A21 inv(L11)^T in place, down to the last row */
             if ((st = lcl__cl_trsm(ctx, d, dt, 1, A->buf, off, ld, kb, A->buf, (k + kb) * ld + k, ld, (int)below, qp)) != LCL_OK) goto done;
-            /* the rest of this panel's columns, lower part */
-            if (inner > 0 && (st = lcl__cl_gemm(ctx, d, dt, (int)below, inner, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, (k + kb) * ld + k,
-                                                ld, 1, 1.0, A->buf, (k + kb) * ld + k + kb, ld, 1, qp)) != LCL_OK)
-                goto done;
         }
         if (rest == 0) break;
         {

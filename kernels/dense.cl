@@ -570,43 +570,7 @@ void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int 
 }
 #endif
 
-/* ---- small diagonal blocks, each by one work-group in global memory (kb up to a few hundred) ---- */
-/* Cholesky of the kb x kb block at A (lower, row-major, ld): right-looking; the first failing
-   column (1-based, offset by base) goes to *fail. The upper part is left untouched. */
-__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
-void SFX(lcl_potf2)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
-    __local int ok;
-    const int lid = get_local_id(0);
-    int j, i, c;
-    A += offa;
-    if (lid == 0) ok = *fail == 0;        /* an earlier block failed: nothing more to do */
-    barrier(CLK_LOCAL_MEM_FENCE);
-    /* no early exit: every work-item runs every barrier; a failure only stops the updates */
-    for (j = 0; j < kb; j++) {
-        real d = A[(long)j * ld + j];
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        if (ok && !(d > 0)) {
-            if (lid == 0) *fail = base + j + 1;
-            d = 0;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0 && d == 0) ok = 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (ok) {
-            d = sqrt(d);
-            if (lid == 0) A[(long)j * ld + j] = d;
-            for (i = j + 1 + lid; i < kb; i += LCL_WG) A[(long)i * ld + j] /= d;
-        }
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        /* trailing lower triangle: (i, c) with j < c <= i < kb, spread over the work-group */
-        if (ok)
-            for (i = j + 1; i < kb; i++)
-                for (c = j + 1 + lid; c <= i; c += LCL_WG)
-                    A[(long)i * ld + c] = fma(-A[(long)i * ld + j], A[(long)c * ld + j], A[(long)i * ld + c]);
-        barrier(CLK_GLOBAL_MEM_FENCE);
-    }
-}
-
+/* ---- small diagonal blocks ---- */
 /* X (kb x kb, row-major, ldx) from the lower triangle of L (ld):
    unit = 1: X = inv(L) with a unit diagonal (the LU panel's L11);
    unit = 0: X = inv(L)^T (Cholesky: L21 = A21 inv(L11)^T).  One work-item per column of inv(L). */
@@ -684,7 +648,56 @@ void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, co
     for (i = 0; i < TRSM_NB; i++) if (i < kb) B[offb + (long)r * ldb + i] = x[i];
 }
 
-/* Cholesky of a diagonal block of at most TRSM_NB in local memory (see lcl_potf2) */
+/* Cholesky of a diagonal block of at most TRSM_NB in local memory, right-looking, one barrier a
+   column. PF_T work-items share a row, taking its columns in turn: a row per work-item leaves
+   the column loop latency-bound, and the earlier (row, column)-pair loop spent most of its
+   iterations on elements outside the triangle (H200: 62 us a 64 x 64 block). A fully unrolled
+   register version was slower still: straight-line code that runs once misses the instruction
+   cache throughout. The first failing column (1-based, offset by base) goes to *fail and nothing
+   is written back. NVIDIA only: PoCL 5 miscompiles it (wrong failing column on SPD input), so
+   other devices keep the (row, column)-pair kernel after it. */
+#ifdef __NV_CL_C_VERSION
+#define PF_T (LCL_WG >= TRSM_NB ? LCL_WG / TRSM_NB : 1)
+__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
+void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
+    __local real S[TRSM_NB][TRSM_NB + 1];
+    __local real col[2][TRSM_NB];   /* column j before scaling, by parity of j */
+    const int lid = get_local_id(0), q = lid % PF_T;
+    /* every work-item reads the same flag and pivots, so bad and ok stay uniform */
+    int i, j, c, r, bad = 0, ok = *fail == 0;   /* an earlier block failed: nothing more to do */
+    for (i = lid; i < kb * kb; i += LCL_WG) {
+        real v = A[offa + (long)(i / kb) * ld + i % kb];
+        S[i / kb][i % kb] = v;
+        if (i % kb == 0) col[0][i / kb] = v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* the work-items of row r > j update it with column j; the one holding column j + 1
+       publishes it in the other half of col[], so one barrier a column suffices. Loop bounds
+       rather than branches around loops (PoCL 5). */
+    for (j = 0; j < kb; j++) {
+        const int p = j & 1;
+        real d = col[p][j], rd;
+        if (!(d > 0) && !bad) bad = base + j + 1;   /* NaN too */
+        d = sqrt(d);
+        rd = (real)1 / d;
+        for (r = lid / PF_T; r < kb; r += LCL_WG / PF_T) {
+            const int act = r > j;
+            real t = col[p][r] * rd;                 /* L(r, j) */
+            if (q == 0 && act) S[r][j] = t;
+            if (q == 0 && r == j) S[j][j] = d;
+            t *= rd;
+#pragma unroll 4
+            for (c = j + 1 + q; c <= (act ? r : 0); c += PF_T) S[r][c] = fma(-t, col[p][c], S[r][c]);
+            if (q == 0 && act && j + 1 < kb) col[p ^ 1][r] = S[r][j + 1];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (ok && bad && lid == 0) *fail = bad;
+    for (i = lid; i < (ok && !bad ? kb * kb : 0); i += LCL_WG)
+        if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];
+}
+#else
+/* the portable version: (row, column) pairs of the block, two barriers a column */
 __kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
 void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
     __local real S[TRSM_NB][TRSM_NB + 1];
@@ -715,6 +728,7 @@ void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const
     for (i = lid; i < (ok ? kb * kb : 0); i += LCL_WG)
         if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];
 }
+#endif
 
 /* B (kb x nrhs, in place) = inv(op(T)) B for the solves: T is the kb x kb block at offt, op(T) = T
    or T^T (trans), lower or upper triangular (of op(T)), unit diagonal or not. */

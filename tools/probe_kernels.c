@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 static char src[1 << 20];
 static const char *names[] = {"lcl_gemm", "lcl_laswp", "lcl_transpose", "lcl_nonfinite", "lcl_panel_step",
-  "lcl_potf2", "lcl_trtri_lower", "lcl_trsm_llu", "lcl_trsm_rlt", "lcl_potf2_local", "lcl_trsm_left"};
+  "lcl_trtri_lower", "lcl_trsm_llu", "lcl_trsm_rlt", "lcl_potf2_local", "lcl_trsm_left"};
 #define NK (int)(sizeof names / sizeof names[0])
 /* [start, end) of kernel i in s */
 static void span(const char *s, const char *name, size_t *a, size_t *b) {
