@@ -773,8 +773,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    }\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    /* the work-items of row r > j update it with column j; the one holding column j + 1\n"
-    "       publishes it in the other half of col[], so one barrier a column suffices. Loop bounds\n"
-    "       rather than branches around loops (PoCL 5). */\n"
+    "       publishes it in the other half of col[], so one barrier a column suffices */\n"
     "    for (j = 0; j < kb; j++) {\n"
     "        const int p = j & 1;\n"
     "        real d = col[p][j], rd;\n"
@@ -806,8 +805,8 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    __local real S[TRSM_NB][TRSM_NB + 1];\n"
     "    const int lid = get_local_id(0);\n"
     "    /* every work-item reads the same pivot, so ok stays uniform without a vote; two barriers a "
-    "column */\n",
-    "    int i, j, ok = *fail == 0;   /* an earlier block failed: nothing more to do */\n"
+    "column */\n"
+    "    int i, j, ok = *fail == 0;   /* an earlier block failed: nothing more to do */\n",
     "    for (i = lid; i < kb * kb; i += LCL_WG) S[i / kb][i % kb] = A[offa + (long)(i / kb) * ld + i"
     " % kb];\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"

@@ -672,8 +672,7 @@ void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     /* the work-items of row r > j update it with column j; the one holding column j + 1
-       publishes it in the other half of col[], so one barrier a column suffices. Loop bounds
-       rather than branches around loops (PoCL 5). */
+       publishes it in the other half of col[], so one barrier a column suffices */
     for (j = 0; j < kb; j++) {
         const int p = j & 1;
         real d = col[p][j], rd;
