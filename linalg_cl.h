@@ -3459,8 +3459,8 @@ LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ip
    nothing waits for the host. Two block sizes: panels of NB columns are factored on the second
    queue by nb-wide steps (each step's columns first less the panel's earlier ones, by one GEMM;
    diagonal block in one work-group's local memory; L21 by the TRSM kernel); the trailing matrix
-   is then updated once per panel
-   with K = NB, the next panel's columns first so its factorization overlaps the rest.
+   is then updated once per panel with K = NB, the next panel's columns first so its
+   factorization overlaps the rest.
    An upper factor is the same on the transpose. */
 LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
     lcl__device *d = &ctx->dev[A->dev];
