@@ -532,7 +532,7 @@ typedef struct lcl__device {
     cl_platform_id platform;
     cl_device_id id;
     cl_context cl;
-    cl_command_queue queue[2];      /* 0 compute, 1 transfer */
+    cl_command_queue queue[2];      /* 0 compute, 1 transfer (and the factorizations' panels) */
     lcl__program prog[2];           /* per lcl_dtype */
     int gemm[2][5];                 /* per lcl_dtype, GEMM tile: TM, TN, TK, WX, WY (-D options of dense.cl) */
     int trsm_nb;                    /* diagonal blocks held in local memory (TRSM_NB of dense.cl) */
@@ -778,6 +778,7 @@ LCL__PRIVATE lcl_backend lcl__dense_backend(const lcl_context *ctx) {
     X(cl_int, clFinish, (cl_command_queue)) \
     X(cl_int, clWaitForEvents, (cl_uint, const cl_event *)) \
     X(cl_int, clReleaseEvent, (cl_event)) \
+    X(cl_int, clRetainEvent, (cl_event)) \
     X(cl_int, clGetEventProfilingInfo, (cl_event, cl_profiling_info, size_t, void *, size_t *))
 
 #define LCL__CL_TYPEDEF(ret, name, args) typedef ret (CL_API_CALL *lcl__pfn_##name) args;
@@ -1158,7 +1159,7 @@ LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
     static const int cpu[5] = {32, 32, 16, 8, 8}, tiny[5] = {16, 16, 16, 4, 4};
     int t;
     size_t r;
-    d->trsm_nb = d->info.local_mem >= 64 * 65 * sizeof(double) + 1024 ? 64 : 32;
+    d->trsm_nb = d->info.local_mem >= 64 * 66 * sizeof(double) + 1024 ? 64 : 32;
     /* the tensor-core kernel exists only where NVIDIA's compiler builds the program; if it does
        not, the first GEMM falls back to lcl_gemm and clears this */
     d->tc = d->info.fp64 && lcl__stristr(d->info.platform, "NVIDIA") && !getenv("LCL_NO_TC") &&
@@ -2760,10 +2761,12 @@ LCL__PRIVATE cl_int lcl__argv(cl_kernel k, int n, ...) {
 }
 #define LCL__A(v) sizeof(v), (const void *)&(v)
 
-/* C = beta*C + alpha*A*op(B) on device d (row-major; see kernels/dense.cl) */
-LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int M, int N, int K, double alpha,
-                                     cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
-                                     double beta, cl_mem C, int64_t offc, int ldc, int lower, cl_command_queue q) {
+/* C = beta*C + alpha*A*op(B) on device d (row-major; see kernels/dense.cl). groups > 0: the
+   tensor-core kernel runs at most that many work-groups, each looping over tiles, which leaves
+   compute units to kernels on the other queue. */
+LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int M, int N, int K, double alpha,
+                                       cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
+                                       double beta, cl_mem C, int64_t offc, int ldc, int lower, cl_command_queue q, int groups) {
     cl_kernel k;
     cl_int e;
     lcl_status st;
@@ -2773,14 +2776,14 @@ LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype
     size_t gws[2], lws[2];
     const void *p[16];
     size_t sz[16];
-    int tc = dt == LCL_F64 && d->tc;
+    int tc = dt == LCL_F64 && d->tc, wn = N <= 64 ? 1 : d->tc_wn;
     if (M <= 0 || N <= 0 || K <= 0) return LCL_OK;
     if (tc) {
         lcl__program *pr;
         if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
         {
             cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
-            k = lcl__kernel_find(pr, "lcl_gemm_tc_d", &ek);
+            k = lcl__kernel_find(pr, wn == 1 ? "lcl_gemm_tc64_d" : "lcl_gemm_tc_d", &ek);
         }
         if (!k) d->tc = tc = 0;
     }
@@ -2795,13 +2798,13 @@ LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype
     e = lcl__set_args(k, 16, sz, p);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_gemm)", d->info.name);
     if (tc) {
-        int bm = 32 * d->tc_wm, bn = 64 * d->tc_wn;
-        lws[0] = (size_t)(32 * d->tc_wm * d->tc_wn);
+        int bm = 32 * d->tc_wm, bn = 64 * wn;
+        lws[0] = (size_t)(32 * d->tc_wm * wn);
         lws[1] = 1;
         gws[0] = (size_t)((N + bn - 1) / bn) * lws[0];
         gws[1] = (size_t)((M + bm - 1) / bm);
-        if (q == d->queue[0] && d->upd_groups > 0 && gws[0] / lws[0] * gws[1] > (size_t)d->upd_groups) {
-            gws[0] = (size_t)d->upd_groups * lws[0];
+        if (groups > 0 && gws[0] / lws[0] * gws[1] > (size_t)groups) {
+            gws[0] = (size_t)groups * lws[0];
             gws[1] = 1;
         }
     } else {
@@ -2813,6 +2816,14 @@ LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype
     e = LCL__CL->clEnqueueNDRangeKernel(q, k, 2, NULL, gws, lws, 0, NULL, NULL);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_gemm)", d->info.name);
     return LCL_OK;
+}
+
+/* the same, with LCL_UPD_GROUPS (if set) capping the tensor-core GEMMs of the update queue */
+LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int M, int N, int K, double alpha,
+                                     cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
+                                     double beta, cl_mem C, int64_t offc, int ldc, int lower, cl_command_queue q) {
+    return lcl__cl_gemm_g(ctx, d, dt, M, N, K, alpha, A, offa, lda, B, offb, ldb, transb, beta, C, offc, ldc, lower, q,
+                          q == d->queue[0] ? d->upd_groups : 0);
 }
 
 LCL__PRIVATE lcl_status lcl__cl_laswp(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem A, int lda, int c0, int c1,
@@ -3468,22 +3479,28 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
     int64_t n = A->rows, K, k;
     int ld = (int)A->ld, nb, NB, fail = 0;
     cl_mem dfail = NULL;
-    cl_kernel kpot;
+    cl_kernel kpot, kstep = NULL;
     cl_event mark = NULL;
     cl_command_queue qp = d->queue[1], qu = d->queue[0];
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
     size_t wg;
-    int saved_groups = d->upd_groups;
+    int groups = d->upd_groups;
     if (n == 0) return LCL_OK;
     if ((st = lcl__cl_nonfinite(ctx, A, 1, "potrf")) != LCL_OK) return st;
     lcl__cl_blocks(d, o, n, &nb, &NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
+    if (dt == LCL_F64 && d->tc && d->trsm_nb == 64 && !getenv("LCL_NO_FUSED_STEP")) {
+        lcl__program *pr;
+        cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
+        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
+        kstep = lcl__kernel_find(pr, "lcl_potrf_step_d", &ek);
+    }
     /* The trailing update leaves a few compute units free, or the panel's kernels queue behind
        all of its work-groups and nothing overlaps (H200, n = 16384: 95 -> 84 ms at 124 of 132;
        116 and 100 were slower). LU's one-launch panel needs every unit, so getrf does not. */
-    if (!saved_groups && d->info.compute_units >= 32)
-        d->upd_groups = d->info.compute_units - (d->info.compute_units / 16 > 8 ? d->info.compute_units / 16 : 8);
+    if (!groups && d->info.compute_units >= 32)
+        groups = d->info.compute_units - (d->info.compute_units / 16 > 8 ? d->info.compute_units / 16 : 8);
     wg = lcl__wg(d);
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dfail)) != LCL_OK) goto done;
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
@@ -3502,12 +3519,20 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
                panel's earlier columns, in one GEMM with K = k - K. Right-looking (every later
                column of the panel after each step, K = nb) rewrote those columns up to seven
                times on the few units the update leaves free. */
-            if (k > K && (st = lcl__cl_gemm(ctx, d, dt, (int)(n - k), kb, (int)(k - K), -1.0, A->buf, k * ld + K, ld, A->buf, k * ld + K, ld, 1,
-                                            1.0, A->buf, off, ld, 1, qp)) != LCL_OK)
-                goto done;
-            e = lcl__argv(kpot, 6, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(dfail));
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
-            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2_local", d->info.name); goto done; }
+            if (kstep) {   /* the same in one launch, POTF2 in group 0 beside the rows below */
+                int kp = (int)(k - K), bl = (int)below;
+                size_t lw = (size_t)(32 * d->tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tc_wm - 1) / (32 * d->tc_wm) : 0));
+                e = lcl__argv(kstep, 8, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(kp), LCL__A(bl), LCL__A(base), LCL__A(dfail));
+                if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kstep, 1, NULL, &gw, &lw, 0, NULL, NULL);
+                if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potrf_step", d->info.name); goto done; }
+            } else {
+                if (k > K && (st = lcl__cl_gemm(ctx, d, dt, (int)(n - k), kb, (int)(k - K), -1.0, A->buf, k * ld + K, ld, A->buf, k * ld + K, ld, 1,
+                                                1.0, A->buf, off, ld, 1, qp)) != LCL_OK)
+                    goto done;
+                e = lcl__argv(kpot, 6, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(dfail));
+                if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
+                if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2_local", d->info.name); goto done; }
+            }
             if (below == 0) break;
             /* L21 = A21 inv(L11)^T in place, down to the last row */
             if ((st = lcl__cl_trsm(ctx, d, dt, 1, A->buf, off, ld, kb, A->buf, (k + kb) * ld + k, ld, (int)below, qp)) != LCL_OK) goto done;
@@ -3518,14 +3543,15 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
             LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
             LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
         }
-        /* 2. A22 -= L21 L21^T (lower part): the next panel's columns, then the rest */
+        /* 2. A22 -= L21 L21^T (lower part): the next panel's columns (all units: the panel waits
+           for them), then the rest */
         if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, NB2, KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf, (K + KB) * ld + K, ld, 1, 1.0,
                                A->buf, (K + KB) * ld + K + KB, ld, 1, qu)) != LCL_OK)
             goto done;
         LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qu, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
-        if (rest > NB2 && (st = lcl__cl_gemm(ctx, d, dt, (int)(rest - NB2), (int)(rest - NB2), KB, -1.0, A->buf, (K + KB + NB2) * ld + K, ld,
-                                             A->buf, (K + KB + NB2) * ld + K, ld, 1, 1.0, A->buf, (K + KB + NB2) * ld + K + KB + NB2, ld, 1,
-                                             qu)) != LCL_OK)
+        if (rest > NB2 && (st = lcl__cl_gemm_g(ctx, d, dt, (int)(rest - NB2), (int)(rest - NB2), KB, -1.0, A->buf, (K + KB + NB2) * ld + K, ld,
+                                               A->buf, (K + KB + NB2) * ld + K, ld, 1, 1.0, A->buf, (K + KB + NB2) * ld + K + KB + NB2, ld, 1,
+                                               qu, groups)) != LCL_OK)
             goto done;
         LCL__CL->clFlush(qu);
     }
@@ -3536,7 +3562,6 @@ done:
     LCL__CL->clFinish(qp);
     LCL__CL->clFinish(qu);
     if (dfail) LCL__CL->clReleaseMemObject(dfail);
-    d->upd_groups = saved_groups;
     if (info) *info = st == LCL_OK ? fail : 0;
     if (st == LCL_OK && fail)
         return lcl__fail(ctx, LCL_ERR_NOT_SPD, "potrf: the leading minor of order %d is not positive definite", fail);

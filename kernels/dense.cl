@@ -7,9 +7,11 @@
 #if LCL_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define real double
+#define real2 double2
 #define SFX(name) name##_d
 #else
 #define real float
+#define real2 float2
 #define SFX(name) name##_f
 #endif
 
@@ -122,8 +124,6 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
 #define TC_BN (64 * TC_WN)
 #define TC_NT (32 * TC_WM * TC_WN)
 #define TC_LD (TC_BK + 4)
-#define TC_LOADA (TC_BM * TC_BK / TC_NT)
-#define TC_LOADB (TC_BN * TC_BK / TC_NT)
 #define TC_NBUF (TC_DB ? 2 : 1)
 #ifdef TC_ASM_VOLATILE
 #define TC_ASM asm volatile
@@ -145,81 +145,83 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
 #define TC_SHAPE 1   /* 1: m8n8k4, 2: m16n8k4, 3: m16n8k8 (sm_90) */
 #endif
 
-/* which elements of the A and op(B) tiles a thread moves: (row, k) = (ia + r*sa, ka + r*sk) */
+/* which elements of the A and op(B) tiles a thread moves: (row, k) = (ia + r*sa, ka + r*sk).
+   The tile shape (wm x wn warps) is an argument of the always-inlined helpers below, constant
+   in each kernel, so every loop still unrolls and the fragments stay in registers. */
 typedef struct { int M, N, kend, lda, ldb, ta, tb, bm, bn, ia, ka, sa, sk, ib, kb, sb, skb; } tc_geom;
+#define TC_MAXLOAD TC_BK   /* loads a thread makes per tile: TC_BK / wn of A, 2 TC_BK / wm of B (wm >= 2) */
 
-__attribute__((always_inline)) inline void tc_fetch(double *ra, double *rb, __global const double *A, __global const double *B, int k0, const tc_geom *T) {
+__attribute__((always_inline)) inline void tc_fetch(const int la, const int lb, double *ra, double *rb, __global const double *A,
+                                                    __global const double *B, int k0, const tc_geom *T) {
     int r;
 #pragma unroll
-    for (r = 0; r < TC_LOADA; r++) {
+    for (r = 0; r < TC_MAXLOAD; r++) {   /* (bounds known here, so ra and rb stay in registers) */
         int gi = T->bm + T->ia + r * T->sa, gk = k0 + T->ka + r * T->sk;
-        ra[r] = gi < T->M && gk < T->kend ? A[T->ta ? (long)gk * T->lda + gi : (long)gi * T->lda + gk] : 0.0;
+        if (r < la) ra[r] = gi < T->M && gk < T->kend ? A[T->ta ? (long)gk * T->lda + gi : (long)gi * T->lda + gk] : 0.0;
     }
 #pragma unroll
-    for (r = 0; r < TC_LOADB; r++) {
+    for (r = 0; r < TC_MAXLOAD; r++) {
         int gj = T->bn + T->ib + r * T->sb, gkb = k0 + T->kb + r * T->skb;
-        rb[r] = gj < T->N && gkb < T->kend ? B[T->tb ? (long)gj * T->ldb + gkb : (long)gkb * T->ldb + gj] : 0.0;
+        if (r < lb) rb[r] = gj < T->N && gkb < T->kend ? B[T->tb ? (long)gj * T->ldb + gkb : (long)gkb * T->ldb + gj] : 0.0;
     }
 }
-__attribute__((always_inline)) inline void tc_store(__local double *As, __local double *Bs, int buf, const double *ra, const double *rb, const tc_geom *T) {
+__attribute__((always_inline)) inline void tc_store(const int la, const int lb, const int bmt, const int bnt, __local double *As,
+                                                    __local double *Bs, int buf, const double *ra, const double *rb, const tc_geom *T) {
     int r;
 #pragma unroll
-    for (r = 0; r < TC_LOADA; r++) As[buf * TC_BM * TC_LD + (T->ia + r * T->sa) * TC_LD + T->ka + r * T->sk] = ra[r];
+    for (r = 0; r < TC_MAXLOAD; r++) if (r < la) As[buf * bmt * TC_LD + (T->ia + r * T->sa) * TC_LD + T->ka + r * T->sk] = ra[r];
 #pragma unroll
-    for (r = 0; r < TC_LOADB; r++) Bs[buf * TC_BN * TC_LD + (T->ib + r * T->sb) * TC_LD + T->kb + r * T->skb] = rb[r];
+    for (r = 0; r < TC_MAXLOAD; r++) if (r < lb) Bs[buf * bnt * TC_LD + (T->ib + r * T->sb) * TC_LD + T->kb + r * T->skb] = rb[r];
 }
 
-__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1)))
-void lcl_gemm_tc_d(const int M, const int N, const int K, const double alpha,
-                   __global const double *A, const long offa, const int lda,
-                   __global const double *B, const long offb, const int ldb, const int trans,
-                   const double beta, __global double *C, const long offc, const int ldc, const int lower) {
-    __local double As[TC_NBUF * TC_BM * TC_LD];
-    __local double Bs[TC_NBUF * TC_BN * TC_LD];
+/* C = beta*C + alpha*A*op(B) with work-groups of WM x WN warps (a 32WM x 64WN block of C); this
+   group is number grp of the ngrp that share the tiles */
+__attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, __local double *As, __local double *Bs,
+                                                   const int M, const int N, const int K, const double alpha,
+                                                   __global const double *A, const int lda, __global const double *B, const int ldb,
+                                                   const int trans, const double beta, __global double *C, const int ldc, const int lower,
+                                                   const int grp, const int ngrp) {
+    const int BM = 32 * WM, BN = 64 * WN, NT = 32 * WM * WN, LA = BM * TC_BK / NT, LB = BN * TC_BK / NT;
     double acc[4][8][2];
-    double ra[TC_LOADA], rb[TC_LOADB];
+    double ra[TC_MAXLOAD], rb[TC_MAXLOAD];
     const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
-    const int wm = (warp / TC_WN) * 32, wn = (warp % TC_WN) * 64, g = lane >> 2, t = lane & 3;
+    const int wm = (warp / WN) * 32, wn = (warp % WN) * 64, g = lane >> 2, t = lane & 3;
     const int transb = trans & 1, transa = trans & 2;
-    const int ntn = (N + TC_BN - 1) / TC_BN, ntiles = ntn * ((M + TC_BM - 1) / TC_BM);
-    const int step = get_num_groups(0) * get_num_groups(1);
+    const int ntn = (N + BN - 1) / BN, ntiles = ntn * ((M + BM - 1) / BM);
     tc_geom T;
     int i, j, k0, kk, tile;
-    A += offa;
-    B += offb;
-    C += offc;
     T.M = M; T.N = N; T.lda = lda; T.ldb = ldb; T.ta = transa; T.tb = transb;
-    T.ia = transa ? tid % TC_BM : tid / TC_BK;
-    T.ka = transa ? tid / TC_BM : tid % TC_BK;
-    T.sa = transa ? 0 : TC_NT / TC_BK;
-    T.sk = transa ? TC_NT / TC_BM : 0;
-    T.ib = transb ? tid / TC_BK : tid % TC_BN;
-    T.kb = transb ? tid % TC_BK : tid / TC_BN;
-    T.sb = transb ? TC_NT / TC_BK : 0;
-    T.skb = transb ? 0 : TC_NT / TC_BN;
+    T.ia = transa ? tid % BM : tid / TC_BK;
+    T.ka = transa ? tid / BM : tid % TC_BK;
+    T.sa = transa ? 0 : NT / TC_BK;
+    T.sk = transa ? NT / BM : 0;
+    T.ib = transb ? tid / TC_BK : tid % BN;
+    T.kb = transb ? tid % TC_BK : tid / BN;
+    T.sb = transb ? NT / TC_BK : 0;
+    T.skb = transb ? 0 : NT / BN;
     /* one tile per group, or (the host launching fewer groups, to leave compute units to the
        panel's kernels) each group loops over tiles */
-    for (tile = get_group_id(1) * get_num_groups(0) + get_group_id(0); tile < ntiles; tile += step) {
-        const int bn = tile % ntn * TC_BN, bm = tile / ntn * TC_BM;
-        const int kend = lower && bn > bm + TC_BM - 1 ? 0 : K;
+    for (tile = grp; tile < ntiles; tile += ngrp) {
+        const int bn = tile % ntn * BN, bm = tile / ntn * BM;
+        const int kend = lower && bn > bm + BM - 1 ? 0 : K;
         int cur = 0;
         T.kend = kend; T.bm = bm; T.bn = bn;
 #pragma unroll
         for (i = 0; i < 4; i++)
 #pragma unroll
             for (j = 0; j < 8; j++) acc[i][j][0] = acc[i][j][1] = 0;
-        tc_fetch(ra, rb, A, B, 0, &T);
+        tc_fetch(LA, LB, ra, rb, A, B, 0, &T);
 #if TC_DB
-        tc_store(As, Bs, 0, ra, rb, &T);
+        tc_store(LA, LB, BM, BN, As, Bs, 0, ra, rb, &T);
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
         for (k0 = 0; k0 < kend; k0 += TC_BK) {
-            __local const double *as = As + cur * TC_BM * TC_LD, *bs = Bs + cur * TC_BN * TC_LD;
+            __local const double *as = As + cur * BM * TC_LD, *bs = Bs + cur * BN * TC_LD;
 #if !TC_DB
-            tc_store(As, Bs, 0, ra, rb, &T);
+            tc_store(LA, LB, BM, BN, As, Bs, 0, ra, rb, &T);
             barrier(CLK_LOCAL_MEM_FENCE);
 #endif
-            tc_fetch(ra, rb, A, B, k0 + TC_BK, &T);   /* in flight while the tensor cores work */
+            tc_fetch(LA, LB, ra, rb, A, B, k0 + TC_BK, &T);   /* in flight while the tensor cores work */
 #if TC_SHAPE == 3
 #pragma unroll
             for (kk = 0; kk < TC_BK; kk += 8) {
@@ -262,7 +264,7 @@ void lcl_gemm_tc_d(const int M, const int N, const int K, const double alpha,
 #endif
 #if TC_DB
             /* the other buffer was last read before the previous barrier */
-            tc_store(As, Bs, cur ^ 1, ra, rb, &T);
+            tc_store(LA, LB, BM, BN, As, Bs, cur ^ 1, ra, rb, &T);
             cur ^= 1;
 #endif
             barrier(CLK_LOCAL_MEM_FENCE);
@@ -285,6 +287,24 @@ void lcl_gemm_tc_d(const int M, const int N, const int K, const double alpha,
             }
         }
     }
+}
+
+#define TC_GRP (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0))
+#define TC_NGRP (int)(get_num_groups(0) * get_num_groups(1))
+#define TC_ARGS const int M, const int N, const int K, const double alpha, __global const double *A, const long offa, const int lda, \
+                __global const double *B, const long offb, const int ldb, const int trans, const double beta, __global double *C,          \
+                const long offc, const int ldc, const int lower
+__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_d(TC_ARGS) {
+    __local double As[TC_NBUF * TC_BM * TC_LD];
+    __local double Bs[TC_NBUF * TC_BN * TC_LD];
+    tc_gemm(TC_WM, TC_WN, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP);
+}
+/* N <= 64 (the Cholesky panel's left-looking steps): one warp along N, so no warp multiplies
+   the zero padding of a 128-wide tile */
+__kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_tc64_d(TC_ARGS) {
+    __local double As[TC_NBUF * TC_BM * TC_LD];
+    __local double Bs[TC_NBUF * 64 * TC_LD];
+    tc_gemm(TC_WM, 1, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP);
 }
 #endif
 
@@ -592,32 +612,56 @@ __kernel void SFX(lcl_trtri_lower)(__global const real *L, const long offl, cons
 
 /* ---- triangular solves against a diagonal block of at most TRSM_NB, held in local memory ----
    Fixed loop bounds let the compiler keep the unknowns in registers; a smaller block is padded
-   with the identity. One work-item per right-hand side (a column of U12, a row of L21). */
+   with the identity. One work-item per right-hand side (a column of U12, a row of L21). The
+   block is stored transposed, so the column each step reads is contiguous and comes two
+   elements a load (local-memory loads, not FMAs, bound these kernels), and Cholesky's divisions
+   are reciprocals computed once. */
 #ifndef TRSM_NB
 #define TRSM_NB 64
 #endif
 #define TRSM_WG 64
+#define TRSM_LD (TRSM_NB + 2)   /* even, so each row of pairs is 16-byte aligned; the padding spreads the banks of the transposing store */
+
+/* Lt[q][a] = L(a, q) for a, q < kb, else the identity; each work-item then runs
+   x -= x[k] * Lt[k][k+1..] for k = 0 .. TRSM_NB-1, x[k] first scaled by rd[k] when rd is given */
+__attribute__((always_inline)) inline void trsm_load(__local real2 (*Lt)[TRSM_LD / 2], __global const real *L, const int ld, const int kb) {
+    __local real *ls = (__local real *)Lt;
+    int i;
+    for (i = get_local_id(0); i < TRSM_NB * TRSM_NB; i += TRSM_WG) {
+        int a = i / TRSM_NB, q = i % TRSM_NB;
+        ls[q * TRSM_LD + a] = (a < kb && q < kb) ? L[(long)a * ld + q] : (real)(a == q);
+    }
+}
+__attribute__((always_inline)) inline void trsm_sweep(real *x, __local const real2 (*Lt)[TRSM_LD / 2], __local const real *rd) {
+    int i, k;
+#pragma unroll
+    for (k = 0; k < TRSM_NB; k++) {
+        const real xk = rd ? x[k] * rd[k] : x[k];
+        x[k] = xk;
+        if (!(k & 1)) x[k + 1] = fma(-Lt[k][k / 2].y, xk, x[k + 1]);
+#pragma unroll
+        for (i = (k + 2) & ~1; i < TRSM_NB; i += 2) {
+            const real2 l = Lt[k][i / 2];
+            x[i] = fma(-l.x, xk, x[i]);
+            x[i + 1] = fma(-l.y, xk, x[i + 1]);
+        }
+    }
+}
 
 /* B (kb x nrhs, in place) = inv(L) B, L unit lower (the LU panel's L11) */
 __kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))
 void SFX(lcl_trsm_llu)(__global const real *L, const long offl, const int ld, const int kb,
                        __global real *B, const long offb, const int ldb, const int nrhs) {
-    __local real Ls[TRSM_NB][TRSM_NB];
+    __local real2 Lt[TRSM_NB][TRSM_LD / 2];
     real x[TRSM_NB];
-    const int lid = get_local_id(0), c = get_global_id(0);
-    int i, k;
-    for (i = lid; i < TRSM_NB * TRSM_NB; i += TRSM_WG) {
-        int r = i / TRSM_NB, q = i % TRSM_NB;
-        Ls[r][q] = (r < kb && q < kb) ? L[offl + (long)r * ld + q] : (real)0;
-    }
+    const int c = get_global_id(0);
+    int i;
+    trsm_load(Lt, L + offl, ld, kb);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (c >= nrhs) return;
 #pragma unroll
     for (i = 0; i < TRSM_NB; i++) x[i] = i < kb ? B[offb + (long)i * ldb + c] : (real)0;
-#pragma unroll
-    for (k = 0; k < TRSM_NB; k++)
-#pragma unroll
-        for (i = k + 1; i < TRSM_NB; i++) x[i] = fma(-Ls[i][k], x[k], x[i]);
+    trsm_sweep(x, Lt, 0);
 #pragma unroll
     for (i = 0; i < TRSM_NB; i++) if (i < kb) B[offb + (long)i * ldb + c] = x[i];
 }
@@ -626,24 +670,18 @@ void SFX(lcl_trsm_llu)(__global const real *L, const long offl, const int ld, co
 __kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))
 void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, const int kb,
                        __global real *B, const long offb, const int ldb, const int nrhs) {
-    __local real Ls[TRSM_NB][TRSM_NB];
+    __local real2 Lt[TRSM_NB][TRSM_LD / 2];
+    __local real rd[TRSM_NB];
     real x[TRSM_NB];
     const int lid = get_local_id(0), r = get_global_id(0);
-    int i, k;
-    for (i = lid; i < TRSM_NB * TRSM_NB; i += TRSM_WG) {
-        int a = i / TRSM_NB, q = i % TRSM_NB;
-        Ls[a][q] = (a < kb && q < kb) ? L[offl + (long)a * ld + q] : (real)(a == q);
-    }
+    int i;
+    trsm_load(Lt, L + offl, ld, kb);
+    for (i = lid; i < TRSM_NB; i += TRSM_WG) rd[i] = i < kb ? (real)1 / L[offl + (long)i * ld + i] : (real)1;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (r >= nrhs) return;
 #pragma unroll
     for (i = 0; i < TRSM_NB; i++) x[i] = i < kb ? B[offb + (long)r * ldb + i] : (real)0;
-#pragma unroll
-    for (k = 0; k < TRSM_NB; k++) {
-        x[k] /= Ls[k][k];
-#pragma unroll
-        for (i = k + 1; i < TRSM_NB; i++) x[i] = fma(-Ls[i][k], x[k], x[i]);
-    }
+    trsm_sweep(x, Lt, rd);
 #pragma unroll
     for (i = 0; i < TRSM_NB; i++) if (i < kb) B[offb + (long)r * ldb + i] = x[i];
 }
@@ -657,15 +695,16 @@ void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, co
    is written back. NVIDIA only: PoCL 5 miscompiles it (wrong failing column on SPD input), so
    other devices keep the (row, column)-pair kernel after it. */
 #ifdef __NV_CL_C_VERSION
-#define PF_T (LCL_WG >= TRSM_NB ? LCL_WG / TRSM_NB : 1)
-__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
-void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
-    __local real S[TRSM_NB][TRSM_NB + 1];
-    __local real col[2][TRSM_NB];   /* column j before scaling, by parity of j */
+/* the body, for NT work-items (PF_T = NT / TRSM_NB a row); col[2][TRSM_NB] holds column j
+   before scaling, by parity of j */
+__attribute__((always_inline)) inline void potf2_nv(const int NT, __local real (*S)[TRSM_NB + 1], __local real (*col)[TRSM_NB],
+                                                    __global real *A, const long offa, const int ld, const int kb, const int base,
+                                                    __global int *fail) {
+    const int PF_T = NT >= TRSM_NB ? NT / TRSM_NB : 1;
     const int lid = get_local_id(0), q = lid % PF_T;
     /* every work-item reads the same flag and pivots, so bad and ok stay uniform */
     int i, j, c, r, bad = 0, ok = *fail == 0;   /* an earlier block failed: nothing more to do */
-    for (i = lid; i < kb * kb; i += LCL_WG) {
+    for (i = lid; i < kb * kb; i += NT) {
         real v = A[offa + (long)(i / kb) * ld + i % kb];
         S[i / kb][i % kb] = v;
         if (i % kb == 0) col[0][i / kb] = v;
@@ -679,7 +718,7 @@ void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const
         if (!(d > 0) && !bad) bad = base + j + 1;   /* NaN too */
         d = sqrt(d);
         rd = (real)1 / d;
-        for (r = lid / PF_T; r < kb; r += LCL_WG / PF_T) {
+        for (r = lid / PF_T; r < kb; r += NT / PF_T) {
             const int act = r > j;
             real t = col[p][r] * rd;                 /* L(r, j) */
             if (q == 0 && act) S[r][j] = t;
@@ -692,9 +731,41 @@ void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (ok && bad && lid == 0) *fail = bad;
-    for (i = lid; i < (ok && !bad ? kb * kb : 0); i += LCL_WG)
+    for (i = lid; i < (ok && !bad ? kb * kb : 0); i += NT)
         if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];
 }
+__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
+void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
+    __local real S[TRSM_NB][TRSM_NB + 1];
+    __local real col[2][TRSM_NB];
+    potf2_nv(LCL_WG, S, col, A, offa, ld, kb, base, fail);
+}
+#if LCL_FP64
+/* One step of the Cholesky panel in one launch, so POTF2 runs beside the GEMM instead of after
+   it: group 0 updates the diagonal block with the panel's earlier kp columns and factors it;
+   the other groups update the rows below it (tensor-core tiles of 128 x 64). */
+__kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1)))
+void lcl_potrf_step_d(__global double *A, const long off, const int ld, const int kb, const int kp, const int below,
+                      const int base, __global int *fail) {
+#define PS_TC (TC_NBUF * (TC_BM + 64) * TC_LD)
+#define PS_PF (TRSM_NB * (TRSM_NB + 1) + 2 * TRSM_NB)
+    __local double Lm[PS_TC > PS_PF ? PS_TC : PS_PF];
+    __global double *P = A + off - kp;   /* the panel's earlier columns, rows from the diagonal block down */
+    if (get_group_id(0) == 0) {
+        if (kp > 0) {
+            tc_gemm(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, kb, kb, kp, -1.0, P, ld, P, ld, 1, 1.0, A + off, ld, 1, 0, 1);
+            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        }
+        potf2_nv(32 * TC_WM, (__local double (*)[TRSM_NB + 1])Lm, (__local double (*)[TRSM_NB])(Lm + TRSM_NB * (TRSM_NB + 1)), A, off, ld, kb,
+                 base, fail);
+    } else if (kp > 0) {
+        tc_gemm(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, below, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, A + off + (long)kb * ld,
+                ld, 0, (int)get_group_id(0) - 1, (int)get_num_groups(0) - 1);
+    }
+#undef PS_TC
+#undef PS_PF
+}
+#endif
 #else
 /* the portable version: (row, column) pairs of the block, two barriers a column */
 __kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))

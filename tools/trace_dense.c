@@ -48,7 +48,11 @@ static cl_int CL_API_CALL nd(cl_command_queue q, cl_kernel k, cl_uint dim, const
                              const cl_event *w, cl_event *ev) {
     cl_event mine = NULL;
     cl_int e = real_nd(q, k, dim, o, g, l, nw, w, tracing && !ev ? &mine : ev);
-    if (tracing && !ev && e == CL_SUCCESS) {   /* launches that ask for their event are not traced */
+    if (tracing && ev && e == CL_SUCCESS) {   /* the caller's event, kept one reference longer */
+        mine = *ev;
+        LCL__CL->clRetainEvent(mine);
+    }
+    if (tracing && e == CL_SUCCESS) {
         int i, name = -1;
         for (i = 0; i < nk; i++) if (knames[i].k == k) name = i;
         if (nrec == caprec) { caprec = caprec ? 2 * caprec : 4096; recs = (rec *)realloc(recs, (size_t)caprec * sizeof *recs); }
@@ -75,7 +79,8 @@ static double busy(double *iv, int n) {
     return tot;
 }
 
-static void report(const char *what, double wall, cl_command_queue q0, cl_command_queue q1) {
+static void report(const char *what, double wall, const cl_command_queue *qs) {
+    cl_command_queue q0 = qs[0];
     double *iv = (double *)malloc((size_t)nrec * 2 * sizeof(double)), *iq = (double *)malloc((size_t)nrec * 2 * sizeof(double));
     double tsum[257] = {0}, tiso[257] = {0}, t0 = 1e300, t1 = 0, b0, b1, ball, wa = 0, wb = -1;
     int cnt[257] = {0}, ciso[257] = {0}, i, nq, q, m;
@@ -91,14 +96,14 @@ static void report(const char *what, double wall, cl_command_queue q0, cl_comman
         tsum[recs[i].name + 1] += iv[2 * i + 1] - iv[2 * i];
         cnt[recs[i].name + 1]++;
     }
-    /* a launch is isolated when no launch of the other queue overlaps it */
+    /* a launch is isolated when no launch on the other side (update queue / panel queues) overlaps it */
     for (i = 0; i < nrec; i++) {
         int iso = 1;
         for (m = 0; m < nrec && iso; m++)
-            if (recs[m].q != recs[i].q && iv[2 * m] < iv[2 * i + 1] && iv[2 * m + 1] > iv[2 * i]) iso = 0;
+            if ((recs[m].q == q0) != (recs[i].q == q0) && iv[2 * m] < iv[2 * i + 1] && iv[2 * m + 1] > iv[2 * i]) iso = 0;
         if (iso) { tiso[recs[i].name + 1] += iv[2 * i + 1] - iv[2 * i]; ciso[recs[i].name + 1]++; }
         if ((iv[2 * i] - t0) * 1e3 >= wa && (iv[2 * i] - t0) * 1e3 <= wb)
-            printf("   @ %9.3f .. %9.3f ms  q%d  %s\n", (iv[2 * i] - t0) * 1e3, (iv[2 * i + 1] - t0) * 1e3, recs[i].q == q0 ? 0 : 1,
+            printf("   @ %9.3f .. %9.3f ms  q%d  %s\n", (iv[2 * i] - t0) * 1e3, (iv[2 * i + 1] - t0) * 1e3, recs[i].q == q0 ? 0 : recs[i].q == qs[1] ? 1 : 2,
                    recs[i].name >= 0 ? knames[recs[i].name].name : "?");
     }
     printf("== %s: wall %.2f ms, first kernel start to last end %.2f ms, %d kernels\n", what, wall * 1e3, (t1 - t0) * 1e3, nrec);
@@ -109,11 +114,11 @@ static void report(const char *what, double wall, cl_command_queue q0, cl_comman
     for (q = 0; q < 2; q++) {
         nq = 0;
         for (i = 0; i < nrec; i++)
-            if (recs[i].q == (q ? q1 : q0)) { iq[2 * nq] = iv[2 * i]; iq[2 * nq + 1] = iv[2 * i + 1]; nq++; }
+            if ((recs[i].q == q0) == !q) { iq[2 * nq] = iv[2 * i]; iq[2 * nq + 1] = iv[2 * i + 1]; nq++; }
         if (q == 0) b0 = busy(iq, nq); else b1 = busy(iq, nq);
     }
     ball = busy(iv, nrec);
-    printf("   busy: update queue %.2f ms, panel queue %.2f ms, either %.2f ms, both at once %.2f ms, idle %.2f ms\n", b0 * 1e3, b1 * 1e3,
+    printf("   busy: update queue %.2f ms, panel queues %.2f ms, either %.2f ms, both at once %.2f ms, idle %.2f ms\n", b0 * 1e3, b1 * 1e3,
            ball * 1e3, (b0 + b1 - ball) * 1e3, (t1 - t0 - ball) * 1e3);
     for (i = 0; i < nrec; i++) LCL__CL->clReleaseEvent(recs[i].ev);
     nrec = 0;
@@ -217,7 +222,7 @@ int main(int argc, char **argv) {
             if (st != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
             if (rep < 2) { printf("   untraced run %d: %.2f ms, %.2f TF/s\n", rep, t * 1e3, (chol ? 1.0 : 2.0) * n * (double)n * n / 3 / t / 1e12); nrec = 0; }
             else {
-                report(chol ? "dpotrf" : "dgetrf", t, ctx->dev[0].queue[0], ctx->dev[0].queue[1]);
+                report(chol ? "dpotrf" : "dgetrf", t, ctx->dev[0].queue);
                 check(ctx, M, &A, ipiv, chol);
             }
         }
