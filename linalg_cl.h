@@ -71,7 +71,8 @@
         Tuning runs only: LCL_DENSE_NB (outer block of getrf/potrf), LCL_TUNE_GEMM, LCL_NO_TC
         (no tensor-core GEMM), LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its
         work-groups in the trailing updates), LCL_NO_GRID (no one-launch LU panel),
-        LCL_GRID_GROUPS (that panel's work-groups)
+        LCL_GRID_GROUPS (that panel's work-groups), LCL_NO_FUSED_STEP (potrf's step as
+        GEMM + POTF2 launches)
 
     NaN AND Inf
         Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
@@ -3473,7 +3474,9 @@ LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ip
    queue by nb-wide steps (each step's columns first less the panel's earlier ones, by one GEMM;
    diagonal block in one work-group's local memory; L21 by the TRSM kernel); the trailing matrix
    is then updated once per panel with K = NB, the next panel's columns first so its
-   factorization overlaps the rest.
+   factorization overlaps the rest. On NVIDIA (double) the step's GEMM and POTF2 are one launch,
+   lcl_potrf_step_d, so POTF2 runs beside the GEMM of the rows below. A third queue for those rows
+   did not work: its kernels waited for the update's GEMM to end (H200, 92 against 78 ms).
    An upper factor is the same on the transpose. */
 LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
     lcl__device *d = &ctx->dev[A->dev];
