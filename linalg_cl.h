@@ -544,7 +544,7 @@ typedef struct lcl__device {
     int tc_wm, tc_wn;               /* lcl_gemm_tc_d's warps along M and N (TC_WM, TC_WN) */
     int upd_groups;                 /* > 0: tensor-core GEMMs on queue[0] run this many groups, looping
                                        over tiles, so the panel queue's kernels find free units
-                                       (LCL_UPD_GROUPS; potrf sets it for its own run) */
+                                       (LCL_UPD_GROUPS; potrf passes its own cap to lcl__cl_gemm_g) */
     int grid_groups;                /* > 0: lcl_panel_grid's work-groups (LCL_GRID_GROUPS), else one per unit */
 } lcl__device;
 #endif
