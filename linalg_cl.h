@@ -1152,7 +1152,7 @@ LCL__PRIVATE void lcl__device_release(lcl__device *d) {
 /* GEMM tiles measured per device by `lcl tune` ({double, single}: TM, TN, TK, WX, WY); a device
    whose name contains `name` uses its row, others the defaults by device type below. */
 static const struct lcl__tuned { const char *name; int gemm[2][5]; } lcl__tune_table[] = {
-    {"H200", {{64, 64, 16, 16, 16}, {128, 128, 16, 16, 16}}},      /* 2026-11-21, BENCHMARKS.md */
+    {"H200", {{64, 64, 16, 16, 16}, {128, 64, 16, 16, 16}}},       /* 2026-11-21, BENCHMARKS.md (single: session 7) */
 };
 
 LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
@@ -3175,9 +3175,9 @@ LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, in
    factored by steps of nb <= trsm_nb so every diagonal block fits the local-memory kernels */
 LCL__PRIVATE void lcl__cl_blocks(const lcl__device *d, const lcl_dense_opts *o, int64_t n, int chol, int *nb, int *NB) {
     /* a deeper update pays once the matrix is large (H200, n = 16384: LU 512 beats 256 by 9-14%;
-       Cholesky 640 beats 512 by 3%, 448 and 384 were slower) */
+       Cholesky 896 beats 640 by 2.7% and 512 by 9%, 448 and 384 were slower) */
     int big = n >= 12288 && d->dense_nb >= 256 && !getenv("LCL_DENSE_NB");
-    int B = o && o->block > 0 ? o->block : big ? (chol ? 10 * d->trsm_nb : 2 * d->dense_nb) : d->dense_nb;
+    int B = o && o->block > 0 ? o->block : big ? (chol ? 14 * d->trsm_nb : 2 * d->dense_nb) : d->dense_nb;
     if (B > n) B = (int)(n > 0 ? n : 1);
     *NB = B;
     *nb = B < d->trsm_nb ? B : d->trsm_nb;
@@ -3501,11 +3501,11 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
         if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
         kstep = lcl__kernel_find(pr, "lcl_potrf_step_d", &ek);
     }
-    /* The trailing update leaves a few compute units free, or the panel's kernels queue behind
-       all of its work-groups and nothing overlaps (H200, n = 16384: 95 -> 84 ms at 124 of 132;
-       116 and 100 were slower). LU's one-launch panel needs every unit, so getrf does not. */
+    /* The trailing update leaves an eighth of the compute units free, or the panel's kernels
+       queue behind all of its work-groups and nothing overlaps (H200, n = 16384: 116 of 132
+       units 67.4 ms, 124 69.9, 108 69.3, 100 72.8). LU's one-launch panel needs every unit. */
     if (!groups && d->info.compute_units >= 32)
-        groups = d->info.compute_units - (d->info.compute_units / 16 > 8 ? d->info.compute_units / 16 : 8);
+        groups = d->info.compute_units - (d->info.compute_units / 8 > 8 ? d->info.compute_units / 8 : 8);
     wg = lcl__wg(d);
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dfail)) != LCL_OK) goto done;
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");

@@ -187,9 +187,14 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
     const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
     const int wm = (warp / WN) * 32, wn = (warp % WN) * 64, g = lane >> 2, t = lane & 3;
     const int transb = trans & 1, transa = trans & 2;
-    const int ntn = (N + BN - 1) / BN, ntiles = ntn * ((M + BM - 1) / BM);
+    const int ntn = (N + BN - 1) / BN, ntm = (M + BM - 1) / BM;
     tc_geom T;
-    int i, j, k0, kk, tile;
+    int i, j, k0, kk, tile, ntiles = ntn * ntm;
+    /* lower: only the tiles that reach the lower triangle are numbered (row by row), so groups
+       looping over tiles get equal shares. Numbering the whole rectangle gave each group one
+       diagonal of tiles when the tile count per row was near the group count: twice the time. */
+    if (lower)
+        for (i = 0, ntiles = 0; i < ntm; i++) ntiles += min(ntn, ((i + 1) * BM - 1) / BN + 1);
     T.M = M; T.N = N; T.lda = lda; T.ldb = ldb; T.ta = transa; T.tb = transb;
     T.ia = transa ? tid % BM : tid / TC_BK;
     T.ka = transa ? tid / BM : tid % TC_BK;
@@ -202,9 +207,12 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
     /* one tile per group, or (the host launching fewer groups, to leave compute units to the
        panel's kernels) each group loops over tiles */
     for (tile = grp; tile < ntiles; tile += ngrp) {
-        const int bn = tile % ntn * BN, bm = tile / ntn * BM;
-        const int kend = lower && bn > bm + BM - 1 ? 0 : K;
-        int cur = 0;
+        int bn = tile % ntn * BN, bm = tile / ntn * BM, kend = K, cur = 0;
+        if (lower) {
+            int rem = tile, len;
+            for (bm = 0; rem >= (len = min(ntn, (bm + BM - 1) / BN + 1)); bm += BM) rem -= len;
+            bn = rem * BN;
+        }
         T.kend = kend; T.bm = bm; T.bn = bn;
 #pragma unroll
         for (i = 0; i < 4; i++)

@@ -13,8 +13,9 @@ int main(int argc, char **argv) {
     lcl_context_desc desc = {0};
     lcl_context *ctx;
     lcl__device *d;
-    static const int shapes[][4] = {{8192, 8192, 8192, 0}, {16384, 16384, 64, 0}, {16384, 16384, 256, 0}, {16384, 16384, 512, 0},
-                                    {16384, 16384, 512, 1}};
+    /* M, N, K, op(B) = B^T, lower triangle of C only (Cholesky's trailing update) */
+    static const int shapes[][5] = {{8192, 8192, 8192, 0, 0}, {16384, 16384, 64, 0, 0}, {16384, 16384, 256, 0, 0}, {16384, 16384, 512, 0, 0},
+                                    {16384, 16384, 512, 1, 0}, {15744, 15744, 640, 1, 1}, {8192, 8192, 640, 1, 1}, {15744, 640, 640, 1, 0}};
     size_t s;
     desc.backend = LCL_BACKEND_OPENCL;
     desc.device = argc > 1 ? argv[1] : "gpu";
@@ -23,7 +24,7 @@ int main(int argc, char **argv) {
     d = &ctx->dev[0];
     printf("device %s, tensor cores %s\n", d->info.name, d->tc ? "available" : "no");
     for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        int M = shapes[s][0], N = shapes[s][1], K = shapes[s][2], tb = shapes[s][3], tc, rep;
+        int M = shapes[s][0], N = shapes[s][1], K = shapes[s][2], tb = shapes[s][3], lo = shapes[s][4], tc, rep;
         size_t na = (size_t)M * K, nbb = (size_t)K * N, nc = (size_t)M * N, i;
         double *ha = (double *)malloc(na * 8), *hb = (double *)malloc(nbb * 8), *hc = (double *)malloc(nc * 8), *hr = (double *)malloc(nc * 8);
         cl_mem a, b, c;
@@ -42,16 +43,16 @@ int main(int argc, char **argv) {
                 double t0;
                 LCL__CL->clFinish(d->queue[0]);
                 t0 = now();
-                if (lcl__cl_gemm(ctx, d, LCL_F64, M, N, K, 1.0, a, 0, K, b, 0, tb ? K : N, tb, 0.0, c, 0, N, 0, d->queue[0]) != LCL_OK) {
+                if (lcl__cl_gemm(ctx, d, LCL_F64, M, N, K, 1.0, a, 0, K, b, 0, tb ? K : N, tb, 0.0, c, 0, N, lo, d->queue[0]) != LCL_OK) {
                     fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1;
                 }
                 LCL__CL->clFinish(d->queue[0]);
                 if (rep > 0 && now() - t0 < best) best = now() - t0;
             }
             LCL__CL->clEnqueueReadBuffer(d->queue[0], c, CL_TRUE, 0, nc * 8, tc ? hr : hc, 0, NULL, NULL);
-            if (!tc && avail) for (i = 0; i < nc; i++) { double df = fabs(hr[i] - hc[i]); if (df > err) err = df; }
-            printf("M=%d N=%d K=%d %s %-8s %8.3f ms %7.2f TF/s%s", M, N, K, tb ? "NT" : "NN", tc ? "tensor" : "portable", best * 1e3,
-                   2.0 * M * N * K / best / 1e12, tc ? "\n" : "");
+            if (!tc && avail) for (i = 0; i < nc; i++) { double df; if (lo && (int)(i % (size_t)N) > (int)(i / (size_t)N)) continue; df = fabs(hr[i] - hc[i]); if (df > err) err = df; }
+            printf("M=%d N=%d K=%d %s%s %-8s %8.3f ms %7.2f TF/s%s", M, N, K, tb ? "NT" : "NN", lo ? " lower" : "", tc ? "tensor" : "portable",
+                   best * 1e3, (lo ? 1.0 : 2.0) * M * N * K / best / 1e12, tc ? "\n" : "");
             if (!tc) printf("  max |tc - portable| %.2e\n", err);
             d->tc = avail;
         }
