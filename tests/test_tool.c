@@ -344,6 +344,8 @@ static void test_tool_solve_failures(void) {
     CHECK(sh("rm -f build/t_sing.mtx build/t_indef.mtx", NULL, 0) == 0);
 }
 
+static int spmv_json(const char *args, const char *want_format, double tol, double rows, double cols, double nnz);
+
 static void test_tool_solve_opencl(void) {
     char out[65536];
     int p;
@@ -374,8 +376,14 @@ static void test_tool_solve_opencl(void) {
         char js[4096];
         CHECK(sh(LCL_BIN " solve gen:dense-spd:60 --method cholesky --device 'Portable Computing Language' --split --json 2>/dev/null", js, sizeof js) == 0);
         CHECK_MSG(json_has(js, "device", "\"2 devices, split\"") && json_has(js, "backend", "\"opencl\""), "%s", js);
+        /* spmv --split: rows split by nnz over both devices, checked against the serial product */
+        CHECK(spmv_json("gen:poisson3d:15 --format csr --backend opencl --device 'Portable Computing Language' --split", "csr", 1e-14, 3375, 3375,
+                        7 * 3375 - 6 * 225) == 0);
+        CHECK(sh(LCL_BIN " spmv gen:poisson3d:6 --device 'Portable Computing Language' --split --json 2>/dev/null", js, sizeof js) == 0);
+        CHECK_MSG(json_has(js, "device", "\"2 devices, split\""), "%s", js);
     }
     unsetenv("POCL_DEVICES");
+    CHECK(sh(LCL_BIN " spmv gen:poisson3d:6 --split 2>/dev/null", NULL, 0) == 3);   /* one device */
 }
 
 static int count_lines(const char *path, char *first, size_t cap) {

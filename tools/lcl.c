@@ -93,7 +93,7 @@ static const char *usage_text =
     "        [--block N] [--force] [--split] [--csv F] [--svg F]   GF/s per size, backend and algorithm\n"
     "        (every backend available unless --backend; unblocked algorithms only to n = 2048\n"
     "        unless --force; --split: one device against all, host arrays, transfers timed)\n"
-    "  spmv MATRIX [--format F] [--kernel K] [--reps 20] [--trans] [--x X.mtx] [-o Y.mtx]\n"
+    "  spmv MATRIX [--format F] [--kernel K] [--reps 20] [--trans] [--split] [--x X.mtx] [-o Y.mtx]\n"
     "        y = A x (A^T x with --trans) in one storage format, timed and checked: M nnz/s, GF/s, GB/s,\n"
     "        rel_err. F: coo|csr|csc|ell|sell|hyb|dia|bcsr|dense|auto (default auto),\n"
     "        K: scalar|vector|merge|image|auto (default auto); x random (--seed) unless --x\n"
@@ -106,7 +106,8 @@ static const char *usage_text =
     "options:\n"
     "  --backend serial|openmp|opencl|auto   (default auto; --device implies opencl)\n"
     "  --device SPEC      index, list (0,1), gpu, cpu, all, or a name substring\n"
-    "  --split            solve, bench dense: factor over every device of --device (opts.device = -1)\n"
+    "  --split            solve, bench dense: factor over every device of --device (opts.device = -1);\n"
+    "                     spmv: rows split by nnz over them\n"
     "  --precision double|single\n"
     "  --json             one JSON object per result on stdout\n"
     "  --seed N           generator seed (default 1)\n"
@@ -1509,7 +1510,7 @@ static int spmv_load(lcl_context *ctx, const char *src, uint64_t seed, lcl_dtype
     return st == LCL_OK ? -1 : fail(exit_code(st), "%s", lcl_last_error(ctx));
 }
 
-/* lcl spmv MATRIX [--format F] [--kernel K] [--reps N] [--trans] [--x FILE] [-o FILE] */
+/* lcl spmv MATRIX [--format F] [--kernel K] [--reps N] [--trans] [--split] [--x FILE] [-o FILE] */
 static int cmd_spmv(const opts *o) {
     const char *src = o->pos[0];
     long reps = o->reps > 0 ? o->reps : SPMV_REPS;
@@ -1537,6 +1538,11 @@ static int cmd_spmv(const opts *o) {
         goto done;
     }
     spmv_device(ctx, dev, sizeof dev);
+    if (o->split) {   /* rows split by nnz over every device of the context */
+        if ((code = split_check(ctx)) >= 0) goto done;
+        so.device = -1;
+        snprintf(dev, sizeof dev, "%d devices, split", lcl_context_num_devices(ctx));
+    }
     if ((code = spmv_load(ctx, src, o->seed, o->dtype, &A)) >= 0) goto done;
     code = -1;
     n_in = o->trans ? A.rows : A.cols;
@@ -2011,7 +2017,7 @@ static const char *misplaced_option(const char *cmd, const opts *o) {
     if (!bench && o->svg) return "--svg";
     if (!bench && o->force) return "--force";
     if (!solve && !bench && o->block) return "--block";
-    if (!solve && !bench && o->split) return "--split";
+    if (!solve && !bench && !spmv && o->split) return "--split";
     if (!bench && o->formats) return "--formats";
     if (!bench && o->backends) return "--backends";
     if (!spmv && o->format) return "--format";
