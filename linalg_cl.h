@@ -3173,11 +3173,13 @@ LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, in
 }
 /* the two-level factorizations: panels of NB columns (opts.block, else the device's dense_nb),
    factored by steps of nb <= trsm_nb so every diagonal block fits the local-memory kernels */
+/* chol: 0 LU, 1 Cholesky in single, 2 Cholesky in double */
 LCL__PRIVATE void lcl__cl_blocks(const lcl__device *d, const lcl_dense_opts *o, int64_t n, int chol, int *nb, int *NB) {
     /* a deeper update pays once the matrix is large (H200, n = 16384: LU 512 beats 256 by 9-14%;
-       Cholesky 896 beats 640 by 2.7% and 512 by 9%, 448 and 384 were slower) */
+       double Cholesky 896 beats 640 by 2.7% and 512 by 9%, 448 and 384 were slower; single
+       Cholesky 640 beats 896 by 3%) */
     int big = n >= 12288 && d->dense_nb >= 256 && !getenv("LCL_DENSE_NB");
-    int B = o && o->block > 0 ? o->block : big ? (chol ? 14 * d->trsm_nb : 2 * d->dense_nb) : d->dense_nb;
+    int B = o && o->block > 0 ? o->block : big ? (chol ? (chol == 2 ? 14 : 10) * d->trsm_nb : 2 * d->dense_nb) : d->dense_nb;
     if (B > n) B = (int)(n > 0 ? n : 1);
     *NB = B;
     *nb = B < d->trsm_nb ? B : d->trsm_nb;
@@ -3493,7 +3495,7 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
     int groups = d->upd_groups;
     if (n == 0) return LCL_OK;
     if ((st = lcl__cl_nonfinite(ctx, A, 1, "potrf")) != LCL_OK) return st;
-    lcl__cl_blocks(d, o, n, 1, &nb, &NB);
+    lcl__cl_blocks(d, o, n, dt == LCL_F64 ? 2 : 1, &nb, &NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
     if (dt == LCL_F64 && d->tc && d->trsm_nb == 64 && !getenv("LCL_NO_FUSED_STEP")) {
         lcl__program *pr;
