@@ -353,7 +353,8 @@ typedef enum lcl_spmv_kernel {
     LCL_KERNEL_AUTO = 0,        /* the format's best for the matrix and device */
     LCL_KERNEL_SCALAR,          /* CSR: one row per work-item (thread) */
     LCL_KERNEL_VECTOR,          /* CSR: a group of lanes per row (sub-group / SIMD) */
-    LCL_KERNEL_MERGE,           /* CSR: merge-path, equal work per work-group (heavy-tailed rows) */
+    LCL_KERNEL_MERGE,           /* CSR, equal work per part (heavy-tailed rows): merge-path on the CPU
+                                   backends, CSR-Adaptive row blocks per work-group on OpenCL */
     LCL_KERNEL_IMAGE,           /* ELL: x read through an image (OpenCL; elsewhere = default) */
     LCL_KERNEL_COUNT_
 } lcl_spmv_kernel;
