@@ -195,7 +195,7 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
        diagonal of tiles when the tile count per row was near the group count: twice the time. */
     if (lower)
         for (i = 0, ntiles = 0; i < ntm; i++) ntiles += min(ntn, ((i + 1) * BM - 1) / BN + 1);
-    T.M = M; T.N = N; T.lda = lda; T.ldb = ldb; T.ta = transa; T.tb = transb;
+    T.M = M; T.N = N; T.kend = K; T.lda = lda; T.ldb = ldb; T.ta = transa; T.tb = transb;
     T.ia = transa ? tid % BM : tid / TC_BK;
     T.ka = transa ? tid / BM : tid % TC_BK;
     T.sa = transa ? 0 : NT / TC_BK;
@@ -207,13 +207,13 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
     /* one tile per group, or (the host launching fewer groups, to leave compute units to the
        panel's kernels) each group loops over tiles */
     for (tile = grp; tile < ntiles; tile += ngrp) {
-        int bn = tile % ntn * BN, bm = tile / ntn * BM, kend = K, cur = 0;
+        int bn = tile % ntn * BN, bm = tile / ntn * BM, cur = 0;
         if (lower) {
             int rem = tile, len;
             for (bm = 0; rem >= (len = min(ntn, (bm + BM - 1) / BN + 1)); bm += BM) rem -= len;
             bn = rem * BN;
         }
-        T.kend = kend; T.bm = bm; T.bn = bn;
+        T.bm = bm; T.bn = bn;
 #pragma unroll
         for (i = 0; i < 4; i++)
 #pragma unroll
@@ -223,7 +223,7 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
         tc_store(LA, LB, BM, BN, As, Bs, 0, ra, rb, &T);
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
-        for (k0 = 0; k0 < kend; k0 += TC_BK) {
+        for (k0 = 0; k0 < K; k0 += TC_BK) {
             __local const double *as = As + cur * BM * TC_LD, *bs = Bs + cur * BN * TC_LD;
 #if !TC_DB
             tc_store(LA, LB, BM, BN, As, Bs, 0, ra, rb, &T);
@@ -287,7 +287,7 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
 #pragma unroll
                 for (v = 0; v < 2; v++) {
                     int gj = bn + wn + j * 8 + 2 * t + v;
-                    if (gi < M && kend > 0 && gj < N && !(lower && gj > gi)) {
+                    if (gi < M && K > 0 && gj < N && !(lower && gj > gi)) {
                         __global double *c = C + (long)gi * ldc + gj;
                         *c = beta == 0 ? alpha * acc[i][j][v] : fma(alpha, acc[i][j][v], beta * *c);
                     }
