@@ -15,17 +15,16 @@
 
 #define MAX_REPS 50
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static int cmpd(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec; }
+/* median of t[0..n), sorting t in place (n is a handful of repetitions) */
 static double median(double *t, int n) {
-    qsort(t, (size_t)n, sizeof *t, cmpd);
+    int i, j;
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && t[j - 1] > t[j]; j--) {
+            double x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
     return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 static int fail(lcl_context *ctx, const char *what) {
