@@ -16,8 +16,10 @@ version=$(awk '/^#define LCL_VERSION_(MAJOR|MINOR) /{v = v (v == "" ? "" : ".") 
 cmake_consumer() {
     name=$1; shift
     echo "--- $name"
-    cmake -S tests/consumer -B "$tmp/$name" -DCMAKE_C_COMPILER="$CC" "$@" > "$tmp/$name.log" 2>&1 &&
-        cmake --build "$tmp/$name" >> "$tmp/$name.log" 2>&1 || { cat "$tmp/$name.log"; exit 1; }
+    if ! { cmake -S tests/consumer -B "$tmp/$name" -DCMAKE_C_COMPILER="$CC" "$@" &&
+           cmake --build "$tmp/$name"; } > "$tmp/$name.log" 2>&1; then
+        cat "$tmp/$name.log"; exit 1
+    fi
     "$tmp/$name/consumer"
 }
 
