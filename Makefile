@@ -11,8 +11,8 @@ LDLIBS   := -ldl -lpthread -lm
 B        := build
 SHARED   ?= ../shared
 DEBS     := opencl-headers ocl-icd-opencl-dev pocl-opencl-icd libstb-dev
-# the tests also build with clang and clang's OpenMP
-TEST_DEBS := clang libomp-dev
+# the tests also build with clang and clang's OpenMP; check-install needs cmake and pkg-config
+TEST_DEBS := clang libomp-dev cmake pkg-config
 
 KERNELS  := $(sort $(wildcard kernels/*.cl))
 HDRS     := linalg_cl.h kernels_embedded.h
@@ -189,6 +189,30 @@ fuzz-smoke: fuzz
 	$(FUZZ_ENV) $(B)/fuzz_mm tests/fuzz/corpus/mm/*
 	$(FUZZ_ENV) $(B)/fuzz_sparse tests/fuzz/corpus/sparse/*
 	$(FUZZ_ENV) $(B)/fuzz_args tests/fuzz/corpus/args/*
+
+# ---- install: headers to PREFIX/include, the tool to PREFIX/bin, pkg-config and CMake package
+# files to PREFIX/lib (the layout of CMakeLists.txt's install rules). make install PREFIX=... DESTDIR=...
+PREFIX ?= /usr/local
+LCL_VERSION  = $(shell awk '/^.define LCL_VERSION_(MAJOR|MINOR|PATCH) /{v = v (v == "" ? "" : ".") $$3} END{print v}' linalg_cl.h)
+LCL_CMAKEDIR := lib/cmake/linalg_cl
+LCL_CMAKE_FILES := cmake/linalg_clConfig.cmake cmake/linalg_clConfigVersion.cmake cmake/linalg_clHelpers.cmake
+.PHONY: install uninstall check-install
+install: $(B)/lcl
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/$(LCL_CMAKEDIR)
+	install -m 644 $(HDRS) $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(B)/lcl $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LCL_CMAKE_FILES) $(DESTDIR)$(PREFIX)/$(LCL_CMAKEDIR)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(LCL_VERSION)|g' linalg_cl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/linalg_cl.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/linalg_cl.pc
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/include/,$(HDRS)) $(DESTDIR)$(PREFIX)/bin/lcl \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/linalg_cl.pc $(addprefix $(DESTDIR)$(PREFIX)/$(LCL_CMAKEDIR)/,$(notdir $(LCL_CMAKE_FILES)))
+	rmdir $(DESTDIR)$(PREFIX)/$(LCL_CMAKEDIR) 2>/dev/null || true
+
+# a consumer project built through add_subdirectory, FetchContent, pkg-config and find_package
+check-install:
+	CC="$(CC)" MAKE="$(MAKE)" sh tests/consumer/check.sh
 
 clean:
 	rm -rf $(B)

@@ -1,0 +1,23 @@
+# find_package(linalg_cl X.Y) accepts this copy when it is not older and has the same major version
+# (and, while the major is 0, the same minor when one is asked for). Header-only: any architecture.
+include("${CMAKE_CURRENT_LIST_DIR}/linalg_clHelpers.cmake")
+linalg_cl_read_version("${CMAKE_CURRENT_LIST_DIR}/../../../include/linalg_cl.h" PACKAGE_VERSION)
+string(REPLACE "." ";" _linalg_cl_v "${PACKAGE_VERSION}")
+list(GET _linalg_cl_v 0 _linalg_cl_major)
+list(GET _linalg_cl_v 1 _linalg_cl_minor)
+set(PACKAGE_VERSION_COMPATIBLE TRUE)
+set(PACKAGE_VERSION_EXACT FALSE)
+if(PACKAGE_FIND_VERSION)
+  if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION OR NOT PACKAGE_FIND_VERSION_MAJOR EQUAL _linalg_cl_major)
+    set(PACKAGE_VERSION_COMPATIBLE FALSE)
+  elseif(_linalg_cl_major EQUAL 0 AND PACKAGE_FIND_VERSION_COUNT GREATER 1
+         AND NOT PACKAGE_FIND_VERSION_MINOR EQUAL _linalg_cl_minor)
+    set(PACKAGE_VERSION_COMPATIBLE FALSE)
+  endif()
+  if(PACKAGE_FIND_VERSION VERSION_EQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()
+unset(_linalg_cl_v)
+unset(_linalg_cl_major)
+unset(_linalg_cl_minor)
