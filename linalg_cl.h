@@ -35,8 +35,10 @@
         desc.device (or the environment variable LCL_DEVICE, which overrides it unless
         desc.ignore_env) picks OpenCL devices: "0" or "0,2" (indices as listed by `lcl info`),
         "gpu", "cpu", "all", or a case-insensitive name substring ("H200", "pthread").
-        One context may hold several devices; each has a compute and a transfer queue and its
-        program, built once per precision from kernels_embedded.h. Binaries are cached on disk in
+        One context may hold several devices; each has a compute and a transfer queue. Each kernel
+        file (kernels/*.cl, embedded in kernels_embedded.h) is its own program, built per device
+        and precision on first use (lcl_context_prepare builds all), so a file that fails to
+        compile fails only the operations that need it. Binaries are cached on disk in
         desc.cache_dir or $LCL_CACHE_DIR when set (keyed by device, driver, options and source;
         a corrupt or stale entry is rebuilt, never trusted).
 
@@ -526,7 +528,7 @@ typedef struct lcl__kernel_slot { const char *name; cl_kernel k; } lcl__kernel_s
 typedef struct lcl__program {
     cl_program prog;
     int state;                      /* 0 not built, 1 built; a failed build is not remembered: retried */
-    lcl__kernel_slot kern[64];
+    lcl__kernel_slot kern[32];
     int nkern;
 } lcl__program;
 typedef struct lcl__device {
@@ -535,7 +537,7 @@ typedef struct lcl__device {
     cl_device_id id;
     cl_context cl;
     cl_command_queue queue[2];      /* 0 compute, 1 transfer (and the factorizations' panels) */
-    lcl__program prog[2];           /* per lcl_dtype */
+    lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
     int gemm[2][5];                 /* per lcl_dtype, GEMM tile: TM, TN, TK, WX, WY (-D options of dense.cl) */
     int trsm_nb;                    /* diagonal blocks held in local memory (TRSM_NB of dense.cl) */
     int dense_nb;                   /* outer block of getrf/potrf: the K of the big trailing GEMM */
@@ -1137,12 +1139,14 @@ LCL__PRIVATE int lcl__cache_store(const lcl_context *ctx, uint64_t key, const un
 /* >>context ------------------------------------------------------------------------------------ */
 #ifndef LINALG_CL_NO_OPENCL
 LCL__PRIVATE void lcl__device_release(lcl__device *d) {
-    int p, k;
-    for (p = 0; p < 2; p++) {
-        for (k = 0; k < d->prog[p].nkern; k++) if (d->prog[p].kern[k].k) LCL__CL->clReleaseKernel(d->prog[p].kern[k].k);
-        if (d->prog[p].prog) LCL__CL->clReleaseProgram(d->prog[p].prog);
-        memset(&d->prog[p], 0, sizeof d->prog[p]);
-    }
+    int f, p, k;
+    for (f = 0; f < LCL__KERNEL_FILE_COUNT; f++)
+        for (p = 0; p < 2; p++) {
+            lcl__program *pr = &d->prog[f][p];
+            for (k = 0; k < pr->nkern; k++) if (pr->kern[k].k) LCL__CL->clReleaseKernel(pr->kern[k].k);
+            if (pr->prog) LCL__CL->clReleaseProgram(pr->prog);
+            memset(pr, 0, sizeof *pr);
+        }
     for (k = 0; k < 2; k++) if (d->queue[k]) LCL__CL->clReleaseCommandQueue(d->queue[k]);
     if (d->cl) LCL__CL->clReleaseContext(d->cl);
     d->queue[0] = d->queue[1] = NULL;
@@ -1388,7 +1392,7 @@ LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *
              d->tc_wm, d->tc_wn, shape, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
 }
 
-LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, cl_program prog, cl_int e, const char *opts) {
+LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, const char *file, cl_program prog, cl_int e, const char *opts) {
     size_t n = 0;
     char *log = NULL;
     lcl_status st;
@@ -1398,19 +1402,38 @@ LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, cl_prog
         if (LCL__CL->clGetProgramBuildInfo(prog, d->id, CL_PROGRAM_BUILD_LOG, n, log, NULL) != CL_SUCCESS) log[0] = 0;
         log[n] = 0;
     }
-    st = lcl__fail(ctx, LCL_ERR_BUILD, "kernel build failed on %s: %s (%d), options \"%s\"; build log:\n%s", d->info.name,
+    st = lcl__fail(ctx, LCL_ERR_BUILD, "kernels/%s failed to build on %s: %s (%d), options \"%s\"; build log:\n%s", file, d->info.name,
                    lcl__cl_errname(e), (int)e, opts, log ? (log[0] ? log : "(empty)") : "(no log)");
     LCL_FREE(log);
     return st;
 }
 
-/* Build (or load from the cache) the program of device d for dtype, once. */
-LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_dtype dt, lcl__program **out) {
-    lcl__program *p = &d->prog[dt == LCL_F32 ? 1 : 0];
+/* Which kernel file declares kernel `name`: the file with the longest declared name that `name`
+   starts with (kernels_embedded.h lists them; SFX(lcl_gemm) declares lcl_gemm_d and lcl_gemm_f). */
+LCL__PRIVATE int lcl__kernel_file_of(const char *name) {
+    int f, best = -1;
+    size_t bestlen = 0;
+    for (f = 0; f < LCL__KERNEL_FILE_COUNT; f++) {
+        const char *t = lcl__kernel_files[f].kernels;
+        while (*t) {
+            size_t len = strcspn(t, " ");
+            if (len > bestlen && strncmp(name, t, len) == 0) { best = f; bestlen = len; }
+            t += len;
+            while (*t == ' ') t++;
+        }
+    }
+    return best;
+}
+
+/* Build (or load from the cache) the program of kernel file `file` on device d for dtype, once.
+   Each file is its own program, so a file that fails to compile leaves the others working. */
+LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, int file, lcl_dtype dt, lcl__program **out) {
+    lcl__program *p = &d->prog[file][dt == LCL_F32 ? 1 : 0];
+    const lcl__kernel_file *kf = &lcl__kernel_files[file];
     char opts[1024];
-    const char *srcs[512];
+    const char *srcs[256];
     cl_uint nsrc = 0;
-    int f, c, found = 0;
+    int c, found = 0;
     uint64_t key = LCL__FNV_INIT;
     cl_int e;
     *out = p;
@@ -1418,12 +1441,12 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_d
     if (dt == LCL_F64 && !d->info.fp64)
         return lcl__fail(ctx, LCL_ERR_NO_FP64, "device '%s' has no double precision (fp64); use single precision (LCL_F32)", d->info.name);
     lcl__build_options(ctx, d, dt, opts, sizeof opts);
-    for (f = 0; f < LCL__KERNEL_FILE_COUNT; f++)
-        for (c = 0; lcl__kernel_files[f].chunks[c]; c++) {
-            if (nsrc == sizeof srcs / sizeof srcs[0]) return lcl__fail(ctx, LCL_ERR_INTERNAL, "too many kernel source chunks");
-            srcs[nsrc++] = lcl__kernel_files[f].chunks[c];
-            key = lcl__fnv(key, srcs[nsrc - 1], strlen(srcs[nsrc - 1]));
-        }
+    for (c = 0; kf->chunks[c]; c++) {
+        if (nsrc == sizeof srcs / sizeof srcs[0]) return lcl__fail(ctx, LCL_ERR_INTERNAL, "%s: too many source chunks", kf->name);
+        srcs[nsrc++] = kf->chunks[c];
+        key = lcl__fnv(key, srcs[nsrc - 1], strlen(srcs[nsrc - 1]));
+    }
+    key = lcl__fnv(key, kf->name, strlen(kf->name) + 1);
     key = lcl__fnv(key, opts, strlen(opts) + 1);
     key = lcl__fnv(key, d->info.platform, strlen(d->info.platform) + 1);
     key = lcl__fnv(key, d->info.name, strlen(d->info.name) + 1);
@@ -1449,8 +1472,8 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_d
         }
         if (found) {
             ctx->cache.rejected++;
-            lcl__log(ctx, LCL_LOG_WARN, "linalg_cl: cache entry %016llx for %s was corrupt or stale; rebuilding",
-                     (unsigned long long)key, d->info.name);
+            lcl__log(ctx, LCL_LOG_WARN, "linalg_cl: cache entry %016llx (%s) for %s was corrupt or stale; rebuilding",
+                     (unsigned long long)key, kf->name, d->info.name);
         } else
             ctx->cache.misses++;
     }
@@ -1460,7 +1483,7 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_d
     if (e != CL_SUCCESS) {
         /* a compile error gives its log; any other failure (no memory, no compiler) is the call's.
            Not remembered: the next call builds again. */
-        lcl_status st = e == CL_BUILD_PROGRAM_FAILURE || e == CL_INVALID_BUILD_OPTIONS ? lcl__build_log(ctx, d, p->prog, e, opts)
+        lcl_status st = e == CL_BUILD_PROGRAM_FAILURE || e == CL_INVALID_BUILD_OPTIONS ? lcl__build_log(ctx, d, kf->name, p->prog, e, opts)
                       : lcl__clfail(ctx, e, "clBuildProgram", d->info.name);
         LCL__CL->clReleaseProgram(p->prog);
         p->prog = NULL;
@@ -1484,6 +1507,14 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_d
     return LCL_OK;
 }
 
+/* The built program whose file declares kernel `name`. */
+LCL__PRIVATE lcl_status lcl__program_of(lcl_context *ctx, lcl__device *d, lcl_dtype dt, const char *name, lcl__program **out) {
+    int f = lcl__kernel_file_of(name);
+    *out = NULL;
+    if (f < 0) return lcl__fail(ctx, LCL_ERR_INTERNAL, "no kernel file declares kernel %s", name);
+    return lcl__get_program(ctx, d, f, dt, out);
+}
+
 /* The kernel `name` of a built program, created once and kept in its table; NULL with *e set when
    it cannot be created (*e stays CL_SUCCESS when the table is full). Reports nothing, so a caller may
    probe for a kernel that only some compilers build. */
@@ -1505,7 +1536,7 @@ LCL__PRIVATE cl_kernel lcl__kernel_find(lcl__program *p, const char *name, cl_in
 LCL__PRIVATE lcl_status lcl__kernel(lcl_context *ctx, lcl__device *d, lcl_dtype dt, const char *name, cl_kernel *out) {
     lcl__program *p;
     cl_int e;
-    lcl_status st = lcl__get_program(ctx, d, dt, &p);
+    lcl_status st = lcl__program_of(ctx, d, dt, name, &p);
     if (st != LCL_OK) return st;
     if ((*out = lcl__kernel_find(p, name, &e)) != NULL) return LCL_OK;
     if (e == CL_SUCCESS) return lcl__fail(ctx, LCL_ERR_INTERNAL, "kernel table full");
@@ -1535,11 +1566,13 @@ LCL_API lcl_status lcl_context_prepare(lcl_context *ctx, lcl_dtype dt) {
 #ifndef LINALG_CL_NO_OPENCL
     {
         int i;
-        for (i = 0; i < ctx->ndev; i++) {
-            lcl__program *p;
-            lcl_status st = lcl__get_program(ctx, &ctx->dev[i], dt, &p);
-            if (st != LCL_OK) return st;
-        }
+        int f;
+        for (i = 0; i < ctx->ndev; i++)
+            for (f = 0; f < LCL__KERNEL_FILE_COUNT; f++) {
+                lcl__program *p;
+                lcl_status st = lcl__get_program(ctx, &ctx->dev[i], f, dt, &p);
+                if (st != LCL_OK) return st;
+            }
     }
 #endif
     return LCL_OK;
@@ -2782,7 +2815,7 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
     if (M <= 0 || N <= 0 || K <= 0) return LCL_OK;
     if (tc) {
         lcl__program *pr;
-        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
+        if ((st = lcl__program_of(ctx, d, dt, "lcl_gemm_tc_d", &pr)) != LCL_OK) return st;
         {
             cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
             k = lcl__kernel_find(pr, wn == 1 ? "lcl_gemm_tc64_d" : "lcl_gemm_tc_d", &ek);
@@ -3376,7 +3409,7 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
     if (d->grid_panel && nb <= 64) {
         lcl__program *pr;
         cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
-        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
+        if ((st = lcl__program_of(ctx, d, dt, "lcl_panel_grid_d", &pr)) != LCL_OK) return st;
         P.grid = lcl__kernel_find(pr, dt == LCL_F32 ? "lcl_panel_grid_f" : "lcl_panel_grid_d", &ek);
     }
     P.wg = lcl__wg(d);   /* = LCL_WG of the build */
@@ -3501,7 +3534,7 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
     if (dt == LCL_F64 && d->tc && d->trsm_nb == 64 && !getenv("LCL_NO_FUSED_STEP")) {
         lcl__program *pr;
         cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
-        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
+        if ((st = lcl__program_of(ctx, d, dt, "lcl_potrf_step_d", &pr)) != LCL_OK) return st;
         kstep = lcl__kernel_find(pr, "lcl_potrf_step_d", &ek);
     }
     /* The trailing update leaves an eighth of the compute units free, or the panel's kernels
@@ -6077,7 +6110,7 @@ LCL__PRIVATE lcl_status lcl__spmat_upload(lcl_context *ctx, lcl_spmat *A) {
     for (p = 0; p < nd; p++) {
         lcl_status s2;
         lcl__program *pr;
-        if ((s2 = lcl__get_program(ctx, &ctx->dev[devs[p]], A->dtype, &pr)) != LCL_OK) return s2;   /* NO_FP64, build errors: early */
+        if ((s2 = lcl__program_of(ctx, &ctx->dev[devs[p]], A->dtype, "lcl_spmv_csr_scalar_d", &pr)) != LCL_OK) return s2;   /* NO_FP64, build errors: early */
     }
     /* rows split by work (stored slots + rows), part boundaries at multiples of gran */
     total = lcl__sp_work(A, A->rows);
