@@ -27,8 +27,8 @@
         LCL_BACKEND_AUTO     OpenCL (GPU first) if a device works, else OpenMP, else serial. When
                              OpenCL is missing it says so once through the log callback. When every
                              device it opened is a CPU (PoCL), dense factorizations and solves run on
-                             the OpenMP backend (serial without -fopenmp), 4-9x faster on the
-                             2-core machine (BENCHMARKS.md), while SpMV still uses the devices;
+                             the OpenMP backend (serial without -fopenmp), several times faster
+                             there (BENCHMARKS.md), while SpMV still uses the devices;
                              lcl_dense_backend() tells which. LCL_BACKEND_OPENCL factors on them.
 
     DEVICES
@@ -36,7 +36,7 @@
         desc.ignore_env) picks OpenCL devices: "0" or "0,2" (indices as listed by `lcl info`),
         "gpu", "cpu", "all", or a case-insensitive name substring ("H200", "pthread").
         One context may hold several devices; each has a compute and a transfer queue. Each kernel
-        file (kernels/*.cl, embedded in kernels_embedded.h) is its own program, built per device
+        file (kernels/NAME.cl, embedded in kernels_embedded.h) is its own program, built per device
         and precision on first use (lcl_context_prepare builds all), so a file that fails to
         compile fails only the operations that need it. Binaries are cached on disk in
         desc.cache_dir or $LCL_CACHE_DIR when set (keyed by device, driver, options and source;
@@ -65,16 +65,18 @@
         LCL_ASSERT(c)             internal invariants (default: assert)
         LCL_DENSE_PORTABLE        plain-C dense micro-kernel (default: GNU vector extensions when
                                   the compiler has them; build with -march=native for full speed)
-    ENVIRONMENT
+    ENVIRONMENT (every variable the library reads; each is read once, when a context is created
+    or the OpenCL loader is first opened)
         LCL_DEVICE          device choice, as desc.device
         LCL_CACHE_DIR       program binary cache directory
         LCL_OPENCL_LIBRARY  path of the OpenCL loader to open instead of the default
         LCL_BUILD_OPTIONS   kernel build options, when desc.build_options is NULL
-        Tuning runs only: LCL_DENSE_NB (outer block of getrf/potrf), LCL_TUNE_GEMM, LCL_NO_TC
-        (no tensor-core GEMM), LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its
-        work-groups in the trailing updates), LCL_NO_GRID (no one-launch LU panel),
-        LCL_GRID_GROUPS (that panel's work-groups), LCL_NO_FUSED_STEP (potrf's step as
-        GEMM + POTF2 launches)
+        Tuning runs and tests only (>>tuning): LCL_DENSE_NB (panel width of getrf/potrf),
+        LCL_TUNE_GEMM=TM,TN,TK,WX,WY (portable GEMM tile), LCL_NO_TC (no tensor-core GEMM),
+        LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its work-groups in the
+        trailing updates), LCL_NO_GRID / LCL_GRID (no / forced one-launch LU panel; forced needs
+        -DLCL_GRID_PORTABLE off NVIDIA), LCL_GRID_GROUPS (that panel's work-groups),
+        LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches)
 
     NaN AND Inf
         Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
@@ -88,7 +90,7 @@
         Contexts are independent: use each from one thread at a time, several threads at once.
 
     SECTIONS (search for the marker)
-        >>api >>config >>util >>loader >>devices >>cache >>context >>programs >>blas1
+        >>api >>config >>util >>loader >>devices >>cache >>tuning >>context >>programs >>blas1
         >>dense >>dmat >>dense-cpu >>dense-opencl >>dense-multi >>dense-api >>sparse >>formats
         >>spmv-cpu >>spmv-opencl >>spmv-api >>mmio
 
@@ -285,7 +287,7 @@ typedef enum lcl_trans { LCL_NO_TRANS = 0, LCL_TRANS = 1 } lcl_trans;
 typedef enum lcl_dense_alg {
     LCL_ALG_AUTO = 0,           /* the fastest for the backend (blocked) */
     LCL_ALG_BLOCKED,            /* LU: right-looking blocked, partial pivoting, look-ahead; Cholesky: blocked */
-    LCL_ALG_UNBLOCKED,          /* LU: right-looking, NO pivoting (the seeds' non-blocked LU);
+    LCL_ALG_UNBLOCKED,          /* LU: right-looking, NO pivoting (for comparison only);
                                    Cholesky: right-looking column by column */
     LCL_ALG_CROUT,              /* LU: Crout order (computed with a unit-diagonal U, returned in getrf's
                                    unit-L form), no pivoting; Cholesky: column-by-column Crout */
@@ -346,7 +348,7 @@ typedef enum lcl_format {
     LCL_FMT_ELL,                /* column-major, rows padded to the longest row */
     LCL_FMT_SELL,               /* SELL-C-sigma: slices of C rows, sorted by length within sigma rows */
     LCL_FMT_HYB,                /* ELL up to a width chosen from the row-length histogram + COO rest */
-    LCL_FMT_DIA,                /* diagonals (the thesis's CDS) */
+    LCL_FMT_DIA,                /* diagonals (also called CDS) */
     LCL_FMT_BCSR,               /* CSR of dense r x c blocks */
     LCL_FMT_DENSE,
     LCL_FMT_COUNT_
@@ -523,6 +525,9 @@ extern "C" {
 #endif
 
 /* >>util --------------------------------------------------------------------------------------- */
+#define LCL__MIN(a, b) ((a) < (b) ? (a) : (b))
+#define LCL__MAX(a, b) ((a) > (b) ? (a) : (b))
+#define LCL__ABS(x) ((x) < 0 ? -(x) : (x))
 #ifndef LINALG_CL_NO_OPENCL
 typedef struct lcl__kernel_slot { const char *name; cl_kernel k; } lcl__kernel_slot;
 typedef struct lcl__program {
@@ -531,6 +536,35 @@ typedef struct lcl__program {
     lcl__kernel_slot kern[32];
     int nkern;
 } lcl__program;
+/* Every per-device tunable, one record per device (>>tuning fills it when the context opens the
+   device). Code paths read these fields, never the device's name or the environment. */
+typedef struct lcl__gemm_tile { int tm, tn, tk, wx, wy; } lcl__gemm_tile;
+typedef struct lcl__tuning {
+    int wg;                         /* 1-D work-group size: LCL_WG of every kernel file */
+    /* dense.cl: GEMM */
+    lcl__gemm_tile gemm[2];         /* per lcl_dtype, the portable GEMM's tile (GEMM_TM .. GEMM_WY) */
+    int tc;                         /* FP64 GEMM on tensor cores (lcl_gemm_tc_d; NVIDIA) */
+    int tc_wm, tc_wn;               /* its warps along M and N (TC_WM, TC_WN) */
+    int tc_shape;                   /* its MMA shape (TC_SHAPE), 0 = the kernel's default */
+    int upd_groups;                 /* > 0: tensor-core GEMMs on queue[0] run this many groups, looping
+                                       over tiles, so the panel queue's kernels find free units */
+    /* dense.cl: LU and Cholesky */
+    int trsm_nb;                    /* diagonal blocks held in local memory (TRSM_NB) */
+    int dense_nb;                   /* panel width: the K of the big trailing GEMM */
+    int big_n;                      /* from this order on (0 never), the panels widen to: */
+    int big_nb_lu, big_nb_chol[2];  /*   LU's, and Cholesky's per lcl_dtype */
+    int chol_upd_groups;            /* potrf's trailing-update groups (0 all): the rest runs the panel */
+    int grid_panel, grid_groups;    /* LU panel in one launch (lcl_panel_grid); its groups, 0 one a unit */
+    int fused_step;                 /* potrf's double step in one launch (lcl_potrf_step_d) */
+    /* sparse.cl: SpMV */
+    int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
+    int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
+    int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
+    int spmv_vector_min;            /* CSR auto: lanes per row from this mean row length */
+    double spmv_merge_cv;           /* CSR auto: adaptive blocks when std/mean of row lengths is above */
+    int spmv_sell_c, spmv_sell_sigma;   /* SELL-C-sigma defaults */
+} lcl__tuning;
+
 typedef struct lcl__device {
     lcl_device_info info;
     cl_platform_id platform;
@@ -538,17 +572,7 @@ typedef struct lcl__device {
     cl_context cl;
     cl_command_queue queue[2];      /* 0 compute, 1 transfer (and the factorizations' panels) */
     lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
-    int gemm[2][5];                 /* per lcl_dtype, GEMM tile: TM, TN, TK, WX, WY (-D options of dense.cl) */
-    int trsm_nb;                    /* diagonal blocks held in local memory (TRSM_NB of dense.cl) */
-    int dense_nb;                   /* outer block of getrf/potrf: the K of the big trailing GEMM */
-    int grid_panel;                 /* LU panel in one launch (lcl_panel_grid): NVIDIA, unless LCL_NO_GRID */
-    int tc;                         /* FP64 GEMM on tensor cores (lcl_gemm_tc_d): NVIDIA, unless LCL_NO_TC */
-    int nv_cc;                      /* NVIDIA compute capability, major * 10 + minor (0 elsewhere) */
-    int tc_wm, tc_wn;               /* lcl_gemm_tc_d's warps along M and N (TC_WM, TC_WN) */
-    int upd_groups;                 /* > 0: tensor-core GEMMs on queue[0] run this many groups, looping
-                                       over tiles, so the panel queue's kernels find free units
-                                       (LCL_UPD_GROUPS; potrf passes its own cap to lcl__cl_gemm_g) */
-    int grid_groups;                /* > 0: lcl_panel_grid's work-groups (LCL_GRID_GROUPS), else one per unit */
+    lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
 } lcl__device;
 #endif
 
@@ -1136,6 +1160,111 @@ LCL__PRIVATE int lcl__cache_store(const lcl_context *ctx, uint64_t key, const un
     return ok;
 }
 #endif
+/* >>tuning ------------------------------------------------------------------------------------- */
+#ifndef LINALG_CL_NO_OPENCL
+/* lcl__tuning is filled in three layers, once per device when the context opens it: defaults by
+   device kind and capabilities; then the row of lcl__tune_table whose name the device's contains
+   (GEMM tiles measured by `lcl tune`, panel widths and caps measured on that GPU: BENCHMARKS.md);
+   then the LCL_* tuning variables of the environment, the only place they are read. */
+typedef struct lcl__tune_row {
+    const char *name;               /* substring of the device name */
+    lcl__gemm_tile gemm[2];         /* per lcl_dtype; tm == 0 keeps the default */
+    int dense_nb, big_n, big_nb_lu, big_nb_chol[2];   /* 0 keeps the default */
+} lcl__tune_row;
+static const lcl__tune_row lcl__tune_table[] = {
+    {"H200", {{64, 64, 16, 16, 16}, {128, 64, 16, 16, 16}}, 256, 12288, 512, {896, 640}},
+};
+
+LCL__PRIVATE int lcl__env_int(const char *name, int lo, int hi, int *out) {
+    const char *e = getenv(name);
+    char *end;
+    long v;
+    if (!e || !e[0]) return 0;
+    v = strtol(e, &end, 10);
+    if (*end || v < lo || v > hi) return 0;
+    *out = (int)v;
+    return 1;
+}
+
+LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
+    static const lcl__gemm_tile gpu[2] = {{64, 64, 16, 16, 16}, {128, 128, 16, 16, 16}};
+    static const lcl__gemm_tile cpu = {32, 32, 16, 8, 8}, tiny = {16, 16, 16, 4, 4};
+    lcl__tuning *t = &d->tune;
+    int nvidia = lcl__stristr(d->info.platform, "NVIDIA") != 0, isgpu = d->info.type == LCL_DEVICE_GPU;
+    int k, v;
+    size_t r;
+    memset(t, 0, sizeof *t);
+    for (t->wg = 256; t->wg > 1 && (size_t)t->wg > d->info.max_work_group; t->wg >>= 1) {}
+    /* defaults */
+    for (k = 0; k < 2; k++) t->gemm[k] = isgpu && d->info.max_work_group >= 256 ? gpu[k] : cpu;
+    t->trsm_nb = d->info.local_mem >= 64 * 66 * sizeof(double) + 1024 ? 64 : 32;
+    /* the tensor-core kernel exists only where NVIDIA's compiler builds the program; if it does
+       not, the first GEMM falls back to lcl_gemm and clears tc */
+    t->tc = d->info.fp64 && nvidia && d->info.local_mem >= 2 * 128 * 20 * sizeof(double);
+    t->tc_wm = 4;
+    t->tc_wn = 2;
+    t->tc_shape = nv_cc >= 90 ? 2 : 0;          /* sm_90: m16n8k4 runs at twice m8n8k4's rate */
+    /* GPUs: the trailing update is bandwidth-bound at K = trsm_nb, so factor panels of dense_nb
+       columns by trsm_nb-wide steps and update the rest once per panel */
+    t->dense_nb = isgpu ? 4 * t->trsm_nb : t->trsm_nb;
+    if (isgpu && t->dense_nb >= 256) {           /* a deeper update pays once the matrix is large */
+        t->big_n = 12288;
+        t->big_nb_lu = 2 * t->dense_nb;
+        t->big_nb_chol[LCL_F64] = 14 * t->trsm_nb;
+        t->big_nb_chol[LCL_F32] = 10 * t->trsm_nb;
+    }
+    /* potrf's update leaves an eighth of the units (at least 8) to the panel queue's kernels */
+    if (d->info.compute_units >= 32)
+        t->chol_upd_groups = d->info.compute_units - LCL__MAX(d->info.compute_units / 8, 8);
+    t->grid_panel = nvidia;
+    t->fused_step = t->tc && t->trsm_nb == 64;
+    t->spmv_lds_per_wg = 4;
+    t->spmv_split_per_wg = 32;
+    t->spmv_csr_scalar = d->info.type == LCL_DEVICE_CPU;
+    t->spmv_vector_min = 16;
+    t->spmv_merge_cv = 1.5;
+    t->spmv_sell_c = isgpu ? 32 : 8;
+    t->spmv_sell_sigma = isgpu ? 256 : 64;
+    /* measured rows */
+    for (r = 0; r < sizeof lcl__tune_table / sizeof lcl__tune_table[0]; r++) {
+        const lcl__tune_row *row = &lcl__tune_table[r];
+        if (!lcl__stristr(d->info.name, row->name)) continue;
+        for (k = 0; k < 2; k++) if (row->gemm[k].tm) t->gemm[k] = row->gemm[k];
+        if (row->dense_nb) t->dense_nb = row->dense_nb;
+        if (row->big_n) t->big_n = row->big_n;
+        if (row->big_nb_lu) t->big_nb_lu = row->big_nb_lu;
+        for (k = 0; k < 2; k++) if (row->big_nb_chol[k]) t->big_nb_chol[k] = row->big_nb_chol[k];
+    }
+    for (k = 0; k < 2; k++) if (d->info.max_work_group < (size_t)(t->gemm[k].wx * t->gemm[k].wy)) t->gemm[k] = tiny;
+    /* the environment (tuning runs and tests; listed in the manual under ENVIRONMENT) */
+    if (getenv("LCL_NO_TC")) t->tc = 0;
+    if (getenv("LCL_NO_FUSED_STEP") || !t->tc) t->fused_step = 0;
+    lcl__env_int("LCL_UPD_GROUPS", 1, 1 << 20, &t->upd_groups);
+    if (t->upd_groups) t->chol_upd_groups = t->upd_groups;
+    lcl__env_int("LCL_GRID_GROUPS", 1, 1 << 20, &t->grid_groups);
+    /* LCL_GRID=1 with -DLCL_GRID_PORTABLE in the build options: the one-launch panel elsewhere, for tests */
+    if (getenv("LCL_GRID")) t->grid_panel = 1;
+    if (getenv("LCL_NO_GRID")) t->grid_panel = 0;
+    if (lcl__env_int("LCL_DENSE_NB", 1, 4096, &v)) { t->dense_nb = v; t->big_n = 0; }
+    {
+        const char *e = getenv("LCL_TC_TILE");   /* "WMxWN", e.g. 4x1: work-groups of 4 warps */
+        int wm = 0, wn = 0;
+        if (e && sscanf(e, "%dx%d", &wm, &wn) == 2 && wm >= 2 && wn >= 1 && wm * wn <= 8 && (wm & (wm - 1)) == 0 && (wn & (wn - 1)) == 0) {
+            t->tc_wm = wm;
+            t->tc_wn = wn;
+        }
+    }
+    {
+        /* LCL_TUNE_GEMM="TM,TN,TK,WX,WY" sets both tiles, for `lcl tune`; ignored unless consistent */
+        const char *e = getenv("LCL_TUNE_GEMM");
+        lcl__gemm_tile g;
+        if (e && sscanf(e, "%d,%d,%d,%d,%d", &g.tm, &g.tn, &g.tk, &g.wx, &g.wy) == 5 && g.wx > 0 && g.wy > 0 && g.tk > 0 &&
+            g.tm % g.wy == 0 && g.tn % g.wx == 0 && (size_t)(g.wx * g.wy) <= d->info.max_work_group)
+            t->gemm[0] = t->gemm[1] = g;
+    }
+}
+#endif
+
 /* >>context ------------------------------------------------------------------------------------ */
 #ifndef LINALG_CL_NO_OPENCL
 LCL__PRIVATE void lcl__device_release(lcl__device *d) {
@@ -1151,64 +1280,6 @@ LCL__PRIVATE void lcl__device_release(lcl__device *d) {
     if (d->cl) LCL__CL->clReleaseContext(d->cl);
     d->queue[0] = d->queue[1] = NULL;
     d->cl = NULL;
-}
-
-/* Tunables per device kind; `lcl tune` measures better ones. The work-group must fit the device. */
-/* GEMM tiles measured per device by `lcl tune` ({double, single}: TM, TN, TK, WX, WY); a device
-   whose name contains `name` uses its row, others the defaults by device type below. */
-static const struct lcl__tuned { const char *name; int gemm[2][5]; } lcl__tune_table[] = {
-    {"H200", {{64, 64, 16, 16, 16}, {128, 64, 16, 16, 16}}},       /* 2026-11-21, BENCHMARKS.md (single: session 7) */
-};
-
-LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
-    static const int gpu[2][5] = {{64, 64, 16, 16, 16}, {128, 128, 16, 16, 16}};
-    static const int cpu[5] = {32, 32, 16, 8, 8}, tiny[5] = {16, 16, 16, 4, 4};
-    int t;
-    size_t r;
-    d->trsm_nb = d->info.local_mem >= 64 * 66 * sizeof(double) + 1024 ? 64 : 32;
-    /* the tensor-core kernel exists only where NVIDIA's compiler builds the program; if it does
-       not, the first GEMM falls back to lcl_gemm and clears this */
-    d->tc = d->info.fp64 && lcl__stristr(d->info.platform, "NVIDIA") && !getenv("LCL_NO_TC") &&
-            d->info.local_mem >= 2 * 128 * 20 * sizeof(double);
-    /* GPUs: the trailing update is bandwidth-bound at K = trsm_nb, so factor panels of dense_nb
-       columns by trsm_nb-wide steps and update the rest once per panel (LCL_DENSE_NB overrides) */
-    d->dense_nb = d->info.type == LCL_DEVICE_GPU ? 4 * d->trsm_nb : d->trsm_nb;
-    d->tc_wm = 4;
-    d->tc_wn = 2;
-    d->upd_groups = getenv("LCL_UPD_GROUPS") ? atoi(getenv("LCL_UPD_GROUPS")) : 0;
-    d->grid_groups = getenv("LCL_GRID_GROUPS") ? atoi(getenv("LCL_GRID_GROUPS")) : 0;
-    {
-        const char *e = getenv("LCL_TC_TILE");   /* "WMxWN", e.g. 4x1: work-groups of 4 warps */
-        int wm = 0, wn = 0;
-        if (e && sscanf(e, "%dx%d", &wm, &wn) == 2 && wm >= 2 && wn >= 1 && wm * wn <= 8 && (wm & (wm - 1)) == 0 && (wn & (wn - 1)) == 0) {
-            d->tc_wm = wm;
-            d->tc_wn = wn;
-        }
-    }
-    /* (LCL_GRID=1 with -DLCL_GRID_PORTABLE in the build options: the same kernel elsewhere, for tests) */
-    d->grid_panel = (lcl__stristr(d->info.platform, "NVIDIA") || getenv("LCL_GRID")) && !getenv("LCL_NO_GRID");
-    {
-        const char *e = getenv("LCL_DENSE_NB");
-        int v = e ? atoi(e) : 0;
-        if (v > 0 && v <= 4096) d->dense_nb = v;
-    }
-    for (t = 0; t < 2; t++) {
-        const int *v = d->info.type == LCL_DEVICE_GPU && d->info.max_work_group >= 256 ? gpu[t] : cpu;
-        for (r = 0; r < sizeof lcl__tune_table / sizeof lcl__tune_table[0]; r++)
-            if (lcl__stristr(d->info.name, lcl__tune_table[r].name)) v = lcl__tune_table[r].gemm[t];
-        if (d->info.max_work_group < (size_t)(v[3] * v[4])) v = tiny;
-        memcpy(d->gemm[t], v, sizeof d->gemm[t]);
-    }
-    {
-        /* LCL_TUNE_GEMM="TM,TN,TK,WX,WY" overrides both, for tuning runs; ignored unless consistent */
-        const char *e = getenv("LCL_TUNE_GEMM");
-        int v[5];
-        if (e && sscanf(e, "%d,%d,%d,%d,%d", &v[0], &v[1], &v[2], &v[3], &v[4]) == 5 && v[3] > 0 && v[4] > 0 && v[2] > 0 &&
-            v[0] % v[4] == 0 && v[1] % v[3] == 0 && (size_t)(v[3] * v[4]) <= d->info.max_work_group) {
-            memcpy(d->gemm[0], v, sizeof v);
-            memcpy(d->gemm[1], v, sizeof v);
-        }
-    }
 }
 
 /* Open the selected devices: one cl_context per device (devices of different platforms cannot
@@ -1237,16 +1308,17 @@ LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec) {
         lcl__device *d = &ctx->dev[i];
         cl_context_properties props[3];
         int q;
+        int nv_cc = 0;
         d->info = devs[sel[i]].info;
-        lcl__tune_defaults(d);
         d->platform = devs[sel[i]].platform;
         d->id = devs[sel[i]].id;
         if (lcl__stristr(d->info.platform, "NVIDIA")) {
             cl_uint ma = 0, mi = 0;   /* cl_nv_device_attribute_query: COMPUTE_CAPABILITY_MAJOR/MINOR_NV */
             if (LCL__CL->clGetDeviceInfo(d->id, 0x4000, sizeof ma, &ma, NULL) == CL_SUCCESS &&
                 LCL__CL->clGetDeviceInfo(d->id, 0x4001, sizeof mi, &mi, NULL) == CL_SUCCESS)
-                d->nv_cc = (int)(ma * 10 + mi);
+                nv_cc = (int)(ma * 10 + mi);
         }
+        lcl__tune_device(d, nv_cc);
         ctx->ndev = i + 1;
         props[0] = CL_CONTEXT_PLATFORM;
         props[1] = (cl_context_properties)d->platform;
@@ -1375,21 +1447,18 @@ LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *ou
 /* >>programs ----------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL
 /* LCL_WG: the 1-D work-group size, a power of two up to 256 that the device allows */
-LCL__PRIVATE size_t lcl__wg(const lcl__device *d) {
-    size_t wg = 256;
-    while (wg > 1 && wg > d->info.max_work_group) wg >>= 1;
-    return wg;
-}
+LCL__PRIVATE size_t lcl__wg(const lcl__device *d) { return (size_t)d->tune.wg; }
 
-/* Tunables every kernel file may read (each also has an #ifndef default in the .cl file). */
+/* The device's tunables as -D options (every kernel file has an #ifndef default for those it
+   reads), then the user's options, which may override them. */
 LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
-    size_t wg = lcl__wg(d);
-    /* sm_90 runs the m16n8k4 FP64 MMA at twice the rate of m8n8k4 (31 against 21.5 TF/s, H200) */
-    const char *shape = d->nv_cc >= 90 && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE")) ? " -DTC_SHAPE=2" : "";
-    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d "
-             "-DTC_WM=%d -DTC_WN=%d%s%s%s",
-             dt == LCL_F64 ? 1 : 0, (unsigned)wg, d->gemm[dt][0], d->gemm[dt][1], d->gemm[dt][2], d->gemm[dt][3], d->gemm[dt][4], d->trsm_nb,
-             d->tc_wm, d->tc_wn, shape, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
+    const lcl__tuning *t = &d->tune;
+    char shape[32] = "";
+    if (t->tc_shape && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE"))) snprintf(shape, sizeof shape, " -DTC_SHAPE=%d", t->tc_shape);
+    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%d -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d "
+             "-DTC_WM=%d -DTC_WN=%d%s -DSPMV_LDS=%d%s%s",
+             dt == LCL_F64 ? 1 : 0, t->wg, t->gemm[dt].tm, t->gemm[dt].tn, t->gemm[dt].tk, t->gemm[dt].wx, t->gemm[dt].wy, t->trsm_nb,
+             t->tc_wm, t->tc_wn, shape, t->spmv_lds_per_wg * t->wg, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
 }
 
 LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, const char *file, cl_program prog, cl_int e, const char *opts) {
@@ -1804,9 +1873,6 @@ struct lcl_dmat {
 #define LCL__PANEL_BASE 16      /* LU panel: columns factored by the unblocked kernel */
 #define LCL__TRSM_BASE 32       /* triangular solves: rows solved by the unblocked kernel */
 #define LCL__CHOL_BASE 32       /* Cholesky diagonal block: unblocked below this */
-#define LCL__MIN(a, b) ((a) < (b) ? (a) : (b))
-#define LCL__MAX(a, b) ((a) > (b) ? (a) : (b))
-#define LCL__ABS(x) ((x) < 0 ? -(x) : (x))
 
 /* element (i, j) of a strided matrix */
 LCL__PRIVATE char *lcl__at(const void *p, int64_t i, int64_t j, int64_t rs, int64_t cs, size_t es) {
@@ -2811,7 +2877,7 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
     size_t gws[2], lws[2];
     const void *p[16];
     size_t sz[16];
-    int tc = dt == LCL_F64 && d->tc, wn = N <= 64 ? 1 : d->tc_wn;
+    int tc = dt == LCL_F64 && d->tune.tc, wn = N <= 64 ? 1 : d->tune.tc_wn;
     if (M <= 0 || N <= 0 || K <= 0) return LCL_OK;
     if (tc) {
         lcl__program *pr;
@@ -2820,7 +2886,7 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
             cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
             k = lcl__kernel_find(pr, wn == 1 ? "lcl_gemm_tc64_d" : "lcl_gemm_tc_d", &ek);
         }
-        if (!k) d->tc = tc = 0;
+        if (!k) d->tune.tc = tc = 0;
     }
     if (!tc && (st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_gemm_f" : "lcl_gemm_d", &k)) != LCL_OK) return st;
     p[0] = &M; p[1] = &N; p[2] = &K; p[3] = dt == LCL_F32 ? (const void *)&af : (const void *)&alpha;
@@ -2833,8 +2899,8 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
     e = lcl__set_args(k, 16, sz, p);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_gemm)", d->info.name);
     if (tc) {
-        int bm = 32 * d->tc_wm, bn = 64 * wn;
-        lws[0] = (size_t)(32 * d->tc_wm * wn);
+        int bm = 32 * d->tune.tc_wm, bn = 64 * wn;
+        lws[0] = (size_t)(32 * d->tune.tc_wm * wn);
         lws[1] = 1;
         gws[0] = (size_t)((N + bn - 1) / bn) * lws[0];
         gws[1] = (size_t)((M + bm - 1) / bm);
@@ -2843,10 +2909,10 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
             gws[1] = 1;
         }
     } else {
-        lws[0] = (size_t)d->gemm[dt][3];
-        lws[1] = (size_t)d->gemm[dt][4];
-        gws[0] = (size_t)((N + d->gemm[dt][1] - 1) / d->gemm[dt][1]) * lws[0];
-        gws[1] = (size_t)((M + d->gemm[dt][0] - 1) / d->gemm[dt][0]) * lws[1];
+        lws[0] = (size_t)d->tune.gemm[dt].wx;
+        lws[1] = (size_t)d->tune.gemm[dt].wy;
+        gws[0] = (size_t)((N + d->tune.gemm[dt].tn - 1) / d->tune.gemm[dt].tn) * lws[0];
+        gws[1] = (size_t)((M + d->tune.gemm[dt].tm - 1) / d->tune.gemm[dt].tm) * lws[1];
     }
     e = LCL__CL->clEnqueueNDRangeKernel(q, k, 2, NULL, gws, lws, 0, NULL, NULL);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_gemm)", d->info.name);
@@ -2858,7 +2924,7 @@ LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype
                                      cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
                                      double beta, cl_mem C, int64_t offc, int ldc, int lower, cl_command_queue q) {
     return lcl__cl_gemm_g(ctx, d, dt, M, N, K, alpha, A, offa, lda, B, offb, ldb, transb, beta, C, offc, ldc, lower, q,
-                          q == d->queue[0] ? d->upd_groups : 0);
+                          q == d->queue[0] ? d->tune.upd_groups : 0);
 }
 
 LCL__PRIVATE lcl_status lcl__cl_laswp(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem A, int lda, int c0, int c1,
@@ -2930,7 +2996,7 @@ LCL__PRIVATE lcl_status lcl__cl_trtri(lcl_context *ctx, lcl__device *d, lcl_dtyp
 }
 
 /* In-place triangular solve against the kb x kb diagonal block at offl
-   (kb <= d->trsm_nb) right = 0: B (kb x nrhs) = inv(L) B with L unit lower;  right = 1: B (nrhs x kb) = B inv(L)^T. */
+   (kb <= d->tune.trsm_nb) right = 0: B (kb x nrhs) = inv(L) B with L unit lower;  right = 1: B (nrhs x kb) = B inv(L)^T. */
 LCL__PRIVATE lcl_status lcl__cl_trsm(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int right, cl_mem L, int64_t offl, int ld, int kb,
                                      cl_mem B, int64_t offb, int ldb, int nrhs, cl_command_queue q) {
     cl_kernel k;
@@ -3201,7 +3267,7 @@ LCL__PRIVATE void lcl__narrow(lcl_dtype dt, const double *src, void *dst, size_t
 
 /* block size: trsm_nb keeps the diagonal block in local memory (the TRSM and POTF2 kernels) */
 LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, int64_t n) {
-    int nb = o && o->block > 0 ? o->block : d->trsm_nb;
+    int nb = o && o->block > 0 ? o->block : d->tune.trsm_nb;
     if (nb > n) nb = (int)(n > 0 ? n : 1);
     return nb;
 }
@@ -3209,14 +3275,12 @@ LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, in
    factored by steps of nb <= trsm_nb so every diagonal block fits the local-memory kernels */
 /* chol: 0 LU, 1 Cholesky in single, 2 Cholesky in double */
 LCL__PRIVATE void lcl__cl_blocks(const lcl__device *d, const lcl_dense_opts *o, int64_t n, int chol, int *nb, int *NB) {
-    /* a deeper update pays once the matrix is large (H200, n = 16384: LU 512 beats 256 by 9-14%;
-       double Cholesky 896 beats 640 by 2.7% and 512 by 9%, 448 and 384 were slower; single
-       Cholesky 640 beats 896 by 3%) */
-    int big = n >= 12288 && d->dense_nb >= 256 && !getenv("LCL_DENSE_NB");
-    int B = o && o->block > 0 ? o->block : big ? (chol ? (chol == 2 ? 14 : 10) * d->trsm_nb : 2 * d->dense_nb) : d->dense_nb;
+    const lcl__tuning *t = &d->tune;
+    int big = t->big_n > 0 && n >= t->big_n;
+    int B = o && o->block > 0 ? o->block : big ? (chol ? t->big_nb_chol[chol == 2 ? LCL_F64 : LCL_F32] : t->big_nb_lu) : t->dense_nb;
     if (B > n) B = (int)(n > 0 ? n : 1);
     *NB = B;
-    *nb = B < d->trsm_nb ? B : d->trsm_nb;
+    *nb = B < t->trsm_nb ? B : t->trsm_nb;
 }
 
 LCL__PRIVATE lcl_status lcl__cl_getrf_hostpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
@@ -3406,7 +3470,7 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
     memset(&P, 0, sizeof P);
     lcl__cl_blocks(d, o, n, 0, &nb, &NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &P.step)) != LCL_OK) return st;
-    if (d->grid_panel && nb <= 64) {
+    if (d->tune.grid_panel && nb <= 64) {
         lcl__program *pr;
         cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
         if ((st = lcl__program_of(ctx, d, dt, "lcl_panel_grid_d", &pr)) != LCL_OK) return st;
@@ -3415,7 +3479,7 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
     P.wg = lcl__wg(d);   /* = LCL_WG of the build */
     P.maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
     P.groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
-    if (d->grid_groups > 0) P.groups = (size_t)d->grid_groups;
+    if (d->tune.grid_groups > 0) P.groups = (size_t)d->tune.grid_groups;
     if (P.groups > P.maxg) P.groups = P.maxg;
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
     nscratch = P.grid ? 2 * P.groups * 65 + 2 * 64 : P.maxg;
@@ -3526,22 +3590,19 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
     size_t wg;
-    int groups = d->upd_groups;
+    int groups = d->tune.chol_upd_groups;
     if (n == 0) return LCL_OK;
     if ((st = lcl__cl_nonfinite(ctx, A, 1, "potrf")) != LCL_OK) return st;
     lcl__cl_blocks(d, o, n, dt == LCL_F64 ? 2 : 1, &nb, &NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
-    if (dt == LCL_F64 && d->tc && d->trsm_nb == 64 && !getenv("LCL_NO_FUSED_STEP")) {
+    if (dt == LCL_F64 && d->tune.tc && d->tune.fused_step) {
         lcl__program *pr;
         cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
         if ((st = lcl__program_of(ctx, d, dt, "lcl_potrf_step_d", &pr)) != LCL_OK) return st;
         kstep = lcl__kernel_find(pr, "lcl_potrf_step_d", &ek);
     }
-    /* The trailing update leaves an eighth of the compute units free, or the panel's kernels
-       queue behind all of its work-groups and nothing overlaps (H200, n = 16384: 116 of 132
-       units 67.4 ms, 124 69.9, 108 69.3, 100 72.8). LU's one-launch panel needs every unit. */
-    if (!groups && d->info.compute_units >= 32)
-        groups = d->info.compute_units - (d->info.compute_units / 8 > 8 ? d->info.compute_units / 8 : 8);
+    /* The trailing update runs on chol_upd_groups units, or the panel's kernels queue behind all
+       of its work-groups and nothing overlaps. LU's one-launch panel needs every unit. */
     wg = lcl__wg(d);
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dfail)) != LCL_OK) goto done;
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
@@ -3562,7 +3623,7 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
                times on the few units the update leaves free. */
             if (kstep) {   /* the same in one launch, POTF2 in group 0 beside the rows below */
                 int kp = (int)(k - K), bl = (int)below;
-                size_t lw = (size_t)(32 * d->tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tc_wm - 1) / (32 * d->tc_wm) : 0));
+                size_t lw = (size_t)(32 * d->tune.tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tune.tc_wm - 1) / (32 * d->tune.tc_wm) : 0));
                 e = lcl__argv(kstep, 8, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(kp), LCL__A(bl), LCL__A(base), LCL__A(dfail));
                 if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kstep, 1, NULL, &gw, &lw, 0, NULL, NULL);
                 if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potrf_step", d->info.name); goto done; }
@@ -3641,7 +3702,7 @@ LCL__PRIVATE lcl_status lcl__cl_tri_solve(lcl_context *ctx, const lcl_dmat *T, i
     lcl__device *d = &ctx->dev[B->dev];
     lcl_dtype dt = B->dtype;
     int64_t n = T->rows, k, first, ld = T->ld, ldb = B->ld;
-    int nb = d->trsm_nb, nrhs = (int)B->cols;
+    int nb = d->tune.trsm_nb, nrhs = (int)B->cols;
     cl_kernel kt;
     cl_int e = CL_SUCCESS;
     lcl_status st;
@@ -3795,7 +3856,7 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
         if (dt == LCL_F64 && !d->info.fp64)
             return lcl__fail(ctx, LCL_ERR_NO_FP64, "device %d ('%s') has no double precision (fp64): split the factorization over "
                              "devices that have it, or use single precision (LCL_F32)", p, d->info.name);
-        if (!(o && o->block > 0) && (m->nb == 0 || d->trsm_nb < m->nb)) m->nb = d->trsm_nb;
+        if (!(o && o->block > 0) && (m->nb == 0 || d->tune.trsm_nb < m->nb)) m->nb = d->tune.trsm_nb;
     }
     if (m->nb > n) m->nb = n;
     m->nblk = (n + m->nb - 1) / m->nb;
@@ -3820,7 +3881,7 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
         if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &v->a)) != LCL_OK) return st;
         for (b = 0; b < 2; b++) if ((st = lcl__buffer(ctx, d, pb * es, CL_MEM_READ_WRITE, &v->panel[b])) != LCL_OK) return st;
         if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &v->piv)) != LCL_OK) return st;
-        if (m->nb > d->trsm_nb) {   /* large blocks solve through the inverse and a temporary */
+        if (m->nb > d->tune.trsm_nb) {   /* large blocks solve through the inverse and a temporary */
             if ((st = lcl__buffer(ctx, d, (size_t)(m->nb * m->nb) * es, CL_MEM_READ_WRITE, &v->inv)) != LCL_OK) return st;
             if ((st = lcl__buffer(ctx, d, (chol ? pb : (size_t)(m->nb * v->ld)) * es, CL_MEM_READ_WRITE, &v->tmp)) != LCL_OK) return st;
         }
@@ -3987,7 +4048,7 @@ LCL__PRIVATE lcl_status lcl__multi_getrf(lcl_context *ctx, lcl__multi *m, int32_
             cl_command_queue q = d->queue[0];
             if (nr <= 0) continue;
             if ((st = lcl__cl_laswp(ctx, d, dt, v->a, (int)ld, (int)r0, (int)v->ncols, (int)k, (int)(k + kb), v->piv, q)) != LCL_OK) goto done;
-            if (kb <= d->trsm_nb) {
+            if (kb <= d->tune.trsm_nb) {
                 if ((st = lcl__cl_trsm(ctx, d, dt, 0, L, offl, (int)ldl, (int)kb, v->a, k * ld + r0, (int)ld, (int)nr, q)) != LCL_OK) goto done;
             } else {
                 if ((st = lcl__cl_trtri(ctx, d, dt, L, offl, (int)ldl, (int)kb, 1, v->inv, q)) != LCL_OK) goto done;
@@ -4054,7 +4115,7 @@ LCL__PRIVATE lcl_status lcl__multi_potrf(lcl_context *ctx, lcl__multi *m, int64_
             goto done;
         }
         if (rest == 0) break;
-        if (kb <= d->trsm_nb) {
+        if (kb <= d->tune.trsm_nb) {
             if ((st = lcl__cl_trsm(ctx, d, dt, 1, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, (int)rest,
                                    d->queue[1])) != LCL_OK) goto done;
         } else {
@@ -5789,8 +5850,6 @@ static const char *const lcl__spk[][2] = {
     {"lcl_spmv_ell_d", "lcl_spmv_ell_f"}, {"lcl_spmv_ell_img_d", "lcl_spmv_ell_img_f"}, {"lcl_spmv_sell_d", "lcl_spmv_sell_f"},
     {"lcl_spmv_dia_d", "lcl_spmv_dia_f"}, {"lcl_spmv_bcsr_d", "lcl_spmv_bcsr_f"}, {"lcl_spmv_dense_d", "lcl_spmv_dense_f"}};
 #define LCL__SP_TILES 8          /* COO: LCL_WG-entry tiles per work-group */
-#define LCL__SP_LDS_PER_WG 4     /* CSR adaptive: nnz of a stream block per work-item (SPMV_LDS in sparse.cl) */
-#define LCL__SP_SPLIT_PER_WG 32  /* CSR adaptive: rows longer than this many nnz per work-item are split */
 
 LCL__PRIVATE lcl_status lcl__vec_cl_write(lcl_context *ctx, lcl_vec *v, const void *src);
 
@@ -5863,8 +5922,8 @@ LCL__PRIVATE int64_t lcl__sp_work(const lcl_spmat *A, int64_t r) {
      GPUs, accelerators: merge (adaptive row blocks) when rows are heavy-tailed: coefficient of
                   variation of the row length (std/mean) > 1.5, or the longest row > 32 x mean + 256
                   (one lane group would serialize it); else vector when the mean row length is
-                  >= 16; else scalar (on the H200 a 7-point stencil ran 2x faster one row per
-                  work-item than with 8 lanes per row: BENCHMARKS.md).
+                  >= 16; else scalar (short rows waste lanes: BENCHMARKS.md).
+   The thresholds are the device's lcl__tuning (spmv_*).
    Vector's V (explicit or auto): the largest power of two <= 1.25 x mean, in 2..32 and <= LCL_WG. */
 LCL__PRIVATE void lcl__sp_csr_kernel(const lcl_spmat *A, const lcl__device *d, lcl__spdev *P) {
     int64_t i, mx = 0;
@@ -5885,18 +5944,18 @@ LCL__PRIVATE void lcl__sp_csr_kernel(const lcl_spmat *A, const lcl__device *d, l
     P->V = V;
     P->kernel = A->kernel;
     if (P->kernel == LCL_KERNEL_AUTO || P->kernel == LCL_KERNEL_IMAGE) {
-        if (d->info.type == LCL_DEVICE_CPU) P->kernel = LCL_KERNEL_SCALAR;
-        else if (mean > 0 && (sqrt(var) > 1.5 * mean || (double)mx > 32 * mean + 256)) P->kernel = LCL_KERNEL_MERGE;
-        else if (mean >= 16) P->kernel = LCL_KERNEL_VECTOR;
+        if (d->tune.spmv_csr_scalar) P->kernel = LCL_KERNEL_SCALAR;
+        else if (mean > 0 && (sqrt(var) > d->tune.spmv_merge_cv * mean || (double)mx > 32 * mean + 256)) P->kernel = LCL_KERNEL_MERGE;
+        else if (mean >= d->tune.spmv_vector_min) P->kernel = LCL_KERNEL_VECTOR;
         else P->kernel = LCL_KERNEL_SCALAR;
     }
 }
 
 /* CSR adaptive row blocks of a part (local rows, local offsets), see lcl_spmv_csr_adaptive in
    kernels/sparse.cl: blk gets 4 ints per block, lng 3 per split row */
-LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, size_t wg,
+LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, const lcl__tuning *t,
                                        int32_t **blk, int *nblk, int32_t **lng, int *nlong) {
-    const int64_t *p = A->ptr + P->r0, lds = (int64_t)wg * LCL__SP_LDS_PER_WG, split = (int64_t)wg * LCL__SP_SPLIT_PER_WG;
+    const int64_t *p = A->ptr + P->r0, lds = (int64_t)t->wg * t->spmv_lds_per_wg, split = (int64_t)t->wg * t->spmv_split_per_wg;
     int64_t r = 0, n = P->n, cap = 16, lcap = 4, nb = 0, nl = 0;
     lcl_status st = LCL_OK;
     int32_t *b = (int32_t *)lcl__alloc(ctx, "CSR row blocks", (size_t)cap * 4, sizeof(int32_t), &st), *l;
@@ -5932,7 +5991,7 @@ LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, con
         }
         if (len > lds) r1 = r + 1;                      /* one long row: the work-group reduces it */
         else
-            while (r1 < n && r1 - r < (int64_t)wg && p[r1 + 1] - p[r] <= lds) r1++;
+            while (r1 < n && r1 - r < (int64_t)t->wg && p[r1 + 1] - p[r] <= lds) r1++;
         b[4 * nb] = (int32_t)r; b[4 * nb + 1] = (int32_t)r1;
         b[4 * nb + 2] = (int32_t)(p[r] - p[0]); b[4 * nb + 3] = (int32_t)(p[r1] - p[0]);
         nb++;
@@ -5971,7 +6030,7 @@ LCL__PRIVATE lcl_status lcl__sp_upload_part(lcl_context *ctx, const lcl_spmat *A
         if ((st = lcl__sp_put(ctx, d, &P->b[2], (const char *)A->val + (size_t)a * es, (size_t)nz * es)) != LCL_OK) return st;
         if (P->kernel == LCL_KERNEL_MERGE) {
             int32_t *blk = NULL, *lng = NULL;
-            if ((st = lcl__sp_blocks(ctx, A, P, wg, &blk, &P->ni[0], &lng, &P->ni[1])) != LCL_OK) return st;
+            if ((st = lcl__sp_blocks(ctx, A, P, &d->tune, &blk, &P->ni[0], &lng, &P->ni[1])) != LCL_OK) return st;
             st = lcl__sp_put(ctx, d, &P->b[3], blk, (size_t)P->ni[0] * 4 * sizeof(int32_t));
             if (st == LCL_OK) st = lcl__sp_put(ctx, d, &P->b[4], lng, (size_t)P->ni[1] * 3 * sizeof(int32_t));
             if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)P->ni[0] * es, CL_MEM_READ_WRITE, &P->carry);
@@ -6153,9 +6212,9 @@ LCL__PRIVATE lcl_status lcl__spmat_upload(lcl_context *ctx, lcl_spmat *A) {
 }
 
 /* CSC on OpenCL, without atomics. A^T x gathers along the CSC arrays (the CSR of A^T): the CSR
-   kernels run on them as they are (lcl__csc_cl_transpose). A x would scatter: float atomics ran
-   15-20x slower than stores on NVIDIA (seed thesis), a CAS-loop scatter 2-3x slower than the CSR
-   kernel on PoCL, and a segmented sum needs the entries sorted by row. So the device keeps the
+   kernels run on them as they are (lcl__csc_cl_transpose). A x would scatter: float atomics are
+   much slower than stores on NVIDIA, a CAS-loop scatter slower than the CSR kernel on PoCL
+   (BENCHMARKS.md), and a segmented sum needs the entries sorted by row. So the device keeps the
    CSR the matrix was built from -- a transpose of the CSC arrays that costs nothing here (on the
    host it costs ~10 products) -- with rows split by nnz over devices as CSR's: a column split
    would leave each device a whole partial y to scatter and the host nd of them to add. */
@@ -6447,7 +6506,7 @@ LCL_API int lcl_format_parse(const char *name, lcl_format *out) {
     if (!name || !out) return 0;
     for (i = 0; i < LCL_FMT_COUNT_; i++)
         if (lcl__strieq(name, lcl__format_names[i])) { *out = (lcl_format)i; return 1; }
-    if (lcl__strieq(name, "cds")) { *out = LCL_FMT_DIA; return 1; }   /* the thesis's name */
+    if (lcl__strieq(name, "cds")) { *out = LCL_FMT_DIA; return 1; }   /* DIA's other name */
     return 0;
 }
 LCL_API int lcl_spmv_kernel_parse(const char *name, lcl_spmv_kernel *out) {
@@ -6491,6 +6550,23 @@ LCL__PRIVATE lcl_status lcl__csr_check(lcl_context *ctx, const lcl_csr *M, const
     return LCL_OK;
 }
 
+/* SELL-C-sigma defaults: the device's tuning on OpenCL, else the CPU backends' (a cache line of
+   rows, sorted within 64) */
+LCL__PRIVATE void lcl__sell_defaults(const lcl_context *ctx, int device, int *c, int *sigma) {
+    *c = 8;
+    *sigma = 64;
+#ifndef LINALG_CL_NO_OPENCL
+    if (ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0) {
+        const lcl__tuning *t = &ctx->dev[device >= 0 && device < ctx->ndev ? device : 0].tune;
+        *c = t->spmv_sell_c;
+        *sigma = t->spmv_sell_sigma;
+    }
+#else
+    (void)ctx;
+    (void)device;
+#endif
+}
+
 LCL__PRIVATE int lcl__ctx_gpu(const lcl_context *ctx, int device) {
 #ifndef LINALG_CL_NO_OPENCL
     if (ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0)
@@ -6504,7 +6580,7 @@ LCL__PRIVATE int lcl__ctx_gpu(const lcl_context *ctx, int device) {
 
 /* options with the defaults filled in; the format may stay AUTO */
 LCL__PRIVATE lcl_status lcl__opts_resolve(lcl_context *ctx, const lcl_spmat_opts *o, lcl_spmat_opts *r) {
-    int gpu;
+    int c, sigma;
     if (o) *r = *o;
     else memset(r, 0, sizeof *r);
     if ((int)r->format < 0 || r->format >= LCL_FMT_COUNT_)
@@ -6517,10 +6593,10 @@ LCL__PRIVATE lcl_status lcl__opts_resolve(lcl_context *ctx, const lcl_spmat_opts
     if (r->block_r < 0 || r->block_c < 0 || r->block_r > LCL__BCSR_MAXB || r->block_c > LCL__BCSR_MAXB)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_create: BCSR block %d x %d (each 1..%d)", r->block_r, r->block_c, LCL__BCSR_MAXB);
     if (r->hyb_width < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_create: negative hyb_width %d", r->hyb_width);
-    gpu = lcl__ctx_gpu(ctx, r->device);
+    lcl__sell_defaults(ctx, r->device, &c, &sigma);
     if (r->max_fill == 0) r->max_fill = 3.0;
-    if (r->sell_c == 0) r->sell_c = gpu ? 32 : 8;
-    if (r->sell_sigma == 0) r->sell_sigma = gpu ? 256 : 64;
+    if (r->sell_c == 0) r->sell_c = c;
+    if (r->sell_sigma == 0) r->sell_sigma = sigma;
     if (r->block_r == 0) r->block_r = 4;
     if (r->block_c == 0) r->block_c = 4;
     /* hyb_width stays as given: 0 lets A^T pick its own from its histogram */

@@ -29,7 +29,7 @@
 /* y[i] = alpha*s + beta*y[i], y untouched by a read when beta == 0 */
 #define SPMV_PUT(y, i, s) do { if (beta == (real)0) (y)[i] = alpha * (s); else (y)[i] = fma(beta, (y)[i], alpha * (s)); } while (0)
 
-/* CSR scalar (the thesis's): one work-item per row */
+/* CSR scalar: one work-item per row */
 __kernel void SFX(lcl_spmv_csr_scalar)(const int n, __global const int *ptr, __global const int *idx,
                                        __global const real *val, __global const real *x, const real alpha,
                                        const real beta, __global real *y) {
@@ -247,7 +247,7 @@ __kernel void SFX(lcl_spmv_sell)(const int n, const int C, __global const int *s
     }
 }
 
-/* DIA (the thesis's CDS): val[d*ld + i] = A(r0+i, r0+i+off[d]); one work-item per row */
+/* DIA (also called CDS): val[d*ld + i] = A(r0+i, r0+i+off[d]); one work-item per row */
 __kernel void SFX(lcl_spmv_dia)(const int n, const int r0, const int cols, const int ndiag, const int ld,
                                 __global const int *off, __global const real *val, __global const real *x,
                                 const real alpha, const real beta, __global real *y) {
