@@ -1446,9 +1446,6 @@ LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *ou
 
 /* >>programs ----------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL
-/* LCL_WG: the 1-D work-group size, a power of two up to 256 that the device allows */
-LCL__PRIVATE size_t lcl__wg(const lcl__device *d) { return (size_t)d->tune.wg; }
-
 /* The device's tunables as -D options (every kernel file has an #ifndef default for those it
    reads), then the user's options, which may override them. */
 LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
@@ -1616,17 +1613,6 @@ LCL__PRIVATE lcl_status lcl__kernel(lcl_context *ctx, lcl__device *d, lcl_dtype 
     }
 }
 
-/* Device buffers: a request over the device's limits is a clear error before any OpenCL call. */
-LCL__PRIVATE lcl_status lcl__buffer(lcl_context *ctx, lcl__device *d, size_t bytes, cl_mem_flags flags, cl_mem *out) {
-    cl_int e;
-    *out = NULL;
-    if (bytes > d->info.max_alloc || bytes > d->info.global_mem)
-        return lcl__fail(ctx, LCL_ERR_DEVICE_MEMORY, "a %.0f-byte buffer exceeds device '%s' limits (max allocation %.0f, memory %.0f bytes)",
-                         (double)bytes, d->info.name, (double)d->info.max_alloc, (double)d->info.global_mem);
-    *out = LCL__CL->clCreateBuffer(d->cl, flags, bytes ? bytes : 1, NULL, &e);
-    if (!*out) return lcl__clfail(ctx, e, "clCreateBuffer", d->info.name);
-    return LCL_OK;
-}
 #endif
 
 LCL_API lcl_status lcl_context_prepare(lcl_context *ctx, lcl_dtype dt) {
@@ -1646,6 +1632,54 @@ LCL_API lcl_status lcl_context_prepare(lcl_context *ctx, lcl_dtype dt) {
 #endif
     return LCL_OK;
 }
+
+/* >>opencl ------------------------------------------------------------------------------------- */
+/* What every OpenCL operation shares: kernel arguments (one way: lcl__argv with LCL__A), sizes,
+   buffers, and the events and queue orderings of the two queues each device has. */
+#ifndef LINALG_CL_NO_OPENCL
+#define LCL__CLCHK(call, what) do { e = (call); if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, what, d->info.name); goto done; } } while (0)
+
+/* the smallest multiple of m that is >= v (v >= 0, m > 0) */
+LCL__PRIVATE int64_t lcl__round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+LCL__PRIVATE cl_int lcl__set_args(cl_kernel k, int n, const size_t *sz, const void *const *p) {
+    int i;
+    cl_int e = CL_SUCCESS;
+    for (i = 0; i < n && e == CL_SUCCESS; i++) e = LCL__CL->clSetKernelArg(k, (cl_uint)i, sz[i], p[i]);
+    return e;
+}
+
+/* kernel arguments from n (size, pointer) pairs */
+LCL__PRIVATE cl_int lcl__argv(cl_kernel k, int n, ...) {
+    va_list ap;
+    int i;
+    cl_int e = CL_SUCCESS;
+    va_start(ap, n);
+    for (i = 0; i < n && e == CL_SUCCESS; i++) {
+        size_t sz = va_arg(ap, size_t);
+        const void *p = va_arg(ap, const void *);
+        e = LCL__CL->clSetKernelArg(k, (cl_uint)i, sz, p);
+    }
+    va_end(ap);
+    return e;
+}
+#define LCL__A(v) sizeof(v), (const void *)&(v)
+
+/* LCL_WG of the kernel files: the 1-D work-group size, a power of two up to 256 that the device allows */
+LCL__PRIVATE size_t lcl__wg(const lcl__device *d) { return (size_t)d->tune.wg; }
+
+/* Device buffers: a request over the device's limits is a clear error before any OpenCL call. */
+LCL__PRIVATE lcl_status lcl__buffer(lcl_context *ctx, lcl__device *d, size_t bytes, cl_mem_flags flags, cl_mem *out) {
+    cl_int e;
+    *out = NULL;
+    if (bytes > d->info.max_alloc || bytes > d->info.global_mem)
+        return lcl__fail(ctx, LCL_ERR_DEVICE_MEMORY, "a %.0f-byte buffer exceeds device '%s' limits (max allocation %.0f, memory %.0f bytes)",
+                         (double)bytes, d->info.name, (double)d->info.max_alloc, (double)d->info.global_mem);
+    *out = LCL__CL->clCreateBuffer(d->cl, flags, bytes ? bytes : 1, NULL, &e);
+    if (!*out) return lcl__clfail(ctx, e, "clCreateBuffer", d->info.name);
+    return LCL_OK;
+}
+#endif
 
 /* >>blas1 -------------------------------------------------------------------------------------- */
 LCL_API lcl_status lcl_axpy(lcl_context *ctx, lcl_dtype dt, int64_t n, double alpha, const void *x, void *y) {
@@ -1676,10 +1710,8 @@ LCL_API lcl_status lcl_axpy(lcl_context *ctx, lcl_dtype dt, int64_t n, double al
         if (e == CL_SUCCESS) LCL__CL->clFlush(d->queue[1]);
         if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
         if (st == LCL_OK) {
-            e = LCL__CL->clSetKernelArg(k, 0, sizeof nn, &nn);
-            if (e == CL_SUCCESS) e = dt == LCL_F32 ? LCL__CL->clSetKernelArg(k, 1, sizeof af, &af) : LCL__CL->clSetKernelArg(k, 1, sizeof alpha, &alpha);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 2, sizeof bx, &bx);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 3, sizeof by, &by);
+            e = dt == LCL_F32 ? lcl__argv(k, 4, LCL__A(nn), LCL__A(af), LCL__A(bx), LCL__A(by))
+                              : lcl__argv(k, 4, LCL__A(nn), LCL__A(alpha), LCL__A(bx), LCL__A(by));
             if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clSetKernelArg(lcl_axpy)", d->info.name);
         }
         if (st == LCL_OK) {
@@ -2835,32 +2867,6 @@ LCL__PRIVATE lcl_status lcl__cpu_potrs(lcl_context *ctx, lcl_dtype dt, lcl_uplo 
    trailing matrix is updated once per panel by the GEMM kernel (FP64 tensor cores on NVIDIA),
    the next panel's columns first, so the panel overlaps the rest (the slides' pipelined scheme).
    panel = 1 keeps session 1's host panel (opts.panel). */
-#define LCL__CLCHK(call, what) do { e = (call); if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, what, d->info.name); goto done; } } while (0)
-
-LCL__PRIVATE int64_t lcl__round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
-
-LCL__PRIVATE cl_int lcl__set_args(cl_kernel k, int n, const size_t *sz, const void *const *p) {
-    int i;
-    cl_int e = CL_SUCCESS;
-    for (i = 0; i < n && e == CL_SUCCESS; i++) e = LCL__CL->clSetKernelArg(k, (cl_uint)i, sz[i], p[i]);
-    return e;
-}
-
-/* kernel arguments from n (size, pointer) pairs */
-LCL__PRIVATE cl_int lcl__argv(cl_kernel k, int n, ...) {
-    va_list ap;
-    int i;
-    cl_int e = CL_SUCCESS;
-    va_start(ap, n);
-    for (i = 0; i < n && e == CL_SUCCESS; i++) {
-        size_t sz = va_arg(ap, size_t);
-        const void *p = va_arg(ap, const void *);
-        e = LCL__CL->clSetKernelArg(k, (cl_uint)i, sz, p);
-    }
-    va_end(ap);
-    return e;
-}
-#define LCL__A(v) sizeof(v), (const void *)&(v)
 
 /* C = beta*C + alpha*A*op(B) on device d (row-major; see kernels/dense.cl). groups > 0: the
    tensor-core kernel runs at most that many work-groups, each looping over tiles, which leaves
@@ -5851,7 +5857,7 @@ static const char *const lcl__spk[][2] = {
     {"lcl_spmv_dia_d", "lcl_spmv_dia_f"}, {"lcl_spmv_bcsr_d", "lcl_spmv_bcsr_f"}, {"lcl_spmv_dense_d", "lcl_spmv_dense_f"}};
 #define LCL__SP_TILES 8          /* COO: LCL_WG-entry tiles per work-group */
 
-LCL__PRIVATE lcl_status lcl__vec_cl_write(lcl_context *ctx, lcl_vec *v, const void *src);
+LCL__PRIVATE lcl_status lcl__vec_cl_copy(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst);
 
 LCL__PRIVATE void lcl__spdev_release(lcl__spdev *P) {
     int i;
@@ -6330,9 +6336,8 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
             e = lcl__argv(K, 4, LCL__A(P->ni[A->format == LCL_FMT_COO ? 1 : 3]), LCL__A(P->crow), LCL__A(P->carry), LCL__A(y));
             break;
         case LCL__K_ELL: case LCL__K_ELLIMG:
-            e = lcl__argv(K, 9, LCL__A(n), LCL__A(P->ni[0]), LCL__A(P->ni[1]), LCL__A(P->b[1]), LCL__A(P->b[2]),
-                          ms, kid[i] == LCL__K_ELLIMG ? (const void *)&ximg : (const void *)&x, rs, pa, rs, pb, LCL__A(y));
-            if (e == CL_SUCCESS && kid[i] == LCL__K_ELLIMG) e = LCL__CL->clSetKernelArg(K, 9, sizeof(int), &P->ni[2]);
+            e = lcl__argv(K, kid[i] == LCL__K_ELLIMG ? 10 : 9, LCL__A(n), LCL__A(P->ni[0]), LCL__A(P->ni[1]), LCL__A(P->b[1]), LCL__A(P->b[2]),
+                          ms, kid[i] == LCL__K_ELLIMG ? (const void *)&ximg : (const void *)&x, rs, pa, rs, pb, LCL__A(y), LCL__A(P->ni[2]));
             break;
         case LCL__K_SELL:
             e = lcl__argv(K, 11, LCL__A(n), LCL__A(P->ni[0]), LCL__A(P->b[0]), LCL__A(P->b[3]), LCL__A(P->b[4]), LCL__A(P->b[1]), LCL__A(P->b[2]),
@@ -6448,33 +6453,27 @@ LCL__PRIVATE lcl_status lcl__vec_cl_create(lcl_context *ctx, lcl_vec *v, const v
     if (!ctx || ctx->ndev < 1) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "OpenCL vectors need an OpenCL context");
     d = &ctx->dev[0];
     if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &v->buf)) != LCL_OK) return st;
-    if (init) st = lcl__vec_cl_write(ctx, v, init);
+    if (init) st = lcl__vec_cl_copy(ctx, v, init, NULL);
     else if (bytes) {
         void *z = lcl__alloc(ctx, "zero vector", bytes, 1, &st);
         if (z) {
             memset(z, 0, bytes);
-            st = lcl__vec_cl_write(ctx, v, z);
+            st = lcl__vec_cl_copy(ctx, v, z, NULL);
             LCL_FREE(z);
         }
     }
     if (st != LCL_OK) { LCL__CL->clReleaseMemObject(v->buf); v->buf = NULL; }
     return st;
 }
-LCL__PRIVATE lcl_status lcl__vec_cl_write(lcl_context *ctx, lcl_vec *v, const void *src) {
+/* the whole vector from host memory src, or (src NULL) to dst; blocking */
+LCL__PRIVATE lcl_status lcl__vec_cl_copy(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst) {
     lcl__device *d = &ctx->dev[v->dev];
     size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
     cl_int e;
     if (!bytes) return LCL_OK;
-    e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
-    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
-}
-LCL__PRIVATE lcl_status lcl__vec_cl_read(lcl_context *ctx, const lcl_vec *v, void *dst) {
-    lcl__device *d = &ctx->dev[v->dev];
-    size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
-    cl_int e;
-    if (!bytes) return LCL_OK;
-    e = LCL__CL->clEnqueueReadBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
-    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueReadBuffer", d->info.name);
+    e = src ? LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, src, 0, NULL, NULL)
+            : LCL__CL->clEnqueueReadBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, src ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", d->info.name);
 }
 LCL__PRIVATE void lcl__vec_cl_free(lcl_vec *v) {
     if (v && v->buf) LCL__CL->clReleaseMemObject(v->buf);
@@ -6999,26 +6998,23 @@ LCL_API lcl_status lcl_vec_create(lcl_context *ctx, lcl_dtype dt, int64_t n, con
     *out = v;
     return LCL_OK;
 }
-LCL_API lcl_status lcl_vec_write(lcl_context *ctx, lcl_vec *v, const void *src) {
+/* lcl_vec_write (from src) and lcl_vec_read (src NULL, to dst): the whole vector */
+LCL__PRIVATE lcl_status lcl__vec_xfer(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst, const char *fn) {
     lcl_status st;
-    if (!v || (!src && v->n > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_vec_write: NULL argument");
-    if ((st = lcl__backend_check(ctx, v->backend, "lcl_vec_write", "vector")) != LCL_OK) return st;
+    if (!v || (!src && !dst && v->n > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL argument", fn);
+    if ((st = lcl__backend_check(ctx, v->backend, fn, "vector")) != LCL_OK) return st;
 #ifndef LINALG_CL_NO_OPENCL
-    if (v->backend == LCL_BACKEND_OPENCL) return lcl__vec_cl_write(ctx, v, src);
+    if (v->backend == LCL_BACKEND_OPENCL) return lcl__vec_cl_copy(ctx, v, src, dst);
 #endif
-    if (v->n > 0) memcpy(v->host, src, (size_t)v->n * lcl__dsize(v->dtype));
+    if (v->n > 0) {
+        size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
+        if (src) memcpy(v->host, src, bytes);
+        else memcpy(dst, v->host, bytes);
+    }
     return LCL_OK;
 }
-LCL_API lcl_status lcl_vec_read(lcl_context *ctx, const lcl_vec *v, void *dst) {
-    lcl_status st;
-    if (!v || (!dst && v->n > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_vec_read: NULL argument");
-    if ((st = lcl__backend_check(ctx, v->backend, "lcl_vec_read", "vector")) != LCL_OK) return st;
-#ifndef LINALG_CL_NO_OPENCL
-    if (v->backend == LCL_BACKEND_OPENCL) return lcl__vec_cl_read(ctx, v, dst);
-#endif
-    if (v->n > 0) memcpy(dst, v->host, (size_t)v->n * lcl__dsize(v->dtype));
-    return LCL_OK;
-}
+LCL_API lcl_status lcl_vec_write(lcl_context *ctx, lcl_vec *v, const void *src) { return lcl__vec_xfer(ctx, v, src, NULL, "lcl_vec_write"); }
+LCL_API lcl_status lcl_vec_read(lcl_context *ctx, const lcl_vec *v, void *dst) { return lcl__vec_xfer(ctx, v, NULL, dst, "lcl_vec_read"); }
 LCL_API void lcl_vec_free(lcl_vec *v) {
     if (!v) return;
 #ifndef LINALG_CL_NO_OPENCL
