@@ -34,9 +34,14 @@ $(B)/embed_kernels: tools/embed_kernels.c | $(B)
 kernels: $(B)/embed_kernels
 	LC_ALL=C $(B)/embed_kernels kernels_embedded.h $(KERNELS)
 
+# and each kernel file compiles alone, with no -D options, in both precisions (clang's OpenCL C
+# front end, when clang is there): every tunable has its #ifndef default
 check-kernels: $(B)/embed_kernels
 	@LC_ALL=C $(B)/embed_kernels $(B)/kernels_embedded.h $(KERNELS)
 	@cmp -s $(B)/kernels_embedded.h kernels_embedded.h || { echo "kernels_embedded.h is stale: run 'make kernels' and commit it"; exit 1; }
+	@if command -v clang >/dev/null 2>&1; then for f in $(KERNELS); do for p in 0 1; do \
+	  clang -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only -DLCL_FP64=$$p $$f || \
+	  { echo "$$f does not compile alone (LCL_FP64=$$p)"; exit 1; }; done; done; fi
 
 $(B)/lcl: tools/lcl.c tools/lcl_tool.h $(GEN) $(HDRS) | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/lcl.c tools/lcl_gen.c $(LDLIBS)

@@ -41,6 +41,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#ifndef LCL_FP64\n"
     "#define LCL_FP64 1\n"
     "#endif\n"
+    "#ifndef LCL_WG\n"
+    "#define LCL_WG 256     /* 1-D work-group size: a power of two the device allows */\n"
+    "#endif\n"
     "#if LCL_FP64\n"
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
     "#define real double\n"
@@ -105,10 +108,10 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        /* A and B blocks: neighbours read neighbouring addresses whatever the transposition.\n"
     "           One loop each with the choice inside: a branch between loops after a barrier trips\n"
     "           some kernel compilers (PoCL 5). */\n"
-    "        for (l = tid; l < GEMM_TM * GEMM_TK; l += GEMM_NT) {\n"
+    "        for (l = tid; l < GEMM_TM * GEMM_TK; l += GEMM_NT) {\n",
     "            int kk = transa ? l / GEMM_TM : l % GEMM_TK, ii = transa ? l % GEMM_TM : l / GEMM_TK"
     ";\n"
-    "            int gi = bm + ii, gk = k0 + kk;\n",
+    "            int gi = bm + ii, gk = k0 + kk;\n"
     "            long at = transa ? (long)gk * lda + gi : (long)gi * lda + gk;\n"
     "            As[kk][ii] = (gi < M && gk < K) ? A[at] : (real)0;\n"
     "        }\n"
@@ -178,9 +181,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#define TC_MMA(c, a, b) \\\n"
     "    TC_ASM(\"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%4,%5};\" \\"
     "\n"
-    "           : \"=d\"(c[0]), \"=d\"(c[1]) : \"d\"(a), \"d\"(b), \"d\"(c[0]), \"d\"(c[1]))\n"
+    "           : \"=d\"(c[0]), \"=d\"(c[1]) : \"d\"(a), \"d\"(b), \"d\"(c[0]), \"d\"(c[1]))\n",
     "/* sm_90 shapes: two 8-row halves of C (c, e) in one instruction; A rows g and g + 8 */\n"
-    "#define TC_MMA16K4(c, e, a0, a1, b) \\\n",
+    "#define TC_MMA16K4(c, e, a0, a1, b) \\\n"
     "    TC_ASM(\"mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,"
     "%8,%9,%10};\" \\\n"
     "           : \"=d\"(c[0]), \"=d\"(c[1]), \"=d\"(e[0]), \"=d\"(e[1]) : \"d\"(a0), \"d\"(a1), \"d"
@@ -239,9 +242,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "\n"
     "   group is number grp of the ngrp that share the tiles */\n"
     "__attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, __local double *A"
-    "s, __local double *Bs,\n"
+    "s, __local double *Bs,\n",
     "                                                   const int M, const int N, const int K, const "
-    "double alpha,\n",
+    "double alpha,\n"
     "                                                   __global const double *A, const int lda, __gl"
     "obal const double *B, const int ldb,\n"
     "                                                   const int trans, const double beta, __global "
@@ -303,10 +306,10 @@ static const char *const lcl__kernel_dense_cl[] = {
     "s work */\n"
     "#if TC_SHAPE == 3\n"
     "#pragma unroll\n"
-    "            for (kk = 0; kk < TC_BK; kk += 8) {\n"
+    "            for (kk = 0; kk < TC_BK; kk += 8) {\n",
     "                double a[4], a4[4], b[8], b4[8];\n"
     "#pragma unroll\n"
-    "                for (i = 0; i < 4; i++) {\n",
+    "                for (i = 0; i < 4; i++) {\n"
     "                    a[i] = as[(wm + i * 8 + g) * TC_LD + kk + t];\n"
     "                    a4[i] = as[(wm + i * 8 + g) * TC_LD + kk + 4 + t];\n"
     "                }\n"
@@ -380,10 +383,10 @@ static const char *const lcl__kernel_dense_cl[] = {
     "                const long offc, const int ldc, const int lower\n"
     "__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_d(TC_ARGS) {\n"
     "    __local double As[TC_NBUF * TC_BM * TC_LD];\n"
-    "    __local double Bs[TC_NBUF * TC_BN * TC_LD];\n"
+    "    __local double Bs[TC_NBUF * TC_BN * TC_LD];\n",
     "    tc_gemm(TC_WM, TC_WN, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C +"
     " offc, ldc, lower, TC_GRP, TC_NGRP);\n"
-    "}\n",
+    "}\n"
     "/* N <= 64 (the Cholesky panel's left-looking steps): one warp along N, so no warp multiplies\n"
     "   the zero padding of a 128-wide tile */\n"
     "__kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_tc64_d(TC_ARGS) {"
@@ -445,8 +448,8 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   Launch j (c0 <= j <= c1) over rows [j, n): first finish column j-1 (scale it by its pivot, th"
     "e\n"
     "   rank-1 update of columns j..c1-1), then look for column j's pivot. Each work-group leaves its"
-    "\n"
-    "   best candidate in part_v/part_i; the last one to finish (counted in *count, the CUDA\n",
+    "\n",
+    "   best candidate in part_v/part_i; the last one to finish (counted in *count, the CUDA\n"
     "   threadfence-reduction pattern) picks the pivot, swaps rows j and p over the panel columns and"
     "\n"
     "   records it. A final launch with j = c1 only finishes column c1-1. A zero pivot leaves its\n"
@@ -513,11 +516,11 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        if (lid < s && (vbest[lid + s] > vbest[lid] || (vbest[lid + s] == vbest[lid] && ibest[li"
     "d + s] < ibest[lid]))) {\n"
     "            vbest[lid] = vbest[lid + s];\n"
-    "            ibest[lid] = ibest[lid + s];\n"
+    "            ibest[lid] = ibest[lid + s];\n",
     "        }\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    }\n"
-    "    p = ibest[0];\n",
+    "    p = ibest[0];\n"
     "    for (c = c0 + lid; c < (L && p != j ? c1 : c0); c += LCL_WG) {\n"
     "        volatile __global real *x = A + (long)j * ld + c, *y = A + (long)p * ld + c;\n"
     "        real t = *x;\n"
@@ -593,9 +596,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    }\n"
     "}\n"
     "\n"
-    "__kernel __attribute__((reqd_work_group_size(PG_WG, 1, 1)))\n"
+    "__kernel __attribute__((reqd_work_group_size(PG_WG, 1, 1)))\n",
     "void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int k, const int kb,"
-    " __global int *ipiv,\n",
+    " __global int *ipiv,\n"
     "                         __global int *zero, __global real *pub, __global int *pubi, volatile __"
     "global int *bar, const int base) {\n"
     "    __local real prow[PG_W], vb[PG_WG], S[PG_LROWS * PG_W];\n"
@@ -660,10 +663,10 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        if (p >= n) { p = j; pv = 0; }   /* a column of NaN: no candidate; treated as a zero piv"
     "ot */\n"
     "        for (i = lid; i < kb; i += PG_WG) prow[i] = p != j ? vpub[(long)(par * G + gp) * PG_SLOT"
-    " + 1 + i] : ((volatile __global real *)jrow)[i];\n"
+    " + 1 + i] : ((volatile __global real *)jrow)[i];\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "        if (g == 0 && lid == 0) {\n"
-    "            ipiv[j] = p;\n",
+    "            ipiv[j] = p;\n"
     "            if (pv == 0 && *zero == 0) *zero = j + 1;\n"
     "        }\n"
     "        /* 3. the swap, from the published copies */\n"
@@ -730,8 +733,8 @@ static const char *const lcl__kernel_dense_cl[] = {
     "/* ---- triangular solves against a diagonal block of at most TRSM_NB, held in local memory ----"
     "\n"
     "   Fixed loop bounds let the compiler keep the unknowns in registers; a smaller block is padded"
-    "\n"
-    "   with the identity. One work-item per right-hand side (a column of U12, a row of L21). The\n",
+    "\n",
+    "   with the identity. One work-item per right-hand side (a column of U12, a row of L21). The\n"
     "   block is stored transposed, so the column each step reads is contiguous and comes two\n"
     "   elements a load (local-memory loads, not FMAs, bound these kernels), and Cholesky's divisions"
     "\n"
@@ -799,9 +802,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    real x[TRSM_NB];\n"
     "    const int lid = get_local_id(0), r = get_global_id(0);\n"
     "    int i;\n"
-    "    trsm_load(Lt, L + offl, ld, kb);\n"
+    "    trsm_load(Lt, L + offl, ld, kb);\n",
     "    for (i = lid; i < TRSM_NB; i += TRSM_WG) rd[i] = i < kb ? (real)1 / L[offl + (long)i * ld + "
-    "i] : (real)1;\n",
+    "i] : (real)1;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    if (r >= nrhs) return;\n"
     "#pragma unroll\n"
@@ -858,10 +861,10 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            for (c = j + 1 + q; c <= (act ? r : 0); c += PF_T) S[r][c] = fma(-t, col[p][c], S[r]"
     "[c]);\n"
     "            if (q == 0 && act && j + 1 < kb) col[p ^ 1][r] = S[r][j + 1];\n"
-    "        }\n"
+    "        }\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    }\n"
-    "    if (ok && bad && lid == 0) *fail = bad;\n",
+    "    if (ok && bad && lid == 0) *fail = bad;\n"
     "    for (i = lid; i < (ok && !bad ? kb * kb : 0); i += NT)\n"
     "        if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];\n"
     "}\n"
@@ -923,9 +926,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            if (lid == 0) *fail = base + j + 1;\n"
     "            ok = 0;\n"
     "        }\n"
-    "        d = sqrt(d);\n"
+    "        d = sqrt(d);\n",
     "        for (i = j + 1 + lid; i < (ok ? kb : 0); i += LCL_WG) S[i][j] /= d;\n"
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "        /* the pivot is written after every work-item has read it; rows below by (row, column)\n"
     "           pairs of a TRSM_NB-wide grid, so no division by a run-time width. Loop bounds from\n"
     "           the flag: PoCL 5 rejects branches around loops between barriers. */\n"
@@ -989,7 +992,8 @@ static const char *const lcl__kernel_sparse_cl[] = {
     "of\n"
     "   the part's rows; x is the whole vector. Indices are int32 (the host checks that a part fits)."
     "\n"
-    "   beta == 0 never reads y (y may hold NaN). Built once per precision like dense.cl: LCL_FP64\n"
+    "   beta == 0 never reads y (y may hold NaN). Built once per precision, as its own program: LCL_F"
+    "P64\n"
     "   selects double, kernel names end in _d or _f.\n"
     "   Portability (PoCL 5 asserts otherwise): no early return, every barrier reached by the whole\n"
     "   work-group, loops around barriers have uniform trip counts. */\n"
@@ -1002,8 +1006,6 @@ static const char *const lcl__kernel_sparse_cl[] = {
     "#if LCL_FP64\n"
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
     "#endif\n"
-    "#undef real\n"
-    "#undef SFX\n"
     "#if LCL_FP64\n"
     "#define real double\n"
     "#define SFX(name) name##_d\n"
@@ -1013,7 +1015,9 @@ static const char *const lcl__kernel_sparse_cl[] = {
     "#endif\n"
     "/* CSR adaptive: products a stream block keeps in local memory (nnz per block of short rows) */"
     "\n"
+    "#ifndef SPMV_LDS\n"
     "#define SPMV_LDS (4 * LCL_WG)\n"
+    "#endif\n"
     "\n"
     "/* y[i] = alpha*s + beta*y[i], y untouched by a read when beta == 0 */\n"
     "#define SPMV_PUT(y, i, s) do { if (beta == (real)0) (y)[i] = alpha * (s); else (y)[i] = fma(beta"
@@ -1318,11 +1322,12 @@ static const char *const lcl__kernel_sparse_cl[] = {
     "}\n",
     0
 };
-typedef struct lcl__kernel_file { const char *name; const char *const *chunks; } lcl__kernel_file;
+/* a file's kernels are those whose names start with one of `kernels` */
+typedef struct lcl__kernel_file { const char *name; const char *const *chunks; const char *kernels; } lcl__kernel_file;
 static const lcl__kernel_file lcl__kernel_files[] = {
-    { "blas1.cl", lcl__kernel_blas1_cl },
-    { "dense.cl", lcl__kernel_dense_cl },
-    { "sparse.cl", lcl__kernel_sparse_cl }
+    { "blas1.cl", lcl__kernel_blas1_cl, "lcl_axpy_f lcl_axpy_d" },
+    { "dense.cl", lcl__kernel_dense_cl, "lcl_gemm lcl_gemm_tc_d lcl_gemm_tc64_d lcl_laswp lcl_transpose lcl_nonfinite lcl_panel_step lcl_panel_grid lcl_trtri_lower lcl_trsm_llu lcl_trsm_rlt lcl_potf2_local lcl_potrf_step_d lcl_potf2_local lcl_trsm_left" },
+    { "sparse.cl", lcl__kernel_sparse_cl, "lcl_spmv_csr_scalar lcl_spmv_csr_vec lcl_spmv_csr_adaptive lcl_spmv_csr_long lcl_spmv_scale lcl_spmv_coo lcl_spmv_coo_fix lcl_spmv_ell lcl_spmv_ell_img lcl_spmv_sell lcl_spmv_dia lcl_spmv_bcsr lcl_spmv_dense" }
 };
 #define LCL__KERNEL_FILE_COUNT 3
 #endif

@@ -27,16 +27,18 @@
         LCL_BACKEND_AUTO     OpenCL (GPU first) if a device works, else OpenMP, else serial. When
                              OpenCL is missing it says so once through the log callback. When every
                              device it opened is a CPU (PoCL), dense factorizations and solves run on
-                             the OpenMP backend (serial without -fopenmp), 4-9x faster on the
-                             2-core machine (BENCHMARKS.md), while SpMV still uses the devices;
+                             the OpenMP backend (serial without -fopenmp), several times faster
+                             there (BENCHMARKS.md), while SpMV still uses the devices;
                              lcl_dense_backend() tells which. LCL_BACKEND_OPENCL factors on them.
 
     DEVICES
         desc.device (or the environment variable LCL_DEVICE, which overrides it unless
         desc.ignore_env) picks OpenCL devices: "0" or "0,2" (indices as listed by `lcl info`),
         "gpu", "cpu", "all", or a case-insensitive name substring ("H200", "pthread").
-        One context may hold several devices; each has a compute and a transfer queue and its
-        program, built once per precision from kernels_embedded.h. Binaries are cached on disk in
+        One context may hold several devices; each has a compute and a transfer queue. Each kernel
+        file (kernels/NAME.cl, embedded in kernels_embedded.h) is its own program, built per device
+        and precision on first use (lcl_context_prepare builds all), so a file that fails to
+        compile fails only the operations that need it. Binaries are cached on disk in
         desc.cache_dir or $LCL_CACHE_DIR when set (keyed by device, driver, options and source;
         a corrupt or stale entry is rebuilt, never trusted).
 
@@ -63,16 +65,18 @@
         LCL_ASSERT(c)             internal invariants (default: assert)
         LCL_DENSE_PORTABLE        plain-C dense micro-kernel (default: GNU vector extensions when
                                   the compiler has them; build with -march=native for full speed)
-    ENVIRONMENT
+    ENVIRONMENT (every variable the library reads; each is read once, when a context is created
+    or the OpenCL loader is first opened)
         LCL_DEVICE          device choice, as desc.device
         LCL_CACHE_DIR       program binary cache directory
         LCL_OPENCL_LIBRARY  path of the OpenCL loader to open instead of the default
         LCL_BUILD_OPTIONS   kernel build options, when desc.build_options is NULL
-        Tuning runs only: LCL_DENSE_NB (outer block of getrf/potrf), LCL_TUNE_GEMM, LCL_NO_TC
-        (no tensor-core GEMM), LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its
-        work-groups in the trailing updates), LCL_NO_GRID (no one-launch LU panel),
-        LCL_GRID_GROUPS (that panel's work-groups), LCL_NO_FUSED_STEP (potrf's step as
-        GEMM + POTF2 launches)
+        Tuning runs and tests only (>>tuning): LCL_DENSE_NB (panel width of getrf/potrf),
+        LCL_TUNE_GEMM=TM,TN,TK,WX,WY (portable GEMM tile), LCL_NO_TC (no tensor-core GEMM),
+        LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its work-groups in the
+        trailing updates), LCL_NO_GRID / LCL_GRID (no / forced one-launch LU panel; forced needs
+        -DLCL_GRID_PORTABLE off NVIDIA), LCL_GRID_GROUPS (that panel's work-groups),
+        LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches)
 
     NaN AND Inf
         Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
@@ -86,7 +90,7 @@
         Contexts are independent: use each from one thread at a time, several threads at once.
 
     SECTIONS (search for the marker)
-        >>api >>config >>util >>loader >>devices >>cache >>context >>programs >>blas1
+        >>api >>config >>util >>loader >>devices >>cache >>tuning >>context >>programs >>blas1
         >>dense >>dmat >>dense-cpu >>dense-opencl >>dense-multi >>dense-api >>sparse >>formats
         >>spmv-cpu >>spmv-opencl >>spmv-api >>mmio
 
@@ -283,7 +287,7 @@ typedef enum lcl_trans { LCL_NO_TRANS = 0, LCL_TRANS = 1 } lcl_trans;
 typedef enum lcl_dense_alg {
     LCL_ALG_AUTO = 0,           /* the fastest for the backend (blocked) */
     LCL_ALG_BLOCKED,            /* LU: right-looking blocked, partial pivoting, look-ahead; Cholesky: blocked */
-    LCL_ALG_UNBLOCKED,          /* LU: right-looking, NO pivoting (the seeds' non-blocked LU);
+    LCL_ALG_UNBLOCKED,          /* LU: right-looking, NO pivoting (for comparison only);
                                    Cholesky: right-looking column by column */
     LCL_ALG_CROUT,              /* LU: Crout order (computed with a unit-diagonal U, returned in getrf's
                                    unit-L form), no pivoting; Cholesky: column-by-column Crout */
@@ -344,7 +348,7 @@ typedef enum lcl_format {
     LCL_FMT_ELL,                /* column-major, rows padded to the longest row */
     LCL_FMT_SELL,               /* SELL-C-sigma: slices of C rows, sorted by length within sigma rows */
     LCL_FMT_HYB,                /* ELL up to a width chosen from the row-length histogram + COO rest */
-    LCL_FMT_DIA,                /* diagonals (the thesis's CDS) */
+    LCL_FMT_DIA,                /* diagonals (also called CDS) */
     LCL_FMT_BCSR,               /* CSR of dense r x c blocks */
     LCL_FMT_DENSE,
     LCL_FMT_COUNT_
@@ -521,32 +525,54 @@ extern "C" {
 #endif
 
 /* >>util --------------------------------------------------------------------------------------- */
+#define LCL__MIN(a, b) ((a) < (b) ? (a) : (b))
+#define LCL__MAX(a, b) ((a) > (b) ? (a) : (b))
+#define LCL__ABS(x) ((x) < 0 ? -(x) : (x))
 #ifndef LINALG_CL_NO_OPENCL
 typedef struct lcl__kernel_slot { const char *name; cl_kernel k; } lcl__kernel_slot;
 typedef struct lcl__program {
     cl_program prog;
     int state;                      /* 0 not built, 1 built; a failed build is not remembered: retried */
-    lcl__kernel_slot kern[64];
+    lcl__kernel_slot kern[32];
     int nkern;
 } lcl__program;
+/* Every per-device tunable, one record per device (>>tuning fills it when the context opens the
+   device). Code paths read these fields, never the device's name or the environment. */
+typedef struct lcl__gemm_tile { int tm, tn, tk, wx, wy; } lcl__gemm_tile;
+typedef struct lcl__tuning {
+    int wg;                         /* 1-D work-group size: LCL_WG of every kernel file */
+    /* dense.cl: GEMM */
+    lcl__gemm_tile gemm[2];         /* per lcl_dtype, the portable GEMM's tile (GEMM_TM .. GEMM_WY) */
+    int tc;                         /* FP64 GEMM on tensor cores (lcl_gemm_tc_d; NVIDIA) */
+    int tc_wm, tc_wn;               /* its warps along M and N (TC_WM, TC_WN) */
+    int tc_shape;                   /* its MMA shape (TC_SHAPE), 0 = the kernel's default */
+    int upd_groups;                 /* > 0: tensor-core GEMMs on queue[0] run this many groups, looping
+                                       over tiles, so the panel queue's kernels find free units */
+    /* dense.cl: LU and Cholesky */
+    int trsm_nb;                    /* diagonal blocks held in local memory (TRSM_NB) */
+    int dense_nb;                   /* panel width: the K of the big trailing GEMM */
+    int big_n;                      /* from this order on (0 never), the panels widen to: */
+    int big_nb_lu, big_nb_chol[2];  /*   LU's, and Cholesky's per lcl_dtype */
+    int chol_upd_groups;            /* potrf's trailing-update groups (0 all): the rest runs the panel */
+    int grid_panel, grid_groups;    /* LU panel in one launch (lcl_panel_grid); its groups, 0 one a unit */
+    int fused_step;                 /* potrf's double step in one launch (lcl_potrf_step_d) */
+    /* sparse.cl: SpMV */
+    int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
+    int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
+    int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
+    int spmv_vector_min;            /* CSR auto: lanes per row from this mean row length */
+    double spmv_merge_cv;           /* CSR auto: adaptive blocks when std/mean of row lengths is above */
+    int spmv_sell_c, spmv_sell_sigma;   /* SELL-C-sigma defaults */
+} lcl__tuning;
+
 typedef struct lcl__device {
     lcl_device_info info;
     cl_platform_id platform;
     cl_device_id id;
     cl_context cl;
     cl_command_queue queue[2];      /* 0 compute, 1 transfer (and the factorizations' panels) */
-    lcl__program prog[2];           /* per lcl_dtype */
-    int gemm[2][5];                 /* per lcl_dtype, GEMM tile: TM, TN, TK, WX, WY (-D options of dense.cl) */
-    int trsm_nb;                    /* diagonal blocks held in local memory (TRSM_NB of dense.cl) */
-    int dense_nb;                   /* outer block of getrf/potrf: the K of the big trailing GEMM */
-    int grid_panel;                 /* LU panel in one launch (lcl_panel_grid): NVIDIA, unless LCL_NO_GRID */
-    int tc;                         /* FP64 GEMM on tensor cores (lcl_gemm_tc_d): NVIDIA, unless LCL_NO_TC */
-    int nv_cc;                      /* NVIDIA compute capability, major * 10 + minor (0 elsewhere) */
-    int tc_wm, tc_wn;               /* lcl_gemm_tc_d's warps along M and N (TC_WM, TC_WN) */
-    int upd_groups;                 /* > 0: tensor-core GEMMs on queue[0] run this many groups, looping
-                                       over tiles, so the panel queue's kernels find free units
-                                       (LCL_UPD_GROUPS; potrf passes its own cap to lcl__cl_gemm_g) */
-    int grid_groups;                /* > 0: lcl_panel_grid's work-groups (LCL_GRID_GROUPS), else one per unit */
+    lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
+    lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
 } lcl__device;
 #endif
 
@@ -1134,77 +1160,126 @@ LCL__PRIVATE int lcl__cache_store(const lcl_context *ctx, uint64_t key, const un
     return ok;
 }
 #endif
-/* >>context ------------------------------------------------------------------------------------ */
+/* >>tuning ------------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL
-LCL__PRIVATE void lcl__device_release(lcl__device *d) {
-    int p, k;
-    for (p = 0; p < 2; p++) {
-        for (k = 0; k < d->prog[p].nkern; k++) if (d->prog[p].kern[k].k) LCL__CL->clReleaseKernel(d->prog[p].kern[k].k);
-        if (d->prog[p].prog) LCL__CL->clReleaseProgram(d->prog[p].prog);
-        memset(&d->prog[p], 0, sizeof d->prog[p]);
-    }
-    for (k = 0; k < 2; k++) if (d->queue[k]) LCL__CL->clReleaseCommandQueue(d->queue[k]);
-    if (d->cl) LCL__CL->clReleaseContext(d->cl);
-    d->queue[0] = d->queue[1] = NULL;
-    d->cl = NULL;
-}
-
-/* Tunables per device kind; `lcl tune` measures better ones. The work-group must fit the device. */
-/* GEMM tiles measured per device by `lcl tune` ({double, single}: TM, TN, TK, WX, WY); a device
-   whose name contains `name` uses its row, others the defaults by device type below. */
-static const struct lcl__tuned { const char *name; int gemm[2][5]; } lcl__tune_table[] = {
-    {"H200", {{64, 64, 16, 16, 16}, {128, 64, 16, 16, 16}}},       /* 2026-11-21, BENCHMARKS.md (single: session 7) */
+/* lcl__tuning is filled in three layers, once per device when the context opens it: defaults by
+   device kind and capabilities; then the row of lcl__tune_table whose name the device's contains
+   (GEMM tiles measured by `lcl tune`, panel widths and caps measured on that GPU: BENCHMARKS.md);
+   then the LCL_* tuning variables of the environment, the only place they are read. */
+typedef struct lcl__tune_row {
+    const char *name;               /* substring of the device name */
+    lcl__gemm_tile gemm[2];         /* per lcl_dtype; tm == 0 keeps the default */
+    int dense_nb, big_n, big_nb_lu, big_nb_chol[2];   /* 0 keeps the default */
+} lcl__tune_row;
+static const lcl__tune_row lcl__tune_table[] = {
+    {"H200", {{64, 64, 16, 16, 16}, {128, 64, 16, 16, 16}}, 256, 12288, 512, {896, 640}},
 };
 
-LCL__PRIVATE void lcl__tune_defaults(lcl__device *d) {
-    static const int gpu[2][5] = {{64, 64, 16, 16, 16}, {128, 128, 16, 16, 16}};
-    static const int cpu[5] = {32, 32, 16, 8, 8}, tiny[5] = {16, 16, 16, 4, 4};
-    int t;
+LCL__PRIVATE int lcl__env_int(const char *name, int lo, int hi, int *out) {
+    const char *e = getenv(name);
+    char *end;
+    long v;
+    if (!e || !e[0]) return 0;
+    v = strtol(e, &end, 10);
+    if (*end || v < lo || v > hi) return 0;
+    *out = (int)v;
+    return 1;
+}
+
+LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
+    static const lcl__gemm_tile gpu[2] = {{64, 64, 16, 16, 16}, {128, 128, 16, 16, 16}};
+    static const lcl__gemm_tile cpu = {32, 32, 16, 8, 8}, tiny = {16, 16, 16, 4, 4};
+    lcl__tuning *t = &d->tune;
+    int nvidia = lcl__stristr(d->info.platform, "NVIDIA") != 0, isgpu = d->info.type == LCL_DEVICE_GPU;
+    int k, v;
     size_t r;
-    d->trsm_nb = d->info.local_mem >= 64 * 66 * sizeof(double) + 1024 ? 64 : 32;
+    memset(t, 0, sizeof *t);
+    for (t->wg = 256; t->wg > 1 && (size_t)t->wg > d->info.max_work_group; t->wg >>= 1) {}
+    /* defaults */
+    for (k = 0; k < 2; k++) t->gemm[k] = isgpu && d->info.max_work_group >= 256 ? gpu[k] : cpu;
+    t->trsm_nb = d->info.local_mem >= 64 * 66 * sizeof(double) + 1024 ? 64 : 32;
     /* the tensor-core kernel exists only where NVIDIA's compiler builds the program; if it does
-       not, the first GEMM falls back to lcl_gemm and clears this */
-    d->tc = d->info.fp64 && lcl__stristr(d->info.platform, "NVIDIA") && !getenv("LCL_NO_TC") &&
-            d->info.local_mem >= 2 * 128 * 20 * sizeof(double);
+       not, the first GEMM falls back to lcl_gemm and clears tc */
+    t->tc = d->info.fp64 && nvidia && d->info.local_mem >= 2 * 128 * 20 * sizeof(double);
+    t->tc_wm = 4;
+    t->tc_wn = 2;
+    t->tc_shape = nv_cc >= 90 ? 2 : 0;          /* sm_90: m16n8k4 runs at twice m8n8k4's rate */
     /* GPUs: the trailing update is bandwidth-bound at K = trsm_nb, so factor panels of dense_nb
-       columns by trsm_nb-wide steps and update the rest once per panel (LCL_DENSE_NB overrides) */
-    d->dense_nb = d->info.type == LCL_DEVICE_GPU ? 4 * d->trsm_nb : d->trsm_nb;
-    d->tc_wm = 4;
-    d->tc_wn = 2;
-    d->upd_groups = getenv("LCL_UPD_GROUPS") ? atoi(getenv("LCL_UPD_GROUPS")) : 0;
-    d->grid_groups = getenv("LCL_GRID_GROUPS") ? atoi(getenv("LCL_GRID_GROUPS")) : 0;
+       columns by trsm_nb-wide steps and update the rest once per panel */
+    t->dense_nb = isgpu ? 4 * t->trsm_nb : t->trsm_nb;
+    if (isgpu && t->dense_nb >= 256) {           /* a deeper update pays once the matrix is large */
+        t->big_n = 12288;
+        t->big_nb_lu = 2 * t->dense_nb;
+        t->big_nb_chol[LCL_F64] = 14 * t->trsm_nb;
+        t->big_nb_chol[LCL_F32] = 10 * t->trsm_nb;
+    }
+    /* potrf's update leaves an eighth of the units (at least 8) to the panel queue's kernels */
+    if (d->info.compute_units >= 32)
+        t->chol_upd_groups = d->info.compute_units - LCL__MAX(d->info.compute_units / 8, 8);
+    t->grid_panel = nvidia;
+    t->fused_step = t->tc && t->trsm_nb == 64;
+    t->spmv_lds_per_wg = 4;
+    t->spmv_split_per_wg = 32;
+    t->spmv_csr_scalar = d->info.type == LCL_DEVICE_CPU;
+    t->spmv_vector_min = 16;
+    t->spmv_merge_cv = 1.5;
+    t->spmv_sell_c = isgpu ? 32 : 8;
+    t->spmv_sell_sigma = isgpu ? 256 : 64;
+    /* measured rows */
+    for (r = 0; r < sizeof lcl__tune_table / sizeof lcl__tune_table[0]; r++) {
+        const lcl__tune_row *row = &lcl__tune_table[r];
+        if (!lcl__stristr(d->info.name, row->name)) continue;
+        for (k = 0; k < 2; k++) if (row->gemm[k].tm) t->gemm[k] = row->gemm[k];
+        if (row->dense_nb) t->dense_nb = row->dense_nb;
+        if (row->big_n) t->big_n = row->big_n;
+        if (row->big_nb_lu) t->big_nb_lu = row->big_nb_lu;
+        for (k = 0; k < 2; k++) if (row->big_nb_chol[k]) t->big_nb_chol[k] = row->big_nb_chol[k];
+    }
+    for (k = 0; k < 2; k++) if (d->info.max_work_group < (size_t)(t->gemm[k].wx * t->gemm[k].wy)) t->gemm[k] = tiny;
+    /* the environment (tuning runs and tests; listed in the manual under ENVIRONMENT) */
+    if (getenv("LCL_NO_TC")) t->tc = 0;
+    if (getenv("LCL_NO_FUSED_STEP") || !t->tc) t->fused_step = 0;
+    lcl__env_int("LCL_UPD_GROUPS", 1, 1 << 20, &t->upd_groups);
+    if (t->upd_groups) t->chol_upd_groups = t->upd_groups;
+    lcl__env_int("LCL_GRID_GROUPS", 1, 1 << 20, &t->grid_groups);
+    /* LCL_GRID=1 with -DLCL_GRID_PORTABLE in the build options: the one-launch panel elsewhere, for tests */
+    if (getenv("LCL_GRID")) t->grid_panel = 1;
+    if (getenv("LCL_NO_GRID")) t->grid_panel = 0;
+    if (lcl__env_int("LCL_DENSE_NB", 1, 4096, &v)) { t->dense_nb = v; t->big_n = 0; }
     {
         const char *e = getenv("LCL_TC_TILE");   /* "WMxWN", e.g. 4x1: work-groups of 4 warps */
         int wm = 0, wn = 0;
         if (e && sscanf(e, "%dx%d", &wm, &wn) == 2 && wm >= 2 && wn >= 1 && wm * wn <= 8 && (wm & (wm - 1)) == 0 && (wn & (wn - 1)) == 0) {
-            d->tc_wm = wm;
-            d->tc_wn = wn;
+            t->tc_wm = wm;
+            t->tc_wn = wn;
         }
     }
-    /* (LCL_GRID=1 with -DLCL_GRID_PORTABLE in the build options: the same kernel elsewhere, for tests) */
-    d->grid_panel = (lcl__stristr(d->info.platform, "NVIDIA") || getenv("LCL_GRID")) && !getenv("LCL_NO_GRID");
     {
-        const char *e = getenv("LCL_DENSE_NB");
-        int v = e ? atoi(e) : 0;
-        if (v > 0 && v <= 4096) d->dense_nb = v;
-    }
-    for (t = 0; t < 2; t++) {
-        const int *v = d->info.type == LCL_DEVICE_GPU && d->info.max_work_group >= 256 ? gpu[t] : cpu;
-        for (r = 0; r < sizeof lcl__tune_table / sizeof lcl__tune_table[0]; r++)
-            if (lcl__stristr(d->info.name, lcl__tune_table[r].name)) v = lcl__tune_table[r].gemm[t];
-        if (d->info.max_work_group < (size_t)(v[3] * v[4])) v = tiny;
-        memcpy(d->gemm[t], v, sizeof d->gemm[t]);
-    }
-    {
-        /* LCL_TUNE_GEMM="TM,TN,TK,WX,WY" overrides both, for tuning runs; ignored unless consistent */
+        /* LCL_TUNE_GEMM="TM,TN,TK,WX,WY" sets both tiles, for `lcl tune`; ignored unless consistent */
         const char *e = getenv("LCL_TUNE_GEMM");
-        int v[5];
-        if (e && sscanf(e, "%d,%d,%d,%d,%d", &v[0], &v[1], &v[2], &v[3], &v[4]) == 5 && v[3] > 0 && v[4] > 0 && v[2] > 0 &&
-            v[0] % v[4] == 0 && v[1] % v[3] == 0 && (size_t)(v[3] * v[4]) <= d->info.max_work_group) {
-            memcpy(d->gemm[0], v, sizeof v);
-            memcpy(d->gemm[1], v, sizeof v);
-        }
+        lcl__gemm_tile g;
+        if (e && sscanf(e, "%d,%d,%d,%d,%d", &g.tm, &g.tn, &g.tk, &g.wx, &g.wy) == 5 && g.wx > 0 && g.wy > 0 && g.tk > 0 &&
+            g.tm % g.wy == 0 && g.tn % g.wx == 0 && (size_t)(g.wx * g.wy) <= d->info.max_work_group)
+            t->gemm[0] = t->gemm[1] = g;
     }
+}
+#endif
+
+/* >>context ------------------------------------------------------------------------------------ */
+#ifndef LINALG_CL_NO_OPENCL
+LCL__PRIVATE void lcl__device_release(lcl__device *d) {
+    int f, p, k;
+    for (f = 0; f < LCL__KERNEL_FILE_COUNT; f++)
+        for (p = 0; p < 2; p++) {
+            lcl__program *pr = &d->prog[f][p];
+            for (k = 0; k < pr->nkern; k++) if (pr->kern[k].k) LCL__CL->clReleaseKernel(pr->kern[k].k);
+            if (pr->prog) LCL__CL->clReleaseProgram(pr->prog);
+            memset(pr, 0, sizeof *pr);
+        }
+    for (k = 0; k < 2; k++) if (d->queue[k]) LCL__CL->clReleaseCommandQueue(d->queue[k]);
+    if (d->cl) LCL__CL->clReleaseContext(d->cl);
+    d->queue[0] = d->queue[1] = NULL;
+    d->cl = NULL;
 }
 
 /* Open the selected devices: one cl_context per device (devices of different platforms cannot
@@ -1233,16 +1308,17 @@ LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec) {
         lcl__device *d = &ctx->dev[i];
         cl_context_properties props[3];
         int q;
+        int nv_cc = 0;
         d->info = devs[sel[i]].info;
-        lcl__tune_defaults(d);
         d->platform = devs[sel[i]].platform;
         d->id = devs[sel[i]].id;
         if (lcl__stristr(d->info.platform, "NVIDIA")) {
             cl_uint ma = 0, mi = 0;   /* cl_nv_device_attribute_query: COMPUTE_CAPABILITY_MAJOR/MINOR_NV */
             if (LCL__CL->clGetDeviceInfo(d->id, 0x4000, sizeof ma, &ma, NULL) == CL_SUCCESS &&
                 LCL__CL->clGetDeviceInfo(d->id, 0x4001, sizeof mi, &mi, NULL) == CL_SUCCESS)
-                d->nv_cc = (int)(ma * 10 + mi);
+                nv_cc = (int)(ma * 10 + mi);
         }
+        lcl__tune_device(d, nv_cc);
         ctx->ndev = i + 1;
         props[0] = CL_CONTEXT_PLATFORM;
         props[1] = (cl_context_properties)d->platform;
@@ -1370,25 +1446,19 @@ LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *ou
 
 /* >>programs ----------------------------------------------------------------------------------- */
 #ifndef LINALG_CL_NO_OPENCL
-/* LCL_WG: the 1-D work-group size, a power of two up to 256 that the device allows */
-LCL__PRIVATE size_t lcl__wg(const lcl__device *d) {
-    size_t wg = 256;
-    while (wg > 1 && wg > d->info.max_work_group) wg >>= 1;
-    return wg;
-}
-
-/* Tunables every kernel file may read (each also has an #ifndef default in the .cl file). */
+/* The device's tunables as -D options (every kernel file has an #ifndef default for those it
+   reads), then the user's options, which may override them. */
 LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
-    size_t wg = lcl__wg(d);
-    /* sm_90 runs the m16n8k4 FP64 MMA at twice the rate of m8n8k4 (31 against 21.5 TF/s, H200) */
-    const char *shape = d->nv_cc >= 90 && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE")) ? " -DTC_SHAPE=2" : "";
-    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%u -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d "
-             "-DTC_WM=%d -DTC_WN=%d%s%s%s",
-             dt == LCL_F64 ? 1 : 0, (unsigned)wg, d->gemm[dt][0], d->gemm[dt][1], d->gemm[dt][2], d->gemm[dt][3], d->gemm[dt][4], d->trsm_nb,
-             d->tc_wm, d->tc_wn, shape, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
+    const lcl__tuning *t = &d->tune;
+    char shape[32] = "";
+    if (t->tc_shape && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE"))) snprintf(shape, sizeof shape, " -DTC_SHAPE=%d", t->tc_shape);
+    snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%d -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d "
+             "-DTC_WM=%d -DTC_WN=%d%s -DSPMV_LDS=%d%s%s",
+             dt == LCL_F64 ? 1 : 0, t->wg, t->gemm[dt].tm, t->gemm[dt].tn, t->gemm[dt].tk, t->gemm[dt].wx, t->gemm[dt].wy, t->trsm_nb,
+             t->tc_wm, t->tc_wn, shape, t->spmv_lds_per_wg * t->wg, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
 }
 
-LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, cl_program prog, cl_int e, const char *opts) {
+LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, const char *file, cl_program prog, cl_int e, const char *opts) {
     size_t n = 0;
     char *log = NULL;
     lcl_status st;
@@ -1398,19 +1468,38 @@ LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, cl_prog
         if (LCL__CL->clGetProgramBuildInfo(prog, d->id, CL_PROGRAM_BUILD_LOG, n, log, NULL) != CL_SUCCESS) log[0] = 0;
         log[n] = 0;
     }
-    st = lcl__fail(ctx, LCL_ERR_BUILD, "kernel build failed on %s: %s (%d), options \"%s\"; build log:\n%s", d->info.name,
+    st = lcl__fail(ctx, LCL_ERR_BUILD, "kernels/%s failed to build on %s: %s (%d), options \"%s\"; build log:\n%s", file, d->info.name,
                    lcl__cl_errname(e), (int)e, opts, log ? (log[0] ? log : "(empty)") : "(no log)");
     LCL_FREE(log);
     return st;
 }
 
-/* Build (or load from the cache) the program of device d for dtype, once. */
-LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_dtype dt, lcl__program **out) {
-    lcl__program *p = &d->prog[dt == LCL_F32 ? 1 : 0];
+/* Which kernel file declares kernel `name`: the file with the longest declared name that `name`
+   starts with (kernels_embedded.h lists them; SFX(lcl_gemm) declares lcl_gemm_d and lcl_gemm_f). */
+LCL__PRIVATE int lcl__kernel_file_of(const char *name) {
+    int f, best = -1;
+    size_t bestlen = 0;
+    for (f = 0; f < LCL__KERNEL_FILE_COUNT; f++) {
+        const char *t = lcl__kernel_files[f].kernels;
+        while (*t) {
+            size_t len = strcspn(t, " ");
+            if (len > bestlen && strncmp(name, t, len) == 0) { best = f; bestlen = len; }
+            t += len;
+            while (*t == ' ') t++;
+        }
+    }
+    return best;
+}
+
+/* Build (or load from the cache) the program of kernel file `file` on device d for dtype, once.
+   Each file is its own program, so a file that fails to compile leaves the others working. */
+LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, int file, lcl_dtype dt, lcl__program **out) {
+    lcl__program *p = &d->prog[file][dt == LCL_F32 ? 1 : 0];
+    const lcl__kernel_file *kf = &lcl__kernel_files[file];
     char opts[1024];
-    const char *srcs[512];
+    const char *srcs[256];
     cl_uint nsrc = 0;
-    int f, c, found = 0;
+    int c, found = 0;
     uint64_t key = LCL__FNV_INIT;
     cl_int e;
     *out = p;
@@ -1418,12 +1507,12 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_d
     if (dt == LCL_F64 && !d->info.fp64)
         return lcl__fail(ctx, LCL_ERR_NO_FP64, "device '%s' has no double precision (fp64); use single precision (LCL_F32)", d->info.name);
     lcl__build_options(ctx, d, dt, opts, sizeof opts);
-    for (f = 0; f < LCL__KERNEL_FILE_COUNT; f++)
-        for (c = 0; lcl__kernel_files[f].chunks[c]; c++) {
-            if (nsrc == sizeof srcs / sizeof srcs[0]) return lcl__fail(ctx, LCL_ERR_INTERNAL, "too many kernel source chunks");
-            srcs[nsrc++] = lcl__kernel_files[f].chunks[c];
-            key = lcl__fnv(key, srcs[nsrc - 1], strlen(srcs[nsrc - 1]));
-        }
+    for (c = 0; kf->chunks[c]; c++) {
+        if (nsrc == sizeof srcs / sizeof srcs[0]) return lcl__fail(ctx, LCL_ERR_INTERNAL, "%s: too many source chunks", kf->name);
+        srcs[nsrc++] = kf->chunks[c];
+        key = lcl__fnv(key, srcs[nsrc - 1], strlen(srcs[nsrc - 1]));
+    }
+    key = lcl__fnv(key, kf->name, strlen(kf->name) + 1);
     key = lcl__fnv(key, opts, strlen(opts) + 1);
     key = lcl__fnv(key, d->info.platform, strlen(d->info.platform) + 1);
     key = lcl__fnv(key, d->info.name, strlen(d->info.name) + 1);
@@ -1449,8 +1538,8 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_d
         }
         if (found) {
             ctx->cache.rejected++;
-            lcl__log(ctx, LCL_LOG_WARN, "linalg_cl: cache entry %016llx for %s was corrupt or stale; rebuilding",
-                     (unsigned long long)key, d->info.name);
+            lcl__log(ctx, LCL_LOG_WARN, "linalg_cl: cache entry %016llx (%s) for %s was corrupt or stale; rebuilding",
+                     (unsigned long long)key, kf->name, d->info.name);
         } else
             ctx->cache.misses++;
     }
@@ -1460,7 +1549,7 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_d
     if (e != CL_SUCCESS) {
         /* a compile error gives its log; any other failure (no memory, no compiler) is the call's.
            Not remembered: the next call builds again. */
-        lcl_status st = e == CL_BUILD_PROGRAM_FAILURE || e == CL_INVALID_BUILD_OPTIONS ? lcl__build_log(ctx, d, p->prog, e, opts)
+        lcl_status st = e == CL_BUILD_PROGRAM_FAILURE || e == CL_INVALID_BUILD_OPTIONS ? lcl__build_log(ctx, d, kf->name, p->prog, e, opts)
                       : lcl__clfail(ctx, e, "clBuildProgram", d->info.name);
         LCL__CL->clReleaseProgram(p->prog);
         p->prog = NULL;
@@ -1484,6 +1573,14 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, lcl_d
     return LCL_OK;
 }
 
+/* The built program whose file declares kernel `name`. */
+LCL__PRIVATE lcl_status lcl__program_of(lcl_context *ctx, lcl__device *d, lcl_dtype dt, const char *name, lcl__program **out) {
+    int f = lcl__kernel_file_of(name);
+    *out = NULL;
+    if (f < 0) return lcl__fail(ctx, LCL_ERR_INTERNAL, "no kernel file declares kernel %s", name);
+    return lcl__get_program(ctx, d, f, dt, out);
+}
+
 /* The kernel `name` of a built program, created once and kept in its table; NULL with *e set when
    it cannot be created (*e stays CL_SUCCESS when the table is full). Reports nothing, so a caller may
    probe for a kernel that only some compilers build. */
@@ -1505,7 +1602,7 @@ LCL__PRIVATE cl_kernel lcl__kernel_find(lcl__program *p, const char *name, cl_in
 LCL__PRIVATE lcl_status lcl__kernel(lcl_context *ctx, lcl__device *d, lcl_dtype dt, const char *name, cl_kernel *out) {
     lcl__program *p;
     cl_int e;
-    lcl_status st = lcl__get_program(ctx, d, dt, &p);
+    lcl_status st = lcl__program_of(ctx, d, dt, name, &p);
     if (st != LCL_OK) return st;
     if ((*out = lcl__kernel_find(p, name, &e)) != NULL) return LCL_OK;
     if (e == CL_SUCCESS) return lcl__fail(ctx, LCL_ERR_INTERNAL, "kernel table full");
@@ -1515,6 +1612,61 @@ LCL__PRIVATE lcl_status lcl__kernel(lcl_context *ctx, lcl__device *d, lcl_dtype 
         return lcl__clfail(ctx, e, what, d->info.name);
     }
 }
+
+#endif
+
+LCL_API lcl_status lcl_context_prepare(lcl_context *ctx, lcl_dtype dt) {
+    if (!ctx) return LCL_ERR_INVALID_ARGUMENT;
+    if (dt != LCL_F32 && dt != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)dt);
+#ifndef LINALG_CL_NO_OPENCL
+    {
+        int i;
+        int f;
+        for (i = 0; i < ctx->ndev; i++)
+            for (f = 0; f < LCL__KERNEL_FILE_COUNT; f++) {
+                lcl__program *p;
+                lcl_status st = lcl__get_program(ctx, &ctx->dev[i], f, dt, &p);
+                if (st != LCL_OK) return st;
+            }
+    }
+#endif
+    return LCL_OK;
+}
+
+/* >>opencl ------------------------------------------------------------------------------------- */
+/* What every OpenCL operation shares: kernel arguments (one way: lcl__argv with LCL__A), sizes,
+   buffers, and the events and queue orderings of the two queues each device has. */
+#ifndef LINALG_CL_NO_OPENCL
+#define LCL__CLCHK(call, what) do { e = (call); if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, what, d->info.name); goto done; } } while (0)
+
+/* the smallest multiple of m that is >= v (v >= 0, m > 0) */
+LCL__PRIVATE int64_t lcl__round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+LCL__PRIVATE cl_int lcl__set_args(cl_kernel k, int n, const size_t *sz, const void *const *p) {
+    int i;
+    cl_int e = CL_SUCCESS;
+    for (i = 0; i < n && e == CL_SUCCESS; i++) e = LCL__CL->clSetKernelArg(k, (cl_uint)i, sz[i], p[i]);
+    return e;
+}
+
+/* kernel arguments from n (size, pointer) pairs */
+LCL__PRIVATE cl_int lcl__argv(cl_kernel k, int n, ...) {
+    va_list ap;
+    int i;
+    cl_int e = CL_SUCCESS;
+    va_start(ap, n);
+    for (i = 0; i < n && e == CL_SUCCESS; i++) {
+        size_t sz = va_arg(ap, size_t);
+        const void *p = va_arg(ap, const void *);
+        e = LCL__CL->clSetKernelArg(k, (cl_uint)i, sz, p);
+    }
+    va_end(ap);
+    return e;
+}
+#define LCL__A(v) sizeof(v), (const void *)&(v)
+
+/* LCL_WG of the kernel files: the 1-D work-group size, a power of two up to 256 that the device allows */
+LCL__PRIVATE size_t lcl__wg(const lcl__device *d) { return (size_t)d->tune.wg; }
 
 /* Device buffers: a request over the device's limits is a clear error before any OpenCL call. */
 LCL__PRIVATE lcl_status lcl__buffer(lcl_context *ctx, lcl__device *d, size_t bytes, cl_mem_flags flags, cl_mem *out) {
@@ -1528,22 +1680,6 @@ LCL__PRIVATE lcl_status lcl__buffer(lcl_context *ctx, lcl__device *d, size_t byt
     return LCL_OK;
 }
 #endif
-
-LCL_API lcl_status lcl_context_prepare(lcl_context *ctx, lcl_dtype dt) {
-    if (!ctx) return LCL_ERR_INVALID_ARGUMENT;
-    if (dt != LCL_F32 && dt != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)dt);
-#ifndef LINALG_CL_NO_OPENCL
-    {
-        int i;
-        for (i = 0; i < ctx->ndev; i++) {
-            lcl__program *p;
-            lcl_status st = lcl__get_program(ctx, &ctx->dev[i], dt, &p);
-            if (st != LCL_OK) return st;
-        }
-    }
-#endif
-    return LCL_OK;
-}
 
 /* >>blas1 -------------------------------------------------------------------------------------- */
 LCL_API lcl_status lcl_axpy(lcl_context *ctx, lcl_dtype dt, int64_t n, double alpha, const void *x, void *y) {
@@ -1574,10 +1710,8 @@ LCL_API lcl_status lcl_axpy(lcl_context *ctx, lcl_dtype dt, int64_t n, double al
         if (e == CL_SUCCESS) LCL__CL->clFlush(d->queue[1]);
         if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
         if (st == LCL_OK) {
-            e = LCL__CL->clSetKernelArg(k, 0, sizeof nn, &nn);
-            if (e == CL_SUCCESS) e = dt == LCL_F32 ? LCL__CL->clSetKernelArg(k, 1, sizeof af, &af) : LCL__CL->clSetKernelArg(k, 1, sizeof alpha, &alpha);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 2, sizeof bx, &bx);
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 3, sizeof by, &by);
+            e = dt == LCL_F32 ? lcl__argv(k, 4, LCL__A(nn), LCL__A(af), LCL__A(bx), LCL__A(by))
+                              : lcl__argv(k, 4, LCL__A(nn), LCL__A(alpha), LCL__A(bx), LCL__A(by));
             if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clSetKernelArg(lcl_axpy)", d->info.name);
         }
         if (st == LCL_OK) {
@@ -1771,9 +1905,6 @@ struct lcl_dmat {
 #define LCL__PANEL_BASE 16      /* LU panel: columns factored by the unblocked kernel */
 #define LCL__TRSM_BASE 32       /* triangular solves: rows solved by the unblocked kernel */
 #define LCL__CHOL_BASE 32       /* Cholesky diagonal block: unblocked below this */
-#define LCL__MIN(a, b) ((a) < (b) ? (a) : (b))
-#define LCL__MAX(a, b) ((a) > (b) ? (a) : (b))
-#define LCL__ABS(x) ((x) < 0 ? -(x) : (x))
 
 /* element (i, j) of a strided matrix */
 LCL__PRIVATE char *lcl__at(const void *p, int64_t i, int64_t j, int64_t rs, int64_t cs, size_t es) {
@@ -2736,32 +2867,6 @@ LCL__PRIVATE lcl_status lcl__cpu_potrs(lcl_context *ctx, lcl_dtype dt, lcl_uplo 
    trailing matrix is updated once per panel by the GEMM kernel (FP64 tensor cores on NVIDIA),
    the next panel's columns first, so the panel overlaps the rest (the slides' pipelined scheme).
    panel = 1 keeps session 1's host panel (opts.panel). */
-#define LCL__CLCHK(call, what) do { e = (call); if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, what, d->info.name); goto done; } } while (0)
-
-LCL__PRIVATE int64_t lcl__round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
-
-LCL__PRIVATE cl_int lcl__set_args(cl_kernel k, int n, const size_t *sz, const void *const *p) {
-    int i;
-    cl_int e = CL_SUCCESS;
-    for (i = 0; i < n && e == CL_SUCCESS; i++) e = LCL__CL->clSetKernelArg(k, (cl_uint)i, sz[i], p[i]);
-    return e;
-}
-
-/* kernel arguments from n (size, pointer) pairs */
-LCL__PRIVATE cl_int lcl__argv(cl_kernel k, int n, ...) {
-    va_list ap;
-    int i;
-    cl_int e = CL_SUCCESS;
-    va_start(ap, n);
-    for (i = 0; i < n && e == CL_SUCCESS; i++) {
-        size_t sz = va_arg(ap, size_t);
-        const void *p = va_arg(ap, const void *);
-        e = LCL__CL->clSetKernelArg(k, (cl_uint)i, sz, p);
-    }
-    va_end(ap);
-    return e;
-}
-#define LCL__A(v) sizeof(v), (const void *)&(v)
 
 /* C = beta*C + alpha*A*op(B) on device d (row-major; see kernels/dense.cl). groups > 0: the
    tensor-core kernel runs at most that many work-groups, each looping over tiles, which leaves
@@ -2778,16 +2883,16 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
     size_t gws[2], lws[2];
     const void *p[16];
     size_t sz[16];
-    int tc = dt == LCL_F64 && d->tc, wn = N <= 64 ? 1 : d->tc_wn;
+    int tc = dt == LCL_F64 && d->tune.tc, wn = N <= 64 ? 1 : d->tune.tc_wn;
     if (M <= 0 || N <= 0 || K <= 0) return LCL_OK;
     if (tc) {
         lcl__program *pr;
-        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
+        if ((st = lcl__program_of(ctx, d, dt, "lcl_gemm_tc_d", &pr)) != LCL_OK) return st;
         {
             cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
             k = lcl__kernel_find(pr, wn == 1 ? "lcl_gemm_tc64_d" : "lcl_gemm_tc_d", &ek);
         }
-        if (!k) d->tc = tc = 0;
+        if (!k) d->tune.tc = tc = 0;
     }
     if (!tc && (st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_gemm_f" : "lcl_gemm_d", &k)) != LCL_OK) return st;
     p[0] = &M; p[1] = &N; p[2] = &K; p[3] = dt == LCL_F32 ? (const void *)&af : (const void *)&alpha;
@@ -2800,8 +2905,8 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
     e = lcl__set_args(k, 16, sz, p);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_gemm)", d->info.name);
     if (tc) {
-        int bm = 32 * d->tc_wm, bn = 64 * wn;
-        lws[0] = (size_t)(32 * d->tc_wm * wn);
+        int bm = 32 * d->tune.tc_wm, bn = 64 * wn;
+        lws[0] = (size_t)(32 * d->tune.tc_wm * wn);
         lws[1] = 1;
         gws[0] = (size_t)((N + bn - 1) / bn) * lws[0];
         gws[1] = (size_t)((M + bm - 1) / bm);
@@ -2810,10 +2915,10 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
             gws[1] = 1;
         }
     } else {
-        lws[0] = (size_t)d->gemm[dt][3];
-        lws[1] = (size_t)d->gemm[dt][4];
-        gws[0] = (size_t)((N + d->gemm[dt][1] - 1) / d->gemm[dt][1]) * lws[0];
-        gws[1] = (size_t)((M + d->gemm[dt][0] - 1) / d->gemm[dt][0]) * lws[1];
+        lws[0] = (size_t)d->tune.gemm[dt].wx;
+        lws[1] = (size_t)d->tune.gemm[dt].wy;
+        gws[0] = (size_t)((N + d->tune.gemm[dt].tn - 1) / d->tune.gemm[dt].tn) * lws[0];
+        gws[1] = (size_t)((M + d->tune.gemm[dt].tm - 1) / d->tune.gemm[dt].tm) * lws[1];
     }
     e = LCL__CL->clEnqueueNDRangeKernel(q, k, 2, NULL, gws, lws, 0, NULL, NULL);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_gemm)", d->info.name);
@@ -2825,7 +2930,7 @@ LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype
                                      cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
                                      double beta, cl_mem C, int64_t offc, int ldc, int lower, cl_command_queue q) {
     return lcl__cl_gemm_g(ctx, d, dt, M, N, K, alpha, A, offa, lda, B, offb, ldb, transb, beta, C, offc, ldc, lower, q,
-                          q == d->queue[0] ? d->upd_groups : 0);
+                          q == d->queue[0] ? d->tune.upd_groups : 0);
 }
 
 LCL__PRIVATE lcl_status lcl__cl_laswp(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem A, int lda, int c0, int c1,
@@ -2897,7 +3002,7 @@ LCL__PRIVATE lcl_status lcl__cl_trtri(lcl_context *ctx, lcl__device *d, lcl_dtyp
 }
 
 /* In-place triangular solve against the kb x kb diagonal block at offl
-   (kb <= d->trsm_nb) right = 0: B (kb x nrhs) = inv(L) B with L unit lower;  right = 1: B (nrhs x kb) = B inv(L)^T. */
+   (kb <= d->tune.trsm_nb) right = 0: B (kb x nrhs) = inv(L) B with L unit lower;  right = 1: B (nrhs x kb) = B inv(L)^T. */
 LCL__PRIVATE lcl_status lcl__cl_trsm(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int right, cl_mem L, int64_t offl, int ld, int kb,
                                      cl_mem B, int64_t offb, int ldb, int nrhs, cl_command_queue q) {
     cl_kernel k;
@@ -3168,7 +3273,7 @@ LCL__PRIVATE void lcl__narrow(lcl_dtype dt, const double *src, void *dst, size_t
 
 /* block size: trsm_nb keeps the diagonal block in local memory (the TRSM and POTF2 kernels) */
 LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, int64_t n) {
-    int nb = o && o->block > 0 ? o->block : d->trsm_nb;
+    int nb = o && o->block > 0 ? o->block : d->tune.trsm_nb;
     if (nb > n) nb = (int)(n > 0 ? n : 1);
     return nb;
 }
@@ -3176,14 +3281,12 @@ LCL__PRIVATE int lcl__cl_block(const lcl__device *d, const lcl_dense_opts *o, in
    factored by steps of nb <= trsm_nb so every diagonal block fits the local-memory kernels */
 /* chol: 0 LU, 1 Cholesky in single, 2 Cholesky in double */
 LCL__PRIVATE void lcl__cl_blocks(const lcl__device *d, const lcl_dense_opts *o, int64_t n, int chol, int *nb, int *NB) {
-    /* a deeper update pays once the matrix is large (H200, n = 16384: LU 512 beats 256 by 9-14%;
-       double Cholesky 896 beats 640 by 2.7% and 512 by 9%, 448 and 384 were slower; single
-       Cholesky 640 beats 896 by 3%) */
-    int big = n >= 12288 && d->dense_nb >= 256 && !getenv("LCL_DENSE_NB");
-    int B = o && o->block > 0 ? o->block : big ? (chol ? (chol == 2 ? 14 : 10) * d->trsm_nb : 2 * d->dense_nb) : d->dense_nb;
+    const lcl__tuning *t = &d->tune;
+    int big = t->big_n > 0 && n >= t->big_n;
+    int B = o && o->block > 0 ? o->block : big ? (chol ? t->big_nb_chol[chol == 2 ? LCL_F64 : LCL_F32] : t->big_nb_lu) : t->dense_nb;
     if (B > n) B = (int)(n > 0 ? n : 1);
     *NB = B;
-    *nb = B < d->trsm_nb ? B : d->trsm_nb;
+    *nb = B < t->trsm_nb ? B : t->trsm_nb;
 }
 
 LCL__PRIVATE lcl_status lcl__cl_getrf_hostpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
@@ -3373,16 +3476,16 @@ LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, in
     memset(&P, 0, sizeof P);
     lcl__cl_blocks(d, o, n, 0, &nb, &NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &P.step)) != LCL_OK) return st;
-    if (d->grid_panel && nb <= 64) {
+    if (d->tune.grid_panel && nb <= 64) {
         lcl__program *pr;
         cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
-        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
+        if ((st = lcl__program_of(ctx, d, dt, "lcl_panel_grid_d", &pr)) != LCL_OK) return st;
         P.grid = lcl__kernel_find(pr, dt == LCL_F32 ? "lcl_panel_grid_f" : "lcl_panel_grid_d", &ek);
     }
     P.wg = lcl__wg(d);   /* = LCL_WG of the build */
     P.maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
     P.groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
-    if (d->grid_groups > 0) P.groups = (size_t)d->grid_groups;
+    if (d->tune.grid_groups > 0) P.groups = (size_t)d->tune.grid_groups;
     if (P.groups > P.maxg) P.groups = P.maxg;
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
     nscratch = P.grid ? 2 * P.groups * 65 + 2 * 64 : P.maxg;
@@ -3493,22 +3596,19 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
     size_t wg;
-    int groups = d->upd_groups;
+    int groups = d->tune.chol_upd_groups;
     if (n == 0) return LCL_OK;
     if ((st = lcl__cl_nonfinite(ctx, A, 1, "potrf")) != LCL_OK) return st;
     lcl__cl_blocks(d, o, n, dt == LCL_F64 ? 2 : 1, &nb, &NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
-    if (dt == LCL_F64 && d->tc && d->trsm_nb == 64 && !getenv("LCL_NO_FUSED_STEP")) {
+    if (dt == LCL_F64 && d->tune.tc && d->tune.fused_step) {
         lcl__program *pr;
         cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
-        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
+        if ((st = lcl__program_of(ctx, d, dt, "lcl_potrf_step_d", &pr)) != LCL_OK) return st;
         kstep = lcl__kernel_find(pr, "lcl_potrf_step_d", &ek);
     }
-    /* The trailing update leaves an eighth of the compute units free, or the panel's kernels
-       queue behind all of its work-groups and nothing overlaps (H200, n = 16384: 116 of 132
-       units 67.4 ms, 124 69.9, 108 69.3, 100 72.8). LU's one-launch panel needs every unit. */
-    if (!groups && d->info.compute_units >= 32)
-        groups = d->info.compute_units - (d->info.compute_units / 8 > 8 ? d->info.compute_units / 8 : 8);
+    /* The trailing update runs on chol_upd_groups units, or the panel's kernels queue behind all
+       of its work-groups and nothing overlaps. LU's one-launch panel needs every unit. */
     wg = lcl__wg(d);
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dfail)) != LCL_OK) goto done;
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
@@ -3529,7 +3629,7 @@ LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64
                times on the few units the update leaves free. */
             if (kstep) {   /* the same in one launch, POTF2 in group 0 beside the rows below */
                 int kp = (int)(k - K), bl = (int)below;
-                size_t lw = (size_t)(32 * d->tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tc_wm - 1) / (32 * d->tc_wm) : 0));
+                size_t lw = (size_t)(32 * d->tune.tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tune.tc_wm - 1) / (32 * d->tune.tc_wm) : 0));
                 e = lcl__argv(kstep, 8, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(kp), LCL__A(bl), LCL__A(base), LCL__A(dfail));
                 if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kstep, 1, NULL, &gw, &lw, 0, NULL, NULL);
                 if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potrf_step", d->info.name); goto done; }
@@ -3608,7 +3708,7 @@ LCL__PRIVATE lcl_status lcl__cl_tri_solve(lcl_context *ctx, const lcl_dmat *T, i
     lcl__device *d = &ctx->dev[B->dev];
     lcl_dtype dt = B->dtype;
     int64_t n = T->rows, k, first, ld = T->ld, ldb = B->ld;
-    int nb = d->trsm_nb, nrhs = (int)B->cols;
+    int nb = d->tune.trsm_nb, nrhs = (int)B->cols;
     cl_kernel kt;
     cl_int e = CL_SUCCESS;
     lcl_status st;
@@ -3762,7 +3862,7 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
         if (dt == LCL_F64 && !d->info.fp64)
             return lcl__fail(ctx, LCL_ERR_NO_FP64, "device %d ('%s') has no double precision (fp64): split the factorization over "
                              "devices that have it, or use single precision (LCL_F32)", p, d->info.name);
-        if (!(o && o->block > 0) && (m->nb == 0 || d->trsm_nb < m->nb)) m->nb = d->trsm_nb;
+        if (!(o && o->block > 0) && (m->nb == 0 || d->tune.trsm_nb < m->nb)) m->nb = d->tune.trsm_nb;
     }
     if (m->nb > n) m->nb = n;
     m->nblk = (n + m->nb - 1) / m->nb;
@@ -3787,7 +3887,7 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
         if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &v->a)) != LCL_OK) return st;
         for (b = 0; b < 2; b++) if ((st = lcl__buffer(ctx, d, pb * es, CL_MEM_READ_WRITE, &v->panel[b])) != LCL_OK) return st;
         if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &v->piv)) != LCL_OK) return st;
-        if (m->nb > d->trsm_nb) {   /* large blocks solve through the inverse and a temporary */
+        if (m->nb > d->tune.trsm_nb) {   /* large blocks solve through the inverse and a temporary */
             if ((st = lcl__buffer(ctx, d, (size_t)(m->nb * m->nb) * es, CL_MEM_READ_WRITE, &v->inv)) != LCL_OK) return st;
             if ((st = lcl__buffer(ctx, d, (chol ? pb : (size_t)(m->nb * v->ld)) * es, CL_MEM_READ_WRITE, &v->tmp)) != LCL_OK) return st;
         }
@@ -3954,7 +4054,7 @@ LCL__PRIVATE lcl_status lcl__multi_getrf(lcl_context *ctx, lcl__multi *m, int32_
             cl_command_queue q = d->queue[0];
             if (nr <= 0) continue;
             if ((st = lcl__cl_laswp(ctx, d, dt, v->a, (int)ld, (int)r0, (int)v->ncols, (int)k, (int)(k + kb), v->piv, q)) != LCL_OK) goto done;
-            if (kb <= d->trsm_nb) {
+            if (kb <= d->tune.trsm_nb) {
                 if ((st = lcl__cl_trsm(ctx, d, dt, 0, L, offl, (int)ldl, (int)kb, v->a, k * ld + r0, (int)ld, (int)nr, q)) != LCL_OK) goto done;
             } else {
                 if ((st = lcl__cl_trtri(ctx, d, dt, L, offl, (int)ldl, (int)kb, 1, v->inv, q)) != LCL_OK) goto done;
@@ -4021,7 +4121,7 @@ LCL__PRIVATE lcl_status lcl__multi_potrf(lcl_context *ctx, lcl__multi *m, int64_
             goto done;
         }
         if (rest == 0) break;
-        if (kb <= d->trsm_nb) {
+        if (kb <= d->tune.trsm_nb) {
             if ((st = lcl__cl_trsm(ctx, d, dt, 1, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, (int)rest,
                                    d->queue[1])) != LCL_OK) goto done;
         } else {
@@ -5756,10 +5856,8 @@ static const char *const lcl__spk[][2] = {
     {"lcl_spmv_ell_d", "lcl_spmv_ell_f"}, {"lcl_spmv_ell_img_d", "lcl_spmv_ell_img_f"}, {"lcl_spmv_sell_d", "lcl_spmv_sell_f"},
     {"lcl_spmv_dia_d", "lcl_spmv_dia_f"}, {"lcl_spmv_bcsr_d", "lcl_spmv_bcsr_f"}, {"lcl_spmv_dense_d", "lcl_spmv_dense_f"}};
 #define LCL__SP_TILES 8          /* COO: LCL_WG-entry tiles per work-group */
-#define LCL__SP_LDS_PER_WG 4     /* CSR adaptive: nnz of a stream block per work-item (SPMV_LDS in sparse.cl) */
-#define LCL__SP_SPLIT_PER_WG 32  /* CSR adaptive: rows longer than this many nnz per work-item are split */
 
-LCL__PRIVATE lcl_status lcl__vec_cl_write(lcl_context *ctx, lcl_vec *v, const void *src);
+LCL__PRIVATE lcl_status lcl__vec_cl_copy(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst);
 
 LCL__PRIVATE void lcl__spdev_release(lcl__spdev *P) {
     int i;
@@ -5830,8 +5928,8 @@ LCL__PRIVATE int64_t lcl__sp_work(const lcl_spmat *A, int64_t r) {
      GPUs, accelerators: merge (adaptive row blocks) when rows are heavy-tailed: coefficient of
                   variation of the row length (std/mean) > 1.5, or the longest row > 32 x mean + 256
                   (one lane group would serialize it); else vector when the mean row length is
-                  >= 16; else scalar (on the H200 a 7-point stencil ran 2x faster one row per
-                  work-item than with 8 lanes per row: BENCHMARKS.md).
+                  >= 16; else scalar (short rows waste lanes: BENCHMARKS.md).
+   The thresholds are the device's lcl__tuning (spmv_*).
    Vector's V (explicit or auto): the largest power of two <= 1.25 x mean, in 2..32 and <= LCL_WG. */
 LCL__PRIVATE void lcl__sp_csr_kernel(const lcl_spmat *A, const lcl__device *d, lcl__spdev *P) {
     int64_t i, mx = 0;
@@ -5852,18 +5950,18 @@ LCL__PRIVATE void lcl__sp_csr_kernel(const lcl_spmat *A, const lcl__device *d, l
     P->V = V;
     P->kernel = A->kernel;
     if (P->kernel == LCL_KERNEL_AUTO || P->kernel == LCL_KERNEL_IMAGE) {
-        if (d->info.type == LCL_DEVICE_CPU) P->kernel = LCL_KERNEL_SCALAR;
-        else if (mean > 0 && (sqrt(var) > 1.5 * mean || (double)mx > 32 * mean + 256)) P->kernel = LCL_KERNEL_MERGE;
-        else if (mean >= 16) P->kernel = LCL_KERNEL_VECTOR;
+        if (d->tune.spmv_csr_scalar) P->kernel = LCL_KERNEL_SCALAR;
+        else if (mean > 0 && (sqrt(var) > d->tune.spmv_merge_cv * mean || (double)mx > 32 * mean + 256)) P->kernel = LCL_KERNEL_MERGE;
+        else if (mean >= d->tune.spmv_vector_min) P->kernel = LCL_KERNEL_VECTOR;
         else P->kernel = LCL_KERNEL_SCALAR;
     }
 }
 
 /* CSR adaptive row blocks of a part (local rows, local offsets), see lcl_spmv_csr_adaptive in
    kernels/sparse.cl: blk gets 4 ints per block, lng 3 per split row */
-LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, size_t wg,
+LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, const lcl__tuning *t,
                                        int32_t **blk, int *nblk, int32_t **lng, int *nlong) {
-    const int64_t *p = A->ptr + P->r0, lds = (int64_t)wg * LCL__SP_LDS_PER_WG, split = (int64_t)wg * LCL__SP_SPLIT_PER_WG;
+    const int64_t *p = A->ptr + P->r0, lds = (int64_t)t->wg * t->spmv_lds_per_wg, split = (int64_t)t->wg * t->spmv_split_per_wg;
     int64_t r = 0, n = P->n, cap = 16, lcap = 4, nb = 0, nl = 0;
     lcl_status st = LCL_OK;
     int32_t *b = (int32_t *)lcl__alloc(ctx, "CSR row blocks", (size_t)cap * 4, sizeof(int32_t), &st), *l;
@@ -5899,7 +5997,7 @@ LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, con
         }
         if (len > lds) r1 = r + 1;                      /* one long row: the work-group reduces it */
         else
-            while (r1 < n && r1 - r < (int64_t)wg && p[r1 + 1] - p[r] <= lds) r1++;
+            while (r1 < n && r1 - r < (int64_t)t->wg && p[r1 + 1] - p[r] <= lds) r1++;
         b[4 * nb] = (int32_t)r; b[4 * nb + 1] = (int32_t)r1;
         b[4 * nb + 2] = (int32_t)(p[r] - p[0]); b[4 * nb + 3] = (int32_t)(p[r1] - p[0]);
         nb++;
@@ -5938,7 +6036,7 @@ LCL__PRIVATE lcl_status lcl__sp_upload_part(lcl_context *ctx, const lcl_spmat *A
         if ((st = lcl__sp_put(ctx, d, &P->b[2], (const char *)A->val + (size_t)a * es, (size_t)nz * es)) != LCL_OK) return st;
         if (P->kernel == LCL_KERNEL_MERGE) {
             int32_t *blk = NULL, *lng = NULL;
-            if ((st = lcl__sp_blocks(ctx, A, P, wg, &blk, &P->ni[0], &lng, &P->ni[1])) != LCL_OK) return st;
+            if ((st = lcl__sp_blocks(ctx, A, P, &d->tune, &blk, &P->ni[0], &lng, &P->ni[1])) != LCL_OK) return st;
             st = lcl__sp_put(ctx, d, &P->b[3], blk, (size_t)P->ni[0] * 4 * sizeof(int32_t));
             if (st == LCL_OK) st = lcl__sp_put(ctx, d, &P->b[4], lng, (size_t)P->ni[1] * 3 * sizeof(int32_t));
             if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)P->ni[0] * es, CL_MEM_READ_WRITE, &P->carry);
@@ -6077,7 +6175,7 @@ LCL__PRIVATE lcl_status lcl__spmat_upload(lcl_context *ctx, lcl_spmat *A) {
     for (p = 0; p < nd; p++) {
         lcl_status s2;
         lcl__program *pr;
-        if ((s2 = lcl__get_program(ctx, &ctx->dev[devs[p]], A->dtype, &pr)) != LCL_OK) return s2;   /* NO_FP64, build errors: early */
+        if ((s2 = lcl__program_of(ctx, &ctx->dev[devs[p]], A->dtype, "lcl_spmv_csr_scalar_d", &pr)) != LCL_OK) return s2;   /* NO_FP64, build errors: early */
     }
     /* rows split by work (stored slots + rows), part boundaries at multiples of gran */
     total = lcl__sp_work(A, A->rows);
@@ -6120,9 +6218,9 @@ LCL__PRIVATE lcl_status lcl__spmat_upload(lcl_context *ctx, lcl_spmat *A) {
 }
 
 /* CSC on OpenCL, without atomics. A^T x gathers along the CSC arrays (the CSR of A^T): the CSR
-   kernels run on them as they are (lcl__csc_cl_transpose). A x would scatter: float atomics ran
-   15-20x slower than stores on NVIDIA (seed thesis), a CAS-loop scatter 2-3x slower than the CSR
-   kernel on PoCL, and a segmented sum needs the entries sorted by row. So the device keeps the
+   kernels run on them as they are (lcl__csc_cl_transpose). A x would scatter: float atomics are
+   much slower than stores on NVIDIA, a CAS-loop scatter slower than the CSR kernel on PoCL
+   (BENCHMARKS.md), and a segmented sum needs the entries sorted by row. So the device keeps the
    CSR the matrix was built from -- a transpose of the CSC arrays that costs nothing here (on the
    host it costs ~10 products) -- with rows split by nnz over devices as CSR's: a column split
    would leave each device a whole partial y to scatter and the host nd of them to add. */
@@ -6238,9 +6336,8 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
             e = lcl__argv(K, 4, LCL__A(P->ni[A->format == LCL_FMT_COO ? 1 : 3]), LCL__A(P->crow), LCL__A(P->carry), LCL__A(y));
             break;
         case LCL__K_ELL: case LCL__K_ELLIMG:
-            e = lcl__argv(K, 9, LCL__A(n), LCL__A(P->ni[0]), LCL__A(P->ni[1]), LCL__A(P->b[1]), LCL__A(P->b[2]),
-                          ms, kid[i] == LCL__K_ELLIMG ? (const void *)&ximg : (const void *)&x, rs, pa, rs, pb, LCL__A(y));
-            if (e == CL_SUCCESS && kid[i] == LCL__K_ELLIMG) e = LCL__CL->clSetKernelArg(K, 9, sizeof(int), &P->ni[2]);
+            e = lcl__argv(K, kid[i] == LCL__K_ELLIMG ? 10 : 9, LCL__A(n), LCL__A(P->ni[0]), LCL__A(P->ni[1]), LCL__A(P->b[1]), LCL__A(P->b[2]),
+                          ms, kid[i] == LCL__K_ELLIMG ? (const void *)&ximg : (const void *)&x, rs, pa, rs, pb, LCL__A(y), LCL__A(P->ni[2]));
             break;
         case LCL__K_SELL:
             e = lcl__argv(K, 11, LCL__A(n), LCL__A(P->ni[0]), LCL__A(P->b[0]), LCL__A(P->b[3]), LCL__A(P->b[4]), LCL__A(P->b[1]), LCL__A(P->b[2]),
@@ -6356,33 +6453,27 @@ LCL__PRIVATE lcl_status lcl__vec_cl_create(lcl_context *ctx, lcl_vec *v, const v
     if (!ctx || ctx->ndev < 1) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "OpenCL vectors need an OpenCL context");
     d = &ctx->dev[0];
     if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &v->buf)) != LCL_OK) return st;
-    if (init) st = lcl__vec_cl_write(ctx, v, init);
+    if (init) st = lcl__vec_cl_copy(ctx, v, init, NULL);
     else if (bytes) {
         void *z = lcl__alloc(ctx, "zero vector", bytes, 1, &st);
         if (z) {
             memset(z, 0, bytes);
-            st = lcl__vec_cl_write(ctx, v, z);
+            st = lcl__vec_cl_copy(ctx, v, z, NULL);
             LCL_FREE(z);
         }
     }
     if (st != LCL_OK) { LCL__CL->clReleaseMemObject(v->buf); v->buf = NULL; }
     return st;
 }
-LCL__PRIVATE lcl_status lcl__vec_cl_write(lcl_context *ctx, lcl_vec *v, const void *src) {
+/* the whole vector from host memory src, or (src NULL) to dst; blocking */
+LCL__PRIVATE lcl_status lcl__vec_cl_copy(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst) {
     lcl__device *d = &ctx->dev[v->dev];
     size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
     cl_int e;
     if (!bytes) return LCL_OK;
-    e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
-    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
-}
-LCL__PRIVATE lcl_status lcl__vec_cl_read(lcl_context *ctx, const lcl_vec *v, void *dst) {
-    lcl__device *d = &ctx->dev[v->dev];
-    size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
-    cl_int e;
-    if (!bytes) return LCL_OK;
-    e = LCL__CL->clEnqueueReadBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
-    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueReadBuffer", d->info.name);
+    e = src ? LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, src, 0, NULL, NULL)
+            : LCL__CL->clEnqueueReadBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, src ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", d->info.name);
 }
 LCL__PRIVATE void lcl__vec_cl_free(lcl_vec *v) {
     if (v && v->buf) LCL__CL->clReleaseMemObject(v->buf);
@@ -6414,7 +6505,7 @@ LCL_API int lcl_format_parse(const char *name, lcl_format *out) {
     if (!name || !out) return 0;
     for (i = 0; i < LCL_FMT_COUNT_; i++)
         if (lcl__strieq(name, lcl__format_names[i])) { *out = (lcl_format)i; return 1; }
-    if (lcl__strieq(name, "cds")) { *out = LCL_FMT_DIA; return 1; }   /* the thesis's name */
+    if (lcl__strieq(name, "cds")) { *out = LCL_FMT_DIA; return 1; }   /* DIA's other name */
     return 0;
 }
 LCL_API int lcl_spmv_kernel_parse(const char *name, lcl_spmv_kernel *out) {
@@ -6458,6 +6549,23 @@ LCL__PRIVATE lcl_status lcl__csr_check(lcl_context *ctx, const lcl_csr *M, const
     return LCL_OK;
 }
 
+/* SELL-C-sigma defaults: the device's tuning on OpenCL, else the CPU backends' (a cache line of
+   rows, sorted within 64) */
+LCL__PRIVATE void lcl__sell_defaults(const lcl_context *ctx, int device, int *c, int *sigma) {
+    *c = 8;
+    *sigma = 64;
+#ifndef LINALG_CL_NO_OPENCL
+    if (ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0) {
+        const lcl__tuning *t = &ctx->dev[device >= 0 && device < ctx->ndev ? device : 0].tune;
+        *c = t->spmv_sell_c;
+        *sigma = t->spmv_sell_sigma;
+    }
+#else
+    (void)ctx;
+    (void)device;
+#endif
+}
+
 LCL__PRIVATE int lcl__ctx_gpu(const lcl_context *ctx, int device) {
 #ifndef LINALG_CL_NO_OPENCL
     if (ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0)
@@ -6471,7 +6579,7 @@ LCL__PRIVATE int lcl__ctx_gpu(const lcl_context *ctx, int device) {
 
 /* options with the defaults filled in; the format may stay AUTO */
 LCL__PRIVATE lcl_status lcl__opts_resolve(lcl_context *ctx, const lcl_spmat_opts *o, lcl_spmat_opts *r) {
-    int gpu;
+    int c, sigma;
     if (o) *r = *o;
     else memset(r, 0, sizeof *r);
     if ((int)r->format < 0 || r->format >= LCL_FMT_COUNT_)
@@ -6484,10 +6592,10 @@ LCL__PRIVATE lcl_status lcl__opts_resolve(lcl_context *ctx, const lcl_spmat_opts
     if (r->block_r < 0 || r->block_c < 0 || r->block_r > LCL__BCSR_MAXB || r->block_c > LCL__BCSR_MAXB)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_create: BCSR block %d x %d (each 1..%d)", r->block_r, r->block_c, LCL__BCSR_MAXB);
     if (r->hyb_width < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmat_create: negative hyb_width %d", r->hyb_width);
-    gpu = lcl__ctx_gpu(ctx, r->device);
+    lcl__sell_defaults(ctx, r->device, &c, &sigma);
     if (r->max_fill == 0) r->max_fill = 3.0;
-    if (r->sell_c == 0) r->sell_c = gpu ? 32 : 8;
-    if (r->sell_sigma == 0) r->sell_sigma = gpu ? 256 : 64;
+    if (r->sell_c == 0) r->sell_c = c;
+    if (r->sell_sigma == 0) r->sell_sigma = sigma;
     if (r->block_r == 0) r->block_r = 4;
     if (r->block_c == 0) r->block_c = 4;
     /* hyb_width stays as given: 0 lets A^T pick its own from its histogram */
@@ -6890,26 +6998,23 @@ LCL_API lcl_status lcl_vec_create(lcl_context *ctx, lcl_dtype dt, int64_t n, con
     *out = v;
     return LCL_OK;
 }
-LCL_API lcl_status lcl_vec_write(lcl_context *ctx, lcl_vec *v, const void *src) {
+/* lcl_vec_write (from src) and lcl_vec_read (src NULL, to dst): the whole vector */
+LCL__PRIVATE lcl_status lcl__vec_xfer(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst, const char *fn) {
     lcl_status st;
-    if (!v || (!src && v->n > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_vec_write: NULL argument");
-    if ((st = lcl__backend_check(ctx, v->backend, "lcl_vec_write", "vector")) != LCL_OK) return st;
+    if (!v || (!src && !dst && v->n > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL argument", fn);
+    if ((st = lcl__backend_check(ctx, v->backend, fn, "vector")) != LCL_OK) return st;
 #ifndef LINALG_CL_NO_OPENCL
-    if (v->backend == LCL_BACKEND_OPENCL) return lcl__vec_cl_write(ctx, v, src);
+    if (v->backend == LCL_BACKEND_OPENCL) return lcl__vec_cl_copy(ctx, v, src, dst);
 #endif
-    if (v->n > 0) memcpy(v->host, src, (size_t)v->n * lcl__dsize(v->dtype));
+    if (v->n > 0) {
+        size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
+        if (src) memcpy(v->host, src, bytes);
+        else memcpy(dst, v->host, bytes);
+    }
     return LCL_OK;
 }
-LCL_API lcl_status lcl_vec_read(lcl_context *ctx, const lcl_vec *v, void *dst) {
-    lcl_status st;
-    if (!v || (!dst && v->n > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_vec_read: NULL argument");
-    if ((st = lcl__backend_check(ctx, v->backend, "lcl_vec_read", "vector")) != LCL_OK) return st;
-#ifndef LINALG_CL_NO_OPENCL
-    if (v->backend == LCL_BACKEND_OPENCL) return lcl__vec_cl_read(ctx, v, dst);
-#endif
-    if (v->n > 0) memcpy(dst, v->host, (size_t)v->n * lcl__dsize(v->dtype));
-    return LCL_OK;
-}
+LCL_API lcl_status lcl_vec_write(lcl_context *ctx, lcl_vec *v, const void *src) { return lcl__vec_xfer(ctx, v, src, NULL, "lcl_vec_write"); }
+LCL_API lcl_status lcl_vec_read(lcl_context *ctx, const lcl_vec *v, void *dst) { return lcl__vec_xfer(ctx, v, NULL, dst, "lcl_vec_read"); }
 LCL_API void lcl_vec_free(lcl_vec *v) {
     if (!v) return;
 #ifndef LINALG_CL_NO_OPENCL

@@ -4,6 +4,9 @@
 #ifndef LCL_FP64
 #define LCL_FP64 1
 #endif
+#ifndef LCL_WG
+#define LCL_WG 256     /* 1-D work-group size: a power of two the device allows */
+#endif
 #if LCL_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define real double

@@ -1,7 +1,7 @@
 /* sparse.cl -- SpMV kernels: y = alpha*A*x + beta*y for the rows of one part of an lcl_spmat
    (linalg_cl.h >>formats, >>spmv-opencl). Every kernel works on part-local rows 0..n-1 and a y of
    the part's rows; x is the whole vector. Indices are int32 (the host checks that a part fits).
-   beta == 0 never reads y (y may hold NaN). Built once per precision like dense.cl: LCL_FP64
+   beta == 0 never reads y (y may hold NaN). Built once per precision, as its own program: LCL_FP64
    selects double, kernel names end in _d or _f.
    Portability (PoCL 5 asserts otherwise): no early return, every barrier reached by the whole
    work-group, loops around barriers have uniform trip counts. */
@@ -14,8 +14,6 @@
 #if LCL_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
-#undef real
-#undef SFX
 #if LCL_FP64
 #define real double
 #define SFX(name) name##_d
@@ -24,12 +22,14 @@
 #define SFX(name) name##_f
 #endif
 /* CSR adaptive: products a stream block keeps in local memory (nnz per block of short rows) */
+#ifndef SPMV_LDS
 #define SPMV_LDS (4 * LCL_WG)
+#endif
 
 /* y[i] = alpha*s + beta*y[i], y untouched by a read when beta == 0 */
 #define SPMV_PUT(y, i, s) do { if (beta == (real)0) (y)[i] = alpha * (s); else (y)[i] = fma(beta, (y)[i], alpha * (s)); } while (0)
 
-/* CSR scalar (the thesis's): one work-item per row */
+/* CSR scalar: one work-item per row */
 __kernel void SFX(lcl_spmv_csr_scalar)(const int n, __global const int *ptr, __global const int *idx,
                                        __global const real *val, __global const real *x, const real alpha,
                                        const real beta, __global real *y) {
@@ -247,7 +247,7 @@ __kernel void SFX(lcl_spmv_sell)(const int n, const int C, __global const int *s
     }
 }
 
-/* DIA (the thesis's CDS): val[d*ld + i] = A(r0+i, r0+i+off[d]); one work-item per row */
+/* DIA (also called CDS): val[d*ld + i] = A(r0+i, r0+i+off[d]); one work-item per row */
 __kernel void SFX(lcl_spmv_dia)(const int n, const int r0, const int cols, const int ndiag, const int ld,
                                 __global const int *off, __global const real *val, __global const real *x,
                                 const real alpha, const real beta, __global real *y) {

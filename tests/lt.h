@@ -30,6 +30,8 @@ long lt_alloc_outstanding(void);   /* library blocks allocated and not yet freed
 int lt_cl_fail(const char *fn, int nth, int errcode);
 int lt_cl_calls(const char *fn);
 void lt_cl_reset(void);
+/* how many kernel files (one OpenCL program each) the library embeds */
+int lt_kernel_files(void);
 /* what device dev of ctx claims about double precision (1 yes, 0 no); 0 when there is no such device */
 int lt_cl_fp64(lcl_context *ctx, int dev, int on);
 

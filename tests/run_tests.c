@@ -18,6 +18,7 @@ int lt_checks_failed;
 const char *lt_shared = "../shared";
 const char *lt_self = "build/run_tests";
 static int passed, failed, skipped;
+int lt_kernel_files(void) { return LCL__KERNEL_FILE_COUNT; }
 static char failed_names[4096];
 
 /* ---- allocation hooks: count outstanding blocks; fail the k-th call (lt.h). Relaxed atomics:

@@ -253,6 +253,13 @@ static int cache_file(const char *dir, char *path, size_t cap) {
     return ok;
 }
 
+/* one lcl_axpy in single precision, checked: builds (or loads) blas1.cl's program alone */
+static void axpy_f32_check(lcl_context *ctx) {
+    float x[3] = {1, 2, 3}, y[3] = {1, 1, 1};
+    CHECK_OK(ctx, lcl_axpy(ctx, LCL_F32, 3, 2.0, x, y));
+    CHECK(y[0] == 3 && y[1] == 5 && y[2] == 7);
+}
+
 static void test_program_cache(void) {
     char dir[256], path[512];
     lcl_context *ctx;
@@ -264,7 +271,7 @@ static void test_program_cache(void) {
     snprintf(dir, sizeof dir, "build/test-cache-%d/sub", (int)getpid());
     /* miss: built from source and stored (the directory is created) */
     ctx = make(LCL_BACKEND_OPENCL, "0", dir);
-    CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+    axpy_f32_check(ctx);
     lcl_context_cache_stats(ctx, &cs);
     CHECK(cs.misses == 1 && cs.hits == 0 && cs.stores == 1 && cs.rejected == 0);
     lcl_context_destroy(ctx);
@@ -287,7 +294,7 @@ static void test_program_cache(void) {
         fclose(f);
     }
     ctx = make(LCL_BACKEND_OPENCL, "0", dir);
-    CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+    axpy_f32_check(ctx);
     lcl_context_cache_stats(ctx, &cs);
     CHECK(cs.rejected == 1 && cs.hits == 0 && cs.stores == 1);
     y[0] = y[1] = y[2] = 1;
@@ -295,7 +302,7 @@ static void test_program_cache(void) {
     CHECK(y[0] == 3 && y[1] == 5 && y[2] == 7);
     lcl_context_destroy(ctx);
     ctx = make(LCL_BACKEND_OPENCL, "0", dir);
-    CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+    axpy_f32_check(ctx);
     lcl_context_cache_stats(ctx, &cs);
     CHECK(cs.hits == 1);
     lcl_context_destroy(ctx);
@@ -303,14 +310,14 @@ static void test_program_cache(void) {
     f = fopen(path, "r+b");
     if (f) { CHECK(ftruncate(fileno(f), 40) == 0); fclose(f); }
     ctx = make(LCL_BACKEND_OPENCL, "0", dir);
-    CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+    axpy_f32_check(ctx);
     lcl_context_cache_stats(ctx, &cs);
     CHECK(cs.rejected == 1 && cs.stores == 1);
     lcl_context_destroy(ctx);
     f = fopen(path, "wb");
     if (f) { fputs("garbage that is not a program binary", f); fclose(f); }
     ctx = make(LCL_BACKEND_OPENCL, "0", dir);
-    CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+    axpy_f32_check(ctx);
     lcl_context_cache_stats(ctx, &cs);
     CHECK(cs.rejected == 1);
     lcl_context_destroy(ctx);
@@ -325,14 +332,21 @@ static void test_program_cache(void) {
         d.build_options = "-DLCL_TEST_OPTION=1";
         ctx = NULL;
         CHECK_OK(ctx, lcl_context_create(&d, &ctx));
-        CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+        axpy_f32_check(ctx);
         lcl_context_cache_stats(ctx, &cs);
         CHECK(cs.misses == 1 && cs.hits == 0);
         lcl_context_destroy(ctx);
     }
+    /* lcl_context_prepare builds every kernel file: one entry each, the first loaded from the cache */
+    ctx = make(LCL_BACKEND_OPENCL, "0", dir);
+    CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+    lcl_context_cache_stats(ctx, &cs);
+    CHECK_MSG(cs.hits == 1 && cs.misses == lt_kernel_files() - 1, "hits %d misses %d of %d files", (int)cs.hits, (int)cs.misses,
+              lt_kernel_files());
+    lcl_context_destroy(ctx);
     /* an unwritable cache directory is not an error: the program still builds */
     ctx = make(LCL_BACKEND_OPENCL, "0", "/proc/no-such-dir/cache");
-    CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
+    axpy_f32_check(ctx);
     lcl_context_destroy(ctx);
     snprintf(dir, sizeof dir, "build/test-cache-%d", (int)getpid());
     rm_rf(dir);
@@ -353,6 +367,77 @@ static void test_build_failure(void) {
     CHECK(strstr(lcl_last_error(ctx), "build log") != NULL);
     CHECK(strstr(lcl_last_error(ctx), "no_such_type") != NULL);   /* the log itself */
     CHECK(y[0] == 1);
+    lcl_context_destroy(ctx);
+}
+
+/* Each kernel file is its own program: a tunable that breaks sparse.cl alone (SPMV_LDS) leaves
+   blas1.cl and dense.cl working, and the SpMV error names the file and carries its build log. */
+static void test_kernel_file_isolation(void) {
+    lcl_context *ctx = NULL;
+    lcl_context_desc d;
+    lcl_coo C;
+    lcl_spmat *S = NULL;
+    lcl_spmat_opts so;
+    lcl_dense A, B;
+    int32_t ipiv[17];
+    int64_t info = -1, i, j;
+    float x[2] = {1, 2}, y[2] = {1, 1};
+    double xs[17], ys[17], r = 0;
+    if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
+    memset(&d, 0, sizeof d);
+    d.backend = LCL_BACKEND_OPENCL;
+    d.ignore_env = 1;
+    d.build_options = "-DSPMV_LDS=no_such_lds_size";
+    CHECK_OK(ctx, lcl_context_create(&d, &ctx));
+    CHECK_OK(ctx, lcl_axpy(ctx, LCL_F32, 2, 2.0, x, y));
+    CHECK(y[0] == 3 && y[1] == 5);
+    /* dense.cl: a 17 x 17 diagonally dominant solve on the device, residual checked on the host */
+    CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, LCL_F32, LCL_COL_MAJOR, 17, 17));
+    CHECK_OK(ctx, lcl_dense_alloc(ctx, &B, LCL_F32, LCL_COL_MAJOR, 17, 1));
+    for (i = 0; i < 17; i++) {
+        for (j = 0; j < 17; j++) lcl_dense_set(&A, i, j, i == j ? 20.0 : (double)((i * 3 + j * 5) % 7) - 3.0);
+        lcl_dense_set(&B, i, 0, (double)(i + 1));
+    }
+    for (i = 0; i < 17; i++) { xs[i] = 0; ys[i] = lcl_dense_get(&B, i, 0); }
+    {
+        lcl_dense A0;
+        CHECK_OK(ctx, lcl_dense_alloc(ctx, &A0, LCL_F32, LCL_COL_MAJOR, 17, 17));
+        for (i = 0; i < 17; i++) for (j = 0; j < 17; j++) lcl_dense_set(&A0, i, j, lcl_dense_get(&A, i, j));
+        CHECK_OK(ctx, lcl_gesv(ctx, &A, ipiv, &B, &info));
+        CHECK(info == 0);
+        for (i = 0; i < 17; i++) xs[i] = lcl_dense_get(&B, i, 0);
+        for (i = 0; i < 17; i++) {
+            double s = -ys[i];
+            for (j = 0; j < 17; j++) s += lcl_dense_get(&A0, i, j) * xs[j];
+            if (fabs(s) > r) r = fabs(s);
+        }
+        CHECK_MSG(r < 1e-4, "residual %g", r);
+        lcl_dense_free(&A0);
+    }
+    lcl_dense_free(&A);
+    lcl_dense_free(&B);
+    /* sparse.cl: the build error, naming the file and the log's complaint */
+    CHECK_OK(ctx, lcl_coo_alloc(ctx, &C, LCL_F64, 2, 2, 2));
+    CHECK_OK(ctx, lcl_coo_push(ctx, &C, 0, 0, 1.0));
+    CHECK_OK(ctx, lcl_coo_push(ctx, &C, 1, 1, 2.0));
+    memset(&so, 0, sizeof so);
+    so.format = LCL_FMT_CSR;
+    {
+        lcl_status st = lcl_spmat_from_coo(ctx, &C, &so, &S);
+        if (st == LCL_OK) {
+            double xv[2] = {1, 1}, yv[2] = {0, 0};
+            st = lcl_spmv(ctx, LCL_NO_TRANS, 1.0, S, xv, 0.0, yv);
+        }
+        CHECK_MSG(st == LCL_ERR_BUILD, "got %s: %s", lcl_status_string(st), lcl_last_error(ctx));
+        CHECK_MSG(strstr(lcl_last_error(ctx), "sparse.cl") != NULL && strstr(lcl_last_error(ctx), "no_such_lds_size") != NULL,
+                  "message: %.300s", lcl_last_error(ctx));
+    }
+    lcl_spmat_free(S);
+    lcl_coo_free(&C);
+    /* and the working files still work after the failure */
+    y[0] = y[1] = 1;
+    CHECK_OK(ctx, lcl_axpy(ctx, LCL_F32, 2, 2.0, x, y));
+    CHECK(y[0] == 3 && y[1] == 5);
     lcl_context_destroy(ctx);
 }
 
@@ -508,6 +593,7 @@ void lt_suite_core(void) {
     LT_RUN(test_device_memory_limit);
     LT_RUN(test_program_cache);
     LT_RUN(test_build_failure);
+    LT_RUN(test_kernel_file_isolation);
     LT_RUN(test_fallback_no_loader);
     LT_RUN(test_fallback_no_vendor);
     LT_RUN(test_two_pocl_devices);

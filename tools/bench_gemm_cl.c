@@ -22,7 +22,7 @@ int main(int argc, char **argv) {
     desc.build_options = argc > 2 ? argv[2] : NULL;   /* e.g. -DTC_ASM_VOLATILE */
     if (lcl_context_create(&desc, &ctx) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
     d = &ctx->dev[0];
-    printf("device %s, tensor cores %s\n", d->info.name, d->tc ? "available" : "no");
+    printf("device %s, tensor cores %s\n", d->info.name, d->tune.tc ? "available" : "no");
     for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         int M = shapes[s][0], N = shapes[s][1], K = shapes[s][2], tb = shapes[s][3], lo = shapes[s][4], tc, rep;
         size_t na = (size_t)M * K, nbb = (size_t)K * N, nc = (size_t)M * N, i;
@@ -36,9 +36,9 @@ int main(int argc, char **argv) {
         c = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_WRITE, nc * 8, NULL, &e);
         for (tc = 1; tc >= 0; tc--) {
             double best = 1e30, err = 0;
-            int avail = d->tc;
+            int avail = d->tune.tc;
             if (tc && !avail) continue;
-            d->tc = tc;
+            d->tune.tc = tc;
             for (rep = 0; rep < 4; rep++) {
                 double t0;
                 LCL__CL->clFinish(d->queue[0]);
@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
             printf("M=%d N=%d K=%d %s%s %-8s %8.3f ms %7.2f TF/s%s", M, N, K, tb ? "NT" : "NN", lo ? " lower" : "", tc ? "tensor" : "portable",
                    best * 1e3, (lo ? 1.0 : 2.0) * M * N * K / best / 1e12, tc ? "\n" : "");
             if (!tc) printf("  max |tc - portable| %.2e\n", err);
-            d->tc = avail;
+            d->tune.tc = avail;
         }
         LCL__CL->clReleaseMemObject(a); LCL__CL->clReleaseMemObject(b); LCL__CL->clReleaseMemObject(c);
         free(ha); free(hb); free(hc); free(hr);

@@ -12,6 +12,12 @@
  * ends; a single line longer than a chunk is split mid-line (at a UTF-8
  * character boundary where possible).
  *
+ * For every file the names its kernels are declared with are listed too
+ * (`__kernel [__attribute__((...))] void NAME` or `void SFX(NAME...)`, where a
+ * name built by the preprocessor is cut at its first non-identifier
+ * character), so the library can tell which file's program holds a kernel
+ * without building them all: a kernel name starts with one of its file's.
+ *
  * Output is byte-for-byte deterministic: it depends only on the basenames and
  * contents of the inputs and on the basename of OUT.h.  OUT.h is written to
  * OUT.h.tmp first and then renamed into place.
@@ -188,6 +194,65 @@ static void put_literal(FILE *o, const unsigned char *p, size_t n, int prev_q)
     fputc('"', o);
 }
 
+static int is_ident(unsigned char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Write the kernel names of f as one space-separated string literal. */
+static void emit_kernel_names(FILE *o, const input_file *f)
+{
+    const unsigned char *d = f->data;
+    size_t n = f->size, i = 0, count = 0;
+    fputs("\"", o);
+    while (i + 8 <= n) {
+        size_t p, q;
+        if (memcmp(d + i, "__kernel", 8) != 0 || (i > 0 && is_ident(d[i - 1])) || (i + 8 < n && is_ident(d[i + 8]))) {
+            ++i;
+            continue;
+        }
+        p = i + 8;
+        for (;;) {  /* skip blanks and __attribute__((...)) up to "void" */
+            while (p < n && (d[p] == ' ' || d[p] == '\t' || d[p] == '\n' || d[p] == '\\'))
+                ++p;
+            if (p + 13 <= n && memcmp(d + p, "__attribute__", 13) == 0) {
+                int depth = 0;
+                p += 13;
+                while (p < n && d[p] != '(')
+                    ++p;
+                while (p < n) {
+                    if (d[p] == '(')
+                        ++depth;
+                    else if (d[p] == ')' && --depth == 0) {
+                        ++p;
+                        break;
+                    }
+                    ++p;
+                }
+                continue;
+            }
+            break;
+        }
+        i = p;
+        if (p + 4 > n || memcmp(d + p, "void", 4) != 0)
+            continue;
+        p += 4;
+        while (p < n && (d[p] == ' ' || d[p] == '\t'))
+            ++p;
+        if (p + 4 <= n && memcmp(d + p, "SFX(", 4) == 0)
+            p += 4;
+        for (q = p; q < n && is_ident(d[q]); ++q) {
+        }
+        if (q > p) {
+            if (count++)
+                fputc(' ', o);
+            fwrite(d + p, 1, q - p, o);
+        }
+        i = q;
+    }
+    fputs("\"", o);
+}
+
 static void emit_file(FILE *o, const input_file *f)
 {
     const unsigned char *d = f->data;
@@ -314,7 +379,8 @@ int main(int argc, char **argv)
     fputs("#ifndef LCL_KERNELS_EMBEDDED_H\n#define LCL_KERNELS_EMBEDDED_H\n", o);
     for (i = 0; i < nfiles; ++i)
         emit_file(o, &files[i]);
-    fputs("typedef struct lcl__kernel_file { const char *name; const char *const *chunks; }"
+    fputs("/* a file's kernels are those whose names start with one of `kernels` */\n", o);
+    fputs("typedef struct lcl__kernel_file { const char *name; const char *const *chunks; const char *kernels; }"
           " lcl__kernel_file;\n", o);
     fputs("static const lcl__kernel_file lcl__kernel_files[] = {\n", o);
     for (i = 0; i < nfiles; ++i) {
@@ -328,7 +394,9 @@ int main(int argc, char **argv)
             fwrite(esc, 1, k, o);
             prev_q = (*b == '?');
         }
-        fprintf(o, "\", %s }%s\n", files[i].ident, i + 1 < nfiles ? "," : "");
+        fprintf(o, "\", %s, ", files[i].ident);
+        emit_kernel_names(o, &files[i]);
+        fprintf(o, " }%s\n", i + 1 < nfiles ? "," : "");
     }
     fputs("};\n", o);
     fprintf(o, "#define LCL__KERNEL_FILE_COUNT %d\n", nfiles);

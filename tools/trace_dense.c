@@ -188,7 +188,7 @@ int main(int argc, char **argv) {
         char ext[8192] = "";
         LCL__CL->clGetDeviceInfo(ctx->dev[0].id, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
         printf("extensions: %s\n", ext);
-        if (lcl__get_program(ctx, &ctx->dev[0], LCL_F64, &pr) == LCL_OK) {
+        if (lcl__program_of(ctx, &ctx->dev[0], LCL_F64, "lcl_gemm_d", &pr) == LCL_OK) {
             LCL__CL->clGetProgramBuildInfo(pr->prog, ctx->dev[0].id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
             log = (char *)calloc(len + 1, 1);
             LCL__CL->clGetProgramBuildInfo(pr->prog, ctx->dev[0].id, CL_PROGRAM_BUILD_LOG, len, log, NULL);
