@@ -4838,9 +4838,7 @@ LCL_API lcl_status lcl_coo_push(lcl_context *ctx, lcl_coo *m, int64_t i, int64_t
 }
 LCL_API void lcl_coo_free(lcl_coo *m) {
     if (!m) return;
-    LCL_FREE(m->row);
-    LCL_FREE(m->col);
-    LCL_FREE(m->val);
+    LCL_FREE(m->row); LCL_FREE(m->col); LCL_FREE(m->val);
     memset(m, 0, sizeof *m);
 }
 LCL__PRIVATE lcl_status lcl__coo_check(lcl_context *ctx, const lcl_coo *m, const char *fn) {
@@ -4961,9 +4959,7 @@ LCL_API lcl_status lcl_coo_copy(lcl_context *ctx, const lcl_coo *src, lcl_dtype 
 }
 LCL_API void lcl_csr_free(lcl_csr *m) {
     if (!m) return;
-    LCL_FREE(m->ptr);
-    LCL_FREE(m->col);
-    LCL_FREE(m->val);
+    LCL_FREE(m->ptr); LCL_FREE(m->col); LCL_FREE(m->val);
     memset(m, 0, sizeof *m);
 }
 LCL_API lcl_status lcl_csr_from_coo(lcl_context *ctx, const lcl_coo *src, lcl_csr *dst) {
@@ -5189,23 +5185,13 @@ LCL__PRIVATE lcl_status lcl__csr_transpose(lcl_context *ctx, const lcl_csr *a, l
 }
 
 LCL__PRIVATE void lcl__spmat_free_host(lcl_spmat *A) {
-    LCL_FREE(A->ptr);
-    LCL_FREE(A->idx);
-    LCL_FREE(A->val);
-    LCL_FREE(A->row);
-    LCL_FREE(A->crow);
-    LCL_FREE(A->ccol);
-    LCL_FREE(A->cval);
-    LCL_FREE(A->perm);
-    LCL_FREE(A->swidth);
-    LCL_FREE(A->off);
-    LCL_FREE(A->split);
-    LCL_FREE(A->cptr);
-    LCL_FREE(A->pptr);
-    A->pptr = NULL;
+#define LCL__FREE_NULL(p) (LCL_FREE(p), (p) = NULL)
+    LCL__FREE_NULL(A->ptr); LCL__FREE_NULL(A->idx); LCL__FREE_NULL(A->val); LCL__FREE_NULL(A->row);
+    LCL__FREE_NULL(A->crow); LCL__FREE_NULL(A->ccol); LCL__FREE_NULL(A->cval); LCL__FREE_NULL(A->perm);
+    LCL__FREE_NULL(A->swidth); LCL__FREE_NULL(A->off); LCL__FREE_NULL(A->split); LCL__FREE_NULL(A->cptr);
+    LCL__FREE_NULL(A->pptr);
+#undef LCL__FREE_NULL
     A->npanel = 0;
-    A->ptr = NULL; A->idx = NULL; A->val = NULL; A->row = NULL; A->crow = NULL; A->ccol = NULL; A->cval = NULL;
-    A->perm = NULL; A->swidth = NULL; A->off = NULL; A->split = NULL; A->cptr = NULL;
 }
 
 /* ---- building: A's sizes, dtype and resolved opts are set; M is valid CSR ---- */
@@ -6292,18 +6278,14 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
             kid[0] = j; gws[0] = (size_t)lcl__round_up((int64_t)n * P->V, (int64_t)wg); launches = 1;
         } else { kid[0] = LCL__K_SCALAR; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg); launches = 1; }
         break;
-    case LCL_FMT_COO:
-        kid[0] = LCL__K_SCALE; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg);
-        kid[1] = LCL__K_COO; gws[1] = (size_t)P->ni[1] * wg;
-        kid[2] = LCL__K_COOFIX; gws[2] = (size_t)lcl__round_up(P->ni[1], (int64_t)wg);
-        launches = P->ni[1] > 0 ? 3 : 1;
+    case LCL_FMT_COO: case LCL_FMT_HYB: {   /* y scaled (COO) or the ELL part's (HYB), then the COO tiles */
+        int c = A->format == LCL_FMT_COO ? 1 : 3;
+        kid[0] = A->format == LCL_FMT_COO ? LCL__K_SCALE : LCL__K_ELL; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg);
+        kid[1] = LCL__K_COO; gws[1] = (size_t)P->ni[c] * wg;
+        kid[2] = LCL__K_COOFIX; gws[2] = (size_t)lcl__round_up(P->ni[c], (int64_t)wg);
+        launches = P->ni[c] > 0 ? 3 : 1;
         break;
-    case LCL_FMT_HYB:
-        kid[0] = LCL__K_ELL; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg);
-        kid[1] = LCL__K_COO; gws[1] = (size_t)P->ni[3] * wg;
-        kid[2] = LCL__K_COOFIX; gws[2] = (size_t)lcl__round_up(P->ni[3], (int64_t)wg);
-        launches = P->ni[3] > 0 ? 3 : 1;
-        break;
+    }
     case LCL_FMT_ELL:
         kid[0] = ximg ? LCL__K_ELLIMG : LCL__K_ELL; gws[0] = (size_t)lcl__round_up(n, (int64_t)wg); launches = 1;
         break;
