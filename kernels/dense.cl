@@ -362,6 +362,19 @@ __kernel void SFX(lcl_nonfinite)(const int rows, const int cols, __global const 
     }
 }
 
+/* the work-group's largest candidate into vbest[0], ibest[0] (the lowest row on ties); every
+   work-item calls it, after the barrier that publishes vbest/ibest */
+inline void panel_argmax(__local real *vbest, __local int *ibest, const int lid) {
+    int s;
+    for (s = LCL_WG / 2; s > 0; s >>= 1) {
+        if (lid < s && (vbest[lid + s] > vbest[lid] || (vbest[lid + s] == vbest[lid] && ibest[lid + s] < ibest[lid]))) {
+            vbest[lid] = vbest[lid + s];
+            ibest[lid] = ibest[lid + s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
 /* ---- the LU panel on the device: one launch per column, every work-group taking part ----
    Launch j (c0 <= j <= c1) over rows [j, n): first finish column j-1 (scale it by its pivot, the
    rank-1 update of columns j..c1-1), then look for column j's pivot. Each work-group leaves its
@@ -382,7 +395,7 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
     const real piv = jp >= c0 ? A[(long)jp * ld + jp] : (real)1;
     const int upd = jp >= c0 && piv != 0, cend = upd ? c1 : j, search = j < c1;
     real best = -1;
-    int bi = j, i, c, s, w, L, p;
+    int bi = j, i, c, w, L, p;
     for (i = j + (int)get_global_id(0); i < n; i += gsz) {
         __global real *r = A + (long)i * ld;
         real l = upd ? r[jp] / piv : (real)0;
@@ -396,13 +409,7 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
     vbest[lid] = best;
     ibest[lid] = bi;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (s = LCL_WG / 2; s > 0; s >>= 1) {
-        if (lid < s && (vbest[lid + s] > vbest[lid] || (vbest[lid + s] == vbest[lid] && ibest[lid + s] < ibest[lid]))) {
-            vbest[lid] = vbest[lid + s];
-            ibest[lid] = ibest[lid + s];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    panel_argmax(vbest, ibest, lid);
     if (lid == 0) {
         part_v[get_group_id(0)] = vbest[0];
         part_i[get_group_id(0)] = ibest[0];
@@ -423,13 +430,7 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
     vbest[lid] = best;
     ibest[lid] = bi;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (s = LCL_WG / 2; s > 0; s >>= 1) {
-        if (lid < s && (vbest[lid + s] > vbest[lid] || (vbest[lid + s] == vbest[lid] && ibest[lid + s] < ibest[lid]))) {
-            vbest[lid] = vbest[lid + s];
-            ibest[lid] = ibest[lid + s];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    panel_argmax(vbest, ibest, lid);
     p = ibest[0];
     for (c = c0 + lid; c < (L && p != j ? c1 : c0); c += LCL_WG) {
         volatile __global real *x = A + (long)j * ld + c, *y = A + (long)p * ld + c;

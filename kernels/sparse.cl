@@ -184,49 +184,44 @@ __kernel void SFX(lcl_spmv_coo_fix)(const int ng, __global const int *crow, __gl
 }
 
 /* ELL, column-major (slot k of row i at k*ld + i): one work-item per row, coalesced; padding
-   slots (column -1) skip the x load */
+   slots (column -1) skip the x load. XC(c) reads x[c]. */
+#define SPMV_ELL_ROW(XC) do { \
+        real s = 0; \
+        int k; \
+        for (k = 0; k < w; k++) { \
+            int c = idx[k * ld + i]; \
+            if (c >= 0) s = fma(val[k * ld + i], XC(c), s); \
+        } \
+        SPMV_PUT(y, i, s); \
+    } while (0)
+#define SPMV_X(c) x[c]
 __kernel void SFX(lcl_spmv_ell)(const int n, const int w, const int ld, __global const int *idx,
                                 __global const real *val, __global const real *x, const real alpha,
                                 const real beta, __global real *y) {
     int i = get_global_id(0);
-    if (i < n) {
-        real s = 0;
-        int k;
-        for (k = 0; k < w; k++) {
-            int c = idx[k * ld + i];
-            if (c >= 0) s = fma(val[k * ld + i], x[c], s);
-        }
-        SPMV_PUT(y, i, s);
-    }
+    if (i < n) SPMV_ELL_ROW(SPMV_X);
 }
 
 #ifdef __IMAGE_SUPPORT__
 /* ELL with x read through an image1d_buffer (the texture path): float as CL_R/CL_FLOAT texels,
    double as CL_RG/CL_UNSIGNED_INT32 texels reinterpreted (texels == 1), or as two CL_R uint
    texels where the device has no two-channel buffer images (texels == 2) */
+inline real ell_img_x(__read_only image1d_buffer_t xi, const int texels, const int c) {
+#if LCL_FP64
+    uint4 t = read_imageui(xi, texels * c), u = t;
+    if (texels == 2) u = read_imageui(xi, 2 * c + 1);
+    return as_double((uint2)(t.x, texels == 2 ? u.x : t.y));
+#else
+    (void)texels;
+    return read_imagef(xi, c).x;
+#endif
+}
+#define SPMV_XIMG(c) ell_img_x(xi, texels, c)
 __kernel void SFX(lcl_spmv_ell_img)(const int n, const int w, const int ld, __global const int *idx,
                                     __global const real *val, __read_only image1d_buffer_t xi, const real alpha,
                                     const real beta, __global real *y, const int texels) {
     int i = get_global_id(0);
-    if (i < n) {
-        real s = 0;
-        int k;
-        for (k = 0; k < w; k++) {
-            int c = idx[k * ld + i];
-            if (c >= 0) {
-#if LCL_FP64
-                uint4 t = read_imageui(xi, texels * c), u = t;
-                real xv;
-                if (texels == 2) u = read_imageui(xi, 2 * c + 1);
-                xv = as_double((uint2)(t.x, texels == 2 ? u.x : t.y));
-#else
-                real xv = read_imagef(xi, c).x;
-#endif
-                s = fma(val[k * ld + i], xv, s);
-            }
-        }
-        SPMV_PUT(y, i, s);
-    }
+    if (i < n) SPMV_ELL_ROW(SPMV_XIMG);
 }
 #endif
 
