@@ -3,9 +3,6 @@
 #ifndef LCL_FP64
 #define LCL_FP64 1
 #endif
-#ifndef LCL_WG
-#define LCL_WG 256
-#endif
 #if LCL_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
