@@ -40,7 +40,7 @@ static int demo_context(lcl_context *ctx, const opts *o) {
         d.backend = all[b];
         d.device = o->device;
         printf("%s%s ", b ? ", " : "", lcl_backend_name(all[b]));
-        if (lcl_context_create(&d, &bc) != LCL_OK) printf("(unavailable: %s)", lcl_last_error(bc));
+        if (lcl_context_create(&d, &bc) != LCL_OK) printf("unavailable");     /* the OpenCL line says why */
         else if (axpy_exact(bc, LCL_F64) && axpy_exact(bc, LCL_F32)) printf("ok");
         else { printf("WRONG (y = 2x + y: %s)", lcl_last_error(bc)); failures++; }
         lcl_context_destroy(bc);
