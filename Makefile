@@ -17,6 +17,8 @@ TEST_DEBS := clang libomp-dev cmake pkg-config
 KERNELS  := $(sort $(wildcard kernels/*.cl))
 HDRS     := linalg_cl.h kernels_embedded.h
 GEN      := tools/lcl_gen.c tools/lcl_gen.h
+LCL_SRC  := $(sort $(wildcard tools/lcl/*.c))
+LCL_DEPS := $(LCL_SRC) tools/lcl/lcl.h tools/lcl_tool.h
 TESTSRC  := $(sort $(wildcard tests/test_*.c))
 EXAMPLES := $(patsubst examples/%.c,$(B)/%,$(wildcard examples/*.c))
 
@@ -43,10 +45,10 @@ check-kernels: $(B)/embed_kernels
 	  clang -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only -DLCL_FP64=$$p $$f || \
 	  { echo "$$f does not compile alone (LCL_FP64=$$p)"; exit 1; }; done; done; fi
 
-$(B)/lcl: tools/lcl.c tools/lcl_tool.h $(GEN) $(HDRS) | $(B)
-	$(CC) $(ALL_CFLAGS) -o $@ tools/lcl.c tools/lcl_gen.c $(LDLIBS)
+$(B)/lcl: $(LCL_DEPS) $(GEN) $(HDRS) | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $(LCL_SRC) tools/lcl_gen.c $(LDLIBS)
 
-$(B)/run_tests: tests/run_tests.c tests/lt.h $(TESTSRC) $(GEN) tools/lcl.c $(HDRS) | $(B)
+$(B)/run_tests: tests/run_tests.c tests/lt.h $(TESTSRC) $(GEN) $(LCL_DEPS) $(HDRS) | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
 
 $(B)/%: examples/%.c $(HDRS) | $(B)
@@ -179,8 +181,8 @@ $(B)/fuzz_sparse: tests/fuzz/fuzz_sparse.c tests/fuzz/impl.c linalg_cl.h | $(B)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_sparse.c tests/fuzz/impl.c -lm
 
 # the tool needs the OpenCL backend compiled in (lcl_dmat_*); parsing never reaches it
-$(B)/fuzz_args: tests/fuzz/fuzz_args.c tools/lcl.c tools/lcl_tool.h $(GEN) $(HDRS) | $(B)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -DLCL_TOOL_NO_MAIN -o $@ tests/fuzz/fuzz_args.c tools/lcl.c tools/lcl_gen.c $(LDLIBS)
+$(B)/fuzz_args: tests/fuzz/fuzz_args.c $(LCL_DEPS) $(GEN) $(HDRS) | $(B)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DLCL_TOOL_NO_MAIN -o $@ tests/fuzz/fuzz_args.c $(LCL_SRC) tools/lcl_gen.c $(LDLIBS)
 
 # each harness for FUZZ_TIME seconds (make fuzz-run FUZZ_TIME=600): one after another, or two at
 # a time with make -j2; fuzz-run-mm, fuzz-run-sparse, fuzz-run-args run one

@@ -132,6 +132,21 @@ static void time_formats(lcl_context *ctx, const lcl_csr *A, const double *x, co
     free(y);
 }
 
+/* a context on backend b, or NULL when this build or machine has none (then it says why) */
+static lcl_context *open_backend(lcl_backend b) {
+    lcl_context_desc d;
+    lcl_context *ctx = NULL;
+    if (!lcl_backend_compiled(b)) return NULL;
+    memset(&d, 0, sizeof d);
+    d.backend = b;
+    if (lcl_context_create(&d, &ctx) != LCL_OK) {
+        printf("  %s: skipped (%s)\n", lcl_backend_name(b), lcl_last_error(ctx));
+        lcl_context_destroy(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
 int main(void) {
     static const lcl_backend backends[3] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP, LCL_BACKEND_OPENCL};
     lcl_csr P;
@@ -140,16 +155,8 @@ int main(void) {
     int64_t i, k;
     printf("The thesis's 5x5 matrix, x = (1, 2, 3, 4, 5); y should be [13 18 6 10 25]:\n");
     for (b = 0; b < 3; b++) {
-        lcl_context_desc d;
-        lcl_context *ctx = NULL;
-        if (!lcl_backend_compiled(backends[b])) continue;
-        memset(&d, 0, sizeof d);
-        d.backend = backends[b];
-        if (lcl_context_create(&d, &ctx) != LCL_OK) {
-            printf("  %s: skipped (%s)\n", lcl_backend_name(backends[b]), lcl_last_error(ctx));
-            lcl_context_destroy(ctx);
-            continue;
-        }
+        lcl_context *ctx = open_backend(backends[b]);
+        if (!ctx) continue;
         printf("  %s:\n", lcl_backend_name(backends[b]));
         small_example(ctx);
         lcl_context_destroy(ctx);
@@ -168,16 +175,8 @@ int main(void) {
     printf("\n2-D Poisson, %d x %d grid: %lld rows, %lld nonzeros; M nnz/s, median of 30 products (host x and y)\n", m, m,
            (long long)P.rows, (long long)P.nnz);
     for (b = 0; b < 3; b++) {
-        lcl_context_desc d;
-        lcl_context *ctx = NULL;
-        if (!lcl_backend_compiled(backends[b])) continue;
-        memset(&d, 0, sizeof d);
-        d.backend = backends[b];
-        if (lcl_context_create(&d, &ctx) != LCL_OK) {
-            printf("  %s: skipped (%s)\n", lcl_backend_name(backends[b]), lcl_last_error(ctx));
-            lcl_context_destroy(ctx);
-            continue;
-        }
+        lcl_context *ctx = open_backend(backends[b]);
+        if (!ctx) continue;
         if (backends[b] == LCL_BACKEND_OPENCL) {
             lcl_device_info di;
             if (lcl_context_device(ctx, 0, &di) == LCL_OK) printf("  opencl on %s:\n", di.name);

@@ -139,12 +139,28 @@ static void test_tool_gen_stat(void) {
     CHECK(sh("rm -f build/t_*.mtx", NULL, 0) == 0);
 }
 
+/* the tour: every backend's y = 2x + y, the dense residuals, SpMV with auto's reasons */
 static void test_tool_demo(void) {
+    static const char *const dense_rows[2] = {"\n   dense-random:", "\n   dense-spd:"};
     char out[16384];
+    const char *p;
+    int i, reasons = 0;
     CHECK(sh(LCL_BIN " demo 2>&1", out, sizeof out) == 0);
-    CHECK(strstr(out, "WRONG") == NULL);
-    CHECK(strstr(out, "serial  double exact") != NULL);
-    CHECK(strstr(out, "openmp  single exact") != NULL);
+    CHECK_MSG(strstr(out, "WRONG") == NULL && strstr(out, "every check ok") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, "serial ok, openmp ok") != NULL, "%s", out);
+    for (i = 0; i < 2; i++) {   /* "   dense-random:N   gesv (LU)   time   GF/s   residual" */
+        double col[3] = {-1, -1, -1};
+        p = strstr(out, dense_rows[i]);
+        CHECK_MSG(p != NULL, "no row %s in %s", dense_rows[i] + 1, out);
+        if (!p) continue;
+        p = strchr(p + 1, ')');     /* after "(LU)" / "(Cholesky)" */
+        CHECK_MSG(p && sscanf(p + 1, "%lf %lf %lf", &col[0], &col[1], &col[2]) == 3, "%s", out);
+        CHECK_MSG(col[0] > 0 && col[1] > 0 && col[2] >= 0 && col[2] <= 1e-12, "%s: time %g, GF/s %g, residual %g", dense_rows[i] + 1,
+                  col[0], col[1], col[2]);
+    }
+    for (p = out; (p = strstr(p, "auto's reason: ")) != NULL; p++) reasons += p[15] != '\n' && p[15] != 0;
+    CHECK_MSG(reasons == 2, "%s", out);
+    CHECK(strstr(out, "gen:poisson3d:") != NULL && strstr(out, "gen:powerlaw:") != NULL && strstr(out, "lcl --help") != NULL);
 }
 
 /* ---- solve and bench dense ---- */

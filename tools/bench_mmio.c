@@ -1,20 +1,10 @@
 /* bench_mmio.c -- Matrix Market read speed (MB/s of text), against a plain fscanf reader in the
    same run. Usage: bench_mmio [SPEC...]  (default: two generated matrices written to build/). */
-#define _POSIX_C_SOURCE 200809L
+#include "bench_common.h"
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
 #include "lcl_gen.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <sys/stat.h>
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* the reference: what a user writes in ten lines with fscanf (no checks beyond the count) */
 static int64_t read_fscanf(const char *path) {
@@ -34,11 +24,6 @@ static int64_t read_fscanf(const char *path) {
     return got;
 }
 
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv) {
     const char *defaults[2] = {"poisson3d:100", "powerlaw:1000000:8"};
     const char **specs = argc > 1 ? (const char **)(argv + 1) : defaults;
@@ -50,7 +35,7 @@ int main(int argc, char **argv) {
     for (s = 0; s < nspecs; s++) {
         char path[512];
         struct stat stt;
-        double t_l[3], t_f[3], mb;
+        double t_l[3], t_f[3], mb, ml, mf;
         lcl_coo A;
         int64_t nnz = 0;
         snprintf(path, sizeof path, "build/bench_%s.mtx", specs[s]);
@@ -71,9 +56,9 @@ int main(int argc, char **argv) {
             if (read_fscanf(path) <= 0) { fprintf(stderr, "fscanf reader failed on %s\n", path); return 1; }
             t_f[r] = now() - t0;
         }
-        qsort(t_l, 3, sizeof(double), cmp_d);
-        qsort(t_f, 3, sizeof(double), cmp_d);
-        printf("| %s | %.1f | %lld | %.0f | %.0f | %.2fx |\n", specs[s], mb, (long long)nnz, mb / t_l[1], mb / t_f[1], t_f[1] / t_l[1]);
+        ml = median(t_l, 3);
+        mf = median(t_f, 3);
+        printf("| %s | %.1f | %lld | %.0f | %.0f | %.2fx |\n", specs[s], mb, (long long)nnz, mb / ml, mb / mf, mf / ml);
         fflush(stdout);
     }
     lcl_context_destroy(ctx);

@@ -22,34 +22,16 @@
    them; product-l1: the whole product with every column folded into a window of 512 (x stays in
    L1): what the row loop and the streams cost when x gathers never miss, the most any reordering
    of x could buy. */
-#define _POSIX_C_SOURCE 200809L
+#include "bench_common.h"
 #define LINALG_CL_IMPLEMENTATION
 #define LINALG_CL_NO_OPENCL
 #include "../linalg_cl.h"
 #include "lcl_gen.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <math.h>
 #include <float.h>
-#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-static double median(double *t, int n) {
-    qsort(t, (size_t)n, sizeof *t, cmp_d);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
 
 /* STREAM-like copy: GB/s, or -1 when the copy came out wrong */
 static double copy_gbps(double *a, double *b, long n, int threads) {

@@ -15,25 +15,11 @@
    sum |a_ij x_j| of the row). Matrices are built by lcl_spmat_create (max_fill 3); the timed
    products call the part's kernels directly (lcl__sp_run), as lcl_spmv_vec would, without its
    checks. csc times A x, which runs the CSR kernels on the CSR kept on the device. */
-#define _POSIX_C_SOURCE 200809L
+#include "bench_common.h"
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
 #include "lcl_gen.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <math.h>
-#include <time.h>
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static int cmpd(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 int main(int argc, char **argv) {
     const char *src = "gen:poisson3d:60", *device = NULL, *kernels = "csr-scalar,csr-vector,csr-merge,csr-auto,csc,ell,ell-image,sell", *bopts = NULL;
@@ -146,8 +132,7 @@ int main(int argc, char **argv) {
             double got = dt == LCL_F32 ? (double)((float *)yd)[i] : ((double *)yd)[i], er = fabs(got - ref[i]) / absref[i];
             if (!(er <= maxerr)) maxerr = er;
         }
-        qsort(ts, (size_t)reps, sizeof *ts, cmpd);
-        med = ts[reps / 2];
+        med = median(ts, reps);
         printf("%-11s %-6d %10.4f %10.1f %9.1f %10.4f %10.1f  %.2e%s", kinds[r].name, reps, med * 1e3, bytes / med / 1e9, 2.0 * (double)A.nnz / med / 1e9,
                batch * 1e3, bytes / batch / 1e9, maxerr, maxerr > (dt == LCL_F32 ? 1e-4 : 1e-12) ? "  WRONG" : "");
         if (M->format == LCL_FMT_CSR || M->format == LCL_FMT_CSC)

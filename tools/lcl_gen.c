@@ -280,24 +280,19 @@ static lcl_status lclg__parse(lcl_context *ctx, const char *spec, uint64_t seed,
         g->nnz = g->a * g->a;
         g->format = LCL_MM_ARRAY;
         break;
-    case LCLG__POISSON2D:
-        if (g->a > 46340) {
-            lclg__msg(err, errlen, "gen: poisson2d m = %lld is too large: n = m^2 must fit int32 (m <= 46340)",
-                      (long long)g->a);
+    case LCLG__POISSON2D: case LCLG__POISSON3D: {
+        int d = k == LCLG__POISSON3D ? 3 : 2;
+        int64_t face, mmax = d == 3 ? 1290 : 46340;     /* n = m^d must fit int32 */
+        if (g->a > mmax) {
+            lclg__msg(err, errlen, "gen: poisson%dd m = %lld is too large: n = m^%d must fit int32 (m <= %lld)", d,
+                      (long long)g->a, d, (long long)mmax);
             return LCL_ERR_INVALID_ARGUMENT;
         }
-        g->rows = g->cols = g->a * g->a;
-        g->nnz = 5 * g->a * g->a - 4 * g->a;
+        face = d == 3 ? g->a * g->a : g->a;
+        g->rows = g->cols = face * g->a;
+        g->nnz = (2 * d + 1) * g->rows - 2 * d * face;   /* 2d+1 points a row, less the m^(d-1) on each boundary face */
         break;
-    case LCLG__POISSON3D:
-        if (g->a > 1290) {
-            lclg__msg(err, errlen, "gen: poisson3d m = %lld is too large: n = m^3 must fit int32 (m <= 1290)",
-                      (long long)g->a);
-            return LCL_ERR_INVALID_ARGUMENT;
-        }
-        g->rows = g->cols = g->a * g->a * g->a;
-        g->nnz = 7 * g->a * g->a * g->a - 6 * g->a * g->a;
-        break;
+    }
     case LCLG__POWERLAW: {
         int64_t i;
         if (g->a > LCLG__I32MAX) {
@@ -911,7 +906,7 @@ lcl_status lclg_stat(const lcl_coo *A, lclg_stats *s, char *err, size_t errlen)
     return LCL_OK;
 }
 
-static void lclg__json_str(FILE *f, const char *str)
+void lclg_json_str(FILE *f, const char *str)
 {
     fputc('"', f);
     for (; *str; str++) {
@@ -936,7 +931,7 @@ void lclg_stats_print(FILE *f, const char *name, const lclg_stats *s, int json)
     if (!f || !s) return;
     if (json) {
         fputc('{', f);
-        if (name) { fputs("\"name\":", f); lclg__json_str(f, name); fputc(',', f); }
+        if (name) { fputs("\"name\":", f); lclg_json_str(f, name); fputc(',', f); }
         fprintf(f, "\"rows\":%lld,\"cols\":%lld,\"nnz\":%lld,\"row_min\":%lld,\"row_mean\":%.6g,"
                 "\"row_max\":%lld,\"bandwidth\":%lld,\"pattern_symmetric\":%s,\"pattern_symmetry\":%.6g,"
                 "\"row_hist\":[",

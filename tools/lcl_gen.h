@@ -57,6 +57,8 @@ lcl_status lclg_stat(const lcl_coo *canonical, lclg_stats *s, char *err, size_t 
 /* json: one JSON object on one line; else a readable multi-line report with a histogram.
    name may be NULL. */
 void lclg_stats_print(FILE *f, const char *name, const lclg_stats *s, int json);
+/* s as a JSON string, quoted and escaped. */
+void lclg_json_str(FILE *f, const char *s);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,7 @@
    running anything. It must return 0 or 2, agree with an independent model of the core command
    line wherever the arguments stay inside it, and free all it allocated (LeakSanitizer).
    The parse is run twice: the result must not depend on state left by the first run.
-   Built with tools/lcl.c (-DLCL_TOOL_NO_MAIN), which provides the library implementation. */
+   Built with the files of tools/lcl/ (-DLCL_TOOL_NO_MAIN), whose impl.c provides the library implementation. */
 #include "../../tools/lcl_tool.h"
 #include <stdint.h>
 #include <stdio.h>

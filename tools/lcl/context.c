@@ -1,0 +1,82 @@
+/* context.c -- how every command reports errors and opens its context: exit codes from library
+   statuses, "lcl: error: ..." lines, contexts from --backend / --device / --split, device names. */
+#include "lcl.h"
+#include <stdarg.h>
+#include <string.h>
+
+int quiet_errors;
+
+int exit_code(lcl_status st) {
+    switch (st) {
+    case LCL_OK: return EXIT_OK;
+    case LCL_ERR_BACKEND_UNAVAILABLE: case LCL_ERR_NO_FP64: case LCL_ERR_OPENCL: case LCL_ERR_BUILD:
+    case LCL_ERR_DEVICE_MEMORY: return EXIT_BACKEND;
+    case LCL_ERR_SINGULAR: case LCL_ERR_NOT_SPD: case LCL_ERR_OUT_OF_MEMORY: case LCL_ERR_INTERNAL: return EXIT_NUMERIC;
+    default: return EXIT_USAGE;
+    }
+}
+
+int fail(int code, const char *fmt, ...) {
+    va_list ap;
+    if (quiet_errors) return code;
+    fputs("lcl: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+void log_stderr(void *user, lcl_log_level level, const char *msg) {
+    (void)user;
+    if (level <= LCL_LOG_WARN) fprintf(stderr, "lcl: %s\n", msg);
+}
+
+int make_context(const opts *o, lcl_context **ctx) {
+    lcl_context_desc d;
+    lcl_status st;
+    memset(&d, 0, sizeof d);
+    d.backend = o->backend;
+    if (!o->backend_set && (o->device || o->split)) d.backend = LCL_BACKEND_OPENCL;
+    /* the unblocked oracle algorithms exist on the CPU backends only: auto picks one of those */
+    if (!o->backend_set && !o->device && o->algorithm && alg_unblocked(alg_parse(o->algorithm)))
+        d.backend = lcl_backend_compiled(LCL_BACKEND_OPENMP) ? LCL_BACKEND_OPENMP : LCL_BACKEND_SERIAL;
+    d.device = o->device;
+    d.log = log_stderr;
+    st = lcl_context_create(&d, ctx);
+    if (st != LCL_OK) {
+        int code = fail(exit_code(st), "%s", lcl_last_error(*ctx));
+        lcl_context_destroy(*ctx);
+        *ctx = NULL;
+        return code;
+    }
+    return -1;
+}
+
+/* --split: the context must hold several devices (-1 would otherwise just mean device 0) */
+int split_check(lcl_context *ctx) {
+    int nd = lcl_context_num_devices(ctx);
+    if (nd >= 2) return -1;
+    return fail(EXIT_BACKEND, "--split needs at least two OpenCL devices in the context (--device all, gpu, or a list such as 0,1); "
+                "this one has %d", nd);
+}
+
+/* an auto context on CPU OpenCL devices factors on the CPU backends: "cpu" then */
+void dense_device_name(lcl_context *ctx, int split, char *buf, size_t cap) {
+    lcl_device_info di;
+    if (lcl_dense_backend(ctx) != LCL_BACKEND_OPENCL || lcl_context_device(ctx, 0, &di) != LCL_OK) snprintf(buf, cap, "cpu");
+    else if (split) snprintf(buf, cap, "%d devices, split", lcl_context_num_devices(ctx));
+    else snprintf(buf, cap, "%s", di.name);
+}
+
+void spmv_device_name(lcl_context *ctx, char *buf, size_t cap) {
+    lcl_device_info di;
+    buf[0] = 0;
+    if (lcl_context_backend(ctx) == LCL_BACKEND_OPENCL && lcl_context_device(ctx, 0, &di) == LCL_OK) snprintf(buf, cap, "%s", di.name);
+}
+
+const char *device_type_name(lcl_device_type t) {
+    return t == LCL_DEVICE_GPU ? "gpu" : t == LCL_DEVICE_CPU ? "cpu" : t == LCL_DEVICE_ACCELERATOR ? "accelerator" : "other";
+}
+
+const char *prec_name(lcl_dtype dt) { return dt == LCL_F64 ? "double" : "single"; }

@@ -1,0 +1,106 @@
+/* main.c -- lcl, the linalg_cl command-line tool: every operation on Matrix Market files.
+
+   lcl info | gen KIND ARGS... -o FILE | stat MATRIX | solve MATRIX --method M | spmv MATRIX
+   | bench dense --op M | bench spmv [MATRIX...] | tune | demo      (lcl --help for all)
+
+   The command table below names each command, its help and its handlers; options.c's table
+   says which options each takes. A command line is parsed and checked in full (options, the
+   command word, its arguments) before anything runs. */
+#include "lcl.h"
+#include "../lcl_tool.h"
+#include <string.h>
+
+const lcl_command lcl_commands[] = {
+    {"info", NULL, "", "backends compiled in, every OpenCL platform and device", CMD_INFO, NULL, cmd_info},
+    {"gen", NULL, "KIND ARGS... -o FILE.mtx",
+     "generate a matrix (seeded, streamed):\n"
+     "      dense-random N | dense-spd N | poisson2d M | poisson3d M\n"
+     "      powerlaw N AVG | circuit N | hb BASE.mtx M", CMD_GEN, check_gen, cmd_gen},
+    {"stat", NULL, "MATRIX...", "sizes, row lengths, bandwidth, symmetry, dominance", CMD_STAT, check_stat, cmd_stat},
+    {"solve", NULL, "MATRIX --method lu|cholesky", "factor and solve A x = b: residual, forward error, times", CMD_SOLVE, check_solve,
+     cmd_solve},
+    {"spmv", NULL, "MATRIX", "y = A x in one storage format, timed and checked against the tool's own product: M nnz/s, "
+     "GF/s, GB/s, rel_err", CMD_SPMV, check_spmv, cmd_spmv},
+    {"bench", "dense", "--op lu|cholesky", "GF/s per size, backend and algorithm (every backend available unless --backend)",
+     CMD_BENCH_DENSE, check_bench_dense, cmd_bench_dense},
+    {"bench", "spmv", "[MATRIX...]", "M nnz/s per matrix, backend and format, and auto's choice against the best "
+     "(default matrices: $LCL_SHARED/matrices/*.mtx, gen:poisson3d:60, gen:powerlaw:200000:16)",
+     CMD_BENCH_SPMV, check_bench_spmv, cmd_bench_spmv},
+    {"tune", NULL, "", "measure GEMM tiles on an OpenCL device, print its tuning-table row", CMD_TUNE, check_tune, cmd_tune},
+    {"demo", NULL, "", "a short tour on the best device found, with timings", CMD_DEMO, NULL, cmd_demo},
+};
+const int lcl_ncommands = (int)(sizeof lcl_commands / sizeof lcl_commands[0]);
+
+const char *command_name(const lcl_command *c, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s%s%s", c->word, c->suite ? " " : "", c->suite ? c->suite : "");
+    return buf;
+}
+
+/* The command that cmd (and, for a suite, the first positional argument) names, its options and
+   arguments checked: -1 with *found set, else the exit code. */
+static int find_command(const char *cmd, const opts *o, const lcl_command **found) {
+    unsigned family = 0;
+    char names[256] = "", usage[512] = "", name[64];
+    size_t nl = 0, ul = 0;
+    int c, code;
+    *found = NULL;
+    for (c = 0; c < lcl_ncommands; c++) {
+        const lcl_command *k = &lcl_commands[c];
+        if (strcmp(k->word, cmd)) continue;
+        if (!k->suite || (arrlen(o->pos) >= 1 && !strcmp(o->pos[0], k->suite))) {
+            *found = k;
+            if ((code = check_options(command_name(k, name, sizeof name), k->bit, o)) >= 0) return code;
+            return k->check ? k->check(o) : -1;
+        }
+        family |= k->bit;
+        nl += (size_t)snprintf(names + nl, sizeof names - nl, "%s'%s'", nl ? " or " : "", k->suite);
+        ul += (size_t)snprintf(usage + ul, sizeof usage - ul, "%slcl %s %s", ul ? " | " : "", command_name(k, name, sizeof name), k->args);
+    }
+    if (!family) return fail(EXIT_USAGE, "unknown command '%s' (lcl --help)", cmd);
+    /* a family (bench) without its suite: the options must suit one of its members */
+    if ((code = check_options(cmd, family, o)) >= 0) return code;
+    return fail(EXIT_USAGE, "%s needs the suite %s: %s", cmd, names, usage);
+}
+
+/* -h, --help, help, --version: handled before any parsing */
+static int is_help(const char *cmd) { return !strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help"); }
+
+int lcl_tool_main(int argc, char **argv) {
+    opts o;
+    int code;
+    const lcl_command *c = NULL;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    if (argc < 2) { print_usage(stderr); return EXIT_USAGE; }
+    if (is_help(argv[1])) { print_usage(stdout); return EXIT_OK; }
+    if (!strcmp(argv[1], "--version")) { printf("lcl %d.%d.%d\n", LCL_VERSION_MAJOR, LCL_VERSION_MINOR, LCL_VERSION_PATCH); return EXIT_OK; }
+    code = parse_opts(argc - 2, argv + 2, &o);
+    if (code < 0) code = find_command(argv[1], &o, &c);
+    if (code < 0) code = c->run(&o);
+    arrfree(o.pos);
+    fflush(stdout);
+    return code;
+}
+
+/* lcl_tool_main up to the point where a command would run: options, the command word and its
+   positional arguments. Prints nothing, runs nothing, frees everything; returns the exit code
+   the tool would give for a usage error (2), else 0. */
+int lcl_tool_parse_only(int argc, char **argv) {
+    opts o;
+    int code;
+    const lcl_command *c;
+    if (argc < 2 || !argv || !argv[1]) return EXIT_USAGE;
+    if (is_help(argv[1]) || !strcmp(argv[1], "--version")) return EXIT_OK;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    quiet_errors = 1;
+    code = parse_opts(argc - 2, argv + 2, &o);
+    if (code < 0) code = find_command(argv[1], &o, &c);
+    quiet_errors = 0;
+    arrfree(o.pos);
+    return code < 0 ? EXIT_OK : code;
+}
+
+#ifndef LCL_TOOL_NO_MAIN
+int main(int argc, char **argv) { return lcl_tool_main(argc, argv); }
+#endif
