@@ -5096,18 +5096,8 @@ struct lcl_vec {
     lcl_backend backend;        /* the context's backend at create */
 };
 
-/* >>spmv-cpu ----------------------------------------------------------------------------------- */
-/* Host storage of every format (built from validated CSR), its way back to CSR, and the host
-   products y = alpha*A*x + beta*y, serial or OpenMP, float and double (sums in the matrix dtype).
-   beta == 0 never reads y, alpha == 0 never reads A or x. The OpenMP work split is fixed at create:
-   A->split cuts the rows (SELL slices, BCSR block rows) into parts of equal nnz + rows; threads
-   take whole parts, so no row is written by two threads (CSC scatters with atomics instead).
-   CSR has two kernels: scalar (a part's rows one by one) and merge (merge-path over rows + nnz:
-   equal work per part even when one row holds most of the matrix; split rows are finished with
-   a carry per part). Inner loops keep four partial sums (CSR rows eight): ILP without -ffast-math.
-   Scalar CSR with scattered columns (lcl__csr_scattered) prefetches x ahead of the gathers, and
-   past LCL__PANEL_X of x also stores its entries in column panels (lcl__csr_panels): locality
-   kept inside the matrix, the product's API and results unchanged (sums in another order). */
+/* Host storage of every format (built from validated CSR) and its way back to CSR: what both
+   backends build from (the OpenCL parts are uploaded from it). */
 #include <time.h>
 #ifndef LCL__SPMV_PAR_MIN
 #define LCL__SPMV_PAR_MIN 16384 /* slots below which a product runs on one thread */
@@ -5588,6 +5578,17 @@ LCL__PRIVATE lcl_status lcl__host_to_csr(lcl_context *ctx, const lcl_spmat *A, l
     return LCL_OK;
 }
 
+/* >>spmv-cpu ----------------------------------------------------------------------------------- */
+/* The host products y = alpha*A*x + beta*y, serial or OpenMP, float and double (sums in the matrix dtype).
+   beta == 0 never reads y, alpha == 0 never reads A or x. The OpenMP work split is fixed at create:
+   A->split cuts the rows (SELL slices, BCSR block rows) into parts of equal nnz + rows; threads
+   take whole parts, so no row is written by two threads (CSC scatters with atomics instead).
+   CSR has two kernels: scalar (a part's rows one by one) and merge (merge-path over rows + nnz:
+   equal work per part even when one row holds most of the matrix; split rows are finished with
+   a carry per part). Inner loops keep four partial sums (CSR rows eight): ILP without -ffast-math.
+   Scalar CSR with scattered columns (lcl__csr_scattered) prefetches x ahead of the gathers, and
+   past LCL__PANEL_X of x also stores its entries in column panels (lcl__csr_panels): locality
+   kept inside the matrix, the product's API and results unchanged (sums in another order). */
 /* ---- host products, written once per type (S = d: double, s: float) ---- */
 #define LCL__YOUT(yi, s) ((yi) = beta == 0 ? alpha * (s) : alpha * (s) + beta * (yi))
 #if defined(__GNUC__) || defined(__clang__)
