@@ -8,11 +8,22 @@
 #include "../linalg_cl.h"
 
 extern int lt_checks_failed;     /* failures inside the running test */
-extern const char *lt_shared;    /* path of ../shared (or $LCL_SHARED) */
+extern const char *lt_shared;    /* path of ../shared (or $LCL_SHARED): optional extra matrices */
 extern const char *lt_self;      /* argv[0] of the runner */
 void lt_run(const char *name, void (*fn)(void));
 int lt_selected(const char *name); /* LT_FILTER substring */
 void lt_skip(const char *why);     /* marks the running test skipped */
+/* Real matrices: the ones the tests need ship in LT_MATRICES; $LCL_SHARED/matrices may add more.
+   lt_matrix_path: the path of file NAME ("west0067.mtx"), shipped copy first; 1 when the file
+   exists, 0 when neither folder has it (buf then holds the shared path, for messages).
+   lt_matrix_optional: the same, printing a note when absent, for the matrices not shipped.
+   lt_matrix_list: the *.mtx names of both folders, each once, sorted; returns how many (at most
+   cap, each name shorter than LT_NAME_MAX). */
+#define LT_MATRICES "tests/data/matrices"
+#define LT_NAME_MAX 128
+int lt_matrix_path(char *buf, size_t cap, const char *name);
+int lt_matrix_optional(char *buf, size_t cap, const char *name);
+int lt_matrix_list(char (*names)[LT_NAME_MAX], int cap);
 /* An OpenCL context on device spec (NULL: the best device, LCL_DEVICE honoured; else the
    environment is ignored), with the binary cache $LT_CACHE; NULL when there is no device or the
    context fails (the message is printed). */

@@ -13,6 +13,7 @@ void lt_free(void *p);
 #include "../linalg_cl.h"
 #include "lt.h"
 #include <stdlib.h>
+#include <dirent.h>
 
 int lt_checks_failed;
 const char *lt_shared = "../shared";
@@ -202,6 +203,47 @@ int lt_selected(const char *name) {
         skip += n + (skip[n] == ',');
     }
     return 1;
+}
+/* ---- real matrices: shipped in LT_MATRICES, more in $LCL_SHARED/matrices when present ---- */
+static int lt__exists(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (f) fclose(f);
+    return f != NULL;
+}
+int lt_matrix_path(char *buf, size_t cap, const char *name) {
+    snprintf(buf, cap, "%s/%s", LT_MATRICES, name);
+    if (lt__exists(buf)) return 1;
+    snprintf(buf, cap, "%s/matrices/%s", lt_shared, name);
+    return lt__exists(buf);
+}
+int lt_matrix_optional(char *buf, size_t cap, const char *name) {
+    if (lt_matrix_path(buf, cap, name)) return 1;
+    fprintf(stderr, "  %s: not shipped and not in %s/matrices (LCL_SHARED): left out\n", name, lt_shared);
+    return 0;
+}
+static int lt__name_cmp(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+static int lt__list_dir(const char *dir, char (*names)[LT_NAME_MAX], int n, int cap) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int k, have = n;
+    if (!d) return n;
+    while ((e = readdir(d)) != NULL && n < cap) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || l >= LT_NAME_MAX || strcmp(e->d_name + l - 4, ".mtx") != 0) continue;
+        for (k = 0; k < have && strcmp(names[k], e->d_name) != 0; k++) {}
+        if (k < have) continue;     /* shipped: the copy in LT_MATRICES is used */
+        memcpy(names[n++], e->d_name, l + 1);
+    }
+    closedir(d);
+    return n;
+}
+int lt_matrix_list(char (*names)[LT_NAME_MAX], int cap) {
+    char dir[1024];
+    int n = lt__list_dir(LT_MATRICES, names, 0, cap);
+    snprintf(dir, sizeof dir, "%s/matrices", lt_shared);
+    n = lt__list_dir(dir, names, n, cap);
+    qsort(names, (size_t)n, sizeof names[0], lt__name_cmp);
+    return n;
 }
 lcl_context *lt_ocl(const char *device) {
     lcl_context_desc d;

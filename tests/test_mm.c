@@ -2,8 +2,9 @@
 
    Data: tests/data/bad/ (one defect per file, expectations in manifest.txt),
          tests/data/good/ (valid but tricky files; expected matrices written out below),
-         lt_shared/matrices/ (real SuiteSparse matrices, checked against a small independent
-         reader in this file). Temporary files go to $TMPDIR (or /tmp) and are removed. */
+         tests/data/matrices/ (real SuiteSparse matrices; the two large ones from $LCL_SHARED/matrices
+         when present; checked against a small independent reader in this file).
+   Temporary files go to $TMPDIR (or /tmp) and are removed. */
 #include "lt.h"
 #include <stdlib.h>
 #include <float.h>
@@ -580,7 +581,7 @@ static void test_mm_good_files(void)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* the shared real matrices                                                                     */
+/* the real matrices (tests/data/matrices; the two large ones only from $LCL_SHARED/matrices)  */
 
 static const struct shared_mat {
     const char *name;
@@ -588,26 +589,33 @@ static const struct shared_mat {
     int64_t stored;
     lcl_mm_field field;
     lcl_mm_symmetry symmetry;
+    int optional;   /* not shipped: tested when $LCL_SHARED/matrices has it */
 } shared_mats[] = {
-    { "impcol_a", 207, 207, 572, LCL_MM_REAL, LCL_MM_GENERAL },
-    { "west0067", 67, 67, 299, LCL_MM_REAL, LCL_MM_GENERAL },       /* has 5 duplicated entries */
-    { "fs_183_1", 183, 183, 1069, LCL_MM_REAL, LCL_MM_GENERAL },    /* has explicit zeros */
-    { "arrow", 100, 100, 298, LCL_MM_INTEGER, LCL_MM_GENERAL },
-    { "ibm32a", 32, 31, 123, LCL_MM_REAL, LCL_MM_GENERAL },
-    { "ash219", 219, 85, 438, LCL_MM_REAL, LCL_MM_GENERAL },
-    { "mbeacxc", 492, 490, 49920, LCL_MM_REAL, LCL_MM_GENERAL },
-    { "bcsstk01", 48, 48, 224, LCL_MM_REAL, LCL_MM_SYMMETRIC },
-    { "bcsstk16", 4884, 4884, 147631, LCL_MM_REAL, LCL_MM_SYMMETRIC },
-    { "LFAT5", 14, 14, 30, LCL_MM_REAL, LCL_MM_SYMMETRIC },
-    { "LF10", 18, 18, 82, LCL_MM_REAL, LCL_MM_GENERAL },
-    { "mesh1e1", 48, 48, 306, LCL_MM_REAL, LCL_MM_GENERAL },
-    { "Trefethen_500", 500, 500, 8478, LCL_MM_REAL, LCL_MM_GENERAL },
+    { "impcol_a", 207, 207, 572, LCL_MM_REAL, LCL_MM_GENERAL, 0 },
+    { "west0067", 67, 67, 299, LCL_MM_REAL, LCL_MM_GENERAL, 0 },       /* has 5 duplicated entries */
+    { "fs_183_1", 183, 183, 1069, LCL_MM_REAL, LCL_MM_GENERAL, 0 },    /* has explicit zeros */
+    { "arrow", 100, 100, 298, LCL_MM_INTEGER, LCL_MM_GENERAL, 0 },
+    { "ibm32a", 32, 31, 123, LCL_MM_REAL, LCL_MM_GENERAL, 0 },
+    { "ash219", 219, 85, 438, LCL_MM_REAL, LCL_MM_GENERAL, 0 },
+    { "mbeacxc", 492, 490, 49920, LCL_MM_REAL, LCL_MM_GENERAL, 1 },
+    { "bcsstk01", 48, 48, 224, LCL_MM_REAL, LCL_MM_SYMMETRIC, 0 },
+    { "bcsstk16", 4884, 4884, 147631, LCL_MM_REAL, LCL_MM_SYMMETRIC, 1 },
+    { "LFAT5", 14, 14, 30, LCL_MM_REAL, LCL_MM_SYMMETRIC, 0 },
+    { "LF10", 18, 18, 82, LCL_MM_REAL, LCL_MM_GENERAL, 0 },
+    { "mesh1e1", 48, 48, 306, LCL_MM_REAL, LCL_MM_GENERAL, 0 },
+    { "Trefethen_500", 500, 500, 8478, LCL_MM_REAL, LCL_MM_GENERAL, 0 },
 };
 #define N_SHARED ((int)(sizeof shared_mats / sizeof shared_mats[0]))
 
-static void shared_path(char *buf, size_t cap, const char *name)
+/* the file of matrix NAME; 0 for an optional one that is absent (a shipped one that is missing
+   fails where it is read) */
+static int shared_path(char *buf, size_t cap, const char *name, int optional)
 {
-    snprintf(buf, cap, "%s/matrices/%s.mtx", lt_shared, name);
+    char file[64];
+    snprintf(file, sizeof file, "%s.mtx", name);
+    if (optional) return lt_matrix_optional(buf, cap, file);
+    lt_matrix_path(buf, cap, file);
+    return 1;
 }
 
 static void test_mm_shared_load(void)
@@ -621,7 +629,7 @@ static void test_mm_shared_load(void)
         lcl_mm_info info;
         size_t len = 0;
         char *bytes;
-        shared_path(path, sizeof path, sm->name);
+        if (!shared_path(path, sizeof path, sm->name, sm->optional)) continue;
         CHECK_MSG(ref_read(path, &ref), "reference reader failed on %s", path);
         if (!ref.t) continue;
         CHECK_MSG(ref.rows == sm->rows && ref.cols == sm->cols && ref.stored == sm->stored,
@@ -706,7 +714,7 @@ static void test_mm_shared_roundtrip(void)
     for (mi = 0; mi < N_SHARED; mi++) {
         const struct shared_mat *sm = &shared_mats[mi];
         char path[1024], what[1200];
-        shared_path(path, sizeof path, sm->name);
+        if (!shared_path(path, sizeof path, sm->name, sm->optional)) continue;
         for (t = 0; t < 2; t++) {
             lcl_dtype dt = t ? LCL_F32 : LCL_F64;
             lcl_coo X, P;   /* expanded, plain (stored triangle) */
@@ -757,8 +765,7 @@ static void test_mm_expansion(void)
         char path[1024];
         lcl_coo X, P;
         int64_t k, diag = 0;
-        if (sm->symmetry != LCL_MM_SYMMETRIC) continue;
-        shared_path(path, sizeof path, sm->name);
+        if (sm->symmetry != LCL_MM_SYMMETRIC || !shared_path(path, sizeof path, sm->name, sm->optional)) continue;
         memset(&X, 0, sizeof X);
         memset(&P, 0, sizeof P);
         CHECK_OK(ctx, lcl_mm_read(ctx, path, LCL_F64, 0, &P, NULL));
@@ -814,7 +821,7 @@ static void dense_vs_ref(lcl_context *ctx, const char *name, int expand)
     int t, l;
     trip *want;
     double *full;
-    shared_path(path, sizeof path, name);
+    shared_path(path, sizeof path, name, 0);
     if (!ref_read(path, &ref)) { CHECK_MSG(0, "reference reader failed on %s", path); return; }
     want = ref_canon(&ref, expand, &n);
     full = (double *)calloc((size_t)(ref.rows * ref.cols), sizeof *full);
@@ -1317,28 +1324,33 @@ static void test_mm_csr_roundtrip(void)
         coo_release(&back);
         coo_release(&m);
     }
-    {   /* a real matrix and an empty one */
+    {   /* the real matrices and an empty one */
         char path[1024];
         lcl_coo A, B, E, E2;
         lcl_csr c;
         int64_t i;
-        int mono = 1;
-        memset(&A, 0, sizeof A);
-        memset(&B, 0, sizeof B);
+        int mi;
+        for (mi = 0; mi < N_SHARED; mi++) {
+            int mono = 1;
+            if (!shared_path(path, sizeof path, shared_mats[mi].name, shared_mats[mi].optional)) continue;
+            memset(&A, 0, sizeof A);
+            memset(&B, 0, sizeof B);
+            memset(&c, 0, sizeof c);
+            CHECK_OK(ctx, lcl_mm_read(ctx, path, LCL_F64, 0, &A, NULL));
+            CHECK_OK(ctx, lcl_csr_from_coo(ctx, &A, &c));
+            if (c.ptr) {
+                CHECK(c.ptr[0] == 0 && c.ptr[c.rows] == c.nnz && c.nnz == A.nnz);
+                for (i = 0; i < c.rows; i++) if (c.ptr[i] > c.ptr[i + 1]) mono = 0;
+                CHECK_MSG(mono, "%s: row pointers decrease", shared_mats[mi].name);
+            }
+            CHECK_OK(ctx, lcl_csr_to_coo(ctx, &c, &B));
+            CHECK_MSG(coo_equal_exact(&A, &B), "%s: COO -> CSR -> COO differs", shared_mats[mi].name);
+            csr_release(&c);
+            coo_release(&A);
+            coo_release(&B);
+        }
         memset(&E, 0, sizeof E);
         memset(&E2, 0, sizeof E2);
-        memset(&c, 0, sizeof c);
-        shared_path(path, sizeof path, "mbeacxc");
-        CHECK_OK(ctx, lcl_mm_read(ctx, path, LCL_F64, 0, &A, NULL));
-        CHECK_OK(ctx, lcl_csr_from_coo(ctx, &A, &c));
-        if (c.ptr) {
-            CHECK(c.ptr[0] == 0 && c.ptr[c.rows] == c.nnz && c.nnz == A.nnz);
-            for (i = 0; i < c.rows; i++) if (c.ptr[i] > c.ptr[i + 1]) mono = 0;
-            CHECK_MSG(mono, "row pointers decrease");
-        }
-        CHECK_OK(ctx, lcl_csr_to_coo(ctx, &c, &B));
-        CHECK_MSG(coo_equal_exact(&A, &B), "mbeacxc COO -> CSR -> COO differs");
-        csr_release(&c);
         memset(&c, 0, sizeof c);
         CHECK_OK(ctx, lcl_coo_alloc(ctx, &E, LCL_F64, 3, 5, 0));
         CHECK_OK(ctx, lcl_csr_from_coo(ctx, &E, &c));
@@ -1348,8 +1360,6 @@ static void test_mm_csr_roundtrip(void)
         CHECK_OK(ctx, lcl_csr_to_coo(ctx, &c, &E2));
         CHECK(E2.rows == 3 && E2.cols == 5 && E2.nnz == 0);
         csr_release(&c);
-        coo_release(&A);
-        coo_release(&B);
         coo_release(&E);
         coo_release(&E2);
     }

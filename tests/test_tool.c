@@ -104,10 +104,11 @@ static void test_tool_gen_stat(void) {
         CHECK(sh(LCL_BIN " stat gen:poisson2d:10 --json", out2, sizeof out2) == 0);
         CHECK(json_num(out2, "nnz", &v) && v == 460);
     }
-    /* a shared real matrix: west0067 is 67x67 with 294 entries, unsymmetric */
+    /* a real matrix: west0067 is 67x67 with 294 entries, unsymmetric */
     {
-        char cmd[1024];
-        snprintf(cmd, sizeof cmd, LCL_BIN " stat %s/matrices/west0067.mtx --json", lt_shared);
+        char cmd[1024], west[512];
+        lt_matrix_path(west, sizeof west, "west0067.mtx");
+        snprintf(cmd, sizeof cmd, LCL_BIN " stat %s --json", west);
         CHECK(sh(cmd, out, sizeof out) == 0);
         CHECK(json_num(out, "rows", &v) && v == 67);
         CHECK(json_num(out, "nnz", &v) && v == 294);
@@ -127,8 +128,9 @@ static void test_tool_gen_stat(void) {
     CHECK(sh(LCL_BIN " gen poisson3d 5 -o build/t_p3.mtx", NULL, 0) == 0);
     CHECK(sh(LCL_BIN " gen circuit 300 -o build/t_c.mtx", NULL, 0) == 0);
     {
-        char cmd[1024];
-        snprintf(cmd, sizeof cmd, LCL_BIN " gen hb %s/matrices/west0067.mtx 3 -o build/t_hb.mtx && " LCL_BIN " stat build/t_hb.mtx --json", lt_shared);
+        char cmd[1024], west[512];
+        lt_matrix_path(west, sizeof west, "west0067.mtx");
+        snprintf(cmd, sizeof cmd, LCL_BIN " gen hb %s 3 -o build/t_hb.mtx && " LCL_BIN " stat build/t_hb.mtx --json", west);
         CHECK(sh(cmd, out, sizeof out) == 0);
         CHECK(json_num(out, "rows", &v) && v == 67 * 3);
         CHECK(json_num(out, "nnz", &v) && v == 294 * 9);
@@ -287,21 +289,22 @@ static void test_tool_solve_rhs_roundtrip(void) {
 }
 
 static void test_tool_solve_shared(void) {
-    static const char *const files[2] = {"bcsstk01", "LF10"};
+    static const char *const files[2] = {"bcsstk01.mtx", "LF10.mtx"};
     static const int sizes[2] = {48, 18};
     int f, b;
     for (f = 0; f < 2; f++)
         for (b = 0; b < 2; b++) {
-            char args[1024];
-            snprintf(args, sizeof args, "%s/matrices/%s.mtx --method cholesky --backend %s", lt_shared, files[f], b ? "openmp" : "serial");
+            char args[1024], path[512];
+            lt_matrix_path(path, sizeof path, files[f]);
+            snprintf(args, sizeof args, "%s --method cholesky --backend %s", path, b ? "openmp" : "serial");
             CHECK_MSG(solve_json(args, "ok", 1e-14, 0, sizes[f]) == 0, "%s", args);
-            snprintf(args, sizeof args, "%s/matrices/%s.mtx --method lu --backend %s", lt_shared, files[f], b ? "openmp" : "serial");
+            snprintf(args, sizeof args, "%s --method lu --backend %s", path, b ? "openmp" : "serial");
             CHECK_MSG(solve_json(args, "ok", 1e-14, 0, sizes[f]) == 0, "%s", args);
         }
 }
 
 static void test_tool_solve_failures(void) {
-    char out[4096], cmd[1024];
+    char out[4096], cmd[1024], path[512];
     FILE *f;
     /* exactly singular: row 2 = 2 x row 1 (column-major array) */
     f = fopen("build/t_sing.mtx", "w");
@@ -321,7 +324,8 @@ static void test_tool_solve_failures(void) {
     CHECK(solve_json("build/t_indef.mtx --method cholesky --backend openmp --algorithm banachiewicz", "matrix not positive definite", 0, 0, 2) == 1);
     CHECK(solve_json("build/t_indef.mtx --method lu", "ok", 1e-14, 1e-12, 2) == 0);     /* LU does not mind */
     /* non-square */
-    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s/matrices/ash219.mtx --method lu 2>&1 >/dev/null", lt_shared);
+    lt_matrix_path(path, sizeof path, "ash219.mtx");
+    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --method lu 2>&1 >/dev/null", path);
     CHECK(sh(cmd, out, sizeof out) == 2 && strstr(out, "square") != NULL);
     /* usage */
     CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method qr 2>/dev/null", NULL, 0) == 2);
@@ -519,7 +523,7 @@ static void test_tool_spmv_usage(void) {
 static void test_tool_spmv_json(void) {
     static const char *const fmts[9] = {"coo", "csr", "csc", "ell", "sell", "hyb", "dia", "bcsr", "dense"};
     static const char *const backends[2] = {"serial", "openmp"};
-    char args[512];
+    char args[1024], ash[512];
     int f, b, p, t, rc;
     /* every format fits a small dense matrix; both CPU backends, both precisions */
     for (f = 0; f < 9; f++)
@@ -545,9 +549,10 @@ static void test_tool_spmv_json(void) {
         }
     }
     /* rectangular (ash219: 219 x 85), with and without --trans */
+    lt_matrix_path(ash, sizeof ash, "ash219.mtx");
     for (f = 0; f < 6; f++)
         for (t = 0; t < 2; t++) {
-            snprintf(args, sizeof args, "%s/matrices/ash219.mtx --format %s --backend %s%s", lt_shared, fmts[f], backends[t], t ? " --trans" : "");
+            snprintf(args, sizeof args, "%s --format %s --backend %s%s", ash, fmts[f], backends[t], t ? " --trans" : "");
             rc = spmv_json(args, fmts[f], 1e-14, 219, 85, 438);
             CHECK_MSG(rc == 0, "%s -> %d", args, rc);
         }
@@ -608,16 +613,17 @@ static void test_tool_spmv_roundtrip(void) {
     /* x of the wrong length: a clear error, exit 2; --trans wants the rows */
     {
         lcl_dense X;
-        char out[4096], cmd[512];
+        char out[4096], cmd[1024], ash[512];
         CHECK_OK(NULL, lcl_dense_alloc(NULL, &X, LCL_F64, LCL_COL_MAJOR, 85, 1));
         CHECK_OK(NULL, lcl_mm_write_dense(NULL, "build/t_vX.mtx", &X));
         lcl_dense_free(&X);
         CHECK(sh(LCL_BIN " spmv build/t_vA.mtx --x build/t_vX.mtx 2>&1 >/dev/null", out, sizeof out) == 2);
         /* the error line (a log line about a missing OpenCL loader may come first) */
         CHECK_MSG(strstr(out, "lcl: error: ") != NULL && strstr(strstr(out, "lcl: error: "), "200 entries") != NULL, "%s", out);
-        snprintf(cmd, sizeof cmd, LCL_BIN " spmv %s/matrices/ash219.mtx --x build/t_vX.mtx --backend serial --json", lt_shared);
+        lt_matrix_path(ash, sizeof ash, "ash219.mtx");
+        snprintf(cmd, sizeof cmd, LCL_BIN " spmv %s --x build/t_vX.mtx --backend serial --json", ash);
         CHECK(sh(cmd, out, sizeof out) == 0);                                    /* 85 columns */
-        snprintf(cmd, sizeof cmd, LCL_BIN " spmv %s/matrices/ash219.mtx --x build/t_vX.mtx --trans 2>&1 >/dev/null", lt_shared);
+        snprintf(cmd, sizeof cmd, LCL_BIN " spmv %s --x build/t_vX.mtx --trans 2>&1 >/dev/null", ash);
         CHECK(sh(cmd, out, sizeof out) == 2 && strstr(out, "219 entries") != NULL);
         CHECK(sh(LCL_BIN " spmv build/t_vA.mtx --x /nonexistent.mtx 2>/dev/null", NULL, 0) == 2);
         CHECK(sh(LCL_BIN " spmv build/t_vA.mtx -o /nonexistent-dir/y.mtx 2>/dev/null", NULL, 0) == 2);
@@ -626,12 +632,13 @@ static void test_tool_spmv_roundtrip(void) {
 }
 
 static void test_tool_bench_spmv(void) {
-    char out[65536], first[4096], cmd[1024];
+    char out[65536], first[4096], cmd[1024], west[512];
     const char *p;
     int n;
     CHECK(sh("rm -f build/t_bs.csv build/t_bs.svg", NULL, 0) == 0);
-    snprintf(cmd, sizeof cmd, LCL_BIN " bench spmv gen:poisson2d:10 %s/matrices/west0067.mtx --formats csr,ell,dense --backends serial "
-             "--reps 2 --csv build/t_bs.csv --svg build/t_bs.svg 2>/dev/null", lt_shared);
+    lt_matrix_path(west, sizeof west, "west0067.mtx");
+    snprintf(cmd, sizeof cmd, LCL_BIN " bench spmv gen:poisson2d:10 %s --formats csr,ell,dense --backends serial "
+             "--reps 2 --csv build/t_bs.csv --svg build/t_bs.svg 2>/dev/null", west);
     CHECK(sh(cmd, out, sizeof out) == 0);
     CHECK_MSG(strstr(out, "| matrix | rows | cols | nnz | backend | csr | ell | dense | auto |") != NULL, "%s", out);
     CHECK_MSG(strstr(out, "| gen:poisson2d:10 | 100 | 100 | 460 | serial |") != NULL && strstr(out, "| west0067 | 67 | 67 |") != NULL, "%s", out);
