@@ -24,6 +24,9 @@ void lt_skip(const char *why);     /* marks the running test skipped */
 int lt_matrix_path(char *buf, size_t cap, const char *name);
 int lt_matrix_optional(char *buf, size_t cap, const char *name);
 int lt_matrix_list(char (*names)[LT_NAME_MAX], int cap);
+/* A context on backend b with the environment ignored (device, cache, build options may be NULL;
+   threads 0: the default); NULL when it cannot be created (the message is printed). */
+lcl_context *lt_context(lcl_backend b, const char *device, const char *cache, const char *opts, int threads);
 /* An OpenCL context on device spec (NULL: the best device, LCL_DEVICE honoured; else the
    environment is ignored), with the binary cache $LT_CACHE; NULL when there is no device or the
    context fails (the message is printed). */
@@ -41,6 +44,19 @@ long lt_alloc_outstanding(void);   /* library blocks allocated and not yet freed
 int lt_cl_fail(const char *fn, int nth, int errcode);
 int lt_cl_calls(const char *fn);
 void lt_cl_reset(void);
+/* OpenCL fault sweep. Each fault of a table in run_tests.c that `which` selects (LT_CL_ONE: the
+   one-device paths; LT_CL_SPLIT: work split over devices) fails the 1st, 2nd, ... call of its
+   entry point in turn (below max_nth) until a run no longer reaches it. run returns a status, or
+   -1 for a wrong result. Before the faults a clean run must succeed; a faulted run must end with
+   the fault's status (a few faults may be absorbed) and a message naming the call or holding
+   alt, leak no host memory, and the next run on the same context must succeed; a run past the
+   last call must succeed. reached (may be NULL) gets bit i for each fault i reached. Returns the
+   number of runs. lt_cl_unreached: the entry point of a selected fault not in reached, or NULL. */
+#define LT_CL_ONE 1
+#define LT_CL_SPLIT 2
+int lt_cl_sweep(const char *name, lcl_context *ctx, int which, int max_nth, const char *alt,
+                int (*run)(lcl_context *ctx, void *u), void *u, unsigned *reached);
+const char *lt_cl_unreached(unsigned reached, int which);
 /* what device dev of ctx claims about double precision (1 yes, 0 no); 0 when there is no such device */
 int lt_cl_fp64(lcl_context *ctx, int dev, int on);
 

@@ -188,6 +188,66 @@ void lt_cl_reset(void) {}
 int lt_cl_fp64(lcl_context *ctx, int dev, int on) { (void)ctx; (void)dev; (void)on; return 0; }
 #endif
 
+/* the OpenCL faults of lt_cl_sweep (codes: CL_MEM_OBJECT_ALLOCATION_FAILURE -4,
+   CL_OUT_OF_RESOURCES -5, CL_OUT_OF_HOST_MEMORY -6) */
+#define LT__CL_ABSORB 4     /* may end LCL_OK: clFinish in cleanup, after the work was waited for */
+static const struct { const char *fn; int code; lcl_status want; int use; } lt__cl_faults[] = {
+    {"clCreateBuffer", -4, LCL_ERR_DEVICE_MEMORY, LT_CL_ONE | LT_CL_SPLIT},
+    {"clSetKernelArg", -6, LCL_ERR_OPENCL, LT_CL_ONE},
+    {"clEnqueueNDRangeKernel", -5, LCL_ERR_DEVICE_MEMORY, LT_CL_ONE | LT_CL_SPLIT},
+    {"clEnqueueNDRangeKernel", -6, LCL_ERR_OPENCL, LT_CL_ONE},
+    {"clEnqueueWriteBuffer", -6, LCL_ERR_OPENCL, LT_CL_ONE | LT_CL_SPLIT},
+    {"clEnqueueReadBuffer", -6, LCL_ERR_OPENCL, LT_CL_ONE},
+    {"clEnqueueWriteBufferRect", -6, LCL_ERR_OPENCL, LT_CL_SPLIT},
+    {"clEnqueueReadBufferRect", -6, LCL_ERR_OPENCL, LT_CL_SPLIT},
+    {"clEnqueueCopyBufferRect", -6, LCL_ERR_OPENCL, LT_CL_SPLIT},
+    {"clEnqueueMarkerWithWaitList", -6, LCL_ERR_OPENCL, LT_CL_SPLIT},
+    {"clWaitForEvents", -6, LCL_ERR_OPENCL, LT_CL_SPLIT},
+    {"clFinish", -6, LCL_ERR_OPENCL, LT_CL_SPLIT | LT__CL_ABSORB}};
+#define LT__CL_NFAULTS ((int)(sizeof lt__cl_faults / sizeof lt__cl_faults[0]))
+int lt_cl_sweep(const char *name, lcl_context *ctx, int which, int max_nth, const char *alt,
+                int (*run)(lcl_context *ctx, void *u), void *u, unsigned *reached) {
+    int f, nth, runs = 0;
+    CHECK_MSG(run(ctx, u) == LCL_OK, "%s: the clean run failed", name);   /* warm: kernels built */
+    for (f = 0; f < LT__CL_NFAULTS; f++) {
+        const char *fn = lt__cl_faults[f].fn;
+        lcl_status want = lt__cl_faults[f].want;
+        if (!(lt__cl_faults[f].use & which)) continue;
+        for (nth = 1; nth < max_nth; nth++) {
+            long before = lt_alloc_outstanding();
+            int st, calls;
+            if (!lt_cl_fail(fn, nth, lt__cl_faults[f].code)) { CHECK_MSG(0, "%s cannot be hooked", fn); break; }
+            st = run(ctx, u);
+            calls = lt_cl_calls(fn);
+            lt_cl_reset();
+            runs++;
+            if (calls < nth) {   /* past the last call: the run must be right */
+                CHECK_MSG(st == LCL_OK, "%s %s: %d calls, %s", name, fn, calls, st < 0 ? "a wrong result" : lcl_status_string((lcl_status)st));
+                break;
+            }
+            if (nth == 1) fprintf(stderr, "  %s #1 -> %s: %.160s\n", fn, st < 0 ? "a wrong result" : lcl_status_string((lcl_status)st),
+                                  lcl_last_error(ctx));
+            if (reached) *reached |= 1u << f;
+            if (st == LCL_OK && (lt__cl_faults[f].use & LT__CL_ABSORB)) continue;
+            CHECK_MSG(st == (int)want, "%s with %s #%d failing: %s, want %s (%s)", name, fn, nth,
+                      st < 0 ? "a wrong result" : lcl_status_string((lcl_status)st), lcl_status_string(want), lcl_last_error(ctx));
+            CHECK_MSG(strstr(lcl_last_error(ctx), fn) != NULL || strstr(lcl_last_error(ctx), alt) != NULL,
+                      "%s: the message names no call: %s", name, lcl_last_error(ctx));
+            CHECK_MSG(lt_alloc_outstanding() == before, "%s: %s #%d: %ld host blocks leaked", name, fn, nth,
+                      lt_alloc_outstanding() - before);
+            lcl_clear_error(ctx);
+            CHECK_MSG(run(ctx, u) == LCL_OK, "%s: the context fails after %s #%d", name, fn, nth);
+        }
+    }
+    return runs;
+}
+const char *lt_cl_unreached(unsigned reached, int which) {
+    int f;
+    for (f = 0; f < LT__CL_NFAULTS; f++)
+        if ((lt__cl_faults[f].use & which) && !(reached >> f & 1)) return lt__cl_faults[f].fn;
+    return NULL;
+}
+
 /* LT_FILTER=substr runs only matching tests; LT_SKIP=a,b,c skips tests containing any of them */
 int lt_selected(const char *name) {
     const char *f = getenv("LT_FILTER"), *skip = getenv("LT_SKIP");
@@ -244,6 +304,23 @@ int lt_matrix_list(char (*names)[LT_NAME_MAX], int cap) {
     n = lt__list_dir(dir, names, n, cap);
     qsort(names, (size_t)n, sizeof names[0], lt__name_cmp);
     return n;
+}
+lcl_context *lt_context(lcl_backend b, const char *device, const char *cache, const char *opts, int threads) {
+    lcl_context_desc d;
+    lcl_context *ctx = NULL;
+    memset(&d, 0, sizeof d);
+    d.backend = b;
+    d.device = device;
+    d.cache_dir = cache;
+    d.build_options = opts;
+    d.num_threads = threads;
+    d.ignore_env = 1;
+    if (lcl_context_create(&d, &ctx) != LCL_OK) {
+        fprintf(stderr, "  context (%s): %s\n", lcl_backend_name(b), lcl_last_error(ctx));
+        lcl_context_destroy(ctx);
+        return NULL;
+    }
+    return ctx;
 }
 lcl_context *lt_ocl(const char *device) {
     lcl_context_desc d;

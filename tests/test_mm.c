@@ -862,6 +862,33 @@ static void dense_vs_ref(lcl_context *ctx, const char *name, int expand)
     free(ref.t);
 }
 
+/* lcl_mm_read_dense of path, in both layouts, holds exactly the nnz entries of its COO read */
+static void dense_matches_coo(lcl_context *ctx, const char *path, lcl_dtype dt, int64_t rows, int64_t cols, int64_t nnz,
+                              const char *what)
+{
+    lcl_coo A;
+    int l;
+    memset(&A, 0, sizeof A);
+    CHECK_OK(ctx, lcl_mm_read(ctx, path, dt, 0, &A, NULL));
+    CHECK_MSG(A.nnz == nnz, "%s: COO nnz %lld, want %lld", what, (long long)A.nnz, (long long)nnz);
+    for (l = 0; l < 2 && A.nnz == nnz; l++) {
+        lcl_dense D;
+        int64_t q, bad = 0;
+        memset(&D, 0, sizeof D);
+        CHECK_OK(ctx, lcl_mm_read_dense(ctx, path, dt, l ? LCL_ROW_MAJOR : LCL_COL_MAJOR, 0, &D, NULL));
+        CHECK_MSG(D.rows == rows && D.cols == cols, "%s: dense %lldx%lld", what, (long long)D.rows, (long long)D.cols);
+        if (D.rows == rows && D.cols == cols)
+            for (q = 0; q < A.nnz; q++)
+                if (!same_bits(lcl_dense_get(&D, A.row[q], A.col[q]), coo_val(&A, q)) && bad++ < 3)
+                    fprintf(stderr, "  %s: (%d,%d) dense %.17g, coo %.17g\n", what, (int)A.row[q], (int)A.col[q],
+                            lcl_dense_get(&D, A.row[q], A.col[q]), coo_val(&A, q));
+        CHECK_MSG(bad == 0, "%s %s: %lld of %lld entries differ between lcl_mm_read_dense and lcl_mm_read", what,
+                  l ? "row-major" : "col-major", (long long)bad, (long long)nnz);
+        dense_release(&D);
+    }
+    coo_release(&A);
+}
+
 static void test_mm_read_dense(void)
 {
     lcl_context *ctx = mk_ctx();
@@ -872,34 +899,13 @@ static void test_mm_read_dense(void)
     dense_vs_ref(ctx, "arrow", 0);        /* integer */
 
     /* an array file: lcl_mm_read_dense agrees with the COO read of the same file */
-    {
-        const char *path = LT_DATA "/good/number_forms.mtx";
-        lcl_coo A;
-        int l;
-        memset(&A, 0, sizeof A);
-        CHECK_OK(ctx, lcl_mm_read(ctx, path, LCL_F64, 0, &A, NULL));
-        CHECK(A.nnz == 8);
-        for (l = 0; l < 2 && A.nnz == 8; l++) {
-            lcl_dense D;
-            int64_t k;
-            memset(&D, 0, sizeof D);
-            CHECK_OK(ctx, lcl_mm_read_dense(ctx, path, LCL_F64, l ? LCL_ROW_MAJOR : LCL_COL_MAJOR, 0, &D, NULL));
-            if (D.rows == 2 && D.cols == 4)
-                for (k = 0; k < A.nnz; k++)
-                    CHECK_MSG(same_bits(lcl_dense_get(&D, A.row[k], A.col[k]), coo_val(&A, k)),
-                              "number_forms (%d,%d): dense %.17g, coo %.17g", (int)A.row[k], (int)A.col[k],
-                              lcl_dense_get(&D, A.row[k], A.col[k]), coo_val(&A, k));
-            else CHECK(0);
-            dense_release(&D);
-        }
-        coo_release(&A);
-    }
+    dense_matches_coo(ctx, LT_DATA "/good/number_forms.mtx", LCL_F64, 2, 4, 8, "number_forms");
     /* duplicates in single precision: the dense reader sums them as the COO reader does */
     {
         char tmp[512];
         FILE *f;
         uint64_t seed = UINT64_C(0x0123456789ABCDEF);
-        int k, r, t, l;
+        int k, r;
         tmp_path(tmp, sizeof tmp, "dups");
         f = fopen(tmp, "wb");
         CHECK(f != NULL);
@@ -911,28 +917,8 @@ static void test_mm_read_dense(void)
                     fprintf(f, "%d %d %.17g\n", 1 + k % 2, 1 + k / 2, v * 1000.0);
                 }
             fclose(f);
-            for (t = 0; t < 2; t++) {
-                lcl_dtype dt = t ? LCL_F32 : LCL_F64;
-                lcl_coo A;
-                memset(&A, 0, sizeof A);
-                CHECK_OK(ctx, lcl_mm_read(ctx, tmp, dt, 0, &A, NULL));
-                CHECK(A.nnz == 128);
-                for (l = 0; l < 2 && A.nnz == 128; l++) {
-                    lcl_dense D;
-                    int64_t q, bad = 0;
-                    memset(&D, 0, sizeof D);
-                    CHECK_OK(ctx, lcl_mm_read_dense(ctx, tmp, dt, l ? LCL_ROW_MAJOR : LCL_COL_MAJOR, 0, &D, NULL));
-                    if (D.rows == 2 && D.cols == 64)
-                        for (q = 0; q < A.nnz; q++)
-                            if (!same_bits(lcl_dense_get(&D, A.row[q], A.col[q]), coo_val(&A, q)) && bad++ < 3)
-                                fprintf(stderr, "  dups %s: (%d,%d) dense %.9g, coo %.9g\n", t ? "F32" : "F64",
-                                        (int)A.row[q], (int)A.col[q], lcl_dense_get(&D, A.row[q], A.col[q]), coo_val(&A, q));
-                    CHECK_MSG(bad == 0, "duplicates %s %s: %lld of 128 sums differ between lcl_mm_read_dense and lcl_mm_read",
-                              t ? "F32" : "F64", l ? "row-major" : "col-major", (long long)bad);
-                    dense_release(&D);
-                }
-                coo_release(&A);
-            }
+            dense_matches_coo(ctx, tmp, LCL_F64, 2, 64, 128, "duplicates F64");
+            dense_matches_coo(ctx, tmp, LCL_F32, 2, 64, 128, "duplicates F32");
             remove(tmp);
         }
     }
@@ -1032,10 +1018,20 @@ static void test_mm_dense_roundtrip(void)
 
 static void test_mm_writer(void)
 {
+    static const struct {
+        const char *tag;
+        int entries, put[2][3];     /* declared entries; two puts: row, column, ok */
+        int close_fails;
+    } misuse[] = {
+        { "writer_few", 3, { { 0, 0, 1 }, { 1, 1, 1 } }, 1 },       /* 2 of 3 entries */
+        { "writer_many", 1, { { 0, 0, 1 }, { 1, 1, 0 } }, 0 },      /* a put past the declared count */
+        { "writer_range", 2, { { 3, 0, 0 }, { 0, -1, 0 } }, 0 },    /* indices outside the declared size */
+    };
     lcl_context *ctx = mk_ctx();
     lcl_mm_writer *w = NULL;
     char tmp[512];
     lcl_status st;
+    int m, k;
 
     /* a good one, read back */
     tmp_path(tmp, sizeof tmp, "writer");
@@ -1074,42 +1070,24 @@ static void test_mm_writer(void)
     }
     remove(tmp);
 
-    /* too few entries: close reports it (and frees the writer) */
-    w = NULL;
-    tmp_path(tmp, sizeof tmp, "writer_few");
-    CHECK_OK(ctx, lcl_mm_writer_open(ctx, tmp, LCL_MM_COORDINATE, LCL_MM_GENERAL, 3, 3, 3, NULL, &w));
-    if (w) {
-        CHECK_OK(ctx, lcl_mm_writer_put(w, 0, 0, 1.0));
-        CHECK_OK(ctx, lcl_mm_writer_put(w, 1, 1, 1.0));
-        st = lcl_mm_writer_close(w);
-        CHECK_MSG(st != LCL_OK, "closing after 2 of 3 entries gave %s", lcl_status_string(st));
+    /* misuse of a 3x3 writer: each put must succeed (ok 1) or fail (ok 0); where close_fails, close
+       reports the short count (and frees the writer all the same) */
+    for (m = 0; m < (int)(sizeof misuse / sizeof misuse[0]); m++) {
+        w = NULL;
+        tmp_path(tmp, sizeof tmp, misuse[m].tag);
+        CHECK_OK(ctx, lcl_mm_writer_open(ctx, tmp, LCL_MM_COORDINATE, LCL_MM_GENERAL, 3, 3, misuse[m].entries, NULL, &w));
+        if (w) {
+            for (k = 0; k < 2; k++) {
+                const int *p = misuse[m].put[k];
+                st = lcl_mm_writer_put(w, p[0], p[1], 1.0);
+                CHECK_MSG((st == LCL_OK) == (p[2] == 1), "%s: put(%d,%d) gave %s: %s", misuse[m].tag, p[0], p[1],
+                          lcl_status_string(st), msg_of(ctx));
+            }
+            st = lcl_mm_writer_close(w);
+            if (misuse[m].close_fails) CHECK_MSG(st != LCL_OK, "%s: close gave %s", misuse[m].tag, lcl_status_string(st));
+        }
+        remove(tmp);
     }
-    remove(tmp);
-
-    /* a put past the declared count fails */
-    w = NULL;
-    tmp_path(tmp, sizeof tmp, "writer_many");
-    CHECK_OK(ctx, lcl_mm_writer_open(ctx, tmp, LCL_MM_COORDINATE, LCL_MM_GENERAL, 3, 3, 1, NULL, &w));
-    if (w) {
-        CHECK_OK(ctx, lcl_mm_writer_put(w, 0, 0, 1.0));
-        st = lcl_mm_writer_put(w, 1, 1, 1.0);
-        CHECK_MSG(st != LCL_OK, "a second put with entries=1 gave %s", lcl_status_string(st));
-        lcl_mm_writer_close(w);
-    }
-    remove(tmp);
-
-    /* an index outside the declared size fails */
-    w = NULL;
-    tmp_path(tmp, sizeof tmp, "writer_range");
-    CHECK_OK(ctx, lcl_mm_writer_open(ctx, tmp, LCL_MM_COORDINATE, LCL_MM_GENERAL, 3, 3, 2, NULL, &w));
-    if (w) {
-        st = lcl_mm_writer_put(w, 3, 0, 1.0);
-        CHECK_MSG(st != LCL_OK, "put(3,0) into a 3x3 gave %s", lcl_status_string(st));
-        st = lcl_mm_writer_put(w, 0, -1, 1.0);
-        CHECK_MSG(st != LCL_OK, "put(0,-1) gave %s", lcl_status_string(st));
-        lcl_mm_writer_close(w);
-    }
-    remove(tmp);
     lcl_context_destroy(ctx);
 }
 

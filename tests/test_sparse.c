@@ -12,20 +12,8 @@
 #include <stdint.h>
 #include <float.h>
 
-static lcl_context *sctx(lcl_backend b) {
-    lcl_context_desc d;
-    lcl_context *ctx = NULL;
-    memset(&d, 0, sizeof d);
-    d.backend = b;
-    d.ignore_env = 1;
-    d.num_threads = b == LCL_BACKEND_OPENMP ? 3 : 0;   /* 3 parts on 2 cores: uneven splits */
-    if (lcl_context_create(&d, &ctx) != LCL_OK) {
-        fprintf(stderr, "  context (%s): %s\n", lcl_backend_name(b), lcl_last_error(ctx));
-        lcl_context_destroy(ctx);
-        return NULL;
-    }
-    return ctx;
-}
+/* OpenMP with 3 parts on 2 cores: uneven splits */
+static lcl_context *sctx(lcl_backend b) { return lt_context(b, NULL, NULL, NULL, b == LCL_BACKEND_OPENMP ? 3 : 0); }
 
 static uint64_t rs = 0x243F6A8885A308D3ULL;
 static uint64_t rnd(void) { rs ^= rs >> 12; rs ^= rs << 25; rs ^= rs >> 27; return rs * 2685821657736338717ULL; }

@@ -38,34 +38,54 @@ static int json_num(const char *js, const char *key, double *v) {
     return 1;
 }
 
+/* runs of the tool that must end with an exit status (stdout and stderr dropped) */
+typedef struct { const char *cmd; int want; } exit_case;
+#define NO_OPENCL "LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN
+static void check_exits(const exit_case *c, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        char cmd[1024];
+        int rc;
+        snprintf(cmd, sizeof cmd, "%s 2>/dev/null", c[i].cmd);
+        rc = sh(cmd, NULL, 0);
+        CHECK_MSG(rc == c[i].want, "%s: exit %d, want %d", c[i].cmd, rc, c[i].want);
+    }
+}
+#define CHECK_EXITS(table) check_exits(table, (int)(sizeof table / sizeof table[0]))
+
 static void test_tool_usage_errors(void) {
     char out[4096];
-    CHECK(sh(LCL_BIN " 2>/dev/null", NULL, 0) == 2);
     CHECK(sh(LCL_BIN " --help", out, sizeof out) == 0 && strstr(out, "usage: lcl") != NULL);
-    CHECK(sh(LCL_BIN " frobnicate 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " info --bogus 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " info --backend cuda 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " info --precision quad 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " tune extra 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " tune --sizes 4 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " tune 2>/dev/null", NULL, 0) == 3);
-    CHECK(sh(LCL_BIN " gen --seed 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " gen poisson2d 4 --seed -3 -o build/x.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " gen poisson2d 4 2>/dev/null", NULL, 0) == 2);            /* no -o */
-    CHECK(sh(LCL_BIN " gen nosuchkind 4 -o build/x.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " gen poisson2d abc -o build/x.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " stat 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " stat /nonexistent.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " stat tests/data/bad/complex.mtx 2>/dev/null", NULL, 0) == 2);
+    {
+        static const exit_case usage[] = {
+            {LCL_BIN, 2},
+            {LCL_BIN " frobnicate", 2},
+            {LCL_BIN " info --bogus", 2},
+            {LCL_BIN " info --backend cuda", 2},
+            {LCL_BIN " info --precision quad", 2},
+            {LCL_BIN " tune extra", 2},
+            {LCL_BIN " tune --sizes 4", 2},
+            {NO_OPENCL " tune", 3},
+            {LCL_BIN " gen --seed", 2},
+            {LCL_BIN " gen poisson2d 4 --seed -3 -o build/x.mtx", 2},
+            {LCL_BIN " gen poisson2d 4", 2}, /* no -o */
+            {LCL_BIN " gen nosuchkind 4 -o build/x.mtx", 2},
+            {LCL_BIN " gen poisson2d abc -o build/x.mtx", 2},
+            {LCL_BIN " stat", 2},
+            {LCL_BIN " stat /nonexistent.mtx", 2},
+            {LCL_BIN " stat tests/data/bad/complex.mtx", 2},
+        };
+        CHECK_EXITS(usage);
+    }
     /* the message format */
     CHECK(sh(LCL_BIN " stat /nonexistent.mtx 2>&1 >/dev/null", out, sizeof out) == 2 && !strncmp(out, "lcl: error: ", 12));
 }
 
 static void test_tool_backend_unavailable(void) {
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " demo --backend opencl >/dev/null 2>&1", NULL, 0) == 3);
+    CHECK(sh(NO_OPENCL " demo --backend opencl >/dev/null 2>&1", NULL, 0) == 3);
     CHECK(sh(LCL_BIN " demo --device no-such-device-xyz >/dev/null 2>&1", NULL, 0) == 3);
     /* auto on a machine without OpenCL still works, on the CPU */
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " demo >/dev/null 2>&1", NULL, 0) == 0);
+    CHECK(sh(NO_OPENCL " demo >/dev/null 2>&1", NULL, 0) == 0);
 }
 
 static void test_tool_info_json(void) {
@@ -79,7 +99,7 @@ static void test_tool_info_json(void) {
         CHECK(json_num(out, "global_mem", &v) && v > 0);
         CHECK(strstr(out, "\"fp64\":true") || strstr(out, "\"fp64\":false"));
     }
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " info --json", out, sizeof out) == 0);
+    CHECK(sh(NO_OPENCL " info --json", out, sizeof out) == 0);
     CHECK(strstr(out, "\"devices\":[]") != NULL && strstr(out, "opencl_unavailable") != NULL);
     CHECK(sh(LCL_BIN " info", out, sizeof out) == 0 && strstr(out, "backends: serial openmp opencl") != NULL);
 }
@@ -328,21 +348,26 @@ static void test_tool_solve_failures(void) {
     snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --method lu 2>&1 >/dev/null", path);
     CHECK(sh(cmd, out, sizeof out) == 2 && strstr(out, "square") != NULL);
     /* usage */
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method qr 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 2>/dev/null", NULL, 0) == 2);                       /* no --method */
-    CHECK(sh(LCL_BIN " solve --method lu 2>/dev/null", NULL, 0) == 2);                              /* no MATRIX */
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 gen:dense-random:6 --method lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --algorithm fastest 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --algorithm banachiewicz 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --block 0 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --sizes 5 2>/dev/null", NULL, 0) == 2);  /* a bench option */
-    CHECK(sh(LCL_BIN " stat gen:dense-random:5 --method lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve /nonexistent.mtx --method lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:nosuchkind:5 --method lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:40000 --method lu 2>/dev/null", NULL, 0) == 2);       /* 11.9 GiB dense */
-    CHECK(sh(LCL_BIN " solve gen:poisson3d:40 --method lu 2>/dev/null", NULL, 0) == 2);             /* n = 64000 */
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " solve gen:dense-random:5 --method lu --backend opencl 2>/dev/null", NULL, 0) == 3);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --device no-such-device-xyz 2>/dev/null", NULL, 0) == 3);
+    {
+        static const exit_case usage[] = {
+            {LCL_BIN " solve gen:dense-random:5 --method qr", 2},
+            {LCL_BIN " solve gen:dense-random:5", 2}, /* no --method */
+            {LCL_BIN " solve --method lu", 2}, /* no MATRIX */
+            {LCL_BIN " solve gen:dense-random:5 gen:dense-random:6 --method lu", 2},
+            {LCL_BIN " solve gen:dense-random:5 --method lu --algorithm fastest", 2},
+            {LCL_BIN " solve gen:dense-random:5 --method lu --algorithm banachiewicz", 2},
+            {LCL_BIN " solve gen:dense-random:5 --method lu --block 0", 2},
+            {LCL_BIN " solve gen:dense-random:5 --method lu --sizes 5", 2}, /* a bench option */
+            {LCL_BIN " stat gen:dense-random:5 --method lu", 2},
+            {LCL_BIN " solve /nonexistent.mtx --method lu", 2},
+            {LCL_BIN " solve gen:nosuchkind:5 --method lu", 2},
+            {LCL_BIN " solve gen:dense-random:40000 --method lu", 2}, /* 11.9 GiB dense */
+            {LCL_BIN " solve gen:poisson3d:40 --method lu", 2}, /* n = 64000 */
+            {NO_OPENCL " solve gen:dense-random:5 --method lu --backend opencl", 3},
+            {LCL_BIN " solve gen:dense-random:5 --method lu --device no-such-device-xyz", 3},
+        };
+        CHECK_EXITS(usage);
+    }
     /* a sparse generator kind goes through the dense path too */
     CHECK(solve_json("gen:poisson2d:6 --method cholesky", "ok", 1e-14, 1e-12, 36) == 0);
     CHECK(sh("rm -f build/t_sing.mtx build/t_indef.mtx", NULL, 0) == 0);
@@ -426,20 +451,25 @@ static void test_tool_bench_dense(void) {
     CHECK(sh(LCL_BIN " bench dense --op lu --sizes 50 --backend serial --precision single --block 16 --reps 2 2>/dev/null", out, sizeof out) == 0);
     CHECK(strstr(out, "| 50 | serial | cpu | blocked | 16 |") != NULL);
     /* usage */
-    CHECK(sh(LCL_BIN " bench dense --sizes 64 2>/dev/null", NULL, 0) == 2);                             /* no --op */
-    CHECK(sh(LCL_BIN " bench sparse --op lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --algorithms banachiewicz 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 64,,128 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 0 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 64 --reps 0 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 40000 2>/dev/null", NULL, 0) == 2);                   /* 11.9 GiB */
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 64 --rhs x.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench dense --op lu --sizes 8 --backend opencl 2>/dev/null", NULL, 0) == 3);
-    /* --split: OpenCL only, and a context of at least two devices */
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 8 --split --backend openmp 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --split 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " info --split 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench dense --op lu --sizes 8 --split 2>/dev/null", NULL, 0) == 3);
+    {
+        static const exit_case usage[] = {
+            {LCL_BIN " bench dense --sizes 64", 2}, /* no --op */
+            {LCL_BIN " bench sparse --op lu", 2},
+            {LCL_BIN " bench dense --op lu --algorithms banachiewicz", 2},
+            {LCL_BIN " bench dense --op lu --sizes 64,,128", 2},
+            {LCL_BIN " bench dense --op lu --sizes 0", 2},
+            {LCL_BIN " bench dense --op lu --sizes 64 --reps 0", 2},
+            {LCL_BIN " bench dense --op lu --sizes 40000", 2}, /* 11.9 GiB */
+            {LCL_BIN " bench dense --op lu --sizes 64 --rhs x.mtx", 2},
+            {NO_OPENCL " bench dense --op lu --sizes 8 --backend opencl", 3},
+            /* --split: OpenCL only, and a context of at least two devices */
+            {LCL_BIN " bench dense --op lu --sizes 8 --split --backend openmp", 2},
+            {LCL_BIN " bench spmv --split", 2},
+            {LCL_BIN " info --split", 2},
+            {NO_OPENCL " bench dense --op lu --sizes 8 --split", 3},
+        };
+        CHECK_EXITS(usage);
+    }
     if (sh(LCL_BIN " info --json", out, sizeof out) == 0 && strstr(out, "\"index\":0")) {
         CHECK(sh(LCL_BIN " bench dense --op lu --sizes 8 --split 2>&1", out, sizeof out) == 3 && strstr(out, "at least two OpenCL devices"));
         /* two PoCL devices: one row on device 0, one split, both checked */
@@ -451,7 +481,7 @@ static void test_tool_bench_dense(void) {
         CHECK_MSG(strstr(out, "--split: host arrays") && strstr(out, "| 70 | opencl | 2 devices, split | blocked | auto |"), "%s", out);
     }
     /* default backends: every one available (no OpenCL loader here: serial and openmp) */
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench dense --op lu --sizes 16 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
+    CHECK(sh(NO_OPENCL " bench dense --op lu --sizes 16 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
     CHECK(strstr(out, "\"backend\":\"serial\"") != NULL && strstr(out, "\"backend\":\"openmp\"") != NULL);
     CHECK(sh("rm -f build/t_b.csv build/t_b.svg", NULL, 0) == 0);
 }
@@ -493,28 +523,33 @@ static int spmv_json(const char *args, const char *want_format, double tol, doub
 
 static void test_tool_spmv_usage(void) {
     char out[4096];
-    CHECK(sh(LCL_BIN " spmv 2>/dev/null", NULL, 0) == 2);                                   /* no MATRIX */
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 gen:poisson2d:5 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --format csx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --kernel warp 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --reps 0 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --format 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --formats csr 2>/dev/null", NULL, 0) == 2);      /* a bench option */
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --method lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " stat gen:poisson2d:4 --format csr 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:4 --method lu --trans 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --op lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --formats auto 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --formats csr,,ell 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --backends cuda 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --backends serial --backend openmp 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --formats csr 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench sparse 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv /nonexistent.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:nosuchkind:4 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv tests/data/bad/complex.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " spmv gen:poisson2d:4 --backend opencl 2>/dev/null", NULL, 0) == 3);
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench spmv gen:poisson2d:4 --backends serial,opencl 2>/dev/null", NULL, 0) == 3);
+    {
+        static const exit_case usage[] = {
+            {LCL_BIN " spmv", 2}, /* no MATRIX */
+            {LCL_BIN " spmv gen:poisson2d:4 gen:poisson2d:5", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --format csx", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --kernel warp", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --reps 0", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --format", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --formats csr", 2}, /* a bench option */
+            {LCL_BIN " spmv gen:poisson2d:4 --method lu", 2},
+            {LCL_BIN " stat gen:poisson2d:4 --format csr", 2},
+            {LCL_BIN " solve gen:dense-random:4 --method lu --trans", 2},
+            {LCL_BIN " bench spmv --op lu", 2},
+            {LCL_BIN " bench spmv --formats auto", 2},
+            {LCL_BIN " bench spmv --formats csr,,ell", 2},
+            {LCL_BIN " bench spmv --backends cuda", 2},
+            {LCL_BIN " bench spmv --backends serial --backend openmp", 2},
+            {LCL_BIN " bench dense --op lu --formats csr", 2},
+            {LCL_BIN " bench sparse", 2},
+            {LCL_BIN " spmv /nonexistent.mtx", 2},
+            {LCL_BIN " spmv gen:nosuchkind:4", 2},
+            {LCL_BIN " spmv tests/data/bad/complex.mtx", 2},
+            {NO_OPENCL " spmv gen:poisson2d:4 --backend opencl", 3},
+            {NO_OPENCL " bench spmv gen:poisson2d:4 --backends serial,opencl", 3},
+        };
+        CHECK_EXITS(usage);
+    }
     /* a padded format that would store too much: the library's message, a non-zero exit */
     CHECK(sh(LCL_BIN " spmv gen:poisson2d:30 --format dense --backend serial 2>&1 >/dev/null", out, sizeof out) != 0);
     CHECK_MSG(!strncmp(out, "lcl: error: ", 12), "%s", out);
