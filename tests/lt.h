@@ -8,11 +8,25 @@
 #include "../linalg_cl.h"
 
 extern int lt_checks_failed;     /* failures inside the running test */
-extern const char *lt_shared;    /* path of ../shared (or $LCL_SHARED) */
+extern const char *lt_shared;    /* path of ../shared (or $LCL_SHARED): optional extra matrices */
 extern const char *lt_self;      /* argv[0] of the runner */
 void lt_run(const char *name, void (*fn)(void));
 int lt_selected(const char *name); /* LT_FILTER substring */
 void lt_skip(const char *why);     /* marks the running test skipped */
+/* Real matrices: the ones the tests need ship in LT_MATRICES; $LCL_SHARED/matrices may add more.
+   lt_matrix_path: the path of file NAME ("west0067.mtx"), shipped copy first; 1 when the file
+   exists, 0 when neither folder has it (buf then holds the shared path, for messages).
+   lt_matrix_optional: the same, printing a note when absent, for the matrices not shipped.
+   lt_matrix_list: the *.mtx names of both folders, each once, sorted; returns how many (at most
+   cap, each name shorter than LT_NAME_MAX). */
+#define LT_MATRICES "tests/data/matrices"
+#define LT_NAME_MAX 128
+int lt_matrix_path(char *buf, size_t cap, const char *name);
+int lt_matrix_optional(char *buf, size_t cap, const char *name);
+int lt_matrix_list(char (*names)[LT_NAME_MAX], int cap);
+/* A context on backend b with the environment ignored (device, cache, build options may be NULL;
+   threads 0: the default); NULL when it cannot be created (the message is printed). */
+lcl_context *lt_context(lcl_backend b, const char *device, const char *cache, const char *opts, int threads);
 /* An OpenCL context on device spec (NULL: the best device, LCL_DEVICE honoured; else the
    environment is ignored), with the binary cache $LT_CACHE; NULL when there is no device or the
    context fails (the message is printed). */
@@ -32,6 +46,19 @@ int lt_cl_calls(const char *fn);
 void lt_cl_reset(void);
 /* how many kernel files (one OpenCL program each) the library embeds */
 int lt_kernel_files(void);
+/* OpenCL fault sweep. Each fault of a table in run_tests.c that `which` selects (LT_CL_ONE: the
+   one-device paths; LT_CL_SPLIT: work split over devices) fails the 1st, 2nd, ... call of its
+   entry point in turn (below max_nth) until a run no longer reaches it. run returns a status, or
+   -1 for a wrong result. Before the faults a clean run must succeed; a faulted run must end with
+   the fault's status (a few faults may be absorbed) and a message naming the call or holding
+   alt, leak no host memory, and the next run on the same context must succeed; a run past the
+   last call must succeed. reached (may be NULL) gets bit i for each fault i reached. Returns the
+   number of runs. lt_cl_unreached: the entry point of a selected fault not in reached, or NULL. */
+#define LT_CL_ONE 1
+#define LT_CL_SPLIT 2
+int lt_cl_sweep(const char *name, lcl_context *ctx, int which, int max_nth, const char *alt,
+                int (*run)(lcl_context *ctx, void *u), void *u, unsigned *reached);
+const char *lt_cl_unreached(unsigned reached, int which);
 /* what device dev of ctx claims about double precision (1 yes, 0 no); 0 when there is no such device */
 int lt_cl_fp64(lcl_context *ctx, int dev, int on);
 

@@ -13,6 +13,7 @@ void lt_free(void *p);
 #include "../linalg_cl.h"
 #include "lt.h"
 #include <stdlib.h>
+#include <dirent.h>
 
 int lt_checks_failed;
 const char *lt_shared = "../shared";
@@ -188,6 +189,66 @@ void lt_cl_reset(void) {}
 int lt_cl_fp64(lcl_context *ctx, int dev, int on) { (void)ctx; (void)dev; (void)on; return 0; }
 #endif
 
+/* the OpenCL faults of lt_cl_sweep (codes: CL_MEM_OBJECT_ALLOCATION_FAILURE -4,
+   CL_OUT_OF_RESOURCES -5, CL_OUT_OF_HOST_MEMORY -6) */
+#define LT__CL_ABSORB 4     /* may end LCL_OK: clFinish in cleanup, after the work was waited for */
+static const struct { const char *fn; int code; lcl_status want; int use; } lt__cl_faults[] = {
+    {"clCreateBuffer", -4, LCL_ERR_DEVICE_MEMORY, LT_CL_ONE | LT_CL_SPLIT},
+    {"clSetKernelArg", -6, LCL_ERR_OPENCL, LT_CL_ONE},
+    {"clEnqueueNDRangeKernel", -5, LCL_ERR_DEVICE_MEMORY, LT_CL_ONE | LT_CL_SPLIT},
+    {"clEnqueueNDRangeKernel", -6, LCL_ERR_OPENCL, LT_CL_ONE},
+    {"clEnqueueWriteBuffer", -6, LCL_ERR_OPENCL, LT_CL_ONE | LT_CL_SPLIT},
+    {"clEnqueueReadBuffer", -6, LCL_ERR_OPENCL, LT_CL_ONE},
+    {"clEnqueueWriteBufferRect", -6, LCL_ERR_OPENCL, LT_CL_SPLIT},
+    {"clEnqueueReadBufferRect", -6, LCL_ERR_OPENCL, LT_CL_SPLIT},
+    {"clEnqueueCopyBufferRect", -6, LCL_ERR_OPENCL, LT_CL_SPLIT},
+    {"clEnqueueMarkerWithWaitList", -6, LCL_ERR_OPENCL, LT_CL_SPLIT},
+    {"clWaitForEvents", -6, LCL_ERR_OPENCL, LT_CL_SPLIT},
+    {"clFinish", -6, LCL_ERR_OPENCL, LT_CL_SPLIT | LT__CL_ABSORB}};
+#define LT__CL_NFAULTS ((int)(sizeof lt__cl_faults / sizeof lt__cl_faults[0]))
+int lt_cl_sweep(const char *name, lcl_context *ctx, int which, int max_nth, const char *alt,
+                int (*run)(lcl_context *ctx, void *u), void *u, unsigned *reached) {
+    int f, nth, runs = 0;
+    CHECK_MSG(run(ctx, u) == LCL_OK, "%s: the clean run failed", name);   /* warm: kernels built */
+    for (f = 0; f < LT__CL_NFAULTS; f++) {
+        const char *fn = lt__cl_faults[f].fn;
+        lcl_status want = lt__cl_faults[f].want;
+        if (!(lt__cl_faults[f].use & which)) continue;
+        for (nth = 1; nth < max_nth; nth++) {
+            long before = lt_alloc_outstanding();
+            int st, calls;
+            if (!lt_cl_fail(fn, nth, lt__cl_faults[f].code)) { CHECK_MSG(0, "%s cannot be hooked", fn); break; }
+            st = run(ctx, u);
+            calls = lt_cl_calls(fn);
+            lt_cl_reset();
+            runs++;
+            if (calls < nth) {   /* past the last call: the run must be right */
+                CHECK_MSG(st == LCL_OK, "%s %s: %d calls, %s", name, fn, calls, st < 0 ? "a wrong result" : lcl_status_string((lcl_status)st));
+                break;
+            }
+            if (nth == 1) fprintf(stderr, "  %s #1 -> %s: %.160s\n", fn, st < 0 ? "a wrong result" : lcl_status_string((lcl_status)st),
+                                  lcl_last_error(ctx));
+            if (reached) *reached |= 1u << f;
+            if (st == LCL_OK && (lt__cl_faults[f].use & LT__CL_ABSORB)) continue;
+            CHECK_MSG(st == (int)want, "%s with %s #%d failing: %s, want %s (%s)", name, fn, nth,
+                      st < 0 ? "a wrong result" : lcl_status_string((lcl_status)st), lcl_status_string(want), lcl_last_error(ctx));
+            CHECK_MSG(strstr(lcl_last_error(ctx), fn) != NULL || strstr(lcl_last_error(ctx), alt) != NULL,
+                      "%s: the message names no call: %s", name, lcl_last_error(ctx));
+            CHECK_MSG(lt_alloc_outstanding() == before, "%s: %s #%d: %ld host blocks leaked", name, fn, nth,
+                      lt_alloc_outstanding() - before);
+            lcl_clear_error(ctx);
+            CHECK_MSG(run(ctx, u) == LCL_OK, "%s: the context fails after %s #%d", name, fn, nth);
+        }
+    }
+    return runs;
+}
+const char *lt_cl_unreached(unsigned reached, int which) {
+    int f;
+    for (f = 0; f < LT__CL_NFAULTS; f++)
+        if ((lt__cl_faults[f].use & which) && !(reached >> f & 1)) return lt__cl_faults[f].fn;
+    return NULL;
+}
+
 /* LT_FILTER=substr runs only matching tests; LT_SKIP=a,b,c skips tests containing any of them */
 int lt_selected(const char *name) {
     const char *f = getenv("LT_FILTER"), *skip = getenv("LT_SKIP");
@@ -203,6 +264,64 @@ int lt_selected(const char *name) {
         skip += n + (skip[n] == ',');
     }
     return 1;
+}
+/* ---- real matrices: shipped in LT_MATRICES, more in $LCL_SHARED/matrices when present ---- */
+static int lt__exists(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (f) fclose(f);
+    return f != NULL;
+}
+int lt_matrix_path(char *buf, size_t cap, const char *name) {
+    snprintf(buf, cap, "%s/%s", LT_MATRICES, name);
+    if (lt__exists(buf)) return 1;
+    snprintf(buf, cap, "%s/matrices/%s", lt_shared, name);
+    return lt__exists(buf);
+}
+int lt_matrix_optional(char *buf, size_t cap, const char *name) {
+    if (lt_matrix_path(buf, cap, name)) return 1;
+    fprintf(stderr, "  %s: not shipped and not in %s/matrices (LCL_SHARED): left out\n", name, lt_shared);
+    return 0;
+}
+static int lt__name_cmp(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+static int lt__list_dir(const char *dir, char (*names)[LT_NAME_MAX], int n, int cap) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int k, have = n;
+    if (!d) return n;
+    while ((e = readdir(d)) != NULL && n < cap) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || l >= LT_NAME_MAX || strcmp(e->d_name + l - 4, ".mtx") != 0) continue;
+        for (k = 0; k < have && strcmp(names[k], e->d_name) != 0; k++) {}
+        if (k < have) continue;     /* shipped: the copy in LT_MATRICES is used */
+        memcpy(names[n++], e->d_name, l + 1);
+    }
+    closedir(d);
+    return n;
+}
+int lt_matrix_list(char (*names)[LT_NAME_MAX], int cap) {
+    char dir[1024];
+    int n = lt__list_dir(LT_MATRICES, names, 0, cap);
+    snprintf(dir, sizeof dir, "%s/matrices", lt_shared);
+    n = lt__list_dir(dir, names, n, cap);
+    qsort(names, (size_t)n, sizeof names[0], lt__name_cmp);
+    return n;
+}
+lcl_context *lt_context(lcl_backend b, const char *device, const char *cache, const char *opts, int threads) {
+    lcl_context_desc d;
+    lcl_context *ctx = NULL;
+    memset(&d, 0, sizeof d);
+    d.backend = b;
+    d.device = device;
+    d.cache_dir = cache;
+    d.build_options = opts;
+    d.num_threads = threads;
+    d.ignore_env = 1;
+    if (lcl_context_create(&d, &ctx) != LCL_OK) {
+        fprintf(stderr, "  context (%s): %s\n", lcl_backend_name(b), lcl_last_error(ctx));
+        lcl_context_destroy(ctx);
+        return NULL;
+    }
+    return ctx;
 }
 lcl_context *lt_ocl(const char *device) {
     lcl_context_desc d;

@@ -9,20 +9,7 @@
 #include <sys/stat.h>
 #include <sys/resource.h>
 
-static lcl_context *make(lcl_backend b, const char *device, const char *cache) {
-    lcl_context_desc d;
-    lcl_context *ctx = NULL;
-    memset(&d, 0, sizeof d);
-    d.backend = b;
-    d.device = device;
-    d.cache_dir = cache;
-    d.ignore_env = 1;
-    if (lcl_context_create(&d, &ctx) != LCL_OK) {
-        lcl_context_destroy(ctx);
-        return NULL;
-    }
-    return ctx;
-}
+static lcl_context *make(lcl_backend b, const char *device, const char *cache) { return lt_context(b, device, cache, NULL, 0); }
 
 static int opencl_devices(void) {
     int n = 0;

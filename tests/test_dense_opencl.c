@@ -82,6 +82,13 @@ static void copy_dense(lcl_context *ctx, const lcl_dense *src, lcl_dense *dst) {
     for (i = 0; i < src->rows; i++) for (j = 0; j < src->cols; j++) lcl_dense_set(dst, i, j, lcl_dense_get(src, i, j));
 }
 
+/* the residual of the solve X of M X = B within tol (what and n for the message); frees X */
+static void check_solve(const lcl_dense *M, lcl_dense *X, const lcl_dense *B, double tol, const char *what, int n) {
+    double r = solve_residual(M, X, B);
+    CHECK_MSG(r < tol, "%s n=%d: residual %.3g", what, n, r);
+    lcl_dense_free(X);
+}
+
 static void test_dense_opencl_lu(void) {
     static const int sizes[] = {1, 2, 17, 63, 64, 65, 130, 257};
     lcl_context *ctx = lt_ocl(NULL);
@@ -114,9 +121,7 @@ static void test_dense_opencl_lu(void) {
                     for (i = 0; i < n; i++) { lcl_dense_set(&B, i, 0, urand()); lcl_dense_set(&B, i, 1, 1.0); }
                     copy_dense(ctx, &B, &X);
                     CHECK_OK(ctx, lcl_getrs(ctx, LCL_NO_TRANS, &F, ipiv, &X));
-                    r = solve_residual(&A, &X, &B);
-                    CHECK_MSG(r < tol, "getrs n=%d: residual %.3g", n, r);
-                    lcl_dense_free(&X);
+                    check_solve(&A, &X, &B, tol, "getrs", n);
                     {
                         /* A^T x = b against an explicit transpose */
                         lcl_dense AT;
@@ -125,10 +130,8 @@ static void test_dense_opencl_lu(void) {
                         for (a = 0; a < n; a++) for (b2 = 0; b2 < n; b2++) lcl_dense_set(&AT, a, b2, lcl_dense_get(&A, b2, a));
                         copy_dense(ctx, &B, &X);
                         CHECK_OK(ctx, lcl_getrs(ctx, LCL_TRANS, &F, ipiv, &X));
-                        r = solve_residual(&AT, &X, &B);
-                        CHECK_MSG(r < tol, "getrs TRANS n=%d: residual %.3g", n, r);
+                        check_solve(&AT, &X, &B, tol, "getrs TRANS", n);
                         lcl_dense_free(&AT);
-                        lcl_dense_free(&X);
                     }
                     lcl_dense_free(&B);
                     lcl_dense_free(&F);
@@ -168,9 +171,7 @@ static void test_dense_opencl_cholesky(void) {
                         for (i = 0; i < n; i++) { lcl_dense_set(&B, i, 0, urand()); lcl_dense_set(&B, i, 1, -1); lcl_dense_set(&B, i, 2, (double)i); }
                         copy_dense(ctx, &B, &X);
                         CHECK_OK(ctx, lcl_potrs(ctx, up, &F, &X));
-                        r = solve_residual(&A, &X, &B);
-                        CHECK_MSG(r < tol, "potrs n=%d: residual %.3g", n, r);
-                        lcl_dense_free(&X);
+                        check_solve(&A, &X, &B, tol, "potrs", n);
                         lcl_dense_free(&B);
                         lcl_dense_free(&F);
                         lcl_dense_free(&A);
@@ -518,9 +519,6 @@ static void multi_devices(lcl_context *ctx) {
 
 /* Faults over the split path: each OpenCL call it makes fails once in turn, then each host
    allocation; every run ends with a clear status, leaks nothing, and the context works again. */
-#define MF_MEM_OBJECT_ALLOCATION_FAILURE (-4)
-#define MF_OUT_OF_RESOURCES (-5)
-#define MF_OUT_OF_HOST_MEMORY (-6)
 typedef struct multi_case { lcl_dense A, B, F, X; int32_t ipiv[100]; } multi_case;
 static lcl_status multi_run(lcl_context *ctx, multi_case *m, int chol, double *resid) {
     lcl_dense_opts o = dev_opts(-1, 24);
@@ -534,19 +532,20 @@ static lcl_status multi_run(lcl_context *ctx, multi_case *m, int chol, double *r
     *resid = st == LCL_OK ? solve_residual(&m->A, &m->X, &m->B) : 1;
     return st;
 }
+/* multi_run as an lt_cl_sweep run: -1 for a wrong result */
+typedef struct multi_arg { multi_case *m; int chol; } multi_arg;
+static int multi_op(lcl_context *ctx, void *u) {
+    const multi_arg *a = (const multi_arg *)u;
+    double r;
+    lcl_status st = multi_run(ctx, a->m, a->chol, &r);
+    return st == LCL_OK && !(r < 1e-14) ? -1 : (int)st;
+}
 static void multi_faults(lcl_context *ctx) {
-    static const struct { const char *fn; int code; lcl_status want; } faults[] = {
-        {"clCreateBuffer", MF_MEM_OBJECT_ALLOCATION_FAILURE, LCL_ERR_DEVICE_MEMORY},
-        {"clEnqueueNDRangeKernel", MF_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY},
-        {"clEnqueueWriteBuffer", MF_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
-        {"clEnqueueWriteBufferRect", MF_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
-        {"clEnqueueReadBufferRect", MF_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
-        {"clEnqueueCopyBufferRect", MF_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
-        {"clEnqueueMarkerWithWaitList", MF_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
-        {"clWaitForEvents", MF_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
-        {"clFinish", MF_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL}};
     multi_case m;
-    int chol, f, nth, k, runs = 0, reached[9] = {0};
+    multi_arg a;
+    int chol, k, runs = 0;
+    unsigned reached = 0;
+    const char *missed;
     int64_t i;
     double r;
     for (chol = 0; chol < 2; chol++) {
@@ -556,32 +555,9 @@ static void multi_faults(lcl_context *ctx) {
         for (i = 0; i < 100; i++) lcl_dense_set(&m.B, i, 0, urand());
         copy_dense(ctx, &m.A, &m.F);
         copy_dense(ctx, &m.B, &m.X);
-        CHECK(multi_run(ctx, &m, chol, &r) == LCL_OK && r < 1e-14);   /* warm: kernels built */
-        for (f = 0; f < (int)(sizeof faults / sizeof faults[0]); f++)
-            for (nth = 1; nth < 1000; nth++) {
-                long before = lt_alloc_outstanding();
-                lcl_status st;
-                int calls;
-                if (!lt_cl_fail(faults[f].fn, nth, faults[f].code)) { CHECK_MSG(0, "%s cannot be hooked", faults[f].fn); break; }
-                st = multi_run(ctx, &m, chol, &r);
-                calls = lt_cl_calls(faults[f].fn);
-                lt_cl_reset();
-                runs++;
-                if (calls < nth) {   /* past the last call: the run must be right */
-                    CHECK_MSG(st == LCL_OK && r < 1e-14, "%s %s: %d calls, %s", chol ? "potrf" : "getrf", faults[f].fn, calls, lcl_status_string(st));
-                    break;
-                }
-                if (!reached[f]) fprintf(stderr, "  %s #%d -> %s: %.160s\n", faults[f].fn, nth, lcl_status_string(st), lcl_last_error(ctx));
-                reached[f] = 1;
-                /* clFinish in cleanup, after the work has been waited for, may fail unheard */
-                if (st == LCL_OK && !strcmp(faults[f].fn, "clFinish")) { CHECK(r < 1e-14); continue; }
-                CHECK_MSG(st == faults[f].want, "%s with %s #%d failing: %s, want %s (%s)", chol ? "potrf" : "getrf", faults[f].fn, nth,
-                          lcl_status_string(st), lcl_status_string(faults[f].want), lcl_last_error(ctx));
-                CHECK_MSG(strstr(lcl_last_error(ctx), faults[f].fn) != NULL || strstr(lcl_last_error(ctx), ": lcl_") != NULL,
-                          "the message names no call or kernel: %s", lcl_last_error(ctx));
-                CHECK_MSG(lt_alloc_outstanding() == before, "%s #%d: %ld host blocks leaked", faults[f].fn, nth, lt_alloc_outstanding() - before);
-                CHECK(multi_run(ctx, &m, chol, &r) == LCL_OK && r < 1e-14);
-            }
+        a.m = &m;
+        a.chol = chol;
+        runs += lt_cl_sweep(chol ? "potrf" : "getrf", ctx, LT_CL_SPLIT, 1000, ": lcl_", multi_op, &a, &reached);
         for (k = 1; k < 1000; k++) {
             long before = lt_alloc_outstanding(), calls;
             lcl_status st;
@@ -601,7 +577,8 @@ static void multi_faults(lcl_context *ctx) {
         lcl_dense_free(&m.F);
         lcl_dense_free(&m.X);
     }
-    for (f = 0; f < (int)(sizeof faults / sizeof faults[0]); f++) CHECK_MSG(reached[f], "%s: never called", faults[f].fn);
+    missed = lt_cl_unreached(reached, LT_CL_SPLIT);
+    CHECK_MSG(missed == NULL, "%s: never called", missed);
     fprintf(stderr, "  %d faulted split runs\n", runs);
 }
 

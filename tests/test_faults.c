@@ -35,26 +35,8 @@ static int opencl_devices(void) {
     lcl_list_devices(NULL, NULL, 0, &n);
     return n;
 }
-static lcl_context *make(lcl_backend b, const char *device, const char *cache, const char *opts, lcl_log_fn log, void *user) {
-    lcl_context_desc d;
-    lcl_context *ctx = NULL;
-    memset(&d, 0, sizeof d);
-    d.backend = b;
-    d.device = device;
-    d.cache_dir = cache;
-    d.build_options = opts;
-    d.log = log;
-    d.log_user = user;
-    d.ignore_env = 1;
-    if (lcl_context_create(&d, &ctx) != LCL_OK) {
-        fprintf(stderr, "  context (%s): %s\n", lcl_backend_name(b), lcl_last_error(ctx));
-        lcl_context_destroy(ctx);
-        return NULL;
-    }
-    return ctx;
-}
+static lcl_context *make(lcl_backend b, const char *device, const char *cache, const char *opts) { return lt_context(b, device, cache, opts, 0); }
 static void path_in_tmp(char *out, size_t cap, const char *name) { snprintf(out, cap, "%s/%s", tmpdir, name); }
-static void shared_path(char *out, size_t cap, const char *name) { snprintf(out, cap, "%s/matrices/%s", lt_shared, name); }
 
 /* ---- the sweep ------------------------------------------------------------------------------ */
 enum {
@@ -152,7 +134,7 @@ static lcl_status op_create(lcl_context *unused, void *u) {
 typedef struct prog_arg { const char *cache, *opts; int axpy; } prog_arg;
 static lcl_status op_program(lcl_context *unused, void *u) {
     const prog_arg *a = (const prog_arg *)u;
-    lcl_context *ctx = make(LCL_BACKEND_OPENCL, NULL, a->cache, a->opts, NULL, NULL);
+    lcl_context *ctx = make(LCL_BACKEND_OPENCL, NULL, a->cache, a->opts);
     float x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 1, 1, 1, 1};
     lcl_status st;
     (void)unused;
@@ -328,7 +310,7 @@ static lcl_status op_long_path(lcl_context *ctx, void *u) {
 static void test_fault_hooks(void) {
     long base = lt_alloc_outstanding();
     lcl_coo m;
-    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL);
     CHECK(ctx != NULL);
     CHECK(lt_alloc_outstanding() == base + 1);
     lt_alloc_fail_at(1);
@@ -377,7 +359,7 @@ static void test_fault_alloc_programs(void) {
     if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
     path_in_tmp(cache, sizeof cache, "cache-prog");
     /* prime the cache so the sweeps load the program (fast) instead of compiling it */
-    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
+    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL);
     if (!ctx) { CHECK(ctx != NULL); return; }
     CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
     lcl_context_destroy(ctx);
@@ -396,7 +378,7 @@ static void test_fault_alloc_programs(void) {
     p.opts = "-Dlong=no_such_type";
     sweep("lcl_context_prepare (build fails)", NULL, op_program, &p, LCL_ERR_BUILD, SW_LATE_ARM | SW_TOLERANT);
     /* a prepared context's axpy allocates nothing on the host */
-    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
+    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL);
     if (!ctx) { CHECK(ctx != NULL); return; }
     CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F64));
     sweep("lcl_axpy opencl, prepared", ctx, op_axpy, NULL, LCL_OK, 0);
@@ -404,7 +386,7 @@ static void test_fault_alloc_programs(void) {
 }
 
 static void test_fault_alloc_mmio(void) {
-    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL);
     char west[600], bcs[600], arr[600], out[600], *text = NULL;
     static const char sym_text[] = "%%MatrixMarket matrix coordinate real symmetric\n% unsorted, duplicates\n5 5 7\n"
                                    "5 1 1.5\n2 2 2\n3 1 -1\n5 1 2.5\n4 4 1e300\n1 1 1\n5 5 0.5\n";
@@ -415,10 +397,10 @@ static void test_fault_alloc_mmio(void) {
     FILE *f;
     long len;
     if (!ctx) { CHECK(ctx != NULL); return; }
-    shared_path(west, sizeof west, "west0067.mtx");
-    shared_path(bcs, sizeof bcs, "bcsstk01.mtx");
+    lt_matrix_path(west, sizeof west, "west0067.mtx");
+    lt_matrix_path(bcs, sizeof bcs, "bcsstk01.mtx");
     if (lcl_mm_read(ctx, west, LCL_F64, 0, &A, NULL) != LCL_OK) {
-        lt_skip("shared matrices missing (LCL_SHARED)");
+        CHECK_MSG(0, "%s: %s", west, lcl_last_error(ctx));
         lcl_context_destroy(ctx);
         return;
     }
@@ -477,7 +459,7 @@ static void test_fault_alloc_mmio(void) {
 }
 
 static void test_fault_alloc_containers(void) {
-    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL);
     lcl_coo U;
     lcl_csr C;
     lcl_dense D;
@@ -507,7 +489,7 @@ static void test_fault_alloc_containers(void) {
 }
 
 static void test_fault_alloc_messages(void) {
-    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL);
     char path[420], dev[400];
     long base;
     create_arg c;
@@ -519,7 +501,7 @@ static void test_fault_alloc_messages(void) {
     /* a long message is freed by lcl_context_destroy too */
     base = lt_alloc_outstanding();
     lcl_context_destroy(ctx);
-    ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL);
     CHECK(ctx != NULL);
     CHECK(lcl_mm_read_info(ctx, path, NULL) == LCL_ERR_INVALID_ARGUMENT);
     {
@@ -629,11 +611,11 @@ static void test_fault_alloc_sparse(void) {
     lcl_csr C;
     double x[200], ax[200], atx[200];
     int b;
-    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL, NULL, NULL);
+    lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL, NULL);
     if (!ctx) { CHECK(ctx != NULL); return; }
     sp_matrix(ctx, &U, &C, x, ax, atx);
     for (b = 0; b < 2; b++) {
-        lcl_context *c2 = make(bs[b], NULL, NULL, NULL, NULL, NULL);
+        lcl_context *c2 = make(bs[b], NULL, NULL, NULL);
         if (!c2) { CHECK(c2 != NULL); continue; }
         sp_sweeps(c2, fm, (int)(sizeof fm / sizeof fm[0]), &C, x, ax, atx);
         {
@@ -662,7 +644,7 @@ static void test_fault_alloc_sparse(void) {
     }
     if (opencl_devices()) {   /* OpenCL CSC (and CSR alike): create with its upload, the first A^T x with A^T's */
         static const lcl_format cl_fm[] = {LCL_FMT_CSC, LCL_FMT_CSR};
-        lcl_context *c2 = make(LCL_BACKEND_OPENCL, NULL, NULL, NULL, NULL, NULL);
+        lcl_context *c2 = make(LCL_BACKEND_OPENCL, NULL, NULL, NULL);
         lcl_spmat *S = NULL;
         double y[200];
         CHECK(c2 != NULL);
@@ -724,79 +706,101 @@ static void cl_axpy_fault(lcl_context *ctx, const char *fn, int nth, int code, l
     CHECK_MSG(bad == 0, "after %s failed: the next axpy is wrong (%d)", fn, bad);
 }
 
+/* OpenCL calls made to fail on their nth call (0: every call) with code: the status the operation
+   must give and what its message must name; where says which operation and how */
+enum { ON_PREPARED, ON_FRESH, ON_BUILD, AT_CREATE };
+typedef struct { int where; const char *fn; int nth, code; lcl_status want; const char *name; } cl_call_fault;
+static const cl_call_fault call_faults[] = {
+    /* axpy on a prepared context */
+    {ON_PREPARED, "clCreateBuffer", 1, F_CL_MEM_OBJECT_ALLOCATION_FAILURE, LCL_ERR_DEVICE_MEMORY, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+    {ON_PREPARED, "clCreateBuffer", 2, F_CL_MEM_OBJECT_ALLOCATION_FAILURE, LCL_ERR_DEVICE_MEMORY, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+    {ON_PREPARED, "clCreateBuffer", 2, F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY, "CL_OUT_OF_RESOURCES"},
+    {ON_PREPARED, "clEnqueueWriteBuffer", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY"},
+    {ON_PREPARED, "clEnqueueWriteBuffer", 2, F_CL_INVALID_COMMAND_QUEUE, LCL_ERR_OPENCL, "CL_INVALID_COMMAND_QUEUE"},
+    {ON_PREPARED, "clSetKernelArg", 3, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY"},
+    {ON_PREPARED, "clEnqueueNDRangeKernel", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY"},
+    {ON_PREPARED, "clEnqueueNDRangeKernel", 1, F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY, "CL_OUT_OF_RESOURCES"},
+    {ON_PREPARED, "clEnqueueReadBuffer", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY"},
+    /* the first axpy on a fresh context, which creates the kernel object */
+    {ON_FRESH, "clCreateKernel", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY"},
+    /* the first axpy on a fresh context without a cache: a failed build is retried (not remembered) */
+    {ON_BUILD, "clBuildProgram", 0, F_CL_BUILD_PROGRAM_FAILURE, LCL_ERR_BUILD, "CL_BUILD_PROGRAM_FAILURE"},
+    {ON_BUILD, "clBuildProgram", 0, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY"},   /* the call itself failing */
+    {ON_BUILD, "clCreateProgramWithSource", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY"},
+    /* context creation (cl_create_fault) */
+    {AT_CREATE, "clCreateContext", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "clCreateContext"},
+    {AT_CREATE, "clCreateContext", 1, F_CL_DEVICE_NOT_AVAILABLE, LCL_ERR_OPENCL, "CL_DEVICE_NOT_AVAILABLE"},
+    {AT_CREATE, "clCreateCommandQueue", 1, F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY, "clCreateCommandQueue"},
+    {AT_CREATE, "clCreateCommandQueue", 2, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "clCreateCommandQueue"},
+    {AT_CREATE, "clGetPlatformIDs", 0, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_BACKEND_UNAVAILABLE, "no OpenCL platform"},
+    {AT_CREATE, "clGetPlatformIDs", 2, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "clGetPlatformIDs"},
+    {AT_CREATE, "clGetDeviceIDs", 0, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_BACKEND_UNAVAILABLE, "no device"}};
+#define N_CALL_FAULTS ((int)(sizeof call_faults / sizeof call_faults[0]))
+/* cl_axpy_fault for each fault of kind where: on ctx, or (ctx NULL) each on a fresh context with
+   this cache */
+static void cl_axpy_faults(lcl_context *ctx, const char *cache, int where) {
+    int i;
+    for (i = 0; i < N_CALL_FAULTS; i++) {
+        const cl_call_fault *f = &call_faults[i];
+        lcl_context *c;
+        if (f->where != where) continue;
+        c = ctx ? ctx : make(LCL_BACKEND_OPENCL, NULL, cache, NULL);
+        CHECK_MSG(c != NULL, "no OpenCL context for %s", f->fn);
+        if (c) cl_axpy_fault(c, f->fn, f->nth, f->code, f->want, f->name);
+        if (!ctx) lcl_context_destroy(c);
+    }
+}
+/* an OpenCL fault test begins: skipped without a device, else ended by on_alarm if it hangs */
+static int cl_begin(unsigned secs) {
+    if (!opencl_devices()) { lt_skip("no OpenCL device"); return 0; }
+    signal(SIGALRM, on_alarm);
+    alarm(secs);
+    return 1;
+}
+/* its context (NULL fails the test and stops the watchdog) */
+static lcl_context *cl_first(const char *cache) {
+    lcl_context *ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL);
+    if (!ctx) { CHECK(ctx != NULL); alarm(0); }
+    return ctx;
+}
+
 static void test_fault_cl_calls(void) {
     lcl_context *ctx;
     char cache[300];
-    if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
+    if (!cl_begin(120)) return;
     path_in_tmp(cache, sizeof cache, "cache-cl");
-    signal(SIGALRM, on_alarm);
-    alarm(120);
-    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
-    if (!ctx) { CHECK(ctx != NULL); alarm(0); return; }
+    if (!(ctx = cl_first(cache))) return;
     CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
-    cl_axpy_fault(ctx, "clCreateBuffer", 1, F_CL_MEM_OBJECT_ALLOCATION_FAILURE, LCL_ERR_DEVICE_MEMORY, "CL_MEM_OBJECT_ALLOCATION_FAILURE");
-    cl_axpy_fault(ctx, "clCreateBuffer", 2, F_CL_MEM_OBJECT_ALLOCATION_FAILURE, LCL_ERR_DEVICE_MEMORY, "CL_MEM_OBJECT_ALLOCATION_FAILURE");
-    cl_axpy_fault(ctx, "clCreateBuffer", 2, F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY, "CL_OUT_OF_RESOURCES");
-    cl_axpy_fault(ctx, "clEnqueueWriteBuffer", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
-    cl_axpy_fault(ctx, "clEnqueueWriteBuffer", 2, F_CL_INVALID_COMMAND_QUEUE, LCL_ERR_OPENCL, "CL_INVALID_COMMAND_QUEUE");
-    cl_axpy_fault(ctx, "clSetKernelArg", 3, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
-    cl_axpy_fault(ctx, "clEnqueueNDRangeKernel", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
-    cl_axpy_fault(ctx, "clEnqueueNDRangeKernel", 1, F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY, "CL_OUT_OF_RESOURCES");
-    cl_axpy_fault(ctx, "clEnqueueReadBuffer", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
+    cl_axpy_faults(ctx, NULL, ON_PREPARED);
     lcl_context_destroy(ctx);
-    /* a fresh context: the kernel object is created by the first axpy */
-    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
-    if (ctx) {
-        cl_axpy_fault(ctx, "clCreateKernel", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
-        lcl_context_destroy(ctx);
-    }
+    cl_axpy_faults(NULL, cache, ON_FRESH);
     alarm(0);
 }
 
 static void test_fault_cl_build(void) {
+    /* with a cache entry: a binary that will not load or build is rejected and rebuilt from source
+       (calls: how often fn is then called; clBuildProgram for the binary, then for the source) */
+    static const struct { const char *fn; int code, calls; } bad_binary[] = {
+        {"clBuildProgram", F_CL_BUILD_PROGRAM_FAILURE, 2},
+        {"clCreateProgramWithBinary", F_CL_OUT_OF_HOST_MEMORY, 1}};
     lcl_context *ctx;
     lcl_cache_stats cs;
     char cache[300];
-    if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
+    int i;
+    if (!cl_begin(120)) return;
     path_in_tmp(cache, sizeof cache, "cache-build");
-    signal(SIGALRM, on_alarm);
-    alarm(120);
-    /* no cache: the build fails; it is retried (not remembered) on the next call */
-    ctx = make(LCL_BACKEND_OPENCL, NULL, NULL, NULL, NULL, NULL);
-    if (!ctx) { CHECK(ctx != NULL); alarm(0); return; }
-    cl_axpy_fault(ctx, "clBuildProgram", 0, F_CL_BUILD_PROGRAM_FAILURE, LCL_ERR_BUILD, "CL_BUILD_PROGRAM_FAILURE");
-    lcl_context_destroy(ctx);
-    ctx = make(LCL_BACKEND_OPENCL, NULL, NULL, NULL, NULL, NULL);
-    if (ctx) {   /* not a compile error: an OpenCL failure of the call itself */
-        cl_axpy_fault(ctx, "clBuildProgram", 0, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
-        lcl_context_destroy(ctx);
-    }
-    ctx = make(LCL_BACKEND_OPENCL, NULL, NULL, NULL, NULL, NULL);
-    if (ctx) {
-        cl_axpy_fault(ctx, "clCreateProgramWithSource", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "CL_OUT_OF_HOST_MEMORY");
-        lcl_context_destroy(ctx);
-    }
-    /* with a cache entry: a binary that will not load or build is rebuilt from source */
-    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
+    cl_axpy_faults(NULL, NULL, ON_BUILD);
+    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL);
     if (ctx) { CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32)); lcl_context_destroy(ctx); }
-    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
-    if (ctx) {
-        CHECK(lt_cl_fail("clBuildProgram", 1, F_CL_BUILD_PROGRAM_FAILURE));
+    for (i = 0; i < 2; i++) {
+        ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL);
+        if (!ctx) continue;
+        CHECK(lt_cl_fail(bad_binary[i].fn, 1, bad_binary[i].code));
         CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
-        CHECK(lt_cl_calls("clBuildProgram") == 2);
+        CHECK_MSG(lt_cl_calls(bad_binary[i].fn) == bad_binary[i].calls, "%s: %d calls", bad_binary[i].fn, lt_cl_calls(bad_binary[i].fn));
         lt_cl_reset();
         lcl_context_cache_stats(ctx, &cs);
-        CHECK(cs.rejected == 1 && cs.hits == 0);
-        lcl_context_destroy(ctx);
-    }
-    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
-    if (ctx) {
-        CHECK(lt_cl_fail("clCreateProgramWithBinary", 1, F_CL_OUT_OF_HOST_MEMORY));
-        CHECK_OK(ctx, lcl_context_prepare(ctx, LCL_F32));
-        CHECK(lt_cl_calls("clCreateProgramWithBinary") == 1);
-        lt_cl_reset();
-        lcl_context_cache_stats(ctx, &cs);
-        CHECK(cs.rejected == 1);
+        CHECK_MSG(cs.rejected == 1 && (i > 0 || cs.hits == 0), "%s: %d rejected, %d hits", bad_binary[i].fn, (int)cs.rejected, (int)cs.hits);
         lcl_context_destroy(ctx);
     }
     alarm(0);
@@ -840,18 +844,12 @@ static void cl_create_fault(const char *fn, int nth, int code, lcl_status want, 
 }
 
 static void test_fault_cl_context(void) {
-    int n = -1;
+    int n = -1, i;
     lcl_device_info di[4];
-    if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
-    signal(SIGALRM, on_alarm);
-    alarm(120);
-    cl_create_fault("clCreateContext", 1, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "clCreateContext");
-    cl_create_fault("clCreateContext", 1, F_CL_DEVICE_NOT_AVAILABLE, LCL_ERR_OPENCL, "CL_DEVICE_NOT_AVAILABLE");
-    cl_create_fault("clCreateCommandQueue", 1, F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY, "clCreateCommandQueue");
-    cl_create_fault("clCreateCommandQueue", 2, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "clCreateCommandQueue");
-    cl_create_fault("clGetPlatformIDs", 0, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_BACKEND_UNAVAILABLE, "no OpenCL platform");
-    cl_create_fault("clGetPlatformIDs", 2, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL, "clGetPlatformIDs");
-    cl_create_fault("clGetDeviceIDs", 0, F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_BACKEND_UNAVAILABLE, "no device");
+    if (!cl_begin(120)) return;
+    for (i = 0; i < N_CALL_FAULTS; i++)
+        if (call_faults[i].where == AT_CREATE)
+            cl_create_fault(call_faults[i].fn, call_faults[i].nth, call_faults[i].code, call_faults[i].want, call_faults[i].name);
     /* clGetPlatformIDs failing: no devices, not an error */
     CHECK(lt_cl_fail("clGetPlatformIDs", 0, F_CL_OUT_OF_HOST_MEMORY));
     CHECK_OK(NULL, lcl_list_devices(NULL, di, 4, &n));
@@ -865,46 +863,6 @@ static void rm_tmpdir(void) {
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "  (could not remove %s)\n", tmpdir);
-}
-
-/* OpenCL call faults: each entry point fails on its 1st, 2nd, ... call in turn until a run no
-   longer reaches the fault. Each faulted run must end promptly with the expected status and a
-   message naming the call, leak no host memory, and the same context must then run correctly.
-   run returns a status, or -1 for a wrong result. Returns the number of runs. */
-typedef struct cl_fault { const char *fn; int code; lcl_status want; } cl_fault;
-static const cl_fault cl_faults[] = {
-    {"clCreateBuffer", F_CL_MEM_OBJECT_ALLOCATION_FAILURE, LCL_ERR_DEVICE_MEMORY},
-    {"clSetKernelArg", F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
-    {"clEnqueueNDRangeKernel", F_CL_OUT_OF_RESOURCES, LCL_ERR_DEVICE_MEMORY},
-    {"clEnqueueNDRangeKernel", F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
-    {"clEnqueueWriteBuffer", F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL},
-    {"clEnqueueReadBuffer", F_CL_OUT_OF_HOST_MEMORY, LCL_ERR_OPENCL}};
-static int cl_fault_sweep(const char *name, lcl_context *ctx, int (*run)(lcl_context *, void *), void *u) {
-    int f, nth, runs = 0;
-    CHECK_MSG(run(ctx, u) == LCL_OK, "%s: the clean run failed", name);   /* warm: kernels built */
-    for (f = 0; f < (int)(sizeof cl_faults / sizeof cl_faults[0]); f++)
-        for (nth = 1; nth < 400; nth++) {
-            long before = lt_alloc_outstanding();
-            int st, calls;
-            if (!lt_cl_fail(cl_faults[f].fn, nth, cl_faults[f].code)) break;
-            st = run(ctx, u);
-            calls = lt_cl_calls(cl_faults[f].fn);
-            lt_cl_reset();
-            runs++;
-            if (calls < nth) {       /* the fault was never reached: the run must be right */
-                CHECK_MSG(st == LCL_OK, "%s %s: %d calls, status %d", name, cl_faults[f].fn, calls, st);
-                break;
-            }
-            CHECK_MSG(st == (int)cl_faults[f].want, "%s with %s #%d failing: %s, want %s (%s)", name, cl_faults[f].fn, nth,
-                      st < 0 ? "a wrong result" : lcl_status_string((lcl_status)st), lcl_status_string(cl_faults[f].want), lcl_last_error(ctx));
-            CHECK_MSG(strstr(lcl_last_error(ctx), cl_faults[f].fn) != NULL || strstr(lcl_last_error(ctx), "lcl_") != NULL,
-                      "message names no call: %s", lcl_last_error(ctx));
-            CHECK_MSG(lt_alloc_outstanding() == before, "%s: %s #%d: %ld host blocks leaked", name, cl_faults[f].fn, nth,
-                      lt_alloc_outstanding() - before);
-            lcl_clear_error(ctx);
-            CHECK_MSG(run(ctx, u) == LCL_OK, "%s: the context fails after %s #%d", name, cl_faults[f].fn, nth);
-        }
-    return runs;
 }
 
 /* The OpenCL dense paths: a factorization and solve (u: 1 = Cholesky, 0 = LU) */
@@ -941,13 +899,11 @@ static void test_fault_cl_dense(void) {
     lcl_context *ctx;
     char cache[300];
     int runs;
-    if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
+    if (!cl_begin(240)) return;
     path_in_tmp(cache, sizeof cache, "cache-dense");
-    signal(SIGALRM, on_alarm);
-    alarm(240);
-    ctx = make(LCL_BACKEND_OPENCL, NULL, cache, NULL, NULL, NULL);
-    if (!ctx) { CHECK(ctx != NULL); alarm(0); return; }
-    runs = cl_fault_sweep("gesv", ctx, dense_op, (void *)&chol[0]) + cl_fault_sweep("posv", ctx, dense_op, (void *)&chol[1]);
+    if (!(ctx = cl_first(cache))) return;
+    runs = lt_cl_sweep("gesv", ctx, LT_CL_ONE, 400, "lcl_", dense_op, (void *)&chol[0], NULL) +
+           lt_cl_sweep("posv", ctx, LT_CL_ONE, 400, "lcl_", dense_op, (void *)&chol[1], NULL);
     fprintf(stderr, "  %d faulted dense runs\n", runs);
     lcl_context_destroy(ctx);
     alarm(0);
@@ -977,17 +933,14 @@ static void test_fault_cl_spmv(void) {
     lcl_csr C;
     double x[200], ax[200], atx[200];
     csc_arg a;
-    if (!opencl_devices()) { lt_skip("no OpenCL device"); return; }
-    signal(SIGALRM, on_alarm);
-    alarm(240);
-    ctx = make(LCL_BACKEND_OPENCL, NULL, NULL, NULL, NULL, NULL);
-    if (!ctx) { CHECK(ctx != NULL); alarm(0); return; }
+    if (!cl_begin(240)) return;
+    if (!(ctx = cl_first(NULL))) return;
     sp_matrix(ctx, &U, &C, x, ax, atx);
     a.C = &C;
     a.x = x;
     a.ax = ax;
     a.atx = atx;
-    fprintf(stderr, "  %d faulted csc runs\n", cl_fault_sweep("csc", ctx, csc_op, &a));
+    fprintf(stderr, "  %d faulted csc runs\n", lt_cl_sweep("csc", ctx, LT_CL_ONE, 400, "lcl_", csc_op, &a, NULL));
     lcl_csr_free(&C);
     lcl_coo_free(&U);
     lcl_context_destroy(ctx);

@@ -71,7 +71,8 @@ static void test_gen_file_equals_memory(void) {
     snprintf(specs[n++], 256, "poisson3d:4");
     snprintf(specs[n++], 256, "powerlaw:2000:6");
     snprintf(specs[n++], 256, "circuit:257");
-    snprintf(specs[n++], 256, "hb:%s/matrices/west0067.mtx:3", lt_shared);
+    lt_matrix_path(path, sizeof path, "west0067.mtx");
+    snprintf(specs[n++], 256, "hb:%s:3", path);
     snprintf(path, sizeof path, "build/t_gen_%d.mtx", (int)getpid());
     for (i = 0; i < n; i++) {
         lcl_coo a, b, c;
@@ -192,12 +193,12 @@ static void test_gen_circuit(void) {
 static void test_gen_hb(void) {
     lcl_context *ctx = ser();
     lcl_coo base, a;
-    char spec[512];
+    char spec[512], path[256];
     int64_t k;
     int bad = 0;
-    snprintf(spec, sizeof spec, "%s/matrices/west0067.mtx", lt_shared);
-    CHECK_OK(ctx, lcl_mm_read(ctx, spec, LCL_F64, LCL_MM_EXPAND, &base, NULL));
-    snprintf(spec, sizeof spec, "hb:%s/matrices/west0067.mtx:4", lt_shared);
+    lt_matrix_path(path, sizeof path, "west0067.mtx");
+    CHECK_OK(ctx, lcl_mm_read(ctx, path, LCL_F64, LCL_MM_EXPAND, &base, NULL));
+    snprintf(spec, sizeof spec, "hb:%s:4", path);
     CHECK_OK(ctx, lclg_gen_coo(ctx, spec, 1, LCL_F64, &a, NULL, 0));
     CHECK(a.rows == 4 * base.rows && a.nnz == 16 * base.nnz);
     /* Kronecker structure: block (I,J) = base(I,J) * B, with the same B for every block */

@@ -1,8 +1,9 @@
 /* test_sparse.c -- lcl_spmat on the CPU backends: every format x {double, float} x {serial,
    OpenMP} x {A x, A^T x} against a dense-free reference product computed here in long double from
    the COO, on small hand-made matrices (0x0 .. 33x20, empty rows, heavy-tailed rows), the thesis's
-   5x5 example, generated stencils and every matrix in $LCL_SHARED/matrices; round trips to CSR,
-   alpha/beta cases, the padding guard, invalid input, device vectors and the auto rule.
+   5x5 example, generated stencils and every real matrix (tests/data/matrices, plus the others of
+   $LCL_SHARED/matrices when present); round trips to CSR, alpha/beta cases, the padding guard,
+   invalid input, device vectors and the auto rule.
    OpenCL contexts are left to test_sparse_opencl. */
 #define _POSIX_C_SOURCE 200809L
 #include "lt.h"
@@ -10,22 +11,9 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <float.h>
-#include <dirent.h>
 
-static lcl_context *sctx(lcl_backend b) {
-    lcl_context_desc d;
-    lcl_context *ctx = NULL;
-    memset(&d, 0, sizeof d);
-    d.backend = b;
-    d.ignore_env = 1;
-    d.num_threads = b == LCL_BACKEND_OPENMP ? 3 : 0;   /* 3 parts on 2 cores: uneven splits */
-    if (lcl_context_create(&d, &ctx) != LCL_OK) {
-        fprintf(stderr, "  context (%s): %s\n", lcl_backend_name(b), lcl_last_error(ctx));
-        lcl_context_destroy(ctx);
-        return NULL;
-    }
-    return ctx;
-}
+/* OpenMP with 3 parts on 2 cores: uneven splits */
+static lcl_context *sctx(lcl_backend b) { return lt_context(b, NULL, NULL, NULL, b == LCL_BACKEND_OPENMP ? 3 : 0); }
 
 static uint64_t rs = 0x243F6A8885A308D3ULL;
 static uint64_t rnd(void) { rs ^= rs >> 12; rs ^= rs << 25; rs ^= rs >> 27; return rs * 2685821657736338717ULL; }
@@ -368,30 +356,24 @@ static void test_sparse_thesis(void) {
     lcl_context_destroy(ctx);
 }
 
+/* every real matrix: the shipped ones, and the others of $LCL_SHARED/matrices when present */
 static void test_sparse_shared(void) {
-    char dir[600];
-    DIR *d;
-    struct dirent *e;
-    int n = 0;
+    static char names[64][LT_NAME_MAX];
+    int i, nm, n = 0;
     lcl_context *ctx = sctx(LCL_BACKEND_SERIAL);
     if (!ctx) { CHECK(ctx != NULL); return; }
-    snprintf(dir, sizeof dir, "%s/matrices", lt_shared);
-    d = opendir(dir);
-    if (!d) { lt_skip("shared matrices not found (LCL_SHARED)"); lcl_context_destroy(ctx); return; }
-    while ((e = readdir(d)) != NULL) {
-        size_t l = strlen(e->d_name);
+    nm = lt_matrix_list(names, 64);
+    for (i = 0; i < nm; i++) {
         char path[1200];
         lcl_coo A;
-        if (l < 5 || strcmp(e->d_name + l - 4, ".mtx") != 0) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        lt_matrix_path(path, sizeof path, names[i]);
         if (lcl_mm_read(ctx, path, LCL_F64, LCL_MM_EXPAND, &A, NULL) != LCL_OK) { CHECK_MSG(0, "%s: %s", path, lcl_last_error(ctx)); continue; }
-        fprintf(stderr, "  %s: %lldx%lld, %lld nonzeros\n", e->d_name, (long long)A.rows, (long long)A.cols, (long long)A.nnz);
-        check_everywhere(e->d_name, &A);
+        fprintf(stderr, "  %s: %lldx%lld, %lld nonzeros\n", path, (long long)A.rows, (long long)A.cols, (long long)A.nnz);
+        check_everywhere(names[i], &A);
         lcl_coo_free(&A);
         n++;
     }
-    closedir(d);
-    CHECK(n >= 10);
+    CHECK(n >= 11);     /* the shipped ones */
     lcl_context_destroy(ctx);
     fprintf(stderr, "  %ld builds, %ld refused for fill, %ld products checked so far\n", n_builds, n_fill, n_products);
 }

@@ -16,16 +16,7 @@ static uint64_t cpu_rs = 0x9E3779B97F4A7C15ULL;
 static uint64_t cpu_rnd(void) { cpu_rs ^= cpu_rs >> 12; cpu_rs ^= cpu_rs << 25; cpu_rs ^= cpu_rs >> 27; return cpu_rs * 2685821657736338717ULL; }
 static double cpu_val(void) { return (double)((int)(cpu_rnd() >> 40) % 512 - 256) / 64.0; }   /* exact in float */
 
-static lcl_context *cpu_ctx(lcl_backend b) {
-    lcl_context_desc d;
-    lcl_context *ctx = NULL;
-    memset(&d, 0, sizeof d);
-    d.backend = b;
-    d.ignore_env = 1;
-    d.num_threads = b == LCL_BACKEND_OPENMP ? 3 : 0;
-    if (lcl_context_create(&d, &ctx) != LCL_OK) { lcl_context_destroy(ctx); return NULL; }
-    return ctx;
-}
+static lcl_context *cpu_ctx(lcl_backend b) { return lt_context(b, NULL, NULL, NULL, b == LCL_BACKEND_OPENMP ? 3 : 0); }
 
 /* CSR arrays of this file (malloc, freed by cpu_free) */
 static void cpu_alloc(lcl_csr *M, lcl_dtype dt, int64_t rows, int64_t cols, int64_t nnz) {

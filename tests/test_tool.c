@@ -38,34 +38,54 @@ static int json_num(const char *js, const char *key, double *v) {
     return 1;
 }
 
+/* runs of the tool that must end with an exit status (stdout and stderr dropped) */
+typedef struct { const char *cmd; int want; } exit_case;
+#define NO_OPENCL "LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN
+static void check_exits(const exit_case *c, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        char cmd[1024];
+        int rc;
+        snprintf(cmd, sizeof cmd, "%s 2>/dev/null", c[i].cmd);
+        rc = sh(cmd, NULL, 0);
+        CHECK_MSG(rc == c[i].want, "%s: exit %d, want %d", c[i].cmd, rc, c[i].want);
+    }
+}
+#define CHECK_EXITS(table) check_exits(table, (int)(sizeof table / sizeof table[0]))
+
 static void test_tool_usage_errors(void) {
     char out[4096];
-    CHECK(sh(LCL_BIN " 2>/dev/null", NULL, 0) == 2);
     CHECK(sh(LCL_BIN " --help", out, sizeof out) == 0 && strstr(out, "usage: lcl") != NULL);
-    CHECK(sh(LCL_BIN " frobnicate 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " info --bogus 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " info --backend cuda 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " info --precision quad 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " tune extra 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " tune --sizes 4 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " tune 2>/dev/null", NULL, 0) == 3);
-    CHECK(sh(LCL_BIN " gen --seed 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " gen poisson2d 4 --seed -3 -o build/x.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " gen poisson2d 4 2>/dev/null", NULL, 0) == 2);            /* no -o */
-    CHECK(sh(LCL_BIN " gen nosuchkind 4 -o build/x.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " gen poisson2d abc -o build/x.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " stat 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " stat /nonexistent.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " stat tests/data/bad/complex.mtx 2>/dev/null", NULL, 0) == 2);
+    {
+        static const exit_case usage[] = {
+            {LCL_BIN, 2},
+            {LCL_BIN " frobnicate", 2},
+            {LCL_BIN " info --bogus", 2},
+            {LCL_BIN " info --backend cuda", 2},
+            {LCL_BIN " info --precision quad", 2},
+            {LCL_BIN " tune extra", 2},
+            {LCL_BIN " tune --sizes 4", 2},
+            {NO_OPENCL " tune", 3},
+            {LCL_BIN " gen --seed", 2},
+            {LCL_BIN " gen poisson2d 4 --seed -3 -o build/x.mtx", 2},
+            {LCL_BIN " gen poisson2d 4", 2}, /* no -o */
+            {LCL_BIN " gen nosuchkind 4 -o build/x.mtx", 2},
+            {LCL_BIN " gen poisson2d abc -o build/x.mtx", 2},
+            {LCL_BIN " stat", 2},
+            {LCL_BIN " stat /nonexistent.mtx", 2},
+            {LCL_BIN " stat tests/data/bad/complex.mtx", 2},
+        };
+        CHECK_EXITS(usage);
+    }
     /* the message format */
     CHECK(sh(LCL_BIN " stat /nonexistent.mtx 2>&1 >/dev/null", out, sizeof out) == 2 && !strncmp(out, "lcl: error: ", 12));
 }
 
 static void test_tool_backend_unavailable(void) {
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " demo --backend opencl >/dev/null 2>&1", NULL, 0) == 3);
+    CHECK(sh(NO_OPENCL " demo --backend opencl >/dev/null 2>&1", NULL, 0) == 3);
     CHECK(sh(LCL_BIN " demo --device no-such-device-xyz >/dev/null 2>&1", NULL, 0) == 3);
     /* auto on a machine without OpenCL still works, on the CPU */
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " demo >/dev/null 2>&1", NULL, 0) == 0);
+    CHECK(sh(NO_OPENCL " demo >/dev/null 2>&1", NULL, 0) == 0);
 }
 
 static void test_tool_info_json(void) {
@@ -79,7 +99,7 @@ static void test_tool_info_json(void) {
         CHECK(json_num(out, "global_mem", &v) && v > 0);
         CHECK(strstr(out, "\"fp64\":true") || strstr(out, "\"fp64\":false"));
     }
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " info --json", out, sizeof out) == 0);
+    CHECK(sh(NO_OPENCL " info --json", out, sizeof out) == 0);
     CHECK(strstr(out, "\"devices\":[]") != NULL && strstr(out, "opencl_unavailable") != NULL);
     CHECK(sh(LCL_BIN " info", out, sizeof out) == 0 && strstr(out, "backends: serial openmp opencl") != NULL);
 }
@@ -104,10 +124,11 @@ static void test_tool_gen_stat(void) {
         CHECK(sh(LCL_BIN " stat gen:poisson2d:10 --json", out2, sizeof out2) == 0);
         CHECK(json_num(out2, "nnz", &v) && v == 460);
     }
-    /* a shared real matrix: west0067 is 67x67 with 294 entries, unsymmetric */
+    /* a real matrix: west0067 is 67x67 with 294 entries, unsymmetric */
     {
-        char cmd[1024];
-        snprintf(cmd, sizeof cmd, LCL_BIN " stat %s/matrices/west0067.mtx --json", lt_shared);
+        char cmd[1024], west[512];
+        lt_matrix_path(west, sizeof west, "west0067.mtx");
+        snprintf(cmd, sizeof cmd, LCL_BIN " stat %s --json", west);
         CHECK(sh(cmd, out, sizeof out) == 0);
         CHECK(json_num(out, "rows", &v) && v == 67);
         CHECK(json_num(out, "nnz", &v) && v == 294);
@@ -127,8 +148,9 @@ static void test_tool_gen_stat(void) {
     CHECK(sh(LCL_BIN " gen poisson3d 5 -o build/t_p3.mtx", NULL, 0) == 0);
     CHECK(sh(LCL_BIN " gen circuit 300 -o build/t_c.mtx", NULL, 0) == 0);
     {
-        char cmd[1024];
-        snprintf(cmd, sizeof cmd, LCL_BIN " gen hb %s/matrices/west0067.mtx 3 -o build/t_hb.mtx && " LCL_BIN " stat build/t_hb.mtx --json", lt_shared);
+        char cmd[1024], west[512];
+        lt_matrix_path(west, sizeof west, "west0067.mtx");
+        snprintf(cmd, sizeof cmd, LCL_BIN " gen hb %s 3 -o build/t_hb.mtx && " LCL_BIN " stat build/t_hb.mtx --json", west);
         CHECK(sh(cmd, out, sizeof out) == 0);
         CHECK(json_num(out, "rows", &v) && v == 67 * 3);
         CHECK(json_num(out, "nnz", &v) && v == 294 * 9);
@@ -303,21 +325,22 @@ static void test_tool_solve_rhs_roundtrip(void) {
 }
 
 static void test_tool_solve_shared(void) {
-    static const char *const files[2] = {"bcsstk01", "LF10"};
+    static const char *const files[2] = {"bcsstk01.mtx", "LF10.mtx"};
     static const int sizes[2] = {48, 18};
     int f, b;
     for (f = 0; f < 2; f++)
         for (b = 0; b < 2; b++) {
-            char args[1024];
-            snprintf(args, sizeof args, "%s/matrices/%s.mtx --method cholesky --backend %s", lt_shared, files[f], b ? "openmp" : "serial");
+            char args[1024], path[512];
+            lt_matrix_path(path, sizeof path, files[f]);
+            snprintf(args, sizeof args, "%s --method cholesky --backend %s", path, b ? "openmp" : "serial");
             CHECK_MSG(solve_json(args, "ok", 1e-14, 0, sizes[f]) == 0, "%s", args);
-            snprintf(args, sizeof args, "%s/matrices/%s.mtx --method lu --backend %s", lt_shared, files[f], b ? "openmp" : "serial");
+            snprintf(args, sizeof args, "%s --method lu --backend %s", path, b ? "openmp" : "serial");
             CHECK_MSG(solve_json(args, "ok", 1e-14, 0, sizes[f]) == 0, "%s", args);
         }
 }
 
 static void test_tool_solve_failures(void) {
-    char out[4096], cmd[1024];
+    char out[4096], cmd[1024], path[512];
     FILE *f;
     /* exactly singular: row 2 = 2 x row 1 (column-major array) */
     f = fopen("build/t_sing.mtx", "w");
@@ -337,24 +360,30 @@ static void test_tool_solve_failures(void) {
     CHECK(solve_json("build/t_indef.mtx --method cholesky --backend openmp --algorithm banachiewicz", "matrix not positive definite", 0, 0, 2) == 1);
     CHECK(solve_json("build/t_indef.mtx --method lu", "ok", 1e-14, 1e-12, 2) == 0);     /* LU does not mind */
     /* non-square */
-    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s/matrices/ash219.mtx --method lu 2>&1 >/dev/null", lt_shared);
+    lt_matrix_path(path, sizeof path, "ash219.mtx");
+    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --method lu 2>&1 >/dev/null", path);
     CHECK(sh(cmd, out, sizeof out) == 2 && strstr(out, "square") != NULL);
     /* usage */
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method qr 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 2>/dev/null", NULL, 0) == 2);                       /* no --method */
-    CHECK(sh(LCL_BIN " solve --method lu 2>/dev/null", NULL, 0) == 2);                              /* no MATRIX */
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 gen:dense-random:6 --method lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --algorithm fastest 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --algorithm banachiewicz 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --block 0 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --sizes 5 2>/dev/null", NULL, 0) == 2);  /* a bench option */
-    CHECK(sh(LCL_BIN " stat gen:dense-random:5 --method lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve /nonexistent.mtx --method lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:nosuchkind:5 --method lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:40000 --method lu 2>/dev/null", NULL, 0) == 2);       /* 11.9 GiB dense */
-    CHECK(sh(LCL_BIN " solve gen:poisson3d:40 --method lu 2>/dev/null", NULL, 0) == 2);             /* n = 64000 */
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " solve gen:dense-random:5 --method lu --backend opencl 2>/dev/null", NULL, 0) == 3);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:5 --method lu --device no-such-device-xyz 2>/dev/null", NULL, 0) == 3);
+    {
+        static const exit_case usage[] = {
+            {LCL_BIN " solve gen:dense-random:5 --method qr", 2},
+            {LCL_BIN " solve gen:dense-random:5", 2}, /* no --method */
+            {LCL_BIN " solve --method lu", 2}, /* no MATRIX */
+            {LCL_BIN " solve gen:dense-random:5 gen:dense-random:6 --method lu", 2},
+            {LCL_BIN " solve gen:dense-random:5 --method lu --algorithm fastest", 2},
+            {LCL_BIN " solve gen:dense-random:5 --method lu --algorithm banachiewicz", 2},
+            {LCL_BIN " solve gen:dense-random:5 --method lu --block 0", 2},
+            {LCL_BIN " solve gen:dense-random:5 --method lu --sizes 5", 2}, /* a bench option */
+            {LCL_BIN " stat gen:dense-random:5 --method lu", 2},
+            {LCL_BIN " solve /nonexistent.mtx --method lu", 2},
+            {LCL_BIN " solve gen:nosuchkind:5 --method lu", 2},
+            {LCL_BIN " solve gen:dense-random:40000 --method lu", 2}, /* 11.9 GiB dense */
+            {LCL_BIN " solve gen:poisson3d:40 --method lu", 2}, /* n = 64000 */
+            {NO_OPENCL " solve gen:dense-random:5 --method lu --backend opencl", 3},
+            {LCL_BIN " solve gen:dense-random:5 --method lu --device no-such-device-xyz", 3},
+        };
+        CHECK_EXITS(usage);
+    }
     /* a sparse generator kind goes through the dense path too */
     CHECK(solve_json("gen:poisson2d:6 --method cholesky", "ok", 1e-14, 1e-12, 36) == 0);
     CHECK(sh("rm -f build/t_sing.mtx build/t_indef.mtx", NULL, 0) == 0);
@@ -438,20 +467,25 @@ static void test_tool_bench_dense(void) {
     CHECK(sh(LCL_BIN " bench dense --op lu --sizes 50 --backend serial --precision single --block 16 --reps 2 2>/dev/null", out, sizeof out) == 0);
     CHECK(strstr(out, "| 50 | serial | cpu | blocked | 16 |") != NULL);
     /* usage */
-    CHECK(sh(LCL_BIN " bench dense --sizes 64 2>/dev/null", NULL, 0) == 2);                             /* no --op */
-    CHECK(sh(LCL_BIN " bench sparse --op lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --algorithms banachiewicz 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 64,,128 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 0 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 64 --reps 0 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 40000 2>/dev/null", NULL, 0) == 2);                   /* 11.9 GiB */
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 64 --rhs x.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench dense --op lu --sizes 8 --backend opencl 2>/dev/null", NULL, 0) == 3);
-    /* --split: OpenCL only, and a context of at least two devices */
-    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 8 --split --backend openmp 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --split 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " info --split 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench dense --op lu --sizes 8 --split 2>/dev/null", NULL, 0) == 3);
+    {
+        static const exit_case usage[] = {
+            {LCL_BIN " bench dense --sizes 64", 2}, /* no --op */
+            {LCL_BIN " bench sparse --op lu", 2},
+            {LCL_BIN " bench dense --op lu --algorithms banachiewicz", 2},
+            {LCL_BIN " bench dense --op lu --sizes 64,,128", 2},
+            {LCL_BIN " bench dense --op lu --sizes 0", 2},
+            {LCL_BIN " bench dense --op lu --sizes 64 --reps 0", 2},
+            {LCL_BIN " bench dense --op lu --sizes 40000", 2}, /* 11.9 GiB */
+            {LCL_BIN " bench dense --op lu --sizes 64 --rhs x.mtx", 2},
+            {NO_OPENCL " bench dense --op lu --sizes 8 --backend opencl", 3},
+            /* --split: OpenCL only, and a context of at least two devices */
+            {LCL_BIN " bench dense --op lu --sizes 8 --split --backend openmp", 2},
+            {LCL_BIN " bench spmv --split", 2},
+            {LCL_BIN " info --split", 2},
+            {NO_OPENCL " bench dense --op lu --sizes 8 --split", 3},
+        };
+        CHECK_EXITS(usage);
+    }
     if (sh(LCL_BIN " info --json", out, sizeof out) == 0 && strstr(out, "\"index\":0")) {
         CHECK(sh(LCL_BIN " bench dense --op lu --sizes 8 --split 2>&1", out, sizeof out) == 3 && strstr(out, "at least two OpenCL devices"));
         /* two PoCL devices: one row on device 0, one split, both checked */
@@ -463,7 +497,7 @@ static void test_tool_bench_dense(void) {
         CHECK_MSG(strstr(out, "--split: host arrays") && strstr(out, "| 70 | opencl | 2 devices, split | blocked | auto |"), "%s", out);
     }
     /* default backends: every one available (no OpenCL loader here: serial and openmp) */
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench dense --op lu --sizes 16 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
+    CHECK(sh(NO_OPENCL " bench dense --op lu --sizes 16 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
     CHECK(strstr(out, "\"backend\":\"serial\"") != NULL && strstr(out, "\"backend\":\"openmp\"") != NULL);
     CHECK(sh("rm -f build/t_b.csv build/t_b.svg", NULL, 0) == 0);
 }
@@ -505,28 +539,33 @@ static int spmv_json(const char *args, const char *want_format, double tol, doub
 
 static void test_tool_spmv_usage(void) {
     char out[4096];
-    CHECK(sh(LCL_BIN " spmv 2>/dev/null", NULL, 0) == 2);                                   /* no MATRIX */
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 gen:poisson2d:5 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --format csx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --kernel warp 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --reps 0 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --format 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --formats csr 2>/dev/null", NULL, 0) == 2);      /* a bench option */
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --method lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " stat gen:poisson2d:4 --format csr 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " solve gen:dense-random:4 --method lu --trans 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --op lu 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --formats auto 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --formats csr,,ell 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --backends cuda 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench spmv --backends serial --backend openmp 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench dense --op lu --formats csr 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " bench sparse 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv /nonexistent.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv gen:nosuchkind:4 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh(LCL_BIN " spmv tests/data/bad/complex.mtx 2>/dev/null", NULL, 0) == 2);
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " spmv gen:poisson2d:4 --backend opencl 2>/dev/null", NULL, 0) == 3);
-    CHECK(sh("LCL_OPENCL_LIBRARY=/nonexistent " LCL_BIN " bench spmv gen:poisson2d:4 --backends serial,opencl 2>/dev/null", NULL, 0) == 3);
+    {
+        static const exit_case usage[] = {
+            {LCL_BIN " spmv", 2}, /* no MATRIX */
+            {LCL_BIN " spmv gen:poisson2d:4 gen:poisson2d:5", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --format csx", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --kernel warp", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --reps 0", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --format", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --formats csr", 2}, /* a bench option */
+            {LCL_BIN " spmv gen:poisson2d:4 --method lu", 2},
+            {LCL_BIN " stat gen:poisson2d:4 --format csr", 2},
+            {LCL_BIN " solve gen:dense-random:4 --method lu --trans", 2},
+            {LCL_BIN " bench spmv --op lu", 2},
+            {LCL_BIN " bench spmv --formats auto", 2},
+            {LCL_BIN " bench spmv --formats csr,,ell", 2},
+            {LCL_BIN " bench spmv --backends cuda", 2},
+            {LCL_BIN " bench spmv --backends serial --backend openmp", 2},
+            {LCL_BIN " bench dense --op lu --formats csr", 2},
+            {LCL_BIN " bench sparse", 2},
+            {LCL_BIN " spmv /nonexistent.mtx", 2},
+            {LCL_BIN " spmv gen:nosuchkind:4", 2},
+            {LCL_BIN " spmv tests/data/bad/complex.mtx", 2},
+            {NO_OPENCL " spmv gen:poisson2d:4 --backend opencl", 3},
+            {NO_OPENCL " bench spmv gen:poisson2d:4 --backends serial,opencl", 3},
+        };
+        CHECK_EXITS(usage);
+    }
     /* a padded format that would store too much: the library's message, a non-zero exit */
     CHECK(sh(LCL_BIN " spmv gen:poisson2d:30 --format dense --backend serial 2>&1 >/dev/null", out, sizeof out) != 0);
     CHECK_MSG(!strncmp(out, "lcl: error: ", 12), "%s", out);
@@ -535,7 +574,7 @@ static void test_tool_spmv_usage(void) {
 static void test_tool_spmv_json(void) {
     static const char *const fmts[9] = {"coo", "csr", "csc", "ell", "sell", "hyb", "dia", "bcsr", "dense"};
     static const char *const backends[2] = {"serial", "openmp"};
-    char args[512];
+    char args[1024], ash[512];
     int f, b, p, t, rc;
     /* every format fits a small dense matrix; both CPU backends, both precisions */
     for (f = 0; f < 9; f++)
@@ -561,9 +600,10 @@ static void test_tool_spmv_json(void) {
         }
     }
     /* rectangular (ash219: 219 x 85), with and without --trans */
+    lt_matrix_path(ash, sizeof ash, "ash219.mtx");
     for (f = 0; f < 6; f++)
         for (t = 0; t < 2; t++) {
-            snprintf(args, sizeof args, "%s/matrices/ash219.mtx --format %s --backend %s%s", lt_shared, fmts[f], backends[t], t ? " --trans" : "");
+            snprintf(args, sizeof args, "%s --format %s --backend %s%s", ash, fmts[f], backends[t], t ? " --trans" : "");
             rc = spmv_json(args, fmts[f], 1e-14, 219, 85, 438);
             CHECK_MSG(rc == 0, "%s -> %d", args, rc);
         }
@@ -624,16 +664,17 @@ static void test_tool_spmv_roundtrip(void) {
     /* x of the wrong length: a clear error, exit 2; --trans wants the rows */
     {
         lcl_dense X;
-        char out[4096], cmd[512];
+        char out[4096], cmd[1024], ash[512];
         CHECK_OK(NULL, lcl_dense_alloc(NULL, &X, LCL_F64, LCL_COL_MAJOR, 85, 1));
         CHECK_OK(NULL, lcl_mm_write_dense(NULL, "build/t_vX.mtx", &X));
         lcl_dense_free(&X);
         CHECK(sh(LCL_BIN " spmv build/t_vA.mtx --x build/t_vX.mtx 2>&1 >/dev/null", out, sizeof out) == 2);
         /* the error line (a log line about a missing OpenCL loader may come first) */
         CHECK_MSG(strstr(out, "lcl: error: ") != NULL && strstr(strstr(out, "lcl: error: "), "200 entries") != NULL, "%s", out);
-        snprintf(cmd, sizeof cmd, LCL_BIN " spmv %s/matrices/ash219.mtx --x build/t_vX.mtx --backend serial --json", lt_shared);
+        lt_matrix_path(ash, sizeof ash, "ash219.mtx");
+        snprintf(cmd, sizeof cmd, LCL_BIN " spmv %s --x build/t_vX.mtx --backend serial --json", ash);
         CHECK(sh(cmd, out, sizeof out) == 0);                                    /* 85 columns */
-        snprintf(cmd, sizeof cmd, LCL_BIN " spmv %s/matrices/ash219.mtx --x build/t_vX.mtx --trans 2>&1 >/dev/null", lt_shared);
+        snprintf(cmd, sizeof cmd, LCL_BIN " spmv %s --x build/t_vX.mtx --trans 2>&1 >/dev/null", ash);
         CHECK(sh(cmd, out, sizeof out) == 2 && strstr(out, "219 entries") != NULL);
         CHECK(sh(LCL_BIN " spmv build/t_vA.mtx --x /nonexistent.mtx 2>/dev/null", NULL, 0) == 2);
         CHECK(sh(LCL_BIN " spmv build/t_vA.mtx -o /nonexistent-dir/y.mtx 2>/dev/null", NULL, 0) == 2);
@@ -642,12 +683,13 @@ static void test_tool_spmv_roundtrip(void) {
 }
 
 static void test_tool_bench_spmv(void) {
-    char out[65536], first[4096], cmd[1024];
+    char out[65536], first[4096], cmd[1024], west[512];
     const char *p;
     int n;
     CHECK(sh("rm -f build/t_bs.csv build/t_bs.svg", NULL, 0) == 0);
-    snprintf(cmd, sizeof cmd, LCL_BIN " bench spmv gen:poisson2d:10 %s/matrices/west0067.mtx --formats csr,ell,dense --backends serial "
-             "--reps 2 --csv build/t_bs.csv --svg build/t_bs.svg 2>/dev/null", lt_shared);
+    lt_matrix_path(west, sizeof west, "west0067.mtx");
+    snprintf(cmd, sizeof cmd, LCL_BIN " bench spmv gen:poisson2d:10 %s --formats csr,ell,dense --backends serial "
+             "--reps 2 --csv build/t_bs.csv --svg build/t_bs.svg 2>/dev/null", west);
     CHECK(sh(cmd, out, sizeof out) == 0);
     CHECK_MSG(strstr(out, "| matrix | rows | cols | nnz | backend | csr | ell | dense | auto |") != NULL, "%s", out);
     CHECK_MSG(strstr(out, "| gen:poisson2d:10 | 100 | 100 | 460 | serial |") != NULL && strstr(out, "| west0067 | 67 | 67 |") != NULL, "%s", out);

@@ -15,7 +15,7 @@
    sparse result expanded). Temporary files are per process: /tmp/lcl_fuzz_mm_PID_*.
 
    make fuzz && build/fuzz_mm -dict=tests/fuzz/mm.dict -max_len=4096 CORPUS_DIR */
-#include "../../linalg_cl.h"
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,30 +28,9 @@
 static lcl_context *ctx;
 static char path_in[256], path_out[256];
 
-#define CHECK(c)                                                                                  \
-    do {                                                                                          \
-        if (!(c)) {                                                                               \
-            fprintf(stderr, "fuzz_mm: check failed at %s:%d: %s\n  last error: %s\n", __FILE__,   \
-                    __LINE__, #c, lcl_last_error(ctx));                                           \
-            abort();                                                                              \
-        }                                                                                         \
-    } while (0)
-
-static void cleanup(void) {
-    remove(path_in);
-    remove(path_out);
-    lcl_context_destroy(ctx);
-}
-
-lcl_context *lcl_fuzz_context(const char *who);   /* impl.c */
-
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    ctx = lcl_fuzz_context("fuzz_mm");
-    snprintf(path_in, sizeof path_in, "/tmp/lcl_fuzz_mm_%ld_in.mtx", (long)getpid());
-    snprintf(path_out, sizeof path_out, "/tmp/lcl_fuzz_mm_%ld_out.mtx", (long)getpid());
-    atexit(cleanup);
+    (void)argc, (void)argv;
+    ctx = lcl_fuzz_setup("fuzz_mm", path_in, path_out, sizeof path_out);
     return 0;
 }
 

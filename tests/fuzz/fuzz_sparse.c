@@ -24,7 +24,7 @@
      D  lcl_spmat_create (from the CSR) / lcl_spmat_from_coo (from the pushed COO) in every format,
         options from bytes 3-4: NaN/Inf refused with LCL_ERR_NAN; otherwise lcl_spmat_to_csr gives
         the CSR back (DIA/BCSR/dense without stored zeros) and A x, A^T x match a naive product. */
-#include "../../linalg_cl.h"
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,28 +39,9 @@
 static lcl_context *ctx;
 static char path_out[256];
 
-#define CHECK(c)                                                                                  \
-    do {                                                                                          \
-        if (!(c)) {                                                                               \
-            fprintf(stderr, "fuzz_sparse: check failed at %s:%d: %s\n  last error: %s\n",        \
-                    __FILE__, __LINE__, #c, lcl_last_error(ctx));                                 \
-            abort();                                                                              \
-        }                                                                                         \
-    } while (0)
-
-static void cleanup(void) {
-    remove(path_out);
-    lcl_context_destroy(ctx);
-}
-
-lcl_context *lcl_fuzz_context(const char *who);   /* impl.c */
-
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    ctx = lcl_fuzz_context("fuzz_sparse");
-    snprintf(path_out, sizeof path_out, "/tmp/lcl_fuzz_sparse_%ld.mtx", (long)getpid());
-    atexit(cleanup);
+    (void)argc, (void)argv;
+    ctx = lcl_fuzz_setup("fuzz_sparse", NULL, path_out, sizeof path_out);
     return 0;
 }
 

@@ -5,21 +5,40 @@
 #define LINALG_CL_NO_OPENCL
 #endif
 #define LINALG_CL_IMPLEMENTATION
-#include "../../linalg_cl.h"
+#include "fuzz.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* the serial context both harnesses run in; `who` names the harness in the message */
-lcl_context *lcl_fuzz_context(const char *who) {
+/* what both harnesses share: one serial context and up to two per-process temporary files,
+   removed (and the context destroyed) at exit */
+static const char *fuzz_who;
+static lcl_context *fuzz_ctx;
+static char fuzz_in[256], fuzz_out[256];
+static void fuzz_cleanup(void) {
+    if (fuzz_in[0]) remove(fuzz_in);
+    if (fuzz_out[0]) remove(fuzz_out);
+    lcl_context_destroy(fuzz_ctx);
+}
+lcl_context *lcl_fuzz_setup(const char *who, char *in, char *out, size_t cap) {
     lcl_context_desc d;
-    lcl_context *ctx = NULL;
     memset(&d, 0, sizeof d);
     d.backend = LCL_BACKEND_SERIAL;
     d.ignore_env = 1;
-    if (lcl_context_create(&d, &ctx) != LCL_OK) {
+    fuzz_who = who;
+    if (lcl_context_create(&d, &fuzz_ctx) != LCL_OK) {
         fprintf(stderr, "%s: cannot create a serial context\n", who);
         abort();
     }
-    return ctx;
+    if (in) snprintf(in, cap, "/tmp/lcl_%s_%ld_in.mtx", who, (long)getpid());
+    if (out) snprintf(out, cap, "/tmp/lcl_%s_%ld_out.mtx", who, (long)getpid());
+    snprintf(fuzz_in, sizeof fuzz_in, "%s", in ? in : "");
+    snprintf(fuzz_out, sizeof fuzz_out, "%s", out ? out : "");
+    atexit(fuzz_cleanup);
+    return fuzz_ctx;
+}
+void lcl_fuzz_fail(const char *file, int line, const char *what) {
+    fprintf(stderr, "%s: check failed at %s:%d: %s\n  last error: %s\n", fuzz_who, file, line, what, lcl_last_error(fuzz_ctx));
+    abort();
 }
