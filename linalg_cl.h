@@ -2453,55 +2453,6 @@ LCL__PRIVATE void lcl__lu_chunk(const lcl__dops *op, const lcl__ws *ws, const lc
     if (r < n)
         lcl__upd_sha(op, ws, w, n - r, jb, 0, lcl__at(a, j, c0, 1, lda, es), 1, lda, nc, lcl__at(a, r, c0, 1, lda, es), lda, 0, 0);
 }
-LCL__PRIVATE int64_t lcl__getrf_blocked(const lcl__dops *op, const lcl__ws *ws, int nt, int64_t n, char *a, int64_t lda,
-                                        int32_t *ipiv, int64_t nb) {
-    size_t es = op->es;
-    int64_t first = 0;
-    (void)nt;
-    LCL__OMP(omp parallel num_threads(nt) if (nt > 1))
-    {
-        int t = 0, T = 1, ci, nch, bi, nblk;
-        int64_t j;
-        const lcl__tws *w;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        T = omp_get_num_threads();
-#endif
-        w = &ws->t[t];
-        if (t == 0) first = lcl__lu_panel(op, ws, w, n, LCL__MIN(nb, n), a, lda, ipiv, 0);
-        LCL__OMP(omp barrier)
-        for (j = 0; j < n; j += nb) {
-            int64_t jb = LCL__MIN(nb, n - j), r = j + jb, m = n - r, jb2, rest, cw;
-            if (m <= 0) break;
-            jb2 = LCL__MIN(nb, m);
-            lcl__pack_shared(op, ws, 0, m, jb, lcl__at(a, r, j, 1, lda, es), 1, lda);
-            rest = m - jb2;
-            cw = lcl__chunk_w(op, ws, rest, T, 32);
-            nch = (int)((rest + cw - 1) / cw);
-            if (t == 0) {
-                int64_t i;
-                lcl__lu_chunk(op, ws, w, n, a, lda, ipiv, j, jb, r, r + jb2);
-                i = lcl__lu_panel(op, ws, w, m, jb2, lcl__at(a, r, r, 1, lda, es), lda, ipiv + r, r);
-                if (i && !first) first = r + i;
-            }
-            LCL__OMP(omp for schedule(dynamic, 1) nowait)
-            for (ci = 0; ci < nch; ci++) {
-                int64_t c0 = r + jb2 + (int64_t)ci * cw;
-                lcl__lu_chunk(op, ws, w, n, a, lda, ipiv, j, jb, c0, LCL__MIN(c0 + cw, n));
-            }
-            LCL__OMP(omp barrier)
-        }
-        /* each panel's columns take the row interchanges of the panels after it */
-        nblk = (int)((n + nb - 1) / nb);
-        LCL__OMP(omp for schedule(dynamic, 1))
-        for (bi = 0; bi < nblk; bi++) {
-            int64_t c0 = (int64_t)bi * nb, c1 = LCL__MIN(c0 + nb, n);
-            op->laswp(c1 - c0, lcl__at(a, 0, c0, 1, lda, es), 1, lda, c1, n, ipiv, 0, 1);
-        }
-    }
-    return first;
-}
-
 /* ---- Cholesky ---- */
 /* The lower triangle (in the strides' view) of the n x n diagonal block, recursively. */
 LCL__PRIVATE int64_t lcl__chol_diag(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int64_t n, void *a, int64_t rs,
@@ -2547,14 +2498,39 @@ LCL__PRIVATE void lcl__chol_chunk(const lcl__dops *op, const lcl__ws *ws, const 
         lcl__upd_shb(op, ws, w, n - r, jb, (c0 - r) / op->nr * op->nr, lcl__at(a, j, c0, 1, lda, es), lda, 1, c1 - c0,
                      lcl__at(a, c0, r, 1, lda, es), lda, 2, r - c0);
 }
-LCL__PRIVATE int64_t lcl__potrf_blocked(const lcl__dops *op, const lcl__ws *ws, int nt, int upper, int64_t n, char *a, int64_t lda,
-                                        int64_t nb) {
+/* ---- the blocked driver, LU and Cholesky ---- */
+/* what a step factors and updates: LU (ipiv) or Cholesky (lower, or upper by row chunks) */
+typedef struct lcl__fact {
+    int chol, upper;
+    int32_t *ipiv;
+} lcl__fact;
+/* the panel at (r, r), jb wide: the global 1-based index of its first zero pivot / non-positive
+   minor, or 0 */
+LCL__PRIVATE int64_t lcl__fact_panel(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, const lcl__fact *f, int64_t n, char *a,
+                                     int64_t lda, int64_t r, int64_t jb) {
+    int64_t i;
+    if (f->chol) return lcl__chol_panel(op, ws, w, f->upper, n, a, lda, r, jb);
+    i = lcl__lu_panel(op, ws, w, n - r, jb, lcl__at(a, r, r, 1, lda, op->es), lda, f->ipiv + r, r);
+    return i ? r + i : 0;
+}
+/* the step's trailing update of chunk c0..c1 */
+LCL__PRIVATE void lcl__fact_chunk(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, const lcl__fact *f, int64_t n, char *a,
+                                  int64_t lda, int64_t j, int64_t jb, int64_t c0, int64_t c1) {
+    if (f->chol) lcl__chol_chunk(op, ws, w, f->upper, n, a, lda, j, jb, c0, c1);
+    else lcl__lu_chunk(op, ws, w, n, a, lda, f->ipiv, j, jb, c0, c1);
+}
+/* Right-looking with look-ahead: each step packs the panel's L21 (upper Cholesky: U12) once,
+   shared by all threads; thread 0 updates the next panel's columns (rows) and factors that panel
+   while the others update the rest in chunks. Cholesky stops at its first non-positive minor, LU
+   goes on and keeps the first zero pivot; LU's row interchanges left of each panel come last. */
+LCL__PRIVATE int64_t lcl__blocked(const lcl__dops *op, const lcl__ws *ws, int nt, const lcl__fact *f, int64_t n, char *a, int64_t lda,
+                                  int64_t nb) {
     size_t es = op->es;
-    int64_t fail = 0;
+    int64_t bad = 0;
     (void)nt;
     LCL__OMP(omp parallel num_threads(nt) if (nt > 1))
     {
-        int t = 0, T = 1, ci, nch;
+        int t = 0, T = 1, ci, nch, bi, nblk;
         int64_t j;
         const lcl__tws *w;
 #ifdef _OPENMP
@@ -2562,32 +2538,41 @@ LCL__PRIVATE int64_t lcl__potrf_blocked(const lcl__dops *op, const lcl__ws *ws, 
         T = omp_get_num_threads();
 #endif
         w = &ws->t[t];
-        if (t == 0) fail = lcl__chol_panel(op, ws, w, upper, n, a, lda, 0, LCL__MIN(nb, n));
+        if (t == 0) bad = lcl__fact_panel(op, ws, w, f, n, a, lda, 0, LCL__MIN(nb, n));
         LCL__OMP(omp barrier)
         for (j = 0; j < n; j += nb) {
             int64_t jb = LCL__MIN(nb, n - j), r = j + jb, m = n - r, jb2, rest, cw;
-            if (m <= 0 || fail) break;
+            if (m <= 0 || (f->chol && bad)) break;
             jb2 = LCL__MIN(nb, m);
-            if (!upper) lcl__pack_shared(op, ws, 0, m, jb, lcl__at(a, r, j, 1, lda, es), 1, lda);
+            if (!f->upper) lcl__pack_shared(op, ws, 0, m, jb, lcl__at(a, r, j, 1, lda, es), 1, lda);
             else lcl__pack_shared(op, ws, 1, m, jb, lcl__at(a, j, r, 1, lda, es), 1, lda);
             rest = m - jb2;
             cw = lcl__chunk_w(op, ws, rest, T, 32);
             /* upper: a row chunk reuses each shared B micro-panel once per MR rows; keep them tall */
-            if (upper) cw = LCL__MIN(LCL__MAX(cw, 192), ws->mc);
+            if (f->upper) cw = LCL__MIN(LCL__MAX(cw, 192), ws->mc);
             nch = (int)((rest + cw - 1) / cw);
             if (t == 0) {
-                lcl__chol_chunk(op, ws, w, upper, n, a, lda, j, jb, r, r + jb2);
-                fail = lcl__chol_panel(op, ws, w, upper, n, a, lda, r, jb2);
+                int64_t i;
+                lcl__fact_chunk(op, ws, w, f, n, a, lda, j, jb, r, r + jb2);
+                i = lcl__fact_panel(op, ws, w, f, n, a, lda, r, jb2);
+                if (i && !bad) bad = i;
             }
             LCL__OMP(omp for schedule(dynamic, 1) nowait)
             for (ci = 0; ci < nch; ci++) {
                 int64_t c0 = r + jb2 + (int64_t)ci * cw;
-                lcl__chol_chunk(op, ws, w, upper, n, a, lda, j, jb, c0, LCL__MIN(c0 + cw, n));
+                lcl__fact_chunk(op, ws, w, f, n, a, lda, j, jb, c0, LCL__MIN(c0 + cw, n));
             }
             LCL__OMP(omp barrier)
         }
+        /* LU: each panel's columns take the row interchanges of the panels after it */
+        nblk = f->chol ? 0 : (int)((n + nb - 1) / nb);
+        LCL__OMP(omp for schedule(dynamic, 1))
+        for (bi = 0; bi < nblk; bi++) {
+            int64_t c0 = (int64_t)bi * nb, c1 = LCL__MIN(c0 + nb, n);
+            op->laswp(c1 - c0, lcl__at(a, 0, c0, 1, lda, es), 1, lda, c1, n, f->ipiv, 0, 1);
+        }
     }
-    return fail;
+    return bad;
 }
 
 /* ---- entry points for the API (and the OpenCL backend's host steps) ---- */
@@ -2615,15 +2600,25 @@ LCL__PRIVATE void lcl__crout_to_doolittle(lcl_dtype dt, int64_t n, void *a, int6
     }
 }
 
+/* the blocked factorization with its workspace: the shared L21 (U12) is KC slices of up to n rows */
+LCL__PRIVATE lcl_status lcl__cpu_blocked(lcl_context *ctx, const char *fn, const lcl__dops *op, const lcl__fact *f, int64_t n, void *a,
+                                         int64_t lda, const lcl_dense_opts *o, int64_t *info) {
+    int64_t nb = lcl__block(op, o, n);
+    int nt = lcl__dense_threads(ctx, n);
+    lcl__ws ws;
+    lcl_status st = lcl__ws_alloc(ctx, fn, op, nt, n, lcl__rup(n, f->upper ? op->nr : op->mr) * nb, &ws);
+    if (st != LCL_OK) return st;
+    *info = lcl__blocked(op, &ws, nt, f, n, (char *)a, lda, nb);
+    lcl__ws_free(&ws);
+    return LCL_OK;
+}
 /* LU of the n x n column-major matrix at a; info as LAPACK's (0 or the first zero pivot). */
 LCL__PRIVATE lcl_status lcl__cpu_getrf(lcl_context *ctx, lcl_dtype dt, int64_t n, void *a, int64_t lda, int32_t *ipiv, int64_t *info,
                                        const lcl_dense_opts *o) {
     const lcl__dops *op = lcl__dops_for(dt);
     lcl_dense_alg alg = o ? o->alg : LCL_ALG_AUTO;
-    lcl__ws ws;
-    lcl_status st;
-    int64_t i, nb, inf;
-    int nt;
+    lcl__fact f;
+    int64_t i;
     *info = 0;
     if (n <= 0) return LCL_OK;
     if (alg == LCL_ALG_UNBLOCKED || alg == LCL_ALG_CROUT) {
@@ -2632,15 +2627,9 @@ LCL__PRIVATE lcl_status lcl__cpu_getrf(lcl_context *ctx, lcl_dtype dt, int64_t n
         if (alg == LCL_ALG_CROUT) lcl__crout_to_doolittle(dt, n, a, lda);
         return LCL_OK;
     }
-    nb = lcl__block(op, o, n);
-    nt = lcl__dense_threads(ctx, n);
-    /* the shared L21: KC slices of up to n rows */
-    st = lcl__ws_alloc(ctx, "lcl_getrf", op, nt, n, lcl__rup(n, op->mr) * lcl__rup(nb, 1), &ws);
-    if (st != LCL_OK) return st;
-    inf = lcl__getrf_blocked(op, &ws, nt, n, (char *)a, lda, ipiv, nb);
-    lcl__ws_free(&ws);
-    *info = inf;
-    return LCL_OK;
+    f.chol = f.upper = 0;
+    f.ipiv = ipiv;
+    return lcl__cpu_blocked(ctx, "lcl_getrf", op, &f, n, a, lda, o, info);
 }
 /* Cholesky of the n x n column-major matrix at a (the uplo triangle only). */
 LCL__PRIVATE lcl_status lcl__cpu_potrf(lcl_context *ctx, lcl_dtype dt, lcl_uplo uplo, int64_t n, void *a, int64_t lda, int64_t *info,
@@ -2648,23 +2637,17 @@ LCL__PRIVATE lcl_status lcl__cpu_potrf(lcl_context *ctx, lcl_dtype dt, lcl_uplo 
     const lcl__dops *op = lcl__dops_for(dt);
     lcl_dense_alg alg = o ? o->alg : LCL_ALG_AUTO;
     int upper = uplo == LCL_UPPER;
-    int64_t rs = upper ? lda : 1, cs = upper ? 1 : lda, nb, inf;
-    lcl__ws ws;
-    lcl_status st;
-    int nt;
+    int64_t rs = upper ? lda : 1, cs = upper ? 1 : lda;
+    lcl__fact f;
     *info = 0;
     if (n <= 0) return LCL_OK;
     if (alg == LCL_ALG_UNBLOCKED) { *info = op->potf2(n, a, rs, cs); return LCL_OK; }
     if (alg == LCL_ALG_CROUT) { *info = op->chol_crout(n, a, rs, cs); return LCL_OK; }
     if (alg == LCL_ALG_BANACHIEWICZ) { *info = op->chol_banach(n, a, rs, cs); return LCL_OK; }
-    nb = lcl__block(op, o, n);
-    nt = lcl__dense_threads(ctx, n);
-    st = lcl__ws_alloc(ctx, "lcl_potrf", op, nt, n, lcl__rup(n, upper ? op->nr : op->mr) * nb, &ws);
-    if (st != LCL_OK) return st;
-    inf = lcl__potrf_blocked(op, &ws, nt, upper, n, (char *)a, lda, nb);
-    lcl__ws_free(&ws);
-    *info = inf;
-    return LCL_OK;
+    f.chol = 1;
+    f.upper = upper;
+    f.ipiv = NULL;
+    return lcl__cpu_blocked(ctx, "lcl_potrf", op, &f, n, a, lda, o, info);
 }
 /* The solves split the right-hand sides among the threads. */
 LCL__PRIVATE lcl_status lcl__cpu_solve(lcl_context *ctx, const char *fn, lcl_dtype dt, int chol, int flag, int64_t n, int64_t nrhs,
