@@ -3169,122 +3169,6 @@ LCL__PRIVATE void lcl__cl_blocks(const lcl__device *d, const lcl_dense_opts *o, 
     *nb = B < d->trsm_nb ? B : d->trsm_nb;
 }
 
-LCL__PRIVATE lcl_status lcl__cl_getrf_hostpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
-    lcl__device *d = &ctx->dev[A->dev];
-    lcl_dtype dt = A->dtype;
-    size_t es = lcl__dsize(dt);
-    int64_t n = A->rows, k, zero = 0;
-    int ld = (int)A->ld, nb = lcl__cl_block(d, o, n);
-    cl_mem dpiv = NULL, dinv = NULL, dtmp = NULL;
-    cl_event ev_read = NULL;
-    double *P = NULL, *X = NULL;
-    void *stage = NULL;
-    int32_t *lp = NULL;
-    cl_int e = CL_SUCCESS;
-    lcl_status st = LCL_OK;
-    if (n == 0) return LCL_OK;
-    P = (double *)lcl__alloc(ctx, "panel", (size_t)n * (size_t)nb, sizeof(double), &st);
-    X = P ? (double *)lcl__alloc(ctx, "panel inverse", (size_t)nb * (size_t)nb, sizeof(double), &st) : NULL;
-    stage = X ? lcl__alloc(ctx, "panel staging", (size_t)n * (size_t)nb, es, &st) : NULL;
-    lp = stage ? (int32_t *)lcl__alloc(ctx, "pivots", (size_t)nb, sizeof(int32_t), &st) : NULL;
-    if (!lp) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &dpiv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_ONLY, &dinv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)ld * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
-    /* the first panel */
-    LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], A->buf, ld, 0, 0, n, nb, stage, nb, es, CL_TRUE, 0, NULL, NULL), "clEnqueueReadBufferRect");
-    for (k = 0; k < n; k += nb) {
-        int kb = (int)(n - k < nb ? n - k : nb), i;
-        int64_t m = n - k, rest = n - k - kb;
-        int kb2 = (int)(rest < nb ? rest : nb);
-        if (ev_read) {
-            LCL__CLCHK(LCL__CL->clWaitForEvents(1, &ev_read), "clWaitForEvents(panel)");
-            LCL__CL->clReleaseEvent(ev_read);
-            ev_read = NULL;
-        }
-        /* 1. the panel on the host: staging is m x kb with ld nb */
-        for (i = 0; i < m; i++) lcl__widen(dt, (char *)stage + (size_t)i * nb * es, P + (size_t)i * kb, (size_t)kb);
-        {
-            int64_t z = 0;
-            lcl__host_rgetf(m, kb, P, kb, lp, &z, 0);
-            if (z && !zero) zero = k + z;
-        }
-        for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + lp[i]);
-        for (i = 0; i < m; i++) lcl__narrow(dt, P + (size_t)i * kb, (char *)stage + (size_t)i * nb * es, (size_t)kb);
-        if (rest > 0) {
-            double *Xs = X;
-            lcl__host_inv_unit_lower(kb, P, kb, X);
-            if (dt == LCL_F32) { float *xf = (float *)X; int q; for (q = 0; q < kb * kb; q++) xf[q] = (float)Xs[q]; }
-        }
-        /* 2. panel, pivots and inverse back on the transfer queue, without waiting for the rest of
-              the previous update (it touches other columns); swaps to the right */
-        {
-            cl_event ew[3];
-            int nw = 0;
-            e = CL_SUCCESS;
-            if (rest > 0) e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], dinv, CL_FALSE, 0, (size_t)kb * kb * es, X, 0, NULL, &ew[nw++]);
-            if (e == CL_SUCCESS) e = lcl__cl_rect(d, 1, d->queue[1], A->buf, ld, k, k, m, kb, stage, nb, es, CL_FALSE, 0, NULL, &ew[nw++]);
-            if (e == CL_SUCCESS)
-                e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], dpiv, CL_FALSE, (size_t)k * sizeof(cl_int), (size_t)kb * sizeof(cl_int), ipiv + k, 0, NULL, &ew[nw++]);
-            if (e != CL_SUCCESS) {
-                nw--;
-                while (nw > 0) LCL__CL->clReleaseEvent(ew[--nw]);
-                st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer(panel)", d->info.name);
-                goto done;
-            }
-            LCL__CLCHK(lcl__cl_join(d, nw, ew), "clEnqueueBarrierWithWaitList");
-        }
-        if (rest == 0) break;
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)n, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
-        /* 3. U12 = inv(L11) A12 via the temporary, then back in place */
-        if ((st = lcl__cl_gemm(ctx, d, dt, kb, (int)rest, kb, 1.0, dinv, 0, kb, A->buf, k * ld + k + kb, ld, 0, 0.0, dtmp, 0, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        {
-            size_t so[3] = {0, 0, 0}, dor[3], reg[3];
-            dor[0] = (size_t)(k + kb) * es; dor[1] = (size_t)k; dor[2] = 0;
-            reg[0] = (size_t)rest * es; reg[1] = (size_t)kb; reg[2] = 1;
-            LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)ld * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
-                       "clEnqueueCopyBufferRect");
-        }
-        /* 4. look-ahead: update the next panel's columns first, fetch it on the transfer queue,
-              and let the rest of the trailing update run while the host factors it */
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb2, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb, ld, 0,
-                               1.0, A->buf, (k + kb) * ld + k + kb, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        {
-            cl_event mark = NULL;
-            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
-            LCL__CL->clFlush(d->queue[0]);
-            e = lcl__cl_rect(d, 0, d->queue[1], A->buf, ld, k + kb, k + kb, rest, kb2, stage, nb, es, CL_FALSE, 1, &mark, &ev_read);
-            LCL__CL->clReleaseEvent(mark);
-            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(panel)", d->info.name); goto done; }
-            LCL__CL->clFlush(d->queue[1]);
-        }
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(rest - kb2), kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb + kb2, ld, 0,
-                               1.0, A->buf, (k + kb) * ld + k + kb + kb2, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        LCL__CL->clFlush(d->queue[0]);
-    }
-    /* 5. the swaps to the left, deferred to the end: one pass per block */
-    for (k = nb; k < n; k += nb) {
-        int kb = (int)(n - k < nb ? n - k : nb);
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, 0, (int)k, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
-    }
-    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
-done:
-    if (ev_read) { LCL__CL->clWaitForEvents(1, &ev_read); LCL__CL->clReleaseEvent(ev_read); }
-    LCL__CL->clFinish(d->queue[1]);
-    LCL__CL->clFinish(d->queue[0]);
-    if (dpiv) LCL__CL->clReleaseMemObject(dpiv);
-    if (dinv) LCL__CL->clReleaseMemObject(dinv);
-    if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
-    LCL_FREE(P);
-    LCL_FREE(X);
-    LCL_FREE(stage);
-    LCL_FREE(lp);
-    if (info) *info = st == LCL_OK ? zero : 0;
-    if (st == LCL_OK && zero)
-        return lcl__fail(ctx, LCL_ERR_SINGULAR, "getrf: U(%lld,%lld) is exactly zero: the matrix is singular", (long long)zero, (long long)zero);
-    return st;
-}
-
 /* LU with the panel on the device. Panels of NB columns run on the second queue by nb-wide steps:
    the pivoting factorization of the step's columns (one launch on NVIDIA, lcl_panel_grid, else one
    lcl_panel_step launch per column), its swaps applied to the panel's other columns, U by the TRSM
@@ -3341,102 +3225,379 @@ LCL__PRIVATE lcl_status lcl__cl_lu_u12(lcl_context *ctx, lcl__device *d, lcl_dma
     return st;
 }
 
-LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
-    lcl__device *d = &ctx->dev[A->dev];
-    lcl_dtype dt = A->dtype;
-    size_t es = lcl__dsize(dt), nscratch;
-    int64_t n = A->rows, K, k;
-    int ld = (int)A->ld, nb, NB, zero = 0;
-    lcl__lupanel P;
-    cl_event mark = NULL;
-    cl_command_queue qp = d->queue[1], qu = d->queue[0];
+
+/* One device's blocked factorization, right-looking with look-ahead: LU with the panel on the
+   device (lcl__cl_lu_steps), LU with the panel on the host (opts.panel = 1), or lower Cholesky.
+   lcl__cl_fact_run is the loop of all three; the steps that differ take the state here. */
+typedef struct lcl__clfact {
+    lcl_context *ctx;
+    lcl__device *d;
+    lcl_dmat *A;
+    int64_t n, bad;               /* bad: LAPACK's info, the first zero pivot / non-positive minor */
+    int ld, nb, NB, chol, host;   /* panels of NB columns by nb-wide steps; host: the LU panel on the host */
+    cl_command_queue qp, qu;      /* the panel's queue and the update's */
+    cl_event ev;                  /* look-ahead: the next panel's columns are updated (host: read to stage) */
+    cl_mem piv;                   /* LU: the pivots, on the device */
+    lcl__lupanel P;               /* LU, device panel */
+    int32_t *ipiv, *lp;           /* LU, host panel: the pivots, and the panel's own */
+    double *W, *X;                /* the panel in double, the inverse of its unit L11 */
+    void *stage;                  /* the panel as read and written: n x nb, ld nb */
+    cl_mem dinv, dtmp;
+    cl_kernel kpot, kstep;        /* Cholesky: POTF2 in local memory; the fused step (NVIDIA), or NULL */
+    cl_mem dfail;
+    size_t wg;
+    int groups;                   /* Cholesky: work-groups of the update's GEMM beyond the next panel */
+} lcl__clfact;
+
+LCL__PRIVATE lcl_status lcl__cl_fact_open_host(lcl__clfact *f, const lcl_dense_opts *o) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    size_t es = lcl__dsize(f->A->dtype), nb;
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
-    if (n == 0) return LCL_OK;
-    memset(&P, 0, sizeof P);
-    lcl__cl_blocks(d, o, n, 0, &nb, &NB);
-    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &P.step)) != LCL_OK) return st;
-    if (d->grid_panel && nb <= 64) {
+    f->nb = f->NB = lcl__cl_block(d, o, f->n);
+    nb = (size_t)f->nb;
+    f->W = (double *)lcl__alloc(ctx, "panel", (size_t)f->n * nb, sizeof(double), &st);
+    f->X = f->W ? (double *)lcl__alloc(ctx, "panel inverse", nb * nb, sizeof(double), &st) : NULL;
+    f->stage = f->X ? lcl__alloc(ctx, "panel staging", (size_t)f->n * nb, es, &st) : NULL;
+    f->lp = f->stage ? (int32_t *)lcl__alloc(ctx, "pivots", nb, sizeof(int32_t), &st) : NULL;
+    if (!f->lp) return st;
+    if ((st = lcl__buffer(ctx, d, (size_t)f->n * sizeof(cl_int), CL_MEM_READ_WRITE, &f->piv)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, nb * nb * es, CL_MEM_READ_ONLY, &f->dinv)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, nb * (size_t)f->ld * es, CL_MEM_READ_WRITE, &f->dtmp)) != LCL_OK) return st;
+    /* the first panel */
+    LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], f->A->buf, f->ld, 0, 0, f->n, f->nb, f->stage, f->nb, es, CL_TRUE, 0, NULL, NULL),
+               "clEnqueueReadBufferRect");
+done:
+    return st;
+}
+LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opts *o) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    lcl_dtype dt = f->A->dtype;
+    lcl__lupanel *P = &f->P;
+    size_t nscratch;
+    cl_int e = CL_SUCCESS, zero = 0;
+    lcl_status st;
+    lcl__cl_blocks(d, o, f->n, 0, &f->nb, &f->NB);
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &P->step)) != LCL_OK) return st;
+    if (d->grid_panel && f->nb <= 64) {
         lcl__program *pr;
         cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
         if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
-        P.grid = lcl__kernel_find(pr, dt == LCL_F32 ? "lcl_panel_grid_f" : "lcl_panel_grid_d", &ek);
+        P->grid = lcl__kernel_find(pr, dt == LCL_F32 ? "lcl_panel_grid_f" : "lcl_panel_grid_d", &ek);
     }
-    P.wg = lcl__wg(d);   /* = LCL_WG of the build */
-    P.maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
-    P.groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
-    if (d->grid_groups > 0) P.groups = (size_t)d->grid_groups;
-    if (P.groups > P.maxg) P.groups = P.maxg;
+    P->wg = lcl__wg(d);   /* = LCL_WG of the build */
+    P->maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
+    P->groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
+    if (d->grid_groups > 0) P->groups = (size_t)d->grid_groups;
+    if (P->groups > P->maxg) P->groups = P->maxg;
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
-    nscratch = P.grid ? 2 * P.groups * 65 + 2 * 64 : P.maxg;
-    if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &P.piv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.zero)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, nscratch * es, CL_MEM_READ_WRITE, &P.part)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, 2 * P.maxg * sizeof(cl_int), CL_MEM_READ_WRITE, &P.parti)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.count)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.bar)) != LCL_OK) goto done;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.zero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.count, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.bar, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(lcl__cl_after(d, qu, qp), "clEnqueueMarkerWithWaitList");
-    for (K = 0; K < n; K += NB) {
-        int KB = (int)(n - K < NB ? n - K : NB);
-        int64_t rest = n - K - KB;
-        int NB2 = (int)(rest < NB ? rest : NB);
-        /* 1. the panel, on its queue once the look-ahead update of its columns is done */
-        if ((st = lcl__cl_wait_mark(ctx, d, qp, &mark)) != LCL_OK) goto done;
-        for (k = K; k < K + KB; k += nb) {
-            int kb = (int)(K + KB - k < nb ? K + KB - k : nb), inner = (int)(K + KB - k - kb);
-            if ((st = lcl__cl_lu_steps(ctx, d, A, &P, (int)k, kb, qp)) != LCL_OK) goto done;
-            /* this step's swaps to the panel's columns left and right of it */
-            if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)K, (int)k, (int)k, (int)(k + kb), P.piv, qp)) != LCL_OK) goto done;
-            if (inner == 0) continue;
-            if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)(K + KB), (int)k, (int)(k + kb), P.piv, qp)) != LCL_OK) goto done;
-            if ((st = lcl__cl_trsm(ctx, d, dt, 0, A->buf, k * ld + k, ld, kb, A->buf, k * ld + k + kb, ld, inner, qp)) != LCL_OK) goto done;
-            if ((st = lcl__cl_gemm(ctx, d, dt, (int)(n - k - kb), inner, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb, ld, 0,
-                                   1.0, A->buf, (k + kb) * ld + k + kb, ld, 0, qp)) != LCL_OK)
-                goto done;
+    nscratch = P->grid ? 2 * P->groups * 65 + 2 * 64 : P->maxg;
+    if ((st = lcl__buffer(ctx, d, (size_t)f->n * sizeof(cl_int), CL_MEM_READ_WRITE, &f->piv)) != LCL_OK) return st;
+    P->piv = f->piv;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P->zero)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, nscratch * lcl__dsize(dt), CL_MEM_READ_WRITE, &P->part)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, 2 * P->maxg * sizeof(cl_int), CL_MEM_READ_WRITE, &P->parti)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P->count)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P->bar)) != LCL_OK) return st;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->zero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->count, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->bar, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(lcl__cl_after(d, f->qu, f->qp), "clEnqueueMarkerWithWaitList");
+done:
+    return st;
+}
+/* Lower Cholesky, entirely on the device, nothing waits for the host: the panel by nb-wide steps
+   (diagonal block in one work-group's local memory, L21 by the TRSM kernel), the trailing matrix
+   once per panel with K = NB. On NVIDIA (double) the step's GEMM and POTF2 are one launch,
+   lcl_potrf_step_d, so POTF2 runs beside the GEMM of the rows below. A third queue for those rows
+   did not work: its kernels waited for the update's GEMM to end (H200, 92 against 78 ms). An
+   upper factor is the same on the transpose. */
+LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_opts *o) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    lcl_dtype dt = f->A->dtype;
+    cl_int e = CL_SUCCESS, fail = 0;
+    lcl_status st;
+    if ((st = lcl__cl_nonfinite(ctx, f->A, 1, "potrf")) != LCL_OK) return st;
+    lcl__cl_blocks(d, o, f->n, dt == LCL_F64 ? 2 : 1, &f->nb, &f->NB);
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &f->kpot)) != LCL_OK) return st;
+    if (dt == LCL_F64 && d->tc && d->trsm_nb == 64 && !getenv("LCL_NO_FUSED_STEP")) {
+        lcl__program *pr;
+        cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
+        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
+        f->kstep = lcl__kernel_find(pr, "lcl_potrf_step_d", &ek);
+    }
+    /* The trailing update leaves an eighth of the compute units free, or the panel's kernels
+       queue behind all of its work-groups and nothing overlaps (H200, n = 16384: 116 of 132
+       units 67.4 ms, 124 69.9, 108 69.3, 100 72.8). LU's one-launch panel needs every unit. */
+    f->groups = d->upd_groups;
+    if (!f->groups && d->info.compute_units >= 32)
+        f->groups = d->info.compute_units - (d->info.compute_units / 8 > 8 ? d->info.compute_units / 8 : 8);
+    f->wg = lcl__wg(d);
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &f->dfail)) != LCL_OK) return st;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, f->dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(lcl__cl_after(d, f->qu, f->qp), "clEnqueueMarkerWithWaitList");
+done:
+    return st;
+}
+
+/* LU panel K (KB wide, rest columns right of it) on the host, in double: written back with its
+   pivots and L11's inverse on the transfer queue, without waiting for the rest of the previous
+   update (it touches other columns); the update queue then waits for the writes */
+LCL__PRIVATE lcl_status lcl__cl_panel_host(lcl__clfact *f, int64_t K, int KB, int64_t rest) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    lcl_dtype dt = f->A->dtype;
+    size_t es = lcl__dsize(dt), nb = (size_t)f->nb;
+    int64_t m = f->n - K, i, z = 0;
+    cl_event ew[3];
+    int nw = 0;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    /* staging is m x KB with ld nb */
+    for (i = 0; i < m; i++) lcl__widen(dt, (char *)f->stage + (size_t)i * nb * es, f->W + (size_t)i * KB, (size_t)KB);
+    lcl__host_rgetf(m, KB, f->W, KB, f->lp, &z, 0);
+    if (z && !f->bad) f->bad = K + z;
+    for (i = 0; i < KB; i++) f->ipiv[K + i] = (int32_t)(K + f->lp[i]);
+    for (i = 0; i < m; i++) lcl__narrow(dt, f->W + (size_t)i * KB, (char *)f->stage + (size_t)i * nb * es, (size_t)KB);
+    if (rest > 0) {
+        double *Xs = f->X;
+        lcl__host_inv_unit_lower(KB, f->W, KB, f->X);
+        if (dt == LCL_F32) { float *xf = (float *)f->X; int q; for (q = 0; q < KB * KB; q++) xf[q] = (float)Xs[q]; }
+    }
+    if (rest > 0) e = LCL__CL->clEnqueueWriteBuffer(f->qp, f->dinv, CL_FALSE, 0, (size_t)KB * KB * es, f->X, 0, NULL, &ew[nw++]);
+    if (e == CL_SUCCESS) e = lcl__cl_rect(d, 1, f->qp, f->A->buf, f->ld, K, K, m, KB, f->stage, f->nb, es, CL_FALSE, 0, NULL, &ew[nw++]);
+    if (e == CL_SUCCESS)
+        e = LCL__CL->clEnqueueWriteBuffer(f->qp, f->piv, CL_FALSE, (size_t)K * sizeof(cl_int), (size_t)KB * sizeof(cl_int), f->ipiv + K, 0, NULL,
+                                          &ew[nw++]);
+    if (e != CL_SUCCESS) {
+        nw--;
+        while (nw > 0) LCL__CL->clReleaseEvent(ew[--nw]);
+        return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(panel)", d->info.name);
+    }
+    LCL__CLCHK(lcl__cl_join(d, nw, ew), "clEnqueueBarrierWithWaitList");
+done:
+    return st;
+}
+/* LU panel K on its queue: per nb-wide step the pivoting factorization, its swaps to the panel's
+   columns left and right of it, U by TRSM and the panel's remaining columns by GEMM */
+LCL__PRIVATE lcl_status lcl__cl_panel_lu(lcl__clfact *f, int64_t K, int KB) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    lcl_dtype dt = f->A->dtype;
+    cl_mem a = f->A->buf;
+    int64_t k, n = f->n;
+    int ld = f->ld;
+    lcl_status st = LCL_OK;
+    for (k = K; k < K + KB && st == LCL_OK; k += f->nb) {
+        int kb = (int)(K + KB - k < f->nb ? K + KB - k : f->nb), inner = (int)(K + KB - k - kb);
+        if ((st = lcl__cl_lu_steps(ctx, d, f->A, &f->P, (int)k, kb, f->qp)) != LCL_OK) break;
+        if ((st = lcl__cl_laswp(ctx, d, dt, a, ld, (int)K, (int)k, (int)k, (int)(k + kb), f->piv, f->qp)) != LCL_OK || inner == 0) continue;
+        if ((st = lcl__cl_laswp(ctx, d, dt, a, ld, (int)(k + kb), (int)(K + KB), (int)k, (int)(k + kb), f->piv, f->qp)) != LCL_OK) break;
+        if ((st = lcl__cl_trsm(ctx, d, dt, 0, a, k * ld + k, ld, kb, a, k * ld + k + kb, ld, inner, f->qp)) != LCL_OK) break;
+        st = lcl__cl_gemm(ctx, d, dt, (int)(n - k - kb), inner, kb, -1.0, a, (k + kb) * ld + k, ld, a, k * ld + k + kb, ld, 0, 1.0, a,
+                          (k + kb) * ld + k + kb, ld, 0, f->qp);
+    }
+    return st;
+}
+/* Cholesky panel K on its queue, left-looking inside: each step's columns, from the diagonal
+   down, less the panel's earlier columns in one GEMM with K = k - K (right-looking rewrote those
+   columns up to seven times on the few units the update leaves free), POTF2 of the diagonal
+   block, then L21 = A21 inv(L11)^T in place down to the last row */
+LCL__PRIVATE lcl_status lcl__cl_panel_chol(lcl__clfact *f, int64_t K, int KB) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    lcl_dtype dt = f->A->dtype;
+    cl_mem a = f->A->buf;
+    int64_t k, n = f->n;
+    int ld = f->ld;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    for (k = K; k < K + KB; k += f->nb) {
+        int kb = (int)(K + KB - k < f->nb ? K + KB - k : f->nb), base = (int)k;
+        int64_t below = n - k - kb;
+        cl_long off = k * ld + k;
+        if (f->kstep) {   /* the same in one launch, POTF2 in group 0 beside the rows below */
+            int kp = (int)(k - K), bl = (int)below;
+            size_t lw = (size_t)(32 * d->tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tc_wm - 1) / (32 * d->tc_wm) : 0));
+            e = lcl__argv(f->kstep, 8, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(kp), LCL__A(bl), LCL__A(base), LCL__A(f->dfail));
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kstep, 1, NULL, &gw, &lw, 0, NULL, NULL);
+            if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_potrf_step", d->info.name);
+        } else {
+            if (k > K && (st = lcl__cl_gemm(ctx, d, dt, (int)(n - k), kb, (int)(k - K), -1.0, a, k * ld + K, ld, a, k * ld + K, ld, 1, 1.0, a, off, ld,
+                                            1, f->qp)) != LCL_OK)
+                return st;
+            e = lcl__argv(f->kpot, 6, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(f->dfail));
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kpot, 1, NULL, &f->wg, &f->wg, 0, NULL, NULL);
+            if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_potf2_local", d->info.name);
         }
-        if (rest == 0) break;
-        {
+        if (below == 0) break;
+        if ((st = lcl__cl_trsm(ctx, d, dt, 1, a, off, ld, kb, a, (k + kb) * ld + k, ld, (int)below, f->qp)) != LCL_OK) return st;
+    }
+    return LCL_OK;
+}
+/* LU: panel K's swaps to the trailing columns, then U12 = inv(L11) A12 (the host panel's by its
+   inverse through the temporary) */
+LCL__PRIVATE lcl_status lcl__cl_lu_trail(lcl__clfact *f, int64_t K, int KB, int64_t rest) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    lcl_dtype dt = f->A->dtype;
+    size_t es = lcl__dsize(dt), so[3] = {0, 0, 0}, dor[3], reg[3];
+    int ld = f->ld;
+    cl_int e = CL_SUCCESS;
+    lcl_status st;
+    if ((st = lcl__cl_laswp(ctx, d, dt, f->A->buf, ld, (int)(K + KB), (int)f->n, (int)K, (int)(K + KB), f->piv, f->qu)) != LCL_OK) return st;
+    if (!f->host) return lcl__cl_lu_u12(ctx, d, f->A, (int)K, KB, f->nb, K + KB, (int)rest, f->qu);
+    if ((st = lcl__cl_gemm(ctx, d, dt, KB, (int)rest, KB, 1.0, f->dinv, 0, KB, f->A->buf, K * ld + K + KB, ld, 0, 0.0, f->dtmp, 0, ld, 0,
+                           f->qu)) != LCL_OK)
+        return st;
+    dor[0] = (size_t)(K + KB) * es; dor[1] = (size_t)K; dor[2] = 0;
+    reg[0] = (size_t)rest * es; reg[1] = (size_t)KB; reg[2] = 1;
+    LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(f->qu, f->dtmp, f->A->buf, so, dor, reg, (size_t)ld * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
+               "clEnqueueCopyBufferRect");
+done:
+    return st;
+}
+/* the trailing matrix less panel K's contribution, columns K+KB+c .. +w (Cholesky: the lower part
+   of A22 -= L21 L21^T from row K+KB+c, capped to f->groups past the next panel's columns) */
+LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, int64_t rest, int c, int w) {
+    cl_mem a = f->A->buf;
+    int64_t r = K + KB;
+    int ld = f->ld;
+    if (!f->chol)
+        return lcl__cl_gemm(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, a, K * ld + r + c, ld, 0, 1.0, a,
+                            r * ld + r + c, ld, 0, f->qu);
+    return lcl__cl_gemm_g(f->ctx, f->d, f->A->dtype, (int)(rest - c), w, KB, -1.0, a, (r + c) * ld + K, ld, a, (r + c) * ld + K, ld, 1, 1.0, a,
+                          (r + c) * ld + r + c, ld, 1, f->qu, c ? f->groups : f->d->upd_groups);
+}
+/* f->ev once the next panel's columns (NB2 wide) are updated: a marker, or with the host panel
+   their read into the staging on the transfer queue */
+LCL__PRIVATE lcl_status lcl__cl_fact_mark(lcl__clfact *f, int64_t K, int KB, int64_t rest, int NB2) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    cl_event mark = NULL;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    if (!f->host) {
+        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(f->qu, 0, NULL, &f->ev), "clEnqueueMarkerWithWaitList");
+        return LCL_OK;
+    }
+    LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(f->qu, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
+    LCL__CL->clFlush(f->qu);
+    e = lcl__cl_rect(d, 0, f->qp, f->A->buf, f->ld, K + KB, K + KB, rest, NB2, f->stage, f->nb, lcl__dsize(f->A->dtype), CL_FALSE, 1, &mark, &f->ev);
+    LCL__CL->clReleaseEvent(mark);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueReadBufferRect(panel)", d->info.name);
+    LCL__CL->clFlush(f->qp);
+done:
+    return st;
+}
+/* the panel waits for the look-ahead update of its columns: on its queue, or on the host */
+LCL__PRIVATE lcl_status lcl__cl_fact_wait(lcl__clfact *f) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    if (!f->host) return lcl__cl_wait_mark(ctx, d, f->qp, &f->ev);
+    if (f->ev) {
+        LCL__CLCHK(LCL__CL->clWaitForEvents(1, &f->ev), "clWaitForEvents(panel)");
+        LCL__CL->clReleaseEvent(f->ev);
+        f->ev = NULL;
+    }
+done:
+    return st;
+}
+/* after the loop: LU's pivots and first zero pivot from the device, and the swaps left of each
+   panel, deferred to the end (one pass per panel); Cholesky's first non-positive minor */
+LCL__PRIVATE lcl_status lcl__cl_fact_finish(lcl__clfact *f) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    int64_t K, n = f->n;
+    cl_int e = CL_SUCCESS, bad = 0;
+    lcl_status st = LCL_OK;
+    if (f->chol) {
+        LCL__CLCHK(LCL__CL->clFinish(f->qu), "clFinish");
+        LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(f->qp, f->dfail, CL_TRUE, 0, sizeof(cl_int), &bad, 0, NULL, NULL), "clEnqueueReadBuffer");
+        f->bad = bad;
+        return LCL_OK;
+    }
+    if (!f->host) {
+        LCL__CLCHK(LCL__CL->clFinish(f->qp), "clFinish");
+        LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(f->qp, f->piv, CL_TRUE, 0, (size_t)n * sizeof(cl_int), f->ipiv, 0, NULL, NULL),
+                   "clEnqueueReadBuffer(pivots)");
+        LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(f->qp, f->P.zero, CL_TRUE, 0, sizeof(cl_int), &bad, 0, NULL, NULL), "clEnqueueReadBuffer");
+        f->bad = bad;
+    }
+    for (K = f->NB; K < n; K += f->NB) {
+        int KB = (int)(n - K < f->NB ? n - K : f->NB);
+        if ((st = lcl__cl_laswp(ctx, d, f->A->dtype, f->A->buf, f->ld, 0, (int)K, (int)K, (int)(K + KB), f->piv, f->qu)) != LCL_OK) return st;
+    }
+    LCL__CLCHK(LCL__CL->clFinish(f->qu), "clFinish");
+done:
+    return st;
+}
+LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
+    cl_mem bufs[9];
+    int i;
+    if (f->ev) {
+        if (f->host) LCL__CL->clWaitForEvents(1, &f->ev);
+        LCL__CL->clReleaseEvent(f->ev);
+    }
+    LCL__CL->clFinish(f->qp);
+    LCL__CL->clFinish(f->qu);
+    bufs[0] = f->piv; bufs[1] = f->P.zero; bufs[2] = f->P.part; bufs[3] = f->P.parti; bufs[4] = f->P.count; bufs[5] = f->P.bar;
+    bufs[6] = f->dinv; bufs[7] = f->dtmp; bufs[8] = f->dfail;
+    for (i = 0; i < 9; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
+    LCL_FREE(f->W);
+    LCL_FREE(f->X);
+    LCL_FREE(f->stage);
+    LCL_FREE(f->lp);
+}
+/* The loop: panel K once the look-ahead update of its columns is done; (LU) the trailing columns'
+   swaps and U12; the next panel's columns, marked for its factorization, then the rest of the
+   trailing matrix beside it. *info: LAPACK's, with LCL_OK (the caller words the message). */
+LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, lcl_dmat *A, int chol, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
+    lcl__clfact f;
+    lcl__device *d = &ctx->dev[A->dev];
+    int64_t K;
+    cl_int e = CL_SUCCESS;
+    lcl_status st;
+    if (A->rows == 0) return LCL_OK;
+    memset(&f, 0, sizeof f);
+    f.ctx = ctx;
+    f.d = d;
+    f.A = A;
+    f.n = A->rows;
+    f.ld = (int)A->ld;
+    f.chol = chol;
+    f.host = !chol && o && o->panel == 1;
+    f.ipiv = ipiv;
+    f.qp = d->queue[1];
+    f.qu = d->queue[0];
+    st = chol ? lcl__cl_fact_open_chol(&f, o) : f.host ? lcl__cl_fact_open_host(&f, o) : lcl__cl_fact_open_lu(&f, o);
+    for (K = 0; K < f.n && st == LCL_OK; K += f.NB) {
+        int KB = (int)(f.n - K < f.NB ? f.n - K : f.NB);
+        int64_t rest = f.n - K - KB;
+        int NB2 = (int)(rest < f.NB ? rest : f.NB);
+        if ((st = lcl__cl_fact_wait(&f)) != LCL_OK) break;
+        st = chol ? lcl__cl_panel_chol(&f, K, KB) : f.host ? lcl__cl_panel_host(&f, K, KB, rest) : lcl__cl_panel_lu(&f, K, KB);
+        if (st != LCL_OK || rest == 0) break;
+        if (!f.host) {   /* the update queue waits for the panel */
             cl_event ew;
-            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
+            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(f.qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
             LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
         }
-        /* 2. the trailing columns: swaps, U12, the next panel's columns, then the rest */
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(K + KB), (int)n, (int)K, (int)(K + KB), P.piv, qu)) != LCL_OK) goto done;
-        if ((st = lcl__cl_lu_u12(ctx, d, A, (int)K, KB, nb, K + KB, (int)rest, qu)) != LCL_OK) goto done;
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, NB2, KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf, K * ld + K + KB, ld, 0,
-                               1.0, A->buf, (K + KB) * ld + K + KB, ld, 0, qu)) != LCL_OK)
-            goto done;
-        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qu, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
-        if (rest > NB2 && (st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(rest - NB2), KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf,
-                                             K * ld + K + KB + NB2, ld, 0, 1.0, A->buf, (K + KB) * ld + K + KB + NB2, ld, 0, qu)) != LCL_OK)
-            goto done;
-        LCL__CL->clFlush(qu);
+        if (!chol && (st = lcl__cl_lu_trail(&f, K, KB, rest)) != LCL_OK) break;
+        if ((st = lcl__cl_fact_update(&f, K, KB, rest, 0, NB2)) != LCL_OK) break;
+        if ((st = lcl__cl_fact_mark(&f, K, KB, rest, NB2)) != LCL_OK) break;
+        if (rest > NB2 && (st = lcl__cl_fact_update(&f, K, KB, rest, NB2, (int)(rest - NB2))) != LCL_OK) break;
+        LCL__CL->clFlush(f.qu);
     }
-    LCL__CLCHK(LCL__CL->clFinish(qp), "clFinish");
-    /* 3. pivots and the first zero pivot to the host, then the swaps to the left of each panel */
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, P.piv, CL_TRUE, 0, (size_t)n * sizeof(cl_int), ipiv, 0, NULL, NULL), "clEnqueueReadBuffer(pivots)");
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, P.zero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueReadBuffer");
-    for (K = NB; K < n; K += NB) {
-        int KB = (int)(n - K < NB ? n - K : NB);
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, 0, (int)K, (int)K, (int)(K + KB), P.piv, qu)) != LCL_OK) goto done;
-    }
-    LCL__CLCHK(LCL__CL->clFinish(qu), "clFinish");
+    if (st == LCL_OK) st = lcl__cl_fact_finish(&f);
 done:
-    if (mark) LCL__CL->clReleaseEvent(mark);
-    LCL__CL->clFinish(qp);
-    LCL__CL->clFinish(qu);
-    {
-        cl_mem *bufs[6];
-        int i;
-        bufs[0] = &P.piv; bufs[1] = &P.zero; bufs[2] = &P.part; bufs[3] = &P.parti; bufs[4] = &P.count; bufs[5] = &P.bar;
-        for (i = 0; i < 6; i++) if (*bufs[i]) LCL__CL->clReleaseMemObject(*bufs[i]);
-    }
-    if (info) *info = st == LCL_OK ? zero : 0;
-    if (st == LCL_OK && zero)
-        return lcl__fail(ctx, LCL_ERR_SINGULAR, "getrf: U(%d,%d) is exactly zero: the matrix is singular", zero, zero);
+    lcl__cl_fact_close(&f);
+    if (info) *info = st == LCL_OK ? f.bad : 0;
     return st;
 }
 
@@ -3451,112 +3612,7 @@ LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ip
     lcl_status st = lcl__cl_alg_check(ctx, o, "getrf");
     if (st != LCL_OK) return st;
     if ((st = lcl__cl_nonfinite(ctx, A, 0, "getrf")) != LCL_OK) return st;
-    if (o && o->panel == 1) return lcl__cl_getrf_hostpanel(ctx, A, ipiv, info, o);
-    return lcl__cl_getrf_devpanel(ctx, A, ipiv, info, o);
-}
-
-/* Lower Cholesky of the row-major device matrix (in its lower triangle), entirely on the device,
-   nothing waits for the host. Two block sizes: panels of NB columns are factored on the second
-   queue by nb-wide steps (each step's columns first less the panel's earlier ones, by one GEMM;
-   diagonal block in one work-group's local memory; L21 by the TRSM kernel); the trailing matrix
-   is then updated once per panel with K = NB, the next panel's columns first so its
-   factorization overlaps the rest. On NVIDIA (double) the step's GEMM and POTF2 are one launch,
-   lcl_potrf_step_d, so POTF2 runs beside the GEMM of the rows below. A third queue for those rows
-   did not work: its kernels waited for the update's GEMM to end (H200, 92 against 78 ms).
-   An upper factor is the same on the transpose. */
-LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
-    lcl__device *d = &ctx->dev[A->dev];
-    lcl_dtype dt = A->dtype;
-    int64_t n = A->rows, K, k;
-    int ld = (int)A->ld, nb, NB, fail = 0;
-    cl_mem dfail = NULL;
-    cl_kernel kpot, kstep = NULL;
-    cl_event mark = NULL;
-    cl_command_queue qp = d->queue[1], qu = d->queue[0];
-    cl_int e = CL_SUCCESS;
-    lcl_status st = LCL_OK;
-    size_t wg;
-    int groups = d->upd_groups;
-    if (n == 0) return LCL_OK;
-    if ((st = lcl__cl_nonfinite(ctx, A, 1, "potrf")) != LCL_OK) return st;
-    lcl__cl_blocks(d, o, n, dt == LCL_F64 ? 2 : 1, &nb, &NB);
-    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
-    if (dt == LCL_F64 && d->tc && d->trsm_nb == 64 && !getenv("LCL_NO_FUSED_STEP")) {
-        lcl__program *pr;
-        cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
-        if ((st = lcl__get_program(ctx, d, dt, &pr)) != LCL_OK) return st;
-        kstep = lcl__kernel_find(pr, "lcl_potrf_step_d", &ek);
-    }
-    /* The trailing update leaves an eighth of the compute units free, or the panel's kernels
-       queue behind all of its work-groups and nothing overlaps (H200, n = 16384: 116 of 132
-       units 67.4 ms, 124 69.9, 108 69.3, 100 72.8). LU's one-launch panel needs every unit. */
-    if (!groups && d->info.compute_units >= 32)
-        groups = d->info.compute_units - (d->info.compute_units / 8 > 8 ? d->info.compute_units / 8 : 8);
-    wg = lcl__wg(d);
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dfail)) != LCL_OK) goto done;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(lcl__cl_after(d, qu, qp), "clEnqueueMarkerWithWaitList");
-    for (K = 0; K < n; K += NB) {
-        int KB = (int)(n - K < NB ? n - K : NB);
-        int64_t rest = n - K - KB;
-        int NB2 = (int)(rest < NB ? rest : NB);
-        /* 1. the panel, on its queue once the look-ahead update of its columns is done */
-        if ((st = lcl__cl_wait_mark(ctx, d, qp, &mark)) != LCL_OK) goto done;
-        for (k = K; k < K + KB; k += nb) {
-            int kb = (int)(K + KB - k < nb ? K + KB - k : nb), base = (int)k;
-            int64_t below = n - k - kb;
-            cl_long off = k * ld + k;
-            /* left-looking inside the panel: this step's columns, from the diagonal down, less the
-               panel's earlier columns, in one GEMM with K = k - K. Right-looking (every later
-               column of the panel after each step, K = nb) rewrote those columns up to seven
-               times on the few units the update leaves free. */
-            if (kstep) {   /* the same in one launch, POTF2 in group 0 beside the rows below */
-                int kp = (int)(k - K), bl = (int)below;
-                size_t lw = (size_t)(32 * d->tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tc_wm - 1) / (32 * d->tc_wm) : 0));
-                e = lcl__argv(kstep, 8, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(kp), LCL__A(bl), LCL__A(base), LCL__A(dfail));
-                if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kstep, 1, NULL, &gw, &lw, 0, NULL, NULL);
-                if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potrf_step", d->info.name); goto done; }
-            } else {
-                if (k > K && (st = lcl__cl_gemm(ctx, d, dt, (int)(n - k), kb, (int)(k - K), -1.0, A->buf, k * ld + K, ld, A->buf, k * ld + K, ld, 1,
-                                                1.0, A->buf, off, ld, 1, qp)) != LCL_OK)
-                    goto done;
-                e = lcl__argv(kpot, 6, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(dfail));
-                if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
-                if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2_local", d->info.name); goto done; }
-            }
-            if (below == 0) break;
-            /* L21 = A21 inv(L11)^T in place, down to the last row */
-            if ((st = lcl__cl_trsm(ctx, d, dt, 1, A->buf, off, ld, kb, A->buf, (k + kb) * ld + k, ld, (int)below, qp)) != LCL_OK) goto done;
-        }
-        if (rest == 0) break;
-        {
-            cl_event ew;
-            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
-            LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
-        }
-        /* 2. A22 -= L21 L21^T (lower part): the next panel's columns (all units: the panel waits
-           for them), then the rest */
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, NB2, KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf, (K + KB) * ld + K, ld, 1, 1.0,
-                               A->buf, (K + KB) * ld + K + KB, ld, 1, qu)) != LCL_OK)
-            goto done;
-        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qu, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
-        if (rest > NB2 && (st = lcl__cl_gemm_g(ctx, d, dt, (int)(rest - NB2), (int)(rest - NB2), KB, -1.0, A->buf, (K + KB + NB2) * ld + K, ld,
-                                               A->buf, (K + KB + NB2) * ld + K, ld, 1, 1.0, A->buf, (K + KB + NB2) * ld + K + KB + NB2, ld, 1,
-                                               qu, groups)) != LCL_OK)
-            goto done;
-        LCL__CL->clFlush(qu);
-    }
-    LCL__CLCHK(LCL__CL->clFinish(qu), "clFinish");
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueReadBuffer");
-done:
-    if (mark) LCL__CL->clReleaseEvent(mark);
-    LCL__CL->clFinish(qp);
-    LCL__CL->clFinish(qu);
-    if (dfail) LCL__CL->clReleaseMemObject(dfail);
-    if (info) *info = st == LCL_OK ? fail : 0;
-    if (st == LCL_OK && fail)
-        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "potrf: the leading minor of order %d is not positive definite", fail);
-    return st;
+    return lcl__cl_fact_run(ctx, A, 0, ipiv, info, o);
 }
 
 /* in-place transpose of a square device matrix through a temporary */
@@ -3578,9 +3634,9 @@ done:
 LCL__PRIVATE lcl_status lcl__cl_potrf(lcl_context *ctx, lcl_uplo u, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
     lcl_status st, st2;
     if ((st = lcl__cl_alg_check(ctx, o, "potrf")) != LCL_OK) return st;
-    if (u == LCL_LOWER) return lcl__cl_potrf_lower(ctx, A, info, o);
+    if (u == LCL_LOWER) return lcl__cl_fact_run(ctx, A, 1, NULL, info, o);
     if ((st = lcl__cl_transpose_square(ctx, A)) != LCL_OK) return st;
-    st = lcl__cl_potrf_lower(ctx, A, info, o);
+    st = lcl__cl_fact_run(ctx, A, 1, NULL, info, o);
     st2 = lcl__cl_transpose_square(ctx, A);
     return st != LCL_OK ? st : st2;
 }
