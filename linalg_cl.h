@@ -3949,188 +3949,205 @@ LCL__PRIVATE lcl_status lcl__multi_copy_rect(lcl_context *ctx, lcl__mdev *v, int
     return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueCopyBufferRect", v->d->info.name);
 }
 
-/* LU: *zero gets the first zero pivot (1-based), LAPACK's info */
-LCL__PRIVATE lcl_status lcl__multi_getrf(lcl_context *ctx, lcl__multi *m, int32_t *ipiv, int64_t *zero) {
-    lcl_dtype dt = m->dt;
+/* LU panel s on the host, from rd: its pivots to ipiv (*zero: the first zero pivot, 1-based), the
+   panel to its owner's columns and to each device with columns right of it, the pivots to all */
+LCL__PRIVATE lcl_status lcl__multi_panel_lu(lcl_context *ctx, lcl__multi *m, int64_t s, int32_t *piv, int32_t *ipiv, int64_t *zero) {
     size_t es = m->es;
-    int64_t n = m->n, nb = m->nb, s, i;
-    int32_t lp[1024];
-    int32_t *piv = nb <= 1024 ? lp : NULL;
-    lcl_status st = LCL_OK;
-    cl_int e;
-    int p;
-    if (!piv && !(piv = (int32_t *)lcl__alloc(ctx, "panel pivots", (size_t)nb, sizeof(int32_t), &st))) return st;
-    e = lcl__cl_rect(m->dv[0].d, 0, m->dv[0].d->queue[0], m->dv[0].a, m->dv[0].ld, 0, 0, n, lcl__mb_width(m, 0), m->rd, nb, es, CL_TRUE, 0, NULL, NULL);
-    if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(panel)", m->dv[0].d->info.name); goto done; }
-    for (s = 0; s < m->nblk; s++) {
-        int64_t k = s * nb, kb = lcl__mb_width(m, s), rows = n - k, rest = rows - kb, lco = s / m->nd * nb, z = 0;
-        int o = (int)(s % m->nd), b = (int)(s & 1);
-        /* 1. the panel on the host */
-        if ((st = lcl__multi_host_wait(ctx, &m->ready, m->dv[o].d->info.name)) != LCL_OK) goto done;
-        for (i = 0; i < rows; i++) lcl__widen(dt, (char *)m->rd + (size_t)(i * nb) * es, m->P + i * kb, (size_t)kb);
-        lcl__host_rgetf(rows, (int)kb, m->P, (int)kb, piv, &z, 0);
-        if (z && !*zero) *zero = k + z;
-        for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + piv[i]);
-        if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) goto done;
-        for (i = 0; i < rows; i++) lcl__narrow(dt, m->P + i * kb, (char *)m->stage[b] + (size_t)(i * nb) * es, (size_t)kb);
-        /* 2. pivots to every device; the panel into its owner's columns and to each device with columns right of it */
-        for (p = 0; p < m->nd; p++) {
-            lcl__mdev *v = &m->dv[p];
-            int right = lcl__mb_before(m, p, s + 1) * nb < v->ncols;
-            st = p == o ? lcl__multi_send(ctx, m, v, b, v->a, v->ld, k, lco, rows, kb, ipiv, k)
-                        : lcl__multi_send(ctx, m, v, b, right ? v->panel[b] : NULL, nb, 0, 0, rows, kb, ipiv, k);
-            if (st != LCL_OK) goto done;
-        }
-        if (rest == 0) break;
-        /* 3. each device: swaps, U12 = inv(L11) A12 and A22 -= L21 U12 on its columns right of the panel */
-        for (p = 0; p < m->nd; p++) {
-            lcl__mdev *v = &m->dv[p];
-            lcl__device *d = v->d;
-            int64_t r0 = lcl__mb_before(m, p, s + 1) * nb, nr = v->ncols - r0, ld = v->ld;
-            int64_t nl = p == (s + 1) % m->nd ? lcl__mb_width(m, s + 1) : 0;   /* the next panel, updated first */
-            cl_mem L = p == o ? v->a : v->panel[b];
-            int64_t offl = p == o ? k * ld + lco : 0, ldl = p == o ? ld : nb;
-            cl_command_queue q = d->queue[0];
-            if (nr <= 0) continue;
-            if ((st = lcl__cl_laswp(ctx, d, dt, v->a, (int)ld, (int)r0, (int)v->ncols, (int)k, (int)(k + kb), v->piv, q)) != LCL_OK) goto done;
-            if (kb <= d->trsm_nb) {
-                if ((st = lcl__cl_trsm(ctx, d, dt, 0, L, offl, (int)ldl, (int)kb, v->a, k * ld + r0, (int)ld, (int)nr, q)) != LCL_OK) goto done;
-            } else {
-                if ((st = lcl__cl_trtri(ctx, d, dt, L, offl, (int)ldl, (int)kb, 1, v->inv, q)) != LCL_OK) goto done;
-                if ((st = lcl__cl_gemm(ctx, d, dt, (int)kb, (int)nr, (int)kb, 1.0, v->inv, 0, (int)kb, v->a, k * ld + r0, (int)ld, 0, 0.0, v->tmp, 0,
-                                       (int)ld, 0, q)) != LCL_OK) goto done;
-                if ((st = lcl__multi_copy_rect(ctx, v, 0, es, v->tmp, ld, 0, 0, v->a, ld, k, r0, kb, nr)) != LCL_OK) goto done;
-            }
-            if (nl > 0) {
-                if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)nl, (int)kb, -1.0, L, offl + kb * ldl, (int)ldl, v->a, k * ld + r0, (int)ld, 0, 1.0,
-                                       v->a, (k + kb) * ld + r0, (int)ld, 0, q)) != LCL_OK) goto done;
-                if ((st = lcl__multi_fetch(ctx, m, v, k + kb, r0, rest, nl)) != LCL_OK) goto done;
-            }
-            if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(nr - nl), (int)kb, -1.0, L, offl + kb * ldl, (int)ldl, v->a, k * ld + r0 + nl, (int)ld,
-                                   0, 1.0, v->a, (k + kb) * ld + r0 + nl, (int)ld, 0, q)) != LCL_OK) goto done;
-            if ((st = lcl__multi_mark(ctx, v, 0, &v->done[b])) != LCL_OK) goto done;
-        }
-    }
-    /* 4. the swaps left of each panel, deferred to the end */
+    int64_t n = m->n, nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), rows = n - k, lco = s / m->nd * nb, z = 0, i;
+    int o = (int)(s % m->nd), b = (int)(s & 1), p;
+    lcl_status st;
+    for (i = 0; i < rows; i++) lcl__widen(m->dt, (char *)m->rd + (size_t)(i * nb) * es, m->P + i * kb, (size_t)kb);
+    lcl__host_rgetf(rows, (int)kb, m->P, (int)kb, piv, &z, 0);
+    if (z && !*zero) *zero = k + z;
+    for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + piv[i]);
+    if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
+    for (i = 0; i < rows; i++) lcl__narrow(m->dt, m->P + i * kb, (char *)m->stage[b] + (size_t)(i * nb) * es, (size_t)kb);
     for (p = 0; p < m->nd; p++) {
         lcl__mdev *v = &m->dv[p];
-        for (s = 1; s < m->nblk; s++) {
-            int64_t c1 = lcl__mb_before(m, p, s) * nb;
-            if ((st = lcl__cl_laswp(ctx, v->d, dt, v->a, (int)v->ld, 0, (int)c1, (int)(s * nb), (int)(s * nb + lcl__mb_width(m, s)), v->piv,
-                                    v->d->queue[0])) != LCL_OK) goto done;
-        }
-        if ((e = LCL__CL->clFinish(v->d->queue[0])) != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clFinish", v->d->info.name); goto done; }
+        int right = lcl__mb_before(m, p, s + 1) * nb < v->ncols;
+        st = p == o ? lcl__multi_send(ctx, m, v, b, v->a, v->ld, k, lco, rows, kb, ipiv, k)
+                    : lcl__multi_send(ctx, m, v, b, right ? v->panel[b] : NULL, nb, 0, 0, rows, kb, ipiv, k);
+        if (st != LCL_OK) return st;
     }
-done:
-    if (piv != lp) LCL_FREE(piv);
-    return st;
+    return LCL_OK;
 }
-
-/* Cholesky (lower, of the columns as stored): *fail gets the order of the first non-positive
-   leading minor, LAPACK's info; the factorization stops there. The strictly upper triangle of the
-   device copy is scratch (the trailing update runs on rectangles), so only the lower one comes back. */
-LCL__PRIVATE lcl_status lcl__multi_potrf(lcl_context *ctx, lcl__multi *m, int64_t *fail) {
+/* Cholesky's diagonal block s on the host, in double, from rd (*fail: the order of the first
+   non-positive minor, and nothing more is done); its owner gets it back and, unless it is the
+   last, solves L21 on its transfer queue, which goes through the host to the other devices with
+   columns right of it; the owner copies its own into panel[b] */
+LCL__PRIVATE lcl_status lcl__multi_panel_chol(lcl_context *ctx, lcl__multi *m, int64_t s, int64_t *fail) {
     lcl_dtype dt = m->dt;
     size_t es = m->es;
-    int64_t n = m->n, nb = m->nb, D = m->nd, s, i;
-    lcl_status st = LCL_OK;
+    int64_t n = m->n, nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), rest = n - k - kb, lco = s / m->nd * nb, inf = 0, i;
+    int o = (int)(s % m->nd), b = (int)(s & 1), p;
+    lcl__mdev *vo = &m->dv[o];
+    lcl__device *d = vo->d;
     cl_event l21 = NULL;
     cl_int e;
-    int p;
+    lcl_status st;
     lcl_dense_opts unb;
     memset(&unb, 0, sizeof unb);
     unb.alg = LCL_ALG_UNBLOCKED;
-    e = lcl__cl_rect(m->dv[0].d, 0, m->dv[0].d->queue[0], m->dv[0].a, m->dv[0].ld, 0, 0, lcl__mb_width(m, 0), lcl__mb_width(m, 0), m->rd, nb, es,
-                     CL_TRUE, 0, NULL, NULL);
-    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueReadBufferRect(diagonal block)", m->dv[0].d->info.name);
-    for (s = 0; s < m->nblk; s++) {
-        int64_t k = s * nb, kb = lcl__mb_width(m, s), rest = n - k - kb, lco = s / D * nb, inf = 0;
-        int o = (int)(s % D), b = (int)(s & 1);
-        lcl__mdev *vo = &m->dv[o];
-        lcl__device *d = vo->d;
-        /* 1. the diagonal block on the host, in double; the owner gets it back and solves L21 on its transfer queue */
-        if ((st = lcl__multi_host_wait(ctx, &m->ready, d->info.name)) != LCL_OK) goto done;
-        for (i = 0; i < kb; i++) lcl__widen(dt, (char *)m->rd + (size_t)(i * nb) * es, m->P + i * kb, (size_t)kb);
-        /* row-major lower = column-major upper */
-        if ((st = lcl__cpu_potrf(ctx, LCL_F64, LCL_UPPER, kb, m->P, kb, &inf, &unb)) != LCL_OK) goto done;
-        if (inf) { *fail = k + inf; break; }
-        lcl__narrow(dt, m->P, m->diag, (size_t)(kb * kb));
-        if ((e = lcl__cl_rect(d, 1, d->queue[1], vo->a, vo->ld, k, lco, kb, kb, m->diag, kb, es, CL_FALSE, 0, NULL, NULL)) != CL_SUCCESS) {
-            st = lcl__clfail(ctx, e, "clEnqueueWriteBufferRect(diagonal block)", d->info.name);
-            goto done;
-        }
-        if (rest == 0) break;
-        if (kb <= d->trsm_nb) {
-            if ((st = lcl__cl_trsm(ctx, d, dt, 1, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, (int)rest,
-                                   d->queue[1])) != LCL_OK) goto done;
-        } else {
-            if ((st = lcl__cl_trtri(ctx, d, dt, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, 0, vo->inv, d->queue[1])) != LCL_OK) goto done;
-            if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)kb, (int)kb, 1.0, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, vo->inv, 0, (int)kb, 0,
-                                   0.0, vo->tmp, 0, (int)nb, 0, d->queue[1])) != LCL_OK) goto done;
-            if ((st = lcl__multi_copy_rect(ctx, vo, 1, es, vo->tmp, nb, 0, 0, vo->a, vo->ld, k + kb, lco, rest, kb)) != LCL_OK) goto done;
-        }
-        /* 2. L21 to the host and on to the other devices; the owner copies its own */
-        if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) goto done;
-        e = lcl__cl_rect(d, 0, d->queue[1], vo->a, vo->ld, k + kb, lco, rest, kb, m->stage[b], nb, es, CL_FALSE, 0, NULL, &l21);
-        if (e == CL_SUCCESS) e = LCL__CL->clFlush(d->queue[1]);
-        if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(L21)", d->info.name); goto done; }
-        if ((st = lcl__multi_mark(ctx, vo, 1, &vo->sent[b])) != LCL_OK) goto done;
-        if ((st = lcl__multi_wait(ctx, vo, 0, vo->sent[b])) != LCL_OK) goto done;
-        if ((st = lcl__multi_copy_rect(ctx, vo, 0, es, vo->a, vo->ld, k + kb, lco, vo->panel[b], nb, 0, 0, rest, kb)) != LCL_OK) goto done;
-        if ((st = lcl__multi_host_wait(ctx, &l21, d->info.name)) != LCL_OK) goto done;
-        for (p = 0; p < m->nd; p++)
-            if (p != o && lcl__mb_before(m, p, s + 1) * nb < m->dv[p].ncols &&
-                (st = lcl__multi_send(ctx, m, &m->dv[p], b, m->dv[p].panel[b], nb, 0, 0, rest, kb, NULL, 0)) != LCL_OK) goto done;
-        /* 3. A22 -= L21 L21^T on each device's columns: column block j needs rows j*nb.. of L21 and,
-              as op(B), the L21 rows of its own columns (gathered when blocks are grouped) */
-        for (p = 0; p < m->nd; p++) {
-            lcl__mdev *v = &m->dv[p];
-            cl_command_queue q = v->d->queue[0];
-            int64_t t = lcl__mb_before(m, p, s + 1), tn = lcl__mb_before(m, p, m->nblk), t0, full;
-            if (t >= tn) continue;
-            if (p == (s + 1) % D) {   /* the next diagonal block first, then to the host */
-                int64_t j0 = (s + 1) * nb, w = lcl__mb_width(m, s + 1);
-                if ((st = lcl__cl_gemm(ctx, v->d, dt, (int)(n - j0), (int)w, (int)kb, -1.0, v->panel[b], (j0 - k - kb) * nb, (int)nb, v->panel[b],
-                                       (j0 - k - kb) * nb, (int)nb, 1, 1.0, v->a, j0 * v->ld + t * nb, (int)v->ld, 1, q)) != LCL_OK) goto done;
-                if ((st = lcl__multi_fetch(ctx, m, v, j0, t * nb, w, w)) != LCL_OK) goto done;
-                t++;
-            }
-            /* gather: full blocks with one 3-D copy (D*nb rows apart), a short last one alone */
-            t0 = t;
-            full = tn - t0 - ((tn - 1) * D + p == m->nblk - 1 && lcl__mb_width(m, m->nblk - 1) < nb);
-            if (tn - t0 > 1 && full > 0) {
-                size_t so[3], dor[3], reg[3];
-                so[0] = 0; so[1] = (size_t)((t0 * D + p) * nb - k - kb); so[2] = 0;
-                dor[0] = dor[1] = dor[2] = 0;
-                reg[0] = (size_t)kb * es; reg[1] = (size_t)nb; reg[2] = (size_t)full;
-                e = LCL__CL->clEnqueueCopyBufferRect(q, v->panel[b], v->gath, so, dor, reg, (size_t)nb * es, (size_t)(D * nb * nb) * es, (size_t)nb * es,
-                                                     (size_t)(nb * nb) * es, 0, NULL, NULL);
-                if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueCopyBufferRect(gather)", v->d->info.name); goto done; }
-            }
-            if (tn - t0 > 1 && full < tn - t0 &&
-                (st = lcl__multi_copy_rect(ctx, v, 0, es, v->panel[b], nb, ((tn - 1) * D + p) * nb - k - kb, 0, v->gath, nb, (tn - 1 - t0) * nb, 0,
-                                           lcl__mb_width(m, m->nblk - 1), kb)) != LCL_OK) goto done;
-            /* groups of blocks: a group starting at row j0 computes rows j0..n of all its columns, so
-               its later blocks waste the rows above their diagonal; w keeps that near 1/8 of the work */
-            while (t < tn) {
-                int64_t j0 = (t * D + p) * nb, w = LCL__MIN(1 + (n - j0) / (4 * D * nb), tn - t);
-                int64_t cols = LCL__MIN((t + w) * nb, v->ncols) - t * nb;
-                cl_mem B = w == 1 ? v->panel[b] : v->gath;
-                int64_t offb = w == 1 ? (j0 - k - kb) * nb : (t - t0) * nb * nb;
-                if ((st = lcl__cl_gemm(ctx, v->d, dt, (int)(n - j0), (int)cols, (int)kb, -1.0, v->panel[b], (j0 - k - kb) * nb, (int)nb, B, offb, (int)nb, 1,
-                                       1.0, v->a, j0 * v->ld + t * nb, (int)v->ld, w == 1, q)) != LCL_OK) goto done;
-                t += w;
-            }
-            if ((st = lcl__multi_mark(ctx, v, 0, &v->done[b])) != LCL_OK) goto done;
-        }
+    for (i = 0; i < kb; i++) lcl__widen(dt, (char *)m->rd + (size_t)(i * nb) * es, m->P + i * kb, (size_t)kb);
+    /* row-major lower = column-major upper */
+    if ((st = lcl__cpu_potrf(ctx, LCL_F64, LCL_UPPER, kb, m->P, kb, &inf, &unb)) != LCL_OK) return st;
+    if (inf) { *fail = k + inf; return LCL_OK; }
+    lcl__narrow(dt, m->P, m->diag, (size_t)(kb * kb));
+    if ((e = lcl__cl_rect(d, 1, d->queue[1], vo->a, vo->ld, k, lco, kb, kb, m->diag, kb, es, CL_FALSE, 0, NULL, NULL)) != CL_SUCCESS)
+        return lcl__clfail(ctx, e, "clEnqueueWriteBufferRect(diagonal block)", d->info.name);
+    if (rest == 0) return LCL_OK;
+    if (kb <= d->trsm_nb) {
+        if ((st = lcl__cl_trsm(ctx, d, dt, 1, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, (int)rest,
+                               d->queue[1])) != LCL_OK) return st;
+    } else {
+        if ((st = lcl__cl_trtri(ctx, d, dt, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, 0, vo->inv, d->queue[1])) != LCL_OK) return st;
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)kb, (int)kb, 1.0, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, vo->inv, 0, (int)kb, 0,
+                               0.0, vo->tmp, 0, (int)nb, 0, d->queue[1])) != LCL_OK) return st;
+        if ((st = lcl__multi_copy_rect(ctx, vo, 1, es, vo->tmp, nb, 0, 0, vo->a, vo->ld, k + kb, lco, rest, kb)) != LCL_OK) return st;
     }
+    if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
+    e = lcl__cl_rect(d, 0, d->queue[1], vo->a, vo->ld, k + kb, lco, rest, kb, m->stage[b], nb, es, CL_FALSE, 0, NULL, &l21);
+    if (e == CL_SUCCESS) e = LCL__CL->clFlush(d->queue[1]);
+    if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(L21)", d->info.name); goto done; }
+    if ((st = lcl__multi_mark(ctx, vo, 1, &vo->sent[b])) != LCL_OK) goto done;
+    if ((st = lcl__multi_wait(ctx, vo, 0, vo->sent[b])) != LCL_OK) goto done;
+    if ((st = lcl__multi_copy_rect(ctx, vo, 0, es, vo->a, vo->ld, k + kb, lco, vo->panel[b], nb, 0, 0, rest, kb)) != LCL_OK) goto done;
+    if ((st = lcl__multi_host_wait(ctx, &l21, d->info.name)) != LCL_OK) goto done;
     for (p = 0; p < m->nd; p++)
-        if ((e = LCL__CL->clFinish(m->dv[p].d->queue[1])) != CL_SUCCESS || (e = LCL__CL->clFinish(m->dv[p].d->queue[0])) != CL_SUCCESS) {
-            st = lcl__clfail(ctx, e, "clFinish", m->dv[p].d->info.name);
-            break;
-        }
+        if (p != o && lcl__mb_before(m, p, s + 1) * nb < m->dv[p].ncols &&
+            (st = lcl__multi_send(ctx, m, &m->dv[p], b, m->dv[p].panel[b], nb, 0, 0, rest, kb, NULL, 0)) != LCL_OK) goto done;
 done:
     if (l21) { LCL__CL->clWaitForEvents(1, &l21); LCL__CL->clReleaseEvent(l21); }
+    return st;
+}
+/* where device v reads panel s's L: in its own columns if it owns the panel, else in panel[b] */
+LCL__PRIVATE cl_mem lcl__multi_l(const lcl__multi *m, lcl__mdev *v, int64_t s, int64_t *offl, int64_t *ldl) {
+    int own = s % m->nd == v - m->dv;
+    *offl = own ? s * m->nb * v->ld + s / m->nd * m->nb : 0;
+    *ldl = own ? v->ld : m->nb;
+    return own ? v->a : v->panel[s & 1];
+}
+/* LU: A22 -= L21 U12 on v's columns c0..c0+cols */
+LCL__PRIVATE lcl_status lcl__multi_lu_gemm(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t c0, int64_t cols) {
+    int64_t k = s * m->nb, kb = lcl__mb_width(m, s), ld = v->ld, offl, ldl;
+    cl_mem L = lcl__multi_l(m, v, s, &offl, &ldl);
+    return lcl__cl_gemm(ctx, v->d, m->dt, (int)(m->n - k - kb), (int)cols, (int)kb, -1.0, L, offl + kb * ldl, (int)ldl, v->a, k * ld + c0, (int)ld, 0,
+                        1.0, v->a, (k + kb) * ld + c0, (int)ld, 0, v->d->queue[0]);
+}
+/* LU on device v's columns right of panel s (from local column r0): its swaps, then U12 =
+   inv(L11) A12 by TRSM, or for blocks wider than trsm_nb by the inverse through the temporary */
+LCL__PRIVATE lcl_status lcl__multi_trail_lu(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t r0) {
+    lcl__device *d = v->d;
+    int64_t k = s * m->nb, kb = lcl__mb_width(m, s), nr = v->ncols - r0, ld = v->ld, offl, ldl;
+    cl_mem L = lcl__multi_l(m, v, s, &offl, &ldl);
+    cl_command_queue q = d->queue[0];
+    lcl_status st;
+    if ((st = lcl__cl_laswp(ctx, d, m->dt, v->a, (int)ld, (int)r0, (int)v->ncols, (int)k, (int)(k + kb), v->piv, q)) != LCL_OK) return st;
+    if (kb <= d->trsm_nb) return lcl__cl_trsm(ctx, d, m->dt, 0, L, offl, (int)ldl, (int)kb, v->a, k * ld + r0, (int)ld, (int)nr, q);
+    if ((st = lcl__cl_trtri(ctx, d, m->dt, L, offl, (int)ldl, (int)kb, 1, v->inv, q)) != LCL_OK) return st;
+    if ((st = lcl__cl_gemm(ctx, d, m->dt, (int)kb, (int)nr, (int)kb, 1.0, v->inv, 0, (int)kb, v->a, k * ld + r0, (int)ld, 0, 0.0, v->tmp, 0,
+                           (int)ld, 0, q)) != LCL_OK) return st;
+    return lcl__multi_copy_rect(ctx, v, 0, m->es, v->tmp, ld, 0, 0, v->a, ld, k, r0, kb, nr);
+}
+/* Cholesky's A22 -= L21 L21^T on v's column blocks t..t+w: rows j0..n of them, j0 the first
+   block's diagonal, with op(B) the block's own L21 rows (w = 1, lower part only) or the gathered
+   ones of the group */
+LCL__PRIVATE lcl_status lcl__multi_syrk(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t t, int64_t t0, int64_t w) {
+    int64_t nb = m->nb, kb = lcl__mb_width(m, s), k = s * nb, j0 = (t * m->nd + (v - m->dv)) * nb;
+    int64_t cols = LCL__MIN((t + w) * nb, v->ncols) - t * nb;
+    int b = (int)(s & 1);
+    cl_mem B = w == 1 ? v->panel[b] : v->gath;
+    int64_t offb = w == 1 ? (j0 - k - kb) * nb : (t - t0) * nb * nb;
+    return lcl__cl_gemm(ctx, v->d, m->dt, (int)(m->n - j0), (int)cols, (int)kb, -1.0, v->panel[b], (j0 - k - kb) * nb, (int)nb, B, offb, (int)nb, 1,
+                        1.0, v->a, j0 * v->ld + t * nb, (int)v->ld, w == 1, v->d->queue[0]);
+}
+/* Cholesky's update of v's column blocks from t on, after panel s: column block j needs rows
+   j*nb.. of L21 and, as op(B), the L21 rows of its own columns (gathered when blocks are grouped) */
+LCL__PRIVATE lcl_status lcl__multi_rest_chol(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t t) {
+    size_t es = m->es;
+    int64_t nb = m->nb, D = m->nd, p = v - m->dv, kb = lcl__mb_width(m, s), k = s * nb, tn = lcl__mb_before(m, (int)p, m->nblk), t0 = t, full;
+    int b = (int)(s & 1);
+    cl_command_queue q = v->d->queue[0];
+    cl_int e;
+    lcl_status st;
+    /* gather: full blocks with one 3-D copy (D*nb rows apart), a short last one alone */
+    full = tn - t0 - ((tn - 1) * D + p == m->nblk - 1 && lcl__mb_width(m, m->nblk - 1) < nb);
+    if (tn - t0 > 1 && full > 0) {
+        size_t so[3], dor[3], reg[3];
+        so[0] = 0; so[1] = (size_t)((t0 * D + p) * nb - k - kb); so[2] = 0;
+        dor[0] = dor[1] = dor[2] = 0;
+        reg[0] = (size_t)kb * es; reg[1] = (size_t)nb; reg[2] = (size_t)full;
+        e = LCL__CL->clEnqueueCopyBufferRect(q, v->panel[b], v->gath, so, dor, reg, (size_t)nb * es, (size_t)(D * nb * nb) * es, (size_t)nb * es,
+                                             (size_t)(nb * nb) * es, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueCopyBufferRect(gather)", v->d->info.name);
+    }
+    if (tn - t0 > 1 && full < tn - t0 &&
+        (st = lcl__multi_copy_rect(ctx, v, 0, es, v->panel[b], nb, ((tn - 1) * D + p) * nb - k - kb, 0, v->gath, nb, (tn - 1 - t0) * nb, 0,
+                                   lcl__mb_width(m, m->nblk - 1), kb)) != LCL_OK) return st;
+    /* groups of blocks: a group starting at row j0 computes rows j0..n of all its columns, so
+       its later blocks waste the rows above their diagonal; w keeps that near 1/8 of the work */
+    while (t < tn) {
+        int64_t w = LCL__MIN(1 + (m->n - (t * D + p) * nb) / (4 * D * nb), tn - t);
+        if ((st = lcl__multi_syrk(ctx, m, v, s, t, t0, w)) != LCL_OK) return st;
+        t += w;
+    }
+    return LCL_OK;
+}
+/* The factorization over the devices (chol: lower Cholesky of the columns as stored). *bad gets
+   LAPACK's info: the first zero pivot (LU goes on) or non-positive leading minor (Cholesky stops
+   there). The strictly upper triangle of Cholesky's device copy is scratch (the trailing update
+   runs on rectangles), so only the lower one comes back. Per panel s: the host factors it once
+   its owner has sent it (rd, m->ready), the devices get it; each device with columns right of it
+   (LU: swaps and U12 first) updates the next panel's columns, if it owns them, and sends them to
+   the host, then the rest of its columns. */
+LCL__PRIVATE lcl_status lcl__multi_run(lcl_context *ctx, lcl__multi *m, int chol, int32_t *ipiv, int64_t *bad) {
+    int64_t n = m->n, nb = m->nb, s, w0 = lcl__mb_width(m, 0);
+    int32_t lp[1024];
+    int32_t *piv = nb <= 1024 ? lp : NULL;
+    lcl_status st = LCL_OK;
+    lcl__mdev *v0 = &m->dv[0];
+    cl_int e;
+    int p;
+    if (!chol && !piv && !(piv = (int32_t *)lcl__alloc(ctx, "panel pivots", (size_t)nb, sizeof(int32_t), &st))) return st;
+    e = lcl__cl_rect(v0->d, 0, v0->d->queue[0], v0->a, v0->ld, 0, 0, chol ? w0 : n, w0, m->rd, nb, m->es, CL_TRUE, 0, NULL, NULL);
+    if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, chol ? "clEnqueueReadBufferRect(diagonal block)" : "clEnqueueReadBufferRect(panel)", v0->d->info.name); goto done; }
+    for (s = 0; s < m->nblk; s++) {
+        int64_t k = s * nb, kb = lcl__mb_width(m, s), rest = n - k - kb, nl = s + 1 < m->nblk ? lcl__mb_width(m, s + 1) : 0;
+        if ((st = lcl__multi_host_wait(ctx, &m->ready, m->dv[s % m->nd].d->info.name)) != LCL_OK) goto done;
+        st = chol ? lcl__multi_panel_chol(ctx, m, s, bad) : lcl__multi_panel_lu(ctx, m, s, piv, ipiv, bad);
+        if (st != LCL_OK || rest == 0 || (chol && *bad)) break;
+        for (p = 0; p < m->nd; p++) {
+            lcl__mdev *v = &m->dv[p];
+            int64_t t = lcl__mb_before(m, p, s + 1), r0 = t * nb;
+            int next = p == (s + 1) % m->nd;
+            if (r0 >= v->ncols) continue;
+            if (!chol && (st = lcl__multi_trail_lu(ctx, m, v, s, r0)) != LCL_OK) goto done;
+            if (next) {   /* the next panel first, then to the host */
+                st = chol ? lcl__multi_syrk(ctx, m, v, s, t, t, 1) : lcl__multi_lu_gemm(ctx, m, v, s, r0, nl);
+                if (st == LCL_OK) st = lcl__multi_fetch(ctx, m, v, k + kb, r0, chol ? nl : rest, nl);
+                if (st != LCL_OK) goto done;
+            }
+            st = chol ? lcl__multi_rest_chol(ctx, m, v, s, t + next) : lcl__multi_lu_gemm(ctx, m, v, s, r0 + next * nl, v->ncols - r0 - next * nl);
+            if (st == LCL_OK) st = lcl__multi_mark(ctx, v, 0, &v->done[s & 1]);
+            if (st != LCL_OK) goto done;
+        }
+    }
+    if (st != LCL_OK) goto done;
+    for (p = 0; p < m->nd; p++) {
+        lcl__mdev *v = &m->dv[p];
+        if (!chol)   /* LU: the swaps left of each panel, deferred to the end */
+            for (s = 1; s < m->nblk; s++) {
+                int64_t c1 = lcl__mb_before(m, p, s) * nb;
+                if ((st = lcl__cl_laswp(ctx, v->d, m->dt, v->a, (int)v->ld, 0, (int)c1, (int)(s * nb), (int)(s * nb + lcl__mb_width(m, s)), v->piv,
+                                        v->d->queue[0])) != LCL_OK) goto done;
+            }
+        if ((chol && (e = LCL__CL->clFinish(v->d->queue[1])) != CL_SUCCESS) || (e = LCL__CL->clFinish(v->d->queue[0])) != CL_SUCCESS) {
+            st = lcl__clfail(ctx, e, "clFinish", v->d->info.name);
+            goto done;
+        }
+    }
+done:
+    if (piv != lp) LCL_FREE(piv);
     return st;
 }
 
@@ -4145,7 +4162,7 @@ LCL__PRIVATE lcl_status lcl__cl_multi_factor(lcl_context *ctx, int op, lcl_uplo 
     if (st != LCL_OK) return st;
     if (op == 1 && u == LCL_UPPER) { int64_t t = rs; rs = cs; cs = t; }   /* U^T U: the lower factor of A^T */
     if ((st = lcl__multi_open(ctx, A->dtype, A->rows, o, op, &m)) == LCL_OK && (st = lcl__multi_copy(ctx, &m, A->data, rs, cs, 1, 0)) == LCL_OK) {
-        st = op == 0 ? lcl__multi_getrf(ctx, &m, ipiv, &bad) : lcl__multi_potrf(ctx, &m, &bad);
+        st = lcl__multi_run(ctx, &m, op, ipiv, &bad);
         if (st == LCL_OK) st = lcl__multi_copy(ctx, &m, A->data, rs, cs, 0, op == 1);
     }
     lcl__multi_close(&m);
