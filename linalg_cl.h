@@ -2050,37 +2050,36 @@ LCL__PRIVATE int64_t lcl__potf2_##S(int64_t n, void *av, int64_t rs, int64_t cs)
     } \
     return 0; \
 } \
+/* a(i,j) less the dot product of rows i and j left of column j: the textbook loops' step */ \
+LCL__PRIVATE T lcl__cdot_##S(const T *a, int64_t rs, int64_t cs, int64_t i, int64_t j) { \
+    T s = a[i * rs + j * cs]; \
+    int64_t k; \
+    for (k = 0; k < j; k++) s -= a[i * rs + k * cs] * a[j * rs + k * cs]; \
+    return s; \
+} \
 /* column-by-column Crout (the thesis' choice): column j from dot products of finished rows */ \
 LCL__PRIVATE int64_t lcl__chol_crout_##S(int64_t n, void *av, int64_t rs, int64_t cs) { \
-    T *a = (T *)av; \
-    int64_t i, j, k; \
+    T *a = (T *)av, d; \
+    int64_t i, j; \
     for (j = 0; j < n; j++) { \
-        T d = a[j * rs + j * cs]; \
-        for (k = 0; k < j; k++) d -= a[j * rs + k * cs] * a[j * rs + k * cs]; \
+        d = lcl__cdot_##S(a, rs, cs, j, j); \
         if (!(d > 0)) { a[j * rs + j * cs] = d; return j + 1; } \
         d = (T)sqrt((double)d); \
         a[j * rs + j * cs] = d; \
-        for (i = j + 1; i < n; i++) { \
-            T s = a[i * rs + j * cs]; \
-            for (k = 0; k < j; k++) s -= a[i * rs + k * cs] * a[j * rs + k * cs]; \
-            a[i * rs + j * cs] = s / d; \
-        } \
+        for (i = j + 1; i < n; i++) a[i * rs + j * cs] = lcl__cdot_##S(a, rs, cs, i, j) / d; \
     } \
     return 0; \
 } \
 /* Cholesky-Banachiewicz: row by row */ \
 LCL__PRIVATE int64_t lcl__chol_banach_##S(int64_t n, void *av, int64_t rs, int64_t cs) { \
     T *a = (T *)av; \
-    int64_t i, j, k; \
+    int64_t i, j; \
     for (i = 0; i < n; i++) \
         for (j = 0; j <= i; j++) { \
-            T s = a[i * rs + j * cs]; \
-            for (k = 0; k < j; k++) s -= a[i * rs + k * cs] * a[j * rs + k * cs]; \
-            if (i == j) { \
-                if (!(s > 0)) { a[i * rs + i * cs] = s; return i + 1; } \
-                a[i * rs + i * cs] = (T)sqrt((double)s); \
-            } else \
-                a[i * rs + j * cs] = s / a[j * rs + j * cs]; \
+            T s = lcl__cdot_##S(a, rs, cs, i, j); \
+            if (i != j) a[i * rs + j * cs] = s / a[j * rs + j * cs]; \
+            else if (!(s > 0)) { a[i * rs + i * cs] = s; return i + 1; } \
+            else a[i * rs + i * cs] = (T)sqrt((double)s); \
         } \
     return 0; \
 }
@@ -3005,54 +3004,49 @@ LCL__PRIVATE lcl_status lcl__cl_dmat_alloc(lcl_context *ctx, int dev, lcl_dtype 
     return lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &m->buf);
 }
 
-LCL__PRIVATE lcl_status lcl__cl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dmat *m) {
-    lcl__device *d;
-    size_t es = lcl__dsize(A->dtype);
-    cl_mem tmp = NULL;
-    cl_int e = CL_SUCCESS;
-    lcl_status st = lcl__cl_dmat_alloc(ctx, m->dev, A->dtype, A->rows, A->cols, m);
-    if (st != LCL_OK) return st;
-    d = &ctx->dev[m->dev];
-    if (A->rows == 0 || A->cols == 0) return LCL_OK;
-    if (A->layout == LCL_ROW_MAJOR) {
-        LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], m->buf, m->ld, 0, 0, A->rows, A->cols, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
-                   "clEnqueueWriteBufferRect");
-    } else {
-        /* column-major = the transpose in row-major: upload as is, transpose on the device */
-        if ((st = lcl__buffer(ctx, d, (size_t)A->cols * (size_t)A->ld * es, CL_MEM_READ_WRITE, &tmp)) != LCL_OK) goto done;
-        LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], tmp, A->ld, 0, 0, A->cols, A->rows, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
-                   "clEnqueueWriteBufferRect");
-        if ((st = lcl__cl_transpose(ctx, d, A->dtype, (int)A->cols, (int)A->rows, tmp, (int)A->ld, m->buf, (int)m->ld, d->queue[0])) != LCL_OK) goto done;
-        LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
-    }
-done:
-    if (tmp) LCL__CL->clReleaseMemObject(tmp);
-    if (st != LCL_OK) lcl__cl_dmat_release(m);
-    return st;
-}
-
-LCL__PRIVATE lcl_status lcl__cl_dmat_download(lcl_context *ctx, const lcl_dmat *m, lcl_dense *A) {
+/* the host array A to (up) or from the device matrix m of its size; a column-major A is the
+   transpose in row-major: it goes as is through a temporary, transposed on the device */
+LCL__PRIVATE lcl_status lcl__cl_dmat_xfer(lcl_context *ctx, const lcl_dmat *m, const lcl_dense *A, int up) {
     lcl__device *d = &ctx->dev[m->dev];
     size_t es = lcl__dsize(m->dtype);
     cl_mem tmp = NULL;
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
+    const char *what = up ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
     if (m->rows == 0 || m->cols == 0) return LCL_OK;
     if (A->layout == LCL_ROW_MAJOR) {
-        LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], m->buf, m->ld, 0, 0, m->rows, m->cols, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
-                   "clEnqueueReadBufferRect");
-    } else {
-        if ((st = lcl__buffer(ctx, d, (size_t)m->cols * (size_t)A->ld * es, CL_MEM_READ_WRITE, &tmp)) != LCL_OK) goto done;
-        if ((st = lcl__cl_transpose(ctx, d, m->dtype, (int)m->rows, (int)m->cols, m->buf, (int)m->ld, tmp, (int)A->ld, d->queue[0])) != LCL_OK) goto done;
-        LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], tmp, A->ld, 0, 0, m->cols, m->rows, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
-                   "clEnqueueReadBufferRect");
+        LCL__CLCHK(lcl__cl_rect(d, up, d->queue[0], m->buf, m->ld, 0, 0, m->rows, m->cols, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL), what);
+        goto done;
     }
+    if ((st = lcl__buffer(ctx, d, (size_t)m->cols * (size_t)A->ld * es, CL_MEM_READ_WRITE, &tmp)) != LCL_OK) goto done;
+    if (!up && (st = lcl__cl_transpose(ctx, d, m->dtype, (int)m->rows, (int)m->cols, m->buf, (int)m->ld, tmp, (int)A->ld, d->queue[0])) != LCL_OK)
+        goto done;
+    LCL__CLCHK(lcl__cl_rect(d, up, d->queue[0], tmp, A->ld, 0, 0, m->cols, m->rows, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL), what);
+    if (!up) goto done;
+    if ((st = lcl__cl_transpose(ctx, d, m->dtype, (int)m->cols, (int)m->rows, tmp, (int)A->ld, m->buf, (int)m->ld, d->queue[0])) != LCL_OK) goto done;
+    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
 done:
     if (tmp) LCL__CL->clReleaseMemObject(tmp);
     return st;
 }
+LCL__PRIVATE lcl_status lcl__cl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dmat *m) {
+    lcl_status st = lcl__cl_dmat_alloc(ctx, m->dev, A->dtype, A->rows, A->cols, m);
+    if (st == LCL_OK && (st = lcl__cl_dmat_xfer(ctx, m, A, 1)) != LCL_OK) lcl__cl_dmat_release(m);
+    return st;
+}
+LCL__PRIVATE lcl_status lcl__cl_dmat_download(lcl_context *ctx, const lcl_dmat *m, lcl_dense *A) { return lcl__cl_dmat_xfer(ctx, m, A, 0); }
 
 /* ---- host parts: the panel and the small inverses, in double (float panels are widened) ---- */
+/* row i of the row-major block P right of column n1 (n2 wide) less sum_{k < kend} P(i,k) P(k, n1..) */
+LCL__PRIVATE void lcl__host_rowupd(double *P, int ld, int64_t i, int kend, int n1, int n2) {
+    double *row = P + (size_t)i * ld + n1;
+    int k, c;
+    for (k = 0; k < kend; k++) {
+        double l = P[(size_t)i * ld + k];
+        const double *src = P + (size_t)k * ld + n1;
+        for (c = 0; c < n2; c++) row[c] -= l * src[c];
+    }
+}
 /* LU with partial pivoting of the m x n row-major block P (leading dimension ld), recursive so the
    bulk is a row-parallel GEMM: piv gets local row indices; the first zero pivot (1-based,
    offset by zoff) goes to *zero when not yet set. */
@@ -3093,27 +3087,11 @@ LCL__PRIVATE void lcl__host_rgetf(int64_t m, int n, double *P, int ld, int32_t *
             int c;
             for (c = 0; c < n2; c++) { double t = a[c]; a[c] = b[c]; b[c] = t; }
         }
-    for (i = 1; i < n1; i++) {      /* A12 = inv(L11) A12 */
-        double *row = P + (size_t)i * ld + n1;
-        int k, c;
-        for (k = 0; k < i; k++) {
-            double l = P[(size_t)i * ld + k];
-            const double *src = P + (size_t)k * ld + n1;
-            for (c = 0; c < n2; c++) row[c] -= l * src[c];
-        }
-    }
+    for (i = 1; i < n1; i++) lcl__host_rowupd(P, ld, i, (int)i, n1, n2);   /* A12 = inv(L11) A12 */
 #ifdef _OPENMP
 #pragma omp parallel for if (m - n1 > 2048) schedule(static)
 #endif
-    for (i = n1; i < m; i++) {      /* A22 -= A21 A12 */
-        double *row = P + (size_t)i * ld + n1;
-        int k, c;
-        for (k = 0; k < n1; k++) {
-            double l = P[(size_t)i * ld + k];
-            const double *src = P + (size_t)k * ld + n1;
-            for (c = 0; c < n2; c++) row[c] -= l * src[c];
-        }
-    }
+    for (i = n1; i < m; i++) lcl__host_rowupd(P, ld, i, n1, n1, n2);        /* A22 -= A21 A12 */
     lcl__host_rgetf(m - n1, n2, P + (size_t)n1 * ld + n1, ld, piv + n1, zero, zoff + n1);
     for (j = n1; j < n; j++) {      /* right swaps on the left half */
         piv[j] += n1;
@@ -3231,6 +3209,7 @@ LCL__PRIVATE lcl_status lcl__cl_lu_u12(lcl_context *ctx, lcl__device *d, lcl_dma
    lcl__cl_fact_run is the loop of all three; the steps that differ take the state here. */
 typedef struct lcl__clfact {
     lcl_context *ctx;
+    const char *fn;               /* the caller, in messages */
     lcl__device *d;
     lcl_dmat *A;
     int64_t n, bad;               /* bad: LAPACK's info, the first zero pivot / non-positive minor */
@@ -3320,7 +3299,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
     lcl_dtype dt = f->A->dtype;
     cl_int e = CL_SUCCESS, fail = 0;
     lcl_status st;
-    if ((st = lcl__cl_nonfinite(ctx, f->A, 1, "potrf")) != LCL_OK) return st;
+    if ((st = lcl__cl_nonfinite(ctx, f->A, 1, f->fn)) != LCL_OK) return st;
     lcl__cl_blocks(d, o, f->n, dt == LCL_F64 ? 2 : 1, &f->nb, &f->NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &f->kpot)) != LCL_OK) return st;
     if (dt == LCL_F64 && d->tc && d->trsm_nb == 64 && !getenv("LCL_NO_FUSED_STEP")) {
@@ -3381,62 +3360,59 @@ LCL__PRIVATE lcl_status lcl__cl_panel_host(lcl__clfact *f, int64_t K, int KB, in
 done:
     return st;
 }
-/* LU panel K on its queue: per nb-wide step the pivoting factorization, its swaps to the panel's
-   columns left and right of it, U by TRSM and the panel's remaining columns by GEMM */
-LCL__PRIVATE lcl_status lcl__cl_panel_lu(lcl__clfact *f, int64_t K, int KB) {
-    lcl_context *ctx = f->ctx;
+/* an LU step (columns k..k+kb of panel K) on the panel's queue: the pivoting factorization, its
+   swaps to the panel's columns left and right of it, U by TRSM and the panel's remaining columns
+   by GEMM */
+LCL__PRIVATE lcl_status lcl__cl_step_lu(lcl__clfact *f, int64_t K, int KB, int64_t k, int kb) {
     lcl__device *d = f->d;
-    lcl_dtype dt = f->A->dtype;
     cl_mem a = f->A->buf;
-    int64_t k, n = f->n;
-    int ld = f->ld;
+    int ld = f->ld, inner = (int)(K + KB - k - kb);
+    lcl_status st;
+    if ((st = lcl__cl_lu_steps(f->ctx, d, f->A, &f->P, (int)k, kb, f->qp)) != LCL_OK) return st;
+    if ((st = lcl__cl_laswp(f->ctx, d, f->A->dtype, a, ld, (int)K, (int)k, (int)k, (int)(k + kb), f->piv, f->qp)) != LCL_OK || inner == 0) return st;
+    if ((st = lcl__cl_laswp(f->ctx, d, f->A->dtype, a, ld, (int)(k + kb), (int)(K + KB), (int)k, (int)(k + kb), f->piv, f->qp)) != LCL_OK) return st;
+    if ((st = lcl__cl_trsm(f->ctx, d, f->A->dtype, 0, a, k * ld + k, ld, kb, a, k * ld + k + kb, ld, inner, f->qp)) != LCL_OK) return st;
+    return lcl__cl_gemm(f->ctx, d, f->A->dtype, (int)(f->n - k - kb), inner, kb, -1.0, a, (k + kb) * ld + k, ld, a, k * ld + k + kb, ld, 0, 1.0, a,
+                        (k + kb) * ld + k + kb, ld, 0, f->qp);
+}
+/* a Cholesky step, left-looking inside the panel: the step's columns, from the diagonal down,
+   less the panel's earlier columns in one GEMM with K = k - K (right-looking rewrote those columns
+   up to seven times on the few units the update leaves free), POTF2 of the diagonal block, then
+   L21 = A21 inv(L11)^T in place down to the last row */
+LCL__PRIVATE lcl_status lcl__cl_step_chol(lcl__clfact *f, int64_t K, int64_t k, int kb) {
+    lcl__device *d = f->d;
+    cl_mem a = f->A->buf;
+    int ld = f->ld, base = (int)k;
+    int64_t below = f->n - k - kb;
+    cl_long off = k * ld + k;
+    cl_int e;
+    lcl_status st;
+    if (f->kstep) {   /* the same in one launch, POTF2 in group 0 beside the rows below */
+        int kp = (int)(k - K), bl = (int)below;
+        size_t lw = (size_t)(32 * d->tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tc_wm - 1) / (32 * d->tc_wm) : 0));
+        e = lcl__argv(f->kstep, 8, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(kp), LCL__A(bl), LCL__A(base), LCL__A(f->dfail));
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kstep, 1, NULL, &gw, &lw, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(f->ctx, e, "lcl_potrf_step", d->info.name);
+    } else {
+        if (k > K && (st = lcl__cl_gemm(f->ctx, d, f->A->dtype, (int)(f->n - k), kb, (int)(k - K), -1.0, a, k * ld + K, ld, a, k * ld + K, ld, 1, 1.0,
+                                        a, off, ld, 1, f->qp)) != LCL_OK)
+            return st;
+        e = lcl__argv(f->kpot, 6, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(f->dfail));
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kpot, 1, NULL, &f->wg, &f->wg, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(f->ctx, e, "lcl_potf2_local", d->info.name);
+    }
+    if (below == 0) return LCL_OK;
+    return lcl__cl_trsm(f->ctx, d, f->A->dtype, 1, a, off, ld, kb, a, (k + kb) * ld + k, ld, (int)below, f->qp);
+}
+/* panel K (KB columns) on its queue, by nb-wide steps */
+LCL__PRIVATE lcl_status lcl__cl_panel_dev(lcl__clfact *f, int64_t K, int KB) {
+    int64_t k;
     lcl_status st = LCL_OK;
     for (k = K; k < K + KB && st == LCL_OK; k += f->nb) {
-        int kb = (int)(K + KB - k < f->nb ? K + KB - k : f->nb), inner = (int)(K + KB - k - kb);
-        if ((st = lcl__cl_lu_steps(ctx, d, f->A, &f->P, (int)k, kb, f->qp)) != LCL_OK) break;
-        if ((st = lcl__cl_laswp(ctx, d, dt, a, ld, (int)K, (int)k, (int)k, (int)(k + kb), f->piv, f->qp)) != LCL_OK || inner == 0) continue;
-        if ((st = lcl__cl_laswp(ctx, d, dt, a, ld, (int)(k + kb), (int)(K + KB), (int)k, (int)(k + kb), f->piv, f->qp)) != LCL_OK) break;
-        if ((st = lcl__cl_trsm(ctx, d, dt, 0, a, k * ld + k, ld, kb, a, k * ld + k + kb, ld, inner, f->qp)) != LCL_OK) break;
-        st = lcl__cl_gemm(ctx, d, dt, (int)(n - k - kb), inner, kb, -1.0, a, (k + kb) * ld + k, ld, a, k * ld + k + kb, ld, 0, 1.0, a,
-                          (k + kb) * ld + k + kb, ld, 0, f->qp);
+        int kb = (int)(K + KB - k < f->nb ? K + KB - k : f->nb);
+        st = f->chol ? lcl__cl_step_chol(f, K, k, kb) : lcl__cl_step_lu(f, K, KB, k, kb);
     }
     return st;
-}
-/* Cholesky panel K on its queue, left-looking inside: each step's columns, from the diagonal
-   down, less the panel's earlier columns in one GEMM with K = k - K (right-looking rewrote those
-   columns up to seven times on the few units the update leaves free), POTF2 of the diagonal
-   block, then L21 = A21 inv(L11)^T in place down to the last row */
-LCL__PRIVATE lcl_status lcl__cl_panel_chol(lcl__clfact *f, int64_t K, int KB) {
-    lcl_context *ctx = f->ctx;
-    lcl__device *d = f->d;
-    lcl_dtype dt = f->A->dtype;
-    cl_mem a = f->A->buf;
-    int64_t k, n = f->n;
-    int ld = f->ld;
-    cl_int e = CL_SUCCESS;
-    lcl_status st = LCL_OK;
-    for (k = K; k < K + KB; k += f->nb) {
-        int kb = (int)(K + KB - k < f->nb ? K + KB - k : f->nb), base = (int)k;
-        int64_t below = n - k - kb;
-        cl_long off = k * ld + k;
-        if (f->kstep) {   /* the same in one launch, POTF2 in group 0 beside the rows below */
-            int kp = (int)(k - K), bl = (int)below;
-            size_t lw = (size_t)(32 * d->tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tc_wm - 1) / (32 * d->tc_wm) : 0));
-            e = lcl__argv(f->kstep, 8, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(kp), LCL__A(bl), LCL__A(base), LCL__A(f->dfail));
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kstep, 1, NULL, &gw, &lw, 0, NULL, NULL);
-            if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_potrf_step", d->info.name);
-        } else {
-            if (k > K && (st = lcl__cl_gemm(ctx, d, dt, (int)(n - k), kb, (int)(k - K), -1.0, a, k * ld + K, ld, a, k * ld + K, ld, 1, 1.0, a, off, ld,
-                                            1, f->qp)) != LCL_OK)
-                return st;
-            e = lcl__argv(f->kpot, 6, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(f->dfail));
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kpot, 1, NULL, &f->wg, &f->wg, 0, NULL, NULL);
-            if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_potf2_local", d->info.name);
-        }
-        if (below == 0) break;
-        if ((st = lcl__cl_trsm(ctx, d, dt, 1, a, off, ld, kb, a, (k + kb) * ld + k, ld, (int)below, f->qp)) != LCL_OK) return st;
-    }
-    return LCL_OK;
 }
 /* LU: panel K's swaps to the trailing columns, then U12 = inv(L11) A12 (the host panel's by its
    inverse through the temporary) */
@@ -3557,7 +3533,8 @@ LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
 /* The loop: panel K once the look-ahead update of its columns is done; (LU) the trailing columns'
    swaps and U12; the next panel's columns, marked for its factorization, then the rest of the
    trailing matrix beside it. *info: LAPACK's, with LCL_OK (the caller words the message). */
-LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, lcl_dmat *A, int chol, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
+LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, const char *fn, lcl_dmat *A, int chol, int32_t *ipiv, int64_t *info,
+                                         const lcl_dense_opts *o) {
     lcl__clfact f;
     lcl__device *d = &ctx->dev[A->dev];
     int64_t K;
@@ -3566,6 +3543,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, lcl_dmat *A, int chol
     if (A->rows == 0) return LCL_OK;
     memset(&f, 0, sizeof f);
     f.ctx = ctx;
+    f.fn = fn;
     f.d = d;
     f.A = A;
     f.n = A->rows;
@@ -3581,7 +3559,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, lcl_dmat *A, int chol
         int64_t rest = f.n - K - KB;
         int NB2 = (int)(rest < f.NB ? rest : f.NB);
         if ((st = lcl__cl_fact_wait(&f)) != LCL_OK) break;
-        st = chol ? lcl__cl_panel_chol(&f, K, KB) : f.host ? lcl__cl_panel_host(&f, K, KB, rest) : lcl__cl_panel_lu(&f, K, KB);
+        st = f.host ? lcl__cl_panel_host(&f, K, KB, rest) : lcl__cl_panel_dev(&f, K, KB);
         if (st != LCL_OK || rest == 0) break;
         if (!f.host) {   /* the update queue waits for the panel */
             cl_event ew;
@@ -3608,13 +3586,6 @@ LCL__PRIVATE lcl_status lcl__cl_alg_check(lcl_context *ctx, const lcl_dense_opts
     return LCL_OK;
 }
 
-LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
-    lcl_status st = lcl__cl_alg_check(ctx, o, "getrf");
-    if (st != LCL_OK) return st;
-    if ((st = lcl__cl_nonfinite(ctx, A, 0, "getrf")) != LCL_OK) return st;
-    return lcl__cl_fact_run(ctx, A, 0, ipiv, info, o);
-}
-
 /* in-place transpose of a square device matrix through a temporary */
 LCL__PRIVATE lcl_status lcl__cl_transpose_square(lcl_context *ctx, lcl_dmat *A) {
     lcl__device *d = &ctx->dev[A->dev];
@@ -3631,12 +3602,19 @@ done:
     return st;
 }
 
-LCL__PRIVATE lcl_status lcl__cl_potrf(lcl_context *ctx, lcl_uplo u, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
+/* LU (chol 0) or Cholesky of a device matrix; *info LAPACK's, with LCL_OK. An upper factor is the
+   lower one of the transpose. */
+LCL__PRIVATE lcl_status lcl__cl_factor(lcl_context *ctx, const char *fn, int chol, lcl_uplo u, lcl_dmat *A, int32_t *ipiv, int64_t *info,
+                                       const lcl_dense_opts *o) {
     lcl_status st, st2;
-    if ((st = lcl__cl_alg_check(ctx, o, "potrf")) != LCL_OK) return st;
-    if (u == LCL_LOWER) return lcl__cl_fact_run(ctx, A, 1, NULL, info, o);
+    if ((st = lcl__cl_alg_check(ctx, o, fn)) != LCL_OK) return st;
+    if (!chol) {
+        if ((st = lcl__cl_nonfinite(ctx, A, 0, fn)) != LCL_OK) return st;
+        return lcl__cl_fact_run(ctx, fn, A, 0, ipiv, info, o);
+    }
+    if (u == LCL_LOWER) return lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o);
     if ((st = lcl__cl_transpose_square(ctx, A)) != LCL_OK) return st;
-    st = lcl__cl_fact_run(ctx, A, 1, NULL, info, o);
+    st = lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o);
     st2 = lcl__cl_transpose_square(ctx, A);
     return st != LCL_OK ? st : st2;
 }
@@ -4153,11 +4131,11 @@ done:
 
 /* getrf (op 0) or potrf (op 1) of host arrays split over the context's devices; *info as LAPACK's,
    with LCL_OK (the caller words the singular / not-SPD message) */
-LCL__PRIVATE lcl_status lcl__cl_multi_factor(lcl_context *ctx, int op, lcl_uplo u, lcl_dense *A, int32_t *ipiv, int64_t *info,
+LCL__PRIVATE lcl_status lcl__cl_multi_factor(lcl_context *ctx, const char *fn, int op, lcl_uplo u, lcl_dense *A, int32_t *ipiv, int64_t *info,
                                              const lcl_dense_opts *o) {
     lcl__multi m;
     int64_t rs = A->layout == LCL_COL_MAJOR ? 1 : A->ld, cs = A->layout == LCL_COL_MAJOR ? A->ld : 1, bad = 0;
-    lcl_status st = lcl__cl_alg_check(ctx, o, op ? "potrf" : "getrf");
+    lcl_status st = lcl__cl_alg_check(ctx, o, fn);
     *info = 0;
     if (st != LCL_OK) return st;
     if (op == 1 && u == LCL_UPPER) { int64_t t = rs; rs = cs; cs = t; }   /* U^T U: the lower factor of A^T */
@@ -4256,25 +4234,21 @@ LCL__PRIVATE void lcl__dense_strides(const lcl_dense *m, int64_t *rs, int64_t *c
 }
 /* Non-finite entries, in the whole matrix (tri 0) or its lower (1) / upper (2) triangle: a pass
    over the exponent bits (integer operations, which vectorize), then the first bad one located. */
+/* any exponent all ones, over cnt values of type U stride apart */
+#define LCL__RUN_FINITE(U, MASK) \
+    do { \
+        U bad = 0, u; \
+        for (i = 0; i < cnt; i++) { \
+            memcpy(&u, q + (size_t)(i * stride) * sizeof u, sizeof u); \
+            bad |= (U)((u & (MASK)) == (MASK)); \
+        } \
+        return !bad; \
+    } while (0)
 LCL__PRIVATE int lcl__run_finite(lcl_dtype dt, const void *p, int64_t cnt, int64_t stride) {
+    const unsigned char *q = (const unsigned char *)p;
     int64_t i;
-    if (dt == LCL_F32) {
-        const unsigned char *q = (const unsigned char *)p;
-        uint32_t bad = 0, u;
-        for (i = 0; i < cnt; i++) {
-            memcpy(&u, q + (size_t)(i * stride) * sizeof(float), sizeof u);
-            bad |= (uint32_t)((u & 0x7f800000u) == 0x7f800000u);
-        }
-        return !bad;
-    } else {
-        const unsigned char *q = (const unsigned char *)p;
-        uint64_t bad = 0, u;
-        for (i = 0; i < cnt; i++) {
-            memcpy(&u, q + (size_t)(i * stride) * sizeof(double), sizeof u);
-            bad |= (uint64_t)((u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull);
-        }
-        return !bad;
-    }
+    if (dt == LCL_F32) LCL__RUN_FINITE(uint32_t, 0x7f800000u);
+    LCL__RUN_FINITE(uint64_t, 0x7ff0000000000000ull);
 }
 LCL__PRIVATE lcl_status lcl__scan_finite(lcl_context *ctx, const char *fn, const char *name, lcl_dtype dt, int64_t rows, int64_t cols,
                                          const void *p, int64_t rs, int64_t cs, int tri) {
@@ -4307,23 +4281,22 @@ LCL__PRIVATE lcl_status lcl__dense_finite(lcl_context *ctx, const char *fn, cons
     return lcl__scan_finite(ctx, fn, name, m->dtype, m->rows, m->cols, m->data, rs, cs, tri);
 }
 /* Copy rows x cols between strided matrices of one dtype (tiles, so a transpose stays in cache). */
+/* one tile i0..i1 x j0..j1 of lcl__copy2d for element type T, along the unit stride */
+#define LCL__COPY_TILE(T) \
+    do { \
+        const T *s = (const T *)src; \
+        T *d = (T *)dst; \
+        if (rss == 1 || rsd == 1) { for (j = j0; j < j1; j++) for (i = i0; i < i1; i++) d[i * rsd + j * csd] = s[i * rss + j * css]; } \
+        else { for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) d[i * rsd + j * csd] = s[i * rss + j * css]; } \
+    } while (0)
 LCL__PRIVATE void lcl__copy2d(lcl_dtype dt, int64_t rows, int64_t cols, const void *src, int64_t rss, int64_t css, void *dst,
                               int64_t rsd, int64_t csd) {
     int64_t i0, j0, i, j;
     for (j0 = 0; j0 < cols; j0 += 64)
         for (i0 = 0; i0 < rows; i0 += 64) {
             int64_t i1 = LCL__MIN(i0 + 64, rows), j1 = LCL__MIN(j0 + 64, cols);
-            if (dt == LCL_F32) {
-                const float *s = (const float *)src;
-                float *d = (float *)dst;
-                if (rss == 1 || rsd == 1) { for (j = j0; j < j1; j++) for (i = i0; i < i1; i++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
-                else { for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
-            } else {
-                const double *s = (const double *)src;
-                double *d = (double *)dst;
-                if (rss == 1 || rsd == 1) { for (j = j0; j < j1; j++) for (i = i0; i < i1; i++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
-                else { for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
-            }
+            if (dt == LCL_F32) LCL__COPY_TILE(float);
+            else LCL__COPY_TILE(double);
         }
 }
 LCL__PRIVATE const char *lcl__alg_name(const lcl_dense_opts *o) {
@@ -4334,23 +4307,17 @@ LCL__PRIVATE const char *lcl__alg_name(const lcl_dense_opts *o) {
 /* ---- OpenCL: host arrays through a device matrix ---- */
 #ifndef LINALG_CL_NO_OPENCL
 LCL__PRIVATE int lcl__dense_on_cl(const lcl_context *ctx) { return lcl__dense_backend(ctx) == LCL_BACKEND_OPENCL; }
-/* op 0 getrf, 1 potrf; F factored in place */
-LCL__PRIVATE lcl_status lcl__cl_factor_host(lcl_context *ctx, int op, lcl_uplo u, lcl_dense *A, int32_t *ipiv, int64_t *info,
+/* LU (chol 0) or Cholesky of a host array through a device matrix, or split over the devices */
+LCL__PRIVATE lcl_status lcl__cl_factor_host(lcl_context *ctx, const char *fn, int chol, lcl_uplo u, lcl_dense *A, int32_t *ipiv, int64_t *info,
                                             const lcl_dense_opts *o) {
     lcl_dmat m;
-    lcl_status st, st2;
-    if (o && o->device < 0 && ctx->ndev > 1) return lcl__cl_multi_factor(ctx, op, u, A, ipiv, info, o);
+    lcl_status st;
+    if (o && o->device < 0 && ctx->ndev > 1) return lcl__cl_multi_factor(ctx, fn, chol, u, A, ipiv, info, o);
     memset(&m, 0, sizeof m);
     m.dev = o && o->device > 0 ? o->device : 0;
     if ((st = lcl__cl_dmat_upload(ctx, A, &m)) != LCL_OK) return st;
-    st = op == 0 ? lcl__cl_getrf(ctx, &m, ipiv, info, o) : lcl__cl_potrf(ctx, u, &m, info, o);
-    if (st == LCL_OK || st == LCL_ERR_SINGULAR || st == LCL_ERR_NOT_SPD) {
-        char keep[256];
-        snprintf(keep, sizeof keep, "%s", st == LCL_OK ? "" : lcl_last_error(ctx));
-        st2 = lcl__cl_dmat_download(ctx, &m, A);
-        if (st2 != LCL_OK) st = st2;
-        else if (st != LCL_OK) lcl__fail(ctx, st, "%s", keep);
-    }
+    st = lcl__cl_factor(ctx, fn, chol, u, &m, ipiv, info, o);
+    if (st == LCL_OK) st = lcl__cl_dmat_download(ctx, &m, A);
     lcl__cl_dmat_release(&m);
     return st;
 }
@@ -4376,75 +4343,53 @@ LCL__PRIVATE lcl_status lcl__as(lcl_context *ctx, const char *fn, lcl_status st)
     if (st != LCL_OK && ctx && strncmp(lcl_last_error(ctx), fn, strlen(fn)) != 0) lcl__fail(ctx, st, "%s: %s", fn, lcl_last_error(ctx));
     return st;
 }
-LCL__PRIVATE lcl_status lcl__getrf_host(lcl_context *ctx, const char *fn, lcl_dense *A, int32_t *ipiv, int64_t *info,
-                                        const lcl_dense_opts *o) {
-    int64_t n = A->rows, inf = 0;
-    lcl_status st;
-#ifndef LINALG_CL_NO_OPENCL
-    if (lcl__dense_on_cl(ctx)) {
-        st = lcl__cl_factor_host(ctx, 0, LCL_LOWER, A, ipiv, &inf, o);
-        *info = inf;
-        if (st == LCL_OK && inf > 0) st = LCL_ERR_SINGULAR;
-        if (st == LCL_ERR_SINGULAR)
-            return lcl__fail(ctx, st, "%s: U(%lld,%lld) is exactly zero: the matrix is singular (info = %lld)", fn, (long long)inf - 1,
-                             (long long)inf - 1, (long long)inf);
-        return lcl__as(ctx, fn, st);
-    }
-#endif
-    if (A->layout == LCL_COL_MAJOR) {
-        st = lcl__cpu_getrf(ctx, A->dtype, n, A->data, A->ld, ipiv, &inf, o);
-    } else {
-        /* rows must stay rows: factor a column-major copy */
-        void *w = lcl__alloc(ctx, "column-major copy", (size_t)n * (size_t)n, lcl__dsize(A->dtype), &st);
-        if (!w) return lcl__fail(ctx, st, "%s: %s", fn, lcl_last_error(ctx));
-        lcl__copy2d(A->dtype, n, n, A->data, A->ld, 1, w, 1, n);
-        st = lcl__cpu_getrf(ctx, A->dtype, n, w, n, ipiv, &inf, o);
-        if (st == LCL_OK) lcl__copy2d(A->dtype, n, n, w, 1, n, A->data, A->ld, 1);
-        LCL_FREE(w);
-    }
-    if (st != LCL_OK) return lcl__as(ctx, fn, st);
-    *info = inf;
-    if (inf > 0)
-        return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero (%s LU): the matrix is singular (info = %lld)", fn,
-                         (long long)inf - 1, (long long)inf - 1, lcl__alg_name(o), (long long)inf);
-    return LCL_OK;
+/* every path's message for LAPACK's info > 0: the first zero pivot U(i,i) (0-based) of an LU, the
+   first non-positive leading minor (its order) of a Cholesky factorization */
+LCL__PRIVATE lcl_status lcl__info_fail(lcl_context *ctx, const char *fn, int chol, int64_t info, const lcl_dense_opts *o) {
+    if (chol)
+        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (%s Cholesky, info = %lld)", fn,
+                         (long long)info, lcl__alg_name(o), (long long)info);
+    return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero (%s LU): the matrix is singular (info = %lld)", fn,
+                     (long long)info - 1, (long long)info - 1, lcl__alg_name(o), (long long)info);
 }
-LCL__PRIVATE lcl_status lcl__potrf_host(lcl_context *ctx, const char *fn, lcl_uplo uplo, lcl_dense *A, int64_t *info,
-                                        const lcl_dense_opts *o) {
-    int64_t inf = 0;
-    lcl_status st;
-#ifndef LINALG_CL_NO_OPENCL
-    if (lcl__dense_on_cl(ctx)) {
-        st = lcl__cl_factor_host(ctx, 1, uplo, A, NULL, &inf, o);
-        *info = inf;
-        if (st == LCL_OK && inf > 0) st = LCL_ERR_NOT_SPD;
-        if (st == LCL_ERR_NOT_SPD)
-            return lcl__fail(ctx, st, "%s: the leading minor of order %lld is not positive definite (info = %lld)", fn, (long long)inf,
-                             (long long)inf);
-        return lcl__as(ctx, fn, st);
-    }
-#endif
-    /* row-major lower is column-major upper on the same memory, and the other way round */
-    if (A->layout == LCL_ROW_MAJOR) uplo = uplo == LCL_LOWER ? LCL_UPPER : LCL_LOWER;
-    st = lcl__cpu_potrf(ctx, A->dtype, uplo, A->rows, A->data, A->ld, &inf, o);
-    if (st != LCL_OK) return lcl__as(ctx, fn, st);
-    *info = inf;
-    if (inf > 0)
-        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (%s Cholesky, info = %lld)",
-                         fn, (long long)inf, lcl__alg_name(o), (long long)inf);
-    return LCL_OK;
+/* a lcl_dmat of the host as a column-major lcl_dense */
+LCL__PRIVATE lcl_dense lcl__dmat_view(const lcl_dmat *m) {
+    lcl_dense v;
+    memset(&v, 0, sizeof v);
+    v.dtype = m->dtype;
+    v.layout = LCL_COL_MAJOR;
+    v.rows = m->rows;
+    v.cols = m->cols;
+    v.ld = m->ld;
+    v.data = m->host;
+    return v;
 }
-/* op 0: LU solve (flag = trans), 1: Cholesky solve (flag = uplo) */
-LCL__PRIVATE lcl_status lcl__solve_host(lcl_context *ctx, const char *fn, int op, int flag, const lcl_dense *F, const int32_t *ipiv,
-                                        lcl_dense *B) {
+/* LU (chol 0) or Cholesky of a host array on the CPU: *info LAPACK's, with LCL_OK */
+LCL__PRIVATE lcl_status lcl__factor_cpu(lcl_context *ctx, int chol, lcl_uplo uplo, lcl_dense *A, int32_t *ipiv, int64_t *info,
+                                        const lcl_dense_opts *o) {
+    int64_t n = A->rows;
+    lcl_status st;
+    void *w;
+    if (chol) {   /* row-major lower is column-major upper on the same memory, and the other way round */
+        if (A->layout == LCL_ROW_MAJOR) uplo = uplo == LCL_LOWER ? LCL_UPPER : LCL_LOWER;
+        return lcl__cpu_potrf(ctx, A->dtype, uplo, n, A->data, A->ld, info, o);
+    }
+    if (A->layout == LCL_COL_MAJOR) return lcl__cpu_getrf(ctx, A->dtype, n, A->data, A->ld, ipiv, info, o);
+    /* rows must stay rows: factor a column-major copy */
+    if (!(w = lcl__alloc(ctx, "column-major copy", (size_t)n * (size_t)n, lcl__dsize(A->dtype), &st))) return st;
+    lcl__copy2d(A->dtype, n, n, A->data, A->ld, 1, w, 1, n);
+    st = lcl__cpu_getrf(ctx, A->dtype, n, w, n, ipiv, info, o);
+    if (st == LCL_OK) lcl__copy2d(A->dtype, n, n, w, 1, n, A->data, A->ld, 1);
+    LCL_FREE(w);
+    return st;
+}
+/* op 0: LU solve (flag = trans), 1: Cholesky solve (flag = uplo), on the CPU */
+LCL__PRIVATE lcl_status lcl__solve_cpu(lcl_context *ctx, int op, int flag, const lcl_dense *F, const int32_t *ipiv, lcl_dense *B) {
     int64_t rsf, csf, rsb, csb;
-#ifndef LINALG_CL_NO_OPENCL
-    if (lcl__dense_on_cl(ctx)) return lcl__as(ctx, fn, lcl__cl_solve_host(ctx, op, flag, F, ipiv, B));
-#endif
     lcl__dense_strides(F, &rsf, &csf);
     lcl__dense_strides(B, &rsb, &csb);
-    if (op == 0) return lcl__as(ctx, fn, lcl__cpu_getrs(ctx, F->dtype, (lcl_trans)flag, F->rows, B->cols, F->data, rsf, csf, ipiv, B->data, rsb, csb));
-    return lcl__as(ctx, fn, lcl__cpu_potrs(ctx, F->dtype, (lcl_uplo)flag, F->rows, B->cols, F->data, rsf, csf, B->data, rsb, csb));
+    if (op == 0) return lcl__cpu_getrs(ctx, F->dtype, (lcl_trans)flag, F->rows, B->cols, F->data, rsf, csf, ipiv, B->data, rsb, csb);
+    return lcl__cpu_potrs(ctx, F->dtype, (lcl_uplo)flag, F->rows, B->cols, F->data, rsf, csf, B->data, rsb, csb);
 }
 LCL__PRIVATE lcl_status lcl__check_ipiv(lcl_context *ctx, const char *fn, const int32_t *ipiv, int64_t n) {
     int64_t i;
@@ -4459,99 +4404,118 @@ LCL__PRIVATE lcl_status lcl__check_uplo(lcl_context *ctx, const char *fn, lcl_up
     if (u != LCL_LOWER && u != LCL_UPPER) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown uplo %d", fn, (int)u);
     return LCL_OK;
 }
+/* Where a device matrix is: 0 host, 1 an OpenCL device of ctx; else an error. */
+LCL__PRIVATE lcl_status lcl__dmat_where(lcl_context *ctx, const char *fn, const char *name, const lcl_dmat *m, int square, int *where) {
+    if (!m) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, name);
+    if (square && m->rows != m->cols)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is %lldx%lld, not square", fn, name, (long long)m->rows, (long long)m->cols);
+    *where = 0;
+    if (m->host) return LCL_OK;
+#ifndef LINALG_CL_NO_OPENCL
+    if (lcl__dense_on_cl(ctx) && m->buf && m->dev < ctx->ndev) { *where = 1; return LCL_OK; }
+#endif
+    return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s lives on an OpenCL device this context does not have", fn, name);
+}
+LCL__PRIVATE lcl_status lcl__dmat_pair(lcl_context *ctx, const char *fn, const lcl_dmat *F, const lcl_dmat *B, int *where) {
+    int wb;
+    lcl_status st;
+    if ((st = lcl__dmat_where(ctx, fn, "the factor", F, 1, where)) != LCL_OK) return st;
+    if ((st = lcl__dmat_where(ctx, fn, "B", B, 0, &wb)) != LCL_OK) return st;
+    if (wb != *where) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B live in different places (host/device)", fn);
+    if (B->dtype != F->dtype) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B and the factor have different dtypes", fn);
+    if (B->rows != F->rows)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B has %lld rows, the matrix is %lldx%lld", fn, (long long)B->rows,
+                         (long long)F->rows, (long long)F->cols);
+#ifndef LINALG_CL_NO_OPENCL
+    if (*where == 1 && B->dev != F->dev)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B are on different devices (%d, %d)", fn, F->dev, B->dev);
+#endif
+    return LCL_OK;
+}
+/* lcl_getrf, lcl_potrf (chol), lcl_gesv, lcl_posv (solve, with B) on a host array A, or
+   lcl_dmat_getrf / lcl_dmat_potrf on M: one validation, the factorization where the matrix is,
+   one report of info, then the solve */
+LCL__PRIVATE lcl_status lcl__factor(lcl_context *ctx, const char *fn, int chol, lcl_uplo uplo, lcl_dense *A, lcl_dmat *M, int32_t *ipiv,
+                                    int solve, lcl_dense *B, int64_t *info, const lcl_dense_opts *o) {
+    lcl_dense_opts opt;
+    lcl_dense view;
+    int64_t inf = 0, n;
+    int where = 0, tri = chol ? (uplo == LCL_LOWER ? 1 : 2) : 0;
+    lcl_status st;
+    if (info) *info = 0;
+    st = A ? lcl__dense_square(ctx, fn, "A", A) : lcl__dmat_where(ctx, fn, "A", M, 1, &where);
+    if (st == LCL_OK && solve) st = lcl__dense_rhs(ctx, fn, A, B);
+    if (st != LCL_OK) return st;
+    n = A ? A->rows : M->rows;
+    if (chol && (st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
+    if (!chol && !ipiv && n > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
+    if ((st = lcl__dense_opts_get(ctx, fn, o, chol, &opt)) != LCL_OK || n == 0) return st;
+    if (!A) {
+#ifndef LINALG_CL_NO_OPENCL
+        if (where == 1) {
+            if ((st = lcl__multi_dmat_check(ctx, fn, M, &opt)) != LCL_OK) return st;
+            st = lcl__cl_factor(ctx, fn, chol, uplo, M, ipiv, &inf, &opt);
+            goto report;
+        }
+#endif
+        view = lcl__dmat_view(M);
+        A = &view;
+    }
+    if ((st = lcl__dense_finite(ctx, fn, "A", A, tri)) != LCL_OK) return st;
+    if (solve && (st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (!M && lcl__dense_on_cl(ctx)) st = lcl__cl_factor_host(ctx, fn, chol, uplo, A, ipiv, &inf, &opt);
+    else
+#endif
+        st = lcl__factor_cpu(ctx, chol, uplo, A, ipiv, &inf, &opt);
+#ifndef LINALG_CL_NO_OPENCL
+report:
+#endif
+    if (info) *info = inf;
+    if (st != LCL_OK) return lcl__as(ctx, fn, st);
+    if (inf > 0) return lcl__info_fail(ctx, fn, chol, inf, &opt);
+    if (!solve || B->cols == 0) return LCL_OK;
+#ifndef LINALG_CL_NO_OPENCL
+    if (lcl__dense_on_cl(ctx)) return lcl__as(ctx, fn, lcl__cl_solve_host(ctx, chol, chol ? (int)uplo : LCL_NO_TRANS, A, ipiv, B));
+#endif
+    return lcl__as(ctx, fn, lcl__solve_cpu(ctx, chol, chol ? (int)uplo : LCL_NO_TRANS, A, ipiv, B));
+}
+/* lcl_getrs, lcl_potrs (chol, flag = uplo; else flag = trans) with the factor F and B host arrays,
+   or their lcl_dmat forms on FM and BM */
+LCL__PRIVATE lcl_status lcl__solve(lcl_context *ctx, const char *fn, int chol, int flag, const lcl_dense *F, const lcl_dmat *FM,
+                                   const int32_t *ipiv, lcl_dense *B, lcl_dmat *BM) {
+    const char *name = chol ? "L" : "LU";
+    lcl_dense vf, vb;
+    int where = 0;
+    lcl_status st;
+    if (F) {
+        if ((st = lcl__dense_square(ctx, fn, name, F)) != LCL_OK || (st = lcl__dense_rhs(ctx, fn, F, B)) != LCL_OK) return st;
+    } else {
+        if (!FM || !BM) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, FM ? "B" : name);
+        if ((st = lcl__dmat_pair(ctx, fn, FM, BM, &where)) != LCL_OK) return st;
+    }
+    if (chol && (st = lcl__check_uplo(ctx, fn, (lcl_uplo)flag)) != LCL_OK) return st;
+    if (!chol && flag != LCL_NO_TRANS && flag != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown trans %d", fn, flag);
+    if (!chol && (st = lcl__check_ipiv(ctx, fn, ipiv, F ? F->rows : FM->rows)) != LCL_OK) return st;
+    if ((F ? F->rows : FM->rows) == 0 || (F ? B->cols : BM->cols) == 0) return LCL_OK;
+    if (!F) {
+#ifndef LINALG_CL_NO_OPENCL
+        if (where == 1) return chol ? lcl__cl_potrs(ctx, (lcl_uplo)flag, FM, BM) : lcl__cl_getrs(ctx, (lcl_trans)flag, FM, ipiv, BM);
+#endif
+        vf = lcl__dmat_view(FM);
+        vb = lcl__dmat_view(BM);
+        F = &vf;
+        B = &vb;
+    }
+    if ((st = lcl__dense_finite(ctx, fn, name, F, chol ? (flag == LCL_LOWER ? 1 : 2) : 0)) != LCL_OK) return st;
+    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (!FM && lcl__dense_on_cl(ctx)) return lcl__as(ctx, fn, lcl__cl_solve_host(ctx, chol, flag, F, ipiv, B));
+#endif
+    return lcl__as(ctx, fn, lcl__solve_cpu(ctx, chol, flag, F, ipiv, B));
+}
 
-/* ---- public: host arrays ---- */
-LCL_API lcl_status lcl_getrf(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
-    static const char fn[] = "lcl_getrf";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    if (info) *info = 0;
-    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
-    if (!ipiv && A->rows > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
-    if ((st = lcl__dense_opts_get(ctx, fn, o, 0, &opt)) != LCL_OK) return st;
-    if (A->rows == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "A", A, 0)) != LCL_OK) return st;
-    st = lcl__getrf_host(ctx, fn, A, ipiv, &inf, &opt);
-    if (info) *info = inf;
-    return st;
-}
-LCL_API lcl_status lcl_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dense *LU, const int32_t *ipiv, lcl_dense *B) {
-    static const char fn[] = "lcl_getrs";
-    lcl_status st;
-    if ((st = lcl__dense_square(ctx, fn, "LU", LU)) != LCL_OK) return st;
-    if ((st = lcl__dense_rhs(ctx, fn, LU, B)) != LCL_OK) return st;
-    if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown trans %d", fn, (int)trans);
-    if ((st = lcl__check_ipiv(ctx, fn, ipiv, LU->rows)) != LCL_OK) return st;
-    if (LU->rows == 0 || B->cols == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "LU", LU, 0)) != LCL_OK) return st;
-    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
-    return lcl__solve_host(ctx, fn, 0, (int)trans, LU, ipiv, B);
-}
-LCL_API lcl_status lcl_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, int64_t *info, const lcl_dense_opts *o) {
-    static const char fn[] = "lcl_potrf";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    if (info) *info = 0;
-    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
-    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
-    if ((st = lcl__dense_opts_get(ctx, fn, o, 1, &opt)) != LCL_OK) return st;
-    if (A->rows == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "A", A, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
-    st = lcl__potrf_host(ctx, fn, uplo, A, &inf, &opt);
-    if (info) *info = inf;
-    return st;
-}
-LCL_API lcl_status lcl_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dense *L, lcl_dense *B) {
-    static const char fn[] = "lcl_potrs";
-    lcl_status st;
-    if ((st = lcl__dense_square(ctx, fn, "L", L)) != LCL_OK) return st;
-    if ((st = lcl__dense_rhs(ctx, fn, L, B)) != LCL_OK) return st;
-    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
-    if (L->rows == 0 || B->cols == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "L", L, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
-    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
-    return lcl__solve_host(ctx, fn, 1, (int)uplo, L, NULL, B);
-}
-LCL_API lcl_status lcl_gesv(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, lcl_dense *B, int64_t *info) {
-    static const char fn[] = "lcl_gesv";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    if (info) *info = 0;
-    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
-    if ((st = lcl__dense_rhs(ctx, fn, A, B)) != LCL_OK) return st;
-    if (!ipiv && A->rows > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
-    if (A->rows == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "A", A, 0)) != LCL_OK) return st;
-    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
-    memset(&opt, 0, sizeof opt);
-    st = lcl__getrf_host(ctx, fn, A, ipiv, &inf, &opt);
-    if (info) *info = inf;
-    if (st != LCL_OK || B->cols == 0) return st;
-    return lcl__solve_host(ctx, fn, 0, LCL_NO_TRANS, A, ipiv, B);
-}
-LCL_API lcl_status lcl_posv(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, lcl_dense *B, int64_t *info) {
-    static const char fn[] = "lcl_posv";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    if (info) *info = 0;
-    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
-    if ((st = lcl__dense_rhs(ctx, fn, A, B)) != LCL_OK) return st;
-    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
-    if (A->rows == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "A", A, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
-    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
-    memset(&opt, 0, sizeof opt);
-    st = lcl__potrf_host(ctx, fn, uplo, A, &inf, &opt);
-    if (info) *info = inf;
-    if (st != LCL_OK || B->cols == 0) return st;
-    return lcl__solve_host(ctx, fn, 1, (int)uplo, A, NULL, B);
-}
-
-/* ---- public: matrices where the context computes ---- */
+/* ---- public: lcl_dmat, a matrix where the context computes ---- */
 LCL_API lcl_status lcl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dmat **out) {
     static const char fn[] = "lcl_dmat_upload";
     lcl_dmat *m;
@@ -4616,124 +4580,36 @@ LCL_API void lcl_dmat_free(lcl_dmat *A) {
 #endif
     LCL_FREE(A);
 }
-/* Where a device matrix is: 0 host, 1 an OpenCL device of ctx; else an error. */
-LCL__PRIVATE lcl_status lcl__dmat_where(lcl_context *ctx, const char *fn, const char *name, const lcl_dmat *m, int square, int *where) {
-    if (!m) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, name);
-    if (square && m->rows != m->cols)
-        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is %lldx%lld, not square", fn, name, (long long)m->rows, (long long)m->cols);
-    *where = 0;
-    if (m->host) return LCL_OK;
-#ifndef LINALG_CL_NO_OPENCL
-    if (lcl__dense_on_cl(ctx) && m->buf && m->dev < ctx->ndev) { *where = 1; return LCL_OK; }
-#endif
-    return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s lives on an OpenCL device this context does not have", fn, name);
-}
-LCL__PRIVATE lcl_status lcl__dmat_pair(lcl_context *ctx, const char *fn, const lcl_dmat *F, const lcl_dmat *B, int *where) {
-    int wb;
-    lcl_status st;
-    if ((st = lcl__dmat_where(ctx, fn, "the factor", F, 1, where)) != LCL_OK) return st;
-    if ((st = lcl__dmat_where(ctx, fn, "B", B, 0, &wb)) != LCL_OK) return st;
-    if (wb != *where) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B live in different places (host/device)", fn);
-    if (B->dtype != F->dtype) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B and the factor have different dtypes", fn);
-    if (B->rows != F->rows)
-        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B has %lld rows, the matrix is %lldx%lld", fn, (long long)B->rows,
-                         (long long)F->rows, (long long)F->cols);
-#ifndef LINALG_CL_NO_OPENCL
-    if (*where == 1 && B->dev != F->dev)
-        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B are on different devices (%d, %d)", fn, F->dev, B->dev);
-#endif
-    return LCL_OK;
+/* ---- public: factorizations and solves, of host arrays and of lcl_dmat ---- */
+LCL_API lcl_status lcl_getrf(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
+    return lcl__factor(ctx, "lcl_getrf", 0, LCL_LOWER, A, NULL, ipiv, 0, NULL, info, o);
 }
 LCL_API lcl_status lcl_dmat_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
-    static const char fn[] = "lcl_dmat_getrf";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    int where;
-    if (info) *info = 0;
-    if ((st = lcl__dmat_where(ctx, fn, "A", A, 1, &where)) != LCL_OK) return st;
-    if (!ipiv && A->rows > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
-    if ((st = lcl__dense_opts_get(ctx, fn, o, 0, &opt)) != LCL_OK) return st;
-    if (A->rows == 0) return LCL_OK;
-#ifndef LINALG_CL_NO_OPENCL
-    if (where == 1) {
-        if ((st = lcl__multi_dmat_check(ctx, fn, A, &opt)) != LCL_OK) return st;
-        st = lcl__cl_getrf(ctx, A, ipiv, &inf, &opt);
-        if (info) *info = inf;
-        if (st == LCL_OK && inf > 0)
-            st = lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero: the matrix is singular (info = %lld)", fn,
-                           (long long)inf - 1, (long long)inf - 1, (long long)inf);
-        return st;
-    }
-#endif
-    if ((st = lcl__scan_finite(ctx, fn, "A", A->dtype, A->rows, A->cols, A->host, 1, A->ld, 0)) != LCL_OK) return st;
-    if ((st = lcl__cpu_getrf(ctx, A->dtype, A->rows, A->host, A->ld, ipiv, &inf, &opt)) != LCL_OK) return lcl__as(ctx, fn, st);
-    if (info) *info = inf;
-    if (inf > 0)
-        return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero (%s LU): the matrix is singular (info = %lld)", fn,
-                         (long long)inf - 1, (long long)inf - 1, lcl__alg_name(&opt), (long long)inf);
-    return LCL_OK;
+    return lcl__factor(ctx, "lcl_dmat_getrf", 0, LCL_LOWER, NULL, A, ipiv, 0, NULL, info, o);
+}
+LCL_API lcl_status lcl_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dense *LU, const int32_t *ipiv, lcl_dense *B) {
+    return lcl__solve(ctx, "lcl_getrs", 0, (int)trans, LU, NULL, ipiv, B, NULL);
 }
 LCL_API lcl_status lcl_dmat_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dmat *LU, const int32_t *ipiv, lcl_dmat *B) {
-    static const char fn[] = "lcl_dmat_getrs";
-    lcl_status st;
-    int where;
-    if (!LU || !B) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, LU ? "B" : "LU");
-    if ((st = lcl__dmat_pair(ctx, fn, LU, B, &where)) != LCL_OK) return st;
-    if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown trans %d", fn, (int)trans);
-    if ((st = lcl__check_ipiv(ctx, fn, ipiv, LU->rows)) != LCL_OK) return st;
-    if (LU->rows == 0 || B->cols == 0) return LCL_OK;
-#ifndef LINALG_CL_NO_OPENCL
-    if (where == 1) return lcl__cl_getrs(ctx, trans, LU, ipiv, B);
-#endif
-    if ((st = lcl__scan_finite(ctx, fn, "LU", LU->dtype, LU->rows, LU->cols, LU->host, 1, LU->ld, 0)) != LCL_OK) return st;
-    if ((st = lcl__scan_finite(ctx, fn, "B", B->dtype, B->rows, B->cols, B->host, 1, B->ld, 0)) != LCL_OK) return st;
-    return lcl__as(ctx, fn, lcl__cpu_getrs(ctx, LU->dtype, trans, LU->rows, B->cols, LU->host, 1, LU->ld, ipiv, B->host, 1, B->ld));
+    return lcl__solve(ctx, "lcl_dmat_getrs", 0, (int)trans, NULL, LU, ipiv, NULL, B);
+}
+LCL_API lcl_status lcl_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, int64_t *info, const lcl_dense_opts *o) {
+    return lcl__factor(ctx, "lcl_potrf", 1, uplo, A, NULL, NULL, 0, NULL, info, o);
 }
 LCL_API lcl_status lcl_dmat_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
-    static const char fn[] = "lcl_dmat_potrf";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    int where;
-    if (info) *info = 0;
-    if ((st = lcl__dmat_where(ctx, fn, "A", A, 1, &where)) != LCL_OK) return st;
-    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
-    if ((st = lcl__dense_opts_get(ctx, fn, o, 1, &opt)) != LCL_OK) return st;
-    if (A->rows == 0) return LCL_OK;
-#ifndef LINALG_CL_NO_OPENCL
-    if (where == 1) {
-        if ((st = lcl__multi_dmat_check(ctx, fn, A, &opt)) != LCL_OK) return st;
-        st = lcl__cl_potrf(ctx, uplo, A, &inf, &opt);
-        if (info) *info = inf;
-        if (st == LCL_OK && inf > 0)
-            st = lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (info = %lld)", fn,
-                           (long long)inf, (long long)inf);
-        return st;
-    }
-#endif
-    if ((st = lcl__scan_finite(ctx, fn, "A", A->dtype, A->rows, A->cols, A->host, 1, A->ld, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
-    if ((st = lcl__cpu_potrf(ctx, A->dtype, uplo, A->rows, A->host, A->ld, &inf, &opt)) != LCL_OK) return lcl__as(ctx, fn, st);
-    if (info) *info = inf;
-    if (inf > 0)
-        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (%s Cholesky, info = %lld)",
-                         fn, (long long)inf, lcl__alg_name(&opt), (long long)inf);
-    return LCL_OK;
+    return lcl__factor(ctx, "lcl_dmat_potrf", 1, uplo, NULL, A, NULL, 0, NULL, info, o);
+}
+LCL_API lcl_status lcl_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dense *L, lcl_dense *B) {
+    return lcl__solve(ctx, "lcl_potrs", 1, (int)uplo, L, NULL, NULL, B, NULL);
 }
 LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dmat *L, lcl_dmat *B) {
-    static const char fn[] = "lcl_dmat_potrs";
-    lcl_status st;
-    int where;
-    if (!L || !B) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, L ? "B" : "L");
-    if ((st = lcl__dmat_pair(ctx, fn, L, B, &where)) != LCL_OK) return st;
-    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
-    if (L->rows == 0 || B->cols == 0) return LCL_OK;
-#ifndef LINALG_CL_NO_OPENCL
-    if (where == 1) return lcl__cl_potrs(ctx, uplo, L, B);
-#endif
-    if ((st = lcl__scan_finite(ctx, fn, "L", L->dtype, L->rows, L->cols, L->host, 1, L->ld, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
-    if ((st = lcl__scan_finite(ctx, fn, "B", B->dtype, B->rows, B->cols, B->host, 1, B->ld, 0)) != LCL_OK) return st;
-    return lcl__as(ctx, fn, lcl__cpu_potrs(ctx, L->dtype, uplo, L->rows, B->cols, L->host, 1, L->ld, B->host, 1, B->ld));
+    return lcl__solve(ctx, "lcl_dmat_potrs", 1, (int)uplo, NULL, L, NULL, NULL, B);
+}
+LCL_API lcl_status lcl_gesv(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, lcl_dense *B, int64_t *info) {
+    return lcl__factor(ctx, "lcl_gesv", 0, LCL_LOWER, A, NULL, ipiv, 1, B, info, NULL);
+}
+LCL_API lcl_status lcl_posv(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, lcl_dense *B, int64_t *info) {
+    return lcl__factor(ctx, "lcl_posv", 1, uplo, A, NULL, NULL, 1, B, info, NULL);
 }
 
 /* >>sparse ------------------------------------------------------------------------------------- */
