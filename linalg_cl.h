@@ -2181,37 +2181,36 @@ LCL__PRIVATE int64_t lcl__potf2_##S(int64_t n, void *av, int64_t rs, int64_t cs)
     } \
     return 0; \
 } \
+/* a(i,j) less the dot product of rows i and j left of column j: the textbook loops' step */ \
+LCL__PRIVATE T lcl__cdot_##S(const T *a, int64_t rs, int64_t cs, int64_t i, int64_t j) { \
+    T s = a[i * rs + j * cs]; \
+    int64_t k; \
+    for (k = 0; k < j; k++) s -= a[i * rs + k * cs] * a[j * rs + k * cs]; \
+    return s; \
+} \
 /* column-by-column Crout (the thesis' choice): column j from dot products of finished rows */ \
 LCL__PRIVATE int64_t lcl__chol_crout_##S(int64_t n, void *av, int64_t rs, int64_t cs) { \
-    T *a = (T *)av; \
-    int64_t i, j, k; \
+    T *a = (T *)av, d; \
+    int64_t i, j; \
     for (j = 0; j < n; j++) { \
-        T d = a[j * rs + j * cs]; \
-        for (k = 0; k < j; k++) d -= a[j * rs + k * cs] * a[j * rs + k * cs]; \
+        d = lcl__cdot_##S(a, rs, cs, j, j); \
         if (!(d > 0)) { a[j * rs + j * cs] = d; return j + 1; } \
         d = (T)sqrt((double)d); \
         a[j * rs + j * cs] = d; \
-        for (i = j + 1; i < n; i++) { \
-            T s = a[i * rs + j * cs]; \
-            for (k = 0; k < j; k++) s -= a[i * rs + k * cs] * a[j * rs + k * cs]; \
-            a[i * rs + j * cs] = s / d; \
-        } \
+        for (i = j + 1; i < n; i++) a[i * rs + j * cs] = lcl__cdot_##S(a, rs, cs, i, j) / d; \
     } \
     return 0; \
 } \
 /* Cholesky-Banachiewicz: row by row */ \
 LCL__PRIVATE int64_t lcl__chol_banach_##S(int64_t n, void *av, int64_t rs, int64_t cs) { \
     T *a = (T *)av; \
-    int64_t i, j, k; \
+    int64_t i, j; \
     for (i = 0; i < n; i++) \
         for (j = 0; j <= i; j++) { \
-            T s = a[i * rs + j * cs]; \
-            for (k = 0; k < j; k++) s -= a[i * rs + k * cs] * a[j * rs + k * cs]; \
-            if (i == j) { \
-                if (!(s > 0)) { a[i * rs + i * cs] = s; return i + 1; } \
-                a[i * rs + i * cs] = (T)sqrt((double)s); \
-            } else \
-                a[i * rs + j * cs] = s / a[j * rs + j * cs]; \
+            T s = lcl__cdot_##S(a, rs, cs, i, j); \
+            if (i != j) a[i * rs + j * cs] = s / a[j * rs + j * cs]; \
+            else if (!(s > 0)) { a[i * rs + i * cs] = s; return i + 1; } \
+            else a[i * rs + i * cs] = (T)sqrt((double)s); \
         } \
     return 0; \
 }
@@ -2584,55 +2583,6 @@ LCL__PRIVATE void lcl__lu_chunk(const lcl__dops *op, const lcl__ws *ws, const lc
     if (r < n)
         lcl__upd_sha(op, ws, w, n - r, jb, 0, lcl__at(a, j, c0, 1, lda, es), 1, lda, nc, lcl__at(a, r, c0, 1, lda, es), lda, 0, 0);
 }
-LCL__PRIVATE int64_t lcl__getrf_blocked(const lcl__dops *op, const lcl__ws *ws, int nt, int64_t n, char *a, int64_t lda,
-                                        int32_t *ipiv, int64_t nb) {
-    size_t es = op->es;
-    int64_t first = 0;
-    (void)nt;
-    LCL__OMP(omp parallel num_threads(nt) if (nt > 1))
-    {
-        int t = 0, T = 1, ci, nch, bi, nblk;
-        int64_t j;
-        const lcl__tws *w;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        T = omp_get_num_threads();
-#endif
-        w = &ws->t[t];
-        if (t == 0) first = lcl__lu_panel(op, ws, w, n, LCL__MIN(nb, n), a, lda, ipiv, 0);
-        LCL__OMP(omp barrier)
-        for (j = 0; j < n; j += nb) {
-            int64_t jb = LCL__MIN(nb, n - j), r = j + jb, m = n - r, jb2, rest, cw;
-            if (m <= 0) break;
-            jb2 = LCL__MIN(nb, m);
-            lcl__pack_shared(op, ws, 0, m, jb, lcl__at(a, r, j, 1, lda, es), 1, lda);
-            rest = m - jb2;
-            cw = lcl__chunk_w(op, ws, rest, T, 32);
-            nch = (int)((rest + cw - 1) / cw);
-            if (t == 0) {
-                int64_t i;
-                lcl__lu_chunk(op, ws, w, n, a, lda, ipiv, j, jb, r, r + jb2);
-                i = lcl__lu_panel(op, ws, w, m, jb2, lcl__at(a, r, r, 1, lda, es), lda, ipiv + r, r);
-                if (i && !first) first = r + i;
-            }
-            LCL__OMP(omp for schedule(dynamic, 1) nowait)
-            for (ci = 0; ci < nch; ci++) {
-                int64_t c0 = r + jb2 + (int64_t)ci * cw;
-                lcl__lu_chunk(op, ws, w, n, a, lda, ipiv, j, jb, c0, LCL__MIN(c0 + cw, n));
-            }
-            LCL__OMP(omp barrier)
-        }
-        /* each panel's columns take the row interchanges of the panels after it */
-        nblk = (int)((n + nb - 1) / nb);
-        LCL__OMP(omp for schedule(dynamic, 1))
-        for (bi = 0; bi < nblk; bi++) {
-            int64_t c0 = (int64_t)bi * nb, c1 = LCL__MIN(c0 + nb, n);
-            op->laswp(c1 - c0, lcl__at(a, 0, c0, 1, lda, es), 1, lda, c1, n, ipiv, 0, 1);
-        }
-    }
-    return first;
-}
-
 /* ---- Cholesky ---- */
 /* The lower triangle (in the strides' view) of the n x n diagonal block, recursively. */
 LCL__PRIVATE int64_t lcl__chol_diag(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int64_t n, void *a, int64_t rs,
@@ -2678,14 +2628,39 @@ LCL__PRIVATE void lcl__chol_chunk(const lcl__dops *op, const lcl__ws *ws, const 
         lcl__upd_shb(op, ws, w, n - r, jb, (c0 - r) / op->nr * op->nr, lcl__at(a, j, c0, 1, lda, es), lda, 1, c1 - c0,
                      lcl__at(a, c0, r, 1, lda, es), lda, 2, r - c0);
 }
-LCL__PRIVATE int64_t lcl__potrf_blocked(const lcl__dops *op, const lcl__ws *ws, int nt, int upper, int64_t n, char *a, int64_t lda,
-                                        int64_t nb) {
+/* ---- the blocked driver, LU and Cholesky ---- */
+/* what a step factors and updates: LU (ipiv) or Cholesky (lower, or upper by row chunks) */
+typedef struct lcl__fact {
+    int chol, upper;
+    int32_t *ipiv;
+} lcl__fact;
+/* the panel at (r, r), jb wide: the global 1-based index of its first zero pivot / non-positive
+   minor, or 0 */
+LCL__PRIVATE int64_t lcl__fact_panel(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, const lcl__fact *f, int64_t n, char *a,
+                                     int64_t lda, int64_t r, int64_t jb) {
+    int64_t i;
+    if (f->chol) return lcl__chol_panel(op, ws, w, f->upper, n, a, lda, r, jb);
+    i = lcl__lu_panel(op, ws, w, n - r, jb, lcl__at(a, r, r, 1, lda, op->es), lda, f->ipiv + r, r);
+    return i ? r + i : 0;
+}
+/* the step's trailing update of chunk c0..c1 */
+LCL__PRIVATE void lcl__fact_chunk(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, const lcl__fact *f, int64_t n, char *a,
+                                  int64_t lda, int64_t j, int64_t jb, int64_t c0, int64_t c1) {
+    if (f->chol) lcl__chol_chunk(op, ws, w, f->upper, n, a, lda, j, jb, c0, c1);
+    else lcl__lu_chunk(op, ws, w, n, a, lda, f->ipiv, j, jb, c0, c1);
+}
+/* Right-looking with look-ahead: each step packs the panel's L21 (upper Cholesky: U12) once,
+   shared by all threads; thread 0 updates the next panel's columns (rows) and factors that panel
+   while the others update the rest in chunks. Cholesky stops at its first non-positive minor, LU
+   goes on and keeps the first zero pivot; LU's row interchanges left of each panel come last. */
+LCL__PRIVATE int64_t lcl__blocked(const lcl__dops *op, const lcl__ws *ws, int nt, const lcl__fact *f, int64_t n, char *a, int64_t lda,
+                                  int64_t nb) {
     size_t es = op->es;
-    int64_t fail = 0;
+    int64_t bad = 0;
     (void)nt;
     LCL__OMP(omp parallel num_threads(nt) if (nt > 1))
     {
-        int t = 0, T = 1, ci, nch;
+        int t = 0, T = 1, ci, nch, bi, nblk;
         int64_t j;
         const lcl__tws *w;
 #ifdef _OPENMP
@@ -2693,32 +2668,41 @@ LCL__PRIVATE int64_t lcl__potrf_blocked(const lcl__dops *op, const lcl__ws *ws, 
         T = omp_get_num_threads();
 #endif
         w = &ws->t[t];
-        if (t == 0) fail = lcl__chol_panel(op, ws, w, upper, n, a, lda, 0, LCL__MIN(nb, n));
+        if (t == 0) bad = lcl__fact_panel(op, ws, w, f, n, a, lda, 0, LCL__MIN(nb, n));
         LCL__OMP(omp barrier)
         for (j = 0; j < n; j += nb) {
             int64_t jb = LCL__MIN(nb, n - j), r = j + jb, m = n - r, jb2, rest, cw;
-            if (m <= 0 || fail) break;
+            if (m <= 0 || (f->chol && bad)) break;
             jb2 = LCL__MIN(nb, m);
-            if (!upper) lcl__pack_shared(op, ws, 0, m, jb, lcl__at(a, r, j, 1, lda, es), 1, lda);
+            if (!f->upper) lcl__pack_shared(op, ws, 0, m, jb, lcl__at(a, r, j, 1, lda, es), 1, lda);
             else lcl__pack_shared(op, ws, 1, m, jb, lcl__at(a, j, r, 1, lda, es), 1, lda);
             rest = m - jb2;
             cw = lcl__chunk_w(op, ws, rest, T, 32);
             /* upper: a row chunk reuses each shared B micro-panel once per MR rows; keep them tall */
-            if (upper) cw = LCL__MIN(LCL__MAX(cw, 192), ws->mc);
+            if (f->upper) cw = LCL__MIN(LCL__MAX(cw, 192), ws->mc);
             nch = (int)((rest + cw - 1) / cw);
             if (t == 0) {
-                lcl__chol_chunk(op, ws, w, upper, n, a, lda, j, jb, r, r + jb2);
-                fail = lcl__chol_panel(op, ws, w, upper, n, a, lda, r, jb2);
+                int64_t i;
+                lcl__fact_chunk(op, ws, w, f, n, a, lda, j, jb, r, r + jb2);
+                i = lcl__fact_panel(op, ws, w, f, n, a, lda, r, jb2);
+                if (i && !bad) bad = i;
             }
             LCL__OMP(omp for schedule(dynamic, 1) nowait)
             for (ci = 0; ci < nch; ci++) {
                 int64_t c0 = r + jb2 + (int64_t)ci * cw;
-                lcl__chol_chunk(op, ws, w, upper, n, a, lda, j, jb, c0, LCL__MIN(c0 + cw, n));
+                lcl__fact_chunk(op, ws, w, f, n, a, lda, j, jb, c0, LCL__MIN(c0 + cw, n));
             }
             LCL__OMP(omp barrier)
         }
+        /* LU: each panel's columns take the row interchanges of the panels after it */
+        nblk = f->chol ? 0 : (int)((n + nb - 1) / nb);
+        LCL__OMP(omp for schedule(dynamic, 1))
+        for (bi = 0; bi < nblk; bi++) {
+            int64_t c0 = (int64_t)bi * nb, c1 = LCL__MIN(c0 + nb, n);
+            op->laswp(c1 - c0, lcl__at(a, 0, c0, 1, lda, es), 1, lda, c1, n, f->ipiv, 0, 1);
+        }
     }
-    return fail;
+    return bad;
 }
 
 /* ---- entry points for the API (and the OpenCL backend's host steps) ---- */
@@ -2746,15 +2730,25 @@ LCL__PRIVATE void lcl__crout_to_doolittle(lcl_dtype dt, int64_t n, void *a, int6
     }
 }
 
+/* the blocked factorization with its workspace: the shared L21 (U12) is KC slices of up to n rows */
+LCL__PRIVATE lcl_status lcl__cpu_blocked(lcl_context *ctx, const char *fn, const lcl__dops *op, const lcl__fact *f, int64_t n, void *a,
+                                         int64_t lda, const lcl_dense_opts *o, int64_t *info) {
+    int64_t nb = lcl__block(op, o, n);
+    int nt = lcl__dense_threads(ctx, n);
+    lcl__ws ws;
+    lcl_status st = lcl__ws_alloc(ctx, fn, op, nt, n, lcl__rup(n, f->upper ? op->nr : op->mr) * nb, &ws);
+    if (st != LCL_OK) return st;
+    *info = lcl__blocked(op, &ws, nt, f, n, (char *)a, lda, nb);
+    lcl__ws_free(&ws);
+    return LCL_OK;
+}
 /* LU of the n x n column-major matrix at a; info as LAPACK's (0 or the first zero pivot). */
 LCL__PRIVATE lcl_status lcl__cpu_getrf(lcl_context *ctx, lcl_dtype dt, int64_t n, void *a, int64_t lda, int32_t *ipiv, int64_t *info,
                                        const lcl_dense_opts *o) {
     const lcl__dops *op = lcl__dops_for(dt);
     lcl_dense_alg alg = o ? o->alg : LCL_ALG_AUTO;
-    lcl__ws ws;
-    lcl_status st;
-    int64_t i, nb, inf;
-    int nt;
+    lcl__fact f;
+    int64_t i;
     *info = 0;
     if (n <= 0) return LCL_OK;
     if (alg == LCL_ALG_UNBLOCKED || alg == LCL_ALG_CROUT) {
@@ -2763,15 +2757,9 @@ LCL__PRIVATE lcl_status lcl__cpu_getrf(lcl_context *ctx, lcl_dtype dt, int64_t n
         if (alg == LCL_ALG_CROUT) lcl__crout_to_doolittle(dt, n, a, lda);
         return LCL_OK;
     }
-    nb = lcl__block(op, o, n);
-    nt = lcl__dense_threads(ctx, n);
-    /* the shared L21: KC slices of up to n rows */
-    st = lcl__ws_alloc(ctx, "lcl_getrf", op, nt, n, lcl__rup(n, op->mr) * lcl__rup(nb, 1), &ws);
-    if (st != LCL_OK) return st;
-    inf = lcl__getrf_blocked(op, &ws, nt, n, (char *)a, lda, ipiv, nb);
-    lcl__ws_free(&ws);
-    *info = inf;
-    return LCL_OK;
+    f.chol = f.upper = 0;
+    f.ipiv = ipiv;
+    return lcl__cpu_blocked(ctx, "lcl_getrf", op, &f, n, a, lda, o, info);
 }
 /* Cholesky of the n x n column-major matrix at a (the uplo triangle only). */
 LCL__PRIVATE lcl_status lcl__cpu_potrf(lcl_context *ctx, lcl_dtype dt, lcl_uplo uplo, int64_t n, void *a, int64_t lda, int64_t *info,
@@ -2779,23 +2767,17 @@ LCL__PRIVATE lcl_status lcl__cpu_potrf(lcl_context *ctx, lcl_dtype dt, lcl_uplo 
     const lcl__dops *op = lcl__dops_for(dt);
     lcl_dense_alg alg = o ? o->alg : LCL_ALG_AUTO;
     int upper = uplo == LCL_UPPER;
-    int64_t rs = upper ? lda : 1, cs = upper ? 1 : lda, nb, inf;
-    lcl__ws ws;
-    lcl_status st;
-    int nt;
+    int64_t rs = upper ? lda : 1, cs = upper ? 1 : lda;
+    lcl__fact f;
     *info = 0;
     if (n <= 0) return LCL_OK;
     if (alg == LCL_ALG_UNBLOCKED) { *info = op->potf2(n, a, rs, cs); return LCL_OK; }
     if (alg == LCL_ALG_CROUT) { *info = op->chol_crout(n, a, rs, cs); return LCL_OK; }
     if (alg == LCL_ALG_BANACHIEWICZ) { *info = op->chol_banach(n, a, rs, cs); return LCL_OK; }
-    nb = lcl__block(op, o, n);
-    nt = lcl__dense_threads(ctx, n);
-    st = lcl__ws_alloc(ctx, "lcl_potrf", op, nt, n, lcl__rup(n, upper ? op->nr : op->mr) * nb, &ws);
-    if (st != LCL_OK) return st;
-    inf = lcl__potrf_blocked(op, &ws, nt, upper, n, (char *)a, lda, nb);
-    lcl__ws_free(&ws);
-    *info = inf;
-    return LCL_OK;
+    f.chol = 1;
+    f.upper = upper;
+    f.ipiv = NULL;
+    return lcl__cpu_blocked(ctx, "lcl_potrf", op, &f, n, a, lda, o, info);
 }
 /* The solves split the right-hand sides among the threads. */
 LCL__PRIVATE lcl_status lcl__cpu_solve(lcl_context *ctx, const char *fn, lcl_dtype dt, int chol, int flag, int64_t n, int64_t nrhs,
@@ -3127,54 +3109,49 @@ LCL__PRIVATE lcl_status lcl__cl_dmat_alloc(lcl_context *ctx, int dev, lcl_dtype 
     return lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &m->buf);
 }
 
-LCL__PRIVATE lcl_status lcl__cl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dmat *m) {
-    lcl__device *d;
-    size_t es = lcl__dsize(A->dtype);
-    cl_mem tmp = NULL;
-    cl_int e = CL_SUCCESS;
-    lcl_status st = lcl__cl_dmat_alloc(ctx, m->dev, A->dtype, A->rows, A->cols, m);
-    if (st != LCL_OK) return st;
-    d = &ctx->dev[m->dev];
-    if (A->rows == 0 || A->cols == 0) return LCL_OK;
-    if (A->layout == LCL_ROW_MAJOR) {
-        LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], m->buf, m->ld, 0, 0, A->rows, A->cols, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
-                   "clEnqueueWriteBufferRect");
-    } else {
-        /* column-major = the transpose in row-major: upload as is, transpose on the device */
-        if ((st = lcl__buffer(ctx, d, (size_t)A->cols * (size_t)A->ld * es, CL_MEM_READ_WRITE, &tmp)) != LCL_OK) goto done;
-        LCL__CLCHK(lcl__cl_rect(d, 1, d->queue[0], tmp, A->ld, 0, 0, A->cols, A->rows, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
-                   "clEnqueueWriteBufferRect");
-        if ((st = lcl__cl_transpose(ctx, d, A->dtype, (int)A->cols, (int)A->rows, tmp, (int)A->ld, m->buf, (int)m->ld, d->queue[0])) != LCL_OK) goto done;
-        LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
-    }
-done:
-    if (tmp) LCL__CL->clReleaseMemObject(tmp);
-    if (st != LCL_OK) lcl__cl_dmat_release(m);
-    return st;
-}
-
-LCL__PRIVATE lcl_status lcl__cl_dmat_download(lcl_context *ctx, const lcl_dmat *m, lcl_dense *A) {
+/* the host array A to (up) or from the device matrix m of its size; a column-major A is the
+   transpose in row-major: it goes as is through a temporary, transposed on the device */
+LCL__PRIVATE lcl_status lcl__cl_dmat_xfer(lcl_context *ctx, const lcl_dmat *m, const lcl_dense *A, int up) {
     lcl__device *d = &ctx->dev[m->dev];
     size_t es = lcl__dsize(m->dtype);
     cl_mem tmp = NULL;
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
+    const char *what = up ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
     if (m->rows == 0 || m->cols == 0) return LCL_OK;
     if (A->layout == LCL_ROW_MAJOR) {
-        LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], m->buf, m->ld, 0, 0, m->rows, m->cols, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
-                   "clEnqueueReadBufferRect");
-    } else {
-        if ((st = lcl__buffer(ctx, d, (size_t)m->cols * (size_t)A->ld * es, CL_MEM_READ_WRITE, &tmp)) != LCL_OK) goto done;
-        if ((st = lcl__cl_transpose(ctx, d, m->dtype, (int)m->rows, (int)m->cols, m->buf, (int)m->ld, tmp, (int)A->ld, d->queue[0])) != LCL_OK) goto done;
-        LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], tmp, A->ld, 0, 0, m->cols, m->rows, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL),
-                   "clEnqueueReadBufferRect");
+        LCL__CLCHK(lcl__cl_rect(d, up, d->queue[0], m->buf, m->ld, 0, 0, m->rows, m->cols, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL), what);
+        goto done;
     }
+    if ((st = lcl__buffer(ctx, d, (size_t)m->cols * (size_t)A->ld * es, CL_MEM_READ_WRITE, &tmp)) != LCL_OK) goto done;
+    if (!up && (st = lcl__cl_transpose(ctx, d, m->dtype, (int)m->rows, (int)m->cols, m->buf, (int)m->ld, tmp, (int)A->ld, d->queue[0])) != LCL_OK)
+        goto done;
+    LCL__CLCHK(lcl__cl_rect(d, up, d->queue[0], tmp, A->ld, 0, 0, m->cols, m->rows, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL), what);
+    if (!up) goto done;
+    if ((st = lcl__cl_transpose(ctx, d, m->dtype, (int)m->cols, (int)m->rows, tmp, (int)A->ld, m->buf, (int)m->ld, d->queue[0])) != LCL_OK) goto done;
+    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
 done:
     if (tmp) LCL__CL->clReleaseMemObject(tmp);
     return st;
 }
+LCL__PRIVATE lcl_status lcl__cl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dmat *m) {
+    lcl_status st = lcl__cl_dmat_alloc(ctx, m->dev, A->dtype, A->rows, A->cols, m);
+    if (st == LCL_OK && (st = lcl__cl_dmat_xfer(ctx, m, A, 1)) != LCL_OK) lcl__cl_dmat_release(m);
+    return st;
+}
+LCL__PRIVATE lcl_status lcl__cl_dmat_download(lcl_context *ctx, const lcl_dmat *m, lcl_dense *A) { return lcl__cl_dmat_xfer(ctx, m, A, 0); }
 
 /* ---- host parts: the panel and the small inverses, in double (float panels are widened) ---- */
+/* row i of the row-major block P right of column n1 (n2 wide) less sum_{k < kend} P(i,k) P(k, n1..) */
+LCL__PRIVATE void lcl__host_rowupd(double *P, int ld, int64_t i, int kend, int n1, int n2) {
+    double *row = P + (size_t)i * ld + n1;
+    int k, c;
+    for (k = 0; k < kend; k++) {
+        double l = P[(size_t)i * ld + k];
+        const double *src = P + (size_t)k * ld + n1;
+        for (c = 0; c < n2; c++) row[c] -= l * src[c];
+    }
+}
 /* LU with partial pivoting of the m x n row-major block P (leading dimension ld), recursive so the
    bulk is a row-parallel GEMM: piv gets local row indices; the first zero pivot (1-based,
    offset by zoff) goes to *zero when not yet set. */
@@ -3215,27 +3192,11 @@ LCL__PRIVATE void lcl__host_rgetf(int64_t m, int n, double *P, int ld, int32_t *
             int c;
             for (c = 0; c < n2; c++) { double t = a[c]; a[c] = b[c]; b[c] = t; }
         }
-    for (i = 1; i < n1; i++) {      /* A12 = inv(L11) A12 */
-        double *row = P + (size_t)i * ld + n1;
-        int k, c;
-        for (k = 0; k < i; k++) {
-            double l = P[(size_t)i * ld + k];
-            const double *src = P + (size_t)k * ld + n1;
-            for (c = 0; c < n2; c++) row[c] -= l * src[c];
-        }
-    }
+    for (i = 1; i < n1; i++) lcl__host_rowupd(P, ld, i, (int)i, n1, n2);   /* A12 = inv(L11) A12 */
 #ifdef _OPENMP
 #pragma omp parallel for if (m - n1 > 2048) schedule(static)
 #endif
-    for (i = n1; i < m; i++) {      /* A22 -= A21 A12 */
-        double *row = P + (size_t)i * ld + n1;
-        int k, c;
-        for (k = 0; k < n1; k++) {
-            double l = P[(size_t)i * ld + k];
-            const double *src = P + (size_t)k * ld + n1;
-            for (c = 0; c < n2; c++) row[c] -= l * src[c];
-        }
-    }
+    for (i = n1; i < m; i++) lcl__host_rowupd(P, ld, i, n1, n1, n2);        /* A22 -= A21 A12 */
     lcl__host_rgetf(m - n1, n2, P + (size_t)n1 * ld + n1, ld, piv + n1, zero, zoff + n1);
     for (j = n1; j < n; j++) {      /* right swaps on the left half */
         piv[j] += n1;
@@ -3287,122 +3248,6 @@ LCL__PRIVATE void lcl__cl_blocks(const lcl__device *d, const lcl_dense_opts *o, 
     if (B > n) B = (int)(n > 0 ? n : 1);
     *NB = B;
     *nb = B < t->trsm_nb ? B : t->trsm_nb;
-}
-
-LCL__PRIVATE lcl_status lcl__cl_getrf_hostpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
-    lcl__device *d = &ctx->dev[A->dev];
-    lcl_dtype dt = A->dtype;
-    size_t es = lcl__dsize(dt);
-    int64_t n = A->rows, k, zero = 0;
-    int ld = (int)A->ld, nb = lcl__cl_block(d, o, n);
-    cl_mem dpiv = NULL, dinv = NULL, dtmp = NULL;
-    cl_event ev_read = NULL;
-    double *P = NULL, *X = NULL;
-    void *stage = NULL;
-    int32_t *lp = NULL;
-    cl_int e = CL_SUCCESS;
-    lcl_status st = LCL_OK;
-    if (n == 0) return LCL_OK;
-    P = (double *)lcl__alloc(ctx, "panel", (size_t)n * (size_t)nb, sizeof(double), &st);
-    X = P ? (double *)lcl__alloc(ctx, "panel inverse", (size_t)nb * (size_t)nb, sizeof(double), &st) : NULL;
-    stage = X ? lcl__alloc(ctx, "panel staging", (size_t)n * (size_t)nb, es, &st) : NULL;
-    lp = stage ? (int32_t *)lcl__alloc(ctx, "pivots", (size_t)nb, sizeof(int32_t), &st) : NULL;
-    if (!lp) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &dpiv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)nb * es, CL_MEM_READ_ONLY, &dinv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, (size_t)nb * (size_t)ld * es, CL_MEM_READ_WRITE, &dtmp)) != LCL_OK) goto done;
-    /* the first panel */
-    LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], A->buf, ld, 0, 0, n, nb, stage, nb, es, CL_TRUE, 0, NULL, NULL), "clEnqueueReadBufferRect");
-    for (k = 0; k < n; k += nb) {
-        int kb = (int)(n - k < nb ? n - k : nb), i;
-        int64_t m = n - k, rest = n - k - kb;
-        int kb2 = (int)(rest < nb ? rest : nb);
-        if (ev_read) {
-            LCL__CLCHK(LCL__CL->clWaitForEvents(1, &ev_read), "clWaitForEvents(panel)");
-            LCL__CL->clReleaseEvent(ev_read);
-            ev_read = NULL;
-        }
-        /* 1. the panel on the host: staging is m x kb with ld nb */
-        for (i = 0; i < m; i++) lcl__widen(dt, (char *)stage + (size_t)i * nb * es, P + (size_t)i * kb, (size_t)kb);
-        {
-            int64_t z = 0;
-            lcl__host_rgetf(m, kb, P, kb, lp, &z, 0);
-            if (z && !zero) zero = k + z;
-        }
-        for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + lp[i]);
-        for (i = 0; i < m; i++) lcl__narrow(dt, P + (size_t)i * kb, (char *)stage + (size_t)i * nb * es, (size_t)kb);
-        if (rest > 0) {
-            double *Xs = X;
-            lcl__host_inv_unit_lower(kb, P, kb, X);
-            if (dt == LCL_F32) { float *xf = (float *)X; int q; for (q = 0; q < kb * kb; q++) xf[q] = (float)Xs[q]; }
-        }
-        /* 2. panel, pivots and inverse back on the transfer queue, without waiting for the rest of
-              the previous update (it touches other columns); swaps to the right */
-        {
-            cl_event ew[3];
-            int nw = 0;
-            e = CL_SUCCESS;
-            if (rest > 0) e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], dinv, CL_FALSE, 0, (size_t)kb * kb * es, X, 0, NULL, &ew[nw++]);
-            if (e == CL_SUCCESS) e = lcl__cl_rect(d, 1, d->queue[1], A->buf, ld, k, k, m, kb, stage, nb, es, CL_FALSE, 0, NULL, &ew[nw++]);
-            if (e == CL_SUCCESS)
-                e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], dpiv, CL_FALSE, (size_t)k * sizeof(cl_int), (size_t)kb * sizeof(cl_int), ipiv + k, 0, NULL, &ew[nw++]);
-            if (e != CL_SUCCESS) {
-                nw--;
-                while (nw > 0) LCL__CL->clReleaseEvent(ew[--nw]);
-                st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer(panel)", d->info.name);
-                goto done;
-            }
-            LCL__CLCHK(lcl__cl_join(d, nw, ew), "clEnqueueBarrierWithWaitList");
-        }
-        if (rest == 0) break;
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)n, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
-        /* 3. U12 = inv(L11) A12 via the temporary, then back in place */
-        if ((st = lcl__cl_gemm(ctx, d, dt, kb, (int)rest, kb, 1.0, dinv, 0, kb, A->buf, k * ld + k + kb, ld, 0, 0.0, dtmp, 0, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        {
-            size_t so[3] = {0, 0, 0}, dor[3], reg[3];
-            dor[0] = (size_t)(k + kb) * es; dor[1] = (size_t)k; dor[2] = 0;
-            reg[0] = (size_t)rest * es; reg[1] = (size_t)kb; reg[2] = 1;
-            LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(d->queue[0], dtmp, A->buf, so, dor, reg, (size_t)ld * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
-                       "clEnqueueCopyBufferRect");
-        }
-        /* 4. look-ahead: update the next panel's columns first, fetch it on the transfer queue,
-              and let the rest of the trailing update run while the host factors it */
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, kb2, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb, ld, 0,
-                               1.0, A->buf, (k + kb) * ld + k + kb, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        {
-            cl_event mark = NULL;
-            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
-            LCL__CL->clFlush(d->queue[0]);
-            e = lcl__cl_rect(d, 0, d->queue[1], A->buf, ld, k + kb, k + kb, rest, kb2, stage, nb, es, CL_FALSE, 1, &mark, &ev_read);
-            LCL__CL->clReleaseEvent(mark);
-            if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(panel)", d->info.name); goto done; }
-            LCL__CL->clFlush(d->queue[1]);
-        }
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(rest - kb2), kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb + kb2, ld, 0,
-                               1.0, A->buf, (k + kb) * ld + k + kb + kb2, ld, 0, d->queue[0])) != LCL_OK) goto done;
-        LCL__CL->clFlush(d->queue[0]);
-    }
-    /* 5. the swaps to the left, deferred to the end: one pass per block */
-    for (k = nb; k < n; k += nb) {
-        int kb = (int)(n - k < nb ? n - k : nb);
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, 0, (int)k, (int)k, (int)(k + kb), dpiv, d->queue[0])) != LCL_OK) goto done;
-    }
-    LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
-done:
-    if (ev_read) { LCL__CL->clWaitForEvents(1, &ev_read); LCL__CL->clReleaseEvent(ev_read); }
-    LCL__CL->clFinish(d->queue[1]);
-    LCL__CL->clFinish(d->queue[0]);
-    if (dpiv) LCL__CL->clReleaseMemObject(dpiv);
-    if (dinv) LCL__CL->clReleaseMemObject(dinv);
-    if (dtmp) LCL__CL->clReleaseMemObject(dtmp);
-    LCL_FREE(P);
-    LCL_FREE(X);
-    LCL_FREE(stage);
-    LCL_FREE(lp);
-    if (info) *info = st == LCL_OK ? zero : 0;
-    if (st == LCL_OK && zero)
-        return lcl__fail(ctx, LCL_ERR_SINGULAR, "getrf: U(%lld,%lld) is exactly zero: the matrix is singular", (long long)zero, (long long)zero);
-    return st;
 }
 
 /* LU with the panel on the device. Panels of NB columns run on the second queue by nb-wide steps:
@@ -3461,102 +3306,376 @@ LCL__PRIVATE lcl_status lcl__cl_lu_u12(lcl_context *ctx, lcl__device *d, lcl_dma
     return st;
 }
 
-LCL__PRIVATE lcl_status lcl__cl_getrf_devpanel(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
-    lcl__device *d = &ctx->dev[A->dev];
-    lcl_dtype dt = A->dtype;
-    size_t es = lcl__dsize(dt), nscratch;
-    int64_t n = A->rows, K, k;
-    int ld = (int)A->ld, nb, NB, zero = 0;
-    lcl__lupanel P;
-    cl_event mark = NULL;
-    cl_command_queue qp = d->queue[1], qu = d->queue[0];
+
+/* One device's blocked factorization, right-looking with look-ahead: LU with the panel on the
+   device (lcl__cl_lu_steps), LU with the panel on the host (opts.panel = 1), or lower Cholesky.
+   lcl__cl_fact_run is the loop of all three; the steps that differ take the state here. */
+typedef struct lcl__clfact {
+    lcl_context *ctx;
+    const char *fn;               /* the caller, in messages */
+    lcl__device *d;
+    lcl_dmat *A;
+    int64_t n, bad;               /* bad: LAPACK's info, the first zero pivot / non-positive minor */
+    int ld, nb, NB, chol, host;   /* panels of NB columns by nb-wide steps; host: the LU panel on the host */
+    cl_command_queue qp, qu;      /* the panel's queue and the update's */
+    cl_event ev;                  /* look-ahead: the next panel's columns are updated (host: read to stage) */
+    cl_mem piv;                   /* LU: the pivots, on the device */
+    lcl__lupanel P;               /* LU, device panel */
+    int32_t *ipiv, *lp;           /* LU, host panel: the pivots, and the panel's own */
+    double *W, *X;                /* the panel in double, the inverse of its unit L11 */
+    void *stage;                  /* the panel as read and written: n x nb, ld nb */
+    cl_mem dinv, dtmp;
+    cl_kernel kpot, kstep;        /* Cholesky: POTF2 in local memory; the fused step (NVIDIA), or NULL */
+    cl_mem dfail;
+    size_t wg;
+    int groups;                   /* Cholesky: work-groups of the update's GEMM beyond the next panel */
+} lcl__clfact;
+
+LCL__PRIVATE lcl_status lcl__cl_fact_open_host(lcl__clfact *f, const lcl_dense_opts *o) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    size_t es = lcl__dsize(f->A->dtype), nb;
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
-    if (n == 0) return LCL_OK;
-    memset(&P, 0, sizeof P);
-    lcl__cl_blocks(d, o, n, 0, &nb, &NB);
-    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &P.step)) != LCL_OK) return st;
-    if (d->tune.grid_panel && nb <= 64) {
+    f->nb = f->NB = lcl__cl_block(d, o, f->n);
+    nb = (size_t)f->nb;
+    f->W = (double *)lcl__alloc(ctx, "panel", (size_t)f->n * nb, sizeof(double), &st);
+    f->X = f->W ? (double *)lcl__alloc(ctx, "panel inverse", nb * nb, sizeof(double), &st) : NULL;
+    f->stage = f->X ? lcl__alloc(ctx, "panel staging", (size_t)f->n * nb, es, &st) : NULL;
+    f->lp = f->stage ? (int32_t *)lcl__alloc(ctx, "pivots", nb, sizeof(int32_t), &st) : NULL;
+    if (!f->lp) return st;
+    if ((st = lcl__buffer(ctx, d, (size_t)f->n * sizeof(cl_int), CL_MEM_READ_WRITE, &f->piv)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, nb * nb * es, CL_MEM_READ_ONLY, &f->dinv)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, nb * (size_t)f->ld * es, CL_MEM_READ_WRITE, &f->dtmp)) != LCL_OK) return st;
+    /* the first panel */
+    LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], f->A->buf, f->ld, 0, 0, f->n, f->nb, f->stage, f->nb, es, CL_TRUE, 0, NULL, NULL),
+               "clEnqueueReadBufferRect");
+done:
+    return st;
+}
+LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opts *o) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    lcl_dtype dt = f->A->dtype;
+    lcl__lupanel *P = &f->P;
+    size_t nscratch;
+    cl_int e = CL_SUCCESS, zero = 0;
+    lcl_status st;
+    lcl__cl_blocks(d, o, f->n, 0, &f->nb, &f->NB);
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &P->step)) != LCL_OK) return st;
+    if (d->tune.grid_panel && f->nb <= 64) {
         lcl__program *pr;
         cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
         if ((st = lcl__program_of(ctx, d, dt, "lcl_panel_grid_d", &pr)) != LCL_OK) return st;
-        P.grid = lcl__kernel_find(pr, dt == LCL_F32 ? "lcl_panel_grid_f" : "lcl_panel_grid_d", &ek);
+        P->grid = lcl__kernel_find(pr, dt == LCL_F32 ? "lcl_panel_grid_f" : "lcl_panel_grid_d", &ek);
     }
-    P.wg = lcl__wg(d);   /* = LCL_WG of the build */
-    P.maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
-    P.groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
-    if (d->tune.grid_groups > 0) P.groups = (size_t)d->tune.grid_groups;
-    if (P.groups > P.maxg) P.groups = P.maxg;
+    P->wg = lcl__wg(d);   /* = LCL_WG of the build */
+    P->maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
+    P->groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
+    if (d->tune.grid_groups > 0) P->groups = (size_t)d->tune.grid_groups;
+    if (P->groups > P->maxg) P->groups = P->maxg;
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
-    nscratch = P.grid ? 2 * P.groups * 65 + 2 * 64 : P.maxg;
-    if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &P.piv)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.zero)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, nscratch * es, CL_MEM_READ_WRITE, &P.part)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, 2 * P.maxg * sizeof(cl_int), CL_MEM_READ_WRITE, &P.parti)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.count)) != LCL_OK) goto done;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P.bar)) != LCL_OK) goto done;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.zero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.count, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, P.bar, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(lcl__cl_after(d, qu, qp), "clEnqueueMarkerWithWaitList");
-    for (K = 0; K < n; K += NB) {
-        int KB = (int)(n - K < NB ? n - K : NB);
-        int64_t rest = n - K - KB;
-        int NB2 = (int)(rest < NB ? rest : NB);
-        /* 1. the panel, on its queue once the look-ahead update of its columns is done */
-        if ((st = lcl__cl_wait_mark(ctx, d, qp, &mark)) != LCL_OK) goto done;
-        for (k = K; k < K + KB; k += nb) {
-            int kb = (int)(K + KB - k < nb ? K + KB - k : nb), inner = (int)(K + KB - k - kb);
-            if ((st = lcl__cl_lu_steps(ctx, d, A, &P, (int)k, kb, qp)) != LCL_OK) goto done;
-            /* this step's swaps to the panel's columns left and right of it */
-            if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)K, (int)k, (int)k, (int)(k + kb), P.piv, qp)) != LCL_OK) goto done;
-            if (inner == 0) continue;
-            if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(k + kb), (int)(K + KB), (int)k, (int)(k + kb), P.piv, qp)) != LCL_OK) goto done;
-            if ((st = lcl__cl_trsm(ctx, d, dt, 0, A->buf, k * ld + k, ld, kb, A->buf, k * ld + k + kb, ld, inner, qp)) != LCL_OK) goto done;
-            if ((st = lcl__cl_gemm(ctx, d, dt, (int)(n - k - kb), inner, kb, -1.0, A->buf, (k + kb) * ld + k, ld, A->buf, k * ld + k + kb, ld, 0,
-                                   1.0, A->buf, (k + kb) * ld + k + kb, ld, 0, qp)) != LCL_OK)
-                goto done;
-        }
-        if (rest == 0) break;
-        {
+    nscratch = P->grid ? 2 * P->groups * 65 + 2 * 64 : P->maxg;
+    if ((st = lcl__buffer(ctx, d, (size_t)f->n * sizeof(cl_int), CL_MEM_READ_WRITE, &f->piv)) != LCL_OK) return st;
+    P->piv = f->piv;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P->zero)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, nscratch * lcl__dsize(dt), CL_MEM_READ_WRITE, &P->part)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, 2 * P->maxg * sizeof(cl_int), CL_MEM_READ_WRITE, &P->parti)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P->count)) != LCL_OK) return st;
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P->bar)) != LCL_OK) return st;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->zero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->count, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->bar, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(lcl__cl_after(d, f->qu, f->qp), "clEnqueueMarkerWithWaitList");
+done:
+    return st;
+}
+/* Lower Cholesky, entirely on the device, nothing waits for the host: the panel by nb-wide steps
+   (diagonal block in one work-group's local memory, L21 by the TRSM kernel), the trailing matrix
+   once per panel with K = NB. On NVIDIA (double) the step's GEMM and POTF2 are one launch,
+   lcl_potrf_step_d, so POTF2 runs beside the GEMM of the rows below. A third queue for those rows
+   did not work: its kernels waited for the update's GEMM to end (H200, 92 against 78 ms). An
+   upper factor is the same on the transpose. */
+LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_opts *o) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    lcl_dtype dt = f->A->dtype;
+    cl_int e = CL_SUCCESS, fail = 0;
+    lcl_status st;
+    if ((st = lcl__cl_nonfinite(ctx, f->A, 1, f->fn)) != LCL_OK) return st;
+    lcl__cl_blocks(d, o, f->n, dt == LCL_F64 ? 2 : 1, &f->nb, &f->NB);
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &f->kpot)) != LCL_OK) return st;
+    if (dt == LCL_F64 && d->tune.tc && d->tune.fused_step) {
+        lcl__program *pr;
+        cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
+        if ((st = lcl__program_of(ctx, d, dt, "lcl_potrf_step_d", &pr)) != LCL_OK) return st;
+        f->kstep = lcl__kernel_find(pr, "lcl_potrf_step_d", &ek);
+    }
+    /* The trailing update runs on chol_upd_groups units, or the panel's kernels queue behind all
+       of its work-groups and nothing overlaps. LU's one-launch panel needs every unit. */
+    f->groups = d->tune.chol_upd_groups;
+    f->wg = lcl__wg(d);
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &f->dfail)) != LCL_OK) return st;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, f->dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(lcl__cl_after(d, f->qu, f->qp), "clEnqueueMarkerWithWaitList");
+done:
+    return st;
+}
+
+/* LU panel K (KB wide, rest columns right of it) on the host, in double: written back with its
+   pivots and L11's inverse on the transfer queue, without waiting for the rest of the previous
+   update (it touches other columns); the update queue then waits for the writes */
+LCL__PRIVATE lcl_status lcl__cl_panel_host(lcl__clfact *f, int64_t K, int KB, int64_t rest) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    lcl_dtype dt = f->A->dtype;
+    size_t es = lcl__dsize(dt), nb = (size_t)f->nb;
+    int64_t m = f->n - K, i, z = 0;
+    cl_event ew[3];
+    int nw = 0;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    /* staging is m x KB with ld nb */
+    for (i = 0; i < m; i++) lcl__widen(dt, (char *)f->stage + (size_t)i * nb * es, f->W + (size_t)i * KB, (size_t)KB);
+    lcl__host_rgetf(m, KB, f->W, KB, f->lp, &z, 0);
+    if (z && !f->bad) f->bad = K + z;
+    for (i = 0; i < KB; i++) f->ipiv[K + i] = (int32_t)(K + f->lp[i]);
+    for (i = 0; i < m; i++) lcl__narrow(dt, f->W + (size_t)i * KB, (char *)f->stage + (size_t)i * nb * es, (size_t)KB);
+    if (rest > 0) {
+        double *Xs = f->X;
+        lcl__host_inv_unit_lower(KB, f->W, KB, f->X);
+        if (dt == LCL_F32) { float *xf = (float *)f->X; int q; for (q = 0; q < KB * KB; q++) xf[q] = (float)Xs[q]; }
+    }
+    if (rest > 0) e = LCL__CL->clEnqueueWriteBuffer(f->qp, f->dinv, CL_FALSE, 0, (size_t)KB * KB * es, f->X, 0, NULL, &ew[nw++]);
+    if (e == CL_SUCCESS) e = lcl__cl_rect(d, 1, f->qp, f->A->buf, f->ld, K, K, m, KB, f->stage, f->nb, es, CL_FALSE, 0, NULL, &ew[nw++]);
+    if (e == CL_SUCCESS)
+        e = LCL__CL->clEnqueueWriteBuffer(f->qp, f->piv, CL_FALSE, (size_t)K * sizeof(cl_int), (size_t)KB * sizeof(cl_int), f->ipiv + K, 0, NULL,
+                                          &ew[nw++]);
+    if (e != CL_SUCCESS) {
+        nw--;
+        while (nw > 0) LCL__CL->clReleaseEvent(ew[--nw]);
+        return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(panel)", d->info.name);
+    }
+    LCL__CLCHK(lcl__cl_join(d, nw, ew), "clEnqueueBarrierWithWaitList");
+done:
+    return st;
+}
+/* an LU step (columns k..k+kb of panel K) on the panel's queue: the pivoting factorization, its
+   swaps to the panel's columns left and right of it, U by TRSM and the panel's remaining columns
+   by GEMM */
+LCL__PRIVATE lcl_status lcl__cl_step_lu(lcl__clfact *f, int64_t K, int KB, int64_t k, int kb) {
+    lcl__device *d = f->d;
+    cl_mem a = f->A->buf;
+    int ld = f->ld, inner = (int)(K + KB - k - kb);
+    lcl_status st;
+    if ((st = lcl__cl_lu_steps(f->ctx, d, f->A, &f->P, (int)k, kb, f->qp)) != LCL_OK) return st;
+    if ((st = lcl__cl_laswp(f->ctx, d, f->A->dtype, a, ld, (int)K, (int)k, (int)k, (int)(k + kb), f->piv, f->qp)) != LCL_OK || inner == 0) return st;
+    if ((st = lcl__cl_laswp(f->ctx, d, f->A->dtype, a, ld, (int)(k + kb), (int)(K + KB), (int)k, (int)(k + kb), f->piv, f->qp)) != LCL_OK) return st;
+    if ((st = lcl__cl_trsm(f->ctx, d, f->A->dtype, 0, a, k * ld + k, ld, kb, a, k * ld + k + kb, ld, inner, f->qp)) != LCL_OK) return st;
+    return lcl__cl_gemm(f->ctx, d, f->A->dtype, (int)(f->n - k - kb), inner, kb, -1.0, a, (k + kb) * ld + k, ld, a, k * ld + k + kb, ld, 0, 1.0, a,
+                        (k + kb) * ld + k + kb, ld, 0, f->qp);
+}
+/* a Cholesky step, left-looking inside the panel: the step's columns, from the diagonal down,
+   less the panel's earlier columns in one GEMM with K = k - K (right-looking rewrote those columns
+   up to seven times on the few units the update leaves free), POTF2 of the diagonal block, then
+   L21 = A21 inv(L11)^T in place down to the last row */
+LCL__PRIVATE lcl_status lcl__cl_step_chol(lcl__clfact *f, int64_t K, int64_t k, int kb) {
+    lcl__device *d = f->d;
+    cl_mem a = f->A->buf;
+    int ld = f->ld, base = (int)k;
+    int64_t below = f->n - k - kb;
+    cl_long off = k * ld + k;
+    cl_int e;
+    lcl_status st;
+    if (f->kstep) {   /* the same in one launch, POTF2 in group 0 beside the rows below */
+        int kp = (int)(k - K), bl = (int)below;
+        size_t lw = (size_t)(32 * d->tune.tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tune.tc_wm - 1) / (32 * d->tune.tc_wm) : 0));
+        e = lcl__argv(f->kstep, 8, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(kp), LCL__A(bl), LCL__A(base), LCL__A(f->dfail));
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kstep, 1, NULL, &gw, &lw, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(f->ctx, e, "lcl_potrf_step", d->info.name);
+    } else {
+        if (k > K && (st = lcl__cl_gemm(f->ctx, d, f->A->dtype, (int)(f->n - k), kb, (int)(k - K), -1.0, a, k * ld + K, ld, a, k * ld + K, ld, 1, 1.0,
+                                        a, off, ld, 1, f->qp)) != LCL_OK)
+            return st;
+        e = lcl__argv(f->kpot, 6, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(f->dfail));
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kpot, 1, NULL, &f->wg, &f->wg, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(f->ctx, e, "lcl_potf2_local", d->info.name);
+    }
+    if (below == 0) return LCL_OK;
+    return lcl__cl_trsm(f->ctx, d, f->A->dtype, 1, a, off, ld, kb, a, (k + kb) * ld + k, ld, (int)below, f->qp);
+}
+/* panel K (KB columns) on its queue, by nb-wide steps */
+LCL__PRIVATE lcl_status lcl__cl_panel_dev(lcl__clfact *f, int64_t K, int KB) {
+    int64_t k;
+    lcl_status st = LCL_OK;
+    for (k = K; k < K + KB && st == LCL_OK; k += f->nb) {
+        int kb = (int)(K + KB - k < f->nb ? K + KB - k : f->nb);
+        st = f->chol ? lcl__cl_step_chol(f, K, k, kb) : lcl__cl_step_lu(f, K, KB, k, kb);
+    }
+    return st;
+}
+/* LU: panel K's swaps to the trailing columns, then U12 = inv(L11) A12 (the host panel's by its
+   inverse through the temporary) */
+LCL__PRIVATE lcl_status lcl__cl_lu_trail(lcl__clfact *f, int64_t K, int KB, int64_t rest) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    lcl_dtype dt = f->A->dtype;
+    size_t es = lcl__dsize(dt), so[3] = {0, 0, 0}, dor[3], reg[3];
+    int ld = f->ld;
+    cl_int e = CL_SUCCESS;
+    lcl_status st;
+    if ((st = lcl__cl_laswp(ctx, d, dt, f->A->buf, ld, (int)(K + KB), (int)f->n, (int)K, (int)(K + KB), f->piv, f->qu)) != LCL_OK) return st;
+    if (!f->host) return lcl__cl_lu_u12(ctx, d, f->A, (int)K, KB, f->nb, K + KB, (int)rest, f->qu);
+    if ((st = lcl__cl_gemm(ctx, d, dt, KB, (int)rest, KB, 1.0, f->dinv, 0, KB, f->A->buf, K * ld + K + KB, ld, 0, 0.0, f->dtmp, 0, ld, 0,
+                           f->qu)) != LCL_OK)
+        return st;
+    dor[0] = (size_t)(K + KB) * es; dor[1] = (size_t)K; dor[2] = 0;
+    reg[0] = (size_t)rest * es; reg[1] = (size_t)KB; reg[2] = 1;
+    LCL__CLCHK(LCL__CL->clEnqueueCopyBufferRect(f->qu, f->dtmp, f->A->buf, so, dor, reg, (size_t)ld * es, 0, (size_t)ld * es, 0, 0, NULL, NULL),
+               "clEnqueueCopyBufferRect");
+done:
+    return st;
+}
+/* the trailing matrix less panel K's contribution, columns K+KB+c .. +w (Cholesky: the lower part
+   of A22 -= L21 L21^T from row K+KB+c, capped to f->groups past the next panel's columns) */
+LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, int64_t rest, int c, int w) {
+    cl_mem a = f->A->buf;
+    int64_t r = K + KB;
+    int ld = f->ld;
+    if (!f->chol)
+        return lcl__cl_gemm(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, a, K * ld + r + c, ld, 0, 1.0, a,
+                            r * ld + r + c, ld, 0, f->qu);
+    return lcl__cl_gemm_g(f->ctx, f->d, f->A->dtype, (int)(rest - c), w, KB, -1.0, a, (r + c) * ld + K, ld, a, (r + c) * ld + K, ld, 1, 1.0, a,
+                          (r + c) * ld + r + c, ld, 1, f->qu, c ? f->groups : f->d->tune.upd_groups);
+}
+/* f->ev once the next panel's columns (NB2 wide) are updated: a marker, or with the host panel
+   their read into the staging on the transfer queue */
+LCL__PRIVATE lcl_status lcl__cl_fact_mark(lcl__clfact *f, int64_t K, int KB, int64_t rest, int NB2) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    cl_event mark = NULL;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    if (!f->host) {
+        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(f->qu, 0, NULL, &f->ev), "clEnqueueMarkerWithWaitList");
+        return LCL_OK;
+    }
+    LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(f->qu, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
+    LCL__CL->clFlush(f->qu);
+    e = lcl__cl_rect(d, 0, f->qp, f->A->buf, f->ld, K + KB, K + KB, rest, NB2, f->stage, f->nb, lcl__dsize(f->A->dtype), CL_FALSE, 1, &mark, &f->ev);
+    LCL__CL->clReleaseEvent(mark);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueReadBufferRect(panel)", d->info.name);
+    LCL__CL->clFlush(f->qp);
+done:
+    return st;
+}
+/* the panel waits for the look-ahead update of its columns: on its queue, or on the host */
+LCL__PRIVATE lcl_status lcl__cl_fact_wait(lcl__clfact *f) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    if (!f->host) return lcl__cl_wait_mark(ctx, d, f->qp, &f->ev);
+    if (f->ev) {
+        LCL__CLCHK(LCL__CL->clWaitForEvents(1, &f->ev), "clWaitForEvents(panel)");
+        LCL__CL->clReleaseEvent(f->ev);
+        f->ev = NULL;
+    }
+done:
+    return st;
+}
+/* after the loop: LU's pivots and first zero pivot from the device, and the swaps left of each
+   panel, deferred to the end (one pass per panel); Cholesky's first non-positive minor */
+LCL__PRIVATE lcl_status lcl__cl_fact_finish(lcl__clfact *f) {
+    lcl_context *ctx = f->ctx;
+    lcl__device *d = f->d;
+    int64_t K, n = f->n;
+    cl_int e = CL_SUCCESS, bad = 0;
+    lcl_status st = LCL_OK;
+    if (f->chol) {
+        LCL__CLCHK(LCL__CL->clFinish(f->qu), "clFinish");
+        LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(f->qp, f->dfail, CL_TRUE, 0, sizeof(cl_int), &bad, 0, NULL, NULL), "clEnqueueReadBuffer");
+        f->bad = bad;
+        return LCL_OK;
+    }
+    if (!f->host) {
+        LCL__CLCHK(LCL__CL->clFinish(f->qp), "clFinish");
+        LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(f->qp, f->piv, CL_TRUE, 0, (size_t)n * sizeof(cl_int), f->ipiv, 0, NULL, NULL),
+                   "clEnqueueReadBuffer(pivots)");
+        LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(f->qp, f->P.zero, CL_TRUE, 0, sizeof(cl_int), &bad, 0, NULL, NULL), "clEnqueueReadBuffer");
+        f->bad = bad;
+    }
+    for (K = f->NB; K < n; K += f->NB) {
+        int KB = (int)(n - K < f->NB ? n - K : f->NB);
+        if ((st = lcl__cl_laswp(ctx, d, f->A->dtype, f->A->buf, f->ld, 0, (int)K, (int)K, (int)(K + KB), f->piv, f->qu)) != LCL_OK) return st;
+    }
+    LCL__CLCHK(LCL__CL->clFinish(f->qu), "clFinish");
+done:
+    return st;
+}
+LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
+    cl_mem bufs[9];
+    int i;
+    if (f->ev) {
+        if (f->host) LCL__CL->clWaitForEvents(1, &f->ev);
+        LCL__CL->clReleaseEvent(f->ev);
+    }
+    LCL__CL->clFinish(f->qp);
+    LCL__CL->clFinish(f->qu);
+    bufs[0] = f->piv; bufs[1] = f->P.zero; bufs[2] = f->P.part; bufs[3] = f->P.parti; bufs[4] = f->P.count; bufs[5] = f->P.bar;
+    bufs[6] = f->dinv; bufs[7] = f->dtmp; bufs[8] = f->dfail;
+    for (i = 0; i < 9; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
+    LCL_FREE(f->W);
+    LCL_FREE(f->X);
+    LCL_FREE(f->stage);
+    LCL_FREE(f->lp);
+}
+/* The loop: panel K once the look-ahead update of its columns is done; (LU) the trailing columns'
+   swaps and U12; the next panel's columns, marked for its factorization, then the rest of the
+   trailing matrix beside it. *info: LAPACK's, with LCL_OK (the caller words the message). */
+LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, const char *fn, lcl_dmat *A, int chol, int32_t *ipiv, int64_t *info,
+                                         const lcl_dense_opts *o) {
+    lcl__clfact f;
+    lcl__device *d = &ctx->dev[A->dev];
+    int64_t K;
+    cl_int e = CL_SUCCESS;
+    lcl_status st;
+    if (A->rows == 0) return LCL_OK;
+    memset(&f, 0, sizeof f);
+    f.ctx = ctx;
+    f.fn = fn;
+    f.d = d;
+    f.A = A;
+    f.n = A->rows;
+    f.ld = (int)A->ld;
+    f.chol = chol;
+    f.host = !chol && o && o->panel == 1;
+    f.ipiv = ipiv;
+    f.qp = d->queue[1];
+    f.qu = d->queue[0];
+    st = chol ? lcl__cl_fact_open_chol(&f, o) : f.host ? lcl__cl_fact_open_host(&f, o) : lcl__cl_fact_open_lu(&f, o);
+    for (K = 0; K < f.n && st == LCL_OK; K += f.NB) {
+        int KB = (int)(f.n - K < f.NB ? f.n - K : f.NB);
+        int64_t rest = f.n - K - KB;
+        int NB2 = (int)(rest < f.NB ? rest : f.NB);
+        if ((st = lcl__cl_fact_wait(&f)) != LCL_OK) break;
+        st = f.host ? lcl__cl_panel_host(&f, K, KB, rest) : lcl__cl_panel_dev(&f, K, KB);
+        if (st != LCL_OK || rest == 0) break;
+        if (!f.host) {   /* the update queue waits for the panel */
             cl_event ew;
-            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
+            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(f.qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
             LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
         }
-        /* 2. the trailing columns: swaps, U12, the next panel's columns, then the rest */
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, (int)(K + KB), (int)n, (int)K, (int)(K + KB), P.piv, qu)) != LCL_OK) goto done;
-        if ((st = lcl__cl_lu_u12(ctx, d, A, (int)K, KB, nb, K + KB, (int)rest, qu)) != LCL_OK) goto done;
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, NB2, KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf, K * ld + K + KB, ld, 0,
-                               1.0, A->buf, (K + KB) * ld + K + KB, ld, 0, qu)) != LCL_OK)
-            goto done;
-        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qu, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
-        if (rest > NB2 && (st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(rest - NB2), KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf,
-                                             K * ld + K + KB + NB2, ld, 0, 1.0, A->buf, (K + KB) * ld + K + KB + NB2, ld, 0, qu)) != LCL_OK)
-            goto done;
-        LCL__CL->clFlush(qu);
+        if (!chol && (st = lcl__cl_lu_trail(&f, K, KB, rest)) != LCL_OK) break;
+        if ((st = lcl__cl_fact_update(&f, K, KB, rest, 0, NB2)) != LCL_OK) break;
+        if ((st = lcl__cl_fact_mark(&f, K, KB, rest, NB2)) != LCL_OK) break;
+        if (rest > NB2 && (st = lcl__cl_fact_update(&f, K, KB, rest, NB2, (int)(rest - NB2))) != LCL_OK) break;
+        LCL__CL->clFlush(f.qu);
     }
-    LCL__CLCHK(LCL__CL->clFinish(qp), "clFinish");
-    /* 3. pivots and the first zero pivot to the host, then the swaps to the left of each panel */
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, P.piv, CL_TRUE, 0, (size_t)n * sizeof(cl_int), ipiv, 0, NULL, NULL), "clEnqueueReadBuffer(pivots)");
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, P.zero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueReadBuffer");
-    for (K = NB; K < n; K += NB) {
-        int KB = (int)(n - K < NB ? n - K : NB);
-        if ((st = lcl__cl_laswp(ctx, d, dt, A->buf, ld, 0, (int)K, (int)K, (int)(K + KB), P.piv, qu)) != LCL_OK) goto done;
-    }
-    LCL__CLCHK(LCL__CL->clFinish(qu), "clFinish");
+    if (st == LCL_OK) st = lcl__cl_fact_finish(&f);
 done:
-    if (mark) LCL__CL->clReleaseEvent(mark);
-    LCL__CL->clFinish(qp);
-    LCL__CL->clFinish(qu);
-    {
-        cl_mem *bufs[6];
-        int i;
-        bufs[0] = &P.piv; bufs[1] = &P.zero; bufs[2] = &P.part; bufs[3] = &P.parti; bufs[4] = &P.count; bufs[5] = &P.bar;
-        for (i = 0; i < 6; i++) if (*bufs[i]) LCL__CL->clReleaseMemObject(*bufs[i]);
-    }
-    if (info) *info = st == LCL_OK ? zero : 0;
-    if (st == LCL_OK && zero)
-        return lcl__fail(ctx, LCL_ERR_SINGULAR, "getrf: U(%d,%d) is exactly zero: the matrix is singular", zero, zero);
+    lcl__cl_fact_close(&f);
+    if (info) *info = st == LCL_OK ? f.bad : 0;
     return st;
 }
 
@@ -3565,115 +3684,6 @@ LCL__PRIVATE lcl_status lcl__cl_alg_check(lcl_context *ctx, const lcl_dense_opts
         return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: the OpenCL backend runs the blocked algorithm only; the unblocked, Crout and "
                          "Cholesky-Banachiewicz oracles run on the serial and openmp backends", fn);
     return LCL_OK;
-}
-
-LCL__PRIVATE lcl_status lcl__cl_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
-    lcl_status st = lcl__cl_alg_check(ctx, o, "getrf");
-    if (st != LCL_OK) return st;
-    if ((st = lcl__cl_nonfinite(ctx, A, 0, "getrf")) != LCL_OK) return st;
-    if (o && o->panel == 1) return lcl__cl_getrf_hostpanel(ctx, A, ipiv, info, o);
-    return lcl__cl_getrf_devpanel(ctx, A, ipiv, info, o);
-}
-
-/* Lower Cholesky of the row-major device matrix (in its lower triangle), entirely on the device,
-   nothing waits for the host. Two block sizes: panels of NB columns are factored on the second
-   queue by nb-wide steps (each step's columns first less the panel's earlier ones, by one GEMM;
-   diagonal block in one work-group's local memory; L21 by the TRSM kernel); the trailing matrix
-   is then updated once per panel with K = NB, the next panel's columns first so its
-   factorization overlaps the rest. On NVIDIA (double) the step's GEMM and POTF2 are one launch,
-   lcl_potrf_step_d, so POTF2 runs beside the GEMM of the rows below. A third queue for those rows
-   did not work: its kernels waited for the update's GEMM to end (H200, 92 against 78 ms).
-   An upper factor is the same on the transpose. */
-LCL__PRIVATE lcl_status lcl__cl_potrf_lower(lcl_context *ctx, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
-    lcl__device *d = &ctx->dev[A->dev];
-    lcl_dtype dt = A->dtype;
-    int64_t n = A->rows, K, k;
-    int ld = (int)A->ld, nb, NB, fail = 0;
-    cl_mem dfail = NULL;
-    cl_kernel kpot, kstep = NULL;
-    cl_event mark = NULL;
-    cl_command_queue qp = d->queue[1], qu = d->queue[0];
-    cl_int e = CL_SUCCESS;
-    lcl_status st = LCL_OK;
-    size_t wg;
-    int groups = d->tune.chol_upd_groups;
-    if (n == 0) return LCL_OK;
-    if ((st = lcl__cl_nonfinite(ctx, A, 1, "potrf")) != LCL_OK) return st;
-    lcl__cl_blocks(d, o, n, dt == LCL_F64 ? 2 : 1, &nb, &NB);
-    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &kpot)) != LCL_OK) return st;
-    if (dt == LCL_F64 && d->tune.tc && d->tune.fused_step) {
-        lcl__program *pr;
-        cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
-        if ((st = lcl__program_of(ctx, d, dt, "lcl_potrf_step_d", &pr)) != LCL_OK) return st;
-        kstep = lcl__kernel_find(pr, "lcl_potrf_step_d", &ek);
-    }
-    /* The trailing update runs on chol_upd_groups units, or the panel's kernels queue behind all
-       of its work-groups and nothing overlaps. LU's one-launch panel needs every unit. */
-    wg = lcl__wg(d);
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &dfail)) != LCL_OK) goto done;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(lcl__cl_after(d, qu, qp), "clEnqueueMarkerWithWaitList");
-    for (K = 0; K < n; K += NB) {
-        int KB = (int)(n - K < NB ? n - K : NB);
-        int64_t rest = n - K - KB;
-        int NB2 = (int)(rest < NB ? rest : NB);
-        /* 1. the panel, on its queue once the look-ahead update of its columns is done */
-        if ((st = lcl__cl_wait_mark(ctx, d, qp, &mark)) != LCL_OK) goto done;
-        for (k = K; k < K + KB; k += nb) {
-            int kb = (int)(K + KB - k < nb ? K + KB - k : nb), base = (int)k;
-            int64_t below = n - k - kb;
-            cl_long off = k * ld + k;
-            /* left-looking inside the panel: this step's columns, from the diagonal down, less the
-               panel's earlier columns, in one GEMM with K = k - K. Right-looking (every later
-               column of the panel after each step, K = nb) rewrote those columns up to seven
-               times on the few units the update leaves free. */
-            if (kstep) {   /* the same in one launch, POTF2 in group 0 beside the rows below */
-                int kp = (int)(k - K), bl = (int)below;
-                size_t lw = (size_t)(32 * d->tune.tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tune.tc_wm - 1) / (32 * d->tune.tc_wm) : 0));
-                e = lcl__argv(kstep, 8, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(kp), LCL__A(bl), LCL__A(base), LCL__A(dfail));
-                if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kstep, 1, NULL, &gw, &lw, 0, NULL, NULL);
-                if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potrf_step", d->info.name); goto done; }
-            } else {
-                if (k > K && (st = lcl__cl_gemm(ctx, d, dt, (int)(n - k), kb, (int)(k - K), -1.0, A->buf, k * ld + K, ld, A->buf, k * ld + K, ld, 1,
-                                                1.0, A->buf, off, ld, 1, qp)) != LCL_OK)
-                    goto done;
-                e = lcl__argv(kpot, 6, LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(dfail));
-                if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(qp, kpot, 1, NULL, &wg, &wg, 0, NULL, NULL);
-                if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "lcl_potf2_local", d->info.name); goto done; }
-            }
-            if (below == 0) break;
-            /* L21 = A21 inv(L11)^T in place, down to the last row */
-            if ((st = lcl__cl_trsm(ctx, d, dt, 1, A->buf, off, ld, kb, A->buf, (k + kb) * ld + k, ld, (int)below, qp)) != LCL_OK) goto done;
-        }
-        if (rest == 0) break;
-        {
-            cl_event ew;
-            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
-            LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
-        }
-        /* 2. A22 -= L21 L21^T (lower part): the next panel's columns (all units: the panel waits
-           for them), then the rest */
-        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, NB2, KB, -1.0, A->buf, (K + KB) * ld + K, ld, A->buf, (K + KB) * ld + K, ld, 1, 1.0,
-                               A->buf, (K + KB) * ld + K + KB, ld, 1, qu)) != LCL_OK)
-            goto done;
-        LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qu, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
-        if (rest > NB2 && (st = lcl__cl_gemm_g(ctx, d, dt, (int)(rest - NB2), (int)(rest - NB2), KB, -1.0, A->buf, (K + KB + NB2) * ld + K, ld,
-                                               A->buf, (K + KB + NB2) * ld + K, ld, 1, 1.0, A->buf, (K + KB + NB2) * ld + K + KB + NB2, ld, 1,
-                                               qu, groups)) != LCL_OK)
-            goto done;
-        LCL__CL->clFlush(qu);
-    }
-    LCL__CLCHK(LCL__CL->clFinish(qu), "clFinish");
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(qp, dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueReadBuffer");
-done:
-    if (mark) LCL__CL->clReleaseEvent(mark);
-    LCL__CL->clFinish(qp);
-    LCL__CL->clFinish(qu);
-    if (dfail) LCL__CL->clReleaseMemObject(dfail);
-    if (info) *info = st == LCL_OK ? fail : 0;
-    if (st == LCL_OK && fail)
-        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "potrf: the leading minor of order %d is not positive definite", fail);
-    return st;
 }
 
 /* in-place transpose of a square device matrix through a temporary */
@@ -3692,12 +3702,19 @@ done:
     return st;
 }
 
-LCL__PRIVATE lcl_status lcl__cl_potrf(lcl_context *ctx, lcl_uplo u, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
+/* LU (chol 0) or Cholesky of a device matrix; *info LAPACK's, with LCL_OK. An upper factor is the
+   lower one of the transpose. */
+LCL__PRIVATE lcl_status lcl__cl_factor(lcl_context *ctx, const char *fn, int chol, lcl_uplo u, lcl_dmat *A, int32_t *ipiv, int64_t *info,
+                                       const lcl_dense_opts *o) {
     lcl_status st, st2;
-    if ((st = lcl__cl_alg_check(ctx, o, "potrf")) != LCL_OK) return st;
-    if (u == LCL_LOWER) return lcl__cl_potrf_lower(ctx, A, info, o);
+    if ((st = lcl__cl_alg_check(ctx, o, fn)) != LCL_OK) return st;
+    if (!chol) {
+        if ((st = lcl__cl_nonfinite(ctx, A, 0, fn)) != LCL_OK) return st;
+        return lcl__cl_fact_run(ctx, fn, A, 0, ipiv, info, o);
+    }
+    if (u == LCL_LOWER) return lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o);
     if ((st = lcl__cl_transpose_square(ctx, A)) != LCL_OK) return st;
-    st = lcl__cl_potrf_lower(ctx, A, info, o);
+    st = lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o);
     st2 = lcl__cl_transpose_square(ctx, A);
     return st != LCL_OK ? st : st2;
 }
@@ -4010,203 +4027,220 @@ LCL__PRIVATE lcl_status lcl__multi_copy_rect(lcl_context *ctx, lcl__mdev *v, int
     return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueCopyBufferRect", v->d->info.name);
 }
 
-/* LU: *zero gets the first zero pivot (1-based), LAPACK's info */
-LCL__PRIVATE lcl_status lcl__multi_getrf(lcl_context *ctx, lcl__multi *m, int32_t *ipiv, int64_t *zero) {
+/* LU panel s on the host, from rd: its pivots to ipiv (*zero: the first zero pivot, 1-based), the
+   panel to its owner's columns and to each device with columns right of it, the pivots to all */
+LCL__PRIVATE lcl_status lcl__multi_panel_lu(lcl_context *ctx, lcl__multi *m, int64_t s, int32_t *piv, int32_t *ipiv, int64_t *zero) {
+    size_t es = m->es;
+    int64_t n = m->n, nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), rows = n - k, lco = s / m->nd * nb, z = 0, i;
+    int o = (int)(s % m->nd), b = (int)(s & 1), p;
+    lcl_status st;
+    for (i = 0; i < rows; i++) lcl__widen(m->dt, (char *)m->rd + (size_t)(i * nb) * es, m->P + i * kb, (size_t)kb);
+    lcl__host_rgetf(rows, (int)kb, m->P, (int)kb, piv, &z, 0);
+    if (z && !*zero) *zero = k + z;
+    for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + piv[i]);
+    if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
+    for (i = 0; i < rows; i++) lcl__narrow(m->dt, m->P + i * kb, (char *)m->stage[b] + (size_t)(i * nb) * es, (size_t)kb);
+    for (p = 0; p < m->nd; p++) {
+        lcl__mdev *v = &m->dv[p];
+        int right = lcl__mb_before(m, p, s + 1) * nb < v->ncols;
+        st = p == o ? lcl__multi_send(ctx, m, v, b, v->a, v->ld, k, lco, rows, kb, ipiv, k)
+                    : lcl__multi_send(ctx, m, v, b, right ? v->panel[b] : NULL, nb, 0, 0, rows, kb, ipiv, k);
+        if (st != LCL_OK) return st;
+    }
+    return LCL_OK;
+}
+/* Cholesky's diagonal block s on the host, in double, from rd (*fail: the order of the first
+   non-positive minor, and nothing more is done); its owner gets it back and, unless it is the
+   last, solves L21 on its transfer queue, which goes through the host to the other devices with
+   columns right of it; the owner copies its own into panel[b] */
+LCL__PRIVATE lcl_status lcl__multi_panel_chol(lcl_context *ctx, lcl__multi *m, int64_t s, int64_t *fail) {
     lcl_dtype dt = m->dt;
     size_t es = m->es;
-    int64_t n = m->n, nb = m->nb, s, i;
+    int64_t n = m->n, nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), rest = n - k - kb, lco = s / m->nd * nb, inf = 0, i;
+    int o = (int)(s % m->nd), b = (int)(s & 1), p;
+    lcl__mdev *vo = &m->dv[o];
+    lcl__device *d = vo->d;
+    cl_event l21 = NULL;
+    cl_int e;
+    lcl_status st;
+    lcl_dense_opts unb;
+    memset(&unb, 0, sizeof unb);
+    unb.alg = LCL_ALG_UNBLOCKED;
+    for (i = 0; i < kb; i++) lcl__widen(dt, (char *)m->rd + (size_t)(i * nb) * es, m->P + i * kb, (size_t)kb);
+    /* row-major lower = column-major upper */
+    if ((st = lcl__cpu_potrf(ctx, LCL_F64, LCL_UPPER, kb, m->P, kb, &inf, &unb)) != LCL_OK) return st;
+    if (inf) { *fail = k + inf; return LCL_OK; }
+    lcl__narrow(dt, m->P, m->diag, (size_t)(kb * kb));
+    if ((e = lcl__cl_rect(d, 1, d->queue[1], vo->a, vo->ld, k, lco, kb, kb, m->diag, kb, es, CL_FALSE, 0, NULL, NULL)) != CL_SUCCESS)
+        return lcl__clfail(ctx, e, "clEnqueueWriteBufferRect(diagonal block)", d->info.name);
+    if (rest == 0) return LCL_OK;
+    if (kb <= d->tune.trsm_nb) {
+        if ((st = lcl__cl_trsm(ctx, d, dt, 1, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, (int)rest,
+                               d->queue[1])) != LCL_OK) return st;
+    } else {
+        if ((st = lcl__cl_trtri(ctx, d, dt, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, 0, vo->inv, d->queue[1])) != LCL_OK) return st;
+        if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)kb, (int)kb, 1.0, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, vo->inv, 0, (int)kb, 0,
+                               0.0, vo->tmp, 0, (int)nb, 0, d->queue[1])) != LCL_OK) return st;
+        if ((st = lcl__multi_copy_rect(ctx, vo, 1, es, vo->tmp, nb, 0, 0, vo->a, vo->ld, k + kb, lco, rest, kb)) != LCL_OK) return st;
+    }
+    if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
+    e = lcl__cl_rect(d, 0, d->queue[1], vo->a, vo->ld, k + kb, lco, rest, kb, m->stage[b], nb, es, CL_FALSE, 0, NULL, &l21);
+    if (e == CL_SUCCESS) e = LCL__CL->clFlush(d->queue[1]);
+    if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(L21)", d->info.name); goto done; }
+    if ((st = lcl__multi_mark(ctx, vo, 1, &vo->sent[b])) != LCL_OK) goto done;
+    if ((st = lcl__multi_wait(ctx, vo, 0, vo->sent[b])) != LCL_OK) goto done;
+    if ((st = lcl__multi_copy_rect(ctx, vo, 0, es, vo->a, vo->ld, k + kb, lco, vo->panel[b], nb, 0, 0, rest, kb)) != LCL_OK) goto done;
+    if ((st = lcl__multi_host_wait(ctx, &l21, d->info.name)) != LCL_OK) goto done;
+    for (p = 0; p < m->nd; p++)
+        if (p != o && lcl__mb_before(m, p, s + 1) * nb < m->dv[p].ncols &&
+            (st = lcl__multi_send(ctx, m, &m->dv[p], b, m->dv[p].panel[b], nb, 0, 0, rest, kb, NULL, 0)) != LCL_OK) goto done;
+done:
+    if (l21) { LCL__CL->clWaitForEvents(1, &l21); LCL__CL->clReleaseEvent(l21); }
+    return st;
+}
+/* where device v reads panel s's L: in its own columns if it owns the panel, else in panel[b] */
+LCL__PRIVATE cl_mem lcl__multi_l(const lcl__multi *m, lcl__mdev *v, int64_t s, int64_t *offl, int64_t *ldl) {
+    int own = s % m->nd == v - m->dv;
+    *offl = own ? s * m->nb * v->ld + s / m->nd * m->nb : 0;
+    *ldl = own ? v->ld : m->nb;
+    return own ? v->a : v->panel[s & 1];
+}
+/* LU: A22 -= L21 U12 on v's columns c0..c0+cols */
+LCL__PRIVATE lcl_status lcl__multi_lu_gemm(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t c0, int64_t cols) {
+    int64_t k = s * m->nb, kb = lcl__mb_width(m, s), ld = v->ld, offl, ldl;
+    cl_mem L = lcl__multi_l(m, v, s, &offl, &ldl);
+    return lcl__cl_gemm(ctx, v->d, m->dt, (int)(m->n - k - kb), (int)cols, (int)kb, -1.0, L, offl + kb * ldl, (int)ldl, v->a, k * ld + c0, (int)ld, 0,
+                        1.0, v->a, (k + kb) * ld + c0, (int)ld, 0, v->d->queue[0]);
+}
+/* LU on device v's columns right of panel s (from local column r0): its swaps, then U12 =
+   inv(L11) A12 by TRSM, or for blocks wider than trsm_nb by the inverse through the temporary */
+LCL__PRIVATE lcl_status lcl__multi_trail_lu(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t r0) {
+    lcl__device *d = v->d;
+    int64_t k = s * m->nb, kb = lcl__mb_width(m, s), nr = v->ncols - r0, ld = v->ld, offl, ldl;
+    cl_mem L = lcl__multi_l(m, v, s, &offl, &ldl);
+    cl_command_queue q = d->queue[0];
+    lcl_status st;
+    if ((st = lcl__cl_laswp(ctx, d, m->dt, v->a, (int)ld, (int)r0, (int)v->ncols, (int)k, (int)(k + kb), v->piv, q)) != LCL_OK) return st;
+    if (kb <= d->tune.trsm_nb) return lcl__cl_trsm(ctx, d, m->dt, 0, L, offl, (int)ldl, (int)kb, v->a, k * ld + r0, (int)ld, (int)nr, q);
+    if ((st = lcl__cl_trtri(ctx, d, m->dt, L, offl, (int)ldl, (int)kb, 1, v->inv, q)) != LCL_OK) return st;
+    if ((st = lcl__cl_gemm(ctx, d, m->dt, (int)kb, (int)nr, (int)kb, 1.0, v->inv, 0, (int)kb, v->a, k * ld + r0, (int)ld, 0, 0.0, v->tmp, 0,
+                           (int)ld, 0, q)) != LCL_OK) return st;
+    return lcl__multi_copy_rect(ctx, v, 0, m->es, v->tmp, ld, 0, 0, v->a, ld, k, r0, kb, nr);
+}
+/* Cholesky's A22 -= L21 L21^T on v's column blocks t..t+w: rows j0..n of them, j0 the first
+   block's diagonal, with op(B) the block's own L21 rows (w = 1, lower part only) or the gathered
+   ones of the group */
+LCL__PRIVATE lcl_status lcl__multi_syrk(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t t, int64_t t0, int64_t w) {
+    int64_t nb = m->nb, kb = lcl__mb_width(m, s), k = s * nb, j0 = (t * m->nd + (v - m->dv)) * nb;
+    int64_t cols = LCL__MIN((t + w) * nb, v->ncols) - t * nb;
+    int b = (int)(s & 1);
+    cl_mem B = w == 1 ? v->panel[b] : v->gath;
+    int64_t offb = w == 1 ? (j0 - k - kb) * nb : (t - t0) * nb * nb;
+    return lcl__cl_gemm(ctx, v->d, m->dt, (int)(m->n - j0), (int)cols, (int)kb, -1.0, v->panel[b], (j0 - k - kb) * nb, (int)nb, B, offb, (int)nb, 1,
+                        1.0, v->a, j0 * v->ld + t * nb, (int)v->ld, w == 1, v->d->queue[0]);
+}
+/* Cholesky's update of v's column blocks from t on, after panel s: column block j needs rows
+   j*nb.. of L21 and, as op(B), the L21 rows of its own columns (gathered when blocks are grouped) */
+LCL__PRIVATE lcl_status lcl__multi_rest_chol(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t t) {
+    size_t es = m->es;
+    int64_t nb = m->nb, D = m->nd, p = v - m->dv, kb = lcl__mb_width(m, s), k = s * nb, tn = lcl__mb_before(m, (int)p, m->nblk), t0 = t, full;
+    int b = (int)(s & 1);
+    cl_command_queue q = v->d->queue[0];
+    cl_int e;
+    lcl_status st;
+    /* gather: full blocks with one 3-D copy (D*nb rows apart), a short last one alone */
+    full = tn - t0 - ((tn - 1) * D + p == m->nblk - 1 && lcl__mb_width(m, m->nblk - 1) < nb);
+    if (tn - t0 > 1 && full > 0) {
+        size_t so[3], dor[3], reg[3];
+        so[0] = 0; so[1] = (size_t)((t0 * D + p) * nb - k - kb); so[2] = 0;
+        dor[0] = dor[1] = dor[2] = 0;
+        reg[0] = (size_t)kb * es; reg[1] = (size_t)nb; reg[2] = (size_t)full;
+        e = LCL__CL->clEnqueueCopyBufferRect(q, v->panel[b], v->gath, so, dor, reg, (size_t)nb * es, (size_t)(D * nb * nb) * es, (size_t)nb * es,
+                                             (size_t)(nb * nb) * es, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueCopyBufferRect(gather)", v->d->info.name);
+    }
+    if (tn - t0 > 1 && full < tn - t0 &&
+        (st = lcl__multi_copy_rect(ctx, v, 0, es, v->panel[b], nb, ((tn - 1) * D + p) * nb - k - kb, 0, v->gath, nb, (tn - 1 - t0) * nb, 0,
+                                   lcl__mb_width(m, m->nblk - 1), kb)) != LCL_OK) return st;
+    /* groups of blocks: a group starting at row j0 computes rows j0..n of all its columns, so
+       its later blocks waste the rows above their diagonal; w keeps that near 1/8 of the work */
+    while (t < tn) {
+        int64_t w = LCL__MIN(1 + (m->n - (t * D + p) * nb) / (4 * D * nb), tn - t);
+        if ((st = lcl__multi_syrk(ctx, m, v, s, t, t0, w)) != LCL_OK) return st;
+        t += w;
+    }
+    return LCL_OK;
+}
+/* The factorization over the devices (chol: lower Cholesky of the columns as stored). *bad gets
+   LAPACK's info: the first zero pivot (LU goes on) or non-positive leading minor (Cholesky stops
+   there). The strictly upper triangle of Cholesky's device copy is scratch (the trailing update
+   runs on rectangles), so only the lower one comes back. Per panel s: the host factors it once
+   its owner has sent it (rd, m->ready), the devices get it; each device with columns right of it
+   (LU: swaps and U12 first) updates the next panel's columns, if it owns them, and sends them to
+   the host, then the rest of its columns. */
+LCL__PRIVATE lcl_status lcl__multi_run(lcl_context *ctx, lcl__multi *m, int chol, int32_t *ipiv, int64_t *bad) {
+    int64_t n = m->n, nb = m->nb, s, w0 = lcl__mb_width(m, 0);
     int32_t lp[1024];
     int32_t *piv = nb <= 1024 ? lp : NULL;
     lcl_status st = LCL_OK;
+    lcl__mdev *v0 = &m->dv[0];
     cl_int e;
     int p;
-    if (!piv && !(piv = (int32_t *)lcl__alloc(ctx, "panel pivots", (size_t)nb, sizeof(int32_t), &st))) return st;
-    e = lcl__cl_rect(m->dv[0].d, 0, m->dv[0].d->queue[0], m->dv[0].a, m->dv[0].ld, 0, 0, n, lcl__mb_width(m, 0), m->rd, nb, es, CL_TRUE, 0, NULL, NULL);
-    if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(panel)", m->dv[0].d->info.name); goto done; }
+    if (!chol && !piv && !(piv = (int32_t *)lcl__alloc(ctx, "panel pivots", (size_t)nb, sizeof(int32_t), &st))) return st;
+    e = lcl__cl_rect(v0->d, 0, v0->d->queue[0], v0->a, v0->ld, 0, 0, chol ? w0 : n, w0, m->rd, nb, m->es, CL_TRUE, 0, NULL, NULL);
+    if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, chol ? "clEnqueueReadBufferRect(diagonal block)" : "clEnqueueReadBufferRect(panel)", v0->d->info.name); goto done; }
     for (s = 0; s < m->nblk; s++) {
-        int64_t k = s * nb, kb = lcl__mb_width(m, s), rows = n - k, rest = rows - kb, lco = s / m->nd * nb, z = 0;
-        int o = (int)(s % m->nd), b = (int)(s & 1);
-        /* 1. the panel on the host */
-        if ((st = lcl__multi_host_wait(ctx, &m->ready, m->dv[o].d->info.name)) != LCL_OK) goto done;
-        for (i = 0; i < rows; i++) lcl__widen(dt, (char *)m->rd + (size_t)(i * nb) * es, m->P + i * kb, (size_t)kb);
-        lcl__host_rgetf(rows, (int)kb, m->P, (int)kb, piv, &z, 0);
-        if (z && !*zero) *zero = k + z;
-        for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + piv[i]);
-        if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) goto done;
-        for (i = 0; i < rows; i++) lcl__narrow(dt, m->P + i * kb, (char *)m->stage[b] + (size_t)(i * nb) * es, (size_t)kb);
-        /* 2. pivots to every device; the panel into its owner's columns and to each device with columns right of it */
+        int64_t k = s * nb, kb = lcl__mb_width(m, s), rest = n - k - kb, nl = s + 1 < m->nblk ? lcl__mb_width(m, s + 1) : 0;
+        if ((st = lcl__multi_host_wait(ctx, &m->ready, m->dv[s % m->nd].d->info.name)) != LCL_OK) goto done;
+        st = chol ? lcl__multi_panel_chol(ctx, m, s, bad) : lcl__multi_panel_lu(ctx, m, s, piv, ipiv, bad);
+        if (st != LCL_OK || rest == 0 || (chol && *bad)) break;
         for (p = 0; p < m->nd; p++) {
             lcl__mdev *v = &m->dv[p];
-            int right = lcl__mb_before(m, p, s + 1) * nb < v->ncols;
-            st = p == o ? lcl__multi_send(ctx, m, v, b, v->a, v->ld, k, lco, rows, kb, ipiv, k)
-                        : lcl__multi_send(ctx, m, v, b, right ? v->panel[b] : NULL, nb, 0, 0, rows, kb, ipiv, k);
+            int64_t t = lcl__mb_before(m, p, s + 1), r0 = t * nb;
+            int next = p == (s + 1) % m->nd;
+            if (r0 >= v->ncols) continue;
+            if (!chol && (st = lcl__multi_trail_lu(ctx, m, v, s, r0)) != LCL_OK) goto done;
+            if (next) {   /* the next panel first, then to the host */
+                st = chol ? lcl__multi_syrk(ctx, m, v, s, t, t, 1) : lcl__multi_lu_gemm(ctx, m, v, s, r0, nl);
+                if (st == LCL_OK) st = lcl__multi_fetch(ctx, m, v, k + kb, r0, chol ? nl : rest, nl);
+                if (st != LCL_OK) goto done;
+            }
+            st = chol ? lcl__multi_rest_chol(ctx, m, v, s, t + next) : lcl__multi_lu_gemm(ctx, m, v, s, r0 + next * nl, v->ncols - r0 - next * nl);
+            if (st == LCL_OK) st = lcl__multi_mark(ctx, v, 0, &v->done[s & 1]);
             if (st != LCL_OK) goto done;
         }
-        if (rest == 0) break;
-        /* 3. each device: swaps, U12 = inv(L11) A12 and A22 -= L21 U12 on its columns right of the panel */
-        for (p = 0; p < m->nd; p++) {
-            lcl__mdev *v = &m->dv[p];
-            lcl__device *d = v->d;
-            int64_t r0 = lcl__mb_before(m, p, s + 1) * nb, nr = v->ncols - r0, ld = v->ld;
-            int64_t nl = p == (s + 1) % m->nd ? lcl__mb_width(m, s + 1) : 0;   /* the next panel, updated first */
-            cl_mem L = p == o ? v->a : v->panel[b];
-            int64_t offl = p == o ? k * ld + lco : 0, ldl = p == o ? ld : nb;
-            cl_command_queue q = d->queue[0];
-            if (nr <= 0) continue;
-            if ((st = lcl__cl_laswp(ctx, d, dt, v->a, (int)ld, (int)r0, (int)v->ncols, (int)k, (int)(k + kb), v->piv, q)) != LCL_OK) goto done;
-            if (kb <= d->tune.trsm_nb) {
-                if ((st = lcl__cl_trsm(ctx, d, dt, 0, L, offl, (int)ldl, (int)kb, v->a, k * ld + r0, (int)ld, (int)nr, q)) != LCL_OK) goto done;
-            } else {
-                if ((st = lcl__cl_trtri(ctx, d, dt, L, offl, (int)ldl, (int)kb, 1, v->inv, q)) != LCL_OK) goto done;
-                if ((st = lcl__cl_gemm(ctx, d, dt, (int)kb, (int)nr, (int)kb, 1.0, v->inv, 0, (int)kb, v->a, k * ld + r0, (int)ld, 0, 0.0, v->tmp, 0,
-                                       (int)ld, 0, q)) != LCL_OK) goto done;
-                if ((st = lcl__multi_copy_rect(ctx, v, 0, es, v->tmp, ld, 0, 0, v->a, ld, k, r0, kb, nr)) != LCL_OK) goto done;
-            }
-            if (nl > 0) {
-                if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)nl, (int)kb, -1.0, L, offl + kb * ldl, (int)ldl, v->a, k * ld + r0, (int)ld, 0, 1.0,
-                                       v->a, (k + kb) * ld + r0, (int)ld, 0, q)) != LCL_OK) goto done;
-                if ((st = lcl__multi_fetch(ctx, m, v, k + kb, r0, rest, nl)) != LCL_OK) goto done;
-            }
-            if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)(nr - nl), (int)kb, -1.0, L, offl + kb * ldl, (int)ldl, v->a, k * ld + r0 + nl, (int)ld,
-                                   0, 1.0, v->a, (k + kb) * ld + r0 + nl, (int)ld, 0, q)) != LCL_OK) goto done;
-            if ((st = lcl__multi_mark(ctx, v, 0, &v->done[b])) != LCL_OK) goto done;
-        }
     }
-    /* 4. the swaps left of each panel, deferred to the end */
+    if (st != LCL_OK) goto done;
     for (p = 0; p < m->nd; p++) {
         lcl__mdev *v = &m->dv[p];
-        for (s = 1; s < m->nblk; s++) {
-            int64_t c1 = lcl__mb_before(m, p, s) * nb;
-            if ((st = lcl__cl_laswp(ctx, v->d, dt, v->a, (int)v->ld, 0, (int)c1, (int)(s * nb), (int)(s * nb + lcl__mb_width(m, s)), v->piv,
-                                    v->d->queue[0])) != LCL_OK) goto done;
+        if (!chol)   /* LU: the swaps left of each panel, deferred to the end */
+            for (s = 1; s < m->nblk; s++) {
+                int64_t c1 = lcl__mb_before(m, p, s) * nb;
+                if ((st = lcl__cl_laswp(ctx, v->d, m->dt, v->a, (int)v->ld, 0, (int)c1, (int)(s * nb), (int)(s * nb + lcl__mb_width(m, s)), v->piv,
+                                        v->d->queue[0])) != LCL_OK) goto done;
+            }
+        if ((chol && (e = LCL__CL->clFinish(v->d->queue[1])) != CL_SUCCESS) || (e = LCL__CL->clFinish(v->d->queue[0])) != CL_SUCCESS) {
+            st = lcl__clfail(ctx, e, "clFinish", v->d->info.name);
+            goto done;
         }
-        if ((e = LCL__CL->clFinish(v->d->queue[0])) != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clFinish", v->d->info.name); goto done; }
     }
 done:
     if (piv != lp) LCL_FREE(piv);
     return st;
 }
 
-/* Cholesky (lower, of the columns as stored): *fail gets the order of the first non-positive
-   leading minor, LAPACK's info; the factorization stops there. The strictly upper triangle of the
-   device copy is scratch (the trailing update runs on rectangles), so only the lower one comes back. */
-LCL__PRIVATE lcl_status lcl__multi_potrf(lcl_context *ctx, lcl__multi *m, int64_t *fail) {
-    lcl_dtype dt = m->dt;
-    size_t es = m->es;
-    int64_t n = m->n, nb = m->nb, D = m->nd, s, i;
-    lcl_status st = LCL_OK;
-    cl_event l21 = NULL;
-    cl_int e;
-    int p;
-    lcl_dense_opts unb;
-    memset(&unb, 0, sizeof unb);
-    unb.alg = LCL_ALG_UNBLOCKED;
-    e = lcl__cl_rect(m->dv[0].d, 0, m->dv[0].d->queue[0], m->dv[0].a, m->dv[0].ld, 0, 0, lcl__mb_width(m, 0), lcl__mb_width(m, 0), m->rd, nb, es,
-                     CL_TRUE, 0, NULL, NULL);
-    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueReadBufferRect(diagonal block)", m->dv[0].d->info.name);
-    for (s = 0; s < m->nblk; s++) {
-        int64_t k = s * nb, kb = lcl__mb_width(m, s), rest = n - k - kb, lco = s / D * nb, inf = 0;
-        int o = (int)(s % D), b = (int)(s & 1);
-        lcl__mdev *vo = &m->dv[o];
-        lcl__device *d = vo->d;
-        /* 1. the diagonal block on the host, in double; the owner gets it back and solves L21 on its transfer queue */
-        if ((st = lcl__multi_host_wait(ctx, &m->ready, d->info.name)) != LCL_OK) goto done;
-        for (i = 0; i < kb; i++) lcl__widen(dt, (char *)m->rd + (size_t)(i * nb) * es, m->P + i * kb, (size_t)kb);
-        /* row-major lower = column-major upper */
-        if ((st = lcl__cpu_potrf(ctx, LCL_F64, LCL_UPPER, kb, m->P, kb, &inf, &unb)) != LCL_OK) goto done;
-        if (inf) { *fail = k + inf; break; }
-        lcl__narrow(dt, m->P, m->diag, (size_t)(kb * kb));
-        if ((e = lcl__cl_rect(d, 1, d->queue[1], vo->a, vo->ld, k, lco, kb, kb, m->diag, kb, es, CL_FALSE, 0, NULL, NULL)) != CL_SUCCESS) {
-            st = lcl__clfail(ctx, e, "clEnqueueWriteBufferRect(diagonal block)", d->info.name);
-            goto done;
-        }
-        if (rest == 0) break;
-        if (kb <= d->tune.trsm_nb) {
-            if ((st = lcl__cl_trsm(ctx, d, dt, 1, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, (int)rest,
-                                   d->queue[1])) != LCL_OK) goto done;
-        } else {
-            if ((st = lcl__cl_trtri(ctx, d, dt, vo->a, k * vo->ld + lco, (int)vo->ld, (int)kb, 0, vo->inv, d->queue[1])) != LCL_OK) goto done;
-            if ((st = lcl__cl_gemm(ctx, d, dt, (int)rest, (int)kb, (int)kb, 1.0, vo->a, (k + kb) * vo->ld + lco, (int)vo->ld, vo->inv, 0, (int)kb, 0,
-                                   0.0, vo->tmp, 0, (int)nb, 0, d->queue[1])) != LCL_OK) goto done;
-            if ((st = lcl__multi_copy_rect(ctx, vo, 1, es, vo->tmp, nb, 0, 0, vo->a, vo->ld, k + kb, lco, rest, kb)) != LCL_OK) goto done;
-        }
-        /* 2. L21 to the host and on to the other devices; the owner copies its own */
-        if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) goto done;
-        e = lcl__cl_rect(d, 0, d->queue[1], vo->a, vo->ld, k + kb, lco, rest, kb, m->stage[b], nb, es, CL_FALSE, 0, NULL, &l21);
-        if (e == CL_SUCCESS) e = LCL__CL->clFlush(d->queue[1]);
-        if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(L21)", d->info.name); goto done; }
-        if ((st = lcl__multi_mark(ctx, vo, 1, &vo->sent[b])) != LCL_OK) goto done;
-        if ((st = lcl__multi_wait(ctx, vo, 0, vo->sent[b])) != LCL_OK) goto done;
-        if ((st = lcl__multi_copy_rect(ctx, vo, 0, es, vo->a, vo->ld, k + kb, lco, vo->panel[b], nb, 0, 0, rest, kb)) != LCL_OK) goto done;
-        if ((st = lcl__multi_host_wait(ctx, &l21, d->info.name)) != LCL_OK) goto done;
-        for (p = 0; p < m->nd; p++)
-            if (p != o && lcl__mb_before(m, p, s + 1) * nb < m->dv[p].ncols &&
-                (st = lcl__multi_send(ctx, m, &m->dv[p], b, m->dv[p].panel[b], nb, 0, 0, rest, kb, NULL, 0)) != LCL_OK) goto done;
-        /* 3. A22 -= L21 L21^T on each device's columns: column block j needs rows j*nb.. of L21 and,
-              as op(B), the L21 rows of its own columns (gathered when blocks are grouped) */
-        for (p = 0; p < m->nd; p++) {
-            lcl__mdev *v = &m->dv[p];
-            cl_command_queue q = v->d->queue[0];
-            int64_t t = lcl__mb_before(m, p, s + 1), tn = lcl__mb_before(m, p, m->nblk), t0, full;
-            if (t >= tn) continue;
-            if (p == (s + 1) % D) {   /* the next diagonal block first, then to the host */
-                int64_t j0 = (s + 1) * nb, w = lcl__mb_width(m, s + 1);
-                if ((st = lcl__cl_gemm(ctx, v->d, dt, (int)(n - j0), (int)w, (int)kb, -1.0, v->panel[b], (j0 - k - kb) * nb, (int)nb, v->panel[b],
-                                       (j0 - k - kb) * nb, (int)nb, 1, 1.0, v->a, j0 * v->ld + t * nb, (int)v->ld, 1, q)) != LCL_OK) goto done;
-                if ((st = lcl__multi_fetch(ctx, m, v, j0, t * nb, w, w)) != LCL_OK) goto done;
-                t++;
-            }
-            /* gather: full blocks with one 3-D copy (D*nb rows apart), a short last one alone */
-            t0 = t;
-            full = tn - t0 - ((tn - 1) * D + p == m->nblk - 1 && lcl__mb_width(m, m->nblk - 1) < nb);
-            if (tn - t0 > 1 && full > 0) {
-                size_t so[3], dor[3], reg[3];
-                so[0] = 0; so[1] = (size_t)((t0 * D + p) * nb - k - kb); so[2] = 0;
-                dor[0] = dor[1] = dor[2] = 0;
-                reg[0] = (size_t)kb * es; reg[1] = (size_t)nb; reg[2] = (size_t)full;
-                e = LCL__CL->clEnqueueCopyBufferRect(q, v->panel[b], v->gath, so, dor, reg, (size_t)nb * es, (size_t)(D * nb * nb) * es, (size_t)nb * es,
-                                                     (size_t)(nb * nb) * es, 0, NULL, NULL);
-                if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueCopyBufferRect(gather)", v->d->info.name); goto done; }
-            }
-            if (tn - t0 > 1 && full < tn - t0 &&
-                (st = lcl__multi_copy_rect(ctx, v, 0, es, v->panel[b], nb, ((tn - 1) * D + p) * nb - k - kb, 0, v->gath, nb, (tn - 1 - t0) * nb, 0,
-                                           lcl__mb_width(m, m->nblk - 1), kb)) != LCL_OK) goto done;
-            /* groups of blocks: a group starting at row j0 computes rows j0..n of all its columns, so
-               its later blocks waste the rows above their diagonal; w keeps that near 1/8 of the work */
-            while (t < tn) {
-                int64_t j0 = (t * D + p) * nb, w = LCL__MIN(1 + (n - j0) / (4 * D * nb), tn - t);
-                int64_t cols = LCL__MIN((t + w) * nb, v->ncols) - t * nb;
-                cl_mem B = w == 1 ? v->panel[b] : v->gath;
-                int64_t offb = w == 1 ? (j0 - k - kb) * nb : (t - t0) * nb * nb;
-                if ((st = lcl__cl_gemm(ctx, v->d, dt, (int)(n - j0), (int)cols, (int)kb, -1.0, v->panel[b], (j0 - k - kb) * nb, (int)nb, B, offb, (int)nb, 1,
-                                       1.0, v->a, j0 * v->ld + t * nb, (int)v->ld, w == 1, q)) != LCL_OK) goto done;
-                t += w;
-            }
-            if ((st = lcl__multi_mark(ctx, v, 0, &v->done[b])) != LCL_OK) goto done;
-        }
-    }
-    for (p = 0; p < m->nd; p++)
-        if ((e = LCL__CL->clFinish(m->dv[p].d->queue[1])) != CL_SUCCESS || (e = LCL__CL->clFinish(m->dv[p].d->queue[0])) != CL_SUCCESS) {
-            st = lcl__clfail(ctx, e, "clFinish", m->dv[p].d->info.name);
-            break;
-        }
-done:
-    if (l21) { LCL__CL->clWaitForEvents(1, &l21); LCL__CL->clReleaseEvent(l21); }
-    return st;
-}
-
 /* getrf (op 0) or potrf (op 1) of host arrays split over the context's devices; *info as LAPACK's,
    with LCL_OK (the caller words the singular / not-SPD message) */
-LCL__PRIVATE lcl_status lcl__cl_multi_factor(lcl_context *ctx, int op, lcl_uplo u, lcl_dense *A, int32_t *ipiv, int64_t *info,
+LCL__PRIVATE lcl_status lcl__cl_multi_factor(lcl_context *ctx, const char *fn, int op, lcl_uplo u, lcl_dense *A, int32_t *ipiv, int64_t *info,
                                              const lcl_dense_opts *o) {
     lcl__multi m;
     int64_t rs = A->layout == LCL_COL_MAJOR ? 1 : A->ld, cs = A->layout == LCL_COL_MAJOR ? A->ld : 1, bad = 0;
-    lcl_status st = lcl__cl_alg_check(ctx, o, op ? "potrf" : "getrf");
+    lcl_status st = lcl__cl_alg_check(ctx, o, fn);
     *info = 0;
     if (st != LCL_OK) return st;
     if (op == 1 && u == LCL_UPPER) { int64_t t = rs; rs = cs; cs = t; }   /* U^T U: the lower factor of A^T */
     if ((st = lcl__multi_open(ctx, A->dtype, A->rows, o, op, &m)) == LCL_OK && (st = lcl__multi_copy(ctx, &m, A->data, rs, cs, 1, 0)) == LCL_OK) {
-        st = op == 0 ? lcl__multi_getrf(ctx, &m, ipiv, &bad) : lcl__multi_potrf(ctx, &m, &bad);
+        st = lcl__multi_run(ctx, &m, op, ipiv, &bad);
         if (st == LCL_OK) st = lcl__multi_copy(ctx, &m, A->data, rs, cs, 0, op == 1);
     }
     lcl__multi_close(&m);
@@ -4300,25 +4334,21 @@ LCL__PRIVATE void lcl__dense_strides(const lcl_dense *m, int64_t *rs, int64_t *c
 }
 /* Non-finite entries, in the whole matrix (tri 0) or its lower (1) / upper (2) triangle: a pass
    over the exponent bits (integer operations, which vectorize), then the first bad one located. */
+/* any exponent all ones, over cnt values of type U stride apart */
+#define LCL__RUN_FINITE(U, MASK) \
+    do { \
+        U bad = 0, u; \
+        for (i = 0; i < cnt; i++) { \
+            memcpy(&u, q + (size_t)(i * stride) * sizeof u, sizeof u); \
+            bad |= (U)((u & (MASK)) == (MASK)); \
+        } \
+        return !bad; \
+    } while (0)
 LCL__PRIVATE int lcl__run_finite(lcl_dtype dt, const void *p, int64_t cnt, int64_t stride) {
+    const unsigned char *q = (const unsigned char *)p;
     int64_t i;
-    if (dt == LCL_F32) {
-        const unsigned char *q = (const unsigned char *)p;
-        uint32_t bad = 0, u;
-        for (i = 0; i < cnt; i++) {
-            memcpy(&u, q + (size_t)(i * stride) * sizeof(float), sizeof u);
-            bad |= (uint32_t)((u & 0x7f800000u) == 0x7f800000u);
-        }
-        return !bad;
-    } else {
-        const unsigned char *q = (const unsigned char *)p;
-        uint64_t bad = 0, u;
-        for (i = 0; i < cnt; i++) {
-            memcpy(&u, q + (size_t)(i * stride) * sizeof(double), sizeof u);
-            bad |= (uint64_t)((u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull);
-        }
-        return !bad;
-    }
+    if (dt == LCL_F32) LCL__RUN_FINITE(uint32_t, 0x7f800000u);
+    LCL__RUN_FINITE(uint64_t, 0x7ff0000000000000ull);
 }
 LCL__PRIVATE lcl_status lcl__scan_finite(lcl_context *ctx, const char *fn, const char *name, lcl_dtype dt, int64_t rows, int64_t cols,
                                          const void *p, int64_t rs, int64_t cs, int tri) {
@@ -4351,23 +4381,22 @@ LCL__PRIVATE lcl_status lcl__dense_finite(lcl_context *ctx, const char *fn, cons
     return lcl__scan_finite(ctx, fn, name, m->dtype, m->rows, m->cols, m->data, rs, cs, tri);
 }
 /* Copy rows x cols between strided matrices of one dtype (tiles, so a transpose stays in cache). */
+/* one tile i0..i1 x j0..j1 of lcl__copy2d for element type T, along the unit stride */
+#define LCL__COPY_TILE(T) \
+    do { \
+        const T *s = (const T *)src; \
+        T *d = (T *)dst; \
+        if (rss == 1 || rsd == 1) { for (j = j0; j < j1; j++) for (i = i0; i < i1; i++) d[i * rsd + j * csd] = s[i * rss + j * css]; } \
+        else { for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) d[i * rsd + j * csd] = s[i * rss + j * css]; } \
+    } while (0)
 LCL__PRIVATE void lcl__copy2d(lcl_dtype dt, int64_t rows, int64_t cols, const void *src, int64_t rss, int64_t css, void *dst,
                               int64_t rsd, int64_t csd) {
     int64_t i0, j0, i, j;
     for (j0 = 0; j0 < cols; j0 += 64)
         for (i0 = 0; i0 < rows; i0 += 64) {
             int64_t i1 = LCL__MIN(i0 + 64, rows), j1 = LCL__MIN(j0 + 64, cols);
-            if (dt == LCL_F32) {
-                const float *s = (const float *)src;
-                float *d = (float *)dst;
-                if (rss == 1 || rsd == 1) { for (j = j0; j < j1; j++) for (i = i0; i < i1; i++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
-                else { for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
-            } else {
-                const double *s = (const double *)src;
-                double *d = (double *)dst;
-                if (rss == 1 || rsd == 1) { for (j = j0; j < j1; j++) for (i = i0; i < i1; i++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
-                else { for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) d[i * rsd + j * csd] = s[i * rss + j * css]; }
-            }
+            if (dt == LCL_F32) LCL__COPY_TILE(float);
+            else LCL__COPY_TILE(double);
         }
 }
 LCL__PRIVATE const char *lcl__alg_name(const lcl_dense_opts *o) {
@@ -4378,23 +4407,17 @@ LCL__PRIVATE const char *lcl__alg_name(const lcl_dense_opts *o) {
 /* ---- OpenCL: host arrays through a device matrix ---- */
 #ifndef LINALG_CL_NO_OPENCL
 LCL__PRIVATE int lcl__dense_on_cl(const lcl_context *ctx) { return lcl__dense_backend(ctx) == LCL_BACKEND_OPENCL; }
-/* op 0 getrf, 1 potrf; F factored in place */
-LCL__PRIVATE lcl_status lcl__cl_factor_host(lcl_context *ctx, int op, lcl_uplo u, lcl_dense *A, int32_t *ipiv, int64_t *info,
+/* LU (chol 0) or Cholesky of a host array through a device matrix, or split over the devices */
+LCL__PRIVATE lcl_status lcl__cl_factor_host(lcl_context *ctx, const char *fn, int chol, lcl_uplo u, lcl_dense *A, int32_t *ipiv, int64_t *info,
                                             const lcl_dense_opts *o) {
     lcl_dmat m;
-    lcl_status st, st2;
-    if (o && o->device < 0 && ctx->ndev > 1) return lcl__cl_multi_factor(ctx, op, u, A, ipiv, info, o);
+    lcl_status st;
+    if (o && o->device < 0 && ctx->ndev > 1) return lcl__cl_multi_factor(ctx, fn, chol, u, A, ipiv, info, o);
     memset(&m, 0, sizeof m);
     m.dev = o && o->device > 0 ? o->device : 0;
     if ((st = lcl__cl_dmat_upload(ctx, A, &m)) != LCL_OK) return st;
-    st = op == 0 ? lcl__cl_getrf(ctx, &m, ipiv, info, o) : lcl__cl_potrf(ctx, u, &m, info, o);
-    if (st == LCL_OK || st == LCL_ERR_SINGULAR || st == LCL_ERR_NOT_SPD) {
-        char keep[256];
-        snprintf(keep, sizeof keep, "%s", st == LCL_OK ? "" : lcl_last_error(ctx));
-        st2 = lcl__cl_dmat_download(ctx, &m, A);
-        if (st2 != LCL_OK) st = st2;
-        else if (st != LCL_OK) lcl__fail(ctx, st, "%s", keep);
-    }
+    st = lcl__cl_factor(ctx, fn, chol, u, &m, ipiv, info, o);
+    if (st == LCL_OK) st = lcl__cl_dmat_download(ctx, &m, A);
     lcl__cl_dmat_release(&m);
     return st;
 }
@@ -4420,75 +4443,53 @@ LCL__PRIVATE lcl_status lcl__as(lcl_context *ctx, const char *fn, lcl_status st)
     if (st != LCL_OK && ctx && strncmp(lcl_last_error(ctx), fn, strlen(fn)) != 0) lcl__fail(ctx, st, "%s: %s", fn, lcl_last_error(ctx));
     return st;
 }
-LCL__PRIVATE lcl_status lcl__getrf_host(lcl_context *ctx, const char *fn, lcl_dense *A, int32_t *ipiv, int64_t *info,
-                                        const lcl_dense_opts *o) {
-    int64_t n = A->rows, inf = 0;
-    lcl_status st;
-#ifndef LINALG_CL_NO_OPENCL
-    if (lcl__dense_on_cl(ctx)) {
-        st = lcl__cl_factor_host(ctx, 0, LCL_LOWER, A, ipiv, &inf, o);
-        *info = inf;
-        if (st == LCL_OK && inf > 0) st = LCL_ERR_SINGULAR;
-        if (st == LCL_ERR_SINGULAR)
-            return lcl__fail(ctx, st, "%s: U(%lld,%lld) is exactly zero: the matrix is singular (info = %lld)", fn, (long long)inf - 1,
-                             (long long)inf - 1, (long long)inf);
-        return lcl__as(ctx, fn, st);
-    }
-#endif
-    if (A->layout == LCL_COL_MAJOR) {
-        st = lcl__cpu_getrf(ctx, A->dtype, n, A->data, A->ld, ipiv, &inf, o);
-    } else {
-        /* rows must stay rows: factor a column-major copy */
-        void *w = lcl__alloc(ctx, "column-major copy", (size_t)n * (size_t)n, lcl__dsize(A->dtype), &st);
-        if (!w) return lcl__fail(ctx, st, "%s: %s", fn, lcl_last_error(ctx));
-        lcl__copy2d(A->dtype, n, n, A->data, A->ld, 1, w, 1, n);
-        st = lcl__cpu_getrf(ctx, A->dtype, n, w, n, ipiv, &inf, o);
-        if (st == LCL_OK) lcl__copy2d(A->dtype, n, n, w, 1, n, A->data, A->ld, 1);
-        LCL_FREE(w);
-    }
-    if (st != LCL_OK) return lcl__as(ctx, fn, st);
-    *info = inf;
-    if (inf > 0)
-        return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero (%s LU): the matrix is singular (info = %lld)", fn,
-                         (long long)inf - 1, (long long)inf - 1, lcl__alg_name(o), (long long)inf);
-    return LCL_OK;
+/* every path's message for LAPACK's info > 0: the first zero pivot U(i,i) (0-based) of an LU, the
+   first non-positive leading minor (its order) of a Cholesky factorization */
+LCL__PRIVATE lcl_status lcl__info_fail(lcl_context *ctx, const char *fn, int chol, int64_t info, const lcl_dense_opts *o) {
+    if (chol)
+        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (%s Cholesky, info = %lld)", fn,
+                         (long long)info, lcl__alg_name(o), (long long)info);
+    return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero (%s LU): the matrix is singular (info = %lld)", fn,
+                     (long long)info - 1, (long long)info - 1, lcl__alg_name(o), (long long)info);
 }
-LCL__PRIVATE lcl_status lcl__potrf_host(lcl_context *ctx, const char *fn, lcl_uplo uplo, lcl_dense *A, int64_t *info,
-                                        const lcl_dense_opts *o) {
-    int64_t inf = 0;
-    lcl_status st;
-#ifndef LINALG_CL_NO_OPENCL
-    if (lcl__dense_on_cl(ctx)) {
-        st = lcl__cl_factor_host(ctx, 1, uplo, A, NULL, &inf, o);
-        *info = inf;
-        if (st == LCL_OK && inf > 0) st = LCL_ERR_NOT_SPD;
-        if (st == LCL_ERR_NOT_SPD)
-            return lcl__fail(ctx, st, "%s: the leading minor of order %lld is not positive definite (info = %lld)", fn, (long long)inf,
-                             (long long)inf);
-        return lcl__as(ctx, fn, st);
-    }
-#endif
-    /* row-major lower is column-major upper on the same memory, and the other way round */
-    if (A->layout == LCL_ROW_MAJOR) uplo = uplo == LCL_LOWER ? LCL_UPPER : LCL_LOWER;
-    st = lcl__cpu_potrf(ctx, A->dtype, uplo, A->rows, A->data, A->ld, &inf, o);
-    if (st != LCL_OK) return lcl__as(ctx, fn, st);
-    *info = inf;
-    if (inf > 0)
-        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (%s Cholesky, info = %lld)",
-                         fn, (long long)inf, lcl__alg_name(o), (long long)inf);
-    return LCL_OK;
+/* a lcl_dmat of the host as a column-major lcl_dense */
+LCL__PRIVATE lcl_dense lcl__dmat_view(const lcl_dmat *m) {
+    lcl_dense v;
+    memset(&v, 0, sizeof v);
+    v.dtype = m->dtype;
+    v.layout = LCL_COL_MAJOR;
+    v.rows = m->rows;
+    v.cols = m->cols;
+    v.ld = m->ld;
+    v.data = m->host;
+    return v;
 }
-/* op 0: LU solve (flag = trans), 1: Cholesky solve (flag = uplo) */
-LCL__PRIVATE lcl_status lcl__solve_host(lcl_context *ctx, const char *fn, int op, int flag, const lcl_dense *F, const int32_t *ipiv,
-                                        lcl_dense *B) {
+/* LU (chol 0) or Cholesky of a host array on the CPU: *info LAPACK's, with LCL_OK */
+LCL__PRIVATE lcl_status lcl__factor_cpu(lcl_context *ctx, int chol, lcl_uplo uplo, lcl_dense *A, int32_t *ipiv, int64_t *info,
+                                        const lcl_dense_opts *o) {
+    int64_t n = A->rows;
+    lcl_status st;
+    void *w;
+    if (chol) {   /* row-major lower is column-major upper on the same memory, and the other way round */
+        if (A->layout == LCL_ROW_MAJOR) uplo = uplo == LCL_LOWER ? LCL_UPPER : LCL_LOWER;
+        return lcl__cpu_potrf(ctx, A->dtype, uplo, n, A->data, A->ld, info, o);
+    }
+    if (A->layout == LCL_COL_MAJOR) return lcl__cpu_getrf(ctx, A->dtype, n, A->data, A->ld, ipiv, info, o);
+    /* rows must stay rows: factor a column-major copy */
+    if (!(w = lcl__alloc(ctx, "column-major copy", (size_t)n * (size_t)n, lcl__dsize(A->dtype), &st))) return st;
+    lcl__copy2d(A->dtype, n, n, A->data, A->ld, 1, w, 1, n);
+    st = lcl__cpu_getrf(ctx, A->dtype, n, w, n, ipiv, info, o);
+    if (st == LCL_OK) lcl__copy2d(A->dtype, n, n, w, 1, n, A->data, A->ld, 1);
+    LCL_FREE(w);
+    return st;
+}
+/* op 0: LU solve (flag = trans), 1: Cholesky solve (flag = uplo), on the CPU */
+LCL__PRIVATE lcl_status lcl__solve_cpu(lcl_context *ctx, int op, int flag, const lcl_dense *F, const int32_t *ipiv, lcl_dense *B) {
     int64_t rsf, csf, rsb, csb;
-#ifndef LINALG_CL_NO_OPENCL
-    if (lcl__dense_on_cl(ctx)) return lcl__as(ctx, fn, lcl__cl_solve_host(ctx, op, flag, F, ipiv, B));
-#endif
     lcl__dense_strides(F, &rsf, &csf);
     lcl__dense_strides(B, &rsb, &csb);
-    if (op == 0) return lcl__as(ctx, fn, lcl__cpu_getrs(ctx, F->dtype, (lcl_trans)flag, F->rows, B->cols, F->data, rsf, csf, ipiv, B->data, rsb, csb));
-    return lcl__as(ctx, fn, lcl__cpu_potrs(ctx, F->dtype, (lcl_uplo)flag, F->rows, B->cols, F->data, rsf, csf, B->data, rsb, csb));
+    if (op == 0) return lcl__cpu_getrs(ctx, F->dtype, (lcl_trans)flag, F->rows, B->cols, F->data, rsf, csf, ipiv, B->data, rsb, csb);
+    return lcl__cpu_potrs(ctx, F->dtype, (lcl_uplo)flag, F->rows, B->cols, F->data, rsf, csf, B->data, rsb, csb);
 }
 LCL__PRIVATE lcl_status lcl__check_ipiv(lcl_context *ctx, const char *fn, const int32_t *ipiv, int64_t n) {
     int64_t i;
@@ -4503,99 +4504,118 @@ LCL__PRIVATE lcl_status lcl__check_uplo(lcl_context *ctx, const char *fn, lcl_up
     if (u != LCL_LOWER && u != LCL_UPPER) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown uplo %d", fn, (int)u);
     return LCL_OK;
 }
+/* Where a device matrix is: 0 host, 1 an OpenCL device of ctx; else an error. */
+LCL__PRIVATE lcl_status lcl__dmat_where(lcl_context *ctx, const char *fn, const char *name, const lcl_dmat *m, int square, int *where) {
+    if (!m) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, name);
+    if (square && m->rows != m->cols)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is %lldx%lld, not square", fn, name, (long long)m->rows, (long long)m->cols);
+    *where = 0;
+    if (m->host) return LCL_OK;
+#ifndef LINALG_CL_NO_OPENCL
+    if (lcl__dense_on_cl(ctx) && m->buf && m->dev < ctx->ndev) { *where = 1; return LCL_OK; }
+#endif
+    return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s lives on an OpenCL device this context does not have", fn, name);
+}
+LCL__PRIVATE lcl_status lcl__dmat_pair(lcl_context *ctx, const char *fn, const lcl_dmat *F, const lcl_dmat *B, int *where) {
+    int wb;
+    lcl_status st;
+    if ((st = lcl__dmat_where(ctx, fn, "the factor", F, 1, where)) != LCL_OK) return st;
+    if ((st = lcl__dmat_where(ctx, fn, "B", B, 0, &wb)) != LCL_OK) return st;
+    if (wb != *where) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B live in different places (host/device)", fn);
+    if (B->dtype != F->dtype) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B and the factor have different dtypes", fn);
+    if (B->rows != F->rows)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B has %lld rows, the matrix is %lldx%lld", fn, (long long)B->rows,
+                         (long long)F->rows, (long long)F->cols);
+#ifndef LINALG_CL_NO_OPENCL
+    if (*where == 1 && B->dev != F->dev)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B are on different devices (%d, %d)", fn, F->dev, B->dev);
+#endif
+    return LCL_OK;
+}
+/* lcl_getrf, lcl_potrf (chol), lcl_gesv, lcl_posv (solve, with B) on a host array A, or
+   lcl_dmat_getrf / lcl_dmat_potrf on M: one validation, the factorization where the matrix is,
+   one report of info, then the solve */
+LCL__PRIVATE lcl_status lcl__factor(lcl_context *ctx, const char *fn, int chol, lcl_uplo uplo, lcl_dense *A, lcl_dmat *M, int32_t *ipiv,
+                                    int solve, lcl_dense *B, int64_t *info, const lcl_dense_opts *o) {
+    lcl_dense_opts opt;
+    lcl_dense view;
+    int64_t inf = 0, n;
+    int where = 0, tri = chol ? (uplo == LCL_LOWER ? 1 : 2) : 0;
+    lcl_status st;
+    if (info) *info = 0;
+    st = A ? lcl__dense_square(ctx, fn, "A", A) : lcl__dmat_where(ctx, fn, "A", M, 1, &where);
+    if (st == LCL_OK && solve) st = lcl__dense_rhs(ctx, fn, A, B);
+    if (st != LCL_OK) return st;
+    n = A ? A->rows : M->rows;
+    if (chol && (st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
+    if (!chol && !ipiv && n > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
+    if ((st = lcl__dense_opts_get(ctx, fn, o, chol, &opt)) != LCL_OK || n == 0) return st;
+    if (!A) {
+#ifndef LINALG_CL_NO_OPENCL
+        if (where == 1) {
+            if ((st = lcl__multi_dmat_check(ctx, fn, M, &opt)) != LCL_OK) return st;
+            st = lcl__cl_factor(ctx, fn, chol, uplo, M, ipiv, &inf, &opt);
+            goto report;
+        }
+#endif
+        view = lcl__dmat_view(M);
+        A = &view;
+    }
+    if ((st = lcl__dense_finite(ctx, fn, "A", A, tri)) != LCL_OK) return st;
+    if (solve && (st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (!M && lcl__dense_on_cl(ctx)) st = lcl__cl_factor_host(ctx, fn, chol, uplo, A, ipiv, &inf, &opt);
+    else
+#endif
+        st = lcl__factor_cpu(ctx, chol, uplo, A, ipiv, &inf, &opt);
+#ifndef LINALG_CL_NO_OPENCL
+report:
+#endif
+    if (info) *info = inf;
+    if (st != LCL_OK) return lcl__as(ctx, fn, st);
+    if (inf > 0) return lcl__info_fail(ctx, fn, chol, inf, &opt);
+    if (!solve || B->cols == 0) return LCL_OK;
+#ifndef LINALG_CL_NO_OPENCL
+    if (lcl__dense_on_cl(ctx)) return lcl__as(ctx, fn, lcl__cl_solve_host(ctx, chol, chol ? (int)uplo : LCL_NO_TRANS, A, ipiv, B));
+#endif
+    return lcl__as(ctx, fn, lcl__solve_cpu(ctx, chol, chol ? (int)uplo : LCL_NO_TRANS, A, ipiv, B));
+}
+/* lcl_getrs, lcl_potrs (chol, flag = uplo; else flag = trans) with the factor F and B host arrays,
+   or their lcl_dmat forms on FM and BM */
+LCL__PRIVATE lcl_status lcl__solve(lcl_context *ctx, const char *fn, int chol, int flag, const lcl_dense *F, const lcl_dmat *FM,
+                                   const int32_t *ipiv, lcl_dense *B, lcl_dmat *BM) {
+    const char *name = chol ? "L" : "LU";
+    lcl_dense vf, vb;
+    int where = 0;
+    lcl_status st;
+    if (F) {
+        if ((st = lcl__dense_square(ctx, fn, name, F)) != LCL_OK || (st = lcl__dense_rhs(ctx, fn, F, B)) != LCL_OK) return st;
+    } else {
+        if (!FM || !BM) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, FM ? "B" : name);
+        if ((st = lcl__dmat_pair(ctx, fn, FM, BM, &where)) != LCL_OK) return st;
+    }
+    if (chol && (st = lcl__check_uplo(ctx, fn, (lcl_uplo)flag)) != LCL_OK) return st;
+    if (!chol && flag != LCL_NO_TRANS && flag != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown trans %d", fn, flag);
+    if (!chol && (st = lcl__check_ipiv(ctx, fn, ipiv, F ? F->rows : FM->rows)) != LCL_OK) return st;
+    if ((F ? F->rows : FM->rows) == 0 || (F ? B->cols : BM->cols) == 0) return LCL_OK;
+    if (!F) {
+#ifndef LINALG_CL_NO_OPENCL
+        if (where == 1) return chol ? lcl__cl_potrs(ctx, (lcl_uplo)flag, FM, BM) : lcl__cl_getrs(ctx, (lcl_trans)flag, FM, ipiv, BM);
+#endif
+        vf = lcl__dmat_view(FM);
+        vb = lcl__dmat_view(BM);
+        F = &vf;
+        B = &vb;
+    }
+    if ((st = lcl__dense_finite(ctx, fn, name, F, chol ? (flag == LCL_LOWER ? 1 : 2) : 0)) != LCL_OK) return st;
+    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (!FM && lcl__dense_on_cl(ctx)) return lcl__as(ctx, fn, lcl__cl_solve_host(ctx, chol, flag, F, ipiv, B));
+#endif
+    return lcl__as(ctx, fn, lcl__solve_cpu(ctx, chol, flag, F, ipiv, B));
+}
 
-/* ---- public: host arrays ---- */
-LCL_API lcl_status lcl_getrf(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
-    static const char fn[] = "lcl_getrf";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    if (info) *info = 0;
-    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
-    if (!ipiv && A->rows > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
-    if ((st = lcl__dense_opts_get(ctx, fn, o, 0, &opt)) != LCL_OK) return st;
-    if (A->rows == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "A", A, 0)) != LCL_OK) return st;
-    st = lcl__getrf_host(ctx, fn, A, ipiv, &inf, &opt);
-    if (info) *info = inf;
-    return st;
-}
-LCL_API lcl_status lcl_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dense *LU, const int32_t *ipiv, lcl_dense *B) {
-    static const char fn[] = "lcl_getrs";
-    lcl_status st;
-    if ((st = lcl__dense_square(ctx, fn, "LU", LU)) != LCL_OK) return st;
-    if ((st = lcl__dense_rhs(ctx, fn, LU, B)) != LCL_OK) return st;
-    if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown trans %d", fn, (int)trans);
-    if ((st = lcl__check_ipiv(ctx, fn, ipiv, LU->rows)) != LCL_OK) return st;
-    if (LU->rows == 0 || B->cols == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "LU", LU, 0)) != LCL_OK) return st;
-    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
-    return lcl__solve_host(ctx, fn, 0, (int)trans, LU, ipiv, B);
-}
-LCL_API lcl_status lcl_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, int64_t *info, const lcl_dense_opts *o) {
-    static const char fn[] = "lcl_potrf";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    if (info) *info = 0;
-    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
-    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
-    if ((st = lcl__dense_opts_get(ctx, fn, o, 1, &opt)) != LCL_OK) return st;
-    if (A->rows == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "A", A, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
-    st = lcl__potrf_host(ctx, fn, uplo, A, &inf, &opt);
-    if (info) *info = inf;
-    return st;
-}
-LCL_API lcl_status lcl_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dense *L, lcl_dense *B) {
-    static const char fn[] = "lcl_potrs";
-    lcl_status st;
-    if ((st = lcl__dense_square(ctx, fn, "L", L)) != LCL_OK) return st;
-    if ((st = lcl__dense_rhs(ctx, fn, L, B)) != LCL_OK) return st;
-    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
-    if (L->rows == 0 || B->cols == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "L", L, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
-    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
-    return lcl__solve_host(ctx, fn, 1, (int)uplo, L, NULL, B);
-}
-LCL_API lcl_status lcl_gesv(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, lcl_dense *B, int64_t *info) {
-    static const char fn[] = "lcl_gesv";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    if (info) *info = 0;
-    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
-    if ((st = lcl__dense_rhs(ctx, fn, A, B)) != LCL_OK) return st;
-    if (!ipiv && A->rows > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
-    if (A->rows == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "A", A, 0)) != LCL_OK) return st;
-    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
-    memset(&opt, 0, sizeof opt);
-    st = lcl__getrf_host(ctx, fn, A, ipiv, &inf, &opt);
-    if (info) *info = inf;
-    if (st != LCL_OK || B->cols == 0) return st;
-    return lcl__solve_host(ctx, fn, 0, LCL_NO_TRANS, A, ipiv, B);
-}
-LCL_API lcl_status lcl_posv(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, lcl_dense *B, int64_t *info) {
-    static const char fn[] = "lcl_posv";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    if (info) *info = 0;
-    if ((st = lcl__dense_square(ctx, fn, "A", A)) != LCL_OK) return st;
-    if ((st = lcl__dense_rhs(ctx, fn, A, B)) != LCL_OK) return st;
-    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
-    if (A->rows == 0) return LCL_OK;
-    if ((st = lcl__dense_finite(ctx, fn, "A", A, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
-    if ((st = lcl__dense_finite(ctx, fn, "B", B, 0)) != LCL_OK) return st;
-    memset(&opt, 0, sizeof opt);
-    st = lcl__potrf_host(ctx, fn, uplo, A, &inf, &opt);
-    if (info) *info = inf;
-    if (st != LCL_OK || B->cols == 0) return st;
-    return lcl__solve_host(ctx, fn, 1, (int)uplo, A, NULL, B);
-}
-
-/* ---- public: matrices where the context computes ---- */
+/* ---- public: lcl_dmat, a matrix where the context computes ---- */
 LCL_API lcl_status lcl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dmat **out) {
     static const char fn[] = "lcl_dmat_upload";
     lcl_dmat *m;
@@ -4660,124 +4680,36 @@ LCL_API void lcl_dmat_free(lcl_dmat *A) {
 #endif
     LCL_FREE(A);
 }
-/* Where a device matrix is: 0 host, 1 an OpenCL device of ctx; else an error. */
-LCL__PRIVATE lcl_status lcl__dmat_where(lcl_context *ctx, const char *fn, const char *name, const lcl_dmat *m, int square, int *where) {
-    if (!m) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, name);
-    if (square && m->rows != m->cols)
-        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is %lldx%lld, not square", fn, name, (long long)m->rows, (long long)m->cols);
-    *where = 0;
-    if (m->host) return LCL_OK;
-#ifndef LINALG_CL_NO_OPENCL
-    if (lcl__dense_on_cl(ctx) && m->buf && m->dev < ctx->ndev) { *where = 1; return LCL_OK; }
-#endif
-    return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s lives on an OpenCL device this context does not have", fn, name);
-}
-LCL__PRIVATE lcl_status lcl__dmat_pair(lcl_context *ctx, const char *fn, const lcl_dmat *F, const lcl_dmat *B, int *where) {
-    int wb;
-    lcl_status st;
-    if ((st = lcl__dmat_where(ctx, fn, "the factor", F, 1, where)) != LCL_OK) return st;
-    if ((st = lcl__dmat_where(ctx, fn, "B", B, 0, &wb)) != LCL_OK) return st;
-    if (wb != *where) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B live in different places (host/device)", fn);
-    if (B->dtype != F->dtype) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B and the factor have different dtypes", fn);
-    if (B->rows != F->rows)
-        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B has %lld rows, the matrix is %lldx%lld", fn, (long long)B->rows,
-                         (long long)F->rows, (long long)F->cols);
-#ifndef LINALG_CL_NO_OPENCL
-    if (*where == 1 && B->dev != F->dev)
-        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B are on different devices (%d, %d)", fn, F->dev, B->dev);
-#endif
-    return LCL_OK;
+/* ---- public: factorizations and solves, of host arrays and of lcl_dmat ---- */
+LCL_API lcl_status lcl_getrf(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
+    return lcl__factor(ctx, "lcl_getrf", 0, LCL_LOWER, A, NULL, ipiv, 0, NULL, info, o);
 }
 LCL_API lcl_status lcl_dmat_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o) {
-    static const char fn[] = "lcl_dmat_getrf";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    int where;
-    if (info) *info = 0;
-    if ((st = lcl__dmat_where(ctx, fn, "A", A, 1, &where)) != LCL_OK) return st;
-    if (!ipiv && A->rows > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ipiv is NULL", fn);
-    if ((st = lcl__dense_opts_get(ctx, fn, o, 0, &opt)) != LCL_OK) return st;
-    if (A->rows == 0) return LCL_OK;
-#ifndef LINALG_CL_NO_OPENCL
-    if (where == 1) {
-        if ((st = lcl__multi_dmat_check(ctx, fn, A, &opt)) != LCL_OK) return st;
-        st = lcl__cl_getrf(ctx, A, ipiv, &inf, &opt);
-        if (info) *info = inf;
-        if (st == LCL_OK && inf > 0)
-            st = lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero: the matrix is singular (info = %lld)", fn,
-                           (long long)inf - 1, (long long)inf - 1, (long long)inf);
-        return st;
-    }
-#endif
-    if ((st = lcl__scan_finite(ctx, fn, "A", A->dtype, A->rows, A->cols, A->host, 1, A->ld, 0)) != LCL_OK) return st;
-    if ((st = lcl__cpu_getrf(ctx, A->dtype, A->rows, A->host, A->ld, ipiv, &inf, &opt)) != LCL_OK) return lcl__as(ctx, fn, st);
-    if (info) *info = inf;
-    if (inf > 0)
-        return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: U(%lld,%lld) is exactly zero (%s LU): the matrix is singular (info = %lld)", fn,
-                         (long long)inf - 1, (long long)inf - 1, lcl__alg_name(&opt), (long long)inf);
-    return LCL_OK;
+    return lcl__factor(ctx, "lcl_dmat_getrf", 0, LCL_LOWER, NULL, A, ipiv, 0, NULL, info, o);
+}
+LCL_API lcl_status lcl_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dense *LU, const int32_t *ipiv, lcl_dense *B) {
+    return lcl__solve(ctx, "lcl_getrs", 0, (int)trans, LU, NULL, ipiv, B, NULL);
 }
 LCL_API lcl_status lcl_dmat_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dmat *LU, const int32_t *ipiv, lcl_dmat *B) {
-    static const char fn[] = "lcl_dmat_getrs";
-    lcl_status st;
-    int where;
-    if (!LU || !B) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, LU ? "B" : "LU");
-    if ((st = lcl__dmat_pair(ctx, fn, LU, B, &where)) != LCL_OK) return st;
-    if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown trans %d", fn, (int)trans);
-    if ((st = lcl__check_ipiv(ctx, fn, ipiv, LU->rows)) != LCL_OK) return st;
-    if (LU->rows == 0 || B->cols == 0) return LCL_OK;
-#ifndef LINALG_CL_NO_OPENCL
-    if (where == 1) return lcl__cl_getrs(ctx, trans, LU, ipiv, B);
-#endif
-    if ((st = lcl__scan_finite(ctx, fn, "LU", LU->dtype, LU->rows, LU->cols, LU->host, 1, LU->ld, 0)) != LCL_OK) return st;
-    if ((st = lcl__scan_finite(ctx, fn, "B", B->dtype, B->rows, B->cols, B->host, 1, B->ld, 0)) != LCL_OK) return st;
-    return lcl__as(ctx, fn, lcl__cpu_getrs(ctx, LU->dtype, trans, LU->rows, B->cols, LU->host, 1, LU->ld, ipiv, B->host, 1, B->ld));
+    return lcl__solve(ctx, "lcl_dmat_getrs", 0, (int)trans, NULL, LU, ipiv, NULL, B);
+}
+LCL_API lcl_status lcl_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, int64_t *info, const lcl_dense_opts *o) {
+    return lcl__factor(ctx, "lcl_potrf", 1, uplo, A, NULL, NULL, 0, NULL, info, o);
 }
 LCL_API lcl_status lcl_dmat_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o) {
-    static const char fn[] = "lcl_dmat_potrf";
-    lcl_dense_opts opt;
-    int64_t inf = 0;
-    lcl_status st;
-    int where;
-    if (info) *info = 0;
-    if ((st = lcl__dmat_where(ctx, fn, "A", A, 1, &where)) != LCL_OK) return st;
-    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
-    if ((st = lcl__dense_opts_get(ctx, fn, o, 1, &opt)) != LCL_OK) return st;
-    if (A->rows == 0) return LCL_OK;
-#ifndef LINALG_CL_NO_OPENCL
-    if (where == 1) {
-        if ((st = lcl__multi_dmat_check(ctx, fn, A, &opt)) != LCL_OK) return st;
-        st = lcl__cl_potrf(ctx, uplo, A, &inf, &opt);
-        if (info) *info = inf;
-        if (st == LCL_OK && inf > 0)
-            st = lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (info = %lld)", fn,
-                           (long long)inf, (long long)inf);
-        return st;
-    }
-#endif
-    if ((st = lcl__scan_finite(ctx, fn, "A", A->dtype, A->rows, A->cols, A->host, 1, A->ld, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
-    if ((st = lcl__cpu_potrf(ctx, A->dtype, uplo, A->rows, A->host, A->ld, &inf, &opt)) != LCL_OK) return lcl__as(ctx, fn, st);
-    if (info) *info = inf;
-    if (inf > 0)
-        return lcl__fail(ctx, LCL_ERR_NOT_SPD, "%s: the leading minor of order %lld is not positive definite (%s Cholesky, info = %lld)",
-                         fn, (long long)inf, lcl__alg_name(&opt), (long long)inf);
-    return LCL_OK;
+    return lcl__factor(ctx, "lcl_dmat_potrf", 1, uplo, NULL, A, NULL, 0, NULL, info, o);
+}
+LCL_API lcl_status lcl_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dense *L, lcl_dense *B) {
+    return lcl__solve(ctx, "lcl_potrs", 1, (int)uplo, L, NULL, NULL, B, NULL);
 }
 LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dmat *L, lcl_dmat *B) {
-    static const char fn[] = "lcl_dmat_potrs";
-    lcl_status st;
-    int where;
-    if (!L || !B) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, L ? "B" : "L");
-    if ((st = lcl__dmat_pair(ctx, fn, L, B, &where)) != LCL_OK) return st;
-    if ((st = lcl__check_uplo(ctx, fn, uplo)) != LCL_OK) return st;
-    if (L->rows == 0 || B->cols == 0) return LCL_OK;
-#ifndef LINALG_CL_NO_OPENCL
-    if (where == 1) return lcl__cl_potrs(ctx, uplo, L, B);
-#endif
-    if ((st = lcl__scan_finite(ctx, fn, "L", L->dtype, L->rows, L->cols, L->host, 1, L->ld, uplo == LCL_LOWER ? 1 : 2)) != LCL_OK) return st;
-    if ((st = lcl__scan_finite(ctx, fn, "B", B->dtype, B->rows, B->cols, B->host, 1, B->ld, 0)) != LCL_OK) return st;
-    return lcl__as(ctx, fn, lcl__cpu_potrs(ctx, L->dtype, uplo, L->rows, B->cols, L->host, 1, L->ld, B->host, 1, B->ld));
+    return lcl__solve(ctx, "lcl_dmat_potrs", 1, (int)uplo, NULL, L, NULL, NULL, B);
+}
+LCL_API lcl_status lcl_gesv(lcl_context *ctx, lcl_dense *A, int32_t *ipiv, lcl_dense *B, int64_t *info) {
+    return lcl__factor(ctx, "lcl_gesv", 0, LCL_LOWER, A, NULL, ipiv, 1, B, info, NULL);
+}
+LCL_API lcl_status lcl_posv(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, lcl_dense *B, int64_t *info) {
+    return lcl__factor(ctx, "lcl_posv", 1, uplo, A, NULL, NULL, 1, B, info, NULL);
 }
 
 /* >>sparse ------------------------------------------------------------------------------------- */

@@ -1,7 +1,10 @@
 /* trace_dense.c -- where the time of an OpenCL LU / Cholesky goes: every kernel the library
    launches is timed by OpenCL event profiling, then summed per kernel and per queue, with the
    time both queues were busy at once (the overlap look-ahead relies on) and the time the device
-   sat idle. Not a test. Usage: trace_dense [device-spec] [n] [lu|cholesky|both] [block] */
+   sat idle. Not a test. Usage: trace_dense [device-spec] [n] [lu|cholesky|both] [block]
+   trace_dense seq [panel]: one line per enqueued command (kernel name, queue, sizes) of getrf and
+   potrf (lower, upper) over a fixed set of sizes and blocks, both precisions, for comparing the
+   launch sequence before and after a change; opts.device = -1 when TRACE_MULTI is set. */
 #define _POSIX_C_SOURCE 200809L
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
@@ -17,6 +20,8 @@ static int nk;
 static lcl__pfn_clEnqueueNDRangeKernel real_nd;
 static lcl__pfn_clCreateCommandQueue real_cq;
 static lcl__pfn_clCreateKernel real_ck;
+static cl_command_queue qmade[16];
+static int nqmade;
 
 /* TRACE_PRIO=1: the second queue of the device (the panel queue) at high priority, the first at
    low (cl_khr_priority_hints, through clCreateCommandQueueWithProperties) */
@@ -37,17 +42,88 @@ static cl_command_queue CL_API_CALL cq(cl_context c, cl_device_id d, cl_command_
             if (q) return q;
         }
     }
-    return real_cq(c, d, p | CL_QUEUE_PROFILING_ENABLE, e);
+    {
+        cl_command_queue q = real_cq(c, d, p | CL_QUEUE_PROFILING_ENABLE, e);
+        if (q && nqmade < 16) qmade[nqmade++] = q;
+        return q;
+    }
 }
 static cl_kernel CL_API_CALL ck(cl_program p, const char *name, cl_int *e) {
     cl_kernel k = real_ck(p, name, e);
     if (k && nk < 256) { knames[nk].k = k; snprintf(knames[nk].name, sizeof knames[nk].name, "%s", name); nk++; }
     return k;
 }
+/* seq mode: every enqueue printed, queues numbered in creation order */
+static int seq;
+static lcl__pfn_clEnqueueMarkerWithWaitList real_mk;
+static lcl__pfn_clEnqueueBarrierWithWaitList real_br;
+static lcl__pfn_clEnqueueReadBufferRect real_rr;
+static lcl__pfn_clEnqueueWriteBufferRect real_wr;
+static lcl__pfn_clEnqueueCopyBufferRect real_cr;
+static lcl__pfn_clEnqueueReadBuffer real_rb;
+static lcl__pfn_clEnqueueWriteBuffer real_wb;
+static lcl__pfn_clEnqueueCopyBuffer real_cb;
+static int qidx(cl_command_queue q) {
+    int i;
+    for (i = 0; i < nqmade; i++) if (qmade[i] == q) return i;
+    return -1;
+}
+static cl_int CL_API_CALL mk(cl_command_queue q, cl_uint nw, const cl_event *w, cl_event *ev) {
+    if (seq) printf("  marker q%d wait %u\n", qidx(q), nw);
+    return real_mk(q, nw, w, ev);
+}
+static cl_int CL_API_CALL br(cl_command_queue q, cl_uint nw, const cl_event *w, cl_event *ev) {
+    if (seq) printf("  barrier q%d wait %u\n", qidx(q), nw);
+    return real_br(q, nw, w, ev);
+}
+static void rect(const char *what, cl_command_queue q, const size_t *a, const size_t *b, const size_t *r, cl_bool blk, cl_uint nw) {
+    if (seq) printf("  %s q%d %zu,%zu -> %zu,%zu region %zux%zux%zu%s wait %u\n", what, qidx(q), a[0], a[1], b[0], b[1], r[0], r[1], r[2],
+                    blk ? " blocking" : "", nw);
+}
+static cl_int CL_API_CALL rr(cl_command_queue q, cl_mem m, cl_bool blk, const size_t *bo, const size_t *ho, const size_t *r, size_t a, size_t b,
+                             size_t c, size_t d, void *p, cl_uint nw, const cl_event *w, cl_event *ev) {
+    rect("readrect", q, bo, ho, r, blk, nw);
+    return real_rr(q, m, blk, bo, ho, r, a, b, c, d, p, nw, w, ev);
+}
+static cl_int CL_API_CALL wr(cl_command_queue q, cl_mem m, cl_bool blk, const size_t *bo, const size_t *ho, const size_t *r, size_t a, size_t b,
+                             size_t c, size_t d, const void *p, cl_uint nw, const cl_event *w, cl_event *ev) {
+    rect("writerect", q, bo, ho, r, blk, nw);
+    return real_wr(q, m, blk, bo, ho, r, a, b, c, d, p, nw, w, ev);
+}
+static cl_int CL_API_CALL cr(cl_command_queue q, cl_mem s, cl_mem dm, const size_t *so, const size_t *dor, const size_t *r, size_t a, size_t b,
+                             size_t c, size_t d, cl_uint nw, const cl_event *w, cl_event *ev) {
+    rect("copyrect", q, so, dor, r, 0, nw);
+    return real_cr(q, s, dm, so, dor, r, a, b, c, d, nw, w, ev);
+}
+static cl_int CL_API_CALL rb(cl_command_queue q, cl_mem m, cl_bool blk, size_t o, size_t n, void *p, cl_uint nw, const cl_event *w, cl_event *ev) {
+    if (seq) printf("  read q%d %zu+%zu%s wait %u\n", qidx(q), o, n, blk ? " blocking" : "", nw);
+    return real_rb(q, m, blk, o, n, p, nw, w, ev);
+}
+static cl_int CL_API_CALL wb(cl_command_queue q, cl_mem m, cl_bool blk, size_t o, size_t n, const void *p, cl_uint nw, const cl_event *w,
+                             cl_event *ev) {
+    if (seq) printf("  write q%d %zu+%zu%s wait %u\n", qidx(q), o, n, blk ? " blocking" : "", nw);
+    return real_wb(q, m, blk, o, n, p, nw, w, ev);
+}
+static cl_int CL_API_CALL cb(cl_command_queue q, cl_mem s, cl_mem d, size_t so, size_t dof, size_t n, cl_uint nw, const cl_event *w, cl_event *ev) {
+    if (seq) printf("  copy q%d %zu -> %zu +%zu wait %u\n", qidx(q), so, dof, n, nw);
+    return real_cb(q, s, d, so, dof, n, nw, w, ev);
+}
+static void seq_kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *g, const size_t *l) {
+    int i, name = -1;
+    if (!seq) return;
+    for (i = 0; i < nk; i++) if (knames[i].k == k) name = i;
+    printf("  kernel %s q%d g", name >= 0 ? knames[name].name : "?", qidx(q));
+    for (i = 0; i < (int)dim; i++) printf("%s%zu", i ? "x" : "", g[i]);
+    printf(" l");
+    for (i = 0; i < (int)dim; i++) printf("%s%zu", i ? "x" : "", l ? l[i] : 0);
+    printf("\n");
+}
 static cl_int CL_API_CALL nd(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *o, const size_t *g, const size_t *l, cl_uint nw,
                              const cl_event *w, cl_event *ev) {
     cl_event mine = NULL;
-    cl_int e = real_nd(q, k, dim, o, g, l, nw, w, tracing && !ev ? &mine : ev);
+    cl_int e;
+    seq_kernel(q, k, dim, g, l);
+    e = real_nd(q, k, dim, o, g, l, nw, w, tracing && !ev ? &mine : ev);
     if (tracing && ev && e == CL_SUCCESS) {   /* the caller's event, kept one reference longer */
         mine = *ev;
         LCL__CL->clRetainEvent(mine);
@@ -163,6 +239,59 @@ static void check(lcl_context *ctx, lcl_dmat *M, const lcl_dense *A, const int32
     lcl_dense_free(&F);
 }
 
+/* deterministic test matrices: general with a weak diagonal, or SPD; bad = 1 makes column / the
+   leading minor n/2 singular / not positive definite */
+static void seq_fill(lcl_dense *A, int spd, int bad) {
+    int64_t n = A->rows, i, j;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            uint64_t h = (uint64_t)(i < j ? i * 1000003 + j : j * 1000003 + i) * 0x9E3779B97F4A7C15ull + (spd || i < j ? 0 : 7);
+            double v = (double)(h >> 11) / 9007199254740992.0 - 0.5;
+            lcl_dense_set(A, i, j, i == j ? (spd ? (double)n : 0.1 * v) : v);
+        }
+    if (bad && n > 1) {
+        for (i = 0; i < n; i++) { if (!spd) lcl_dense_set(A, i, n / 2, 0); }
+        if (spd) lcl_dense_set(A, n / 2, n / 2, -1.0);
+    }
+}
+static int seq_main(int argc, char **argv) {
+    static const int ns[] = {1, 17, 200, 700}, blocks[] = {64, 128};
+    lcl_context_desc desc = {0};
+    lcl_context *ctx;
+    int panel = argc > 2 ? atoi(argv[2]) : 0, t, ni, bi, w, bad;
+    desc.backend = LCL_BACKEND_OPENCL;
+    if (lcl_context_create(&desc, &ctx) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
+    printf("devices %d, queues %d\n", lcl_context_num_devices(ctx), nqmade);
+    for (t = 0; t < 2; t++)
+        for (ni = 0; ni < 4; ni++)
+            for (bi = 0; bi < 2; bi++)
+                for (w = 0; w < 3; w++)
+                    for (bad = 0; bad < 2; bad++) {
+                        lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+                        int n = ns[ni];
+                        lcl_dense A;
+                        lcl_dense_opts o = {LCL_ALG_AUTO, 0, 0, 0};
+                        int32_t *ipiv = (int32_t *)malloc((size_t)n * sizeof *ipiv);
+                        int64_t info = 0;
+                        lcl_status st;
+                        if (bad && n != 200) { free(ipiv); continue; }
+                        o.block = blocks[bi];
+                        o.panel = panel;
+                        o.device = getenv("TRACE_MULTI") ? -1 : 0;
+                        lcl_dense_alloc(ctx, &A, dt, LCL_ROW_MAJOR, n, n);
+                        seq_fill(&A, w > 0, bad);
+                        printf("== %s %s n %d block %d panel %d%s\n", t ? "float" : "double", w == 0 ? "getrf" : w == 1 ? "potrf lower" : "potrf upper",
+                               n, o.block, panel, bad ? " bad" : "");
+                        seq = 1;
+                        st = w == 0 ? lcl_getrf(ctx, &A, ipiv, &info, &o) : lcl_potrf(ctx, w == 1 ? LCL_LOWER : LCL_UPPER, &A, &info, &o);
+                        seq = 0;
+                        printf("-> status %d info %lld: %s\n", (int)st, (long long)info, st == LCL_OK ? "" : lcl_last_error(ctx));
+                        lcl_dense_free(&A);
+                        free(ipiv);
+                    }
+    lcl_context_destroy(ctx);
+    return 0;
+}
 int main(int argc, char **argv) {
     lcl_context_desc desc = {0};
     lcl_context *ctx;
@@ -178,6 +307,15 @@ int main(int argc, char **argv) {
     real_nd = lcl__cl.clEnqueueNDRangeKernel; lcl__cl.clEnqueueNDRangeKernel = nd;
     real_cq = lcl__cl.clCreateCommandQueue; lcl__cl.clCreateCommandQueue = cq;
     real_ck = lcl__cl.clCreateKernel; lcl__cl.clCreateKernel = ck;
+    real_mk = lcl__cl.clEnqueueMarkerWithWaitList; lcl__cl.clEnqueueMarkerWithWaitList = mk;
+    real_br = lcl__cl.clEnqueueBarrierWithWaitList; lcl__cl.clEnqueueBarrierWithWaitList = br;
+    real_rr = lcl__cl.clEnqueueReadBufferRect; lcl__cl.clEnqueueReadBufferRect = rr;
+    real_wr = lcl__cl.clEnqueueWriteBufferRect; lcl__cl.clEnqueueWriteBufferRect = wr;
+    real_cr = lcl__cl.clEnqueueCopyBufferRect; lcl__cl.clEnqueueCopyBufferRect = cr;
+    real_rb = lcl__cl.clEnqueueReadBuffer; lcl__cl.clEnqueueReadBuffer = rb;
+    real_wb = lcl__cl.clEnqueueWriteBuffer; lcl__cl.clEnqueueWriteBuffer = wb;
+    real_cb = lcl__cl.clEnqueueCopyBuffer; lcl__cl.clEnqueueCopyBuffer = cb;
+    if (argc > 1 && !strcmp(argv[1], "seq")) return seq_main(argc, argv);
     desc.backend = LCL_BACKEND_OPENCL;
     desc.device = argc > 1 ? argv[1] : "gpu";
     if (lcl_context_create(&desc, &ctx) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
