@@ -545,7 +545,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   between two slots: a group can be one column ahead of another, never two. The first PG_LROWS"
     "\n"
     "   rows of a group's range stay in local memory for the whole launch: from global memory the\n"
-    "   rank-1 updates were latency-bound (500 us per 64 columns at n = 16384 on the H200). */\n"
+    "   rank-1 updates were latency-bound (BENCHMARKS.md). */\n"
     "#if defined(__NV_CL_C_VERSION) || defined(LCL_GRID_PORTABLE)\n"
     "#define PG_WG 256\n"
     "#define PG_W 64\n"
@@ -815,7 +815,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "\n"
     "   column. PF_T work-items share a row, taking its columns in turn: a row per work-item leaves\n"
     "   the column loop latency-bound, and the earlier (row, column)-pair loop spent most of its\n"
-    "   iterations on elements outside the triangle (H200: 62 us a 64 x 64 block). A fully unrolled\n"
+    "   iterations on elements outside the triangle. A fully unrolled\n"
     "   register version was slower still: straight-line code that runs once misses the instruction\n"
     "   cache throughout. The first failing column (1-based, offset by base) goes to *fail and nothin"
     "g\n"
@@ -858,9 +858,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            for (c = j + 1 + q; c <= (act ? r : 0); c += PF_T) S[r][c] = fma(-t, col[p][c], S[r]"
     "[c]);\n"
     "            if (q == 0 && act && j + 1 < kb) col[p ^ 1][r] = S[r][j + 1];\n"
-    "        }\n",
+    "        }\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    }\n"
+    "    }\n",
     "    if (ok && bad && lid == 0) *fail = bad;\n"
     "    for (i = lid; i < (ok && !bad ? kb * kb : 0); i += NT)\n"
     "        if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];\n"
@@ -923,8 +923,8 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            if (lid == 0) *fail = base + j + 1;\n"
     "            ok = 0;\n"
     "        }\n"
-    "        d = sqrt(d);\n",
-    "        for (i = j + 1 + lid; i < (ok ? kb : 0); i += LCL_WG) S[i][j] /= d;\n"
+    "        d = sqrt(d);\n"
+    "        for (i = j + 1 + lid; i < (ok ? kb : 0); i += LCL_WG) S[i][j] /= d;\n",
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "        /* the pivot is written after every work-item has read it; rows below by (row, column)\n"
     "           pairs of a TRSM_NB-wide grid, so no division by a run-time width. Loop bounds from\n"

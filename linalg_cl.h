@@ -528,6 +528,8 @@ extern "C" {
 #define LCL__MIN(a, b) ((a) < (b) ? (a) : (b))
 #define LCL__MAX(a, b) ((a) > (b) ? (a) : (b))
 #define LCL__ABS(x) ((x) < 0 ? -(x) : (x))
+/* the smallest multiple of m that is >= v (v >= 0, m > 0) */
+LCL__PRIVATE int64_t lcl__round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 #ifndef LINALG_CL_NO_OPENCL
 typedef struct lcl__kernel_slot { const char *name; cl_kernel k; } lcl__kernel_slot;
 typedef struct lcl__program {
@@ -1639,15 +1641,6 @@ LCL_API lcl_status lcl_context_prepare(lcl_context *ctx, lcl_dtype dt) {
 #ifndef LINALG_CL_NO_OPENCL
 #define LCL__CLCHK(call, what) do { e = (call); if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, what, d->info.name); goto done; } } while (0)
 
-/* the smallest multiple of m that is >= v (v >= 0, m > 0) */
-LCL__PRIVATE int64_t lcl__round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
-
-LCL__PRIVATE cl_int lcl__set_args(cl_kernel k, int n, const size_t *sz, const void *const *p) {
-    int i;
-    cl_int e = CL_SUCCESS;
-    for (i = 0; i < n && e == CL_SUCCESS; i++) e = LCL__CL->clSetKernelArg(k, (cl_uint)i, sz[i], p[i]);
-    return e;
-}
 
 /* kernel arguments from n (size, pointer) pairs */
 LCL__PRIVATE cl_int lcl__argv(cl_kernel k, int n, ...) {
@@ -1678,6 +1671,51 @@ LCL__PRIVATE lcl_status lcl__buffer(lcl_context *ctx, lcl__device *d, size_t byt
     *out = LCL__CL->clCreateBuffer(d->cl, flags, bytes ? bytes : 1, NULL, &e);
     if (!*out) return lcl__clfail(ctx, e, "clCreateBuffer", d->info.name);
     return LCL_OK;
+}
+
+/* rect transfer of a rows x cols block at (r0, c0) of a row-major device matrix */
+LCL__PRIVATE cl_int lcl__cl_rect(lcl__device *d, int write, cl_command_queue q, cl_mem buf, int64_t ld, int64_t r0, int64_t c0,
+                                 int64_t rows, int64_t cols, void *host, int64_t hld, size_t es, cl_bool block,
+                                 cl_uint nw, const cl_event *w, cl_event *ev) {
+    size_t bo[3], ho[3] = {0, 0, 0}, reg[3];
+    (void)d;
+    bo[0] = (size_t)c0 * es; bo[1] = (size_t)r0; bo[2] = 0;
+    reg[0] = (size_t)cols * es; reg[1] = (size_t)rows; reg[2] = 1;
+    if (rows <= 0 || cols <= 0) return CL_SUCCESS;
+    if (write)
+        return LCL__CL->clEnqueueWriteBufferRect(q, buf, block, bo, ho, reg, (size_t)ld * es, 0, (size_t)hld * es, 0, host, nw, w, ev);
+    return LCL__CL->clEnqueueReadBufferRect(q, buf, block, bo, ho, reg, (size_t)ld * es, 0, (size_t)hld * es, 0, host, nw, w, ev);
+}
+
+/* the compute queue waits for the transfer-queue writes in ev (released here) */
+LCL__PRIVATE cl_int lcl__cl_join(lcl__device *d, int n, cl_event *ev) {
+    int i;
+    cl_int e = LCL__CL->clFlush(d->queue[1]);
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], (cl_uint)n, ev, NULL);
+    for (i = 0; i < n; i++) if (ev[i]) LCL__CL->clReleaseEvent(ev[i]);
+    return e;
+}
+
+/* queue q waits for *mark, which is then released; nothing to do without one */
+LCL__PRIVATE lcl_status lcl__cl_wait_mark(lcl_context *ctx, lcl__device *d, cl_command_queue q, cl_event *mark) {
+    cl_int e;
+    if (!*mark) return LCL_OK;
+    e = LCL__CL->clEnqueueBarrierWithWaitList(q, 1, mark, NULL);
+    LCL__CL->clReleaseEvent(*mark);
+    *mark = NULL;
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name);
+}
+
+/* queue b waits for everything enqueued so far on queue a */
+LCL__PRIVATE cl_int lcl__cl_after(lcl__device *d, cl_command_queue a, cl_command_queue b) {
+    cl_event ev;
+    cl_int e = LCL__CL->clEnqueueMarkerWithWaitList(a, 0, NULL, &ev);
+    (void)d;
+    if (e != CL_SUCCESS) return e;
+    e = LCL__CL->clFlush(a);
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueBarrierWithWaitList(b, 1, &ev, NULL);
+    LCL__CL->clReleaseEvent(ev);
+    return e;
 }
 #endif
 
@@ -1855,7 +1893,7 @@ struct lcl_dmat {
    column chunks and upper by row chunks (so the next panel is always chunk 0); the diagonal block
    is factored recursively and the update keeps to the triangle (SYRK through the GEMM).
    LCL_ALG_UNBLOCKED / CROUT / BANACHIEWICZ are the textbook loops, single-threaded: test oracles
-   and the seeds' comparison points. */
+   and comparison points. */
 #if !defined(LCL_DENSE_PORTABLE) && (defined(__GNUC__) || defined(__clang__))
 #define LCL__VEXT 1
 #if defined(__AVX512F__)
@@ -1910,7 +1948,6 @@ struct lcl_dmat {
 LCL__PRIVATE char *lcl__at(const void *p, int64_t i, int64_t j, int64_t rs, int64_t cs, size_t es) {
     return (char *)p + (size_t)(i * rs + j * cs) * es;
 }
-LCL__PRIVATE int64_t lcl__rup(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 /* ---- typed primitives ---- */
 /* Pack an mc x kc block of A into MR-row micro-panels (column by column inside), zero-padded. */
@@ -2122,7 +2159,7 @@ LCL__PRIVATE int64_t lcl__getf2_##S(int64_t m, int64_t w, void *av, int64_t lda,
     } \
     return info; \
 } \
-/* Right-looking LU without pivoting (the seeds' non-blocked LU). A zero pivot is recorded and its \
+/* Right-looking LU without pivoting (the textbook unblocked LU). A zero pivot is recorded and its \
    column left unscaled, as LAPACK does, and the elimination goes on. */ \
 LCL__PRIVATE int64_t lcl__lu_unb_##S(int64_t n, void *av, int64_t lda) { \
     T *a = (T *)av; \
@@ -2188,7 +2225,7 @@ LCL__PRIVATE T lcl__cdot_##S(const T *a, int64_t rs, int64_t cs, int64_t i, int6
     for (k = 0; k < j; k++) s -= a[i * rs + k * cs] * a[j * rs + k * cs]; \
     return s; \
 } \
-/* column-by-column Crout (the thesis' choice): column j from dot products of finished rows */ \
+/* column-by-column Crout: column j from dot products of finished rows */ \
 LCL__PRIVATE int64_t lcl__chol_crout_##S(int64_t n, void *av, int64_t rs, int64_t cs) { \
     T *a = (T *)av, d; \
     int64_t i, j; \
@@ -2384,12 +2421,12 @@ LCL__PRIVATE lcl_status lcl__ws_alloc(lcl_context *ctx, const char *fn, const lc
     int t;
     lcl_status st = LCL_OK;
     memset(ws, 0, sizeof *ws);
-    ws->mc = LCL__MIN(op->mc, lcl__rup(LCL__MAX(n, 1), op->mr));
+    ws->mc = LCL__MIN(op->mc, lcl__round_up(LCL__MAX(n, 1), op->mr));
     ws->kc = LCL__MIN(op->kc, LCL__MAX(n, 1));
-    ws->nc = LCL__MIN(op->nc, lcl__rup(LCL__MAX(n, 1), op->nr));
-    pa = (size_t)lcl__rup(ws->mc * ws->kc * (int64_t)es, 64);
-    pb = (size_t)lcl__rup(ws->kc * ws->nc * (int64_t)es, 64);
-    hdr = (size_t)lcl__rup((int64_t)(sizeof(lcl__tws) * (size_t)nt), 64);
+    ws->nc = LCL__MIN(op->nc, lcl__round_up(LCL__MAX(n, 1), op->nr));
+    pa = (size_t)lcl__round_up(ws->mc * ws->kc * (int64_t)es, 64);
+    pb = (size_t)lcl__round_up(ws->kc * ws->nc * (int64_t)es, 64);
+    hdr = (size_t)lcl__round_up((int64_t)(sizeof(lcl__tws) * (size_t)nt), 64);
     if (!lcl__mul_size((size_t)shared_elems, es, &sh) || sh > (size_t)-1 / 2 || !lcl__mul_size(pa + pb, (size_t)nt, &per) ||
         per > (size_t)-1 / 4 || hdr > (size_t)-1 / 8)
         return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: workspace size overflows size_t (order %lld, %d threads)", fn, (long long)n, nt);
@@ -2474,7 +2511,7 @@ LCL__PRIVATE void lcl__trsm(const lcl__dops *op, const lcl__ws *ws, const lcl__t
         op->trsm_unb(lower, unit, m, n, t, rst, cst, b, rsb, csb);
         return;
     }
-    m1 = lcl__rup(m / 2, 16);
+    m1 = lcl__round_up(m / 2, 16);
     if (m1 >= m) m1 = m / 2;
     m2 = m - m1;
     if (lower) {
@@ -2511,7 +2548,7 @@ LCL__PRIVATE void lcl__pack_shared(const lcl__dops *op, const lcl__ws *ws, int i
 LCL__PRIVATE void lcl__upd_sha(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int64_t m, int64_t k, int64_t lo,
                                const void *b, int64_t rsb, int64_t csb, int64_t ncol, void *c, int64_t ldc, int tri, int64_t doff) {
     size_t es = op->es;
-    int64_t mpad = lcl__rup(m, op->mr), p0, ic, jc;
+    int64_t mpad = lcl__round_up(m, op->mr), p0, ic, jc;
     for (jc = 0; jc < ncol; jc += ws->nc) {
         int64_t nc = LCL__MIN(ws->nc, ncol - jc);
         for (p0 = 0; p0 < k; p0 += ws->kc) {
@@ -2531,7 +2568,7 @@ LCL__PRIVATE void lcl__upd_sha(const lcl__dops *op, const lcl__ws *ws, const lcl
 LCL__PRIVATE void lcl__upd_shb(const lcl__dops *op, const lcl__ws *ws, const lcl__tws *w, int64_t m, int64_t k, int64_t lo,
                                const void *a, int64_t rsa, int64_t csa, int64_t nrow, void *c, int64_t ldc, int tri, int64_t doff) {
     size_t es = op->es;
-    int64_t npad = lcl__rup(m, op->nr), p0, ic;
+    int64_t npad = lcl__round_up(m, op->nr), p0, ic;
     for (p0 = 0; p0 < k; p0 += ws->kc) {
         int64_t kc = LCL__MIN(ws->kc, k - p0);
         for (ic = 0; ic < nrow; ic += ws->mc) {
@@ -2548,7 +2585,7 @@ LCL__PRIVATE int64_t lcl__chunk_w(const lcl__dops *op, const lcl__ws *ws, int64_
     int64_t w;
     if (rest <= 0) return 1;
     if (T <= 1) return LCL__MIN(rest, ws->nc);
-    w = lcl__rup((rest + (int64_t)T * per - 1) / ((int64_t)T * per), op->nr);
+    w = lcl__round_up((rest + (int64_t)T * per - 1) / ((int64_t)T * per), op->nr);
     w = LCL__MAX(w, 4 * op->nr);
     return LCL__MIN(w, ws->nc);
 }
@@ -2561,7 +2598,7 @@ LCL__PRIVATE int64_t lcl__lu_panel(const lcl__dops *op, const lcl__ws *ws, const
     size_t es = op->es;
     int64_t w1, w2, i1, i2;
     if (nw <= LCL__PANEL_BASE) return op->getf2(m, nw, a, lda, ipiv, r0);
-    w1 = nw / 2 > 8 ? lcl__rup(nw / 2, 8) : nw / 2;
+    w1 = nw / 2 > 8 ? lcl__round_up(nw / 2, 8) : nw / 2;
     w2 = nw - w1;
     i1 = lcl__lu_panel(op, ws, w, m, w1, a, lda, ipiv, r0);
     op->laswp(w2, lcl__at(a, 0, w1, 1, lda, es), 1, lda, 0, w1, ipiv, r0, 1);
@@ -2591,7 +2628,7 @@ LCL__PRIVATE int64_t lcl__chol_diag(const lcl__dops *op, const lcl__ws *ws, cons
     int64_t n1, i;
     void *a21, *a22;
     if (n <= LCL__CHOL_BASE) return op->potf2(n, a, rs, cs);
-    n1 = lcl__rup(n / 2, 16);
+    n1 = lcl__round_up(n / 2, 16);
     if (n1 >= n) n1 = n / 2;
     a21 = lcl__at(a, n1, 0, rs, cs, es);
     a22 = lcl__at(a, n1, n1, rs, cs, es);
@@ -2708,7 +2745,7 @@ LCL__PRIVATE int64_t lcl__blocked(const lcl__dops *op, const lcl__ws *ws, int nt
 /* ---- entry points for the API (and the OpenCL backend's host steps) ---- */
 /* the block: the caller's, else op->nb, smaller for small matrices (about 8 steps at least) */
 LCL__PRIVATE int64_t lcl__block(const lcl__dops *op, const lcl_dense_opts *o, int64_t n) {
-    int64_t nb = o && o->block > 0 ? o->block : LCL__MIN(op->nb, LCL__MAX(64, lcl__rup(n / 8, 32)));
+    int64_t nb = o && o->block > 0 ? o->block : LCL__MIN(op->nb, LCL__MAX(64, lcl__round_up(n / 8, 32)));
     return LCL__MAX(1, LCL__MIN(nb, n));
 }
 /* Crout leaves L with the diagonal and U unit; getrs (and LAPACK) want L unit: L <- L D^-1,
@@ -2736,7 +2773,7 @@ LCL__PRIVATE lcl_status lcl__cpu_blocked(lcl_context *ctx, const char *fn, const
     int64_t nb = lcl__block(op, o, n);
     int nt = lcl__dense_threads(ctx, n);
     lcl__ws ws;
-    lcl_status st = lcl__ws_alloc(ctx, fn, op, nt, n, lcl__rup(n, f->upper ? op->nr : op->mr) * nb, &ws);
+    lcl_status st = lcl__ws_alloc(ctx, fn, op, nt, n, lcl__round_up(n, f->upper ? op->nr : op->mr) * nb, &ws);
     if (st != LCL_OK) return st;
     *info = lcl__blocked(op, &ws, nt, f, n, (char *)a, lda, nb);
     lcl__ws_free(&ws);
@@ -2794,7 +2831,7 @@ LCL__PRIVATE lcl_status lcl__cpu_solve(lcl_context *ctx, const char *fn, lcl_dty
     if (nt < 1) nt = 1;
     st = lcl__ws_alloc(ctx, fn, op, nt, n, 0, &ws);
     if (st != LCL_OK) return st;
-    cw = lcl__rup((nrhs + nt - 1) / nt, op->nr);
+    cw = lcl__round_up((nrhs + nt - 1) / nt, op->nr);
     nblk = (int)((nrhs + cw - 1) / cw);
     {
         int q;
@@ -2847,8 +2884,8 @@ LCL__PRIVATE lcl_status lcl__cpu_potrs(lcl_context *ctx, lcl_dtype dt, lcl_uplo 
    block sizes: panels of dense_nb columns are factored on the second queue by trsm_nb-wide steps
    (local-memory POTF2/TRSM kernels; the LU pivoting in one launch per step on NVIDIA), and the
    trailing matrix is updated once per panel by the GEMM kernel (FP64 tensor cores on NVIDIA),
-   the next panel's columns first, so the panel overlaps the rest (the slides' pipelined scheme).
-   panel = 1 keeps session 1's host panel (opts.panel). */
+   the next panel's columns first, so the panel overlaps the rest (a pipelined look-ahead).
+   opts.panel = 1 factors the panels on the host instead. */
 
 /* C = beta*C + alpha*A*op(B) on device d (row-major; see kernels/dense.cl). groups > 0: the
    tensor-core kernel runs at most that many work-groups, each looping over tiles, which leaves
@@ -2863,8 +2900,6 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
     cl_long oa = offa, ob = offb, oc = offc;
     size_t es = dt == LCL_F32 ? sizeof(float) : sizeof(double);
     size_t gws[2], lws[2];
-    const void *p[16];
-    size_t sz[16];
     int tc = dt == LCL_F64 && d->tune.tc, wn = N <= 64 ? 1 : d->tune.tc_wn;
     if (M <= 0 || N <= 0 || K <= 0) return LCL_OK;
     if (tc) {
@@ -2877,14 +2912,9 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
         if (!k) d->tune.tc = tc = 0;
     }
     if (!tc && (st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_gemm_f" : "lcl_gemm_d", &k)) != LCL_OK) return st;
-    p[0] = &M; p[1] = &N; p[2] = &K; p[3] = dt == LCL_F32 ? (const void *)&af : (const void *)&alpha;
-    p[4] = &A; p[5] = &oa; p[6] = &lda; p[7] = &B; p[8] = &ob; p[9] = &ldb; p[10] = &transb;
-    p[11] = dt == LCL_F32 ? (const void *)&bf : (const void *)&beta; p[12] = &C; p[13] = &oc; p[14] = &ldc; p[15] = &lower;
-    sz[0] = sz[1] = sz[2] = sz[6] = sz[9] = sz[10] = sz[14] = sz[15] = sizeof(int);
-    sz[3] = sz[11] = es;
-    sz[4] = sz[7] = sz[12] = sizeof(cl_mem);
-    sz[5] = sz[8] = sz[13] = sizeof(cl_long);
-    e = lcl__set_args(k, 16, sz, p);
+    e = lcl__argv(k, 16, LCL__A(M), LCL__A(N), LCL__A(K), es, dt == LCL_F32 ? (const void *)&af : (const void *)&alpha, LCL__A(A),
+                  LCL__A(oa), LCL__A(lda), LCL__A(B), LCL__A(ob), LCL__A(ldb), LCL__A(transb),
+                  es, dt == LCL_F32 ? (const void *)&bf : (const void *)&beta, LCL__A(C), LCL__A(oc), LCL__A(ldc), LCL__A(lower));
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_gemm)", d->info.name);
     if (tc) {
         int bm = 32 * d->tune.tc_wm, bn = 64 * wn;
@@ -2921,17 +2951,12 @@ LCL__PRIVATE lcl_status lcl__cl_laswp(lcl_context *ctx, lcl__device *d, lcl_dtyp
     cl_int e;
     cl_long off = 0;
     size_t gws, lws = 64;
-    const void *p[8];
-    size_t sz[8];
     lcl_status st;
     if (c1 <= c0 || k1 == k0) return LCL_OK;   /* k1 < k0: undo the pivots, last first */
     st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_laswp_f" : "lcl_laswp_d", &k);
     if (st != LCL_OK) return st;
-    p[0] = &A; p[1] = &off; p[2] = &lda; p[3] = &c0; p[4] = &c1; p[5] = &k0; p[6] = &k1; p[7] = &ipiv;
-    sz[0] = sz[7] = sizeof(cl_mem);
-    sz[1] = sizeof(cl_long);
-    sz[2] = sz[3] = sz[4] = sz[5] = sz[6] = sizeof(int);
-    if ((e = lcl__set_args(k, 8, sz, p)) != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_laswp)", d->info.name);
+    e = lcl__argv(k, 8, LCL__A(A), LCL__A(off), LCL__A(lda), LCL__A(c0), LCL__A(c1), LCL__A(k0), LCL__A(k1), LCL__A(ipiv));
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_laswp)", d->info.name);
     gws = (size_t)lcl__round_up(c1 - c0, 64);
     e = LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &gws, &lws, 0, NULL, NULL);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_laswp)", d->info.name);
@@ -2944,17 +2969,12 @@ LCL__PRIVATE lcl_status lcl__cl_transpose(lcl_context *ctx, lcl__device *d, lcl_
     cl_int e;
     cl_long zero = 0;
     size_t gws[2], lws[2] = {16, 16};
-    const void *p[8];
-    size_t sz[8];
     lcl_status st;
     if (rows <= 0 || cols <= 0) return LCL_OK;
     st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_transpose_f" : "lcl_transpose_d", &k);
     if (st != LCL_OK) return st;
-    p[0] = &rows; p[1] = &cols; p[2] = &in; p[3] = &zero; p[4] = &ldi; p[5] = &out; p[6] = &zero; p[7] = &ldo;
-    sz[0] = sz[1] = sz[4] = sz[7] = sizeof(int);
-    sz[2] = sz[5] = sizeof(cl_mem);
-    sz[3] = sz[6] = sizeof(cl_long);
-    if ((e = lcl__set_args(k, 8, sz, p)) != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_transpose)", d->info.name);
+    e = lcl__argv(k, 8, LCL__A(rows), LCL__A(cols), LCL__A(in), LCL__A(zero), LCL__A(ldi), LCL__A(out), LCL__A(zero), LCL__A(ldo));
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_transpose)", d->info.name);
     gws[0] = (size_t)lcl__round_up(cols, 16);
     gws[1] = (size_t)lcl__round_up(rows, 16);
     e = LCL__CL->clEnqueueNDRangeKernel(q, k, 2, NULL, gws, lws, 0, NULL, NULL);
@@ -2969,15 +2989,10 @@ LCL__PRIVATE lcl_status lcl__cl_trtri(lcl_context *ctx, lcl__device *d, lcl_dtyp
     cl_int e;
     cl_long o = offl;
     size_t lws = 64, gws = (size_t)lcl__round_up(kb, 64);
-    const void *p[7];
-    size_t sz[7];
     lcl_status st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_trtri_lower_f" : "lcl_trtri_lower_d", &k);
     if (st != LCL_OK) return st;
-    p[0] = &L; p[1] = &o; p[2] = &ld; p[3] = &kb; p[4] = &unit; p[5] = &X; p[6] = &kb;
-    sz[0] = sz[5] = sizeof(cl_mem);
-    sz[1] = sizeof(cl_long);
-    sz[2] = sz[3] = sz[4] = sz[6] = sizeof(int);
-    if ((e = lcl__set_args(k, 7, sz, p)) != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_trtri_lower)", d->info.name);
+    e = lcl__argv(k, 7, LCL__A(L), LCL__A(o), LCL__A(ld), LCL__A(kb), LCL__A(unit), LCL__A(X), LCL__A(kb));
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_trtri_lower)", d->info.name);
     e = LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &gws, &lws, 0, NULL, NULL);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_trtri_lower)", d->info.name);
     return LCL_OK;
@@ -2991,17 +3006,12 @@ LCL__PRIVATE lcl_status lcl__cl_trsm(lcl_context *ctx, lcl__device *d, lcl_dtype
     cl_int e;
     cl_long ol = offl, ob = offb;
     size_t lws = 64, gws = (size_t)lcl__round_up(nrhs, 64);
-    const void *p[8];
-    size_t sz[8];
     lcl_status st;
     if (nrhs <= 0) return LCL_OK;
     st = lcl__kernel(ctx, d, dt, right ? (dt == LCL_F32 ? "lcl_trsm_rlt_f" : "lcl_trsm_rlt_d") : (dt == LCL_F32 ? "lcl_trsm_llu_f" : "lcl_trsm_llu_d"), &k);
     if (st != LCL_OK) return st;
-    p[0] = &L; p[1] = &ol; p[2] = &ld; p[3] = &kb; p[4] = &B; p[5] = &ob; p[6] = &ldb; p[7] = &nrhs;
-    sz[0] = sz[4] = sizeof(cl_mem);
-    sz[1] = sz[5] = sizeof(cl_long);
-    sz[2] = sz[3] = sz[6] = sz[7] = sizeof(int);
-    if ((e = lcl__set_args(k, 8, sz, p)) != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_trsm)", d->info.name);
+    e = lcl__argv(k, 8, LCL__A(L), LCL__A(ol), LCL__A(ld), LCL__A(kb), LCL__A(B), LCL__A(ob), LCL__A(ldb), LCL__A(nrhs));
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_trsm)", d->info.name);
     e = LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &gws, &lws, 0, NULL, NULL);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_trsm)", d->info.name);
     return LCL_OK;
@@ -3017,18 +3027,13 @@ LCL__PRIVATE lcl_status lcl__cl_nonfinite(lcl_context *ctx, const lcl_dmat *A, i
     cl_long off = 0;
     int rows = (int)A->rows, cols = (int)A->cols, ld = (int)A->ld, found = 0;
     size_t gws[2], lws[2] = {16, 16};
-    const void *p[7];
-    size_t sz[7];
     lcl_status st;
     if (rows == 0 || cols == 0) return LCL_OK;
     if ((st = lcl__kernel(ctx, d, A->dtype, A->dtype == LCL_F32 ? "lcl_nonfinite_f" : "lcl_nonfinite_d", &k)) != LCL_OK) return st;
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &flag)) != LCL_OK) return st;
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], flag, CL_FALSE, 0, sizeof(cl_int), &found, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    p[0] = &rows; p[1] = &cols; p[2] = &A->buf; p[3] = &off; p[4] = &ld; p[5] = &flag; p[6] = &lower;
-    sz[0] = sz[1] = sz[4] = sz[6] = sizeof(int);
-    sz[2] = sz[5] = sizeof(cl_mem);
-    sz[3] = sizeof(cl_long);
-    LCL__CLCHK(lcl__set_args(k, 7, sz, p), "clSetKernelArg(lcl_nonfinite)");
+    LCL__CLCHK(lcl__argv(k, 7, LCL__A(rows), LCL__A(cols), LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(flag), LCL__A(lower)),
+               "clSetKernelArg(lcl_nonfinite)");
     gws[0] = (size_t)lcl__round_up(cols, 16);
     gws[1] = (size_t)lcl__round_up(rows, 16);
     LCL__CLCHK(LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, gws, lws, 0, NULL, NULL), "clEnqueueNDRangeKernel(lcl_nonfinite)");
@@ -3039,54 +3044,9 @@ done:
     return st;
 }
 
-/* rect transfer of a rows x cols block at (r0, c0) of a row-major device matrix */
-LCL__PRIVATE cl_int lcl__cl_rect(lcl__device *d, int write, cl_command_queue q, cl_mem buf, int64_t ld, int64_t r0, int64_t c0,
-                                 int64_t rows, int64_t cols, void *host, int64_t hld, size_t es, cl_bool block,
-                                 cl_uint nw, const cl_event *w, cl_event *ev) {
-    size_t bo[3], ho[3] = {0, 0, 0}, reg[3];
-    (void)d;
-    bo[0] = (size_t)c0 * es; bo[1] = (size_t)r0; bo[2] = 0;
-    reg[0] = (size_t)cols * es; reg[1] = (size_t)rows; reg[2] = 1;
-    if (rows <= 0 || cols <= 0) return CL_SUCCESS;
-    if (write)
-        return LCL__CL->clEnqueueWriteBufferRect(q, buf, block, bo, ho, reg, (size_t)ld * es, 0, (size_t)hld * es, 0, host, nw, w, ev);
-    return LCL__CL->clEnqueueReadBufferRect(q, buf, block, bo, ho, reg, (size_t)ld * es, 0, (size_t)hld * es, 0, host, nw, w, ev);
-}
-
 LCL__PRIVATE void lcl__cl_dmat_release(lcl_dmat *m) {
     if (m->buf) LCL__CL->clReleaseMemObject(m->buf);
     m->buf = NULL;
-}
-
-/* the compute queue waits for the transfer-queue writes in ev (released here) */
-LCL__PRIVATE cl_int lcl__cl_join(lcl__device *d, int n, cl_event *ev) {
-    int i;
-    cl_int e = LCL__CL->clFlush(d->queue[1]);
-    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], (cl_uint)n, ev, NULL);
-    for (i = 0; i < n; i++) if (ev[i]) LCL__CL->clReleaseEvent(ev[i]);
-    return e;
-}
-
-/* queue q waits for *mark, which is then released; nothing to do without one */
-LCL__PRIVATE lcl_status lcl__cl_wait_mark(lcl_context *ctx, lcl__device *d, cl_command_queue q, cl_event *mark) {
-    cl_int e;
-    if (!*mark) return LCL_OK;
-    e = LCL__CL->clEnqueueBarrierWithWaitList(q, 1, mark, NULL);
-    LCL__CL->clReleaseEvent(*mark);
-    *mark = NULL;
-    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name);
-}
-
-/* queue b waits for everything enqueued so far on queue a */
-LCL__PRIVATE cl_int lcl__cl_after(lcl__device *d, cl_command_queue a, cl_command_queue b) {
-    cl_event ev;
-    cl_int e = LCL__CL->clEnqueueMarkerWithWaitList(a, 0, NULL, &ev);
-    (void)d;
-    if (e != CL_SUCCESS) return e;
-    e = LCL__CL->clFlush(a);
-    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueBarrierWithWaitList(b, 1, &ev, NULL);
-    LCL__CL->clReleaseEvent(ev);
-    return e;
 }
 
 LCL__PRIVATE lcl_status lcl__cl_dmat_alloc(lcl_context *ctx, int dev, lcl_dtype dt, int64_t rows, int64_t cols, lcl_dmat *m) {
@@ -3393,9 +3353,9 @@ done:
 /* Lower Cholesky, entirely on the device, nothing waits for the host: the panel by nb-wide steps
    (diagonal block in one work-group's local memory, L21 by the TRSM kernel), the trailing matrix
    once per panel with K = NB. On NVIDIA (double) the step's GEMM and POTF2 are one launch,
-   lcl_potrf_step_d, so POTF2 runs beside the GEMM of the rows below. A third queue for those rows
-   did not work: its kernels waited for the update's GEMM to end (H200, 92 against 78 ms). An
-   upper factor is the same on the transpose. */
+   lcl_potrf_step_d, so POTF2 runs beside the GEMM of the rows below. (Not a third queue for those
+   rows: its kernels wait for the update's GEMM to end; BENCHMARKS.md.) An upper factor is the
+   same on the transpose. */
 LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_opts *o) {
     lcl_context *ctx = f->ctx;
     lcl__device *d = f->d;
@@ -5183,7 +5143,7 @@ LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lc
     }
     case LCL_FMT_ELL:
     case LCL_FMT_HYB: {
-        int64_t K = maxlen, slots, ld = lcl__rup(rows, LCL__ALIGN_ROWS), n;
+        int64_t K = maxlen, slots, ld = lcl__round_up(rows, LCL__ALIGN_ROWS), n;
         if (A->format == LCL_FMT_HYB) {
             if (A->opts.hyb_width > 0) K = LCL__MIN((int64_t)A->opts.hyb_width, maxlen);
             else if ((st = lcl__hyb_width(ctx, M, maxlen, &K)) != LCL_OK) return st;
@@ -5275,7 +5235,7 @@ LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lc
         return LCL_OK;
     }
     case LCL_FMT_DIA: {
-        int64_t nd = 0, span = rows + cols, d, slots, ld = lcl__rup(rows, LCL__ALIGN_ROWS), n;
+        int64_t nd = 0, span = rows + cols, d, slots, ld = lcl__round_up(rows, LCL__ALIGN_ROWS), n;
         int32_t *slot = (int32_t *)lcl__alloc(ctx, "DIA offsets map", (size_t)(span > 0 ? span : 1), sizeof(int32_t), &st);
         if (!slot) return st;
         /* offset o = col - row in [-(rows-1), cols-1], stored at o + rows */

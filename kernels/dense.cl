@@ -454,7 +454,7 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
    swap them from the published copies, and each group updates its own rows. The copies alternate
    between two slots: a group can be one column ahead of another, never two. The first PG_LROWS
    rows of a group's range stay in local memory for the whole launch: from global memory the
-   rank-1 updates were latency-bound (500 us per 64 columns at n = 16384 on the H200). */
+   rank-1 updates were latency-bound (BENCHMARKS.md). */
 #if defined(__NV_CL_C_VERSION) || defined(LCL_GRID_PORTABLE)
 #define PG_WG 256
 #define PG_W 64
@@ -701,7 +701,7 @@ void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, co
 /* Cholesky of a diagonal block of at most TRSM_NB in local memory, right-looking, one barrier a
    column. PF_T work-items share a row, taking its columns in turn: a row per work-item leaves
    the column loop latency-bound, and the earlier (row, column)-pair loop spent most of its
-   iterations on elements outside the triangle (H200: 62 us a 64 x 64 block). A fully unrolled
+   iterations on elements outside the triangle. A fully unrolled
    register version was slower still: straight-line code that runs once misses the instruction
    cache throughout. The first failing column (1-based, offset by base) goes to *fail and nothing
    is written back. NVIDIA only: PoCL 5 miscompiles it (wrong failing column on SPD input), so
