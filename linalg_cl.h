@@ -1601,18 +1601,31 @@ LCL__PRIVATE cl_kernel lcl__kernel_find(lcl__program *p, const char *name, cl_in
     return k;
 }
 
-LCL__PRIVATE lcl_status lcl__kernel(lcl_context *ctx, lcl__device *d, lcl_dtype dt, const char *name, cl_kernel *out) {
+/* The kernel `name` of device d for dt, created once. Call sites pass string literals, so a kernel
+   made before is found by its name's address, without looking up its file (this runs for every
+   launch of a factorization). probe: a kernel the device's compiler did not build (NVIDIA-only
+   code) is *out = NULL and LCL_OK, and reports nothing. */
+LCL__PRIVATE lcl_status lcl__kernel_get(lcl_context *ctx, lcl__device *d, lcl_dtype dt, const char *name, int probe, cl_kernel *out) {
     lcl__program *p;
     cl_int e;
-    lcl_status st = lcl__program_of(ctx, d, dt, name, &p);
-    if (st != LCL_OK) return st;
-    if ((*out = lcl__kernel_find(p, name, &e)) != NULL) return LCL_OK;
+    lcl_status st;
+    int f, i;
+    for (f = 0; f < LCL__KERNEL_FILE_COUNT; f++) {
+        p = &d->prog[f][dt == LCL_F32 ? 1 : 0];
+        for (i = 0; i < p->nkern; i++)
+            if (p->kern[i].name == name) { *out = p->kern[i].k; return LCL_OK; }
+    }
+    if ((st = lcl__program_of(ctx, d, dt, name, &p)) != LCL_OK) return st;
+    if ((*out = lcl__kernel_find(p, name, &e)) != NULL || (probe && e != CL_SUCCESS)) return LCL_OK;
     if (e == CL_SUCCESS) return lcl__fail(ctx, LCL_ERR_INTERNAL, "kernel table full");
     {
         char what[128];
         snprintf(what, sizeof what, "clCreateKernel(%s)", name);
         return lcl__clfail(ctx, e, what, d->info.name);
     }
+}
+LCL__PRIVATE lcl_status lcl__kernel(lcl_context *ctx, lcl__device *d, lcl_dtype dt, const char *name, cl_kernel *out) {
+    return lcl__kernel_get(ctx, d, dt, name, 0, out);
 }
 
 #endif
@@ -2902,13 +2915,8 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
     size_t gws[2], lws[2];
     int tc = dt == LCL_F64 && d->tune.tc, wn = N <= 64 ? 1 : d->tune.tc_wn;
     if (M <= 0 || N <= 0 || K <= 0) return LCL_OK;
-    if (tc) {
-        lcl__program *pr;
-        if ((st = lcl__program_of(ctx, d, dt, "lcl_gemm_tc_d", &pr)) != LCL_OK) return st;
-        {
-            cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
-            k = lcl__kernel_find(pr, wn == 1 ? "lcl_gemm_tc64_d" : "lcl_gemm_tc_d", &ek);
-        }
+    if (tc) {   /* absent unless NVIDIA compiled the program: probed */
+        if ((st = lcl__kernel_get(ctx, d, dt, wn == 1 ? "lcl_gemm_tc64_d" : "lcl_gemm_tc_d", 1, &k)) != LCL_OK) return st;
         if (!k) d->tune.tc = tc = 0;
     }
     if (!tc && (st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_gemm_f" : "lcl_gemm_d", &k)) != LCL_OK) return st;
@@ -3323,12 +3331,9 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opt
     lcl_status st;
     lcl__cl_blocks(d, o, f->n, 0, &f->nb, &f->NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &P->step)) != LCL_OK) return st;
-    if (d->tune.grid_panel && f->nb <= 64) {
-        lcl__program *pr;
-        cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
-        if ((st = lcl__program_of(ctx, d, dt, "lcl_panel_grid_d", &pr)) != LCL_OK) return st;
-        P->grid = lcl__kernel_find(pr, dt == LCL_F32 ? "lcl_panel_grid_f" : "lcl_panel_grid_d", &ek);
-    }
+    if (d->tune.grid_panel && f->nb <= 64 &&   /* absent unless NVIDIA compiled the program: probed */
+        (st = lcl__kernel_get(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_grid_f" : "lcl_panel_grid_d", 1, &P->grid)) != LCL_OK)
+        return st;
     P->wg = lcl__wg(d);   /* = LCL_WG of the build */
     P->maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
     P->groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
@@ -3365,12 +3370,9 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
     if ((st = lcl__cl_nonfinite(ctx, f->A, 1, f->fn)) != LCL_OK) return st;
     lcl__cl_blocks(d, o, f->n, dt == LCL_F64 ? 2 : 1, &f->nb, &f->NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &f->kpot)) != LCL_OK) return st;
-    if (dt == LCL_F64 && d->tune.tc && d->tune.fused_step) {
-        lcl__program *pr;
-        cl_int ek;   /* absent unless NVIDIA compiled the program: probed quietly */
-        if ((st = lcl__program_of(ctx, d, dt, "lcl_potrf_step_d", &pr)) != LCL_OK) return st;
-        f->kstep = lcl__kernel_find(pr, "lcl_potrf_step_d", &ek);
-    }
+    if (dt == LCL_F64 && d->tune.tc && d->tune.fused_step &&   /* NVIDIA only: probed */
+        (st = lcl__kernel_get(ctx, d, dt, "lcl_potrf_step_d", 1, &f->kstep)) != LCL_OK)
+        return st;
     /* The trailing update runs on chol_upd_groups units, or the panel's kernels queue behind all
        of its work-groups and nothing overlaps. LU's one-launch panel needs every unit. */
     f->groups = d->tune.chol_upd_groups;
