@@ -1,4 +1,4 @@
-/* dense_solve.c -- dense LU and Cholesky: the slides' worked 3x3 system, then a random 500x500
+/* dense_solve.c -- dense LU and Cholesky: a worked 3x3 system, then a random 500x500
    system on every backend this machine has (serial, openmp, opencl).
    build/dense_solve: prints the factors, the solutions and the residuals; exits 1 when a residual
    is too large or a factorization fails (a backend that is missing is skipped, not a failure). */
@@ -79,7 +79,7 @@ static void print_x(const char *label, const lcl_dense *x) {
            lcl_dense_get(x, 2, 0), err_ones(x));
 }
 
-/* The slides' system: A = [1 2 3; 2 5 8; 3 8 14], b = [6 15 25], x = [1 1 1]. A is SPD, with
+/* The worked system: A = [1 2 3; 2 5 8; 3 8 14], b = [6 15 25], x = [1 1 1]. A is SPD, with
    A = L L^T for L = [1 0 0; 2 1 0; 3 2 1], so every algorithm meets the same numbers. */
 static void worked_example(lcl_context *ctx) {
     static const double a[9] = {1, 2, 3, 2, 5, 8, 3, 8, 14};   /* row-major: the rows as written */

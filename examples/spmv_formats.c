@@ -1,4 +1,4 @@
-/* spmv_formats.c -- y = A x in every storage format: the SpMV thesis's 5x5 example matrix, then a
+/* spmv_formats.c -- y = A x in every storage format: a 5x5 example matrix, then a
    2-D Poisson matrix (about 50 000 rows) timed in each format on every backend this machine has
    (serial, openmp, opencl when a device exists).
    build/spmv_formats: prints y for each format and M nnz/s per format and backend; exits 1 when a
@@ -25,7 +25,7 @@ static int cmp_d(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* Part 1: the thesis's matrix, as COO triplets (0-based), in every format. */
+/* Part 1: a 5x5 example matrix, as COO triplets (0-based), in every format. */
 static void small_example(lcl_context *ctx) {
     static const int32_t row[10] = {0, 0, 1, 1, 2, 3, 3, 4, 4, 4};
     static const int32_t col[10] = {2, 3, 0, 3, 2, 1, 3, 0, 2, 4};
@@ -153,7 +153,7 @@ int main(void) {
     double *x, *yref;
     int b, m = 224;             /* 224^2 = 50176 rows, 250 000 nonzeros */
     int64_t i, k;
-    printf("The thesis's 5x5 matrix, x = (1, 2, 3, 4, 5); y should be [13 18 6 10 25]:\n");
+    printf("A 5x5 example matrix, x = (1, 2, 3, 4, 5); y should be [13 18 6 10 25]:\n");
     for (b = 0; b < 3; b++) {
         lcl_context *ctx = open_backend(backends[b]);
         if (!ctx) continue;

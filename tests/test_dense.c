@@ -345,7 +345,7 @@ static void test_dense_agree(void) {
     lcl_context_destroy(ctx);
 }
 
-/* the slides' worked system: A = L U with L = [1 0 0; 2 1 0; 3 2 1], U = L^T; b = A [1 1 1]^T */
+/* a worked system: A = L U with L = [1 0 0; 2 1 0; 3 2 1], U = L^T; b = A [1 1 1]^T */
 static void worked_3x3_case(lcl_context *ctx, const char *bn, lcl_dtype dt, lcl_layout lay) {
     static const double A[9] = {1, 2, 3, 2, 5, 8, 3, 8, 14};   /* column-major (symmetric anyway) */
     static const double L[9] = {1, 2, 3, 0, 1, 2, 0, 0, 1};

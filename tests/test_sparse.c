@@ -1,6 +1,6 @@
 /* test_sparse.c -- lcl_spmat on the CPU backends: every format x {double, float} x {serial,
    OpenMP} x {A x, A^T x} against a dense-free reference product computed here in long double from
-   the COO, on small hand-made matrices (0x0 .. 33x20, empty rows, heavy-tailed rows), the thesis's
+   the COO, on small hand-made matrices (0x0 .. 33x20, empty rows, heavy-tailed rows), a textbook
    5x5 example, generated stencils and every real matrix (tests/data/matrices, plus the others of
    $LCL_SHARED/matrices when present); round trips to CSR, alpha/beta cases, the padding guard,
    invalid input, device vectors and the auto rule.
@@ -312,7 +312,7 @@ static void test_sparse_generated(void) {
     }
 }
 
-/* the thesis's 5x5 example: CSR pointers [0,2,4,5,7,10], ELL width 3 */
+/* a textbook 5x5 example: CSR pointers [0,2,4,5,7,10], ELL width 3 */
 static void test_sparse_thesis(void) {
     static const double D[5][5] = {{0, 0, 3, 1, 0}, {2, 0, 0, 4, 0}, {0, 0, 2, 0, 0}, {0, 3, 0, 1, 0}, {4, 0, 2, 0, 3}};
     static const int64_t ptr[6] = {0, 2, 4, 5, 7, 10};
