@@ -92,7 +92,7 @@
     SECTIONS (search for the marker)
         >>api >>config >>util >>loader >>devices >>cache >>tuning >>context >>programs >>blas1
         >>dense >>dmat >>dense-cpu >>dense-opencl >>dense-multi >>dense-api >>sparse >>formats
-        >>spmv-cpu >>spmv-opencl >>spmv-api >>mmio
+        >>spmv-cpu >>spmv-opencl >>spmv-api >>mmio >>klu-analyze >>klu-numeric
 
     LICENSE: MIT (see end of file).
 */
@@ -319,6 +319,71 @@ LCL_API lcl_status lcl_dmat_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, 
 LCL_API lcl_status lcl_dmat_getrs(lcl_context *ctx, lcl_trans trans, const lcl_dmat *LU, const int32_t *ipiv, lcl_dmat *B);
 LCL_API lcl_status lcl_dmat_potrf(lcl_context *ctx, lcl_uplo uplo, lcl_dmat *A, int64_t *info, const lcl_dense_opts *o);
 LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dmat *L, lcl_dmat *B);
+
+/* ---- sparse direct LU for circuit matrices (KLU class) --------------------------------------
+   Four phases, as SuiteSparse KLU: lcl_klu_analyze looks at the pattern only (permutation to block
+   upper triangular form: maximum transversal, then strongly connected components; a fill-reducing
+   ordering of each diagonal block), lcl_klu_factor computes L and U of each diagonal block
+   (left-looking Gilbert-Peierls, threshold partial pivoting preferring the diagonal, optional row
+   scaling; the blocks above the diagonal are used by the solves only), lcl_klu_refactor takes new
+   values of the same pattern and reuses the pivot order with no allocation (what a circuit
+   simulator calls every Newton step), lcl_klu_solve / lcl_klu_tsolve solve A X = B / A^T X = B in
+   place for nrhs right-hand sides (column-major, leading dimension ldb >= n).
+   A is a square canonical lcl_csr (double or float; sums and factors in its dtype). factor and
+   refactor require the pattern analyze saw (LCL_ERR_INVALID_ARGUMENT otherwise). Errors:
+   structurally singular A is LCL_ERR_SINGULAR at analyze, with info.structural_rank; a zero
+   pivot is LCL_ERR_SINGULAR at factor or refactor, with info.singular_col (0-based column of A);
+   NaN or Inf values LCL_ERR_NAN; a non-square or empty pattern LCL_ERR_DIMENSION. */
+typedef enum lcl_klu_ordering {
+    LCL_KLU_AMD = 0,            /* approximate minimum degree on A+A^T of each block (default) */
+    LCL_KLU_COLAMD,             /* column approximate minimum degree on A (very unsymmetric blocks) */
+    LCL_KLU_NATURAL,            /* no fill-reducing ordering */
+    LCL_KLU_USER                /* opts.perm: a symmetric permutation of A (before the BTF) */
+} lcl_klu_ordering;
+typedef enum lcl_klu_scaling {
+    LCL_KLU_SCALE_DEFAULT = 0,  /* max */
+    LCL_KLU_SCALE_NONE,
+    LCL_KLU_SCALE_SUM,          /* each row divided by the sum of its |entries| */
+    LCL_KLU_SCALE_MAX           /* each row divided by its largest |entry| */
+} lcl_klu_scaling;
+typedef struct lcl_klu_opts {
+    lcl_klu_ordering ordering;
+    const int32_t *perm;        /* LCL_KLU_USER: perm[k] = the row and column of A placed k-th */
+    int no_btf;                 /* 1: one block (no BTF permutation) */
+    double tol;                 /* pivot threshold in (0, 1], 0 = 0.001: the diagonal is kept while
+                                   |diagonal| >= tol * the column's largest candidate */
+    lcl_klu_scaling scale;
+    double growth_limit;        /* refactor: info.refactor_unstable above this pivot growth, 0 = 1e8 */
+} lcl_klu_opts;                 /* NULL opts = all defaults */
+typedef struct lcl_klu_info {
+    int64_t n, nnz;             /* of A */
+    int64_t blocks, max_block;  /* BTF diagonal blocks and the largest */
+    int64_t structural_rank;    /* n unless structurally singular */
+    int64_t nnz_offdiag;        /* entries of A above the diagonal blocks */
+    int64_t nnz_l, nnz_u;       /* of the factors of the diagonal blocks (L's unit diagonal
+                                   counted, U's diagonal counted) */
+    double flops;               /* of the last factor or refactor */
+    double growth;              /* reciprocal pivot growth of the last factor or refactor */
+    double rcond;               /* cheap reciprocal condition estimate: min |U_ii| / max |U_ii| */
+    int64_t singular_col;       /* -1, or the 0-based column of A with a zero pivot */
+    int64_t off_diag_pivots;    /* columns whose pivot was not the diagonal entry */
+    int refactor_unstable;      /* refactor: a pivot the threshold rule would now refuse, or growth
+                                   above opts.growth_limit: call lcl_klu_factor */
+} lcl_klu_info;
+typedef struct lcl_klu_symbolic lcl_klu_symbolic;
+typedef struct lcl_klu_numeric lcl_klu_numeric;
+LCL_API lcl_status lcl_klu_analyze(lcl_context *ctx, const lcl_csr *A, const lcl_klu_opts *o, lcl_klu_symbolic **out,
+                                   lcl_klu_info *info);
+LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_csr *A, lcl_klu_numeric **out,
+                                  lcl_klu_info *info);
+LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_csr *A, lcl_klu_numeric *N,
+                                    lcl_klu_info *info);
+LCL_API lcl_status lcl_klu_solve(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, int64_t nrhs,
+                                 void *B, int64_t ldb);
+LCL_API lcl_status lcl_klu_tsolve(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, int64_t nrhs,
+                                  void *B, int64_t ldb);
+LCL_API void lcl_klu_symbolic_free(lcl_klu_symbolic *S);
+LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
 
 /* ---- sparse formats and SpMV ------------------------------------------------------------------
    lcl_spmat: one matrix in one storage format, kept where the context computes (host memory on
@@ -7587,6 +7652,22 @@ LCL_API lcl_status lcl_mm_write_dense(lcl_context *ctx, const char *path, const 
         return st != LCL_OK ? st : st2;
     }
 }
+
+/* >>klu-analyze --------------------------------------------------------------------------------- */
+/* The symbolic analysis of lcl_klu_analyze, shared with >>klu-numeric. The factored matrix is
+   B = A(P, Q): B(i, j) = A(P[i], Q[j]). B is block upper triangular: its diagonal blocks are rows
+   and columns R[b] .. R[b+1]-1, b < nblocks, and nothing of B lies below them. Within each block
+   the fill-reducing ordering is already applied (P and Q include it); the numeric phase adds only
+   row interchanges inside a block. */
+struct lcl_klu_symbolic {
+    int64_t n, nnz;             /* of A */
+    int32_t *P, *Q;             /* n each */
+    int32_t *R;                 /* nblocks + 1 */
+    int64_t nblocks, max_block, structural_rank, nnz_offdiag;
+    double est_lnz, est_unz;    /* fill estimates from the ordering (0 when it gives none) */
+    lcl_klu_opts opts;          /* as resolved (perm not kept) */
+    uint64_t pattern_hash;      /* of A's ptr and col arrays: factor and refactor check it */
+};
 
 #ifdef __cplusplus
 }
