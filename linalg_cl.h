@@ -7669,6 +7669,512 @@ struct lcl_klu_symbolic {
     uint64_t pattern_hash;      /* of A's ptr and col arrays: factor and refactor check it */
 };
 
+/* >>klu-numeric --------------------------------------------------------------------------------- */
+/* lcl_klu_factor / refactor / solve / tsolve. Indices: B = A(P, Q) of the symbolic, scaled by rows
+   (B(i, j) = A(P[i], Q[j]) / Rs[P[i]]). Pivoting inside a diagonal block reorders its rows: B's row
+   piv[k] is pivotal in column k, so the factored matrix is M = B(piv, :), with M_bb = L_b U_b for
+   each diagonal block b and M's entries above the blocks (F) used by the solves only. Every row
+   index stored (L, U, C) is a pivoted index k. Layout, all column-compressed over the n columns:
+   C holds B whole (Cp, Ci, Cx), each column's entries above its block first (Cp[j] .. Cd[j]-1: F)
+   then those in the block (Cd[j] .. Cp[j+1]-1); amap sends A's entries there, so refactor gathers
+   new values without searching. L: strictly lower part, unit diagonal implicit; U: strictly upper
+   part in the topological order of its column's reach (the order refactor replays), diagonal in
+   Ud. A X = B then reads: w = (B / Rs)(prow) with prow[k] = P[piv[k]]; for blocks last to first,
+   w_b = U_b \ (L_b \ w_b) and w_earlier -= F(:, b) w_b; X(Q) = w. The transposed solve runs the
+   same pieces transposed, blocks first to last. Serial; one work vector of n values (X), held by
+   the numeric object: the solves allocate nothing, and two calls on one object must not overlap. */
+struct lcl_klu_numeric {
+    lcl_dtype dtype;
+    int64_t n, nnz;
+    int64_t *Lp, *Up;           /* n + 1 each */
+    int32_t *Li, *Ui;
+    void *Lx, *Ux, *Ud;         /* values in dtype; Ud: the pivots */
+    int64_t lcap, ucap;         /* allocated entries of L and U (grown by factor only) */
+    int32_t *piv, *pinv, *prow; /* n each: B row pivotal in column k, its inverse, A row of k */
+    int64_t *Cp, *Cd;           /* n + 1, n */
+    int32_t *Ci;
+    void *Cx;
+    int64_t *amap;              /* nnz: A's entry p (CSR order) is Cx[amap[p]] */
+    double *Rs;                 /* n row scale factors of A, NULL without scaling */
+    void *X;                    /* n values: the work vector of factor, refactor and the solves */
+    double tol, growth_limit;
+    lcl_klu_scaling scale;
+    uint64_t pattern_hash;      /* of the symbolic it was factored with: refactor and the solves check it */
+};
+typedef struct lcl__klu_work {
+    int32_t *flag, *stack, *list;
+    int64_t *pos;
+    double flops;
+    int64_t offpiv;
+} lcl__klu_work;
+
+/* the hash of A's pattern that analyze stores and factor and refactor compare */
+LCL__PRIVATE uint64_t lcl__klu_pattern_hash(const lcl_csr *A) {
+    return lcl__fnv(lcl__fnv(LCL__FNV_INIT, A->ptr, (size_t)(A->rows + 1) * sizeof(int64_t)), A->col,
+                    (size_t)A->nnz * sizeof(int32_t));
+}
+/* L (which 0) or U (1) to hold at least need entries: doubling, so factor reallocates O(log) times */
+LCL__PRIVATE int lcl__klu_grow(lcl_klu_numeric *N, int which, int64_t need, size_t es) {
+    int64_t cap = LCL__MAX(which ? N->ucap : N->lcap, 16);
+    int32_t **pi = which ? &N->Ui : &N->Li, *ni;
+    void **px = which ? &N->Ux : &N->Lx, *nx;
+    while (cap < need) cap *= 2;
+    if ((uint64_t)cap > (uint64_t)((size_t)-1 / 8)) return 0;
+    if (!(ni = (int32_t *)LCL_REALLOC(*pi, (size_t)cap * sizeof(int32_t)))) return 0;
+    *pi = ni;
+    if (!(nx = LCL_REALLOC(*px, (size_t)cap * es))) return 0;
+    *px = nx;
+    if (which) N->ucap = cap; else N->lcap = cap;
+    return 1;
+}
+#define LCL__DEF_KLU(S, T) \
+/* Row scale factors (Rs, when scaling) and the values of B = A(P, Q) / Rs into Cx through amap. \
+   Returns -1, or the first entry of A (CSR position) that is NaN or Inf. */ \
+LCL__PRIVATE int64_t lcl__klu_gather_##S(const lcl_csr *A, lcl_klu_numeric *N) { \
+    const T *a = (const T *)A->val; \
+    T *cx = (T *)N->Cx; \
+    int64_t i, p; \
+    for (i = 0; i < A->rows; i++) { \
+        double s = 0; \
+        T r = 1; \
+        for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) { \
+            double v = LCL__ABS((double)a[p]); \
+            if (!(v - v == 0)) return p; \
+            s = N->scale == LCL_KLU_SCALE_SUM ? s + v : LCL__MAX(s, v); \
+        } \
+        if (N->Rs) { N->Rs[i] = s > 0 ? s : 1; r = (T)N->Rs[i]; } \
+        for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) cx[N->amap[p]] = N->Rs ? a[p] / r : a[p]; \
+    } \
+    return -1; \
+} \
+/* Gilbert-Peierls left-looking LU of every diagonal block of B, with threshold partial pivoting. \
+   During a block, L's row indices are rows of B (not yet all pivotal); at the block's end they \
+   become pivoted indices. U(:, j) is kept in the topological order of the reach, the order in \
+   which refactor replays the updates. Returns 0, 1 (zero pivot: column *bad) or 2 (no memory). */ \
+LCL__PRIVATE int lcl__klu_lu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, lcl__klu_work *w, int64_t *bad) { \
+    int64_t n = N->n, b, j, p, q, lnz = 0, unz = 0; \
+    int32_t *pinv = N->pinv, *flag = w->flag, *stk = w->stack, *list = w->list; \
+    int64_t *pos = w->pos; \
+    const T *cx = (const T *)N->Cx; \
+    T *X = (T *)N->X; \
+    for (j = 0; j < n; j++) { pinv[j] = -1; flag[j] = -1; X[j] = 0; } \
+    N->Lp[0] = N->Up[0] = 0; \
+    for (b = 0; b < Sy->nblocks; b++) { \
+        int64_t k1 = Sy->R[b], k2 = Sy->R[b + 1]; \
+        for (j = k1; j < k2; j++) { \
+            int64_t top = n, prow = -1; \
+            double mx = -1, dg = -1; \
+            T *Lx, *Ux, pv; \
+            int32_t *Li; \
+            if (k2 - k1 == 1) {   /* 1x1 block: its only possible entry is B(j, j) */ \
+                pv = N->Cd[j] < N->Cp[j + 1] ? cx[N->Cd[j]] : 0; \
+                if (pv == 0) { *bad = j; return 1; } \
+                ((T *)N->Ud)[j] = pv; \
+                N->piv[j] = pinv[j] = (int32_t)j; \
+                N->Lp[j + 1] = lnz; \
+                N->Up[j + 1] = unz; \
+                continue; \
+            } \
+            if (lnz + (k2 - j) > N->lcap && !lcl__klu_grow(N, 0, lnz + (k2 - j), sizeof(T))) return 2; \
+            if (unz + (j - k1) > N->ucap && !lcl__klu_grow(N, 1, unz + (j - k1), sizeof(T))) return 2; \
+            Li = N->Li; \
+            Lx = (T *)N->Lx; \
+            Ux = (T *)N->Ux; \
+            /* the reach of B(:, j) in the graph of L: iterative depth-first search, rows in \
+               reverse postorder (topological) into list[top .. n-1] */ \
+            for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) { \
+                int64_t sp = 0; \
+                if (flag[N->Ci[p]] == j) continue; \
+                stk[0] = N->Ci[p]; \
+                while (sp >= 0) { \
+                    int32_t i = stk[sp], k = pinv[i]; \
+                    if (flag[i] != j) { flag[i] = (int32_t)j; pos[sp] = k >= 0 ? N->Lp[k] : 0; } \
+                    if (k >= 0) { \
+                        int64_t e = N->Lp[k + 1]; \
+                        for (q = pos[sp]; q < e && flag[Li[q]] == j; q++) {} \
+                        if (q < e) { pos[sp] = q + 1; stk[++sp] = Li[q]; continue; } \
+                    } \
+                    sp--; \
+                    list[--top] = i; \
+                } \
+            } \
+            for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
+            /* x = L \ B(:, j) over the reach: pivotal rows give U(:, j) */ \
+            for (q = top; q < n; q++) { \
+                int32_t i = list[q], k = pinv[i]; \
+                T xk; \
+                if (k < 0) continue; \
+                xk = X[i]; \
+                X[i] = 0; \
+                N->Ui[unz] = k; \
+                Ux[unz++] = xk; \
+                if (xk != 0) { \
+                    for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
+                    w->flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
+                } \
+            } \
+            /* threshold partial pivoting: the diagonal row unless it is below tol * the largest */ \
+            for (q = top; q < n; q++) { \
+                int32_t i = list[q]; \
+                double v; \
+                if (pinv[i] >= 0) continue; \
+                v = LCL__ABS((double)X[i]); \
+                if (v > mx) { mx = v; prow = i; } \
+                if (i == j) dg = v; \
+            } \
+            if (mx <= 0) { \
+                for (q = top; q < n; q++) X[list[q]] = 0; \
+                *bad = j; \
+                return 1; \
+            } \
+            if (dg >= 0 && dg >= N->tol * mx) prow = j; \
+            if (prow != j) w->offpiv++; \
+            pv = X[prow]; \
+            X[prow] = 0; \
+            ((T *)N->Ud)[j] = pv; \
+            N->piv[j] = (int32_t)prow; \
+            pinv[prow] = (int32_t)j; \
+            for (q = top; q < n; q++) { \
+                int32_t i = list[q]; \
+                if (pinv[i] >= 0) continue; \
+                Li[lnz] = i; \
+                Lx[lnz++] = X[i] / pv; \
+                X[i] = 0; \
+            } \
+            w->flops += (double)(lnz - N->Lp[j]); \
+            N->Lp[j + 1] = lnz; \
+            N->Up[j + 1] = unz; \
+        } \
+        for (p = N->Lp[k1]; p < N->Lp[k2]; p++) N->Li[p] = pinv[N->Li[p]]; \
+    } \
+    return 0; \
+} \
+/* The same factorization with the patterns and pivots fixed (Ci already pivoted): no search, no \
+   allocation. Returns 0, or 1 with *bad = the column of a zero pivot; *unstable set when a pivot \
+   fails the threshold test against its column. */ \
+LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, double *flops, int *unstable, \
+                                   int64_t *bad) { \
+    int64_t b, j, p, e; \
+    const T *cx = (const T *)N->Cx; \
+    const int32_t *Li = N->Li; \
+    T *X = (T *)N->X, *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, *Ud = (T *)N->Ud; \
+    for (b = 0; b < Sy->nblocks; b++) { \
+        int64_t k1 = Sy->R[b], k2 = Sy->R[b + 1]; \
+        for (j = k1; j < k2; j++) { \
+            double mx; \
+            T pv; \
+            for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
+            for (e = N->Up[j]; e < N->Up[j + 1]; e++) { \
+                int32_t k = N->Ui[e]; \
+                T xk = X[k]; \
+                X[k] = 0; \
+                Ux[e] = xk; \
+                if (xk != 0) { \
+                    for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
+                    *flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
+                } \
+            } \
+            pv = X[j]; \
+            X[j] = 0; \
+            mx = LCL__ABS((double)pv); \
+            for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) mx = LCL__MAX(mx, LCL__ABS((double)X[Li[p]])); \
+            if (pv == 0) { \
+                for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) X[Li[p]] = 0; \
+                *bad = j; \
+                return 1; \
+            } \
+            if (LCL__ABS((double)pv) < N->tol * mx) *unstable = 1; \
+            Ud[j] = pv; \
+            for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) { Lx[p] = X[Li[p]] / pv; X[Li[p]] = 0; } \
+            *flops += (double)(N->Lp[j + 1] - N->Lp[j]); \
+        } \
+    } \
+    return 0; \
+} \
+/* reciprocal pivot growth (min over columns of max |B(:, j) in its block| / max |U(:, j)|) and \
+   min |U_jj| / max |U_jj| */ \
+LCL__PRIVATE void lcl__klu_stats_##S(const lcl_klu_numeric *N, double *growth, double *rcond) { \
+    const T *cx = (const T *)N->Cx, *Ux = (const T *)N->Ux, *Ud = (const T *)N->Ud; \
+    double g = 1, dmin = 0, dmax = 0; \
+    int64_t j, p; \
+    for (j = 0; j < N->n; j++) { \
+        double am = 0, um = LCL__ABS((double)Ud[j]); \
+        for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) am = LCL__MAX(am, LCL__ABS((double)cx[p])); \
+        for (p = N->Up[j]; p < N->Up[j + 1]; p++) um = LCL__MAX(um, LCL__ABS((double)Ux[p])); \
+        if (um > 0) g = LCL__MIN(g, am / um); \
+        dmin = j == 0 ? LCL__ABS((double)Ud[j]) : LCL__MIN(dmin, LCL__ABS((double)Ud[j])); \
+        dmax = LCL__MAX(dmax, LCL__ABS((double)Ud[j])); \
+    } \
+    *growth = g; \
+    *rcond = dmax > 0 ? dmin / dmax : 0; \
+} \
+/* A X = B (trans 0) or A^T X = B, one column at a time through N->X (see the section comment) */ \
+LCL__PRIVATE void lcl__klu_solve_##S(const lcl_klu_symbolic *Sy, const lcl_klu_numeric *N, int64_t nrhs, void *Bv, \
+                                     int64_t ldb, int trans) { \
+    const T *cx = (const T *)N->Cx, *Lx = (const T *)N->Lx, *Ux = (const T *)N->Ux, *Ud = (const T *)N->Ud; \
+    const int32_t *Li = N->Li, *Ui = N->Ui, *Ci = N->Ci, *prow = N->prow, *Q = Sy->Q; \
+    const int64_t *Lp = N->Lp, *Up = N->Up, *Cp = N->Cp, *Cd = N->Cd; \
+    int64_t n = N->n, c, b, j, p; \
+    T *w = (T *)N->X; \
+    for (c = 0; c < nrhs; c++) { \
+        T *x = (T *)Bv + c * ldb; \
+        if (!trans) { \
+            for (j = 0; j < n; j++) w[j] = N->Rs ? x[prow[j]] / (T)N->Rs[prow[j]] : x[prow[j]]; \
+            for (b = Sy->nblocks - 1; b >= 0; b--) { \
+                int64_t k1 = Sy->R[b], k2 = Sy->R[b + 1]; \
+                for (j = k1; j < k2; j++) { \
+                    T xj = w[j]; \
+                    if (xj != 0) \
+                        for (p = Lp[j]; p < Lp[j + 1]; p++) w[Li[p]] -= Lx[p] * xj; \
+                } \
+                for (j = k2 - 1; j >= k1; j--) { \
+                    T xj = w[j] /= Ud[j]; \
+                    if (xj != 0) \
+                        for (p = Up[j]; p < Up[j + 1]; p++) w[Ui[p]] -= Ux[p] * xj; \
+                } \
+                for (j = k1; j < k2; j++) { \
+                    T xj = w[j]; \
+                    if (xj != 0) \
+                        for (p = Cp[j]; p < Cd[j]; p++) w[Ci[p]] -= cx[p] * xj; \
+                } \
+            } \
+            for (j = 0; j < n; j++) x[Q[j]] = w[j]; \
+        } else { \
+            for (j = 0; j < n; j++) w[j] = x[Q[j]]; \
+            for (b = 0; b < Sy->nblocks; b++) { \
+                int64_t k1 = Sy->R[b], k2 = Sy->R[b + 1]; \
+                for (j = k1; j < k2; j++) { \
+                    T s = w[j]; \
+                    for (p = Cp[j]; p < Cd[j]; p++) s -= cx[p] * w[Ci[p]]; \
+                    for (p = Up[j]; p < Up[j + 1]; p++) s -= Ux[p] * w[Ui[p]]; \
+                    w[j] = s / Ud[j]; \
+                } \
+                for (j = k2 - 1; j >= k1; j--) { \
+                    T s = w[j]; \
+                    for (p = Lp[j]; p < Lp[j + 1]; p++) s -= Lx[p] * w[Li[p]]; \
+                    w[j] = s; \
+                } \
+            } \
+            for (j = 0; j < n; j++) x[prow[j]] = N->Rs ? w[j] / (T)N->Rs[prow[j]] : w[j]; \
+        } \
+    } \
+}
+LCL__DEF_KLU(d, double)
+LCL__DEF_KLU(s, float)
+
+LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N) {
+    if (!N) return;
+    LCL_FREE(N->Lp); LCL_FREE(N->Up); LCL_FREE(N->Li); LCL_FREE(N->Ui);
+    LCL_FREE(N->Lx); LCL_FREE(N->Ux); LCL_FREE(N->Ud);
+    LCL_FREE(N->piv); LCL_FREE(N->pinv); LCL_FREE(N->prow);
+    LCL_FREE(N->Cp); LCL_FREE(N->Cd); LCL_FREE(N->Ci); LCL_FREE(N->Cx); LCL_FREE(N->amap);
+    LCL_FREE(N->Rs); LCL_FREE(N->X);
+    LCL_FREE(N);
+}
+
+/* arguments and pattern of factor and refactor */
+LCL__PRIVATE lcl_status lcl__klu_check(lcl_context *ctx, const char *fn, const lcl_klu_symbolic *S, const lcl_csr *A) {
+    if (!S || !A) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL %s", fn, S ? "matrix" : "symbolic");
+    if (S->n < 1) return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: empty matrix", fn);
+    if (A->dtype != LCL_F64 && A->dtype != LCL_F32)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown dtype %d", fn, (int)A->dtype);
+    if (A->rows != A->cols || A->rows != S->n)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: A is %lld x %lld, the symbolic analysis is of order %lld", fn,
+                         (long long)A->rows, (long long)A->cols, (long long)S->n);
+    if (A->nnz != S->nnz || !A->ptr || (A->nnz && (!A->col || !A->val)) || lcl__klu_pattern_hash(A) != S->pattern_hash)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: A's pattern is not the one lcl_klu_analyze saw", fn);
+    return LCL_OK;
+}
+/* values of B from A (scaling, NaN check) */
+LCL__PRIVATE lcl_status lcl__klu_values(lcl_context *ctx, const char *fn, const lcl_csr *A, lcl_klu_numeric *N) {
+    int64_t bad = A->dtype == LCL_F32 ? lcl__klu_gather_s(A, N) : lcl__klu_gather_d(A, N), i = 0;
+    double v;
+    if (bad < 0) return LCL_OK;
+    while (A->ptr[i + 1] <= bad) i++;
+    v = A->dtype == LCL_F32 ? (double)((const float *)A->val)[bad] : ((const double *)A->val)[bad];
+    return lcl__fail(ctx, LCL_ERR_NAN, "%s: A(%lld,%d) is %s (0-based); the factorization needs finite values", fn,
+                     (long long)i, (int)A->col[bad], v != v ? "NaN" : "Inf");
+}
+LCL__PRIVATE lcl_status lcl__klu_singular(lcl_context *ctx, const char *fn, const lcl_klu_symbolic *S, int64_t j,
+                                          lcl_klu_info *info) {
+    if (info) info->singular_col = S->Q[j];
+    return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: zero pivot in column %lld of A (0-based): the matrix is singular", fn,
+                     (long long)S->Q[j]);
+}
+LCL__PRIVATE void lcl__klu_info_fill(const lcl_klu_symbolic *S, const lcl_klu_numeric *N, double flops,
+                                     lcl_klu_info *info) {
+    info->n = S->n;
+    info->nnz = S->nnz;
+    info->blocks = S->nblocks;
+    info->max_block = S->max_block;
+    info->structural_rank = S->structural_rank;
+    info->nnz_offdiag = S->nnz_offdiag;
+    info->nnz_l = N->Lp[N->n] + N->n;
+    info->nnz_u = N->Up[N->n] + N->n;
+    info->flops = flops;
+    info->singular_col = -1;
+    if (N->dtype == LCL_F32) lcl__klu_stats_s(N, &info->growth, &info->rcond);
+    else lcl__klu_stats_d(N, &info->growth, &info->rcond);
+}
+
+/* B = A(P, Q) as CSC (rows ascending, so each column's entries above its block come first) and
+   the map from A's entries; LCL_ERR_INVALID_ARGUMENT when S is not a valid block triangular form */
+LCL__PRIVATE lcl_status lcl__klu_pattern(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_csr *A,
+                                         lcl_klu_numeric *N, int32_t *qinv) {
+    int64_t n = S->n, i, j, p, b;
+    int64_t *next = N->Cd;
+    for (j = 0; j < n; j++) qinv[j] = -1;
+    for (j = 0; j < n; j++) {
+        if (S->Q[j] < 0 || S->Q[j] >= n || qinv[S->Q[j]] >= 0 || S->P[j] < 0 || S->P[j] >= n || N->pinv[S->P[j]] >= 0)
+            return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_klu_factor: the symbolic's P or Q is not a permutation");
+        qinv[S->Q[j]] = (int32_t)j;
+        N->pinv[S->P[j]] = 1;
+    }
+    if (S->nblocks < 1 || S->R[0] != 0 || S->R[S->nblocks] != n)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_klu_factor: the symbolic's blocks do not cover 0..n-1");
+    for (j = 0; j <= n; j++) N->Cp[j] = 0;
+    for (p = 0; p < A->nnz; p++) N->Cp[qinv[A->col[p]] + 1]++;
+    for (j = 0; j < n; j++) { N->Cp[j + 1] += N->Cp[j]; next[j] = N->Cp[j]; }
+    for (i = 0; i < n; i++) {
+        int64_t r = S->P[i];
+        for (p = A->ptr[r]; p < A->ptr[r + 1]; p++) {
+            int64_t q = next[qinv[A->col[p]]]++;
+            N->Ci[q] = (int32_t)i;
+            N->amap[p] = q;
+        }
+    }
+    for (b = 0; b < S->nblocks; b++) {
+        if (S->R[b + 1] <= S->R[b])
+            return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_klu_factor: the symbolic's block %lld is empty", (long long)b);
+        for (j = S->R[b]; j < S->R[b + 1]; j++) {
+            for (p = N->Cp[j]; p < N->Cp[j + 1] && N->Ci[p] < S->R[b]; p++) {}
+            N->Cd[j] = p;
+            if (N->Cp[j + 1] > N->Cp[j] && N->Ci[N->Cp[j + 1] - 1] >= S->R[b + 1])
+                return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_klu_factor: A(P, Q) has entries below diagonal block %lld",
+                                 (long long)b);
+        }
+    }
+    return LCL_OK;
+}
+
+LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_csr *A, lcl_klu_numeric **out,
+                                  lcl_klu_info *info) {
+    const char *fn = "lcl_klu_factor";
+    lcl_klu_numeric *N;
+    lcl__klu_work w;
+    lcl_status st = LCL_OK;
+    size_t es;
+    int64_t n, j, bad = -1;
+    int r;
+    if (out) *out = NULL;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL output", fn);
+    if ((st = lcl__klu_check(ctx, fn, S, A)) != LCL_OK) return st;
+    n = S->n;
+    es = lcl__dsize(A->dtype);
+    if (!(N = (lcl_klu_numeric *)lcl__alloc(ctx, "KLU numeric", 1, sizeof *N, &st))) return st;
+    memset(N, 0, sizeof *N);
+    memset(&w, 0, sizeof w);
+    N->dtype = A->dtype;
+    N->n = n;
+    N->nnz = A->nnz;
+    N->pattern_hash = S->pattern_hash;
+    N->tol = S->opts.tol > 0 && S->opts.tol <= 1 ? S->opts.tol : 0.001;
+    N->growth_limit = S->opts.growth_limit > 0 ? S->opts.growth_limit : 1e8;
+    N->scale = S->opts.scale == LCL_KLU_SCALE_DEFAULT ? LCL_KLU_SCALE_MAX : S->opts.scale;
+    if (!(N->Lp = (int64_t *)lcl__alloc(ctx, "KLU L pointers", (size_t)n + 1, sizeof(int64_t), &st)) ||
+        !(N->Up = (int64_t *)lcl__alloc(ctx, "KLU U pointers", (size_t)n + 1, sizeof(int64_t), &st)) ||
+        !(N->Ud = lcl__alloc(ctx, "KLU pivots", (size_t)n, es, &st)) ||
+        !(N->piv = (int32_t *)lcl__alloc(ctx, "KLU pivot rows", (size_t)n, sizeof(int32_t), &st)) ||
+        !(N->pinv = (int32_t *)lcl__alloc(ctx, "KLU pivot rows", (size_t)n, sizeof(int32_t), &st)) ||
+        !(N->prow = (int32_t *)lcl__alloc(ctx, "KLU pivot rows", (size_t)n, sizeof(int32_t), &st)) ||
+        !(N->Cp = (int64_t *)lcl__alloc(ctx, "KLU B pointers", (size_t)n + 1, sizeof(int64_t), &st)) ||
+        !(N->Cd = (int64_t *)lcl__alloc(ctx, "KLU B pointers", (size_t)n, sizeof(int64_t), &st)) ||
+        !(N->Ci = (int32_t *)lcl__alloc(ctx, "KLU B rows", (size_t)A->nnz, sizeof(int32_t), &st)) ||
+        !(N->Cx = lcl__alloc(ctx, "KLU B values", (size_t)A->nnz, es, &st)) ||
+        !(N->amap = (int64_t *)lcl__alloc(ctx, "KLU entry map", (size_t)A->nnz, sizeof(int64_t), &st)) ||
+        (N->scale != LCL_KLU_SCALE_NONE && !(N->Rs = (double *)lcl__alloc(ctx, "KLU row scale", (size_t)n, sizeof(double), &st))) ||
+        !(N->X = lcl__alloc(ctx, "KLU work vector", (size_t)n, es, &st)) ||
+        !(w.flag = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
+        !(w.stack = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
+        !(w.list = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
+        !(w.pos = (int64_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int64_t), &st)))
+        goto fail;
+    for (j = 0; j < n; j++) N->pinv[j] = -1;
+    if ((st = lcl__klu_pattern(ctx, S, A, N, w.flag)) != LCL_OK || (st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) goto fail;
+    {   /* first capacity: the ordering's estimates, else twice the blocks' entries */
+        double el = S->est_lnz > 0 ? S->est_lnz : (double)(A->nnz - S->nnz_offdiag) + (double)n;
+        double eu = S->est_unz > 0 ? S->est_unz : el;
+        if (!lcl__klu_grow(N, 0, (int64_t)LCL__MIN(el, 1e15), es) || !lcl__klu_grow(N, 1, (int64_t)LCL__MIN(eu, 1e15), es)) {
+            st = lcl__oom(ctx, "KLU factors", (size_t)(el + eu) * (es + 4));
+            goto fail;
+        }
+    }
+    r = A->dtype == LCL_F32 ? lcl__klu_lu_s(S, N, &w, &bad) : lcl__klu_lu_d(S, N, &w, &bad);
+    if (r == 1) { st = lcl__klu_singular(ctx, fn, S, bad, info); goto fail; }
+    if (r == 2) {
+        st = lcl__oom(ctx, "KLU factors", (size_t)(N->lcap + N->ucap) * (es + 4));
+        goto fail;
+    }
+    for (j = 0; j < A->nnz; j++) N->Ci[j] = N->pinv[N->Ci[j]];
+    for (j = 0; j < n; j++) N->prow[j] = S->P[N->piv[j]];
+    if (info) {
+        lcl__klu_info_fill(S, N, w.flops, info);
+        info->off_diag_pivots = w.offpiv;
+        info->refactor_unstable = 0;
+    }
+    *out = N;
+    N = NULL;
+fail:
+    LCL_FREE(w.flag); LCL_FREE(w.stack); LCL_FREE(w.list); LCL_FREE(w.pos);
+    lcl_klu_numeric_free(N);
+    return st;
+}
+
+LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_csr *A, lcl_klu_numeric *N,
+                                    lcl_klu_info *info) {
+    const char *fn = "lcl_klu_refactor";
+    lcl_status st;
+    double flops = 0;
+    int64_t bad = -1;
+    int unstable = 0, r;
+    if (!N) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL numeric", fn);
+    if ((st = lcl__klu_check(ctx, fn, S, A)) != LCL_OK) return st;
+    if (A->dtype != N->dtype || S->pattern_hash != N->pattern_hash || S->n != N->n)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: A's %s not the factors'", fn,
+                         A->dtype != N->dtype ? "dtype is" : "pattern or symbolic analysis is");
+    if ((st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) return st;
+    r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &flops, &unstable, &bad) : lcl__klu_relu_d(S, N, &flops, &unstable, &bad);
+    if (r) return lcl__klu_singular(ctx, fn, S, bad, info);
+    if (info) {
+        lcl__klu_info_fill(S, N, flops, info);
+        info->off_diag_pivots = 0;
+        for (r = 0; r < N->n; r++) info->off_diag_pivots += N->piv[r] != r;
+        info->refactor_unstable = unstable || info->growth < 1 / N->growth_limit;
+    }
+    return LCL_OK;
+}
+
+LCL__PRIVATE lcl_status lcl__klu_solve(lcl_context *ctx, const char *fn, const lcl_klu_symbolic *S, const lcl_klu_numeric *N,
+                                       int64_t nrhs, void *B, int64_t ldb, int trans) {
+    if (!S || !N || (!B && nrhs > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL argument", fn);
+    if (nrhs < 0 || ldb < N->n || ldb < 1)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: nrhs %lld, ldb %lld (need nrhs >= 0, ldb >= n = %lld)", fn,
+                         (long long)nrhs, (long long)ldb, (long long)N->n);
+    if (S->n != N->n || S->pattern_hash != N->pattern_hash)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the symbolic analysis is not the factors'", fn);
+    if (N->dtype == LCL_F32) lcl__klu_solve_s(S, N, nrhs, B, ldb, trans);
+    else lcl__klu_solve_d(S, N, nrhs, B, ldb, trans);
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_klu_solve(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, int64_t nrhs,
+                                 void *B, int64_t ldb) {
+    return lcl__klu_solve(ctx, "lcl_klu_solve", S, N, nrhs, B, ldb, 0);
+}
+LCL_API lcl_status lcl_klu_tsolve(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, int64_t nrhs,
+                                  void *B, int64_t ldb) {
+    return lcl__klu_solve(ctx, "lcl_klu_tsolve", S, N, nrhs, B, ldb, 1);
+}
+
 #ifdef __cplusplus
 }
 #endif

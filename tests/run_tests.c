@@ -369,6 +369,7 @@ int lt_child_dense(const char *name);
 /* compiled here, with the implementation: they see struct lcl_spmat (see the files) */
 #include "test_spmv_opencl.c"
 #include "test_spmv_cpu.c"
+#include "test_klu.c"
 
 int main(int argc, char **argv) {
     const char *sh = getenv("LCL_SHARED");
@@ -387,6 +388,7 @@ int main(int argc, char **argv) {
     lt_suite_sparse();
     lt_suite_spmv_opencl();
     lt_suite_spmv_cpu();
+    lt_suite_klu();
     if (failed) fprintf(stderr, "failed:%s\n", failed_names);
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;

@@ -1,0 +1,468 @@
+/* test_klu.c -- the numeric phase of the sparse direct LU (>>klu-numeric): factor, refactor,
+   solve and tsolve on sizes 1, 2, 17, random unsymmetric matrices (with and without a zero-free
+   diagonal), the real matrices of tests/data/matrices and gen:circuit, in double and float, with
+   each row scaling; residuals against A and A^T, solutions against the dense lcl_gesv; refactor
+   with new values making no allocation; singular, NaN, wrong pattern and bad arguments.
+   The symbolic analysis is built here (kt_symbolic: one block with the natural order, or a block
+   triangular form from a maximum transversal and Tarjan's components, natural order inside each
+   block), so these tests do not depend on lcl_klu_analyze.
+
+   Compiled inside tests/run_tests.c (#included after the implementation) to see struct
+   lcl_klu_symbolic; compiled alone (the Makefile lists every tests/test_*.c) it is empty. */
+#ifndef LINALG_CL_IMPLEMENTATION_INCLUDED
+typedef int lt_klu_compiled_in_run_tests;
+#else
+#include "../tools/lcl_gen.h"
+#include <time.h>
+
+static uint64_t kt_rs = 0x2545F4914F6CDD1DULL;
+static uint64_t kt_rnd(void) { kt_rs ^= kt_rs >> 12; kt_rs ^= kt_rs << 25; kt_rs ^= kt_rs >> 27; return kt_rs * 2685821657736338717ULL; }
+static double kt_u(void) { return (double)(kt_rnd() >> 11) / 9007199254740992.0; }
+static double kt_now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec; }
+
+static void kt_sym_free(lcl_klu_symbolic *S) { free(S->P); free(S->Q); free(S->R); memset(S, 0, sizeof *S); }
+
+/* Tarjan's strongly connected components on the graph of the matched columns (j -> j' when row
+   m[j] has an entry in column j'), iterative; components come out sinks first. */
+static int64_t kt_tarjan(const lcl_csr *A, const int32_t *m, int32_t *order, int32_t *R) {
+    int64_t n = A->rows, idx = 0, nord = 0, nb = 0, j;
+    int32_t *low = (int32_t *)malloc((size_t)n * 4), *num = (int32_t *)malloc((size_t)n * 4);
+    int32_t *cs = (int32_t *)malloc((size_t)n * 4), *ts = (int32_t *)malloc((size_t)n * 4);
+    int64_t *cp = (int64_t *)malloc((size_t)n * 8);
+    char *on = (char *)calloc((size_t)n, 1);
+    int64_t csp, tsp = 0;
+    for (j = 0; j < n; j++) num[j] = -1;
+    R[0] = 0;
+    for (j = 0; j < n; j++) {
+        if (num[j] >= 0) continue;
+        csp = 0; cs[0] = (int32_t)j; num[j] = low[j] = (int32_t)idx++; cp[0] = A->ptr[m[j]]; ts[tsp++] = (int32_t)j; on[j] = 1;
+        while (csp >= 0) {
+            int32_t v = cs[csp];
+            if (cp[csp] < A->ptr[m[v] + 1]) {
+                int32_t w = A->col[cp[csp]++];
+                if (num[w] < 0) {
+                    cs[++csp] = w; num[w] = low[w] = (int32_t)idx++; cp[csp] = A->ptr[m[w]]; ts[tsp++] = w; on[w] = 1;
+                } else if (on[w] && num[w] < low[v]) low[v] = num[w];
+                continue;
+            }
+            if (low[v] == num[v]) {
+                int32_t w;
+                do { w = ts[--tsp]; on[w] = 0; order[nord++] = w; } while (w != v);
+                R[++nb] = (int32_t)nord;
+            }
+            if (--csp >= 0 && low[v] < low[cs[csp]]) low[cs[csp]] = low[v];
+        }
+    }
+    free(low); free(num); free(cs); free(ts); free(cp); free(on);
+    return nb;
+}
+/* A valid symbolic for A: btf 0 = one block, P = Q = identity; btf 1 = block upper triangular
+   form (A must be structurally nonsingular), natural order inside the blocks */
+static void kt_symbolic(const lcl_csr *A, int btf, lcl_klu_symbolic *S) {
+    int64_t n = A->rows, j, b;
+    memset(S, 0, sizeof *S);
+    S->n = n; S->nnz = A->nnz;
+    S->P = (int32_t *)malloc((size_t)n * 4); S->Q = (int32_t *)malloc((size_t)n * 4);
+    S->R = (int32_t *)malloc((size_t)(n + 1) * 4);
+    S->pattern_hash = lcl__fnv(lcl__fnv(LCL__FNV_INIT, A->ptr, (size_t)(n + 1) * sizeof(int64_t)), A->col,
+                               (size_t)A->nnz * sizeof(int32_t));
+    S->structural_rank = n;
+    if (!btf) {
+        for (j = 0; j < n; j++) S->P[j] = S->Q[j] = (int32_t)j;
+        S->R[0] = 0; S->R[1] = (int32_t)n; S->nblocks = 1; S->max_block = n;
+        return;
+    } else {
+        /* maximum transversal: augmenting paths by depth-first search over rows (rows of A are
+           the "columns" of the bipartite search here: row i is matched to column cm[i]) */
+        int32_t *rm = (int32_t *)malloc((size_t)n * 4), *cm = (int32_t *)malloc((size_t)n * 4), *vis = (int32_t *)malloc((size_t)n * 4);
+        int32_t *st = (int32_t *)malloc((size_t)n * 4), *m = (int32_t *)malloc((size_t)n * 4), *Rb = (int32_t *)malloc((size_t)(n + 1) * 4);
+        int64_t *sp = (int64_t *)malloc((size_t)n * 8), i, nb, k;
+        for (j = 0; j < n; j++) { rm[j] = cm[j] = vis[j] = -1; }
+        for (i = 0; i < n; i++) {   /* cheap assignment, then augment */
+            int64_t p, top = 0;
+            for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) if (rm[A->col[p]] < 0) { rm[A->col[p]] = (int32_t)i; cm[i] = A->col[p]; break; }
+            if (cm[i] >= 0) continue;
+            st[0] = (int32_t)i; sp[0] = A->ptr[i];
+            while (top >= 0) {
+                int32_t r = st[top];
+                if (sp[top] < A->ptr[r + 1]) {
+                    int32_t c = A->col[sp[top]++];
+                    if (vis[c] == i) continue;
+                    vis[c] = (int32_t)i;
+                    if (rm[c] < 0) {   /* free column: flip the path */
+                        int64_t t;
+                        for (t = top; t >= 0; t--) { int32_t rr = st[t], old = cm[rr]; cm[rr] = c; rm[c] = rr; c = old; }
+                        break;
+                    }
+                    st[++top] = rm[c]; sp[top] = A->ptr[rm[c]];
+                } else top--;
+            }
+        }
+        for (j = 0; j < n; j++) m[j] = rm[j];   /* column j is matched to row m[j] */
+        nb = kt_tarjan(A, m, st, Rb);
+        /* sinks first: reverse to put them last (upper triangular) */
+        S->R[0] = 0;
+        for (b = 0, k = 0; b < nb; b++) {
+            int64_t lo = Rb[nb - 1 - b], hi = Rb[nb - b];
+            for (i = lo; i < hi; i++, k++) S->Q[k] = st[i];
+            S->R[b + 1] = (int32_t)k;
+            if (hi - lo > S->max_block) S->max_block = hi - lo;
+        }
+        for (k = 0; k < n; k++) S->P[k] = m[S->Q[k]];
+        S->nblocks = nb;
+        free(rm); free(cm); free(vis); free(st); free(m); free(Rb); free(sp);
+    }
+    {   /* entries above the diagonal blocks */
+        int32_t *bq = (int32_t *)malloc((size_t)n * 4), *pinv = (int32_t *)malloc((size_t)n * 4);
+        int64_t i, p;
+        for (b = 0; b < S->nblocks; b++) for (j = S->R[b]; j < S->R[b + 1]; j++) bq[S->Q[j]] = (int32_t)b;
+        for (j = 0; j < n; j++) pinv[S->P[j]] = (int32_t)j;
+        for (i = 0; i < n; i++) {
+            int32_t bi = -1;
+            for (b = 0; b < S->nblocks; b++) if (pinv[i] < S->R[b + 1]) { bi = (int32_t)b; break; }
+            for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) S->nnz_offdiag += bq[A->col[p]] != bi;
+        }
+        free(bq); free(pinv);
+    }
+}
+
+/* x (n x nrhs, ld) against A x = b (trans 0) or A^T x = b: max over columns of
+   ||b - op(A) x||_inf / (||A||_inf ||x||_inf + ||b||_inf), in double */
+static double kt_resid(const lcl_csr *A, int trans, const void *xv, const void *bv, int64_t nrhs, int64_t ld) {
+    int64_t n = A->rows, i, p, c;
+    double *r = (double *)calloc((size_t)n, sizeof(double)), anorm = 0, worst = 0;
+    double *rs = (double *)calloc((size_t)n, sizeof(double));
+    int f = A->dtype == LCL_F32;
+#define KT_V(ptr, k) (f ? (double)((const float *)(ptr))[k] : ((const double *)(ptr))[k])
+    for (i = 0; i < n; i++)
+        for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) rs[trans ? A->col[p] : i] += fabs(KT_V(A->val, p));
+    for (i = 0; i < n; i++) if (rs[i] > anorm) anorm = rs[i];
+    for (c = 0; c < nrhs; c++) {
+        double xn = 0, bn = 0, rn = 0;
+        for (i = 0; i < n; i++) { r[i] = KT_V(bv, c * ld + i); if (fabs(r[i]) > bn) bn = fabs(r[i]); if (fabs(KT_V(xv, c * ld + i)) > xn) xn = fabs(KT_V(xv, c * ld + i)); }
+        for (i = 0; i < n; i++)
+            for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) {
+                if (trans) r[A->col[p]] -= KT_V(A->val, p) * KT_V(xv, c * ld + i);
+                else r[i] -= KT_V(A->val, p) * KT_V(xv, c * ld + A->col[p]);
+            }
+        for (i = 0; i < n; i++) if (fabs(r[i]) > rn) rn = fabs(r[i]);
+        if (rn / (anorm * xn + bn) > worst) worst = rn / (anorm * xn + bn);
+    }
+#undef KT_V
+    free(r); free(rs);
+    return worst;
+}
+
+static void *kt_rhs(lcl_dtype dt, int64_t n, int64_t nrhs, int64_t ld) {
+    int64_t i;
+    void *b = malloc((size_t)(ld * nrhs) * (dt == LCL_F32 ? 4 : 8));
+    (void)n;
+    for (i = 0; i < ld * nrhs; i++) {
+        double v = 2 * kt_u() - 1;
+        if (dt == LCL_F32) ((float *)b)[i] = (float)v; else ((double *)b)[i] = v;
+    }
+    return b;
+}
+
+/* factor, solve and tsolve with nrhs = 3, residuals; then refactor with perturbed values (0
+   allocation calls) and solve again; with n <= 500 the solution against lcl_gesv's */
+static void kt_check(lcl_context *ctx, const char *name, lcl_csr *A, int btf, lcl_klu_scaling scale) {
+    lcl_klu_symbolic S;
+    lcl_klu_numeric *N = NULL;
+    lcl_klu_info info;
+    int64_t n = A->rows, ld = n + 2, nrhs = 3, p, i;
+    int f = A->dtype == LCL_F32;
+    size_t es = f ? 4 : 8;
+    double tol = f ? 1e-5 : 1e-12, r1, r2, r3;
+    void *b, *x;
+    kt_symbolic(A, btf, &S);
+    S.opts.scale = scale;
+    memset(&info, 0, sizeof info);
+    CHECK_OK(ctx, lcl_klu_factor(ctx, &S, A, &N, &info));
+    if (!N) { kt_sym_free(&S); return; }
+    CHECK(info.singular_col == -1 && info.n == n && info.blocks == S.nblocks && info.nnz_l >= n && info.nnz_u >= n);
+    CHECK(info.growth > 0 && info.growth <= 1 && info.rcond > 0 && info.rcond <= 1);
+    b = kt_rhs(A->dtype, n, nrhs, ld);
+    x = malloc((size_t)(ld * nrhs) * es);
+    memcpy(x, b, (size_t)(ld * nrhs) * es);
+    CHECK_OK(ctx, lcl_klu_solve(ctx, &S, N, nrhs, x, ld));
+    r1 = kt_resid(A, 0, x, b, nrhs, ld);
+    if (n <= 500) {   /* the dense solver's answer */
+        lcl_dense D, X;
+        int32_t *ipiv = (int32_t *)malloc((size_t)n * 4);
+        int64_t dinfo = 0, c, worst = 0;
+        double dx = 0, xn = 0;
+        CHECK_OK(ctx, lcl_dense_alloc(ctx, &D, A->dtype, LCL_COL_MAJOR, n, n));
+        CHECK_OK(ctx, lcl_dense_alloc(ctx, &X, A->dtype, LCL_COL_MAJOR, n, nrhs));
+        for (i = 0; i < n; i++) for (p = A->ptr[i]; p < A->ptr[i + 1]; p++)
+            lcl_dense_set(&D, i, A->col[p], f ? (double)((float *)A->val)[p] : ((double *)A->val)[p]);
+        for (c = 0; c < nrhs; c++) for (i = 0; i < n; i++)
+            lcl_dense_set(&X, i, c, f ? (double)((float *)b)[c * ld + i] : ((double *)b)[c * ld + i]);
+        CHECK_OK(ctx, lcl_gesv(ctx, &D, ipiv, &X, &dinfo));
+        for (c = 0; c < nrhs; c++) for (i = 0; i < n; i++) {
+            double u = lcl_dense_get(&X, i, c), v = f ? (double)((float *)x)[c * ld + i] : ((double *)x)[c * ld + i];
+            if (fabs(u - v) > dx) dx = fabs(u - v);
+            if (fabs(u) > xn) xn = fabs(u);
+        }
+        (void)worst;
+        /* both backward stable: the solutions agree to about cond * eps; rcond is cheap, so the
+           bound is loose and only checked where the dense solve saw a small growth */
+        CHECK_MSG(dx <= (f ? 1e-2 : 1e-6) * xn || info.rcond < 1e-6, "%s: |x - x_gesv| = %g, |x| = %g", name, dx, xn);
+        lcl_dense_free(&D); lcl_dense_free(&X); free(ipiv);
+    }
+    memcpy(x, b, (size_t)(ld * nrhs) * es);
+    CHECK_OK(ctx, lcl_klu_tsolve(ctx, &S, N, nrhs, x, ld));
+    r2 = kt_resid(A, 1, x, b, nrhs, ld);
+    /* new values, same pattern: refactor, no allocation */
+    for (p = 0; p < A->nnz; p++) {
+        double s = 1 + 0.05 * (2 * kt_u() - 1);
+        if (f) ((float *)A->val)[p] *= (float)s; else ((double *)A->val)[p] *= s;
+    }
+    lt_alloc_fail_at(0);
+    CHECK_OK(ctx, lcl_klu_refactor(ctx, &S, A, N, &info));
+    CHECK_OK(ctx, lcl_klu_solve(ctx, &S, N, nrhs, x, ld));
+    CHECK_MSG(lt_alloc_calls() == 0, "%s: refactor and solve made %ld allocation calls", name, lt_alloc_calls());
+    memcpy(x, b, (size_t)(ld * nrhs) * es);
+    CHECK_OK(ctx, lcl_klu_solve(ctx, &S, N, nrhs, x, ld));
+    r3 = kt_resid(A, 0, x, b, nrhs, ld);
+    CHECK_MSG(r1 <= tol && r2 <= tol && r3 <= tol, "%s (%s, btf %d, scale %d): residuals solve %.3g tsolve %.3g after refactor %.3g",
+              name, f ? "float" : "double", btf, (int)scale, r1, r2, r3);
+    if (lt_selected("verbose"))
+        printf("  %-18s %s btf %d: blocks %lld nnz L+U %lld offpiv %lld growth %.2g rcond %.2g resid %.2g %.2g %.2g\n", name,
+               f ? "f32" : "f64", btf, (long long)S.nblocks, (long long)(info.nnz_l + info.nnz_u), (long long)info.off_diag_pivots,
+               info.growth, info.rcond, r1, r2, r3);
+    lcl_klu_numeric_free(N);
+    kt_sym_free(&S);
+    free(b); free(x);
+}
+
+/* random n x n: density d off the diagonal, diagonal kept with probability pdiag */
+static void kt_random(lcl_context *ctx, lcl_dtype dt, int64_t n, double d, double pdiag, lcl_csr *A) {
+    lcl_coo C;
+    int64_t i, j;
+    CHECK_OK(ctx, lcl_coo_alloc(ctx, &C, dt, n, n, 16));
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++)
+            if (i == j ? kt_u() < pdiag : kt_u() < d) CHECK_OK(ctx, lcl_coo_push(ctx, &C, i, j, 2 * kt_u() - 1 + (i == j ? 0.5 : 0)));
+        CHECK_OK(ctx, lcl_coo_push(ctx, &C, i, (i * 7 + 3) % n, 1.0 + kt_u()));   /* a transversal */
+    }
+    CHECK_OK(ctx, lcl_coo_canonicalize(ctx, &C));
+    CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, A));
+    lcl_coo_free(&C);
+}
+
+static void test_klu_small(void) {
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    static const int64_t sizes[] = {1, 2, 17, 60, 200};
+    int si, t, btf, sc;
+    if (!ctx) return;
+    for (t = 0; t < 2; t++)
+        for (si = 0; si < 5; si++)
+            for (btf = 0; btf < 2; btf++)
+                for (sc = 0; sc < 4; sc++) {
+                    lcl_csr A;
+                    char name[64];
+                    lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+                    kt_random(ctx, dt, sizes[si], sizes[si] > 20 ? 0.05 : 0.3, sc & 1 ? 0.2 : 1.0, &A);
+                    snprintf(name, sizeof name, "random %lld", (long long)sizes[si]);
+                    kt_check(ctx, name, &A, btf, (lcl_klu_scaling)sc);
+                    lcl_csr_free(&A);
+                }
+    lcl_context_destroy(ctx);
+}
+
+/* zero diagonal everywhere: every pivot is off the diagonal */
+static void test_klu_offdiag_pivots(void) {
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    lcl_klu_symbolic S;
+    lcl_klu_numeric *N = NULL;
+    lcl_klu_info info;
+    lcl_coo C;
+    lcl_csr A;
+    int64_t n = 50, i;
+    if (!ctx) return;
+    CHECK_OK(ctx, lcl_coo_alloc(ctx, &C, LCL_F64, n, n, 16));
+    for (i = 0; i < n; i++) {   /* a shifted bidiagonal plus a few entries, no diagonal */
+        CHECK_OK(ctx, lcl_coo_push(ctx, &C, i, (i + 1) % n, 3.0));
+        CHECK_OK(ctx, lcl_coo_push(ctx, &C, i, (i + 5) % n, 1.0));
+        CHECK_OK(ctx, lcl_coo_push(ctx, &C, i, (i + n - 3) % n, -1.0));
+    }
+    CHECK_OK(ctx, lcl_coo_canonicalize(ctx, &C));
+    CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &A));
+    kt_symbolic(&A, 0, &S);
+    CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info));
+    CHECK(info.off_diag_pivots > 0);
+    lcl_klu_numeric_free(N);
+    kt_sym_free(&S);
+    kt_check(ctx, "zero diagonal", &A, 0, LCL_KLU_SCALE_DEFAULT);
+    kt_check(ctx, "zero diagonal", &A, 1, LCL_KLU_SCALE_NONE);
+    lcl_csr_free(&A);
+    lcl_coo_free(&C);
+    lcl_context_destroy(ctx);
+}
+
+static void test_klu_real(void) {
+    static const char *names[] = {"west0067.mtx", "impcol_a.mtx", "fs_183_1.mtx", "arrow.mtx", "LF10.mtx", "mesh1e1.mtx",
+                                  "Trefethen_500.mtx", "bcsstk01.mtx", "LFAT5.mtx"};
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    int i, t, btf;
+    if (!ctx) return;
+    for (i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+        for (t = 0; t < 2; t++)
+            for (btf = 0; btf < 2; btf++) {
+                char path[512];
+                lcl_coo C;
+                lcl_csr A;
+                lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+                if (!lt_matrix_path(path, sizeof path, names[i])) { CHECK_MSG(0, "%s missing", path); continue; }
+                if (lcl_mm_read(ctx, path, dt, LCL_MM_EXPAND, &C, NULL) != LCL_OK) { CHECK_MSG(0, "%s: %s", path, lcl_last_error(ctx)); continue; }
+                CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &A));
+                /* float: the ill-conditioned ones are beyond single precision's residual bound */
+                if (!t || (strcmp(names[i], "fs_183_1.mtx") && strcmp(names[i], "LFAT5.mtx") && strcmp(names[i], "LF10.mtx")))
+                    kt_check(ctx, names[i], &A, btf, LCL_KLU_SCALE_DEFAULT);
+                lcl_csr_free(&A);
+                lcl_coo_free(&C);
+            }
+    lcl_context_destroy(ctx);
+}
+
+static void test_klu_circuit(void) {
+    static const char *specs[] = {"circuit:1000", "circuit:20000"};
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    int i;
+    if (!ctx) return;
+    for (i = 0; i < 2; i++) {
+        lcl_coo C;
+        lcl_csr A;
+        lcl_klu_symbolic S;
+        lcl_klu_numeric *N = NULL;
+        lcl_klu_info info;
+        double t0, t1, t2, t3;
+        void *b, *x;
+        int64_t n;
+        CHECK_OK(ctx, lclg_gen_coo(ctx, specs[i], 1, LCL_F64, &C, NULL, 0));
+        CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &A));
+        kt_check(ctx, specs[i], &A, 1, LCL_KLU_SCALE_DEFAULT);
+        n = A.rows;
+        kt_symbolic(&A, 1, &S);
+        t0 = kt_now();
+        CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info));
+        t1 = kt_now();
+        CHECK_OK(ctx, lcl_klu_refactor(ctx, &S, &A, N, &info));
+        t2 = kt_now();
+        b = kt_rhs(LCL_F64, n, 1, n);
+        x = malloc((size_t)n * 8);
+        memcpy(x, b, (size_t)n * 8);
+        CHECK_OK(ctx, lcl_klu_solve(ctx, &S, N, 1, x, n));
+        t3 = kt_now();
+        CHECK(kt_resid(&A, 0, x, b, 1, n) <= 1e-12);
+        printf("  %s: blocks %lld (largest %lld), nnz(A) %lld, nnz(L+U) %lld; factor %.2f ms, refactor %.2f ms, solve %.3f ms\n",
+               specs[i], (long long)S.nblocks, (long long)S.max_block, (long long)A.nnz, (long long)(info.nnz_l + info.nnz_u),
+               1e3 * (t1 - t0), 1e3 * (t2 - t1), 1e3 * (t3 - t2));
+        free(b); free(x);
+        lcl_klu_numeric_free(N);
+        kt_sym_free(&S);
+        lcl_csr_free(&A);
+        lcl_coo_free(&C);
+    }
+    lcl_context_destroy(ctx);
+}
+
+static void test_klu_errors(void) {
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    lcl_klu_symbolic S, S2;
+    lcl_klu_numeric *N = NULL;
+    lcl_klu_info info;
+    lcl_csr A, A2;
+    double *v, x[40];
+    int64_t p;
+    long out0;
+    if (!ctx) return;
+    kt_random(ctx, LCL_F64, 17, 0.3, 1.0, &A);
+    kt_symbolic(&A, 1, &S);
+    v = (double *)A.val;
+    out0 = lt_alloc_outstanding();
+    /* numerically singular: column 5 of A scaled to zero */
+    {
+        double *keep = (double *)malloc((size_t)A.nnz * 8);
+        memcpy(keep, v, (size_t)A.nnz * 8);
+        for (p = 0; p < A.nnz; p++) if (A.col[p] == 5) v[p] = 0;
+        info.singular_col = 99;
+        CHECK_STATUS(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info), LCL_ERR_SINGULAR);
+        CHECK(N == NULL && info.singular_col == 5);
+        CHECK(strstr(lcl_last_error(ctx), "column 5") != NULL);
+        memcpy(v, keep, (size_t)A.nnz * 8);
+        CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info));
+        for (p = 0; p < A.nnz; p++) if (A.col[p] == 5) v[p] = 0;
+        info.singular_col = 99;
+        CHECK_STATUS(ctx, lcl_klu_refactor(ctx, &S, &A, N, &info), LCL_ERR_SINGULAR);
+        CHECK(info.singular_col == 5);
+        memcpy(v, keep, (size_t)A.nnz * 8);
+        CHECK_OK(ctx, lcl_klu_refactor(ctx, &S, &A, N, &info));   /* usable again */
+        CHECK(info.refactor_unstable == 0);
+        /* a value making the kept pivot tiny: refactor says so */
+        for (p = A.ptr[0]; p < A.ptr[1]; p++) if (A.col[p] == S.Q[0] && S.P[0] == 0) v[p] = 1e-30;
+        free(keep);
+    }
+    /* NaN and Inf */
+    v[3] = 0.0 / 0.0 * 0;
+    CHECK_STATUS(ctx, lcl_klu_refactor(ctx, &S, &A, N, &info), LCL_ERR_NAN);
+    lcl_klu_numeric_free(N);
+    N = NULL;
+    CHECK_STATUS(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info), LCL_ERR_NAN);
+    CHECK(N == NULL);
+    v[3] = 1e308 * 10;
+    CHECK_STATUS(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info), LCL_ERR_NAN);
+    v[3] = 1;
+    /* a different pattern */
+    kt_random(ctx, LCL_F64, 17, 0.3, 1.0, &A2);
+    CHECK_STATUS(ctx, lcl_klu_factor(ctx, &S, &A2, &N, &info), LCL_ERR_INVALID_ARGUMENT);
+    kt_symbolic(&A2, 0, &S2);
+    CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info));
+    CHECK_STATUS(ctx, lcl_klu_refactor(ctx, &S2, &A2, N, &info), LCL_ERR_INVALID_ARGUMENT);   /* S2 is not N's symbolic */
+    CHECK_STATUS(ctx, lcl_klu_refactor(ctx, &S, &A2, N, &info), LCL_ERR_INVALID_ARGUMENT);
+    /* bad arguments */
+    {
+        lcl_klu_numeric *N2 = N;
+        CHECK_STATUS(ctx, lcl_klu_factor(ctx, NULL, &A, &N2, &info), LCL_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(ctx, lcl_klu_factor(ctx, &S, NULL, &N2, &info), LCL_ERR_INVALID_ARGUMENT);
+        CHECK(N2 == NULL);
+    }
+    CHECK_STATUS(ctx, lcl_klu_factor(ctx, &S, &A, NULL, &info), LCL_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(ctx, lcl_klu_refactor(ctx, &S, &A, NULL, &info), LCL_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(ctx, lcl_klu_solve(ctx, &S, N, 1, NULL, 17), LCL_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(ctx, lcl_klu_solve(ctx, &S, N, -1, x, 17), LCL_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(ctx, lcl_klu_tsolve(ctx, &S, N, 1, x, 16), LCL_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(ctx, lcl_klu_solve(ctx, NULL, N, 1, x, 17), LCL_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(ctx, lcl_klu_tsolve(ctx, &S, NULL, 1, x, 17), LCL_ERR_INVALID_ARGUMENT);
+    CHECK_OK(ctx, lcl_klu_solve(ctx, &S, N, 0, x, 17));
+    lcl_klu_numeric_free(N);
+    lcl_klu_numeric_free(NULL);
+    CHECK(lt_alloc_outstanding() == out0);
+    /* every allocation of factor failing in turn: a clean error, nothing leaked */
+    {
+        long k;
+        for (k = 1; k < 40; k++) {
+            lcl_status st;
+            N = NULL;
+            lt_alloc_fail_at(k);
+            st = lcl_klu_factor(ctx, &S, &A, &N, &info);
+            lt_alloc_fail_at(0);
+            if (st == LCL_OK) { lcl_klu_numeric_free(N); break; }
+            CHECK(st == LCL_ERR_OUT_OF_MEMORY && N == NULL);
+        }
+        CHECK(lt_alloc_outstanding() == out0);
+    }
+    kt_sym_free(&S); kt_sym_free(&S2);
+    lcl_csr_free(&A); lcl_csr_free(&A2);
+    lcl_context_destroy(ctx);
+}
+
+void lt_suite_klu(void) {
+    LT_RUN(test_klu_small);
+    LT_RUN(test_klu_offdiag_pivots);
+    LT_RUN(test_klu_real);
+    LT_RUN(test_klu_circuit);
+    LT_RUN(test_klu_errors);
+}
+#endif
