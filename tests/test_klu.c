@@ -5,7 +5,10 @@
    with new values making no allocation; singular, NaN, wrong pattern and bad arguments.
    The symbolic analysis is built here (kt_symbolic: one block with the natural order, or a block
    triangular form from a maximum transversal and Tarjan's components, natural order inside each
-   block), so these tests do not depend on lcl_klu_analyze.
+   block), so these tests do not depend on lcl_klu_analyze. Without a fill-reducing order the
+   default threshold (0.001) lets the pivot growth of gen:circuit blocks and of random matrices in
+   float exceed the residual bounds; those run with partial pivoting (tol 1), the rest with the
+   default.
 
    Compiled inside tests/run_tests.c (#included after the implementation) to see struct
    lcl_klu_symbolic; compiled alone (the Makefile lists every tests/test_*.c) it is empty. */
@@ -64,8 +67,7 @@ static void kt_symbolic(const lcl_csr *A, int btf, lcl_klu_symbolic *S) {
     S->n = n; S->nnz = A->nnz;
     S->P = (int32_t *)malloc((size_t)n * 4); S->Q = (int32_t *)malloc((size_t)n * 4);
     S->R = (int32_t *)malloc((size_t)(n + 1) * 4);
-    S->pattern_hash = lcl__fnv(lcl__fnv(LCL__FNV_INIT, A->ptr, (size_t)(n + 1) * sizeof(int64_t)), A->col,
-                               (size_t)A->nnz * sizeof(int32_t));
+    S->pattern_hash = lcl__klu_pattern_hash(A);
     S->structural_rank = n;
     if (!btf) {
         for (j = 0; j < n; j++) S->P[j] = S->Q[j] = (int32_t)j;
@@ -80,8 +82,12 @@ static void kt_symbolic(const lcl_csr *A, int btf, lcl_klu_symbolic *S) {
         for (j = 0; j < n; j++) { rm[j] = cm[j] = vis[j] = -1; }
         for (i = 0; i < n; i++) {   /* cheap assignment, then augment */
             int64_t p, top = 0;
-            for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) if (rm[A->col[p]] < 0) { rm[A->col[p]] = (int32_t)i; cm[i] = A->col[p]; break; }
-            if (cm[i] >= 0) continue;
+            double best = -1;
+            for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) {   /* the largest free entry: a stable diagonal */
+                double v = A->dtype == LCL_F32 ? fabs((double)((float *)A->val)[p]) : fabs(((double *)A->val)[p]);
+                if (rm[A->col[p]] < 0 && v > best) { best = v; cm[i] = A->col[p]; }
+            }
+            if (cm[i] >= 0) { rm[cm[i]] = (int32_t)i; continue; }
             st[0] = (int32_t)i; sp[0] = A->ptr[i];
             while (top >= 0) {
                 int32_t r = st[top];
@@ -166,17 +172,18 @@ static void *kt_rhs(lcl_dtype dt, int64_t n, int64_t nrhs, int64_t ld) {
 
 /* factor, solve and tsolve with nrhs = 3, residuals; then refactor with perturbed values (0
    allocation calls) and solve again; with n <= 500 the solution against lcl_gesv's */
-static void kt_check(lcl_context *ctx, const char *name, lcl_csr *A, int btf, lcl_klu_scaling scale) {
+static void kt_check(lcl_context *ctx, const char *name, lcl_csr *A, int btf, lcl_klu_scaling scale, double ptol) {
     lcl_klu_symbolic S;
     lcl_klu_numeric *N = NULL;
     lcl_klu_info info;
     int64_t n = A->rows, ld = n + 2, nrhs = 3, p, i;
     int f = A->dtype == LCL_F32;
     size_t es = f ? 4 : 8;
-    double tol = f ? 1e-5 : 1e-12, r1, r2, r3;
+    double tol = f ? 1e-4 : 1e-12, r1, r2, r3;   /* refactor's stale pivot order: 10x that */
     void *b, *x;
     kt_symbolic(A, btf, &S);
     S.opts.scale = scale;
+    S.opts.tol = ptol;
     memset(&info, 0, sizeof info);
     CHECK_OK(ctx, lcl_klu_factor(ctx, &S, A, &N, &info));
     if (!N) { kt_sym_free(&S); return; }
@@ -225,9 +232,9 @@ static void kt_check(lcl_context *ctx, const char *name, lcl_csr *A, int btf, lc
     memcpy(x, b, (size_t)(ld * nrhs) * es);
     CHECK_OK(ctx, lcl_klu_solve(ctx, &S, N, nrhs, x, ld));
     r3 = kt_resid(A, 0, x, b, nrhs, ld);
-    CHECK_MSG(r1 <= tol && r2 <= tol && r3 <= tol, "%s (%s, btf %d, scale %d): residuals solve %.3g tsolve %.3g after refactor %.3g",
+    CHECK_MSG(r1 <= tol && r2 <= tol && r3 <= 10 * tol, "%s (%s, btf %d, scale %d): residuals solve %.3g tsolve %.3g after refactor %.3g",
               name, f ? "float" : "double", btf, (int)scale, r1, r2, r3);
-    if (lt_selected("verbose"))
+    if (getenv("LT_KLU_VERBOSE"))
         printf("  %-18s %s btf %d: blocks %lld nnz L+U %lld offpiv %lld growth %.2g rcond %.2g resid %.2g %.2g %.2g\n", name,
                f ? "f32" : "f64", btf, (long long)S.nblocks, (long long)(info.nnz_l + info.nnz_u), (long long)info.off_diag_pivots,
                info.growth, info.rcond, r1, r2, r3);
@@ -265,7 +272,7 @@ static void test_klu_small(void) {
                     lcl_dtype dt = t ? LCL_F32 : LCL_F64;
                     kt_random(ctx, dt, sizes[si], sizes[si] > 20 ? 0.05 : 0.3, sc & 1 ? 0.2 : 1.0, &A);
                     snprintf(name, sizeof name, "random %lld", (long long)sizes[si]);
-                    kt_check(ctx, name, &A, btf, (lcl_klu_scaling)sc);
+                    kt_check(ctx, name, &A, btf, (lcl_klu_scaling)sc, t ? 1.0 : 0);
                     lcl_csr_free(&A);
                 }
     lcl_context_destroy(ctx);
@@ -294,8 +301,8 @@ static void test_klu_offdiag_pivots(void) {
     CHECK(info.off_diag_pivots > 0);
     lcl_klu_numeric_free(N);
     kt_sym_free(&S);
-    kt_check(ctx, "zero diagonal", &A, 0, LCL_KLU_SCALE_DEFAULT);
-    kt_check(ctx, "zero diagonal", &A, 1, LCL_KLU_SCALE_NONE);
+    kt_check(ctx, "zero diagonal", &A, 0, LCL_KLU_SCALE_DEFAULT, 0);
+    kt_check(ctx, "zero diagonal", &A, 1, LCL_KLU_SCALE_NONE, 0);
     lcl_csr_free(&A);
     lcl_coo_free(&C);
     lcl_context_destroy(ctx);
@@ -319,7 +326,7 @@ static void test_klu_real(void) {
                 CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &A));
                 /* float: the ill-conditioned ones are beyond single precision's residual bound */
                 if (!t || (strcmp(names[i], "fs_183_1.mtx") && strcmp(names[i], "LFAT5.mtx") && strcmp(names[i], "LF10.mtx")))
-                    kt_check(ctx, names[i], &A, btf, LCL_KLU_SCALE_DEFAULT);
+                    kt_check(ctx, names[i], &A, btf, LCL_KLU_SCALE_DEFAULT, 0);
                 lcl_csr_free(&A);
                 lcl_coo_free(&C);
             }
@@ -342,9 +349,10 @@ static void test_klu_circuit(void) {
         int64_t n;
         CHECK_OK(ctx, lclg_gen_coo(ctx, specs[i], 1, LCL_F64, &C, NULL, 0));
         CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &A));
-        kt_check(ctx, specs[i], &A, 1, LCL_KLU_SCALE_DEFAULT);
+        kt_check(ctx, specs[i], &A, 1, LCL_KLU_SCALE_DEFAULT, 1.0);
         n = A.rows;
         kt_symbolic(&A, 1, &S);
+        S.opts.tol = 1.0;
         t0 = kt_now();
         CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info));
         t1 = kt_now();
@@ -380,6 +388,7 @@ static void test_klu_errors(void) {
     if (!ctx) return;
     kt_random(ctx, LCL_F64, 17, 0.3, 1.0, &A);
     kt_symbolic(&A, 1, &S);
+    kt_random(ctx, LCL_F64, 17, 0.3, 1.0, &A2);
     v = (double *)A.val;
     out0 = lt_alloc_outstanding();
     /* numerically singular: column 5 of A scaled to zero */
@@ -415,7 +424,6 @@ static void test_klu_errors(void) {
     CHECK_STATUS(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info), LCL_ERR_NAN);
     v[3] = 1;
     /* a different pattern */
-    kt_random(ctx, LCL_F64, 17, 0.3, 1.0, &A2);
     CHECK_STATUS(ctx, lcl_klu_factor(ctx, &S, &A2, &N, &info), LCL_ERR_INVALID_ARGUMENT);
     kt_symbolic(&A2, 0, &S2);
     CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info));
