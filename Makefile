@@ -1,4 +1,4 @@
-# linalg_cl -- build, test, demo.   make | make test | make demo | make kernels | make bench | make deps
+# linalg_cl -- build, test, demo.   make | make test | make demo | make kernels | make bench | make bench-klu | make deps
 CC       ?= cc
 CXX      ?= c++
 OPT      ?= -O2 -march=native
@@ -87,6 +87,7 @@ bench: deps
 	$(B)/bench_mmio
 	@$(MAKE) --no-print-directory bench-spmv
 	@$(MAKE) --no-print-directory bench-dense
+	@$(MAKE) --no-print-directory bench-klu
 
 # OpenCL SpMV kernels on one device (the GPU machine: BENCHMARKS.md); see the file's head for options
 $(B)/bench_spmv_cl: tools/bench_spmv_cl.c $(GEN) $(HDRS) | $(B)
@@ -118,6 +119,20 @@ bench-dense: $(B)/bench_dense
 
 $(B)/bench_dense: tools/bench_dense.c linalg_cl.h | $(B)
 	$(CC) -std=c99 $(WARN) -O3 -march=native -fopenmp -I. -o $@ tools/bench_dense.c -llapacke -lopenblas $(LDLIBS)
+
+# sparse LU against SuiteSparse KLU in the same process: build/lcl-bench is lcl with -DLCL_BENCH_KLU,
+# the only build that links SuiteSparse (the library never does; plain build/lcl runs bench klu
+# with our columns only). Needs libsuitesparse-dev. BENCH_KLU_ARGS="--reps 9 gen:circuit:1000000"
+SUITESPARSE_INCLUDE ?= /usr/include/suitesparse
+KLU_LIBS := -lklu -lamd -lcolamd -lbtf -lsuitesparseconfig
+.PHONY: bench-klu
+bench-klu: deps
+	@$(MAKE) --no-print-directory install-debs PKGS="libsuitesparse-dev"
+	@$(MAKE) --no-print-directory $(B)/lcl-bench
+	$(B)/lcl-bench bench klu $(BENCH_KLU_ARGS)
+
+$(B)/lcl-bench: $(LCL_DEPS) $(GEN) $(HDRS) | $(B)
+	$(CC) $(ALL_CFLAGS) -DLCL_BENCH_KLU -I$(SUITESPARSE_INCLUDE) -o $@ $(LCL_SRC) tools/lcl_gen.c $(KLU_LIBS) $(LDLIBS)
 
 # the dense suite with each micro-kernel: plain C (LCL_DENSE_PORTABLE), AVX2 vectors, this CPU's
 # vectors (the default build is the 16-byte-vector one)

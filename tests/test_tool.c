@@ -1,5 +1,5 @@
-/* test_tool.c -- the lcl command as a user runs it: exit codes, JSON, gen, stat, demo, solve,
-   spmv, the benchmarks, the examples, and the compile matrix (tests/compile_matrix.sh). */
+/* test_tool.c -- the lcl command as a user runs it: exit codes, JSON, gen, stat, demo, solve
+   (dense and KLU), spmv, the benchmarks, the examples, and the compile matrix (tests/compile_matrix.sh). */
 #define _POSIX_C_SOURCE 200809L
 #include "lt.h"
 #include <stdlib.h>
@@ -537,6 +537,106 @@ static int spmv_json(const char *args, const char *want_format, double tol, doub
     return rc;
 }
 
+/* ---- solve --method klu and bench klu ---- */
+/* `lcl solve ARGS --method klu --json`: the dense solve's keys and the KLU ones, residual within
+   res_tol (when > 0); returns the exit code, out holds the line */
+static int klu_json(const char *args, double res_tol, char *out, size_t cap) {
+    static const char *const keys[] = {"op", "method", "backend", "device", "precision", "n", "nnz", "residual", "forward_error",
+                                       "t_analyze", "t_factor", "t_refactor", "t_solve", "nnz_lu", "blocks", "rcond", "growth",
+                                       "off_diag_pivots", "status"};
+    char cmd[1024];
+    double v;
+    int rc, k;
+    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --method klu --json 2>/dev/null", args);
+    rc = sh(cmd, out, cap);
+    CHECK_MSG(one_line(out) && !strncmp(out, "{\"op\":\"solve\",\"method\":\"klu\"", 28), "%s: %s", args, out);
+    for (k = 0; k < (int)(sizeof keys / sizeof keys[0]); k++) {
+        char pat[64];
+        snprintf(pat, sizeof pat, "\"%s\":", keys[k]);
+        CHECK_MSG(strstr(out, pat) != NULL, "%s: no key %s in %s", args, keys[k], out);
+    }
+    if (res_tol > 0) {
+        CHECK_MSG(json_num(out, "residual", &v) && v >= 0 && v <= res_tol, "%s: residual > %g: %s", args, res_tol, out);
+        CHECK_MSG(json_num(out, "nnz_lu", &v) && v >= 1 && json_num(out, "blocks", &v) && v >= 1, "%s: %s", args, out);
+        CHECK_MSG(json_num(out, "t_factor", &v) && v >= 0 && json_num(out, "t_solve", &v) && v >= 0, "%s: %s", args, out);
+        CHECK_MSG(json_has(out, "status", "\"ok\""), "%s: %s", args, out);
+    }
+    return rc;
+}
+
+static void test_tool_solve_klu(void) {
+    char out[4096], args[1024], west[512];
+    double v;
+    FILE *f;
+    lt_matrix_path(west, sizeof west, "west0067.mtx");
+    snprintf(args, sizeof args, "%s --backend serial", west);
+    CHECK(klu_json(args, 1e-12, out, sizeof out) == 0);
+    CHECK_MSG(json_num(out, "n", &v) && v == 67 && json_has(out, "t_refactor", "null"), "%s", out);
+    CHECK(klu_json("gen:circuit:2000 --backend openmp", 1e-12, out, sizeof out) == 0);
+    CHECK(json_num(out, "n", &v) && v == 2000);
+    /* K refactors of perturbed values, then A's own: the residual covers the refactored factors */
+    CHECK(klu_json("gen:circuit:300 --backend serial --refactor 3 --ordering colamd --scale sum --tol 0.1", 1e-12, out, sizeof out) == 0);
+    CHECK_MSG(json_num(out, "t_refactor", &v) && v >= 0 && json_has(out, "refactors", "3") && json_has(out, "ordering", "\"colamd\"") &&
+              json_has(out, "scale", "\"sum\""), "%s", out);
+    snprintf(args, sizeof args, "%s --backend serial --ordering natural --scale none --refactor 2", west);
+    CHECK(klu_json(args, 1e-12, out, sizeof out) == 0);
+    /* the text report */
+    CHECK(sh(LCL_BIN " solve gen:circuit:50 --method klu --backend serial --refactor 2", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "refactor") != NULL && strstr(out, "residual") != NULL && strstr(out, "status      ok") != NULL, "%s", out);
+    /* structurally singular: column 2 empty */
+    f = fopen("build/t_klu_sing.mtx", "w");
+    CHECK(f != NULL);
+    if (f) { fputs("%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1.0\n2 1 2.0\n3 3 1.0\n", f); fclose(f); }
+    CHECK(klu_json("build/t_klu_sing.mtx --backend serial", 0, out, sizeof out) == 1);
+    CHECK_MSG(json_has(out, "status", "\"singular matrix\"") && json_has(out, "residual", "null"), "%s", out);
+    CHECK(sh(LCL_BIN " solve build/t_klu_sing.mtx --method klu 2>&1 >/dev/null", out, sizeof out) == 1);
+    CHECK_MSG(!strncmp(out, "lcl: error: ", 12) && strstr(out, "singular") != NULL, "%s", out);
+    {
+        static const exit_case usage[] = {
+            {LCL_BIN " solve gen:circuit:20 --method klu --ordering metis", 2},
+            {LCL_BIN " solve gen:circuit:20 --method klu --scale both", 2},
+            {LCL_BIN " solve gen:circuit:20 --method klu --tol 0", 2},
+            {LCL_BIN " solve gen:circuit:20 --method klu --tol 2", 2},
+            {LCL_BIN " solve gen:circuit:20 --method klu --refactor 0", 2},
+            {LCL_BIN " solve gen:circuit:20 --method klu --algorithm crout", 2},    /* dense options */
+            {LCL_BIN " solve gen:circuit:20 --method klu --block 8", 2},
+            {LCL_BIN " solve gen:circuit:20 --method lu --refactor 3", 2},         /* KLU options elsewhere */
+            {LCL_BIN " solve gen:circuit:20 --method cholesky --ordering amd", 2},
+            {LCL_BIN " spmv gen:circuit:20 --scale max", 2},
+            {LCL_BIN " bench klu --refactor 2", 2},
+            {LCL_BIN " bench klu gen:circuit:20 --precision single", 2},
+            {LCL_BIN " solve /nonexistent.mtx --method klu", 2},
+        };
+        CHECK_EXITS(usage);
+    }
+    /* the misplaced-option message names where the option belongs */
+    CHECK(sh(LCL_BIN " solve gen:circuit:20 --method lu --tol 0.01 2>&1 >/dev/null", out, sizeof out) == 2);
+    CHECK_MSG(strstr(out, "option --tol does not apply to 'solve'") != NULL && strstr(out, "solve --method klu") != NULL, "%s", out);
+    lt_matrix_path(args, sizeof args, "ash219.mtx");
+    snprintf(west, sizeof west, LCL_BIN " solve %s --method klu 2>&1 >/dev/null", args);
+    CHECK(sh(west, out, sizeof out) == 2 && strstr(out, "square") != NULL);
+    CHECK(sh(LCL_BIN " --help", out, sizeof out) == 0 && strstr(out, "solve --method klu MATRIX") != NULL && strstr(out, "bench klu") != NULL);
+    CHECK(sh("rm -f build/t_klu_sing.mtx", NULL, 0) == 0);
+}
+
+static void test_tool_bench_klu(void) {
+    char out[16384], first[4096], cmd[1024], west[512];
+    CHECK(sh("rm -f build/t_bk.csv build/t_bk.svg", NULL, 0) == 0);
+    lt_matrix_path(west, sizeof west, "west0067.mtx");
+    snprintf(cmd, sizeof cmd, LCL_BIN " bench klu gen:circuit:200 %s --reps 2 --csv build/t_bk.csv --svg build/t_bk.svg 2>/dev/null", west);
+    CHECK(sh(cmd, out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "| matrix | n | nnz | blocks | analyze | factor | refactor | solve | nnz(L+U) | residual |") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, "| gen:circuit:200 | 200 |") != NULL && strstr(out, "| west0067 | 67 | 294 |") != NULL, "%s", out);
+    CHECK(count_lines("build/t_bk.csv", first, sizeof first) == 3 && !strncmp(first, "matrix,n,nnz,backend,reps,ordering,t_analyze", 45));
+    CHECK(sh("grep -c ',ok,' build/t_bk.csv", out, sizeof out) == 0 && atoi(out) == 2);
+    CHECK(count_lines("build/t_bk.svg", first, sizeof first) > 5 && !strncmp(first, "<svg", 4));
+    CHECK(sh(LCL_BIN " bench klu gen:circuit:100 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
+    CHECK_MSG(one_line(out) && strstr(out, "\"suite\":\"klu\"") && strstr(out, "\"check\":\"ok\"") && strstr(out, "\"t_refactor\":"), "%s", out);
+    /* the plain build says where the reference is */
+    CHECK(sh(LCL_BIN " bench klu gen:circuit:50 --reps 1 2>&1 >/dev/null", out, sizeof out) == 0 && strstr(out, "make bench-klu") != NULL);
+    CHECK(sh("rm -f build/t_bk.csv build/t_bk.svg", NULL, 0) == 0);
+}
+
 static void test_tool_spmv_usage(void) {
     char out[4096];
     {
@@ -738,6 +838,12 @@ static void test_example_spmv_formats(void) {
     CHECK_MSG(strstr(out, "opencl: skipped") != NULL && strstr(out, "all products ok") != NULL, "%s", out);
 }
 
+static void test_example_circuit_transient(void) {
+    char out[16384];
+    CHECK(sh("build/circuit_transient 2>&1", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "Newton converged at every step") != NULL && strstr(out, "refactors:") != NULL, "%s", out);
+}
+
 static void test_example_dense_solve(void) {
     char out[16384];
     CHECK(sh("build/dense_solve 2>&1", out, sizeof out) == 0);
@@ -763,6 +869,8 @@ void lt_suite_tool(void) {
     LT_RUN(test_tool_solve_failures);
     LT_RUN(test_tool_solve_opencl);
     LT_RUN(test_tool_bench_dense);
+    LT_RUN(test_tool_solve_klu);
+    LT_RUN(test_tool_bench_klu);
     LT_RUN(test_tool_spmv_usage);
     LT_RUN(test_tool_spmv_json);
     LT_RUN(test_tool_spmv_roundtrip);
@@ -770,5 +878,6 @@ void lt_suite_tool(void) {
     LT_RUN(test_tool_spmv_opencl);
     LT_RUN(test_example_dense_solve);
     LT_RUN(test_example_spmv_formats);
+    LT_RUN(test_example_circuit_transient);
     LT_RUN(test_compile_matrix);
 }

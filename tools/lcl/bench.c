@@ -1,6 +1,7 @@
 /* bench.c -- lcl bench dense (LU / Cholesky GF/s per size, backend and algorithm) and lcl bench
    spmv (M nnz/s per matrix, backend and format, auto against the best format): a Markdown table
-   on stdout (or JSON lines), progress on stderr, optionally CSV and an SVG chart. */
+   on stdout (or JSON lines), progress on stderr, optionally CSV and an SVG chart. The matrix
+   lists and labels here serve bench klu (klu.c) too. */
 #include "lcl.h"
 #include <dirent.h>
 #include <errno.h>
@@ -309,39 +310,40 @@ typedef struct spmv_row {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* every *.mtx of dir, sorted, appended to list (stb_ds, malloc'd strings): 0 when dir cannot be read */
+int mtx_files(const char *dir, char ***list) {
+    DIR *d;
+    struct dirent *e;
+    size_t first = (size_t)arrlen(*list);
+    if ((d = opendir(dir)) == NULL) return 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        char *path;
+        if (n < 5 || strcmp(e->d_name + n - 4, ".mtx") || e->d_name[0] == '.') continue;
+        if (!(path = (char *)malloc(strlen(dir) + n + 2))) continue;
+        sprintf(path, "%s/%s", dir, e->d_name);
+        arrput(*list, path);
+    }
+    closedir(d);
+    qsort(*list + first, (size_t)arrlen(*list) - first, sizeof(char *), cmp_str);
+    return 1;
+}
+void add_string(char ***list, const char *s) {
+    char *p = (char *)malloc(strlen(s) + 1);
+    if (p) { strcpy(p, s); arrput(*list, p); }
+}
+
 /* every *.mtx in $LCL_SHARED/matrices (../shared/matrices), sorted, then the two generated ones */
 static void spmv_default_matrices(char ***list) {
     const char *shared = getenv("LCL_SHARED");
     char dir[1024];
-    DIR *d;
-    struct dirent *e;
-    size_t first = (size_t)arrlen(*list);
     snprintf(dir, sizeof dir, "%s/matrices", shared && shared[0] ? shared : "../shared");
-    if ((d = opendir(dir)) != NULL) {
-        while ((e = readdir(d)) != NULL) {
-            size_t n = strlen(e->d_name);
-            char *path;
-            if (n < 5 || strcmp(e->d_name + n - 4, ".mtx") || e->d_name[0] == '.') continue;
-            if (!(path = (char *)malloc(strlen(dir) + n + 2))) continue;
-            sprintf(path, "%s/%s", dir, e->d_name);
-            arrput(*list, path);
-        }
-        closedir(d);
-        qsort(*list + first, (size_t)arrlen(*list) - first, sizeof(char *), cmp_str);
-    } else {
-        fprintf(stderr, "bench: %s: %s (no shared matrices; set LCL_SHARED)\n", dir, strerror(errno));
-    }
-    {
-        static const char *const gens[2] = {"gen:poisson3d:60", "gen:powerlaw:200000:16"};
-        int i;
-        for (i = 0; i < 2; i++) {
-            char *g = (char *)malloc(strlen(gens[i]) + 1);
-            if (g) { strcpy(g, gens[i]); arrput(*list, g); }
-        }
-    }
+    if (!mtx_files(dir, list)) fprintf(stderr, "bench: %s: %s (no shared matrices; set LCL_SHARED)\n", dir, strerror(errno));
+    add_string(list, "gen:poisson3d:60");
+    add_string(list, "gen:powerlaw:200000:16");
 }
 /* west0067 for ../shared/matrices/west0067.mtx, the spec itself for gen: */
-static void matrix_label(const char *src, char *buf, size_t cap) {
+void matrix_label(const char *src, char *buf, size_t cap) {
     const char *base = strncmp(src, "gen:", 4) ? strrchr(src, '/') : NULL;
     size_t n;
     base = base ? base + 1 : src;
@@ -378,10 +380,7 @@ int cmd_bench_spmv(const opts *o) {
     if ((code = open_contexts(o, want, nb, o->backends || o->backend_set || o->device, 0, ctxs)) >= 0) goto done;
     for (b = 0; b < nb; b++)
         if (ctxs[b]) spmv_device_name(ctxs[b], devs[b], sizeof devs[b]);
-    for (i = 1; i < (int)arrlen(o->pos); i++) {
-        char *p = (char *)malloc(strlen(o->pos[i]) + 1);
-        if (p) { strcpy(p, o->pos[i]); arrput(mats, p); }
-    }
+    for (i = 1; i < (int)arrlen(o->pos); i++) add_string(&mats, o->pos[i]);
     if (arrlen(o->pos) < 2) spmv_default_matrices(&mats);
     memset(&d, 0, sizeof d);
     d.backend = LCL_BACKEND_SERIAL;

@@ -64,11 +64,14 @@ double inf_norm64(const lcl_dense *A, double *rowsum) {
 }
 /* normwise backward error ||b - A x|| / (||A|| ||x|| + ||b||), infinity norms, in double */
 double backward_error(const lcl_dense *A, double normA, const double *x, const double *b, double *work) {
-    int64_t i, n = A->rows;
-    double rn = 0, xn = 0, bn = 0, den;
     matvec64(A, x, work);
+    return backward_error_ax(work, normA, x, b, A->rows);
+}
+double backward_error_ax(const double *ax, double normA, const double *x, const double *b, int64_t n) {
+    int64_t i;
+    double rn = 0, xn = 0, bn = 0, den;
     for (i = 0; i < n; i++) {
-        rn = amax(rn, fabs(b[i] - work[i]));
+        rn = amax(rn, fabs(b[i] - ax[i]));
         xn = amax(xn, fabs(x[i]));
         bn = amax(bn, fabs(b[i]));
     }

@@ -38,17 +38,23 @@ typedef struct opts {
     /* spmv and bench spmv */
     const char *format, *kernel, *x, *formats, *backends;
     int trans;
+    /* solve --method klu and bench klu */
+    const char *ordering, *scale;
+    double tol;             /* 0: the library's default */
+    long refactor;
 } opts;
 
 /* ---- main.c: the commands -------------------------------------------------------------------- */
 enum {                      /* one bit per command: which options apply where */
     CMD_INFO = 1 << 0, CMD_GEN = 1 << 1, CMD_STAT = 1 << 2, CMD_SOLVE = 1 << 3, CMD_SPMV = 1 << 4,
     CMD_BENCH_DENSE = 1 << 5, CMD_BENCH_SPMV = 1 << 6, CMD_TUNE = 1 << 7, CMD_DEMO = 1 << 8,
-    CMD_ALL = (1 << 9) - 1
+    CMD_SOLVE_KLU = 1 << 9, CMD_BENCH_KLU = 1 << 10,
+    CMD_ALL = (1 << 11) - 1
 };
 typedef struct lcl_command {
     const char *word;       /* argv[1] */
     const char *suite;      /* the first positional argument that selects it ("dense"), or NULL */
+    const char *method;     /* the --method value that selects it ("klu"), or NULL: any other */
     const char *args;       /* its positional arguments, for the help */
     const char *summary;    /* for the help; '\n' starts an indented line */
     unsigned bit;
@@ -57,7 +63,7 @@ typedef struct lcl_command {
 } lcl_command;
 extern const lcl_command lcl_commands[];
 extern const int lcl_ncommands;
-const char *command_name(const lcl_command *c, char *buf, size_t cap);   /* "bench dense" */
+const char *command_name(const lcl_command *c, char *buf, size_t cap);   /* "bench dense", "solve --method klu" */
 
 /* ---- options.c: the option table --------------------------------------------------------------- */
 typedef struct lcl_option {
@@ -126,6 +132,8 @@ double urand_sym(uint64_t seed, uint64_t i);    /* uniform in [-1,1), the same f
 void matvec64(const lcl_dense *A, const double *x, double *y);
 double inf_norm64(const lcl_dense *A, double *rowsum);
 double backward_error(const lcl_dense *A, double normA, const double *x, const double *b, double *work);
+/* the same from ax = A x computed elsewhere (n entries) */
+double backward_error_ax(const double *ax, double normA, const double *x, const double *b, int64_t n);
 double forward_error(const double *x, const double *xs, int64_t n);
 lcl_status dense_from_array(lcl_context *ctx, const double *v, int64_t n, int64_t k, lcl_dtype dt, lcl_dense *out);
 void dense_to_array(const lcl_dense *m, double *v);
@@ -170,6 +178,15 @@ double spmv_mnnz(const spmv_run *r);            /* M nonzeros per second, 0 when
 double spmv_gbps(const spmv_run *r);
 int spmv_load(lcl_context *ctx, const char *src, uint64_t seed, lcl_dtype dt, lcl_coo *A);   /* -1, else the exit code */
 
+/* ---- bench.c: matrix lists for the benchmarks ---------------------------------------------------- */
+int mtx_files(const char *dir, char ***list);   /* every *.mtx of dir, sorted, appended (malloc'd): 0 when unreadable */
+void add_string(char ***list, const char *s);   /* a malloc'd copy appended */
+void matrix_label(const char *src, char *buf, size_t cap);     /* west0067 for dir/west0067.mtx; gen: specs as they are */
+
+/* ---- klu.c: sparse direct LU (solve --method klu, bench klu) ------------------------------------- */
+int klu_ordering_parse(const char *s);          /* lcl_klu_ordering of amd|colamd|natural, -1 */
+int klu_scale_parse(const char *s);             /* lcl_klu_scaling of none|sum|max, -1 */
+
 /* ---- the commands: check (before anything runs) and run ------------------------------------------ */
 int check_gen(const opts *o);
 int check_stat(const opts *o);
@@ -178,6 +195,7 @@ int check_spmv(const opts *o);
 int check_bench_dense(const opts *o);
 int check_bench_spmv(const opts *o);
 int check_tune(const opts *o);
+int check_bench_klu(const opts *o);
 int cmd_info(const opts *o);
 int cmd_gen(const opts *o);
 int cmd_stat(const opts *o);
@@ -186,6 +204,8 @@ int cmd_spmv(const opts *o);
 int cmd_bench_dense(const opts *o);
 int cmd_bench_spmv(const opts *o);
 int cmd_tune(const opts *o);
+int cmd_solve_klu(const opts *o);
+int cmd_bench_klu(const opts *o);
 int cmd_demo(const opts *o);
 
 #endif

@@ -1,7 +1,7 @@
 /* main.c -- lcl, the linalg_cl command-line tool: every operation on Matrix Market files.
 
    lcl info | gen KIND ARGS... -o FILE | stat MATRIX | solve MATRIX --method M | spmv MATRIX
-   | bench dense --op M | bench spmv [MATRIX...] | tune | demo      (lcl --help for all)
+   | bench dense --op M | bench spmv [MATRIX...] | bench klu [MATRIX...] | tune | demo   (lcl --help for all)
 
    The command table below names each command, its help and its handlers; options.c's table
    says which options each takes. A command line is parsed and checked in full (options, the
@@ -11,33 +11,47 @@
 #include <string.h>
 
 const lcl_command lcl_commands[] = {
-    {"info", NULL, "", "backends compiled in, every OpenCL platform and device", CMD_INFO, NULL, cmd_info},
-    {"gen", NULL, "KIND ARGS... -o FILE.mtx",
+    {"info", NULL, NULL, "", "backends compiled in, every OpenCL platform and device", CMD_INFO, NULL, cmd_info},
+    {"gen", NULL, NULL, "KIND ARGS... -o FILE.mtx",
      "generate a matrix (seeded, streamed):\n"
      "      dense-random N | dense-spd N | poisson2d M | poisson3d M\n"
      "      powerlaw N AVG | circuit N | hb BASE.mtx M", CMD_GEN, check_gen, cmd_gen},
-    {"stat", NULL, "MATRIX...", "sizes, row lengths, bandwidth, symmetry, dominance", CMD_STAT, check_stat, cmd_stat},
-    {"solve", NULL, "MATRIX --method lu|cholesky", "factor and solve A x = b: residual, forward error, times", CMD_SOLVE, check_solve,
+    {"stat", NULL, NULL, "MATRIX...", "sizes, row lengths, bandwidth, symmetry, dominance", CMD_STAT, check_stat, cmd_stat},
+    {"solve", NULL, NULL, "MATRIX --method lu|cholesky", "factor and solve A x = b: residual, forward error, times", CMD_SOLVE, check_solve,
      cmd_solve},
-    {"spmv", NULL, "MATRIX", "y = A x in one storage format, timed and checked against the tool's own product: M nnz/s, "
+    {"solve", NULL, "klu", "MATRIX", "sparse direct LU (KLU class): analyze, factor, refactor, solve; residual, "
+     "forward error, times, fill", CMD_SOLVE_KLU, check_solve, cmd_solve_klu},
+    {"spmv", NULL, NULL, "MATRIX", "y = A x in one storage format, timed and checked against the tool's own product: M nnz/s, "
      "GF/s, GB/s, rel_err", CMD_SPMV, check_spmv, cmd_spmv},
-    {"bench", "dense", "--op lu|cholesky", "GF/s per size, backend and algorithm (every backend available unless --backend)",
+    {"bench", "dense", NULL, "--op lu|cholesky", "GF/s per size, backend and algorithm (every backend available unless --backend)",
      CMD_BENCH_DENSE, check_bench_dense, cmd_bench_dense},
-    {"bench", "spmv", "[MATRIX...]", "M nnz/s per matrix, backend and format, and auto's choice against the best "
+    {"bench", "spmv", NULL, "[MATRIX...]", "M nnz/s per matrix, backend and format, and auto's choice against the best "
      "(default matrices: $LCL_SHARED/matrices/*.mtx, gen:poisson3d:60, gen:powerlaw:200000:16)",
      CMD_BENCH_SPMV, check_bench_spmv, cmd_bench_spmv},
-    {"tune", NULL, "", "measure GEMM tiles on an OpenCL device, print its tuning-table row", CMD_TUNE, check_tune, cmd_tune},
-    {"demo", NULL, "", "a short tour on the best device found, with timings", CMD_DEMO, NULL, cmd_demo},
+    {"bench", "klu", NULL, "[MATRIX...]", "sparse LU analyze, factor, refactor, solve times and nnz(L+U) per matrix, next to "
+     "SuiteSparse KLU's in the build of 'make bench-klu' (default matrices: gen:circuit:10000, gen:circuit:100000, the square "
+     "real ones of tests/data/matrices)", CMD_BENCH_KLU, check_bench_klu, cmd_bench_klu},
+    {"tune", NULL, NULL, "", "measure GEMM tiles on an OpenCL device, print its tuning-table row", CMD_TUNE, check_tune, cmd_tune},
+    {"demo", NULL, NULL, "", "a short tour on the best device found, with timings", CMD_DEMO, NULL, cmd_demo},
 };
 const int lcl_ncommands = (int)(sizeof lcl_commands / sizeof lcl_commands[0]);
 
 const char *command_name(const lcl_command *c, char *buf, size_t cap) {
-    snprintf(buf, cap, "%s%s%s", c->word, c->suite ? " " : "", c->suite ? c->suite : "");
+    snprintf(buf, cap, "%s%s%s%s%s", c->word, c->suite ? " " : "", c->suite ? c->suite : "", c->method ? " --method " : "",
+             c->method ? c->method : "");
     return buf;
 }
 
-/* The command that cmd (and, for a suite, the first positional argument) names, its options and
-   arguments checked: -1 with *found set, else the exit code. */
+/* 1 when a row of word cmd is selected by --method m ("solve" with "klu") */
+static int method_row(const char *cmd, const char *m) {
+    int c;
+    for (c = 0; m && c < lcl_ncommands; c++)
+        if (lcl_commands[c].method && !strcmp(lcl_commands[c].word, cmd) && !strcmp(lcl_commands[c].method, m)) return 1;
+    return 0;
+}
+
+/* The command that cmd (and, for a suite, the first positional argument; for a method, --method)
+   names, its options and arguments checked: -1 with *found set, else the exit code. */
 static int find_command(const char *cmd, const opts *o, const lcl_command **found) {
     unsigned family = 0;
     char names[256] = "", usage[512] = "", name[64];
@@ -46,7 +60,7 @@ static int find_command(const char *cmd, const opts *o, const lcl_command **foun
     *found = NULL;
     for (c = 0; c < lcl_ncommands; c++) {
         const lcl_command *k = &lcl_commands[c];
-        if (strcmp(k->word, cmd)) continue;
+        if (strcmp(k->word, cmd) || (k->method ? !o->method || strcmp(o->method, k->method) : method_row(cmd, o->method))) continue;
         if (!k->suite || (arrlen(o->pos) >= 1 && !strcmp(o->pos[0], k->suite))) {
             *found = k;
             if ((code = check_options(command_name(k, name, sizeof name), k->bit, o)) >= 0) return code;

@@ -105,6 +105,16 @@ static int set_seed(opts *o, void *field, const char *v) {
 }
 static int set_block(opts *o, void *field, const char *v) { (void)o; return parse_count(v, 65536, (long *)field); }
 static int set_reps(opts *o, void *field, const char *v) { (void)o; return parse_count(v, 10000, (long *)field); }
+static int set_tol(opts *o, void *field, const char *v) {    /* a number in (0, 1] */
+    char *end;
+    double t;
+    (void)o;
+    errno = 0;
+    t = strtod(v, &end);
+    if (end == v || *end || errno == ERANGE || !(t > 0 && t <= 1)) return 0;
+    *(double *)field = t;
+    return 1;
+}
 static int known_format(const char *v) { lcl_format f; return lcl_format_parse(v, &f); }
 static int known_kernel(const char *v) { lcl_spmv_kernel k; return lcl_spmv_kernel_parse(v, &k); }
 /* a string option whose value must pass `valid` */
@@ -115,7 +125,10 @@ static int known_kernel(const char *v) { lcl_spmv_kernel k; return lcl_spmv_kern
         *(const char **)field = v;                                          \
         return 1;                                                           \
     }
-STRING_SETTER(set_method, method_parse(v) >= 0)
+STRING_SETTER(set_method, method_parse(v) >= 0 || !strcmp(v, "klu"))
+STRING_SETTER(set_op, method_parse(v) >= 0)
+STRING_SETTER(set_ordering, klu_ordering_parse(v) >= 0)
+STRING_SETTER(set_scale, klu_scale_parse(v) >= 0)
 STRING_SETTER(set_algorithm, alg_parse(v) >= 0)
 STRING_SETTER(set_algorithms, parse_algs(v, NULL, MAX_ALGS) > 0)
 STRING_SETTER(set_sizes, parse_sizes(v, NULL, MAX_SIZES) > 0)
@@ -126,7 +139,8 @@ STRING_SETTER(set_backends, parse_backends(v, NULL, MAX_BACKENDS) > 0)
 
 #define OFF(field) offsetof(opts, field)
 #define DENSE_CMDS (CMD_SOLVE | CMD_BENCH_DENSE)
-#define BENCH_CMDS (CMD_BENCH_DENSE | CMD_BENCH_SPMV)
+#define BENCH_CMDS (CMD_BENCH_DENSE | CMD_BENCH_SPMV | CMD_BENCH_KLU)
+#define KLU_CMDS (CMD_SOLVE_KLU | CMD_BENCH_KLU)
 
 /* The first rows are taken by every command; the help prints them first, unmarked. */
 static const lcl_option options[] = {
@@ -138,13 +152,13 @@ static const lcl_option options[] = {
     {"--seed", "N", OFF(seed), set_seed, "--seed needs a non-negative integer below 2^64, got '%s'", CMD_ALL,
      "generator seed (default 1)"},
     {"-o", "FILE", OFF(out), NULL, NULL, CMD_ALL, "output file: gen's matrix, solve's x, spmv's y"},
-    {"--method", "lu|cholesky", OFF(method), set_method, "unknown --method '%s' (lu, cholesky)", CMD_SOLVE,
-     "the factorization (required)"},
+    {"--method", "lu|cholesky|klu", OFF(method), set_method, "unknown --method '%s' (lu, cholesky, klu)", CMD_SOLVE | CMD_SOLVE_KLU,
+     "the factorization (required); klu: sparse direct LU"},
     {"--rhs", "B.mtx", OFF(rhs), NULL, NULL, CMD_SOLVE, "right-hand sides (default b = A x* for a random x*)"},
     {"--algorithm", "A", OFF(algorithm), set_algorithm,
      "unknown algorithm '%s' (auto, blocked, unblocked, crout, banachiewicz)", CMD_SOLVE,
      "auto|blocked|unblocked|crout|banachiewicz (Cholesky only)"},
-    {"--op", "lu|cholesky", OFF(op), set_method, "unknown --op '%s' (lu, cholesky)", CMD_BENCH_DENSE,
+    {"--op", "lu|cholesky", OFF(op), set_op, "unknown --op '%s' (lu, cholesky)", CMD_BENCH_DENSE,
      "the factorization timed (required)"},
     {"--sizes", "N,N,...", OFF(sizes), set_sizes,
      "--sizes needs a comma-separated list of at most 64 matrix sizes (1 to 2147483647), got '%s'", CMD_BENCH_DENSE,
@@ -158,6 +172,13 @@ static const lcl_option options[] = {
     {"--split", NULL, OFF(split), NULL, NULL, DENSE_CMDS | CMD_SPMV,
      "the work over every device of --device: solve and bench dense split the factorization (opts.device = -1; bench "
      "dense times one device against all, host arrays, transfers included); spmv splits the rows by nnz"},
+    {"--ordering", "amd|colamd|natural", OFF(ordering), set_ordering, "unknown --ordering '%s' (amd, colamd, natural)", KLU_CMDS,
+     "fill-reducing ordering of each diagonal block (default amd)"},
+    {"--tol", "T", OFF(tol), set_tol, "--tol needs a pivot threshold in (0, 1], got '%s'", KLU_CMDS,
+     "partial pivoting threshold; the diagonal is kept while |a_jj| >= T * the column's largest (default 0.001)"},
+    {"--scale", "none|sum|max", OFF(scale), set_scale, "unknown --scale '%s' (none, sum, max)", KLU_CMDS, "row scaling (default max)"},
+    {"--refactor", "K", OFF(refactor), set_reps, "--refactor needs a count from 1 to 10000, got '%s'", CMD_SOLVE_KLU,
+     "K refactors with perturbed values (same pattern and pivots): t_refactor is their median"},
     {"--format", "F", OFF(format), set_format, "unknown format '%s' (coo, csr, csc, ell, sell, hyb, dia, bcsr, dense, auto)",
      CMD_SPMV, "coo|csr|csc|ell|sell|hyb|dia|bcsr|dense|auto (default auto)"},
     {"--kernel", "K", OFF(kernel), set_kernel, "unknown kernel '%s' (scalar, vector, merge, image, auto)", CMD_SPMV,
@@ -171,7 +192,7 @@ static const lcl_option options[] = {
      "--backends needs a comma-separated list of at most 4 of serial, openmp, opencl, auto, got '%s'", CMD_BENCH_SPMV,
      "backends measured (default every one available)"},
     {"--reps", "N", OFF(reps), set_reps, "--reps needs a count from 1 to 10000, got '%s'", BENCH_CMDS | CMD_SPMV,
-     "timed runs (default 3 dense, 20 spmv), after one warm-up"},
+     "timed runs (default 3 dense, 20 spmv, 5 klu), after one warm-up"},
     {"--csv", "FILE", OFF(csv), NULL, NULL, BENCH_CMDS, "the results as CSV"},
     {"--svg", "FILE", OFF(svg), NULL, NULL, BENCH_CMDS, "the results as a chart"},
 };

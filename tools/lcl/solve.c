@@ -1,5 +1,6 @@
 /* solve.c -- lcl solve MATRIX --method lu|cholesky: factor and solve A x = b on the chosen
-   backend, then check x on the host in double (backward error; forward error when b = A x*). */
+   backend, then check x on the host in double (backward error; forward error when b = A x*).
+   --method klu is its own command row, in klu.c. */
 #include "lcl.h"
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,7 @@
 int check_solve(const opts *o) {
     if (arrlen(o->pos) != 1)
         return fail(EXIT_USAGE, "solve needs exactly one MATRIX (a file or gen:KIND:ARGS), got %d", (int)arrlen(o->pos));
-    if (!o->method) return fail(EXIT_USAGE, "solve needs --method lu|cholesky");
+    if (!o->method) return fail(EXIT_USAGE, "solve needs --method lu|cholesky|klu");
     if (o->algorithm && !alg_fits(method_parse(o->method), alg_parse(o->algorithm)))
         return fail(EXIT_USAGE, "--algorithm %s is for --method cholesky (lu: auto, blocked, unblocked, crout)", o->algorithm);
     return -1;
