@@ -135,10 +135,11 @@ static int klu_system_make(lcl_context *ctx, const char *src, uint64_t seed, lcl
     return -1;
 }
 
-/* the error of a failed phase, worded for the user: -1 when st is LCL_OK, else the exit code */
+/* the error of a failed phase, worded for the user: -1 when st is LCL_OK, else the exit code.
+   Singular at analyze is structural (info->structural_rank); later, a zero pivot (singular_col). */
 static int klu_failure(lcl_context *ctx, const char *src, const char *phase, lcl_status st, const lcl_klu_info *info) {
     if (st == LCL_OK) return -1;
-    if (st == LCL_ERR_SINGULAR && info->singular_col < 0)
+    if (st == LCL_ERR_SINGULAR && (!strcmp(phase, "analyze") || info->singular_col < 0))
         return fail(EXIT_NUMERIC, "%s is structurally singular: structural rank %lld of %lld (%s)", src, (long long)info->structural_rank,
                     (long long)info->n, phase);
     if (st == LCL_ERR_SINGULAR)
