@@ -332,6 +332,11 @@ void add_string(char ***list, const char *s) {
     char *p = (char *)malloc(strlen(s) + 1);
     if (p) { strcpy(p, s); arrput(*list, p); }
 }
+void free_strings(char ***list) {
+    int i;
+    for (i = 0; i < (int)arrlen(*list); i++) free((*list)[i]);
+    arrfree(*list);
+}
 
 /* every *.mtx in $LCL_SHARED/matrices (../shared/matrices), sorted, then the two generated ones */
 static void spmv_default_matrices(char ***list) {
@@ -598,10 +603,8 @@ int cmd_bench_spmv(const opts *o) {
     code = failures ? EXIT_NUMERIC : EXIT_OK;
 done:
     arrfree(rows);
-    for (i = 0; i < (int)arrlen(mats); i++) free(mats[i]);
-    arrfree(mats);
-    for (i = 0; i < (int)arrlen(labels); i++) free(labels[i]);
-    arrfree(labels);
+    free_strings(&mats);
+    free_strings(&labels);
     arrfree(dims);
     for (b = 0; b < nb; b++) lcl_context_destroy(ctxs[b]);
     lcl_context_destroy(gctx);

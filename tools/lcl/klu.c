@@ -135,10 +135,11 @@ static int klu_system_make(lcl_context *ctx, const char *src, uint64_t seed, lcl
     return -1;
 }
 
-/* the error of a failed phase, worded for the user: -1 when st is LCL_OK, else the exit code */
+/* the error of a failed phase, worded for the user: -1 when st is LCL_OK, else the exit code.
+   Singular at analyze is structural (info->structural_rank); later, a zero pivot (singular_col). */
 static int klu_failure(lcl_context *ctx, const char *src, const char *phase, lcl_status st, const lcl_klu_info *info) {
     if (st == LCL_OK) return -1;
-    if (st == LCL_ERR_SINGULAR && info->singular_col < 0)
+    if (st == LCL_ERR_SINGULAR && (!strcmp(phase, "analyze") || info->singular_col < 0))
         return fail(EXIT_NUMERIC, "%s is structurally singular: structural rank %lld of %lld (%s)", src, (long long)info->structural_rank,
                     (long long)info->n, phase);
     if (st == LCL_ERR_SINGULAR)
@@ -469,6 +470,31 @@ static void ms_cell(char *buf, size_t cap, double t) {
     else snprintf(buf, cap, "%.3g", t * 1e3);
 }
 
+/* with KLU: ours / KLU's per phase and the fill; without: our times (ms). 0 when not written */
+static int klu_svg(const char *path, klu_bench_row *rows, int ng) {
+    int nser = KLU_REF ? 5 : 4, okw, i, ph;
+    char **gl = (char **)calloc((size_t)ng + 1, sizeof(char *));
+    double *val = (double *)calloc((size_t)(ng * nser) + 1, sizeof(double));
+    char *sl[5] = {(char *)"analyze", (char *)"factor", (char *)"refactor", (char *)"solve", (char *)"nnz(L+U)"};
+    if (!gl || !val) okw = 0;
+    else {
+        for (i = 0; i < ng; i++) {
+            const klu_bench_row *r = &rows[i];
+            gl[i] = rows[i].label;
+            for (ph = 0; ph < nser; ph++)
+                val[i * nser + ph] = !r->ours.ok ? 0 : !KLU_REF ? 1e3 * r->ours.t[ph]
+                                   : !r->ref.ok ? 0 : klu_ratio(ph < 4 ? r->ours.t[ph] : (double)r->ours.nnz_lu,
+                                                                ph < 4 ? r->ref.t[ph] : (double)r->ref.nnz_lu);
+        }
+        okw = write_svg_bars(path, KLU_REF ? "Sparse LU: ours / SuiteSparse KLU per phase (< 1: ours faster or less fill)"
+                                           : "Sparse LU: milliseconds per phase",
+                             KLU_REF ? "ours / KLU" : "ms", gl, ng, sl, nser, val);
+    }
+    free(gl);
+    free(val);
+    return okw;
+}
+
 /* lcl bench klu [MATRIX...] [--ordering O] [--tol T] [--scale S] [--reps N] [--csv F] [--svg F] */
 int cmd_bench_klu(const opts *o) {
     lcl_context *ctx = NULL;
@@ -599,34 +625,14 @@ int cmd_bench_klu(const opts *o) {
         }
         if (fclose(fo) != 0) { code = fail(EXIT_USAGE, "cannot write %s: %s", o->csv, strerror(errno)); goto done; }
     }
-    if (o->svg) {   /* with KLU: ours / KLU's per phase and the fill; without: our times */
-        int ng = (int)arrlen(rows), nser = KLU_REF ? 5 : 4, okw;
-        char **gl = (char **)calloc((size_t)ng + 1, sizeof(char *));
-        double *val = (double *)calloc((size_t)(ng * nser) + 1, sizeof(double));
-        char *sl[5] = {(char *)"analyze", (char *)"factor", (char *)"refactor", (char *)"solve", (char *)"nnz(L+U)"}, title[256];
-        if (!gl || !val) okw = 0;
-        else {
-            for (i = 0; i < ng; i++) {
-                const klu_bench_row *r = &rows[i];
-                gl[i] = rows[i].label;
-                for (ph = 0; ph < nser; ph++)
-                    val[i * nser + ph] = !r->ours.ok ? 0 : !KLU_REF ? 1e3 * r->ours.t[ph]
-                                       : !r->ref.ok ? 0 : klu_ratio(ph < 4 ? r->ours.t[ph] : (double)r->ours.nnz_lu,
-                                                                    ph < 4 ? r->ref.t[ph] : (double)r->ref.nnz_lu);
-            }
-            snprintf(title, sizeof title, KLU_REF ? "Sparse LU: ours / SuiteSparse KLU per phase (< 1: ours faster or less fill)"
-                                                  : "Sparse LU: milliseconds per phase");
-            okw = write_svg_bars(o->svg, title, KLU_REF ? "ours / KLU" : "ms", gl, ng, sl, nser, val);
-        }
-        free(gl);
-        free(val);
-        if (!okw) { code = fail(EXIT_USAGE, "cannot write %s: %s", o->svg, strerror(errno)); goto done; }
+    if (o->svg && !klu_svg(o->svg, rows, (int)arrlen(rows))) {
+        code = fail(EXIT_USAGE, "cannot write %s: %s", o->svg, strerror(errno));
+        goto done;
     }
     code = failures ? EXIT_NUMERIC : EXIT_OK;
 done:
     arrfree(rows);
-    for (i = 0; i < (int)arrlen(mats); i++) free(mats[i]);
-    arrfree(mats);
+    free_strings(&mats);
     lcl_context_destroy(ctx);
     return code;
 }

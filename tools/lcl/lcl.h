@@ -181,6 +181,7 @@ int spmv_load(lcl_context *ctx, const char *src, uint64_t seed, lcl_dtype dt, lc
 /* ---- bench.c: matrix lists for the benchmarks ---------------------------------------------------- */
 int mtx_files(const char *dir, char ***list);   /* every *.mtx of dir, sorted, appended (malloc'd): 0 when unreadable */
 void add_string(char ***list, const char *s);   /* a malloc'd copy appended */
+void free_strings(char ***list);                /* the strings and the array */
 void matrix_label(const char *src, char *buf, size_t cap);     /* west0067 for dir/west0067.mtx; gen: specs as they are */
 
 /* ---- klu.c: sparse direct LU (solve --method klu, bench klu) ------------------------------------- */
