@@ -6458,15 +6458,15 @@ LCL_API int lcl_spmv_kernel_parse(const char *name, lcl_spmv_kernel *out) {
     return 0;
 }
 
-/* Full validation of an input CSR: what a kernel must be able to trust. */
-LCL__PRIVATE lcl_status lcl__csr_check(lcl_context *ctx, const lcl_csr *M, const char *fn) {
+/* Validation of a CSR pattern (sizes, row pointers, sorted unique columns in range); the values
+   and dtype are not looked at. */
+LCL__PRIVATE lcl_status lcl__csr_check_pattern(lcl_context *ctx, const lcl_csr *M, const char *fn) {
     int64_t i, k;
     if (!M) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL matrix", fn);
-    if (M->dtype != LCL_F32 && M->dtype != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown dtype %d", fn, (int)M->dtype);
     if (M->rows < 0 || M->cols < 0 || M->rows > INT32_MAX || M->cols > INT32_MAX || M->nnz < 0)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: bad CSR sizes %lldx%lld, %lld entries (each dimension 0..2^31-1)", fn,
                          (long long)M->rows, (long long)M->cols, (long long)M->nnz);
-    if (!M->ptr || (M->nnz > 0 && (!M->col || !M->val))) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL CSR arrays", fn);
+    if (!M->ptr || (M->nnz > 0 && !M->col)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL CSR arrays", fn);
     if (M->ptr[0] != 0 || M->ptr[M->rows] != M->nnz)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: row pointers must run from 0 to nnz = %lld (ptr[0] = %lld, ptr[%lld] = %lld)", fn,
                          (long long)M->nnz, (long long)M->ptr[0], (long long)M->rows, (long long)M->ptr[M->rows]);
@@ -6475,7 +6475,6 @@ LCL__PRIVATE lcl_status lcl__csr_check(lcl_context *ctx, const lcl_csr *M, const
             return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: row pointer %lld = %lld decreases or passes nnz = %lld", fn,
                              (long long)(i + 1), (long long)M->ptr[i + 1], (long long)M->nnz);
         for (k = M->ptr[i]; k < M->ptr[i + 1]; k++) {
-            double v;
             if (M->col[k] < 0 || M->col[k] >= M->cols)
                 return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: row %lld: column %d outside 0..%lld", fn, (long long)i, (int)M->col[k],
                                  (long long)M->cols - 1);
@@ -6483,9 +6482,25 @@ LCL__PRIVATE lcl_status lcl__csr_check(lcl_context *ctx, const lcl_csr *M, const
                 return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: row %lld: column %d after %d: %s (canonical CSR: sorted, no duplicates; "
                                  "lcl_spmat_from_coo sorts and sums)", fn, (long long)i, (int)M->col[k], (int)M->col[k - 1],
                                  M->col[k] == M->col[k - 1] ? "duplicate entry" : "columns not sorted");
-            v = lcl__val(M->val, M->dtype, k);
-            if (v - v != 0)
-                return lcl__fail(ctx, LCL_ERR_NAN, "%s: entry (%lld,%d) is %s", fn, (long long)i, (int)M->col[k], v != v ? "NaN" : "Inf");
+        }
+    }
+    return LCL_OK;
+}
+
+/* Full validation of an input CSR: what a kernel must be able to trust. */
+LCL__PRIVATE lcl_status lcl__csr_check(lcl_context *ctx, const lcl_csr *M, const char *fn) {
+    int64_t k;
+    lcl_status st;
+    if (!M) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL matrix", fn);
+    if (M->dtype != LCL_F32 && M->dtype != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown dtype %d", fn, (int)M->dtype);
+    if (M->nnz > 0 && !M->val) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL CSR arrays", fn);
+    if ((st = lcl__csr_check_pattern(ctx, M, fn)) != LCL_OK) return st;
+    for (k = 0; k < M->nnz; k++) {
+        double v = lcl__val(M->val, M->dtype, k);
+        if (v - v != 0) {
+            int64_t i = 0;
+            while (M->ptr[i + 1] <= k) i++;
+            return lcl__fail(ctx, LCL_ERR_NAN, "%s: entry (%lld,%d) is %s", fn, (long long)i, (int)M->col[k], v != v ? "NaN" : "Inf");
         }
     }
     return LCL_OK;
@@ -7668,6 +7683,717 @@ struct lcl_klu_symbolic {
     lcl_klu_opts opts;          /* as resolved (perm not kept) */
     uint64_t pattern_hash;      /* of A's ptr and col arrays: factor and refactor check it */
 };
+/* the hash of A's pattern that analyze stores and factor and refactor compare */
+LCL__PRIVATE uint64_t lcl__klu_pattern_hash(const lcl_csr *A) {
+    return lcl__fnv(lcl__fnv(LCL__FNV_INIT, A->ptr, (size_t)(A->rows + 1) * sizeof(int64_t)), A->col,
+                    (size_t)A->nnz * sizeof(int32_t));
+}
+
+LCL_API void lcl_klu_symbolic_free(lcl_klu_symbolic *S) {
+    if (!S) return;
+    LCL_FREE(S->P);
+    LCL_FREE(S->Q);
+    LCL_FREE(S->R);
+    LCL_FREE(S);
+}
+
+/* Maximum transversal (depth-first augmenting paths, each row first trying a column nobody holds:
+   the cheap pass, whose pointer only moves forward). Rows of the n x n pattern (ap, ai); on return
+   rowof[j] is the row matched to column j, or -1. Returns the number of matched columns. Work:
+   5n int32 + n int64 in w32 / w64. */
+LCL__PRIVATE int64_t lcl__klu_transversal(int32_t n, const int64_t *ap, const int32_t *ai, int32_t *rowof, int32_t *w32,
+                                          int64_t *w64) {
+    int32_t *matchr = w32, *visited = w32 + n, *stk = w32 + 2 * (size_t)n, *via = w32 + 3 * (size_t)n;
+    int64_t *cheap = w64, *pos = w64 + n, rank = 0;
+    int32_t i, k, j;
+    for (i = 0; i < n; i++) { rowof[i] = -1; matchr[i] = -1; visited[i] = -1; cheap[i] = ap[i]; }
+    for (k = 0; k < n; k++) {
+        int32_t top = 0, found = -1;
+        stk[0] = k;
+        pos[k] = ap[k];
+        while (top >= 0) {
+            i = stk[top];
+            for (; cheap[i] < ap[i + 1]; cheap[i]++)
+                if (rowof[ai[cheap[i]]] < 0) { found = ai[cheap[i]++]; break; }
+            if (found >= 0) break;
+            /* every column of row i is held: follow one not seen from this start to its row */
+            while (pos[i] < ap[i + 1] && visited[ai[pos[i]]] == k) pos[i]++;
+            if (pos[i] < ap[i + 1]) {
+                int32_t r;
+                j = ai[pos[i]++];
+                visited[j] = k;
+                r = rowof[j];
+                stk[++top] = r;
+                via[top] = j;
+                pos[r] = ap[r];
+            } else {
+                top--;
+            }
+        }
+        if (found < 0) continue;
+        /* augment: each row on the path takes the column that led past it */
+        for (j = found; top >= 0; top--) {
+            int32_t nj = top > 0 ? via[top] : -1;
+            i = stk[top];
+            matchr[i] = j;
+            rowof[j] = i;
+            j = nj;
+        }
+        rank++;
+    }
+    return rank;
+}
+
+/* Strongly connected components of the graph j -> ai[ap[rowof[j]] ..] (Tarjan, iterative). comp[j]
+   = the component, numbered so that every edge goes from a component to one of the same or a
+   larger number. Returns the number of components. Work: 3n int32 + n int64. */
+LCL__PRIVATE int32_t lcl__klu_scc(int32_t n, const int64_t *ap, const int32_t *ai, const int32_t *rowof, int32_t *comp,
+                                  int32_t *w32, int64_t *pos) {
+    int32_t *index = w32, *low = w32 + n, *stk = w32 + 2 * (size_t)n, *cs = comp;
+    int32_t cnt = 0, ncomp = 0, sp = 0, root, j;
+    /* cs (the call stack) shares comp: a node's comp entry is written only after it left cs */
+    for (j = 0; j < n; j++) index[j] = -1;
+    for (root = 0; root < n; root++) {
+        int32_t top = 0;
+        if (index[root] >= 0) continue;
+        index[root] = low[root] = cnt++;
+        stk[sp++] = root;
+        pos[root] = ap[rowof[root]];
+        cs[0] = root;
+        while (top >= 0) {
+            int32_t v = cs[top], r = rowof[v];
+            if (pos[v] < ap[r + 1]) {
+                int32_t w = ai[pos[v]++];
+                if (index[w] < 0) {
+                    index[w] = low[w] = cnt++;
+                    stk[sp++] = w;
+                    pos[w] = ap[rowof[w]];
+                    cs[++top] = w;
+                } else if (low[w] >= 0 && index[w] < low[v]) {
+                    low[v] = index[w];
+                }
+            } else {
+                top--;
+                if (top >= 0 && low[v] < low[cs[top]]) low[cs[top]] = low[v];
+                if (low[v] == index[v]) {
+                    int32_t x;
+                    do { x = stk[--sp]; low[x] = -1 - ncomp; } while (x != v);   /* done: off the stack */
+                    ncomp++;
+                }
+            }
+        }
+    }
+    /* Tarjan finishes a component after every component it reaches: reverse that order */
+    for (j = 0; j < n; j++) comp[j] = ncomp - 1 - (-1 - low[j]);
+    return ncomp;
+}
+
+/* Approximate minimum degree on a quotient graph (Amestoy, Davis and Duff's method, written here):
+   variables 0..n-1 and, for the column ordering, initial elements n..n+ne-1 (the rows of the block,
+   each the clique of its columns). Lists live in iw (capacity *cap, grown when compaction is not
+   enough): list x is iw[pe[x] .. pe[x]+len[x]-1], a variable's first elen[x] entries elements.
+   Eliminating a pivot turns it into an element whose list is the union of its elements' lists
+   (which it absorbs) and its variables; the neighbours' degrees become the approximate external
+   degree bound; elements whose variables all lie in the new one are absorbed as well; variables
+   with identical lists merge (supervariables, found by hashing); a variable left adjacent only to
+   the new element is eliminated with it. Variables of very high degree (symmetric case) are
+   ordered last. order[k] = the variable eliminated k-th. */
+enum { LCL__MD_VAR, LCL__MD_ELEMENT, LCL__MD_DEAD, LCL__MD_DENSE };
+
+typedef struct lcl__md {
+    int32_t n, ne, *iw, *len, *elen, *nv, *deg, *head, *nxt, *prv, *hh, *hn, *hv, *first, *mn, *mt;
+    int64_t *pe, *w, cap, pfree;
+    unsigned char *st;
+} lcl__md;
+
+LCL__PRIVATE void lcl__md_unlink(lcl__md *m, int32_t i) {
+    if (m->prv[i] >= 0) m->nxt[m->prv[i]] = m->nxt[i];
+    else m->head[m->deg[i]] = m->nxt[i];
+    if (m->nxt[i] >= 0) m->prv[m->nxt[i]] = m->prv[i];
+}
+LCL__PRIVATE void lcl__md_link(lcl__md *m, int32_t i) {
+    int32_t h = m->head[m->deg[i]];
+    m->nxt[i] = h;
+    m->prv[i] = -1;
+    if (h >= 0) m->prv[h] = i;
+    m->head[m->deg[i]] = i;
+}
+/* member list of x (itself and the variables merged into it) appended to y's */
+LCL__PRIVATE void lcl__md_join(lcl__md *m, int32_t y, int32_t x) {
+    m->mn[m->mt[y]] = x;
+    m->mt[y] = m->mt[x];
+}
+/* slide the live lists to the front of iw (each list's first entry saved, a marker in its place) */
+LCL__PRIVATE void lcl__md_compact(lcl__md *m) {
+    int64_t p = 0, dst = 0, N = (int64_t)m->n + m->ne, x;
+    for (x = 0; x < N; x++)
+        if ((m->st[x] == LCL__MD_VAR || m->st[x] == LCL__MD_ELEMENT) && m->len[x] > 0) {
+            m->first[x] = m->iw[m->pe[x]];
+            m->iw[m->pe[x]] = (int32_t)(-1 - x);
+        }
+    while (p < m->pfree) {
+        int32_t v = m->iw[p];
+        if (v < 0) {
+            int32_t y = -1 - v, l = m->len[y], t;
+            m->iw[dst] = m->first[y];
+            for (t = 1; t < l; t++) m->iw[dst + t] = m->iw[p + t];
+            m->pe[y] = dst;
+            dst += l;
+            p += l;
+        } else {
+            p++;
+        }
+    }
+    m->pfree = dst;
+}
+
+LCL__PRIVATE lcl_status lcl__klu_mindeg(lcl_context *ctx, lcl__md *m, int32_t *order) {
+    int32_t n = m->n, N = n + m->ne, i, me, mindeg = 0, nel = 0, ndense = 0, nact, k = 0;
+    int32_t *iw;
+    int64_t wflg = 2, p;
+    double thr = 10.0 * sqrt((double)n);
+    if (thr < 16) thr = 16;
+    for (i = 0; i < n; i++) m->head[i] = m->hh[i] = -1;
+    for (i = 0; i < N; i++) {
+        m->w[i] = 1;
+        m->nv[i] = 1;
+        m->st[i] = i < n ? LCL__MD_VAR : LCL__MD_ELEMENT;
+        m->deg[i] = m->len[i];
+    }
+    for (i = 0; i < n; i++) {
+        m->mn[i] = -1;
+        m->mt[i] = i;
+        if (m->ne) {
+            int64_t d = 0;
+            for (p = m->pe[i]; p < m->pe[i] + m->len[i]; p++) d += m->len[m->iw[p]] - 1;
+            m->deg[i] = (int32_t)(d < n - 1 ? d : n - 1);
+        } else if (m->len[i] > thr) {
+            m->st[i] = LCL__MD_DENSE;
+            m->nv[i] = 0;
+            ndense++;
+            continue;
+        }
+        lcl__md_link(m, i);
+    }
+    nact = n - ndense;
+    while (nel < nact) {
+        int32_t elenme, nvpiv, degme = 0, kk;
+        int64_t pme1, pme2, maxwe = 0;
+        while (m->head[mindeg] < 0) mindeg++;
+        me = m->head[mindeg];
+        lcl__md_unlink(m, me);
+        elenme = m->elen[me];
+        nvpiv = m->nv[me];
+        nel += nvpiv;
+        if (elenme > 0) {   /* the new element goes at the end of iw: make room */
+            int64_t need = m->len[me] - elenme;
+            for (p = m->pe[me]; p < m->pe[me] + elenme; p++)
+                if (m->st[m->iw[p]] == LCL__MD_ELEMENT) need += m->len[m->iw[p]];
+            if (m->pfree + need > m->cap) lcl__md_compact(m);
+            if (m->pfree + need > m->cap) {
+                int64_t nc = m->cap * 2 > m->pfree + need ? m->cap * 2 : m->pfree + need;
+                int32_t *niw = (int32_t *)LCL_REALLOC(m->iw, (size_t)nc * sizeof(int32_t));
+                if (!niw) return lcl__oom(ctx, "lcl_klu_analyze ordering workspace", (size_t)nc * sizeof(int32_t));
+                m->iw = niw;
+                m->cap = nc;
+            }
+        }
+        iw = m->iw;
+        m->nv[me] = -nvpiv;
+        /* the new element Lme: me's variables and its elements' (absorbed), each flagged by nv < 0 */
+        if (elenme == 0) {
+            pme1 = pme2 = m->pe[me];
+            for (p = m->pe[me]; p < m->pe[me] + m->len[me]; p++) {
+                int32_t v = iw[p];
+                if (m->st[v] != LCL__MD_VAR || m->nv[v] <= 0) continue;
+                degme += m->nv[v];
+                m->nv[v] = -m->nv[v];
+                iw[pme2++] = v;
+                lcl__md_unlink(m, v);
+            }
+        } else {
+            pme1 = pme2 = m->pfree;
+            for (kk = 0; kk <= elenme; kk++) {
+                int32_t e = me;
+                int64_t q, q2;
+                if (kk < elenme) {
+                    e = iw[m->pe[me] + kk];
+                    if (m->st[e] != LCL__MD_ELEMENT) continue;
+                    q = m->pe[e];
+                    q2 = q + m->len[e];
+                } else {
+                    q = m->pe[me] + elenme;
+                    q2 = m->pe[me] + m->len[me];
+                }
+                for (; q < q2; q++) {
+                    int32_t v = iw[q];
+                    if (m->st[v] != LCL__MD_VAR || m->nv[v] <= 0) continue;
+                    degme += m->nv[v];
+                    m->nv[v] = -m->nv[v];
+                    iw[pme2++] = v;
+                    lcl__md_unlink(m, v);
+                }
+                if (e != me) { m->st[e] = LCL__MD_DEAD; m->w[e] = 0; }
+            }
+            m->pfree = pme2;
+        }
+        /* w[e] - wflg = |Le \ Lme| for every element e next to Lme */
+        for (p = pme1; p < pme2; p++) {
+            int32_t v = iw[p], nvi = -m->nv[v];
+            int64_t q;
+            for (q = m->pe[v]; q < m->pe[v] + m->elen[v]; q++) {
+                int32_t e = iw[q];
+                if (m->w[e] >= wflg) m->w[e] -= nvi;
+                else if (m->w[e] != 0) m->w[e] = m->deg[e] + wflg - nvi;
+            }
+        }
+        /* degree bounds, pruning, absorption, mass elimination, hashes */
+        for (p = pme1; p < pme2; p++) {
+            int32_t v = iw[p], oldlen = m->len[v];
+            int64_t p1 = m->pe[v], p2 = p1 + m->elen[v], p3, pn = p1, q, dg = 0;
+            uint64_t hash = 0;
+            for (q = p1; q < p2; q++) {
+                int32_t e = iw[q];
+                int64_t we;
+                if (m->w[e] == 0) continue;
+                we = m->w[e] - wflg;
+                if (we > 0) {
+                    dg += we;
+                    iw[pn++] = e;
+                    hash += (uint64_t)e;
+                    if (we > maxwe) maxwe = we;
+                } else {   /* every variable of e is in Lme: absorbed */
+                    m->st[e] = LCL__MD_DEAD;
+                    m->w[e] = 0;
+                }
+            }
+            m->elen[v] = (int32_t)(pn - p1) + 1;
+            p3 = pn;
+            for (q = p2; q < p1 + oldlen; q++) {
+                int32_t x = iw[q];
+                if (m->st[x] != LCL__MD_VAR || m->nv[x] <= 0) continue;
+                dg += m->nv[x];
+                iw[pn++] = x;
+                hash += (uint64_t)x;
+            }
+            if (m->elen[v] == 1 && p3 == pn) {   /* adjacent to me only: eliminated with it */
+                int32_t nvi = -m->nv[v];
+                degme -= nvi;
+                nvpiv += nvi;
+                nel += nvi;
+                m->nv[v] = 0;
+                m->st[v] = LCL__MD_DEAD;
+                lcl__md_join(m, me, v);
+                continue;
+            }
+            if (dg < m->deg[v]) m->deg[v] = (int32_t)dg;
+            /* me to the front: one entry (me as a variable, or an absorbed element) was pruned */
+            LCL_ASSERT(pn - p1 < oldlen);
+            iw[pn] = iw[p3];
+            iw[p3] = iw[p1];
+            iw[p1] = me;
+            m->len[v] = (int32_t)(pn - p1 + 1);
+            m->hv[v] = (int32_t)(hash % (uint64_t)n);
+        }
+        m->deg[me] = degme;
+        wflg += maxwe + 1;
+        /* supervariables: variables of Lme with equal hashes and identical lists merge */
+        for (p = pme1; p < pme2; p++) {
+            int32_t v = iw[p], h;
+            if (m->nv[v] >= 0) continue;
+            h = m->hv[v];
+            m->hn[v] = m->hh[h];
+            m->hh[h] = v;
+        }
+        for (p = pme1; p < pme2; p++) {
+            int32_t v = iw[p], a, h;
+            if (m->nv[v] >= 0 || m->hh[h = m->hv[v]] < 0) continue;
+            a = m->hh[h];
+            m->hh[h] = -1;
+            for (; a >= 0; a = m->hn[a]) {
+                int32_t b, prevb = a, nb;
+                int64_t q;
+                for (q = m->pe[a] + 1; q < m->pe[a] + m->len[a]; q++) m->w[iw[q]] = wflg;
+                for (b = m->hn[a]; b >= 0; b = nb) {
+                    int same = m->len[b] == m->len[a] && m->elen[b] == m->elen[a];
+                    nb = m->hn[b];
+                    for (q = m->pe[b] + 1; same && q < m->pe[b] + m->len[b]; q++) same = m->w[iw[q]] == wflg;
+                    if (same) {
+                        m->nv[a] += m->nv[b];
+                        m->nv[b] = 0;
+                        m->st[b] = LCL__MD_DEAD;
+                        lcl__md_join(m, a, b);
+                        m->hn[prevb] = nb;
+                    } else {
+                        prevb = b;
+                    }
+                }
+                wflg++;
+            }
+        }
+        /* final degrees; Lme keeps its principal variables */
+        {
+            int64_t pn = pme1;
+            for (p = pme1; p < pme2; p++) {
+                int32_t v = iw[p], nvi, d, lim;
+                if (m->nv[v] >= 0) continue;
+                nvi = -m->nv[v];
+                d = m->deg[v] + degme - nvi;
+                lim = nact - nel - nvi;
+                if (d > lim) d = lim;
+                if (d < 0) d = 0;
+                m->nv[v] = nvi;
+                m->deg[v] = d;
+                lcl__md_link(m, v);
+                if (d < mindeg) mindeg = d;
+                iw[pn++] = v;
+            }
+            m->nv[me] = nvpiv;
+            m->st[me] = pn > pme1 ? LCL__MD_ELEMENT : LCL__MD_DEAD;
+            m->pe[me] = pme1;
+            m->len[me] = (int32_t)(pn - pme1);
+            m->elen[me] = 0;
+            m->w[me] = 1;
+            if (elenme > 0) m->pfree = pn;
+        }
+        for (i = me; i >= 0; i = m->mn[i]) order[k++] = i;
+        if (wflg > INT64_MAX / 4) {   /* keep the marks small */
+            for (i = 0; i < N; i++)
+                if (m->w[i] != 0) m->w[i] = 1;
+            wflg = 2;
+        }
+    }
+    for (i = 0; i < n; i++)
+        if (m->st[i] == LCL__MD_DENSE) order[k++] = i;
+    LCL_ASSERT(k == n);
+    return LCL_OK;
+}
+
+/* nnz of the Cholesky factor (below the diagonal) of the symmetric pattern (sp, si: no diagonal)
+   ordered by perm: elimination tree, then each row's subtree walked once. -1 when the count
+   passes limit. Work: 4n int32. */
+LCL__PRIVATE double lcl__klu_symcount(int32_t n, const int64_t *sp, const int32_t *si, const int32_t *perm, int32_t *w,
+                                      double limit) {
+    int32_t *pinv = w, *parent = w + n, *anc = w + 2 * (size_t)n, *mark = w + 3 * (size_t)n, k;
+    int64_t p;
+    double cnt = 0;
+    for (k = 0; k < n; k++) pinv[perm[k]] = k;
+    for (k = 0; k < n; k++) {
+        int32_t old = perm[k];
+        parent[k] = anc[k] = -1;
+        for (p = sp[old]; p < sp[old + 1]; p++) {
+            int32_t r = pinv[si[p]];
+            while (r >= 0 && r < k) {
+                int32_t t = anc[r];
+                anc[r] = k;
+                if (t < 0) parent[r] = k;
+                r = t;
+            }
+        }
+    }
+    for (k = 0; k < n; k++) {
+        int32_t old = perm[k];
+        mark[k] = k;
+        for (p = sp[old]; p < sp[old + 1]; p++) {
+            int32_t j = pinv[si[p]];
+            if (j > k) continue;
+            for (; mark[j] != k; j = parent[j]) { mark[j] = k; cnt++; }
+        }
+        if (cnt > limit) return -1;
+    }
+    return cnt;
+}
+
+/* One diagonal block: its pattern (block rows rows[t], columns mapped by loc) as the symmetric
+   graph of Bk + Bk^T, ordered by the chosen method; nodes[] is reordered in place. Adds the
+   block's factor estimate to *lnz (-1 once any block's count is out of reach). */
+LCL__PRIVATE lcl_status lcl__klu_order_block(lcl_context *ctx, lcl_klu_ordering ord, int32_t nk, int32_t *nodes, const int32_t *rows,
+                                             const int64_t *ap, const int32_t *ai, const int32_t *blockof, const int32_t *loc,
+                                             int32_t b, double *lnz) {
+    lcl_status st = LCL_OK;
+    int64_t nz = 0, p, q, cap;
+    int32_t t, *cnt = NULL, *si = NULL, *perm = NULL, *w = NULL;
+    int64_t *sp = NULL;
+    lcl__md m;
+    double c;
+    memset(&m, 0, sizeof m);
+    for (t = 0; t < nk; t++)
+        for (p = ap[rows[t]]; p < ap[rows[t] + 1]; p++) nz += blockof[ai[p]] == b;
+    sp = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze block pattern", (size_t)nk + 1, sizeof(int64_t), &st);
+    si = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze block pattern", (size_t)(2 * nz + 1), sizeof(int32_t), &st);
+    w = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze block workspace", (size_t)nk * 4 + 1, sizeof(int32_t), &st);
+    perm = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze block ordering", (size_t)nk, sizeof(int32_t), &st);
+    if (st != LCL_OK) goto done;
+    /* Bk + Bk^T without the diagonal, duplicates dropped */
+    cnt = w;
+    for (t = 0; t < nk; t++) cnt[t] = 0;
+    for (t = 0; t < nk; t++)
+        for (p = ap[rows[t]]; p < ap[rows[t] + 1]; p++)
+            if (blockof[ai[p]] == b && loc[ai[p]] != t) { cnt[t]++; cnt[loc[ai[p]]]++; }
+    sp[0] = 0;
+    for (t = 0; t < nk; t++) sp[t + 1] = sp[t] + cnt[t];
+    for (t = 0; t < nk; t++) cnt[t] = 0;
+    for (t = 0; t < nk; t++)
+        for (p = ap[rows[t]]; p < ap[rows[t] + 1]; p++) {
+            int32_t u;
+            if (blockof[ai[p]] != b || (u = loc[ai[p]]) == t) continue;
+            si[sp[t] + cnt[t]++] = u;
+            si[sp[u] + cnt[u]++] = t;
+        }
+    {
+        int32_t *mk = w + nk;
+        int64_t o = 0;
+        for (t = 0; t < nk; t++) mk[t] = -1;
+        for (t = 0; t < nk; t++) {
+            int64_t s = o;
+            for (p = sp[t]; p < sp[t + 1]; p++)
+                if (mk[si[p]] != t) { mk[si[p]] = t; si[o++] = si[p]; }
+            sp[t] = s;
+        }
+        sp[nk] = o;
+    }
+    for (t = 0; t < nk; t++) perm[t] = t;
+    if ((ord == LCL_KLU_AMD || ord == LCL_KLU_COLAMD) && nk > 3) {
+        int32_t ne = ord == LCL_KLU_COLAMD ? nk : 0, N = nk + ne;
+        cap = (ord == LCL_KLU_COLAMD ? 2 * nz : sp[nk]) * 6 / 5 + 2 * (int64_t)N + 16;
+        m.n = nk;
+        m.ne = ne;
+        m.cap = cap;
+        m.iw = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)cap, sizeof(int32_t), &st);
+        m.pe = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N, sizeof(int64_t), &st);
+        m.w = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N, sizeof(int64_t), &st);
+        m.len = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N * 6 + (size_t)nk * 9, sizeof(int32_t), &st);
+        m.st = (unsigned char *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N, 1, &st);
+        if (st != LCL_OK) goto done;
+        m.elen = m.len + N;
+        m.nv = m.elen + N;
+        m.deg = m.nv + N;
+        m.first = m.deg + N;
+        m.hn = m.first + N;
+        m.hv = m.hn + N;
+        m.head = m.hv + nk;
+        m.nxt = m.head + nk;
+        m.prv = m.nxt + nk;
+        m.hh = m.prv + nk;
+        m.mn = m.hh + nk;
+        m.mt = m.mn + nk;
+        if (ne == 0) {
+            for (t = 0; t < nk; t++) {
+                m.pe[t] = sp[t];
+                m.len[t] = (int32_t)(sp[t + 1] - sp[t]);
+                m.elen[t] = 0;
+            }
+            for (p = 0; p < sp[nk]; p++) m.iw[p] = si[p];
+            m.pfree = sp[nk];
+        } else {
+            /* the column intersection graph, held implicitly: element nk+t = row t of Bk,
+               variable u = column u with the rows holding it (very long rows left out) */
+            double thr = 10.0 * sqrt((double)nk);
+            int32_t *cc = m.first;
+            if (thr < 16) thr = 16;
+            for (t = 0; t < nk; t++) cc[t] = 0;
+            for (t = 0; t < nk; t++) {
+                int32_t l = 0;
+                for (p = ap[rows[t]]; p < ap[rows[t] + 1]; p++) l += blockof[ai[p]] == b;
+                m.len[nk + t] = l > thr ? 0 : l;
+                if (l > thr) continue;
+                for (p = ap[rows[t]]; p < ap[rows[t] + 1]; p++)
+                    if (blockof[ai[p]] == b) cc[loc[ai[p]]]++;
+            }
+            q = 0;
+            for (t = 0; t < nk; t++) { m.pe[t] = q; m.len[t] = m.elen[t] = 0; q += cc[t]; }
+            for (t = 0; t < nk; t++) {
+                m.pe[nk + t] = q;
+                m.elen[nk + t] = 0;
+                if (m.len[nk + t] == 0) continue;
+                m.len[nk + t] = 0;
+                for (p = ap[rows[t]]; p < ap[rows[t] + 1]; p++) {
+                    int32_t u;
+                    if (blockof[ai[p]] != b) continue;
+                    u = loc[ai[p]];
+                    m.iw[q + m.len[nk + t]++] = u;
+                    m.iw[m.pe[u] + m.len[u]++] = nk + t;
+                }
+                q += m.len[nk + t];
+            }
+            for (t = 0; t < nk; t++) m.elen[t] = m.len[t];
+            m.pfree = q;
+        }
+        if ((st = lcl__klu_mindeg(ctx, &m, perm)) != LCL_OK) goto done;
+        {
+            int32_t *tmp = w;
+            for (t = 0; t < nk; t++) tmp[t] = nodes[perm[t]];
+            for (t = 0; t < nk; t++) nodes[t] = tmp[t];
+        }
+    }
+    c = *lnz < 0 ? -1 : lcl__klu_symcount(nk, sp, si, perm, w, 2e9);
+    *lnz = c < 0 ? -1 : *lnz + c;
+done:
+    LCL_FREE(m.iw);
+    LCL_FREE(m.pe);
+    LCL_FREE(m.w);
+    LCL_FREE(m.len);
+    LCL_FREE(m.st);
+    LCL_FREE(sp);
+    LCL_FREE(si);
+    LCL_FREE(w);
+    LCL_FREE(perm);
+    return st;
+}
+
+LCL_API lcl_status lcl_klu_analyze(lcl_context *ctx, const lcl_csr *A, const lcl_klu_opts *o, lcl_klu_symbolic **out,
+                                   lcl_klu_info *info) {
+    static const char *fn = "lcl_klu_analyze";
+    lcl_klu_opts op;
+    lcl_klu_symbolic *S = NULL;
+    lcl_status st = LCL_OK;
+    const int64_t *ap;
+    const int32_t *ai;
+    int64_t *ap2 = NULL, *w64 = NULL, rank, p, offd = 0;
+    int32_t *ai2 = NULL, *w32 = NULL, *rowof, *blockof, *loc, *nodes, *rows, *pinv = NULL, n, i, b, nb;
+    double lnz = 0;
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->singular_col = -1;
+    }
+    if (out) *out = NULL;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL output pointer", fn);
+    if (!A) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL matrix", fn);
+    if (A->rows != A->cols)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: matrix must be square, got %lldx%lld", fn, (long long)A->rows, (long long)A->cols);
+    if (A->rows == 0) return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: empty 0x0 matrix", fn);
+    if ((st = lcl__csr_check_pattern(ctx, A, fn)) != LCL_OK) return st;
+    n = (int32_t)A->rows;
+    if (info) { info->n = n; info->nnz = A->nnz; }
+    memset(&op, 0, sizeof op);
+    if (o) op = *o;
+    if ((int)op.ordering < (int)LCL_KLU_AMD || (int)op.ordering > (int)LCL_KLU_USER)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown ordering %d", fn, (int)op.ordering);
+    if ((int)op.scale < (int)LCL_KLU_SCALE_DEFAULT || (int)op.scale > (int)LCL_KLU_SCALE_MAX)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown scaling %d", fn, (int)op.scale);
+    if (!(op.tol >= 0 && op.tol <= 1))
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: pivot tolerance %g outside [0, 1] (0 = the default 0.001)", fn, op.tol);
+    if (!(op.growth_limit >= 0) || op.growth_limit - op.growth_limit != 0)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: growth limit %g must be finite and >= 0 (0 = the default 1e8)", fn,
+                         op.growth_limit);
+    if (op.ordering == LCL_KLU_USER) {
+        if (!op.perm) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ordering LCL_KLU_USER needs opts.perm", fn);
+        pinv = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze inverse permutation", (size_t)n, sizeof(int32_t), &st);
+        if (st != LCL_OK) return st;
+        for (i = 0; i < n; i++) pinv[i] = -1;
+        for (i = 0; i < n; i++) {
+            int32_t v = op.perm[i];
+            if (v < 0 || v >= n || pinv[v] >= 0) {
+                st = lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: opts.perm is not a permutation of 0..%d: perm[%d] = %d %s", fn, (int)n - 1,
+                               (int)i, (int)v, v < 0 || v >= n ? "out of range" : "repeated");
+                goto done;
+            }
+            pinv[v] = i;
+        }
+    }
+    if (op.tol == 0) op.tol = 0.001;
+    if (op.scale == LCL_KLU_SCALE_DEFAULT) op.scale = LCL_KLU_SCALE_MAX;
+    if (op.growth_limit == 0) op.growth_limit = 1e8;
+    op.perm = NULL;
+    if (op.ordering == LCL_KLU_COLAMD && n > INT32_MAX / 2)
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: the column ordering handles n up to 2^30, got %d", fn, (int)n);
+    /* the user's permutation is applied first: the pattern A(perm, perm) */
+    ap = A->ptr;
+    ai = A->col;
+    if (pinv) {
+        ap2 = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze permuted pattern", (size_t)n + 1, sizeof(int64_t), &st);
+        ai2 = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze permuted pattern", (size_t)A->nnz + 1, sizeof(int32_t), &st);
+        if (st != LCL_OK) goto done;
+        ap2[0] = 0;
+        for (i = 0; i < n; i++) {
+            int32_t r = o->perm[i];
+            ap2[i + 1] = ap2[i] + (A->ptr[r + 1] - A->ptr[r]);
+            for (p = A->ptr[r]; p < A->ptr[r + 1]; p++) ai2[ap2[i] + (p - A->ptr[r])] = pinv[A->col[p]];
+        }
+        ap = ap2;
+        ai = ai2;
+    }
+    w32 = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, 10 * sizeof(int32_t), &st);
+    w64 = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, 2 * sizeof(int64_t), &st);
+    S = (lcl_klu_symbolic *)lcl__alloc(ctx, "lcl_klu_analyze symbolic", 1, sizeof *S, &st);
+    if (S) memset(S, 0, sizeof *S);
+    if (st != LCL_OK) goto done;
+    rowof = w32 + 5 * (size_t)n;
+    blockof = w32 + 6 * (size_t)n;
+    loc = w32 + 7 * (size_t)n;
+    nodes = w32 + 8 * (size_t)n;
+    rows = w32 + 9 * (size_t)n;
+    /* maximum transversal: rowof[j] is the row placed at column j's diagonal */
+    rank = lcl__klu_transversal(n, ap, ai, rowof, w32, w64);
+    if (info) info->structural_rank = rank;
+    if (rank < n) {
+        st = lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: structurally singular: structural rank %lld of %d", fn, (long long)rank, (int)n);
+        goto done;
+    }
+    S->R = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze blocks", (size_t)n + 1, sizeof(int32_t), &st);
+    S->P = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze P", (size_t)n, sizeof(int32_t), &st);
+    S->Q = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze Q", (size_t)n, sizeof(int32_t), &st);
+    if (st != LCL_OK) goto done;
+    if (op.no_btf) {
+        for (i = 0; i < n; i++) { rowof[i] = i; blockof[i] = 0; }
+        nb = 1;
+    } else {
+        /* block upper triangular form: the strongly connected components of A(rowof, :) */
+        nb = lcl__klu_scc(n, ap, ai, rowof, blockof, w32, w64);
+    }
+    /* blocks in order, nodes ascending inside each (the natural or the user's order) */
+    for (b = 0; b <= nb; b++) S->R[b] = 0;
+    for (i = 0; i < n; i++) S->R[blockof[i] + 1]++;
+    for (b = 0; b < nb; b++) S->R[b + 1] += S->R[b];
+    {
+        int32_t *fill = w32;
+        for (b = 0; b < nb; b++) fill[b] = S->R[b];
+        for (i = 0; i < n; i++) {
+            loc[i] = fill[blockof[i]] - S->R[blockof[i]];
+            nodes[fill[blockof[i]]++] = i;
+        }
+    }
+    S->max_block = 0;
+    for (b = 0; b < nb; b++) {
+        int32_t nk = S->R[b + 1] - S->R[b], t, *nd = nodes + S->R[b];
+        if (nk > S->max_block) S->max_block = nk;
+        for (t = 0; t < nk; t++) rows[S->R[b] + t] = rowof[nd[t]];
+        if (nk == 1) continue;
+        if ((st = lcl__klu_order_block(ctx, op.ordering, nk, nd, rows + S->R[b], ap, ai, blockof, loc, b, &lnz)) != LCL_OK) goto done;
+    }
+    for (i = 0; i < n; i++) {
+        int32_t r = rowof[i];
+        for (p = ap[r]; p < ap[r + 1]; p++) offd += blockof[ai[p]] != blockof[i];
+    }
+    for (i = 0; i < n; i++) {
+        int32_t node = nodes[i], r = rowof[node];
+        S->Q[i] = pinv ? o->perm[node] : node;
+        S->P[i] = pinv ? o->perm[r] : r;
+    }
+    S->n = n;
+    S->nnz = A->nnz;
+    S->nblocks = nb;
+    S->structural_rank = rank;
+    S->nnz_offdiag = offd;
+    S->est_lnz = S->est_unz = lnz < 0 ? 0 : lnz + n;
+    S->opts = op;
+    S->pattern_hash = lcl__klu_pattern_hash(A);
+    if (info) {
+        info->blocks = nb;
+        info->max_block = S->max_block;
+        info->nnz_offdiag = offd;
+    }
+    *out = S;
+    S = NULL;
+done:
+    lcl_klu_symbolic_free(S);
+    LCL_FREE(pinv);
+    LCL_FREE(ap2);
+    LCL_FREE(ai2);
+    LCL_FREE(w32);
+    LCL_FREE(w64);
+    return st;
+}
 
 /* >>klu-numeric --------------------------------------------------------------------------------- */
 /* lcl_klu_factor / refactor / solve / tsolve. Indices: B = A(P, Q) of the symbolic, scaled by rows
@@ -7708,11 +8434,6 @@ typedef struct lcl__klu_work {
     int64_t offpiv;
 } lcl__klu_work;
 
-/* the hash of A's pattern that analyze stores and factor and refactor compare */
-LCL__PRIVATE uint64_t lcl__klu_pattern_hash(const lcl_csr *A) {
-    return lcl__fnv(lcl__fnv(LCL__FNV_INIT, A->ptr, (size_t)(A->rows + 1) * sizeof(int64_t)), A->col,
-                    (size_t)A->nnz * sizeof(int32_t));
-}
 /* L (which 0) or U (1) to hold at least need entries: doubling, so factor reallocates O(log) times */
 LCL__PRIVATE int lcl__klu_grow(lcl_klu_numeric *N, int which, int64_t need, size_t es) {
     int64_t cap = LCL__MAX(which ? N->ucap : N->lcap, 16);

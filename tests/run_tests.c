@@ -366,10 +366,11 @@ void lt_suite_dense(void);
 void lt_suite_sparse(void);
 int lt_child(const char *name);
 int lt_child_dense(const char *name);
-/* compiled here, with the implementation: they see struct lcl_spmat (see the files) */
+/* compiled here, with the implementation: they see struct lcl_spmat / lcl_klu_symbolic (see the files) */
 #include "test_spmv_opencl.c"
 #include "test_spmv_cpu.c"
 #include "test_klu.c"
+#include "test_klu_analyze.c"
 
 int main(int argc, char **argv) {
     const char *sh = getenv("LCL_SHARED");
@@ -389,6 +390,7 @@ int main(int argc, char **argv) {
     lt_suite_spmv_opencl();
     lt_suite_spmv_cpu();
     lt_suite_klu();
+    lt_suite_klu_analyze();
     if (failed) fprintf(stderr, "failed:%s\n", failed_names);
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;
