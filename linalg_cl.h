@@ -7811,6 +7811,20 @@ LCL__PRIVATE void lcl__md_unlink(lcl__md *m, int32_t i) {
     else m->head[m->deg[i]] = m->nxt[i];
     if (m->nxt[i] >= 0) m->prv[m->nxt[i]] = m->prv[i];
 }
+/* the live variables of iw[q .. q2) join the new element at iw[*top ..]: flagged by nv < 0 and
+   taken off the degree lists; returns their weight */
+LCL__PRIVATE int32_t lcl__md_take(lcl__md *m, int64_t q, int64_t q2, int64_t *top) {
+    int32_t w = 0;
+    for (; q < q2; q++) {
+        int32_t v = m->iw[q];
+        if (m->st[v] != LCL__MD_VAR || m->nv[v] <= 0) continue;
+        w += m->nv[v];
+        m->nv[v] = -m->nv[v];
+        m->iw[(*top)++] = v;
+        lcl__md_unlink(m, v);
+    }
+    return w;
+}
 LCL__PRIVATE void lcl__md_link(lcl__md *m, int32_t i) {
     int32_t h = m->head[m->deg[i]];
     m->nxt[i] = h;
@@ -7903,14 +7917,7 @@ LCL__PRIVATE lcl_status lcl__klu_mindeg(lcl_context *ctx, lcl__md *m, int32_t *o
         /* the new element Lme: me's variables and its elements' (absorbed), each flagged by nv < 0 */
         if (elenme == 0) {
             pme1 = pme2 = m->pe[me];
-            for (p = m->pe[me]; p < m->pe[me] + m->len[me]; p++) {
-                int32_t v = iw[p];
-                if (m->st[v] != LCL__MD_VAR || m->nv[v] <= 0) continue;
-                degme += m->nv[v];
-                m->nv[v] = -m->nv[v];
-                iw[pme2++] = v;
-                lcl__md_unlink(m, v);
-            }
+            degme += lcl__md_take(m, m->pe[me], m->pe[me] + m->len[me], &pme2);
         } else {
             pme1 = pme2 = m->pfree;
             for (kk = 0; kk <= elenme; kk++) {
@@ -7925,14 +7932,7 @@ LCL__PRIVATE lcl_status lcl__klu_mindeg(lcl_context *ctx, lcl__md *m, int32_t *o
                     q = m->pe[me] + elenme;
                     q2 = m->pe[me] + m->len[me];
                 }
-                for (; q < q2; q++) {
-                    int32_t v = iw[q];
-                    if (m->st[v] != LCL__MD_VAR || m->nv[v] <= 0) continue;
-                    degme += m->nv[v];
-                    m->nv[v] = -m->nv[v];
-                    iw[pme2++] = v;
-                    lcl__md_unlink(m, v);
-                }
+                degme += lcl__md_take(m, q, q2, &pme2);
                 if (e != me) { m->st[e] = LCL__MD_DEAD; m->w[e] = 0; }
             }
             m->pfree = pme2;
@@ -8165,18 +8165,10 @@ LCL__PRIVATE lcl_status lcl__klu_order_block(lcl_context *ctx, lcl_klu_ordering 
         m.len = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N * 6 + (size_t)nk * 9, sizeof(int32_t), &st);
         m.st = (unsigned char *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N, 1, &st);
         if (st != LCL_OK) goto done;
-        m.elen = m.len + N;
-        m.nv = m.elen + N;
-        m.deg = m.nv + N;
-        m.first = m.deg + N;
-        m.hn = m.first + N;
-        m.hv = m.hn + N;
-        m.head = m.hv + nk;
-        m.nxt = m.head + nk;
-        m.prv = m.nxt + nk;
-        m.hh = m.prv + nk;
-        m.mn = m.hh + nk;
-        m.mt = m.mn + nk;
+        /* one block of int32 arrays: N each for the graph, nk each for the elimination */
+        m.elen = m.len + N; m.nv = m.elen + N; m.deg = m.nv + N; m.first = m.deg + N; m.hn = m.first + N;
+        m.hv = m.hn + N; m.head = m.hv + nk; m.nxt = m.head + nk; m.prv = m.nxt + nk; m.hh = m.prv + nk;
+        m.mn = m.hh + nk; m.mt = m.mn + nk;
         if (ne == 0) {
             for (t = 0; t < nk; t++) {
                 m.pe[t] = sp[t];
@@ -8724,12 +8716,8 @@ LCL__PRIVATE lcl_status lcl__klu_singular(lcl_context *ctx, const char *fn, cons
 }
 LCL__PRIVATE void lcl__klu_info_fill(const lcl_klu_symbolic *S, const lcl_klu_numeric *N, double flops,
                                      lcl_klu_info *info) {
-    info->n = S->n;
-    info->nnz = S->nnz;
-    info->blocks = S->nblocks;
-    info->max_block = S->max_block;
-    info->structural_rank = S->structural_rank;
-    info->nnz_offdiag = S->nnz_offdiag;
+    info->n = S->n; info->nnz = S->nnz; info->blocks = S->nblocks; info->max_block = S->max_block;
+    info->structural_rank = S->structural_rank; info->nnz_offdiag = S->nnz_offdiag;
     info->nnz_l = N->Lp[N->n] + N->n;
     info->nnz_u = N->Up[N->n] + N->n;
     info->flops = flops;

@@ -6,8 +6,7 @@
    splitting into many blocks, every error (structurally singular with the rank, non-square,
    empty, bad options and permutations, non-canonical CSR), allocation failures.
 
-   Compiled inside tests/run_tests.c (#included after the implementation) to see struct
-   lcl_klu_symbolic; compiled alone (the Makefile lists every tests/test_*.c) it is empty. */
+   As test_klu.c: #included by tests/run_tests.c after the implementation, empty alone. */
 #ifndef LINALG_CL_IMPLEMENTATION_INCLUDED
 typedef int lt_klu_analyze_compiled_in_run_tests;
 #else
