@@ -21,7 +21,7 @@ typedef int lt_klu_compiled_in_run_tests;
 static uint64_t kt_rs = 0x2545F4914F6CDD1DULL;
 static uint64_t kt_rnd(void) { kt_rs ^= kt_rs >> 12; kt_rs ^= kt_rs << 25; kt_rs ^= kt_rs >> 27; return kt_rs * 2685821657736338717ULL; }
 static double kt_u(void) { return (double)(kt_rnd() >> 11) / 9007199254740992.0; }
-static double kt_now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec; }
+static double kt_now(void) { return lcl__wtime(); }
 
 static void kt_sym_free(lcl_klu_symbolic *S) { free(S->P); free(S->Q); free(S->R); memset(S, 0, sizeof *S); }
 
