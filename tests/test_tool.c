@@ -589,7 +589,7 @@ static void test_tool_solve_klu(void) {
     if (f) { fputs("%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1.0\n2 1 2.0\n3 3 1.0\n", f); fclose(f); }
     CHECK(klu_json("build/t_klu_sing.mtx --backend serial", 0, out, sizeof out) == 1);
     CHECK_MSG(json_has(out, "status", "\"singular matrix\"") && json_has(out, "residual", "null"), "%s", out);
-    CHECK(sh(LCL_BIN " solve build/t_klu_sing.mtx --method klu 2>&1 >/dev/null", out, sizeof out) == 1);
+    CHECK(sh(LCL_BIN " solve build/t_klu_sing.mtx --method klu --backend serial 2>&1 >/dev/null", out, sizeof out) == 1);
     CHECK_MSG(!strncmp(out, "lcl: error: ", 12) && strstr(out, "singular") != NULL, "%s", out);
     {
         static const exit_case usage[] = {
