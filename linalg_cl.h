@@ -7692,49 +7692,73 @@ LCL_API void lcl_klu_symbolic_free(lcl_klu_symbolic *S) {
     LCL_FREE(S);
 }
 
-/* Maximum transversal (depth-first augmenting paths, each row first trying a column nobody holds:
-   the cheap pass, whose pointer only moves forward). Rows of the n x n pattern (ap, ai); on return
+/* Maximum transversal. A greedy pass first: rows by increasing length, each taking its unmatched
+   column of fewest entries (few rows stay unmatched on circuit matrices). Then Hopcroft-Karp
+   phases: a breadth-first search from all unmatched rows layers the rows by their distance, and
+   depth-first searches along the layers (each row's scan pointer only moves forward within a
+   phase) augment along vertex-disjoint shortest paths; a phase costs O(nnz) and few are needed,
+   where one search per row may cost O(nnz) each. Rows of the n x n pattern (ap, ai); on return
    rowof[j] is the row matched to column j, or -1. Returns the number of matched columns. Work:
    5n int32 + n int64 in w32 / w64. */
 LCL__PRIVATE int64_t lcl__klu_transversal(int32_t n, const int64_t *ap, const int32_t *ai, int32_t *rowof, int32_t *w32,
                                           int64_t *w64) {
-    int32_t *matchr = w32, *visited = w32 + n, *stk = w32 + 2 * (size_t)n, *via = w32 + 3 * (size_t)n;
-    int64_t *cheap = w64, *pos = w64 + n, rank = 0;
-    int32_t i, k, j;
-    for (i = 0; i < n; i++) { rowof[i] = -1; matchr[i] = -1; visited[i] = -1; cheap[i] = ap[i]; }
+    int32_t *matchr = w32, *dist = w32 + n, *que = w32 + 2 * (size_t)n, *stk = w32 + 3 * (size_t)n, *cdeg = w32 + 4 * (size_t)n;
+    int32_t *byl = dist, i, k, j;
+    int64_t *pos = w64, rank = 0, p;
+    for (i = 0; i < n; i++) { rowof[i] = -1; matchr[i] = -1; cdeg[i] = 0; pos[i] = 0; }
+    for (p = 0; p < ap[n]; p++) cdeg[ai[p]]++;
+    /* rows by length (counting sort, lengths clamped to n - 1) */
+    for (i = 0; i < n; i++) pos[ap[i + 1] - ap[i] < n ? ap[i + 1] - ap[i] : n - 1]++;
+    for (i = 0, p = 0; i < n; i++) { int64_t c = pos[i]; pos[i] = p; p += c; }
+    for (i = 0; i < n; i++) byl[pos[ap[i + 1] - ap[i] < n ? ap[i + 1] - ap[i] : n - 1]++] = i;
     for (k = 0; k < n; k++) {
-        int32_t top = 0, found = -1;
-        stk[0] = k;
-        pos[k] = ap[k];
-        while (top >= 0) {
-            i = stk[top];
-            for (; cheap[i] < ap[i + 1]; cheap[i]++)
-                if (rowof[ai[cheap[i]]] < 0) { found = ai[cheap[i]++]; break; }
-            if (found >= 0) break;
-            /* every column of row i is held: follow one not seen from this start to its row */
-            while (pos[i] < ap[i + 1] && visited[ai[pos[i]]] == k) pos[i]++;
-            if (pos[i] < ap[i + 1]) {
-                int32_t r;
-                j = ai[pos[i]++];
-                visited[j] = k;
-                r = rowof[j];
-                stk[++top] = r;
-                via[top] = j;
-                pos[r] = ap[r];
-            } else {
-                top--;
+        int32_t best = -1;
+        i = byl[k];
+        for (p = ap[i]; p < ap[i + 1]; p++)
+            if (rowof[ai[p]] < 0 && (best < 0 || cdeg[ai[p]] < cdeg[best])) best = ai[p];
+        if (best >= 0) { rowof[best] = i; matchr[i] = best; rank++; }
+    }
+    while (rank < n) {
+        int32_t head = 0, tail = 0, lim = INT32_MAX, aug = 0;
+        for (i = 0; i < n; i++) {
+            dist[i] = matchr[i] < 0 ? 0 : INT32_MAX;
+            if (!dist[i]) que[tail++] = i;
+        }
+        while (head < tail) {
+            int32_t r = que[head++];
+            if (dist[r] >= lim) continue;
+            for (p = ap[r]; p < ap[r + 1]; p++) {
+                int32_t r2 = rowof[ai[p]];
+                if (r2 < 0) { if (lim == INT32_MAX) lim = dist[r] + 1; }
+                else if (dist[r2] == INT32_MAX) { dist[r2] = dist[r] + 1; que[tail++] = r2; }
             }
         }
-        if (found < 0) continue;
-        /* augment: each row on the path takes the column that led past it */
-        for (j = found; top >= 0; top--) {
-            int32_t nj = top > 0 ? via[top] : -1;
-            i = stk[top];
-            matchr[i] = j;
-            rowof[j] = i;
-            j = nj;
+        if (lim == INT32_MAX) break;   /* no augmenting path left */
+        for (i = 0; i < n; i++) pos[i] = ap[i];
+        for (k = 0; k < n; k++) {
+            int32_t top = 0;
+            if (matchr[k] >= 0) continue;
+            stk[0] = k;
+            while (top >= 0) {
+                int32_t r = stk[top], r2;
+                if (pos[r] == ap[r + 1]) { dist[r] = INT32_MAX; top--; continue; }
+                j = ai[pos[r]++];
+                r2 = rowof[j];
+                if (r2 < 0) {   /* augment: each row on the path takes the column that led past it */
+                    for (; top >= 0; top--) {
+                        int32_t old = matchr[stk[top]];
+                        matchr[stk[top]] = j;
+                        rowof[j] = stk[top];
+                        j = old;
+                    }
+                    aug++;
+                    break;
+                }
+                if (dist[r2] == dist[r] + 1) stk[++top] = r2;
+            }
         }
-        rank++;
+        if (!aug) break;
+        rank += aug;
     }
     return rank;
 }
@@ -8308,16 +8332,16 @@ LCL_API lcl_status lcl_klu_analyze(lcl_context *ctx, const lcl_csr *A, const lcl
         ap = ap2;
         ai = ai2;
     }
-    w32 = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, 10 * sizeof(int32_t), &st);
+    w32 = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, 11 * sizeof(int32_t), &st);
     w64 = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, 2 * sizeof(int64_t), &st);
     S = (lcl_klu_symbolic *)lcl__alloc(ctx, "lcl_klu_analyze symbolic", 1, sizeof *S, &st);
     if (S) memset(S, 0, sizeof *S);
     if (st != LCL_OK) goto done;
-    rowof = w32 + 5 * (size_t)n;
-    blockof = w32 + 6 * (size_t)n;
-    loc = w32 + 7 * (size_t)n;
-    nodes = w32 + 8 * (size_t)n;
-    rows = w32 + 9 * (size_t)n;
+    rowof = w32 + 6 * (size_t)n;
+    blockof = w32 + 7 * (size_t)n;
+    loc = w32 + 8 * (size_t)n;
+    nodes = w32 + 9 * (size_t)n;
+    rows = w32 + 10 * (size_t)n;
     /* maximum transversal: rowof[j] is the row placed at column j's diagonal */
     rank = lcl__klu_transversal(n, ap, ai, rowof, w32, w64);
     if (info) info->structural_rank = rank;
