@@ -7919,43 +7919,32 @@ LCL__PRIVATE lcl_status lcl__klu_mindeg(lcl_context *ctx, lcl__md *m, int32_t *o
         }
         iw = m->iw;
         m->nv[me] = -nvpiv;
-        /* the new element Lme: me's variables and its elements' (absorbed), each flagged by nv < 0 */
-        if (elenme == 0) {
-            pme1 = pme2 = m->pe[me];
-            for (p = m->pe[me]; p < m->pe[me] + m->len[me]; p++) {
-                int32_t v = iw[p];
+        /* the new element Lme: me's variables and its elements' (absorbed), each flagged by nv < 0;
+           built in place over me's list when me has no elements, else at the end of iw */
+        pme1 = pme2 = elenme == 0 ? m->pe[me] : m->pfree;
+        for (kk = 0; kk <= elenme; kk++) {
+            int32_t e = me;
+            int64_t q, q2;
+            if (kk < elenme) {
+                e = iw[m->pe[me] + kk];
+                if (m->st[e] != LCL__MD_ELEMENT) continue;
+                q = m->pe[e];
+                q2 = q + m->len[e];
+            } else {
+                q = m->pe[me] + elenme;
+                q2 = m->pe[me] + m->len[me];
+            }
+            for (; q < q2; q++) {
+                int32_t v = iw[q];
                 if (m->st[v] != LCL__MD_VAR || m->nv[v] <= 0) continue;
                 degme += m->nv[v];
                 m->nv[v] = -m->nv[v];
                 iw[pme2++] = v;
                 lcl__md_unlink(m, v);
             }
-        } else {
-            pme1 = pme2 = m->pfree;
-            for (kk = 0; kk <= elenme; kk++) {
-                int32_t e = me;
-                int64_t q, q2;
-                if (kk < elenme) {
-                    e = iw[m->pe[me] + kk];
-                    if (m->st[e] != LCL__MD_ELEMENT) continue;
-                    q = m->pe[e];
-                    q2 = q + m->len[e];
-                } else {
-                    q = m->pe[me] + elenme;
-                    q2 = m->pe[me] + m->len[me];
-                }
-                for (; q < q2; q++) {
-                    int32_t v = iw[q];
-                    if (m->st[v] != LCL__MD_VAR || m->nv[v] <= 0) continue;
-                    degme += m->nv[v];
-                    m->nv[v] = -m->nv[v];
-                    iw[pme2++] = v;
-                    lcl__md_unlink(m, v);
-                }
-                if (e != me) { m->st[e] = LCL__MD_DEAD; m->w[e] = 0; }
-            }
-            m->pfree = pme2;
+            if (e != me) { m->st[e] = LCL__MD_DEAD; m->w[e] = 0; }
         }
+        if (elenme > 0) m->pfree = pme2;
         /* w[e] - wflg = |Le \ Lme| for every element e next to Lme */
         for (p = pme1; p < pme2; p++) {
             int32_t v = iw[p], nvi = -m->nv[v];
@@ -8181,21 +8170,19 @@ LCL__PRIVATE lcl_status lcl__klu_order_block(lcl_context *ctx, lcl_klu_ordering 
         m.iw = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)cap, sizeof(int32_t), &st);
         m.pe = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N, sizeof(int64_t), &st);
         m.w = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N, sizeof(int64_t), &st);
-        m.len = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N * 6 + (size_t)nk * 9, sizeof(int32_t), &st);
+        m.len = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N * 6 + (size_t)nk * 7, sizeof(int32_t), &st);
         m.st = (unsigned char *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N, 1, &st);
         if (st != LCL_OK) goto done;
-        m.elen = m.len + N;
-        m.nv = m.elen + N;
-        m.deg = m.nv + N;
-        m.first = m.deg + N;
-        m.hn = m.first + N;
-        m.hv = m.hn + N;
-        m.head = m.hv + nk;
-        m.nxt = m.head + nk;
-        m.prv = m.nxt + nk;
-        m.hh = m.prv + nk;
-        m.mn = m.hh + nk;
-        m.mt = m.mn + nk;
+        {   /* one block carved up: 6 arrays over all nodes, 7 over the variables */
+            int32_t **part[13], *base = m.len;
+            part[0] = &m.len; part[1] = &m.elen; part[2] = &m.nv; part[3] = &m.deg; part[4] = &m.first; part[5] = &m.hn;
+            part[6] = &m.hv; part[7] = &m.head; part[8] = &m.nxt; part[9] = &m.prv; part[10] = &m.hh; part[11] = &m.mn;
+            part[12] = &m.mt;
+            for (t = 0; t < 13; t++) {
+                *part[t] = base;
+                base += t < 6 ? N : nk;
+            }
+        }
         if (ne == 0) {
             for (t = 0; t < nk; t++) {
                 m.pe[t] = sp[t];
@@ -8332,16 +8319,16 @@ LCL_API lcl_status lcl_klu_analyze(lcl_context *ctx, const lcl_csr *A, const lcl
         ap = ap2;
         ai = ai2;
     }
-    w32 = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, 11 * sizeof(int32_t), &st);
-    w64 = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, 2 * sizeof(int64_t), &st);
+    w32 = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, 10 * sizeof(int32_t), &st);
+    w64 = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, sizeof(int64_t), &st);
     S = (lcl_klu_symbolic *)lcl__alloc(ctx, "lcl_klu_analyze symbolic", 1, sizeof *S, &st);
     if (S) memset(S, 0, sizeof *S);
     if (st != LCL_OK) goto done;
-    rowof = w32 + 6 * (size_t)n;
-    blockof = w32 + 7 * (size_t)n;
-    loc = w32 + 8 * (size_t)n;
-    nodes = w32 + 9 * (size_t)n;
-    rows = w32 + 10 * (size_t)n;
+    rowof = w32 + 5 * (size_t)n;
+    blockof = w32 + 6 * (size_t)n;
+    loc = w32 + 7 * (size_t)n;
+    nodes = w32 + 8 * (size_t)n;
+    rows = w32 + 9 * (size_t)n;
     /* maximum transversal: rowof[j] is the row placed at column j's diagonal */
     rank = lcl__klu_transversal(n, ap, ai, rowof, w32, w64);
     if (info) info->structural_rank = rank;
