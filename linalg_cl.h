@@ -7693,21 +7693,29 @@ LCL_API void lcl_klu_symbolic_free(lcl_klu_symbolic *S) {
 }
 
 /* Maximum transversal. A greedy pass first: rows by increasing length, each taking its unmatched
-   column of fewest entries (few rows stay unmatched on circuit matrices). Then Hopcroft-Karp
-   phases: a breadth-first search from all unmatched rows layers the rows by their distance, and
-   depth-first searches along the layers (each row's scan pointer only moves forward within a
-   phase) augment along vertex-disjoint shortest paths; a phase costs O(nnz) and few are needed,
-   where one search per row may cost O(nnz) each. Rows of the n x n pattern (ap, ai); on return
-   rowof[j] is the row matched to column j, or -1. Returns the number of matched columns. Work:
-   5n int32 + n int64 in w32 / w64. */
+   column of fewest entries. Then push-relabel (FIFO, with global relabelling): psi[j] is a lower
+   bound on the alternating distance from column j to a free column (psi >= n: none); an
+   unmatched row takes its column of least psi, displacing that column's row, which becomes
+   unmatched in turn, and the column's psi rises to one more than the row's next best. A breadth
+   first search from the free columns (over cp/ci, the pattern by columns) makes psi exact again
+   every n pushes. Augmenting-path searches, one per unmatched row or in Hopcroft-Karp phases,
+   cost O(nnz) each on circuit matrices (the greedy's mistakes sit behind long chains); pushes
+   walk those chains one step each. Rows of the n x n pattern (ap, ai); on return rowof[j] is
+   the row matched to column j, or -1. Returns the number of matched columns. Work: 5n int32
+   and n + 1 int64, cp (n + 1), ci (nnz). */
 LCL__PRIVATE int64_t lcl__klu_transversal(int32_t n, const int64_t *ap, const int32_t *ai, int32_t *rowof, int32_t *w32,
-                                          int64_t *w64) {
-    int32_t *matchr = w32, *dist = w32 + n, *que = w32 + 2 * (size_t)n, *stk = w32 + 3 * (size_t)n, *cdeg = w32 + 4 * (size_t)n;
-    int32_t *byl = dist, i, k, j;
-    int64_t *pos = w64, rank = 0, p;
+                                          int64_t *w64, int64_t *cp, int32_t *ci) {
+    int32_t *matchr = w32, *psi = w32 + n, *que = w32 + 2 * (size_t)n, *byl = w32 + 3 * (size_t)n, *cdeg = w32 + 4 * (size_t)n;
+    int32_t i, k, j, head = 0, tail = 0, cnt = 0;
+    int64_t *pos = w64, rank = 0, p, pushes = 0;
     for (i = 0; i < n; i++) { rowof[i] = -1; matchr[i] = -1; cdeg[i] = 0; pos[i] = 0; }
     for (p = 0; p < ap[n]; p++) cdeg[ai[p]]++;
+    cp[0] = 0;
+    for (j = 0; j < n; j++) cp[j + 1] = cp[j] + cdeg[j];
+    for (i = 0; i < n; i++)
+        for (p = ap[i]; p < ap[i + 1]; p++) ci[cp[ai[p]] + pos[ai[p]]++] = i;
     /* rows by length (counting sort, lengths clamped to n - 1) */
+    for (i = 0; i < n; i++) pos[i] = 0;
     for (i = 0; i < n; i++) pos[ap[i + 1] - ap[i] < n ? ap[i + 1] - ap[i] : n - 1]++;
     for (i = 0, p = 0; i < n; i++) { int64_t c = pos[i]; pos[i] = p; p += c; }
     for (i = 0; i < n; i++) byl[pos[ap[i + 1] - ap[i] < n ? ap[i + 1] - ap[i] : n - 1]++] = i;
@@ -7718,47 +7726,46 @@ LCL__PRIVATE int64_t lcl__klu_transversal(int32_t n, const int64_t *ap, const in
             if (rowof[ai[p]] < 0 && (best < 0 || cdeg[ai[p]] < cdeg[best])) best = ai[p];
         if (best >= 0) { rowof[best] = i; matchr[i] = best; rank++; }
     }
-    while (rank < n) {
-        int32_t head = 0, tail = 0, lim = INT32_MAX, aug = 0;
-        for (i = 0; i < n; i++) {
-            dist[i] = matchr[i] < 0 ? 0 : INT32_MAX;
-            if (!dist[i]) que[tail++] = i;
-        }
-        while (head < tail) {
-            int32_t r = que[head++];
-            if (dist[r] >= lim) continue;
-            for (p = ap[r]; p < ap[r + 1]; p++) {
-                int32_t r2 = rowof[ai[p]];
-                if (r2 < 0) { if (lim == INT32_MAX) lim = dist[r] + 1; }
-                else if (dist[r2] == INT32_MAX) { dist[r2] = dist[r] + 1; que[tail++] = r2; }
+    for (i = 0; i < n; i++)
+        if (matchr[i] < 0) { que[tail] = i; tail = tail + 1 == n ? 0 : tail + 1; cnt++; }
+    while (cnt > 0) {
+        int32_t r, j1 = -1, p1 = INT32_MAX, p2 = INT32_MAX, old;
+        if (pushes == 0) {   /* global relabel: breadth first from the free columns */
+            int32_t h = 0, t = 0, *bq = byl;
+            for (j = 0; j < n; j++) {
+                psi[j] = rowof[j] < 0 ? 0 : n;
+                if (rowof[j] < 0) bq[t++] = j;
             }
-        }
-        if (lim == INT32_MAX) break;   /* no augmenting path left */
-        for (i = 0; i < n; i++) pos[i] = ap[i];
-        for (k = 0; k < n; k++) {
-            int32_t top = 0;
-            if (matchr[k] >= 0) continue;
-            stk[0] = k;
-            while (top >= 0) {
-                int32_t r = stk[top], r2;
-                if (pos[r] == ap[r + 1]) { dist[r] = INT32_MAX; top--; continue; }
-                j = ai[pos[r]++];
-                r2 = rowof[j];
-                if (r2 < 0) {   /* augment: each row on the path takes the column that led past it */
-                    for (; top >= 0; top--) {
-                        int32_t old = matchr[stk[top]];
-                        matchr[stk[top]] = j;
-                        rowof[j] = stk[top];
-                        j = old;
-                    }
-                    aug++;
-                    break;
+            while (h < t) {
+                int32_t c = bq[h++];
+                for (p = cp[c]; p < cp[c + 1]; p++) {
+                    int32_t c2 = matchr[ci[p]];
+                    if (c2 >= 0 && psi[c2] == n) { psi[c2] = psi[c] + 1; bq[t++] = c2; }
                 }
-                if (dist[r2] == dist[r] + 1) stk[++top] = r2;
             }
         }
-        if (!aug) break;
-        rank += aug;
+        r = que[head];
+        head = head + 1 == n ? 0 : head + 1;
+        cnt--;
+        for (p = ap[r]; p < ap[r + 1]; p++) {
+            int32_t v = psi[ai[p]];
+            if (v < p1) { p2 = p1; p1 = v; j1 = ai[p]; }
+            else if (v < p2) p2 = v;
+        }
+        if (p1 >= n) continue;   /* no free column reachable: stays unmatched */
+        old = rowof[j1];
+        rowof[j1] = r;
+        matchr[r] = j1;
+        psi[j1] = p2 >= n ? n : p2 + 1;
+        if (++pushes == n) pushes = 0;
+        if (old >= 0) {
+            matchr[old] = -1;
+            que[tail] = old;
+            tail = tail + 1 == n ? 0 : tail + 1;
+            cnt++;
+        } else {
+            rank++;
+        }
     }
     return rank;
 }
@@ -8255,8 +8262,8 @@ LCL_API lcl_status lcl_klu_analyze(lcl_context *ctx, const lcl_csr *A, const lcl
     lcl_status st = LCL_OK;
     const int64_t *ap;
     const int32_t *ai;
-    int64_t *ap2 = NULL, *w64 = NULL, rank, p, offd = 0;
-    int32_t *ai2 = NULL, *w32 = NULL, *rowof, *blockof, *loc, *nodes, *rows, *pinv = NULL, n, i, b, nb;
+    int64_t *ap2 = NULL, *w64 = NULL, *ctp = NULL, rank, p, offd = 0;
+    int32_t *ai2 = NULL, *w32 = NULL, *cti = NULL, *rowof, *blockof, *loc, *nodes, *rows, *pinv = NULL, n, i, b, nb;
     double lnz = 0;
     if (info) {
         memset(info, 0, sizeof *info);
@@ -8330,7 +8337,14 @@ LCL_API lcl_status lcl_klu_analyze(lcl_context *ctx, const lcl_csr *A, const lcl
     nodes = w32 + 8 * (size_t)n;
     rows = w32 + 9 * (size_t)n;
     /* maximum transversal: rowof[j] is the row placed at column j's diagonal */
-    rank = lcl__klu_transversal(n, ap, ai, rowof, w32, w64);
+    ctp = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze pattern by columns", (size_t)n + 1, sizeof(int64_t), &st);
+    cti = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze pattern by columns", (size_t)A->nnz + 1, sizeof(int32_t), &st);
+    if (st != LCL_OK) goto done;
+    rank = lcl__klu_transversal(n, ap, ai, rowof, w32, w64, ctp, cti);
+    LCL_FREE(ctp);
+    LCL_FREE(cti);
+    ctp = NULL;
+    cti = NULL;
     if (info) info->structural_rank = rank;
     if (rank < n) {
         st = lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: structurally singular: structural rank %lld of %d", fn, (long long)rank, (int)n);
@@ -8399,6 +8413,8 @@ done:
     LCL_FREE(ai2);
     LCL_FREE(w32);
     LCL_FREE(w64);
+    LCL_FREE(ctp);
+    LCL_FREE(cti);
     return st;
 }
 
