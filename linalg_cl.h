@@ -7830,6 +7830,8 @@ typedef struct lcl__md {
     int32_t n, ne, *iw, *len, *elen, *nv, *deg, *head, *nxt, *prv, *hh, *hn, *hv, *first, *mn, *mt;
     int64_t *pe, *w, cap, pfree;
     unsigned char *st;
+    double lnz;                 /* nnz of the Cholesky factor below the diagonal (exact without dense variables) */
+    int32_t ndense;
 } lcl__md;
 
 LCL__PRIVATE void lcl__md_unlink(lcl__md *m, int32_t i) {
@@ -8072,6 +8074,7 @@ LCL__PRIVATE lcl_status lcl__klu_mindeg(lcl_context *ctx, lcl__md *m, int32_t *o
             if (elenme > 0) m->pfree = pn;
         }
         for (i = me; i >= 0; i = m->mn[i]) order[k++] = i;
+        m->lnz += (double)nvpiv * degme + (double)nvpiv * (nvpiv - 1) / 2;
         if (wflg > INT64_MAX / 4) {   /* keep the marks small */
             for (i = 0; i < N; i++)
                 if (m->w[i] != 0) m->w[i] = 1;
@@ -8080,6 +8083,7 @@ LCL__PRIVATE lcl_status lcl__klu_mindeg(lcl_context *ctx, lcl__md *m, int32_t *o
     }
     for (i = 0; i < n; i++)
         if (m->st[i] == LCL__MD_DENSE) order[k++] = i;
+    m->ndense = ndense;
     LCL_ASSERT(k == n);
     return LCL_OK;
 }
@@ -8121,7 +8125,8 @@ LCL__PRIVATE double lcl__klu_symcount(int32_t n, const int64_t *sp, const int32_
 
 /* One diagonal block: its pattern (block rows rows[t], columns mapped by loc) as the symmetric
    graph of Bk + Bk^T, ordered by the chosen method; nodes[] is reordered in place. Adds the
-   block's factor estimate to *lnz (-1 once any block's count is out of reach). */
+   block's factor estimate to *lnz (-1 once the count passes 1e9 where the elimination tree has to
+   be walked: no estimate rather than minutes spent on one). */
 LCL__PRIVATE lcl_status lcl__klu_order_block(lcl_context *ctx, lcl_klu_ordering ord, int32_t nk, int32_t *nodes, const int32_t *rows,
                                              const int64_t *ap, const int32_t *ai, const int32_t *blockof, const int32_t *loc,
                                              int32_t b, double *lnz) {
@@ -8239,8 +8244,10 @@ LCL__PRIVATE lcl_status lcl__klu_order_block(lcl_context *ctx, lcl_klu_ordering 
             for (t = 0; t < nk; t++) nodes[t] = tmp[t];
         }
     }
-    c = *lnz < 0 ? -1 : lcl__klu_symcount(nk, sp, si, perm, w, 2e9);
-    *lnz = c < 0 ? -1 : *lnz + c;
+    /* minimum degree on Bk + Bk^T counts its factor as it goes; else the elimination tree */
+    if (m.iw && ord == LCL_KLU_AMD && m.ndense == 0) c = m.lnz;
+    else c = *lnz < 0 ? -1 : lcl__klu_symcount(nk, sp, si, perm, w, 1e9 - *lnz);
+    *lnz = c < 0 || *lnz < 0 ? -1 : *lnz + c;
 done:
     LCL_FREE(m.iw);
     LCL_FREE(m.pe);
