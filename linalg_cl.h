@@ -7697,49 +7697,80 @@ LCL_API void lcl_klu_symbolic_free(lcl_klu_symbolic *S) {
     LCL_FREE(S);
 }
 
-/* Maximum transversal (depth-first augmenting paths, each row first trying a column nobody holds:
-   the cheap pass, whose pointer only moves forward). Rows of the n x n pattern (ap, ai); on return
-   rowof[j] is the row matched to column j, or -1. Returns the number of matched columns. Work:
-   5n int32 + n int64 in w32 / w64. */
+/* Maximum transversal. A greedy pass first: rows by increasing length, each taking its unmatched
+   column of fewest entries. Then push-relabel (FIFO, with global relabelling): psi[j] is a lower
+   bound on the alternating distance from column j to a free column (psi >= n: none); an
+   unmatched row takes its column of least psi, displacing that column's row, which becomes
+   unmatched in turn, and the column's psi rises to one more than the row's next best. A breadth
+   first search from the free columns (over cp/ci, the pattern by columns) makes psi exact again
+   every n pushes. Augmenting-path searches, one per unmatched row or in Hopcroft-Karp phases,
+   cost O(nnz) each on circuit matrices (the greedy's mistakes sit behind long chains); pushes
+   walk those chains one step each. Rows of the n x n pattern (ap, ai); on return rowof[j] is
+   the row matched to column j, or -1. Returns the number of matched columns. Work: 5n int32
+   and n + 1 int64, cp (n + 1), ci (nnz). */
 LCL__PRIVATE int64_t lcl__klu_transversal(int32_t n, const int64_t *ap, const int32_t *ai, int32_t *rowof, int32_t *w32,
-                                          int64_t *w64) {
-    int32_t *matchr = w32, *visited = w32 + n, *stk = w32 + 2 * (size_t)n, *via = w32 + 3 * (size_t)n;
-    int64_t *cheap = w64, *pos = w64 + n, rank = 0;
-    int32_t i, k, j;
-    for (i = 0; i < n; i++) { rowof[i] = -1; matchr[i] = -1; visited[i] = -1; cheap[i] = ap[i]; }
+                                          int64_t *w64, int64_t *cp, int32_t *ci) {
+    int32_t *matchr = w32, *psi = w32 + n, *que = w32 + 2 * (size_t)n, *byl = w32 + 3 * (size_t)n, *cdeg = w32 + 4 * (size_t)n;
+    int32_t i, k, j, head = 0, tail = 0, cnt = 0;
+    int64_t *pos = w64, rank = 0, p, pushes = 0;
+    for (i = 0; i < n; i++) { rowof[i] = -1; matchr[i] = -1; cdeg[i] = 0; pos[i] = 0; }
+    for (p = 0; p < ap[n]; p++) cdeg[ai[p]]++;
+    cp[0] = 0;
+    for (j = 0; j < n; j++) cp[j + 1] = cp[j] + cdeg[j];
+    for (i = 0; i < n; i++)
+        for (p = ap[i]; p < ap[i + 1]; p++) ci[cp[ai[p]] + pos[ai[p]]++] = i;
+    /* rows by length (counting sort, lengths clamped to n - 1) */
+    for (i = 0; i < n; i++) pos[i] = 0;
+    for (i = 0; i < n; i++) pos[ap[i + 1] - ap[i] < n ? ap[i + 1] - ap[i] : n - 1]++;
+    for (i = 0, p = 0; i < n; i++) { int64_t c = pos[i]; pos[i] = p; p += c; }
+    for (i = 0; i < n; i++) byl[pos[ap[i + 1] - ap[i] < n ? ap[i + 1] - ap[i] : n - 1]++] = i;
     for (k = 0; k < n; k++) {
-        int32_t top = 0, found = -1;
-        stk[0] = k;
-        pos[k] = ap[k];
-        while (top >= 0) {
-            i = stk[top];
-            for (; cheap[i] < ap[i + 1]; cheap[i]++)
-                if (rowof[ai[cheap[i]]] < 0) { found = ai[cheap[i]++]; break; }
-            if (found >= 0) break;
-            /* every column of row i is held: follow one not seen from this start to its row */
-            while (pos[i] < ap[i + 1] && visited[ai[pos[i]]] == k) pos[i]++;
-            if (pos[i] < ap[i + 1]) {
-                int32_t r;
-                j = ai[pos[i]++];
-                visited[j] = k;
-                r = rowof[j];
-                stk[++top] = r;
-                via[top] = j;
-                pos[r] = ap[r];
-            } else {
-                top--;
+        int32_t best = -1;
+        i = byl[k];
+        for (p = ap[i]; p < ap[i + 1]; p++)
+            if (rowof[ai[p]] < 0 && (best < 0 || cdeg[ai[p]] < cdeg[best])) best = ai[p];
+        if (best >= 0) { rowof[best] = i; matchr[i] = best; rank++; }
+    }
+    for (i = 0; i < n; i++)
+        if (matchr[i] < 0) { que[tail] = i; tail = tail + 1 == n ? 0 : tail + 1; cnt++; }
+    while (cnt > 0) {
+        int32_t r, j1 = -1, p1 = INT32_MAX, p2 = INT32_MAX, old;
+        if (pushes == 0) {   /* global relabel: breadth first from the free columns */
+            int32_t h = 0, t = 0, *bq = byl;
+            for (j = 0; j < n; j++) {
+                psi[j] = rowof[j] < 0 ? 0 : n;
+                if (rowof[j] < 0) bq[t++] = j;
+            }
+            while (h < t) {
+                int32_t c = bq[h++];
+                for (p = cp[c]; p < cp[c + 1]; p++) {
+                    int32_t c2 = matchr[ci[p]];
+                    if (c2 >= 0 && psi[c2] == n) { psi[c2] = psi[c] + 1; bq[t++] = c2; }
+                }
             }
         }
-        if (found < 0) continue;
-        /* augment: each row on the path takes the column that led past it */
-        for (j = found; top >= 0; top--) {
-            int32_t nj = top > 0 ? via[top] : -1;
-            i = stk[top];
-            matchr[i] = j;
-            rowof[j] = i;
-            j = nj;
+        r = que[head];
+        head = head + 1 == n ? 0 : head + 1;
+        cnt--;
+        for (p = ap[r]; p < ap[r + 1]; p++) {
+            int32_t v = psi[ai[p]];
+            if (v < p1) { p2 = p1; p1 = v; j1 = ai[p]; }
+            else if (v < p2) p2 = v;
         }
-        rank++;
+        if (p1 >= n) continue;   /* no free column reachable: stays unmatched */
+        old = rowof[j1];
+        rowof[j1] = r;
+        matchr[r] = j1;
+        psi[j1] = p2 >= n ? n : p2 + 1;
+        if (++pushes == n) pushes = 0;
+        if (old >= 0) {
+            matchr[old] = -1;
+            que[tail] = old;
+            tail = tail + 1 == n ? 0 : tail + 1;
+            cnt++;
+        } else {
+            rank++;
+        }
     }
     return rank;
 }
@@ -7804,6 +7835,8 @@ typedef struct lcl__md {
     int32_t n, ne, *iw, *len, *elen, *nv, *deg, *head, *nxt, *prv, *hh, *hn, *hv, *first, *mn, *mt;
     int64_t *pe, *w, cap, pfree;
     unsigned char *st;
+    double lnz;                 /* nnz of the Cholesky factor below the diagonal (exact without dense variables) */
+    int32_t ndense;
 } lcl__md;
 
 LCL__PRIVATE void lcl__md_unlink(lcl__md *m, int32_t i) {
@@ -7914,29 +7947,25 @@ LCL__PRIVATE lcl_status lcl__klu_mindeg(lcl_context *ctx, lcl__md *m, int32_t *o
         }
         iw = m->iw;
         m->nv[me] = -nvpiv;
-        /* the new element Lme: me's variables and its elements' (absorbed), each flagged by nv < 0 */
-        if (elenme == 0) {
-            pme1 = pme2 = m->pe[me];
-            degme += lcl__md_take(m, m->pe[me], m->pe[me] + m->len[me], &pme2);
-        } else {
-            pme1 = pme2 = m->pfree;
-            for (kk = 0; kk <= elenme; kk++) {
-                int32_t e = me;
-                int64_t q, q2;
-                if (kk < elenme) {
-                    e = iw[m->pe[me] + kk];
-                    if (m->st[e] != LCL__MD_ELEMENT) continue;
-                    q = m->pe[e];
-                    q2 = q + m->len[e];
-                } else {
-                    q = m->pe[me] + elenme;
-                    q2 = m->pe[me] + m->len[me];
-                }
-                degme += lcl__md_take(m, q, q2, &pme2);
-                if (e != me) { m->st[e] = LCL__MD_DEAD; m->w[e] = 0; }
+        /* the new element Lme: me's variables and its elements' (absorbed), each flagged by nv < 0;
+           built in place over me's list when me has no elements, else at the end of iw */
+        pme1 = pme2 = elenme == 0 ? m->pe[me] : m->pfree;
+        for (kk = 0; kk <= elenme; kk++) {
+            int32_t e = me;
+            int64_t q, q2;
+            if (kk < elenme) {
+                e = iw[m->pe[me] + kk];
+                if (m->st[e] != LCL__MD_ELEMENT) continue;
+                q = m->pe[e];
+                q2 = q + m->len[e];
+            } else {
+                q = m->pe[me] + elenme;
+                q2 = m->pe[me] + m->len[me];
             }
-            m->pfree = pme2;
+            degme += lcl__md_take(m, q, q2, &pme2);
+            if (e != me) { m->st[e] = LCL__MD_DEAD; m->w[e] = 0; }
         }
+        if (elenme > 0) m->pfree = pme2;
         /* w[e] - wflg = |Le \ Lme| for every element e next to Lme */
         for (p = pme1; p < pme2; p++) {
             int32_t v = iw[p], nvi = -m->nv[v];
@@ -8057,6 +8086,7 @@ LCL__PRIVATE lcl_status lcl__klu_mindeg(lcl_context *ctx, lcl__md *m, int32_t *o
             if (elenme > 0) m->pfree = pn;
         }
         for (i = me; i >= 0; i = m->mn[i]) order[k++] = i;
+        m->lnz += (double)nvpiv * degme + (double)nvpiv * (nvpiv - 1) / 2;
         if (wflg > INT64_MAX / 4) {   /* keep the marks small */
             for (i = 0; i < N; i++)
                 if (m->w[i] != 0) m->w[i] = 1;
@@ -8065,6 +8095,7 @@ LCL__PRIVATE lcl_status lcl__klu_mindeg(lcl_context *ctx, lcl__md *m, int32_t *o
     }
     for (i = 0; i < n; i++)
         if (m->st[i] == LCL__MD_DENSE) order[k++] = i;
+    m->ndense = ndense;
     LCL_ASSERT(k == n);
     return LCL_OK;
 }
@@ -8106,7 +8137,8 @@ LCL__PRIVATE double lcl__klu_symcount(int32_t n, const int64_t *sp, const int32_
 
 /* One diagonal block: its pattern (block rows rows[t], columns mapped by loc) as the symmetric
    graph of Bk + Bk^T, ordered by the chosen method; nodes[] is reordered in place. Adds the
-   block's factor estimate to *lnz (-1 once any block's count is out of reach). */
+   block's factor estimate to *lnz (-1 once the count passes 1e9 where the elimination tree has to
+   be walked: no estimate rather than minutes spent on one). */
 LCL__PRIVATE lcl_status lcl__klu_order_block(lcl_context *ctx, lcl_klu_ordering ord, int32_t nk, int32_t *nodes, const int32_t *rows,
                                              const int64_t *ap, const int32_t *ai, const int32_t *blockof, const int32_t *loc,
                                              int32_t b, double *lnz) {
@@ -8162,13 +8194,19 @@ LCL__PRIVATE lcl_status lcl__klu_order_block(lcl_context *ctx, lcl_klu_ordering 
         m.iw = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)cap, sizeof(int32_t), &st);
         m.pe = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N, sizeof(int64_t), &st);
         m.w = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N, sizeof(int64_t), &st);
-        m.len = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N * 6 + (size_t)nk * 9, sizeof(int32_t), &st);
+        m.len = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N * 6 + (size_t)nk * 7, sizeof(int32_t), &st);
         m.st = (unsigned char *)lcl__alloc(ctx, "lcl_klu_analyze ordering workspace", (size_t)N, 1, &st);
         if (st != LCL_OK) goto done;
-        /* one block of int32 arrays: N each for the graph, nk each for the elimination */
-        m.elen = m.len + N; m.nv = m.elen + N; m.deg = m.nv + N; m.first = m.deg + N; m.hn = m.first + N;
-        m.hv = m.hn + N; m.head = m.hv + nk; m.nxt = m.head + nk; m.prv = m.nxt + nk; m.hh = m.prv + nk;
-        m.mn = m.hh + nk; m.mt = m.mn + nk;
+        {   /* one block carved up: 6 arrays over all nodes, 7 over the variables */
+            int32_t **part[13], *base = m.len;
+            part[0] = &m.len; part[1] = &m.elen; part[2] = &m.nv; part[3] = &m.deg; part[4] = &m.first; part[5] = &m.hn;
+            part[6] = &m.hv; part[7] = &m.head; part[8] = &m.nxt; part[9] = &m.prv; part[10] = &m.hh; part[11] = &m.mn;
+            part[12] = &m.mt;
+            for (t = 0; t < 13; t++) {
+                *part[t] = base;
+                base += t < 6 ? N : nk;
+            }
+        }
         if (ne == 0) {
             for (t = 0; t < nk; t++) {
                 m.pe[t] = sp[t];
@@ -8218,8 +8256,10 @@ LCL__PRIVATE lcl_status lcl__klu_order_block(lcl_context *ctx, lcl_klu_ordering 
             for (t = 0; t < nk; t++) nodes[t] = tmp[t];
         }
     }
-    c = *lnz < 0 ? -1 : lcl__klu_symcount(nk, sp, si, perm, w, 2e9);
-    *lnz = c < 0 ? -1 : *lnz + c;
+    /* minimum degree on Bk + Bk^T counts its factor as it goes; else the elimination tree */
+    if (m.iw && ord == LCL_KLU_AMD && m.ndense == 0) c = m.lnz;
+    else c = *lnz < 0 ? -1 : lcl__klu_symcount(nk, sp, si, perm, w, 1e9 - *lnz);
+    *lnz = c < 0 || *lnz < 0 ? -1 : *lnz + c;
 done:
     LCL_FREE(m.iw);
     LCL_FREE(m.pe);
@@ -8241,8 +8281,8 @@ LCL_API lcl_status lcl_klu_analyze(lcl_context *ctx, const lcl_csr *A, const lcl
     lcl_status st = LCL_OK;
     const int64_t *ap;
     const int32_t *ai;
-    int64_t *ap2 = NULL, *w64 = NULL, rank, p, offd = 0;
-    int32_t *ai2 = NULL, *w32 = NULL, *rowof, *blockof, *loc, *nodes, *rows, *pinv = NULL, n, i, b, nb;
+    int64_t *ap2 = NULL, *w64 = NULL, *ctp = NULL, rank, p, offd = 0;
+    int32_t *ai2 = NULL, *w32 = NULL, *cti = NULL, *rowof, *blockof, *loc, *nodes, *rows, *pinv = NULL, n, i, b, nb;
     double lnz = 0;
     if (info) {
         memset(info, 0, sizeof *info);
@@ -8306,7 +8346,7 @@ LCL_API lcl_status lcl_klu_analyze(lcl_context *ctx, const lcl_csr *A, const lcl
         ai = ai2;
     }
     w32 = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, 10 * sizeof(int32_t), &st);
-    w64 = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, 2 * sizeof(int64_t), &st);
+    w64 = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze workspace", (size_t)n, sizeof(int64_t), &st);
     S = (lcl_klu_symbolic *)lcl__alloc(ctx, "lcl_klu_analyze symbolic", 1, sizeof *S, &st);
     if (S) memset(S, 0, sizeof *S);
     if (st != LCL_OK) goto done;
@@ -8316,7 +8356,14 @@ LCL_API lcl_status lcl_klu_analyze(lcl_context *ctx, const lcl_csr *A, const lcl
     nodes = w32 + 8 * (size_t)n;
     rows = w32 + 9 * (size_t)n;
     /* maximum transversal: rowof[j] is the row placed at column j's diagonal */
-    rank = lcl__klu_transversal(n, ap, ai, rowof, w32, w64);
+    ctp = (int64_t *)lcl__alloc(ctx, "lcl_klu_analyze pattern by columns", (size_t)n + 1, sizeof(int64_t), &st);
+    cti = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze pattern by columns", (size_t)A->nnz + 1, sizeof(int32_t), &st);
+    if (st != LCL_OK) goto done;
+    rank = lcl__klu_transversal(n, ap, ai, rowof, w32, w64, ctp, cti);
+    LCL_FREE(ctp);
+    LCL_FREE(cti);
+    ctp = NULL;
+    cti = NULL;
     if (info) info->structural_rank = rank;
     if (rank < n) {
         st = lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: structurally singular: structural rank %lld of %d", fn, (long long)rank, (int)n);
@@ -8384,6 +8431,8 @@ done:
     LCL_FREE(ai2);
     LCL_FREE(w32);
     LCL_FREE(w64);
+    LCL_FREE(ctp);
+    LCL_FREE(cti);
     return st;
 }
 

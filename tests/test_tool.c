@@ -572,7 +572,10 @@ static void test_tool_solve_klu(void) {
     snprintf(args, sizeof args, "%s --backend serial", west);
     CHECK(klu_json(args, 1e-12, out, sizeof out) == 0);
     CHECK_MSG(json_num(out, "n", &v) && v == 67 && json_has(out, "t_refactor", "null"), "%s", out);
-    CHECK(klu_json("gen:circuit:2000 --backend openmp", 1e-12, out, sizeof out) == 0);
+    /* gen:circuit with KLU's default threshold (0.001) grows to residuals near 1e-11 (SuiteSparse
+       KLU's own too: BENCHMARKS.md); partial pivoting meets the bound */
+    CHECK(klu_json("gen:circuit:2000 --backend openmp --tol 1", 1e-12, out, sizeof out) == 0);
+    CHECK(klu_json("gen:circuit:2000 --backend openmp", 1e-10, out, sizeof out) == 0);
     CHECK(json_num(out, "n", &v) && v == 2000);
     /* K refactors of perturbed values, then A's own: the residual covers the refactored factors */
     CHECK(klu_json("gen:circuit:300 --backend serial --refactor 3 --ordering colamd --scale sum --tol 0.1", 1e-12, out, sizeof out) == 0);
