@@ -55,6 +55,8 @@
         lcl_spmat  a sparse matrix in one of COO, CSR, CSC, ELL, SELL-C-sigma, HYB, DIA, BCSR, dense
                    (or chosen by auto), kept where the context computes; lcl_spmv / lcl_spmv_vec
         Matrix Market: lcl_mm_read / lcl_mm_read_dense / lcl_mm_write / lcl_mm_write_dense.
+        Sparse direct LU (KLU class, serial): lcl_klu_analyze -> lcl_klu_factor -> lcl_klu_refactor
+        (new values, same pattern) -> lcl_klu_solve / lcl_klu_tsolve.
 
     CONFIGURATION MACROS (define before including)
         LINALG_CL_IMPLEMENTATION  create the implementation in this translation unit
