@@ -8469,6 +8469,8 @@ struct lcl_klu_numeric {
     double tol, growth_limit;
     lcl_klu_scaling scale;
     uint64_t pattern_hash;      /* of the symbolic it was factored with: refactor and the solves check it */
+    int64_t *tail;              /* nblocks: block b's dense tail is columns tail[b] .. R[b+1]-1 (none:
+                                   tail[b] = R[b+1]); see lcl__klu_retail */
 };
 typedef struct lcl__klu_work {
     int32_t *flag, *stack, *list;
@@ -8613,6 +8615,13 @@ LCL__PRIVATE int lcl__klu_lu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N,
     } \
     return 0; \
 } \
+/* Refactor of block b's dense tail (columns tail[b] .. R[b+1]-1), after its other columns. \
+   Returns 0, or 1 with *bad = the column of a zero pivot. */ \
+LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t b, double *flops, int *unstable, \
+                                     int64_t *bad) { \
+    (void)Sy; (void)N; (void)b; (void)flops; (void)unstable; (void)bad; \
+    return 0; \
+} \
 /* The same factorization with the patterns and pivots fixed (Ci already pivoted): no search, no \
    allocation. Returns 0, or 1 with *bad = the column of a zero pivot; *unstable set when a pivot \
    fails the threshold test against its column. */ \
@@ -8624,7 +8633,7 @@ LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *
     T *X = (T *)N->X, *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, *Ud = (T *)N->Ud; \
     for (b = 0; b < Sy->nblocks; b++) { \
         int64_t k1 = Sy->R[b], k2 = Sy->R[b + 1]; \
-        for (j = k1; j < k2; j++) { \
+        for (j = k1; j < N->tail[b]; j++) { \
             double mx; \
             T pv; \
             for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
@@ -8652,6 +8661,7 @@ LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *
             for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) { Lx[p] = X[Li[p]] / pv; X[Li[p]] = 0; } \
             *flops += (double)(N->Lp[j + 1] - N->Lp[j]); \
         } \
+        if (N->tail[b] < k2 && lcl__klu_retail_##S(Sy, N, b, flops, unstable, bad)) return 1; \
     } \
     return 0; \
 } \
@@ -8726,13 +8736,36 @@ LCL__PRIVATE void lcl__klu_solve_##S(const lcl_klu_symbolic *Sy, const lcl_klu_n
 LCL__DEF_KLU(d, double)
 LCL__DEF_KLU(s, float)
 
+/* Levels of the refactor's column DAG, for the parallel backends: column j reads every column k
+   of U(:, j)'s pattern (k < j, same block), so level[j] = 1 + max level[k], 0 when U(:, j) is
+   empty (every 1x1 block; independent blocks interleave). Columns of one level are independent.
+   On return cols holds the columns level by level (ascending within one), lp[l] .. lp[l+1]-1
+   those of level l, lev[j] the level of column j; returns the number of levels. lp needs n + 1
+   entries, cols and lev n. */
+LCL__PRIVATE int64_t lcl__klu_levels(const lcl_klu_numeric *N, int32_t *lev, int64_t *lp, int32_t *cols) {
+    int64_t n = N->n, j, e, nl = 0;
+    for (j = 0; j < n; j++) {
+        int32_t l = 0;
+        for (e = N->Up[j]; e < N->Up[j + 1]; e++) l = LCL__MAX(l, lev[N->Ui[e]] + 1);
+        lev[j] = l;
+        nl = LCL__MAX(nl, (int64_t)l + 1);
+    }
+    for (j = 0; j <= nl; j++) lp[j] = 0;
+    for (j = 0; j < n; j++) lp[lev[j] + 1]++;
+    for (j = 0; j < nl; j++) lp[j + 1] += lp[j];
+    for (j = 0; j < n; j++) cols[lp[lev[j]]++] = (int32_t)j;
+    for (j = nl; j > 0; j--) lp[j] = lp[j - 1];
+    lp[0] = 0;
+    return nl;
+}
+
 LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N) {
     if (!N) return;
     LCL_FREE(N->Lp); LCL_FREE(N->Up); LCL_FREE(N->Li); LCL_FREE(N->Ui);
     LCL_FREE(N->Lx); LCL_FREE(N->Ux); LCL_FREE(N->Ud);
     LCL_FREE(N->piv); LCL_FREE(N->pinv); LCL_FREE(N->prow);
     LCL_FREE(N->Cp); LCL_FREE(N->Cd); LCL_FREE(N->Ci); LCL_FREE(N->Cx); LCL_FREE(N->amap);
-    LCL_FREE(N->Rs); LCL_FREE(N->X);
+    LCL_FREE(N->Rs); LCL_FREE(N->X); LCL_FREE(N->tail);
     LCL_FREE(N);
 }
 
@@ -8854,12 +8887,14 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
         !(N->amap = (int64_t *)lcl__alloc(ctx, "KLU entry map", (size_t)A->nnz, sizeof(int64_t), &st)) ||
         (N->scale != LCL_KLU_SCALE_NONE && !(N->Rs = (double *)lcl__alloc(ctx, "KLU row scale", (size_t)n, sizeof(double), &st))) ||
         !(N->X = lcl__alloc(ctx, "KLU work vector", (size_t)n, es, &st)) ||
+        !(N->tail = (int64_t *)lcl__alloc(ctx, "KLU block tails", (size_t)S->nblocks, sizeof(int64_t), &st)) ||
         !(w.flag = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
         !(w.stack = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
         !(w.list = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
         !(w.pos = (int64_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int64_t), &st)))
         goto fail;
     for (j = 0; j < n; j++) N->pinv[j] = -1;
+    for (j = 0; j < S->nblocks; j++) N->tail[j] = S->R[j + 1];
     if ((st = lcl__klu_pattern(ctx, S, A, N, w.flag)) != LCL_OK || (st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) goto fail;
     {   /* first capacity: the ordering's estimates, else twice the blocks' entries */
         double el = S->est_lnz > 0 ? S->est_lnz : (double)(A->nnz - S->nnz_offdiag) + (double)n;
