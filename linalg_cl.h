@@ -94,7 +94,7 @@
     SECTIONS (search for the marker)
         >>api >>config >>util >>loader >>devices >>cache >>tuning >>context >>programs >>blas1
         >>dense >>dmat >>dense-cpu >>dense-opencl >>dense-multi >>dense-api >>sparse >>formats
-        >>spmv-cpu >>spmv-opencl >>spmv-api >>mmio >>klu-analyze >>klu-numeric
+        >>spmv-cpu >>spmv-opencl >>spmv-api >>mmio >>klu-analyze >>klu-numeric >>klu-opencl
 
     LICENSE: MIT (see end of file).
 */
@@ -472,6 +472,13 @@ LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha,
                                 double beta, lcl_vec *y);
 /* lcl_spmv_vec returns once the product is queued (OpenCL): lcl_vec_read, or lcl_finish, waits. */
 LCL_API lcl_status lcl_finish(lcl_context *ctx);   /* wait for all work queued on ctx's devices */
+/* The sparse LU's solve of a vector where the context computes (see lcl_klu_solve): A x = b
+   (LCL_NO_TRANS) or A^T x = b, in place. On OpenCL the factors' copy on device 0 is used (made
+   on first use, refreshed after a host refactor), nothing crosses to the host, and it returns once
+   queued. b must have N's dtype and length and come from a context of the same backend (on
+   OpenCL, this context). */
+LCL_API lcl_status lcl_klu_solve_vec(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, lcl_trans trans,
+                                     lcl_vec *b);
 
 /* Matrix Market */
 typedef enum lcl_mm_format { LCL_MM_COORDINATE = 0, LCL_MM_ARRAY = 1 } lcl_mm_format;
@@ -632,6 +639,12 @@ typedef struct lcl__tuning {
     int spmv_vector_min;            /* CSR auto: lanes per row from this mean row length */
     double spmv_merge_cv;           /* CSR auto: adaptive blocks when std/mean of row lengths is above */
     int spmv_sell_c, spmv_sell_sigma;   /* SELL-C-sigma defaults */
+    /* klu.cl: the sparse LU (>>klu-opencl) */
+    int klu_refactor;               /* 1: lcl_klu_refactor runs on the device, 0: on the host */
+    int64_t klu_solve_min;          /* host-array solves run on the device from this nnz(L+U) on (0 never;
+                                       always when the device holds the newer factors) */
+    int klu_wg_max;                 /* refactor: the largest work-group on one column */
+    int klu_lanes_max;              /* solves: the most lanes on one row */
 } lcl__tuning;
 
 typedef struct lcl__device {
@@ -1294,6 +1307,12 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->spmv_merge_cv = 1.5;
     t->spmv_sell_c = isgpu ? 32 : 8;
     t->spmv_sell_sigma = isgpu ? 256 : 64;
+    /* the sparse LU: on CPU devices the host's serial code is faster (BENCHMARKS.md), so there the
+       device copy serves lcl_klu_solve_vec only; on GPUs a guess until measured */
+    t->klu_refactor = isgpu;
+    t->klu_solve_min = isgpu ? (int64_t)1 << 20 : 0;
+    t->klu_wg_max = isgpu ? t->wg : LCL__MIN(t->wg, 8);
+    t->klu_lanes_max = isgpu ? 32 : 1;
     /* measured rows */
     for (r = 0; r < sizeof lcl__tune_table / sizeof lcl__tune_table[0]; r++) {
         const lcl__tune_row *row = &lcl__tune_table[r];
@@ -1315,6 +1334,8 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     if (getenv("LCL_GRID")) t->grid_panel = 1;
     if (getenv("LCL_NO_GRID")) t->grid_panel = 0;
     if (lcl__env_int("LCL_DENSE_NB", 1, 4096, &v)) { t->dense_nb = v; t->big_n = 0; }
+    lcl__env_int("LCL_KLU_REFACTOR", 0, 1, &t->klu_refactor);
+    if (lcl__env_int("LCL_KLU_SOLVE_MIN", 0, 2147483647, &v)) t->klu_solve_min = v;
     {
         const char *e = getenv("LCL_TC_TILE");   /* "WMxWN", e.g. 4x1: work-groups of 4 warps */
         int wm = 0, wn = 0;
@@ -5053,6 +5074,7 @@ struct lcl_vec {
 #ifndef LINALG_CL_NO_OPENCL
     int dev;
     cl_mem buf;
+    cl_context cl;              /* buf's: another context's vector is refused */
 #endif
     lcl_backend backend;        /* the context's backend at create */
 };
@@ -6396,6 +6418,7 @@ LCL__PRIVATE lcl_status lcl__vec_cl_create(lcl_context *ctx, lcl_vec *v, const v
     v->buf = NULL;
     if (!ctx || ctx->ndev < 1) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "OpenCL vectors need an OpenCL context");
     d = &ctx->dev[0];
+    v->cl = d->cl;
     if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &v->buf)) != LCL_OK) return st;
     if (init) st = lcl__vec_cl_copy(ctx, v, init, NULL);
     else if (bytes) {
@@ -8451,7 +8474,9 @@ done:
    Ud. A X = B then reads: w = (B / Rs)(prow) with prow[k] = P[piv[k]]; for blocks last to first,
    w_b = U_b \ (L_b \ w_b) and w_earlier -= F(:, b) w_b; X(Q) = w. The transposed solve runs the
    same pieces transposed, blocks first to last. Serial; one work vector of n values (X), held by
-   the numeric object: the solves allocate nothing, and two calls on one object must not overlap. */
+   the numeric object: the solves allocate nothing, and two calls on one object must not overlap.
+   On an OpenCL context the factors may also live on its first device (cl, >>klu-opencl). */
+typedef struct lcl__klu_cl lcl__klu_cl;
 struct lcl_klu_numeric {
     lcl_dtype dtype;
     int64_t n, nnz;
@@ -8471,7 +8496,16 @@ struct lcl_klu_numeric {
     uint64_t pattern_hash;      /* of the symbolic it was factored with: refactor and the solves check it */
     int64_t *tail;              /* nblocks: block b's dense tail is columns tail[b] .. R[b+1]-1 (none:
                                    tail[b] = R[b+1]); see lcl__klu_retail */
+    lcl__klu_cl *cl;            /* OpenCL: the factors on a device (>>klu-opencl), or NULL */
 };
+/* the device copy's hooks (>>klu-opencl; stubs without OpenCL) */
+LCL__PRIVATE void lcl__klu_cl_free(lcl__klu_cl *D);
+LCL__PRIVATE lcl_status lcl__klu_cl_factored(lcl_context *ctx, const lcl_klu_symbolic *S, lcl_klu_numeric *N);
+LCL__PRIVATE int lcl__klu_cl_refactor(lcl_context *ctx, const lcl_klu_symbolic *S, lcl_klu_numeric *N, int want_stats, double *flops,
+                                      int *unstable, int64_t *bad, lcl_status *st);
+LCL__PRIVATE int lcl__klu_cl_stats(const lcl_klu_numeric *N, double *growth, double *rcond);
+LCL__PRIVATE int lcl__klu_cl_solve(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, int64_t nrhs, void *B,
+                                   int64_t ldb, int trans, lcl_status *st);
 typedef struct lcl__klu_work {
     int32_t *flag, *stack, *list;
     int64_t *pos;
@@ -8766,6 +8800,7 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N) {
     LCL_FREE(N->piv); LCL_FREE(N->pinv); LCL_FREE(N->prow);
     LCL_FREE(N->Cp); LCL_FREE(N->Cd); LCL_FREE(N->Ci); LCL_FREE(N->Cx); LCL_FREE(N->amap);
     LCL_FREE(N->Rs); LCL_FREE(N->X); LCL_FREE(N->tail);
+    lcl__klu_cl_free(N->cl);
     LCL_FREE(N);
 }
 
@@ -8806,6 +8841,7 @@ LCL__PRIVATE void lcl__klu_info_fill(const lcl_klu_symbolic *S, const lcl_klu_nu
     info->nnz_u = N->Up[N->n] + N->n;
     info->flops = flops;
     info->singular_col = -1;
+    if (lcl__klu_cl_stats(N, &info->growth, &info->rcond)) return;
     if (N->dtype == LCL_F32) lcl__klu_stats_s(N, &info->growth, &info->rcond);
     else lcl__klu_stats_d(N, &info->growth, &info->rcond);
 }
@@ -8912,6 +8948,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     }
     for (j = 0; j < A->nnz; j++) N->Ci[j] = N->pinv[N->Ci[j]];
     for (j = 0; j < n; j++) N->prow[j] = S->P[N->piv[j]];
+    if ((st = lcl__klu_cl_factored(ctx, S, N)) != LCL_OK) goto fail;
     if (info) {
         lcl__klu_info_fill(S, N, w.flops, info);
         info->off_diag_pivots = w.offpiv;
@@ -8938,7 +8975,10 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: A's %s not the factors'", fn,
                          A->dtype != N->dtype ? "dtype is" : "pattern or symbolic analysis is");
     if ((st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) return st;
-    r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &flops, &unstable, &bad) : lcl__klu_relu_d(S, N, &flops, &unstable, &bad);
+    r = lcl__klu_cl_refactor(ctx, S, N, info != NULL, &flops, &unstable, &bad, &st);
+    if (r < 0)
+        r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &flops, &unstable, &bad) : lcl__klu_relu_d(S, N, &flops, &unstable, &bad);
+    if (r > 1) return st;
     if (r) return lcl__klu_singular(ctx, fn, S, bad, info);
     if (info) {
         lcl__klu_info_fill(S, N, flops, info);
@@ -8951,12 +8991,14 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
 
 LCL__PRIVATE lcl_status lcl__klu_solve(lcl_context *ctx, const char *fn, const lcl_klu_symbolic *S, const lcl_klu_numeric *N,
                                        int64_t nrhs, void *B, int64_t ldb, int trans) {
+    lcl_status st = LCL_OK;
     if (!S || !N || (!B && nrhs > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL argument", fn);
     if (nrhs < 0 || ldb < N->n || ldb < 1)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: nrhs %lld, ldb %lld (need nrhs >= 0, ldb >= n = %lld)", fn,
                          (long long)nrhs, (long long)ldb, (long long)N->n);
     if (S->n != N->n || S->pattern_hash != N->pattern_hash)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the symbolic analysis is not the factors'", fn);
+    if (nrhs > 0 && lcl__klu_cl_solve(ctx, S, N, nrhs, B, ldb, trans, &st)) return st;
     if (N->dtype == LCL_F32) lcl__klu_solve_s(S, N, nrhs, B, ldb, trans);
     else lcl__klu_solve_d(S, N, nrhs, B, ldb, trans);
     return LCL_OK;
@@ -8969,6 +9011,559 @@ LCL_API lcl_status lcl_klu_tsolve(lcl_context *ctx, const lcl_klu_symbolic *S, c
                                   void *B, int64_t ldb) {
     return lcl__klu_solve(ctx, "lcl_klu_tsolve", S, N, nrhs, B, ldb, 1);
 }
+
+/* >>klu-opencl ---------------------------------------------------------------------------------- */
+/* The sparse LU's factors on the context's first OpenCL device (kernels/klu.cl). The copy is made
+   by factor when the context refactors or solves there (tune.klu_refactor, klu_solve_min), else
+   by the first lcl_klu_solve_vec; its structure and the levels of its three DAGs (refactor's
+   columns, both solves' 2n nodes) are computed once, with it. A refactor runs on the device
+   (values gathered and scaled on the host as ever, then uploaded; L, U, Ud computed there, the
+   host's copies left stale) or on the host, which marks the device's values stale: the next device
+   solve uploads them. Host-array solves go to the device when it holds the newer values, or when
+   nnz(L+U) reaches tune.klu_solve_min. Device indices are int32. */
+#ifndef LINALG_CL_NO_OPENCL
+enum {  /* the copy's buffers: column-compressed L, U, B as on the host; row-compressed copies of
+           L, U and F (the blocks above the diagonal) for A x = b, with their values' positions */
+    LCL__KB_LP, LCL__KB_LI, LCL__KB_LX, LCL__KB_UP, LCL__KB_UI, LCL__KB_UX, LCL__KB_UD, LCL__KB_CP, LCL__KB_CD, LCL__KB_CI,
+    LCL__KB_CX, LCL__KB_PROW, LCL__KB_Q, LCL__KB_RS,
+    LCL__KB_LRP, LCL__KB_LRI, LCL__KB_LRM, LCL__KB_LRX, LCL__KB_URP, LCL__KB_URI, LCL__KB_URM, LCL__KB_URX,
+    LCL__KB_FRP, LCL__KB_FRI, LCL__KB_FRM, LCL__KB_FRX,
+    LCL__KB_CB, LCL__KB_RCOLS, LCL__KB_NODES0, LCL__KB_NODES1, LCL__KB_Z, LCL__KB_B, LCL__KB_W, LCL__KB_FLAGS, LCL__KB_STAT,
+    LCL__KB_COUNT
+};
+struct lcl__klu_cl {
+    cl_context cl;              /* of ctx->dev[0] when made: another context's solve is refused */
+    cl_mem m[LCL__KB_COUNT];
+    int dev_stale;              /* the host's values are newer (host refactor): upload before a solve */
+    int host_stale;             /* the device's are newer (device refactor): host-array solves run there */
+    int rows_stale;             /* the row-compressed copies are older than L, U, B */
+    int64_t nnz[3];             /* of L, U, F */
+    int ld, slots;              /* refactor scratch: slots of ld values (the largest block) */
+    int32_t nrl, *rlp, *rwg;    /* refactor levels: offsets into RCOLS (nrl + 1), work-group size of each */
+    int32_t nsl[2], *slp[2], *sv[2];   /* solve levels per trans: offsets into NODES (nsl + 1), lanes per node */
+    double flops;               /* of a device refactor: every update counted */
+    double growth, rcond;       /* of the last device refactor (stats downloaded) */
+    void *hs;                   /* 2n values: those downloads */
+};
+/* entries b[j] .. e[j]-1 (indices i) of column or row j of a compressed pattern */
+typedef struct lcl__klu_set { const int64_t *b, *e; const int32_t *i; } lcl__klu_set;
+
+LCL__PRIVATE void lcl__klu_cl_free(lcl__klu_cl *D) {
+    int i;
+    if (!D) return;
+    for (i = 0; i < LCL__KB_COUNT; i++) if (D->m[i]) LCL__CL->clReleaseMemObject(D->m[i]);
+    for (i = 0; i < 2; i++) { LCL_FREE(D->slp[i]); LCL_FREE(D->sv[i]); }
+    LCL_FREE(D->rlp); LCL_FREE(D->rwg); LCL_FREE(D->hs);
+    LCL_FREE(D);
+}
+/* the device ctx computes on, when it can hold N's dtype */
+LCL__PRIVATE lcl__device *lcl__klu_cl_dev(lcl_context *ctx, const lcl_klu_numeric *N) {
+    if (!ctx || ctx->backend != LCL_BACKEND_OPENCL || ctx->ndev < 1) return NULL;
+    if (N->dtype == LCL_F64 && !ctx->dev[0].info.fp64) return NULL;
+    return &ctx->dev[0];
+}
+/* buffer m (made when absent) = bytes of host (none when NULL), in order on the compute queue */
+LCL__PRIVATE lcl_status lcl__klu_put(lcl_context *ctx, lcl__device *d, cl_mem *m, const void *host, size_t bytes) {
+    lcl_status st;
+    cl_int e;
+    if (!*m && (st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, m)) != LCL_OK) return st;
+    if (!host || !bytes) return LCL_OK;
+    e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], *m, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
+}
+/* the same for cnt int64 values as int32, through tmp */
+LCL__PRIVATE lcl_status lcl__klu_put32(lcl_context *ctx, lcl__device *d, cl_mem *m, const int64_t *v, int64_t cnt, int32_t *tmp) {
+    int64_t i;
+    for (i = 0; i < cnt; i++) tmp[i] = (int32_t)v[i];
+    return lcl__klu_put(ctx, d, m, tmp, (size_t)cnt * sizeof(int32_t));
+}
+/* The row-compressed copy of n x n pattern a (rows a.i): rp (n + 1), ci (the column of each
+   entry, ascending within a row), map (its position in a); next: n scratch */
+LCL__PRIVATE void lcl__klu_rows(int64_t n, lcl__klu_set a, int64_t *rp, int32_t *ci, int32_t *map, int64_t *next) {
+    int64_t j, p;
+    for (j = 0; j <= n; j++) rp[j] = 0;
+    for (j = 0; j < n; j++) for (p = a.b[j]; p < a.e[j]; p++) rp[a.i[p] + 1]++;
+    for (j = 0; j < n; j++) { rp[j + 1] += rp[j]; next[j] = rp[j]; }
+    for (j = 0; j < n; j++)
+        for (p = a.b[j]; p < a.e[j]; p++) {
+            int64_t q = next[a.i[p]]++;
+            ci[q] = (int32_t)j;
+            map[q] = (int32_t)p;
+        }
+}
+/* Levels of the solve DAG of klu.cl (trans 0: sets a, b, c = F's, L's, U's rows; 1: F's, U's,
+   L's columns), one pass in a topological order: blocks last to first (trans: first to last),
+   in a block the first-half nodes ascending, then the second-half ones descending; a node's level
+   is 1 + the largest it reads. Then the nodes level by level into nodes, offsets into *lp (nl + 1)
+   and lanes per node (a power of two near the level's mean row length, at most lanes) into *lv,
+   both allocated here. Returns nl, or -1 (*st) without memory. */
+LCL__PRIVATE int32_t lcl__klu_solve_levels(lcl_context *ctx, const lcl_klu_symbolic *S, int trans, const lcl__klu_set *set, int lanes,
+                                           int32_t *lev, int32_t *nodes, int32_t **lp, int32_t **lv, lcl_status *st) {
+    int64_t n = S->n, b, j, p, i;
+    int32_t nl = 0, l;
+    for (b = 0; b < S->nblocks; b++) {
+        int64_t bb = trans ? b : S->nblocks - 1 - b, k1 = S->R[bb], k2 = S->R[bb + 1];
+        for (j = k1; j < k2; j++) {
+            l = 0;
+            for (p = set[0].b[j]; p < set[0].e[j]; p++) l = LCL__MAX(l, lev[n + set[0].i[p]] + 1);
+            for (p = set[1].b[j]; p < set[1].e[j]; p++) l = LCL__MAX(l, lev[set[1].i[p]] + 1);
+            lev[j] = l;
+        }
+        for (j = k2 - 1; j >= k1; j--) {
+            l = lev[j] + 1;
+            for (p = set[2].b[j]; p < set[2].e[j]; p++) l = LCL__MAX(l, lev[n + set[2].i[p]] + 1);
+            lev[n + j] = l;
+            nl = LCL__MAX(nl, l + 1);
+        }
+    }
+    *lp = (int32_t *)lcl__alloc(ctx, "KLU solve levels", (size_t)nl + 1, sizeof(int32_t), st);
+    *lv = (int32_t *)lcl__alloc(ctx, "KLU solve levels", (size_t)nl + 1, sizeof(int32_t), st);
+    if (!*lp || !*lv) return -1;
+    for (l = 0; l <= nl; l++) (*lp)[l] = (*lv)[l] = 0;
+    for (i = 0; i < 2 * n; i++) {   /* count the nodes and entries of each level */
+        int64_t e = i < n ? set[0].e[i] - set[0].b[i] + set[1].e[i] - set[1].b[i] : set[2].e[i - n] - set[2].b[i - n];
+        (*lp)[lev[i] + 1]++;
+        (*lv)[lev[i]] += (int32_t)e;
+    }
+    for (l = 0; l < nl; l++) {
+        int32_t cnt = (*lp)[l + 1], v = 1;
+        while (2 * v <= lanes && (int64_t)2 * v * cnt <= (*lv)[l]) v *= 2;
+        (*lv)[l] = v;
+        (*lp)[l + 1] += (*lp)[l];
+    }
+    for (i = 0; i < 2 * n; i++) nodes[(*lp)[lev[i]]++] = (int32_t)i;
+    for (l = nl; l > 0; l--) (*lp)[l] = (*lp)[l - 1];
+    (*lp)[0] = 0;
+    return nl;
+}
+
+/* The copy of N's structure on device d (values: dev_stale, uploaded by lcl__klu_cl_sync) */
+LCL__PRIVATE lcl_status lcl__klu_cl_make(lcl_context *ctx, lcl__device *d, const lcl_klu_symbolic *S, lcl_klu_numeric *N) {
+    const int64_t n = N->n, *Lp = N->Lp, *Up = N->Up;
+    const size_t es = lcl__dsize(N->dtype), i4 = sizeof(int32_t);
+    lcl__klu_cl *D;
+    lcl_status st = LCL_OK;
+    int64_t *rp[3] = {NULL, NULL, NULL}, *next = NULL, *lp64 = NULL, j, b, e;
+    int32_t *ci[3] = {NULL, NULL, NULL}, *map[3] = {NULL, NULL, NULL}, *lev = NULL, *nodes = NULL, *t32 = NULL, *cols = NULL, k;
+    lcl__klu_set cs[3], rs[3];
+    int t;
+    if (n > 0x3fffffff || N->Cp[n] > 0x7fffffff || Lp[n] > 0x7fffffff || Up[n] > 0x7fffffff)
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "the sparse LU's factors on the device: n %lld, nnz(L) %lld, nnz(U) %lld, nnz(A) %lld "
+                         "exceed the device code's 32-bit indices", (long long)n, (long long)Lp[n], (long long)Up[n], (long long)N->Cp[n]);
+    if (!(D = (lcl__klu_cl *)lcl__alloc(ctx, "KLU device copy", 1, sizeof *D, &st))) return st;
+    memset(D, 0, sizeof *D);
+    D->cl = d->cl;
+    D->dev_stale = D->rows_stale = 1;
+    cs[0].b = N->Cp; cs[0].e = N->Cd; cs[0].i = N->Ci;     /* F's columns */
+    cs[1].b = Up; cs[1].e = Up + 1; cs[1].i = N->Ui;
+    cs[2].b = Lp; cs[2].e = Lp + 1; cs[2].i = N->Li;
+    for (t = 0; t < 3; t++) {   /* row copies of F, L, U (rs[0..2]: trans 0's sets a, b, c) */
+        int64_t m = t == 0 ? N->Cp[n] : t == 1 ? Lp[n] : Up[n];
+        lcl__klu_set src = t == 0 ? cs[0] : t == 1 ? cs[2] : cs[1];
+        D->nnz[t] = m;
+        if (!(rp[t] = (int64_t *)lcl__alloc(ctx, "KLU row copies", (size_t)n + 1, sizeof(int64_t), &st)) ||
+            !(ci[t] = (int32_t *)lcl__alloc(ctx, "KLU row copies", (size_t)m + 1, i4, &st)) ||
+            !(map[t] = (int32_t *)lcl__alloc(ctx, "KLU row copies", (size_t)m + 1, i4, &st)) ||
+            (!next && !(next = (int64_t *)lcl__alloc(ctx, "KLU work", (size_t)n + 1, sizeof(int64_t), &st))))
+            goto done;
+        lcl__klu_rows(n, src, rp[t], ci[t], map[t], next);
+        rs[t].b = rp[t]; rs[t].e = rp[t] + 1; rs[t].i = ci[t];
+    }
+    D->nnz[0] = rp[0][n];   /* F: only the entries above the blocks */
+    if (!(lev = (int32_t *)lcl__alloc(ctx, "KLU levels", 2 * (size_t)n, i4, &st)) ||
+        !(nodes = (int32_t *)lcl__alloc(ctx, "KLU levels", 2 * (size_t)n, i4, &st)) ||
+        !(t32 = (int32_t *)lcl__alloc(ctx, "KLU work", 2 * (size_t)n + 1, i4, &st)) ||
+        !(lp64 = (int64_t *)lcl__alloc(ctx, "KLU levels", (size_t)n + 1, sizeof(int64_t), &st)) ||
+        !(cols = (int32_t *)lcl__alloc(ctx, "KLU levels", (size_t)n, i4, &st)) ||
+        !(D->hs = lcl__alloc(ctx, "KLU statistics", 2 * (size_t)n, es, &st)))
+        goto done;
+    /* structure: B, L, U as on the host, the permutations, the row copies */
+    if ((st = lcl__klu_put32(ctx, d, &D->m[LCL__KB_CP], N->Cp, n + 1, t32)) != LCL_OK ||
+        (st = lcl__klu_put32(ctx, d, &D->m[LCL__KB_CD], N->Cd, n, t32)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_CI], N->Ci, (size_t)N->Cp[n] * i4)) != LCL_OK ||
+        (st = lcl__klu_put32(ctx, d, &D->m[LCL__KB_LP], Lp, n + 1, t32)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_LI], N->Li, (size_t)Lp[n] * i4)) != LCL_OK ||
+        (st = lcl__klu_put32(ctx, d, &D->m[LCL__KB_UP], Up, n + 1, t32)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_UI], N->Ui, (size_t)Up[n] * i4)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_PROW], N->prow, (size_t)n * i4)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_Q], S->Q, (size_t)n * i4)) != LCL_OK)
+        goto done;
+    for (t = 0; t < 3; t++) {
+        static const int kb[3] = {LCL__KB_FRP, LCL__KB_LRP, LCL__KB_URP};   /* then RI, RM, RX */
+        if ((st = lcl__klu_put32(ctx, d, &D->m[kb[t]], rp[t], n + 1, t32)) != LCL_OK ||
+            (st = lcl__klu_put(ctx, d, &D->m[kb[t] + 1], ci[t], (size_t)D->nnz[t] * i4)) != LCL_OK ||
+            (st = lcl__klu_put(ctx, d, &D->m[kb[t] + 2], map[t], (size_t)D->nnz[t] * i4)) != LCL_OK ||
+            (st = lcl__klu_put(ctx, d, &D->m[kb[t] + 3], NULL, (size_t)D->nnz[t] * es)) != LCL_OK)
+            goto done;
+    }
+    /* values (written by lcl__klu_cl_sync or the refactor) and work */
+    if ((st = lcl__klu_put(ctx, d, &D->m[LCL__KB_LX], NULL, (size_t)Lp[n] * es)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_UX], NULL, (size_t)Up[n] * es)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_UD], NULL, (size_t)n * es)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_CX], NULL, (size_t)N->Cp[n] * es)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_RS], NULL, (size_t)n * es)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_Z], NULL, 2 * (size_t)n * es)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_B], NULL, (size_t)n * es)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_FLAGS], NULL, 2 * i4)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_STAT], NULL, (size_t)n * es)) != LCL_OK)
+        goto done;
+    /* the solves' levels (lev is 2n: no initialization needed, every node is written before read) */
+    for (t = 0; t < 2; t++) {
+        lcl__klu_set sets[3];
+        sets[0] = t ? cs[0] : rs[0];
+        sets[1] = t ? cs[1] : rs[1];
+        sets[2] = t ? cs[2] : rs[2];
+        if ((D->nsl[t] = lcl__klu_solve_levels(ctx, S, t, sets, (int)LCL__MIN((size_t)d->tune.klu_lanes_max, lcl__wg(d)), lev, nodes, &D->slp[t], &D->sv[t], &st)) < 0 ||
+            (st = lcl__klu_put(ctx, d, &D->m[t ? LCL__KB_NODES1 : LCL__KB_NODES0], nodes, 2 * (size_t)n * i4)) != LCL_OK)
+            goto done;
+    }
+    /* the refactor's levels, each level's work-group (a power of two covering its longest loop:
+       an L column read or written, B's column), the flops of one refactor, the block starts and
+       the scratch: one slot of the largest block per work-group, several per compute unit */
+    D->nrl = (int32_t)lcl__klu_levels(N, lev, lp64, cols);
+    if (!(D->rlp = (int32_t *)lcl__alloc(ctx, "KLU levels", (size_t)D->nrl + 1, i4, &st)) ||
+        !(D->rwg = (int32_t *)lcl__alloc(ctx, "KLU levels", (size_t)D->nrl + 1, i4, &st)))
+        goto done;
+    for (k = 0; k <= D->nrl; k++) D->rlp[k] = (int32_t)lp64[k];
+    for (k = 0; k < D->nrl; k++) {
+        int64_t m = 1, q;
+        for (q = lp64[k]; q < lp64[k + 1]; q++) {
+            j = cols[q];
+            m = LCL__MAX(m, LCL__MAX(Lp[j + 1] - Lp[j], N->Cp[j + 1] - N->Cd[j]));
+            D->flops += (double)(Lp[j + 1] - Lp[j]);
+            for (e = Up[j]; e < Up[j + 1]; e++) {
+                m = LCL__MAX(m, Lp[N->Ui[e] + 1] - Lp[N->Ui[e]]);
+                D->flops += 2.0 * (double)(Lp[N->Ui[e] + 1] - Lp[N->Ui[e]]);
+            }
+        }
+        for (D->rwg[k] = 1; D->rwg[k] < m && D->rwg[k] < d->tune.klu_wg_max; D->rwg[k] *= 2) {}
+    }
+    if ((st = lcl__klu_put(ctx, d, &D->m[LCL__KB_RCOLS], cols, (size_t)n * i4)) != LCL_OK) goto done;
+    for (b = 0; b < S->nblocks; b++) {
+        for (j = S->R[b]; j < S->R[b + 1]; j++) t32[j] = S->R[b];
+        D->ld = LCL__MAX(D->ld, S->R[b + 1] - S->R[b]);
+    }
+    if ((st = lcl__klu_put(ctx, d, &D->m[LCL__KB_CB], t32, (size_t)n * i4)) != LCL_OK) goto done;
+    {
+        uint64_t room = LCL__MIN(d->info.max_alloc, d->info.global_mem / 8) / ((uint64_t)D->ld * es);
+        D->slots = (int)LCL__MIN((uint64_t)LCL__MAX(d->info.compute_units, 1) * (d->info.type == LCL_DEVICE_GPU ? 16 : 4), room);
+        if (D->slots < 1) {
+            st = lcl__fail(ctx, LCL_ERR_DEVICE_MEMORY, "the sparse LU's refactor scratch (a block of %d) does not fit device '%s'", D->ld,
+                           d->info.name);
+            goto done;
+        }
+    }
+    {   /* the scratch starts zero (the kernel leaves it so) */
+        size_t bytes = (size_t)D->slots * (size_t)D->ld * es;
+        void *z = lcl__alloc(ctx, "KLU scratch", bytes, 1, &st);
+        if (!z) goto done;
+        memset(z, 0, bytes);
+        st = lcl__klu_put(ctx, d, &D->m[LCL__KB_W], z, bytes);
+        LCL_FREE(z);
+    }
+done:
+    for (t = 0; t < 3; t++) { LCL_FREE(rp[t]); LCL_FREE(ci[t]); LCL_FREE(map[t]); }
+    LCL_FREE(next); LCL_FREE(lev); LCL_FREE(nodes); LCL_FREE(t32); LCL_FREE(lp64); LCL_FREE(cols);
+    if (st == LCL_OK) N->cl = D;
+    else lcl__klu_cl_free(D);
+    return st;
+}
+
+/* N's copy on ctx's device (made when absent): NULL (*st set) when ctx does not compute on an
+   OpenCL device for N's dtype, or the copy belongs to another context */
+LCL__PRIVATE lcl__klu_cl *lcl__klu_cl_get(lcl_context *ctx, const char *fn, const lcl_klu_symbolic *S, lcl_klu_numeric *N, lcl__device **dp,
+                                          lcl_status *st) {
+    lcl__device *d = lcl__klu_cl_dev(ctx, N);
+    *dp = d;
+    if (!d) {
+        *st = ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0
+            ? lcl__fail(ctx, LCL_ERR_NO_FP64, "%s: device '%s' has no double precision (fp64): factor in single precision", fn, ctx->dev[0].info.name)
+            : lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the context does not compute on an OpenCL device", fn);
+        return NULL;
+    }
+    if (N->cl && N->cl->cl != d->cl) {
+        *st = lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factors' device copy belongs to another context: use that context, or "
+                        "lcl_klu_factor with this one", fn);
+        return NULL;
+    }
+    if (!N->cl && (*st = lcl__klu_cl_make(ctx, d, S, N)) != LCL_OK) return NULL;
+    *st = LCL_OK;
+    return N->cl;
+}
+
+/* Cx and the row scales in pivoted order ((T)Rs[prow[j]], through N->X) to the device */
+LCL__PRIVATE lcl_status lcl__klu_cl_put_b(lcl_context *ctx, lcl__device *d, lcl_klu_numeric *N) {
+    lcl__klu_cl *D = N->cl;
+    size_t es = lcl__dsize(N->dtype);
+    int64_t j;
+    lcl_status st = lcl__klu_put(ctx, d, &D->m[LCL__KB_CX], N->Cx, (size_t)N->Cp[N->n] * es);
+    if (st != LCL_OK || !N->Rs) return st;
+    for (j = 0; j < N->n; j++) {
+        if (N->dtype == LCL_F32) ((float *)N->X)[j] = (float)N->Rs[N->prow[j]];
+        else ((double *)N->X)[j] = N->Rs[N->prow[j]];
+    }
+    return lcl__klu_put(ctx, d, &D->m[LCL__KB_RS], N->X, (size_t)N->n * es);
+}
+/* the host's values to the device when newer */
+LCL__PRIVATE lcl_status lcl__klu_cl_sync(lcl_context *ctx, lcl__device *d, lcl_klu_numeric *N) {
+    lcl__klu_cl *D = N->cl;
+    size_t es = lcl__dsize(N->dtype);
+    lcl_status st;
+    if (!D->dev_stale) return LCL_OK;
+    if ((st = lcl__klu_put(ctx, d, &D->m[LCL__KB_LX], N->Lx, (size_t)N->Lp[N->n] * es)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_UX], N->Ux, (size_t)N->Up[N->n] * es)) != LCL_OK ||
+        (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_UD], N->Ud, (size_t)N->n * es)) != LCL_OK ||
+        (st = lcl__klu_cl_put_b(ctx, d, N)) != LCL_OK)
+        return st;
+    D->dev_stale = 0;
+    D->rows_stale = 1;
+    return LCL_OK;
+}
+
+/* one 1-D launch of k over global work-items in groups of local */
+LCL__PRIVATE lcl_status lcl__klu_launch(lcl_context *ctx, lcl__device *d, cl_kernel k, size_t global, size_t local, const char *what) {
+    cl_int e;
+    global = (global + local - 1) / local * local;
+    e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (e == CL_SUCCESS) return LCL_OK;
+    {
+        char w[96];
+        snprintf(w, sizeof w, "clEnqueueNDRangeKernel(%s)", what);
+        return lcl__clfail(ctx, e, w, d->info.name);
+    }
+}
+#define LCL__KLU_K(name) (N->dtype == LCL_F32 ? name "_f" : name "_d")
+
+/* A x = b (trans 0) or A^T x = b on the device, b a device buffer of n values, in place; queued */
+LCL__PRIVATE lcl_status lcl__klu_cl_run(lcl_context *ctx, lcl__device *d, const lcl_klu_symbolic *S, lcl_klu_numeric *N, cl_mem b,
+                                        int trans) {
+    lcl__klu_cl *D = N->cl;
+    cl_kernel kg, kin, kout, ks, kv;
+    cl_mem *m = D->m;
+    cl_int e = CL_SUCCESS, n = (cl_int)N->n, zero = 0, one = 1, tr = trans, rs_in = !trans && N->Rs, rs_out = trans && N->Rs;
+    size_t wg = lcl__wg(d);
+    lcl_status st;
+    int32_t l;
+    (void)S;
+    if ((st = lcl__klu_cl_sync(ctx, d, N)) != LCL_OK || (st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_gather"), &kg)) != LCL_OK ||
+        (st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_perm_in"), &kin)) != LCL_OK ||
+        (st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_perm_out"), &kout)) != LCL_OK ||
+        (st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_solve_level"), &ks)) != LCL_OK ||
+        (st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_solve_level_vec"), &kv)) != LCL_OK)
+        return st;
+    if (!trans && D->rows_stale) {   /* the row copies' values: F's from B's, L's, U's */
+        static const int src[3] = {LCL__KB_CX, LCL__KB_LX, LCL__KB_UX}, kb[3] = {LCL__KB_FRP, LCL__KB_LRP, LCL__KB_URP};
+        int t;
+        for (t = 0; t < 3; t++) {
+            cl_int cnt = (cl_int)D->nnz[t];
+            if (!cnt) continue;
+            if ((e = lcl__argv(kg, 4, LCL__A(cnt), LCL__A(m[kb[t] + 2]), LCL__A(m[src[t]]), LCL__A(m[kb[t] + 3]))) != CL_SUCCESS)
+                return lcl__clfail(ctx, e, "clSetKernelArg(lcl_klu_gather)", d->info.name);
+            if ((st = lcl__klu_launch(ctx, d, kg, (size_t)cnt, wg, "lcl_klu_gather")) != LCL_OK) return st;
+        }
+        D->rows_stale = 0;
+    }
+    /* w = b permuted (and scaled); the levels; x = w back */
+    e = lcl__argv(kin, 6, LCL__A(n), LCL__A(m[trans ? LCL__KB_Q : LCL__KB_PROW]), LCL__A(m[LCL__KB_RS]), LCL__A(rs_in),
+                  LCL__A(b), LCL__A(m[LCL__KB_Z]));
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_klu_perm_in)", d->info.name);
+    if ((st = lcl__klu_launch(ctx, d, kin, (size_t)n, wg, "lcl_klu_perm_in")) != LCL_OK) return st;
+    {
+        cl_kernel kk[2];
+        int q;
+        kk[0] = ks; kk[1] = kv;
+        for (q = 0; q < 2 && e == CL_SUCCESS; q++) {
+            cl_kernel k = kk[q];
+            if (trans)
+                e = lcl__argv(k, 18, LCL__A(n), LCL__A(zero), LCL__A(zero), LCL__A(m[LCL__KB_NODES1]), LCL__A(m[LCL__KB_CP]),
+                              LCL__A(m[LCL__KB_CD]), LCL__A(zero), LCL__A(m[LCL__KB_CI]), LCL__A(m[LCL__KB_CX]), LCL__A(m[LCL__KB_UP]),
+                              LCL__A(m[LCL__KB_UI]), LCL__A(m[LCL__KB_UX]), LCL__A(m[LCL__KB_LP]), LCL__A(m[LCL__KB_LI]),
+                              LCL__A(m[LCL__KB_LX]), LCL__A(m[LCL__KB_UD]), LCL__A(tr), LCL__A(m[LCL__KB_Z]));
+            else
+                e = lcl__argv(k, 18, LCL__A(n), LCL__A(zero), LCL__A(zero), LCL__A(m[LCL__KB_NODES0]), LCL__A(m[LCL__KB_FRP]),
+                              LCL__A(m[LCL__KB_FRP]), LCL__A(one), LCL__A(m[LCL__KB_FRI]), LCL__A(m[LCL__KB_FRX]), LCL__A(m[LCL__KB_LRP]),
+                              LCL__A(m[LCL__KB_LRI]), LCL__A(m[LCL__KB_LRX]), LCL__A(m[LCL__KB_URP]), LCL__A(m[LCL__KB_URI]),
+                              LCL__A(m[LCL__KB_URX]), LCL__A(m[LCL__KB_UD]), LCL__A(tr), LCL__A(m[LCL__KB_Z]));
+        }
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_klu_solve_level)", d->info.name);
+    }
+    for (l = 0; l < D->nsl[trans]; l++) {
+        cl_int off = D->slp[trans][l], cnt = D->slp[trans][l + 1] - off, v = D->sv[trans][l];
+        cl_kernel k = v > 1 ? kv : ks;
+        e = lcl__argv(k, 3, LCL__A(n), LCL__A(off), LCL__A(cnt));
+        if (e == CL_SUCCESS && v > 1) e = LCL__CL->clSetKernelArg(k, 18, sizeof v, &v);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_klu_solve_level)", d->info.name);
+        if ((st = lcl__klu_launch(ctx, d, k, (size_t)cnt * (size_t)v, wg, "lcl_klu_solve_level")) != LCL_OK) return st;
+    }
+    e = lcl__argv(kout, 6, LCL__A(n), LCL__A(m[trans ? LCL__KB_PROW : LCL__KB_Q]), LCL__A(m[LCL__KB_RS]), LCL__A(rs_out),
+                  LCL__A(m[LCL__KB_Z]), LCL__A(b));
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_klu_perm_out)", d->info.name);
+    return lcl__klu_launch(ctx, d, kout, (size_t)n, wg, "lcl_klu_perm_out");
+}
+
+LCL__PRIVATE lcl_status lcl__klu_cl_factored(lcl_context *ctx, const lcl_klu_symbolic *S, lcl_klu_numeric *N) {
+    lcl__device *d = lcl__klu_cl_dev(ctx, N);
+    lcl_status st;
+    if (!d || !(d->tune.klu_refactor || (d->tune.klu_solve_min > 0 && N->Lp[N->n] + N->Up[N->n] >= d->tune.klu_solve_min))) return LCL_OK;
+    if (!lcl__klu_cl_get(ctx, "lcl_klu_factor", S, N, &d, &st)) return st;
+    return lcl__klu_cl_sync(ctx, d, N);
+}
+
+LCL__PRIVATE int lcl__klu_cl_refactor(lcl_context *ctx, const lcl_klu_symbolic *S, lcl_klu_numeric *N, int want_stats, double *flops,
+                                      int *unstable, int64_t *bad, lcl_status *st) {
+    const char *fn = "lcl_klu_refactor";
+    lcl__device *d = lcl__klu_cl_dev(ctx, N);
+    lcl__klu_cl *D;
+    cl_kernel k;
+    cl_mem *m;
+    cl_int e = CL_SUCCESS, flags[2] = {0x7fffffff, 0}, off0 = 0, ws = want_stats, ld;
+    size_t es = lcl__dsize(N->dtype);
+    float tolf = (float)N->tol;
+    int64_t b, j;
+    int32_t l;
+    int tails = 0;
+    for (b = 0; b < S->nblocks; b++) tails |= N->tail[b] < S->R[b + 1];
+    /* dense tails are refactored on the host (lcl__klu_retail), the new values uploaded later */
+    if (!d || !d->tune.klu_refactor || tails || (N->cl && N->cl->cl != d->cl)) {
+        if (N->cl) { N->cl->dev_stale = 1; N->cl->host_stale = 0; }
+        return -1;
+    }
+    if (!(D = lcl__klu_cl_get(ctx, fn, S, N, &d, st))) return 2;
+    m = D->m;
+    ld = D->ld;
+    if ((*st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_refactor_level"), &k)) != LCL_OK ||
+        (*st = lcl__klu_cl_put_b(ctx, d, N)) != LCL_OK || (*st = lcl__klu_put(ctx, d, &m[LCL__KB_FLAGS], flags, sizeof flags)) != LCL_OK)
+        return 2;
+    /* from here the device's values are the newest, whatever happens */
+    D->dev_stale = 0;
+    D->host_stale = D->rows_stale = 1;
+    e = lcl__argv(k, 17, LCL__A(off0), LCL__A(off0), LCL__A(m[LCL__KB_RCOLS]), LCL__A(m[LCL__KB_CB]), LCL__A(m[LCL__KB_CP]),
+                  LCL__A(m[LCL__KB_CD]), LCL__A(m[LCL__KB_CI]), LCL__A(m[LCL__KB_CX]), LCL__A(m[LCL__KB_LP]), LCL__A(m[LCL__KB_LI]),
+                  LCL__A(m[LCL__KB_LX]), LCL__A(m[LCL__KB_UP]), LCL__A(m[LCL__KB_UI]), LCL__A(m[LCL__KB_UX]), LCL__A(m[LCL__KB_UD]),
+                  LCL__A(ld), LCL__A(m[LCL__KB_W]));
+    if (e == CL_SUCCESS)
+        e = N->dtype == LCL_F32 ? LCL__CL->clSetKernelArg(k, 17, sizeof tolf, &tolf) : LCL__CL->clSetKernelArg(k, 17, sizeof N->tol, &N->tol);
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 18, sizeof(cl_mem), &m[LCL__KB_FLAGS]);
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 19, sizeof(cl_mem), &m[LCL__KB_STAT]);
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 20, sizeof ws, &ws);
+    if (e != CL_SUCCESS) { *st = lcl__clfail(ctx, e, "clSetKernelArg(lcl_klu_refactor_level)", d->info.name); return 2; }
+    for (l = 0; l < D->nrl; l++) {
+        cl_int off = D->rlp[l], cnt = D->rlp[l + 1] - off;
+        size_t ls = (size_t)D->rwg[l], groups = (size_t)LCL__MIN(cnt, D->slots);
+        if ((e = lcl__argv(k, 2, LCL__A(off), LCL__A(cnt))) != CL_SUCCESS) {
+            *st = lcl__clfail(ctx, e, "clSetKernelArg(lcl_klu_refactor_level)", d->info.name);
+            return 2;
+        }
+        if ((*st = lcl__klu_launch(ctx, d, k, groups * ls, ls, "lcl_klu_refactor_level")) != LCL_OK) return 2;
+    }
+    e = LCL__CL->clEnqueueReadBuffer(d->queue[0], m[LCL__KB_FLAGS], CL_TRUE, 0, sizeof flags, flags, 0, NULL, NULL);
+    if (e == CL_SUCCESS && want_stats && flags[0] == 0x7fffffff) {
+        e = LCL__CL->clEnqueueReadBuffer(d->queue[0], m[LCL__KB_STAT], CL_FALSE, 0, (size_t)N->n * es, D->hs, 0, NULL, NULL);
+        if (e == CL_SUCCESS)
+            e = LCL__CL->clEnqueueReadBuffer(d->queue[0], m[LCL__KB_UD], CL_TRUE, 0, (size_t)N->n * es, (char *)D->hs + (size_t)N->n * es, 0,
+                                             NULL, NULL);
+        if (e == CL_SUCCESS) {   /* as lcl__klu_stats */
+            double g = 1, dmin = 0, dmax = 0;
+            for (j = 0; j < N->n; j++) {
+                double s = N->dtype == LCL_F32 ? (double)((float *)D->hs)[j] : ((double *)D->hs)[j];
+                double u = LCL__ABS(N->dtype == LCL_F32 ? (double)((float *)D->hs)[N->n + j] : ((double *)D->hs)[N->n + j]);
+                g = LCL__MIN(g, s);
+                dmin = j == 0 ? u : LCL__MIN(dmin, u);
+                dmax = LCL__MAX(dmax, u);
+            }
+            D->growth = g;
+            D->rcond = dmax > 0 ? dmin / dmax : 0;
+        }
+    }
+    if (e != CL_SUCCESS) { *st = lcl__clfail(ctx, e, "clEnqueueReadBuffer", d->info.name); return 2; }
+    *flops += D->flops;
+    *unstable = flags[1] != 0;
+    if (flags[0] == 0x7fffffff) return 0;
+    *bad = flags[0];
+    return 1;
+}
+
+LCL__PRIVATE int lcl__klu_cl_stats(const lcl_klu_numeric *N, double *growth, double *rcond) {
+    if (!N->cl || !N->cl->host_stale) return 0;
+    *growth = N->cl->growth;
+    *rcond = N->cl->rcond;
+    return 1;
+}
+
+LCL__PRIVATE int lcl__klu_cl_solve(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *Nc, int64_t nrhs, void *B,
+                                   int64_t ldb, int trans, lcl_status *st) {
+    const char *fn = trans ? "lcl_klu_tsolve" : "lcl_klu_solve";
+    lcl_klu_numeric *N = (lcl_klu_numeric *)Nc;   /* the device copy is the object's cache: made or refreshed here */
+    lcl__device *d = lcl__klu_cl_dev(ctx, N);
+    lcl__klu_cl *D = N->cl;
+    size_t bytes = (size_t)N->n * lcl__dsize(N->dtype);
+    int64_t c;
+    if (!(D && D->host_stale) && !(d && d->tune.klu_solve_min > 0 && N->Lp[N->n] + N->Up[N->n] >= d->tune.klu_solve_min)) return 0;
+    if (!(D = lcl__klu_cl_get(ctx, fn, S, N, &d, st))) {
+        if (N->cl && N->cl->host_stale)
+            *st = lcl__fail(ctx, *st, "%s (the factors were last refactored on an OpenCL device: solve with that context)", lcl_last_error(ctx));
+        return 1;
+    }
+    for (c = 0; c < nrhs && *st == LCL_OK; c++) {
+        char *x = (char *)B + (size_t)(c * ldb) * lcl__dsize(N->dtype);
+        cl_int e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], D->m[LCL__KB_B], CL_FALSE, 0, bytes, x, 0, NULL, NULL);
+        if (e != CL_SUCCESS) { *st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name); break; }
+        if ((*st = lcl__klu_cl_run(ctx, d, S, N, D->m[LCL__KB_B], trans)) != LCL_OK) break;
+        e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->m[LCL__KB_B], CL_TRUE, 0, bytes, x, 0, NULL, NULL);
+        if (e != CL_SUCCESS) *st = lcl__clfail(ctx, e, "clEnqueueReadBuffer", d->info.name);
+    }
+    if (*st != LCL_OK) LCL__CL->clFinish(d->queue[0]);   /* B is being read or written */
+    return 1;
+}
+#else
+LCL__PRIVATE void lcl__klu_cl_free(lcl__klu_cl *D) { (void)D; }
+LCL__PRIVATE lcl_status lcl__klu_cl_factored(lcl_context *ctx, const lcl_klu_symbolic *S, lcl_klu_numeric *N) {
+    (void)ctx; (void)S; (void)N;
+    return LCL_OK;
+}
+LCL__PRIVATE int lcl__klu_cl_refactor(lcl_context *ctx, const lcl_klu_symbolic *S, lcl_klu_numeric *N, int want_stats, double *flops,
+                                      int *unstable, int64_t *bad, lcl_status *st) {
+    (void)ctx; (void)S; (void)N; (void)want_stats; (void)flops; (void)unstable; (void)bad; (void)st;
+    return -1;
+}
+LCL__PRIVATE int lcl__klu_cl_stats(const lcl_klu_numeric *N, double *growth, double *rcond) {
+    (void)N; (void)growth; (void)rcond;
+    return 0;
+}
+LCL__PRIVATE int lcl__klu_cl_solve(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, int64_t nrhs, void *B,
+                                   int64_t ldb, int trans, lcl_status *st) {
+    (void)ctx; (void)S; (void)N; (void)nrhs; (void)B; (void)ldb; (void)trans; (void)st;
+    return 0;
+}
+#endif
+
+LCL_API lcl_status lcl_klu_solve_vec(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, lcl_trans trans, lcl_vec *b) {
+    const char *fn = "lcl_klu_solve_vec";
+    lcl_status st;
+    if (!S || !N || !b) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL %s", fn, !S ? "symbolic" : !N ? "numeric" : "vector");
+    if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown trans %d", fn, (int)trans);
+    if (S->n != N->n || S->pattern_hash != N->pattern_hash)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the symbolic analysis is not the factors'", fn);
+    if ((st = lcl__backend_check(ctx, b->backend, fn, "vector")) != LCL_OK) return st;
+    if (b->dtype != N->dtype)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: b is %s, the factors are %s", fn, b->dtype == LCL_F32 ? "float" : "double",
+                         N->dtype == LCL_F32 ? "float" : "double");
+    if (b->n != N->n)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: b has %lld elements, the matrix is of order %lld", fn, (long long)b->n, (long long)N->n);
+#ifndef LINALG_CL_NO_OPENCL
+    if (b->backend == LCL_BACKEND_OPENCL) {
+        lcl__device *d;
+        lcl_klu_numeric *Nm = (lcl_klu_numeric *)N;   /* the device copy is the object's cache */
+        if (!lcl__klu_cl_get(ctx, fn, S, Nm, &d, &st)) return st;
+        if (b->dev != 0 || b->cl != d->cl)
+            return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: b was created with another context: use vectors of this context", fn);
+        if ((st = lcl__klu_cl_run(ctx, d, S, Nm, b->buf, trans)) == LCL_OK) LCL__CL->clFlush(d->queue[0]);
+        return st;
+    }
+#endif
+    return lcl__klu_solve(ctx, fn, S, N, 1, b->host, N->n, trans);
+}
+#undef LCL__KLU_K
 
 #ifdef __cplusplus
 }

@@ -370,6 +370,7 @@ int lt_child_dense(const char *name);
 #include "test_spmv_opencl.c"
 #include "test_spmv_cpu.c"
 #include "test_klu.c"
+#include "test_klu_opencl.c"
 #include "test_klu_analyze.c"
 
 int main(int argc, char **argv) {
@@ -390,6 +391,7 @@ int main(int argc, char **argv) {
     lt_suite_spmv_opencl();
     lt_suite_spmv_cpu();
     lt_suite_klu();
+    lt_suite_klu_opencl();
     lt_suite_klu_analyze();
     if (failed) fprintf(stderr, "failed:%s\n", failed_names);
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
