@@ -9094,9 +9094,11 @@ LCL__PRIVATE void lcl__klu_rows(int64_t n, lcl__klu_set a, int64_t *rp, int32_t 
 /* Levels of the solve DAG of klu.cl (trans 0: sets a, b, c = F's, L's, U's rows; 1: F's, U's,
    L's columns), one pass in a topological order: blocks last to first (trans: first to last),
    in a block the first-half nodes ascending, then the second-half ones descending; a node's level
-   is 1 + the largest it reads. Then the nodes level by level into nodes, offsets into *lp (nl + 1)
-   and lanes per node (a power of two near the level's mean row length, at most lanes) into *lv,
-   both allocated here. Returns nl, or -1 (*st) without memory. */
+   is 1 + the largest it reads. A block's last column is one fused node (2n + j, level in lev[n +
+   j]): one level less per block, the chains of 1 x 1 blocks of circuit matrices halved. Then the
+   scheduled nodes level by level into nodes (2n at most), offsets into *lp (nl + 1) and lanes per
+   node (a power of two near the level's mean row length, at most lanes) into *lv, both allocated
+   here. Returns nl, or -1 (*st) without memory. */
 LCL__PRIVATE int32_t lcl__klu_solve_levels(lcl_context *ctx, const lcl_klu_symbolic *S, int trans, const lcl__klu_set *set, int lanes,
                                            int32_t *lev, int32_t *nodes, int32_t **lp, int32_t **lv, lcl_status *st) {
     int64_t n = S->n, b, j, p, i;
@@ -9107,9 +9109,10 @@ LCL__PRIVATE int32_t lcl__klu_solve_levels(lcl_context *ctx, const lcl_klu_symbo
             l = 0;
             for (p = set[0].b[j]; p < set[0].e[j]; p++) l = LCL__MAX(l, lev[n + set[0].i[p]] + 1);
             for (p = set[1].b[j]; p < set[1].e[j]; p++) l = LCL__MAX(l, lev[set[1].i[p]] + 1);
-            lev[j] = l;
+            lev[j] = j == k2 - 1 ? -1 : l;
+            if (j == k2 - 1) { lev[n + j] = l; nl = LCL__MAX(nl, l + 1); }
         }
-        for (j = k2 - 1; j >= k1; j--) {
+        for (j = k2 - 2; j >= k1; j--) {
             l = lev[j] + 1;
             for (p = set[2].b[j]; p < set[2].e[j]; p++) l = LCL__MAX(l, lev[n + set[2].i[p]] + 1);
             lev[n + j] = l;
@@ -9122,6 +9125,8 @@ LCL__PRIVATE int32_t lcl__klu_solve_levels(lcl_context *ctx, const lcl_klu_symbo
     for (l = 0; l <= nl; l++) (*lp)[l] = (*lv)[l] = 0;
     for (i = 0; i < 2 * n; i++) {   /* count the nodes and entries of each level */
         int64_t e = i < n ? set[0].e[i] - set[0].b[i] + set[1].e[i] - set[1].b[i] : set[2].e[i - n] - set[2].b[i - n];
+        if (i < n && lev[i] < 0) continue;
+        if (i >= n && lev[i - n] < 0) e = set[0].e[i - n] - set[0].b[i - n] + set[1].e[i - n] - set[1].b[i - n];
         (*lp)[lev[i] + 1]++;
         (*lv)[lev[i]] += (int32_t)e;
     }
@@ -9131,7 +9136,8 @@ LCL__PRIVATE int32_t lcl__klu_solve_levels(lcl_context *ctx, const lcl_klu_symbo
         (*lv)[l] = v;
         (*lp)[l + 1] += (*lp)[l];
     }
-    for (i = 0; i < 2 * n; i++) nodes[(*lp)[lev[i]]++] = (int32_t)i;
+    for (i = 0; i < 2 * n; i++)
+        if (i >= n || lev[i] >= 0) nodes[(*lp)[lev[i]]++] = (int32_t)(i >= n && lev[i - n] < 0 ? i + n : i);
     for (l = nl; l > 0; l--) (*lp)[l] = (*lp)[l - 1];
     (*lp)[0] = 0;
     return nl;
@@ -9207,14 +9213,14 @@ LCL__PRIVATE lcl_status lcl__klu_cl_make(lcl_context *ctx, lcl__device *d, const
         (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_FLAGS], NULL, 2 * i4)) != LCL_OK ||
         (st = lcl__klu_put(ctx, d, &D->m[LCL__KB_STAT], NULL, (size_t)n * es)) != LCL_OK)
         goto done;
-    /* the solves' levels (lev is 2n: no initialization needed, every node is written before read) */
+    /* the solves' levels (lev: every node is written before it is read) */
     for (t = 0; t < 2; t++) {
         lcl__klu_set sets[3];
         sets[0] = t ? cs[0] : rs[0];
         sets[1] = t ? cs[1] : rs[1];
         sets[2] = t ? cs[2] : rs[2];
         if ((D->nsl[t] = lcl__klu_solve_levels(ctx, S, t, sets, (int)LCL__MIN((size_t)d->tune.klu_lanes_max, lcl__wg(d)), lev, nodes, &D->slp[t], &D->sv[t], &st)) < 0 ||
-            (st = lcl__klu_put(ctx, d, &D->m[t ? LCL__KB_NODES1 : LCL__KB_NODES0], nodes, 2 * (size_t)n * i4)) != LCL_OK)
+            (st = lcl__klu_put(ctx, d, &D->m[t ? LCL__KB_NODES1 : LCL__KB_NODES0], nodes, (size_t)D->slp[t][D->nsl[t]] * i4)) != LCL_OK)
             goto done;
     }
     /* the refactor's levels, each level's work-group (a power of two covering its longest loop:

@@ -53,17 +53,20 @@ __kernel void SFX(lcl_klu_perm_out)(const int n, __global const int *perm, __glo
      v_j = u_j - sum L(i, j) v_i                             (C = L's columns)
    Set A's entries of node j are Ab[j] .. Ae[j + ash] - 1 (F's columns: Cp, Cd, ash 0; its row copy:
    Fp, Fp, ash 1); A and C index second-half nodes (n + index), B first-half ones. z[0 .. n-1]
-   holds w on entry. */
+   holds w on entry. Node 2n + j fuses the two nodes of a block's last column j, where neither
+   has another reader or set C entries (both ways): z[n + j] = (w_j - sums of A and B) / Ud_j. */
 #define KLU_ROW_SUM(first, step) \
-    if (i < n) { \
-        for (p = Ab[i] + (first), e = Ae[i + ash]; p < e; p += (step)) s -= Ax[p] * z[n + Ai[p]]; \
-        for (p = Bp[i] + (first), e = Bp[i + 1]; p < e; p += (step)) s -= Bx[p] * z[Bi[p]]; \
+    if (i < n || i >= 2 * n) { \
+        j = i < n ? i : i - 2 * n; \
+        for (p = Ab[j] + (first), e = Ae[j + ash]; p < e; p += (step)) s -= Ax[p] * z[n + Ai[p]]; \
+        for (p = Bp[j] + (first), e = Bp[j + 1]; p < e; p += (step)) s -= Bx[p] * z[Bi[p]]; \
     } else { \
         for (p = Cp[i - n] + (first), e = Cp[i - n + 1]; p < e; p += (step)) s -= Cx[p] * z[n + Ci[p]]; \
     }
 #define KLU_NODE_PUT() \
     if (i < n) { s += z[i]; z[i] = trans ? s / Ud[i] : s; } \
-    else { s += z[i - n]; z[i] = trans ? s : s / Ud[i - n]; }
+    else if (i < 2 * n) { s += z[i - n]; z[i] = trans ? s : s / Ud[i - n]; } \
+    else { s += z[i - 2 * n]; z[i - n] = s / Ud[i - 2 * n]; }
 #define KLU_SOLVE_ARGS const int n, const int off, const int cnt, __global const int *nodes, \
     __global const int *Ab, __global const int *Ae, const int ash, __global const int *Ai, __global const real *Ax, \
     __global const int *Bp, __global const int *Bi, __global const real *Bx, \
@@ -72,7 +75,7 @@ __kernel void SFX(lcl_klu_perm_out)(const int n, __global const int *perm, __glo
 
 /* one node per work-item: nodes[off .. off+cnt-1] */
 __kernel void SFX(lcl_klu_solve_level)(KLU_SOLVE_ARGS) {
-    int t = get_global_id(0), i, p, e;
+    int t = get_global_id(0), i, j, p, e;
     real s = 0;
     if (t < cnt) {
         i = nodes[off + t];
@@ -84,7 +87,7 @@ __kernel void SFX(lcl_klu_solve_level)(KLU_SOLVE_ARGS) {
    work-group size, at most LCL_WG */
 __kernel void SFX(lcl_klu_solve_level_vec)(KLU_SOLVE_ARGS, const int V) {
     __local real red[LCL_WG];
-    int lid = get_local_id(0), lane = lid & (V - 1), t = (int)(get_global_id(0) / V), i = 0, p, e, k;
+    int lid = get_local_id(0), lane = lid & (V - 1), t = (int)(get_global_id(0) / V), i = 0, j, p, e, k;
     real s = 0;
     if (t < cnt) {
         i = nodes[off + t];

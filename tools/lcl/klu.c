@@ -135,6 +135,36 @@ static int klu_system_make(lcl_context *ctx, const char *src, uint64_t seed, lcl
     return -1;
 }
 
+/* A x = b for b in s->bw, in place: lcl_klu_solve on host arrays, or (vec) lcl_klu_solve_vec on a
+   vector where the context computes, b written before the clock starts, x read after it stops
+   (the solve timed to lcl_finish). reps > 0: *t is the median of reps solves after one warm-up,
+   else the one solve's time. */
+static lcl_status klu_solve_timed(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, klu_system *s, int vec,
+                                  long reps, double *t) {
+    int64_t n = s->A.rows;
+    double *tt = (double *)malloc((size_t)(reps + 1) * sizeof *tt), t0;
+    lcl_vec *v = NULL;
+    lcl_status st = LCL_OK;
+    long r;
+    if (!tt) return LCL_ERR_OUT_OF_MEMORY;
+    rhs_load(s);
+    if (vec) st = lcl_vec_create(ctx, s->Aw.dtype, n, s->bw, &v);
+    for (r = 0; r <= reps && st == LCL_OK; r++) {
+        if (r > 0) st = vec ? lcl_vec_write(ctx, v, s->bw) : (rhs_load(s), LCL_OK);
+        if (st != LCL_OK) break;
+        t0 = now_s();
+        st = vec ? lcl_klu_solve_vec(ctx, S, N, LCL_NO_TRANS, v) : lcl_klu_solve(ctx, S, N, 1, s->bw, n);
+        if (st == LCL_OK && vec) st = lcl_finish(ctx);
+        tt[r] = now_s() - t0;
+        if (!vec && r < reps) rhs_load(s);   /* the next solve's b; the last x stays */
+    }
+    if (st == LCL_OK && vec) st = lcl_vec_read(ctx, v, s->bw);
+    *t = reps > 0 ? median(tt + 1, reps) : tt[0];
+    lcl_vec_free(v);
+    free(tt);
+    return st;
+}
+
 /* the error of a failed phase, worded for the user: -1 when st is LCL_OK, else the exit code.
    Singular at analyze is structural (info->structural_rank); later, a zero pivot (singular_col). */
 static int klu_failure(lcl_context *ctx, const char *src, const char *phase, lcl_status st, const lcl_klu_info *info) {
@@ -154,9 +184,9 @@ static const char *scale_name(const lcl_klu_opts *ko) {
     return ko->scale == LCL_KLU_SCALE_NONE ? "none" : ko->scale == LCL_KLU_SCALE_SUM ? "sum" : "max";
 }
 
-/* lcl solve MATRIX --method klu [--ordering O] [--tol T] [--scale S] [--refactor K] [-o FILE]:
-   analyze, factor and solve A x = b; with K, K refactors of perturbed values (timed), then one of
-   A's own values, solved and checked again: the residual is the larger of the two. */
+/* lcl solve MATRIX --method klu [--ordering O] [--tol T] [--scale S] [--refactor K] [--vec] [--reps N]
+   [-o FILE]: analyze, factor and solve A x = b; with K, K refactors of perturbed values (timed),
+   then one of A's own values, solved and checked again: the residual is the larger of the two. */
 int cmd_solve_klu(const opts *o) {
     const char *src = o->pos[0];
     lcl_context *ctx = NULL;
@@ -191,10 +221,7 @@ int cmd_solve_klu(const opts *o) {
     st = lcl_klu_factor(ctx, S, &s.Aw, &N, &finfo);
     t_factor = now_s() - t0;
     if ((code = klu_failure(ctx, src, "factor", st, &finfo)) >= 0) goto report;
-    rhs_load(&s);
-    t0 = now_s();
-    st = lcl_klu_solve(ctx, S, N, 1, s.bw, s.A.rows);
-    t_solve = now_s() - t0;
+    st = klu_solve_timed(ctx, S, N, &s, o->vec, o->reps, &t_solve);
     if ((code = klu_failure(ctx, src, "solve", st, &finfo)) >= 0) goto report;
     residual = rhs_residual(&s);
     ferr = forward_error(s.x, s.xs, s.A.rows);
@@ -227,8 +254,7 @@ int cmd_solve_klu(const opts *o) {
             st = lcl_klu_factor(ctx, S, &s.Aw, &N, &rinfo);
         }
         if ((code = klu_failure(ctx, src, "refactor", st, &rinfo)) >= 0) goto report;
-        rhs_load(&s);
-        if ((code = klu_failure(ctx, src, "solve", lcl_klu_solve(ctx, S, N, 1, s.bw, s.A.rows), &rinfo)) >= 0) goto report;
+        if ((code = klu_failure(ctx, src, "solve", klu_solve_timed(ctx, S, N, &s, o->vec, 0, &t0), &rinfo)) >= 0) goto report;
         residual = amax(residual, rhs_residual(&s));
     }
 report:
@@ -248,7 +274,7 @@ report:
         json_double(stdout, t_factor, N != NULL);
         printf(",\"t_refactor\":");
         json_double(stdout, t_refactor, tref && have_x && code < 0);
-        printf(",\"refactors\":%ld,\"refactor_unstable\":%ld,\"t_solve\":", o->refactor, unstable);
+        printf(",\"refactors\":%ld,\"refactor_unstable\":%ld,\"solve_vec\":%s,\"t_solve\":", o->refactor, unstable, o->vec ? "true" : "false");
         json_double(stdout, t_solve, have_x);
         printf(",\"nnz_lu\":%lld,\"nnz_l\":%lld,\"nnz_u\":%lld,\"blocks\":%lld,\"max_block\":%lld,\"structural_rank\":%lld,\"rcond\":",
                (long long)(finfo.nnz_l + finfo.nnz_u), (long long)finfo.nnz_l, (long long)finfo.nnz_u, (long long)ainfo.blocks,
@@ -275,7 +301,8 @@ report:
             printf("  refactor    %.6f s (median of %ld, values perturbed by %g; %ld flagged unstable)\n", t_refactor, o->refactor,
                    KLU_PERTURB, unstable);
         if (have_x) {
-            printf("  solve       %.6f s\n", t_solve);
+            printf("  solve       %.6f s%s%s\n", t_solve, o->vec ? " (device vector, lcl_klu_solve_vec)" : "",
+                   o->reps > 0 ? " (median)" : "");
             printf("  residual    %.3e   |b - Ax| / (|A| |x| + |b|), infinity norms\n", residual);
             printf("  fwd error   %.3e   |x - x*| / |x*|\n", ferr);
             if (o->out) printf("  x written   %s\n", o->out);

@@ -42,6 +42,7 @@ typedef struct opts {
     const char *ordering, *scale;
     double tol;             /* 0: the library's default */
     long refactor;
+    int vec;                /* solve --method klu: lcl_klu_solve_vec */
 } opts;
 
 /* ---- main.c: the commands -------------------------------------------------------------------- */

@@ -179,6 +179,9 @@ static const lcl_option options[] = {
     {"--scale", "none|sum|max", OFF(scale), set_scale, "unknown --scale '%s' (none, sum, max)", KLU_CMDS, "row scaling (default max)"},
     {"--refactor", "K", OFF(refactor), set_reps, "--refactor needs a count from 1 to 10000, got '%s'", CMD_SOLVE_KLU,
      "K refactors with perturbed values (same pattern and pivots): t_refactor is their median"},
+    {"--vec", NULL, OFF(vec), NULL, NULL, CMD_SOLVE_KLU,
+     "solve through a vector where the context computes (lcl_klu_solve_vec; on OpenCL the factors' device copy, "
+     "no transfers timed)"},
     {"--format", "F", OFF(format), set_format, "unknown format '%s' (coo, csr, csc, ell, sell, hyb, dia, bcsr, dense, auto)",
      CMD_SPMV, "coo|csr|csc|ell|sell|hyb|dia|bcsr|dense|auto (default auto)"},
     {"--kernel", "K", OFF(kernel), set_kernel, "unknown kernel '%s' (scalar, vector, merge, image, auto)", CMD_SPMV,
@@ -191,8 +194,8 @@ static const lcl_option options[] = {
     {"--backends", "B,B,...", OFF(backends), set_backends,
      "--backends needs a comma-separated list of at most 4 of serial, openmp, opencl, auto, got '%s'", CMD_BENCH_SPMV,
      "backends measured (default every one available)"},
-    {"--reps", "N", OFF(reps), set_reps, "--reps needs a count from 1 to 10000, got '%s'", BENCH_CMDS | CMD_SPMV,
-     "timed runs (default 3 dense, 20 spmv, 5 klu), after one warm-up"},
+    {"--reps", "N", OFF(reps), set_reps, "--reps needs a count from 1 to 10000, got '%s'", BENCH_CMDS | CMD_SPMV | CMD_SOLVE_KLU,
+     "timed runs (default 3 dense, 20 spmv, 5 klu; solve --method klu: 1, no warm-up), after one warm-up"},
     {"--csv", "FILE", OFF(csv), NULL, NULL, BENCH_CMDS, "the results as CSV"},
     {"--svg", "FILE", OFF(svg), NULL, NULL, BENCH_CMDS, "the results as a chart"},
 };
