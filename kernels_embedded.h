@@ -1104,6 +1104,24 @@ static const char *const lcl__kernel_klu_cl[] = {
     "    }\n"
     "}\n"
     "\n"
+    "/* a run of narrow levels off .. cnt-1 (offsets lp into nodes) in one work-group, a barrier\n"
+    "   between levels instead of a launch: the long chains of few nodes a level (BTF blocks coupled"
+    "\n"
+    "   through F, the deep L of a large block) cost a barrier each, not a launch */\n"
+    "__kernel void SFX(lcl_klu_solve_run)(KLU_SOLVE_ARGS, __global const int *lp) {\n"
+    "    int lid = get_local_id(0), ls = get_local_size(0), l, t, i, j, p, e;\n"
+    "    for (l = off; l < cnt; l++) {\n"
+    "        int o = lp[l], c = lp[l + 1] - o;\n"
+    "        for (t = lid; t < c; t += ls) {\n"
+    "            real s = 0;\n"
+    "            i = nodes[o + t];\n"
+    "            KLU_ROW_SUM(0, 1)\n",
+    "            KLU_NODE_PUT()\n"
+    "        }\n"
+    "        barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "/* ---- refactor: the columns cols[off .. off+cnt-1] of one level of the column DAG ------------"
     "--\n"
     "   Work-group g takes columns g, g + G, ... and a dense scratch of ld values of its own in W\n"
@@ -1114,7 +1132,7 @@ static const char *const lcl__kernel_klu_cl[] = {
     "   for each k of U(:, j)'s pattern in its stored (topological) order, X -= L(:, k) X[k] (rows of"
     "\n"
     "   L(:, k) are distinct: no conflicts; one barrier per k), then the pivot, L(:, j) = X / pivot."
-    "\n",
+    "\n"
     "   flags[0]: the smallest column with a zero pivot (atomic_min; the host resets it to INT_MAX),"
     "\n"
     "   flags[1]: 1 when a pivot fails the threshold test |pivot| >= tol * max |column|.\n"
@@ -1165,7 +1183,7 @@ static const char *const lcl__kernel_klu_cl[] = {
     "            if (pv == 0) atomic_min(&flags[0], j);\n"
     "            else if (fabs(pv) < tol * mx) flags[1] = 1;\n"
     "            Ud[j] = pv;\n"
-    "        }\n"
+    "        }\n",
     "        for (p = l0 + lid; p < l1; p += ls) {\n"
     "            int r = Li[p] - k1;\n"
     "            Lx[p] = X[r] / pv;\n"
@@ -1181,7 +1199,7 @@ static const char *const lcl__kernel_klu_cl[] = {
     "            red[lid] = um;\n"
     "            red2[lid] = am;\n"
     "            SYNC;\n"
-    "            for (h = ls / 2; h > 0; h >>= 1) {\n",
+    "            for (h = ls / 2; h > 0; h >>= 1) {\n"
     "                if (lid < h) { red[lid] = fmax(red[lid], red[lid + h]); red2[lid] = fmax(red2[li"
     "d], red2[lid + h]); }\n"
     "                SYNC;\n"
@@ -1530,7 +1548,7 @@ typedef struct lcl__kernel_file { const char *name; const char *const *chunks; c
 static const lcl__kernel_file lcl__kernel_files[] = {
     { "blas1.cl", lcl__kernel_blas1_cl, "lcl_axpy_f lcl_axpy_d" },
     { "dense.cl", lcl__kernel_dense_cl, "lcl_gemm lcl_gemm_tc_d lcl_gemm_tc64_d lcl_laswp lcl_transpose lcl_nonfinite lcl_panel_step lcl_panel_grid lcl_trtri_lower lcl_trsm_llu lcl_trsm_rlt lcl_potf2_local lcl_potrf_step_d lcl_potf2_local lcl_trsm_left" },
-    { "klu.cl", lcl__kernel_klu_cl, "lcl_klu_gather lcl_klu_perm_in lcl_klu_perm_out lcl_klu_solve_level lcl_klu_solve_level_vec lcl_klu_refactor_level" },
+    { "klu.cl", lcl__kernel_klu_cl, "lcl_klu_gather lcl_klu_perm_in lcl_klu_perm_out lcl_klu_solve_level lcl_klu_solve_level_vec lcl_klu_solve_run lcl_klu_refactor_level" },
     { "sparse.cl", lcl__kernel_sparse_cl, "lcl_spmv_csr_scalar lcl_spmv_csr_vec lcl_spmv_csr_adaptive lcl_spmv_csr_long lcl_spmv_scale lcl_spmv_coo lcl_spmv_coo_fix lcl_spmv_ell lcl_spmv_ell_img lcl_spmv_sell lcl_spmv_dia lcl_spmv_bcsr lcl_spmv_dense" }
 };
 #define LCL__KERNEL_FILE_COUNT 4

@@ -644,6 +644,7 @@ typedef struct lcl__tuning {
     int64_t klu_solve_min;          /* host-array solves run on the device from this nnz(L+U) on (0 never;
                                        always when the device holds the newer factors) */
     int klu_wg_max;                 /* refactor: the largest work-group on one column */
+    int klu_run_wg;                 /* solves: levels of at most this many nodes run in one work-group of it */
     int klu_lanes_max;              /* solves: the most lanes on one row */
 } lcl__tuning;
 
@@ -1311,7 +1312,8 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        device copy serves lcl_klu_solve_vec only; on GPUs a guess until measured */
     t->klu_refactor = isgpu;
     t->klu_solve_min = isgpu ? (int64_t)1 << 20 : 0;
-    t->klu_wg_max = isgpu ? t->wg : LCL__MIN(t->wg, 8);
+    t->klu_wg_max = isgpu ? t->wg : 1;
+    t->klu_run_wg = isgpu ? t->wg : LCL__MIN(t->wg, 32);
     t->klu_lanes_max = isgpu ? 32 : 1;
     /* measured rows */
     for (r = 0; r < sizeof lcl__tune_table / sizeof lcl__tune_table[0]; r++) {
@@ -9028,7 +9030,7 @@ enum {  /* the copy's buffers: column-compressed L, U, B as on the host; row-com
     LCL__KB_CX, LCL__KB_PROW, LCL__KB_Q, LCL__KB_RS,
     LCL__KB_LRP, LCL__KB_LRI, LCL__KB_LRM, LCL__KB_LRX, LCL__KB_URP, LCL__KB_URI, LCL__KB_URM, LCL__KB_URX,
     LCL__KB_FRP, LCL__KB_FRI, LCL__KB_FRM, LCL__KB_FRX,
-    LCL__KB_CB, LCL__KB_RCOLS, LCL__KB_NODES0, LCL__KB_NODES1, LCL__KB_Z, LCL__KB_B, LCL__KB_W, LCL__KB_FLAGS, LCL__KB_STAT,
+    LCL__KB_CB, LCL__KB_RCOLS, LCL__KB_NODES0, LCL__KB_NODES1, LCL__KB_SLP0, LCL__KB_SLP1, LCL__KB_Z, LCL__KB_B, LCL__KB_W, LCL__KB_FLAGS, LCL__KB_STAT,
     LCL__KB_COUNT
 };
 struct lcl__klu_cl {
@@ -9220,7 +9222,8 @@ LCL__PRIVATE lcl_status lcl__klu_cl_make(lcl_context *ctx, lcl__device *d, const
         sets[1] = t ? cs[1] : rs[1];
         sets[2] = t ? cs[2] : rs[2];
         if ((D->nsl[t] = lcl__klu_solve_levels(ctx, S, t, sets, (int)LCL__MIN((size_t)d->tune.klu_lanes_max, lcl__wg(d)), lev, nodes, &D->slp[t], &D->sv[t], &st)) < 0 ||
-            (st = lcl__klu_put(ctx, d, &D->m[t ? LCL__KB_NODES1 : LCL__KB_NODES0], nodes, (size_t)D->slp[t][D->nsl[t]] * i4)) != LCL_OK)
+            (st = lcl__klu_put(ctx, d, &D->m[t ? LCL__KB_NODES1 : LCL__KB_NODES0], nodes, (size_t)D->slp[t][D->nsl[t]] * i4)) != LCL_OK ||
+            (st = lcl__klu_put(ctx, d, &D->m[t ? LCL__KB_SLP1 : LCL__KB_SLP0], D->slp[t], ((size_t)D->nsl[t] + 1) * i4)) != LCL_OK)
             goto done;
     }
     /* the refactor's levels, each level's work-group (a power of two covering its longest loop:
@@ -9344,10 +9347,10 @@ LCL__PRIVATE lcl_status lcl__klu_launch(lcl_context *ctx, lcl__device *d, cl_ker
 LCL__PRIVATE lcl_status lcl__klu_cl_run(lcl_context *ctx, lcl__device *d, const lcl_klu_symbolic *S, lcl_klu_numeric *N, cl_mem b,
                                         int trans) {
     lcl__klu_cl *D = N->cl;
-    cl_kernel kg, kin, kout, ks, kv;
+    cl_kernel kg, kin, kout, ks, kv, kr;
     cl_mem *m = D->m;
     cl_int e = CL_SUCCESS, n = (cl_int)N->n, zero = 0, one = 1, tr = trans, rs_in = !trans && N->Rs, rs_out = trans && N->Rs;
-    size_t wg = lcl__wg(d);
+    size_t wg = lcl__wg(d), rw = LCL__MIN(wg, (size_t)d->tune.klu_run_wg);
     lcl_status st;
     int32_t l;
     (void)S;
@@ -9355,7 +9358,8 @@ LCL__PRIVATE lcl_status lcl__klu_cl_run(lcl_context *ctx, lcl__device *d, const 
         (st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_perm_in"), &kin)) != LCL_OK ||
         (st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_perm_out"), &kout)) != LCL_OK ||
         (st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_solve_level"), &ks)) != LCL_OK ||
-        (st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_solve_level_vec"), &kv)) != LCL_OK)
+        (st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_solve_level_vec"), &kv)) != LCL_OK ||
+        (st = lcl__kernel(ctx, d, N->dtype, LCL__KLU_K("lcl_klu_solve_run"), &kr)) != LCL_OK)
         return st;
     if (!trans && D->rows_stale) {   /* the row copies' values: F's from B's, L's, U's */
         static const int src[3] = {LCL__KB_CX, LCL__KB_LX, LCL__KB_UX}, kb[3] = {LCL__KB_FRP, LCL__KB_LRP, LCL__KB_URP};
@@ -9375,10 +9379,10 @@ LCL__PRIVATE lcl_status lcl__klu_cl_run(lcl_context *ctx, lcl__device *d, const 
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_klu_perm_in)", d->info.name);
     if ((st = lcl__klu_launch(ctx, d, kin, (size_t)n, wg, "lcl_klu_perm_in")) != LCL_OK) return st;
     {
-        cl_kernel kk[2];
+        cl_kernel kk[3];
         int q;
-        kk[0] = ks; kk[1] = kv;
-        for (q = 0; q < 2 && e == CL_SUCCESS; q++) {
+        kk[0] = ks; kk[1] = kv; kk[2] = kr;
+        for (q = 0; q < 3 && e == CL_SUCCESS; q++) {
             cl_kernel k = kk[q];
             if (trans)
                 e = lcl__argv(k, 18, LCL__A(n), LCL__A(zero), LCL__A(zero), LCL__A(m[LCL__KB_NODES1]), LCL__A(m[LCL__KB_CP]),
@@ -9391,11 +9395,22 @@ LCL__PRIVATE lcl_status lcl__klu_cl_run(lcl_context *ctx, lcl__device *d, const 
                               LCL__A(m[LCL__KB_LRI]), LCL__A(m[LCL__KB_LRX]), LCL__A(m[LCL__KB_URP]), LCL__A(m[LCL__KB_URI]),
                               LCL__A(m[LCL__KB_URX]), LCL__A(m[LCL__KB_UD]), LCL__A(tr), LCL__A(m[LCL__KB_Z]));
         }
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kr, 18, sizeof(cl_mem), &m[trans ? LCL__KB_SLP1 : LCL__KB_SLP0]);
         if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_klu_solve_level)", d->info.name);
     }
     for (l = 0; l < D->nsl[trans]; l++) {
-        cl_int off = D->slp[trans][l], cnt = D->slp[trans][l + 1] - off, v = D->sv[trans][l];
+        cl_int off = D->slp[trans][l], cnt = D->slp[trans][l + 1] - off, v = D->sv[trans][l], l1 = l + 1;
         cl_kernel k = v > 1 ? kv : ks;
+        /* consecutive narrow levels: one work-group of rw, a barrier between them */
+        while (l1 < D->nsl[trans] && (size_t)cnt <= rw && (size_t)(D->slp[trans][l1 + 1] - D->slp[trans][l1]) <= rw) l1++;
+        if (l1 > l + 1) {
+            cl_int l0 = l;
+            if ((e = lcl__argv(kr, 3, LCL__A(n), LCL__A(l0), LCL__A(l1))) != CL_SUCCESS)
+                return lcl__clfail(ctx, e, "clSetKernelArg(lcl_klu_solve_run)", d->info.name);
+            if ((st = lcl__klu_launch(ctx, d, kr, rw, rw, "lcl_klu_solve_run")) != LCL_OK) return st;
+            l = l1 - 1;
+            continue;
+        }
         e = lcl__argv(k, 3, LCL__A(n), LCL__A(off), LCL__A(cnt));
         if (e == CL_SUCCESS && v > 1) e = LCL__CL->clSetKernelArg(k, 18, sizeof v, &v);
         if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_klu_solve_level)", d->info.name);

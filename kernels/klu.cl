@@ -102,6 +102,23 @@ __kernel void SFX(lcl_klu_solve_level_vec)(KLU_SOLVE_ARGS, const int V) {
     }
 }
 
+/* a run of narrow levels off .. cnt-1 (offsets lp into nodes) in one work-group, a barrier
+   between levels instead of a launch: the long chains of few nodes a level (BTF blocks coupled
+   through F, the deep L of a large block) cost a barrier each, not a launch */
+__kernel void SFX(lcl_klu_solve_run)(KLU_SOLVE_ARGS, __global const int *lp) {
+    int lid = get_local_id(0), ls = get_local_size(0), l, t, i, j, p, e;
+    for (l = off; l < cnt; l++) {
+        int o = lp[l], c = lp[l + 1] - o;
+        for (t = lid; t < c; t += ls) {
+            real s = 0;
+            i = nodes[o + t];
+            KLU_ROW_SUM(0, 1)
+            KLU_NODE_PUT()
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+}
+
 /* ---- refactor: the columns cols[off .. off+cnt-1] of one level of the column DAG --------------
    Work-group g takes columns g, g + G, ... and a dense scratch of ld values of its own in W
    (zero on entry, left zero), indexed by row - the column's block start cb[j]. The left-looking

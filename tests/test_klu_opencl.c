@@ -121,21 +121,33 @@ done:
     free(b); free(xh); free(xd);
 }
 
-/* the OpenCL context of the tests, its device refactoring (CPU devices default to the host) */
-static lcl_context *ko_ctx(void) {
+/* the OpenCL context of the tests, its device refactoring (CPU devices default to the host);
+   gpu_like: a GPU's shapes (work-groups on one refactor column, lanes on one row, runs of narrow
+   levels in one work-group) so that every kernel path runs on a CPU device too */
+static lcl_context *ko_ctx2(int gpu_like) {
     lcl_context *ctx = lt_ocl(NULL);
     if (!ctx) { lt_skip("no OpenCL device"); return NULL; }
     ctx->dev[0].tune.klu_refactor = 1;
+    if (gpu_like) {
+        ctx->dev[0].tune.klu_wg_max = (int)LCL__MIN(lcl__wg(&ctx->dev[0]), 64);
+        ctx->dev[0].tune.klu_lanes_max = 8;
+        ctx->dev[0].tune.klu_run_wg = 4;
+    }
     return ctx;
 }
+static lcl_context *ko_ctx(void) { return ko_ctx2(1); }
 
 static void test_klu_opencl_small(void) {
     lcl_context *ocl = ko_ctx(), *ser = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
     static const int64_t sizes[] = {1, 2, 17, 200};
     int si, t, btf, sc;
     if (!ocl || !ser) goto done;
-    for (t = 0; t < 2; t++) {
-        lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+    for (t = 0; t < 4; t++) {
+        if (t == 2) {   /* again with the device's own shapes */
+            lcl_context_destroy(ocl);
+            if (!(ocl = ko_ctx2(0))) goto done;
+        }
+        lcl_dtype dt = t & 1 ? LCL_F32 : LCL_F64;
         if (!ko_fp(ocl, dt)) { fprintf(stderr, "  no fp64 on the device: double left out\n"); continue; }
         for (si = 0; si < 4; si++)
             for (btf = 0; btf < 2; btf++)
@@ -144,7 +156,7 @@ static void test_klu_opencl_small(void) {
                     char name[64];
                     kt_random(ser, dt, sizes[si], sizes[si] > 20 ? 0.05 : 0.3, sc & 1 ? 0.2 : 1.0, &A);
                     snprintf(name, sizeof name, "random %lld", (long long)sizes[si]);
-                    ko_check(ser, ocl, name, &A, btf, (lcl_klu_scaling)sc, t ? 1.0 : 0);
+                    ko_check(ser, ocl, name, &A, btf, (lcl_klu_scaling)sc, t & 1 ? 1.0 : 0);
                     lcl_csr_free(&A);
                 }
     }
