@@ -55,8 +55,10 @@
         lcl_spmat  a sparse matrix in one of COO, CSR, CSC, ELL, SELL-C-sigma, HYB, DIA, BCSR, dense
                    (or chosen by auto), kept where the context computes; lcl_spmv / lcl_spmv_vec
         Matrix Market: lcl_mm_read / lcl_mm_read_dense / lcl_mm_write / lcl_mm_write_dense.
-        Sparse direct LU (KLU class, serial): lcl_klu_analyze -> lcl_klu_factor -> lcl_klu_refactor
-        (new values, same pattern) -> lcl_klu_solve / lcl_klu_tsolve.
+        Sparse direct LU (KLU class): lcl_klu_analyze -> lcl_klu_factor -> lcl_klu_refactor (new
+        values, same pattern) -> lcl_klu_solve / lcl_klu_tsolve (host arrays) or lcl_klu_solve_vec
+        (an lcl_vec). Serial host code; on OpenCL the factors may also live on device 0, where
+        refactor and solves run level-scheduled (GPUs; CPU devices keep the host's, faster there).
 
     CONFIGURATION MACROS (define before including)
         LINALG_CL_IMPLEMENTATION  create the implementation in this translation unit
@@ -78,7 +80,9 @@
         LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its work-groups in the
         trailing updates), LCL_NO_GRID / LCL_GRID (no / forced one-launch LU panel; forced needs
         -DLCL_GRID_PORTABLE off NVIDIA), LCL_GRID_GROUPS (that panel's work-groups),
-        LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches)
+        LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches), LCL_KLU_REFACTOR=0|1 (the sparse
+        LU's refactor on the host / device), LCL_KLU_SOLVE_MIN=N (its host-array solves on the
+        device from nnz(L+U) = N on; 0 never)
 
     NaN AND Inf
         Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
@@ -332,7 +336,14 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    simulator calls every Newton step), lcl_klu_solve / lcl_klu_tsolve solve A X = B / A^T X = B in
    place for nrhs right-hand sides (column-major, leading dimension ldb >= n).
    A is a square canonical lcl_csr (double or float; sums and factors in its dtype). factor and
-   refactor require the pattern analyze saw (LCL_ERR_INVALID_ARGUMENT otherwise). Errors:
+   refactor require the pattern analyze saw (LCL_ERR_INVALID_ARGUMENT otherwise).
+   OpenCL context: the factors get a copy on device 0 (made by factor when the device refactors
+   or solves, else by the first lcl_klu_solve_vec, declared with lcl_vec below). refactor runs
+   there on GPUs (level-scheduled over the column DAG; the same results as the host's, bit for
+   bit in double) and on the host on CPU devices; then the device's copy or the host's is stale,
+   and host-array solves go to the device while the host's is (solving with another context is
+   then refused). lcl_klu_solve_vec solves on the device, level-scheduled, without transfers.
+   Host-array solves also move to the device from nnz(L+U) >= 2^20 on a GPU. Errors:
    structurally singular A is LCL_ERR_SINGULAR at analyze, with info.structural_rank; a zero
    pivot is LCL_ERR_SINGULAR at factor or refactor, with info.singular_col (0-based column of A);
    NaN or Inf values LCL_ERR_NAN; a non-square or empty pattern LCL_ERR_DIMENSION. */

@@ -620,6 +620,22 @@ static void test_tool_solve_klu(void) {
     CHECK(sh(cmd, out, sizeof out) == 2 && strstr(out, "square") != NULL);
     CHECK(sh(LCL_BIN " --help", out, sizeof out) == 0 && strstr(out, "solve --method klu MATRIX") != NULL && strstr(out, "bench klu") != NULL);
     CHECK(sh("rm -f build/t_klu_sing.mtx", NULL, 0) == 0);
+    /* --vec: lcl_klu_solve_vec, on the serial backend the host vector; --reps: the median */
+    CHECK(klu_json("gen:circuit:300 --backend serial --tol 1 --vec --reps 3 --refactor 2", 1e-12, out, sizeof out) == 0);
+    CHECK_MSG(json_has(out, "solve_vec", "true"), "%s", out);
+    {
+        static const exit_case usage[] = {{LCL_BIN " solve gen:dense-random:5 --method lu --vec", 2}};
+        CHECK_EXITS(usage);
+    }
+    /* and on a device: the factors' copy, refactored there when LCL_KLU_REFACTOR=1 */
+    if (sh(LCL_BIN " info --json", out, sizeof out) == 0 && strstr(out, "\"index\":0")) {
+        CHECK(klu_json("gen:circuit:300 --backend opencl --tol 1 --vec --reps 2 --refactor 2", 1e-12, out, sizeof out) == 0);
+        CHECK_MSG(json_has(out, "solve_vec", "true") && json_has(out, "backend", "\"opencl\""), "%s", out);
+        setenv("LCL_KLU_REFACTOR", "1", 1);
+        CHECK(klu_json("gen:circuit:300 --backend opencl --tol 1 --refactor 2", 1e-12, out, sizeof out) == 0);
+        CHECK(klu_json("gen:circuit:300 --backend opencl --tol 1 --refactor 2 --vec --precision single", 1e-5, out, sizeof out) == 0);
+        unsetenv("LCL_KLU_REFACTOR");
+    }
 }
 
 static void test_tool_bench_klu(void) {
