@@ -359,6 +359,9 @@ typedef struct lcl_klu_opts {
     double dense;               /* a block switches to a dense LU (partial pivoting) of its remaining
                                    columns once a column of L fills this fraction of the rows below
                                    it; 0 = 0.6, negative = never (sparse throughout, as KLU) */
+    int refine;                 /* iterative refinement steps of each solve: 0 = up to 2 when the
+                                   reciprocal pivot growth is below 1e-3 (threshold pivoting let the
+                                   factors lose digits), otherwise none; negative = never */
 } lcl_klu_opts;                 /* NULL opts = all defaults */
 typedef struct lcl_klu_info {
     int64_t n, nnz;             /* of A */
@@ -8516,6 +8519,10 @@ struct lcl_klu_numeric {
     int64_t dt_max;
     lcl__ws dws;
     int dnt;
+    double growth, rcond;       /* of the last factor or refactor */
+    int refine, refine_opt;     /* refinement steps of the solves (0: none), opts.refine */
+    void *rb, *rr;              /* n values each: a right-hand side and its residual, for refinement */
+    double *racc;               /* n: the residual, summed in double */
 };
 typedef struct lcl__klu_work {
     int32_t *flag, *stack, *list, *trow, *tmap;
@@ -8915,8 +8922,56 @@ LCL__PRIVATE void lcl__klu_solve_##S(const lcl_klu_symbolic *Sy, const lcl_klu_n
         } \
     } \
 }
+/* Iterative refinement of a solved column x of A X = B or A^T X = B (b saved in N->rb): r = b - op(A) x
+   from B's entries (A(prow[k], Q[j]) = B(k, j) Rs[prow[k]]), summed in double, then x += op(A) \ r;
+   up to N->refine steps, fewer once the residual stops halving. */
+#define LCL__DEF_KLU_REFINE(S, T) \
+LCL__PRIVATE void lcl__klu_refine_##S(const lcl_klu_symbolic *Sy, const lcl_klu_numeric *N, T *x, int trans) { \
+    const T *cx = (const T *)N->Cx, *b = (const T *)N->rb; \
+    const int32_t *Ci = N->Ci, *prow = N->prow, *Q = Sy->Q; \
+    T *r = (T *)N->rr; \
+    double *acc = N->racc, prev = 0; \
+    int64_t n = N->n, i, j, p; \
+    int step; \
+    for (step = 0; step < N->refine; step++) { \
+        double rn = 0; \
+        if (!trans) { \
+            for (i = 0; i < n; i++) acc[i] = (double)b[i]; \
+            for (j = 0; j < n; j++) { \
+                double xj = (double)x[Q[j]]; \
+                if (xj != 0) \
+                    for (p = N->Cp[j]; p < N->Cp[j + 1]; p++) { \
+                        int32_t a = prow[Ci[p]]; \
+                        acc[a] -= (double)cx[p] * (N->Rs ? N->Rs[a] : 1.0) * xj; \
+                    } \
+            } \
+        } else \
+            for (j = 0; j < n; j++) { \
+                double sum = (double)b[Q[j]]; \
+                for (p = N->Cp[j]; p < N->Cp[j + 1]; p++) { \
+                    int32_t a = prow[Ci[p]]; \
+                    sum -= (double)cx[p] * (N->Rs ? N->Rs[a] : 1.0) * (double)x[a]; \
+                } \
+                acc[Q[j]] = sum; \
+            } \
+        for (i = 0; i < n; i++) { r[i] = (T)acc[i]; rn = LCL__MAX(rn, LCL__ABS(acc[i])); } \
+        if (rn == 0 || (step > 0 && rn > prev / 2)) break; \
+        prev = rn; \
+        lcl__klu_solve_##S(Sy, N, 1, r, n, trans); \
+        for (i = 0; i < n; i++) x[i] += r[i]; \
+    } \
+}
 LCL__DEF_KLU(d, double)
 LCL__DEF_KLU(s, float)
+LCL__DEF_KLU_REFINE(d, double)
+LCL__DEF_KLU_REFINE(s, float)
+
+/* the numeric object's statistics and refinement steps after a factor or refactor */
+LCL__PRIVATE void lcl__klu_after(lcl_klu_numeric *N) {
+    if (N->dtype == LCL_F32) lcl__klu_stats_s(N, &N->growth, &N->rcond);
+    else lcl__klu_stats_d(N, &N->growth, &N->rcond);
+    N->refine = N->refine_opt < 0 ? 0 : N->refine_opt > 0 ? N->refine_opt : N->growth < 1e-3 ? 2 : 0;
+}
 
 /* Levels of the refactor's column DAG, for the parallel backends: column j reads every column k
    of U(:, j)'s pattern (k < j, same block), so level[j] = 1 + max level[k], 0 when U(:, j) is
@@ -8948,6 +9003,7 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N) {
     LCL_FREE(N->piv); LCL_FREE(N->pinv); LCL_FREE(N->prow);
     LCL_FREE(N->Cp); LCL_FREE(N->Cd); LCL_FREE(N->Ci); LCL_FREE(N->Cx); LCL_FREE(N->amap);
     LCL_FREE(N->Rs); LCL_FREE(N->X); LCL_FREE(N->tail); LCL_FREE(N->D); LCL_FREE(N->dpiv);
+    LCL_FREE(N->rb); LCL_FREE(N->rr); LCL_FREE(N->racc);
     lcl__ws_free(&N->dws);
     LCL_FREE(N);
 }
@@ -8989,8 +9045,8 @@ LCL__PRIVATE void lcl__klu_info_fill(const lcl_klu_symbolic *S, const lcl_klu_nu
     info->nnz_u = N->Up[N->n] + N->n;
     info->flops = flops;
     info->singular_col = -1;
-    if (N->dtype == LCL_F32) lcl__klu_stats_s(N, &info->growth, &info->rcond);
-    else lcl__klu_stats_d(N, &info->growth, &info->rcond);
+    info->growth = N->growth;
+    info->rcond = N->rcond;
 }
 
 /* B = A(P, Q) as CSC (rows ascending, so each column's entries above its block come first) and
@@ -9071,6 +9127,9 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
         (N->scale != LCL_KLU_SCALE_NONE && !(N->Rs = (double *)lcl__alloc(ctx, "KLU row scale", (size_t)n, sizeof(double), &st))) ||
         !(N->X = lcl__alloc(ctx, "KLU work vector", (size_t)n, es, &st)) ||
         !(N->tail = (int64_t *)lcl__alloc(ctx, "KLU block tails", (size_t)S->nblocks, sizeof(int64_t), &st)) ||
+        !(N->rb = lcl__alloc(ctx, "KLU refinement vectors", (size_t)n, es, &st)) ||
+        !(N->rr = lcl__alloc(ctx, "KLU refinement vectors", (size_t)n, es, &st)) ||
+        !(N->racc = (double *)lcl__alloc(ctx, "KLU refinement vectors", (size_t)n, sizeof(double), &st)) ||
         !(w.flag = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
         !(w.stack = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
         !(w.list = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
@@ -9082,6 +9141,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     for (j = 0; j < S->nblocks; j++) N->tail[j] = S->R[j + 1];
     N->dense = S->opts.dense < 0 ? 0 : S->opts.dense > 0 ? S->opts.dense : 0.6;
     N->dnt = lcl__dense_threads(ctx, LCL__KLU_TAIL_MIN * 4);
+    N->refine_opt = S->opts.refine;
     if ((st = lcl__klu_pattern(ctx, S, A, N, w.flag)) != LCL_OK || (st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) goto fail;
     {   /* first capacity: the ordering's estimates, else twice the blocks' entries */
         double el = S->est_lnz > 0 ? S->est_lnz : (double)(A->nnz - S->nnz_offdiag) + (double)n;
@@ -9099,6 +9159,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     }
     for (j = 0; j < A->nnz; j++) N->Ci[j] = N->pinv[N->Ci[j]];
     for (j = 0; j < n; j++) N->prow[j] = S->P[N->piv[j]];
+    lcl__klu_after(N);
     if (info) {
         lcl__klu_info_fill(S, N, w.flops, info);
         info->off_diag_pivots = w.offpiv;
@@ -9127,6 +9188,7 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
     if ((st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) return st;
     r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &flops, &unstable, &bad) : lcl__klu_relu_d(S, N, &flops, &unstable, &bad);
     if (r) return lcl__klu_singular(ctx, fn, S, bad, info);
+    lcl__klu_after(N);
     if (info) {
         lcl__klu_info_fill(S, N, flops, info);
         info->off_diag_pivots = 0;
@@ -9144,8 +9206,24 @@ LCL__PRIVATE lcl_status lcl__klu_solve(lcl_context *ctx, const char *fn, const l
                          (long long)nrhs, (long long)ldb, (long long)N->n);
     if (S->n != N->n || S->pattern_hash != N->pattern_hash)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the symbolic analysis is not the factors'", fn);
-    if (N->dtype == LCL_F32) lcl__klu_solve_s(S, N, nrhs, B, ldb, trans);
-    else lcl__klu_solve_d(S, N, nrhs, B, ldb, trans);
+    if (!N->refine) {
+        if (N->dtype == LCL_F32) lcl__klu_solve_s(S, N, nrhs, B, ldb, trans);
+        else lcl__klu_solve_d(S, N, nrhs, B, ldb, trans);
+    } else {   /* column by column: each keeps its right-hand side for the residual */
+        size_t es = lcl__dsize(N->dtype);
+        int64_t c;
+        for (c = 0; c < nrhs; c++) {
+            char *x = (char *)B + (size_t)(c * ldb) * es;
+            memcpy(N->rb, x, (size_t)N->n * es);
+            if (N->dtype == LCL_F32) {
+                lcl__klu_solve_s(S, N, 1, x, ldb, trans);
+                lcl__klu_refine_s(S, N, (float *)x, trans);
+            } else {
+                lcl__klu_solve_d(S, N, 1, x, ldb, trans);
+                lcl__klu_refine_d(S, N, (double *)x, trans);
+            }
+        }
+    }
     return LCL_OK;
 }
 LCL_API lcl_status lcl_klu_solve(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, int64_t nrhs,

@@ -548,6 +548,52 @@ static void test_klu_dense_tail(void) {
     lcl_context_destroy(ctx);
 }
 
+/* iterative refinement: gen:circuit in natural order inside its blocks with the default threshold
+   (0.001) loses digits to pivot growth; the default (refine when the reciprocal growth is below
+   1e-3) brings the residuals of solve and tsolve (two right-hand sides) to rounding level, in
+   double and float; refine = -1 turns it off and then the residual is what the factors give. */
+static void test_klu_refine(void) {
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    int t, tr, off;
+    if (!ctx) return;
+    for (t = 0; t < 2; t++) {
+        lcl_coo C;
+        lcl_csr A;
+        lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+        size_t es = t ? 4 : 8;
+        CHECK_OK(ctx, lclg_gen_coo(ctx, "circuit:3000", 2, dt, &C, NULL, 0));
+        CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &A));
+        for (off = 0; off < 2; off++) {
+            lcl_klu_symbolic S;
+            lcl_klu_numeric *N = NULL;
+            lcl_klu_info info;
+            int64_t n = A.rows;
+            kt_symbolic(&A, 1, &S);
+            S.opts.refine = off ? -1 : 0;
+            CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info));
+            if (N) {
+                CHECK_MSG(info.growth < 1e-3, "circuit:3000 natural order: growth %g, expected below 1e-3", info.growth);
+                CHECK(N->refine == (off ? 0 : 2));
+                for (tr = 0; tr < 2; tr++) {
+                    void *b = kt_rhs(dt, n, 2, n), *x = malloc((size_t)(2 * n) * es);
+                    double r;
+                    memcpy(x, b, (size_t)(2 * n) * es);
+                    CHECK_OK(ctx, tr ? lcl_klu_tsolve(ctx, &S, N, 2, x, n) : lcl_klu_solve(ctx, &S, N, 2, x, n));
+                    r = kt_resid(&A, tr, x, b, 2, n);
+                    if (!off) CHECK_MSG(r <= (t ? 1e-6 : 1e-15), "refined %s residual %g (%s)", tr ? "tsolve" : "solve", r, t ? "float" : "double");
+                    if (getenv("LT_KLU_VERBOSE")) printf("  refine %s %s: growth %.2g residual %.2g\n", off ? "off" : "auto", tr ? "tsolve" : "solve", info.growth, r);
+                    free(b); free(x);
+                }
+            }
+            lcl_klu_numeric_free(N);
+            kt_sym_free(&S);
+        }
+        lcl_csr_free(&A);
+        lcl_coo_free(&C);
+    }
+    lcl_context_destroy(ctx);
+}
+
 void lt_suite_klu(void) {
     LT_RUN(test_klu_small);
     LT_RUN(test_klu_offdiag_pivots);
@@ -555,5 +601,6 @@ void lt_suite_klu(void) {
     LT_RUN(test_klu_circuit);
     LT_RUN(test_klu_errors);
     LT_RUN(test_klu_dense_tail);
+    LT_RUN(test_klu_refine);
 }
 #endif
