@@ -358,7 +358,7 @@ typedef struct lcl_klu_opts {
     double growth_limit;        /* refactor: info.refactor_unstable above this pivot growth, 0 = 1e8 */
     double dense;               /* a block switches to a dense LU (partial pivoting) of its remaining
                                    columns once a column of L fills this fraction of the rows below
-                                   it; 0 = 0.6, negative = never (sparse throughout, as KLU) */
+                                   it; 0 = 0.8, negative = never (sparse throughout, as KLU) */
     int refine;                 /* iterative refinement steps of each solve: 0 = up to 2 when the
                                    reciprocal pivot growth is below 1e-3 (threshold pivoting let the
                                    factors lose digits), otherwise none; negative = never */
@@ -9139,7 +9139,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
         goto fail;
     for (j = 0; j < n; j++) N->pinv[j] = -1;
     for (j = 0; j < S->nblocks; j++) N->tail[j] = S->R[j + 1];
-    N->dense = S->opts.dense < 0 ? 0 : S->opts.dense > 0 ? S->opts.dense : 0.6;
+    N->dense = S->opts.dense < 0 ? 0 : S->opts.dense > 0 ? S->opts.dense : 0.8;
     N->dnt = lcl__dense_threads(ctx, LCL__KLU_TAIL_MIN * 4);
     N->refine_opt = S->opts.refine;
     if ((st = lcl__klu_pattern(ctx, S, A, N, w.flag)) != LCL_OK || (st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) goto fail;

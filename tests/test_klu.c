@@ -542,6 +542,26 @@ static void test_klu_dense_tail(void) {
             CHECK(strstr(lcl_last_error(ctx), "singular") != NULL);
             lcl_klu_numeric_free(N1);
         }
+        /* every allocation of a factor with a tail failing in turn: a clean error, nothing leaked */
+        {
+            long k, out0;
+            kt_sym_free(&S);
+            lcl_csr_free(&A);
+            kt_random(ctx, LCL_F64, n, 0.04, 1.0, &A);
+            kt_symbolic(&A, 0, &S);
+            S.opts.tol = 1;
+            out0 = lt_alloc_outstanding();
+            for (k = 1; k < 80; k++) {
+                lcl_status st;
+                N1 = NULL;
+                lt_alloc_fail_at(k);
+                st = lcl_klu_factor(ctx, &S, &A, &N1, NULL);
+                lt_alloc_fail_at(0);
+                if (st == LCL_OK) { CHECK(N1 && N1->tail[0] < n); lcl_klu_numeric_free(N1); break; }
+                CHECK_MSG(st == LCL_ERR_OUT_OF_MEMORY && N1 == NULL, "allocation %ld failing: %s", k, lcl_last_error(ctx));
+            }
+            CHECK(k < 80 && lt_alloc_outstanding() == out0);
+        }
         kt_sym_free(&S);
         lcl_csr_free(&A);
     }

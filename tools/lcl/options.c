@@ -200,7 +200,7 @@ static const lcl_option options[] = {
     {"--refine", "K", OFF(refine), set_refine, "--refine needs -1 (off), 0 (auto) or a step count up to 100, got '%s'", KLU_CMDS,
      "iterative refinement steps of each solve (default 0: up to 2 when pivot growth lost digits)"},
     {"--dense", "F", OFF(dense), set_dense, "--dense needs a fraction in (0, 1] or a negative number (never), got '%s'", KLU_CMDS,
-     "a block goes dense once a column of L fills F of the rows below it (default 0.6; negative: never)"},
+     "a block goes dense once a column of L fills F of the rows below it (default 0.8; negative: never)"},
     {"--refactor", "K", OFF(refactor), set_reps, "--refactor needs a count from 1 to 10000, got '%s'", CMD_SOLVE_KLU,
      "K refactors with perturbed values (same pattern and pivots): t_refactor is their median"},
     {"--format", "F", OFF(format), set_format, "unknown format '%s' (coo, csr, csc, ell, sell, hyb, dia, bcsr, dense, auto)",
