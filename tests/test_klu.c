@@ -170,6 +170,7 @@ static void *kt_rhs(lcl_dtype dt, int64_t n, int64_t nrhs, int64_t ld) {
     return b;
 }
 
+static double kt_dense = 0;   /* opts.dense of kt_check's factorizations */
 /* factor, solve and tsolve with nrhs = 3, residuals; then refactor with perturbed values (0
    allocation calls) and solve again; with n <= 500 the solution against lcl_gesv's */
 static void kt_check(lcl_context *ctx, const char *name, lcl_csr *A, int btf, lcl_klu_scaling scale, double ptol) {
@@ -184,6 +185,7 @@ static void kt_check(lcl_context *ctx, const char *name, lcl_csr *A, int btf, lc
     kt_symbolic(A, btf, &S);
     S.opts.scale = scale;
     S.opts.tol = ptol;
+    S.opts.dense = kt_dense;
     memset(&info, 0, sizeof info);
     CHECK_OK(ctx, lcl_klu_factor(ctx, &S, A, &N, &info));
     if (!N) { kt_sym_free(&S); return; }
@@ -466,11 +468,159 @@ static void test_klu_errors(void) {
     lcl_context_destroy(ctx);
 }
 
+/* dense tails: a block's last columns factored as one dense LU (partial pivoting), refactored
+   without pivoting. Random unsymmetric matrices in natural order fill in, so tails start early;
+   with tails everywhere (dense 0.01), the default, and none (-1) the checks of kt_check hold
+   (refactor after solves, no allocation) and the solutions agree; a zero row gives a zero pivot
+   inside the tail, in factor and in refactor. */
+static void test_klu_dense_tail(void) {
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    static const double dens[] = {-1, 0, 0.01};
+    int t, d;
+    if (!ctx) return;
+    for (t = 0; t < 2; t++)
+        for (d = 0; d < 3; d++) {
+            lcl_csr A;
+            lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+            kt_dense = dens[d];
+            kt_random(ctx, dt, 301, 0.03, 1.0, &A);
+            kt_check(ctx, dens[d] < 0 ? "random 301, no tail" : "random 301, tail", &A, 0, LCL_KLU_SCALE_DEFAULT, 1.0);
+            kt_random(ctx, dt, 97, 0.05, 0.2, &A);
+            kt_check(ctx, "random 97", &A, 1, LCL_KLU_SCALE_NONE, t ? 1.0 : 0);
+            lcl_csr_free(&A);
+        }
+    kt_dense = 0;
+    {   /* the tail is there, and solutions with and without it agree */
+        lcl_csr A;
+        lcl_klu_symbolic S;
+        lcl_klu_numeric *N1 = NULL, *N2 = NULL;
+        int64_t n = 200, i;
+        double *x1, *x2, dx = 0, xn = 0;
+        kt_random(ctx, LCL_F64, n, 0.04, 1.0, &A);
+        kt_symbolic(&A, 0, &S);
+        S.opts.tol = 1;
+        S.opts.dense = -1;
+        CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N1, NULL));
+        S.opts.dense = 0;
+        CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N2, NULL));
+        if (N1 && N2) {
+            CHECK(N1->tail[0] == n && N2->tail[0] < n - LCL__KLU_TAIL_MIN);
+            x1 = (double *)kt_rhs(LCL_F64, n, 1, n);
+            x2 = (double *)malloc((size_t)n * 8);
+            memcpy(x2, x1, (size_t)n * 8);
+            CHECK_OK(ctx, lcl_klu_solve(ctx, &S, N1, 1, x1, n));
+            CHECK_OK(ctx, lcl_klu_solve(ctx, &S, N2, 1, x2, n));
+            for (i = 0; i < n; i++) { dx = fmax(dx, fabs(x1[i] - x2[i])); xn = fmax(xn, fabs(x1[i])); }
+            CHECK_MSG(dx <= 1e-9 * xn, "tail vs no tail: |dx| %g |x| %g", dx, xn);
+            free(x1); free(x2);
+        }
+        lcl_klu_numeric_free(N1); lcl_klu_numeric_free(N2);
+        N1 = N2 = NULL;
+        {
+            double *v;
+            lcl_klu_info info;
+            int64_t p, q;
+            lcl_csr_free(&A);
+            kt_random(ctx, LCL_F64, n, 0.04, 1.0, &A);
+            /* row n-1 zero: singular in any order, found in the last column of the tail */
+            v = (double *)A.val;
+            for (p = A.ptr[n - 1]; p < A.ptr[n]; p++) v[p] = 0;
+            kt_sym_free(&S);
+            kt_symbolic(&A, 0, &S);
+            S.opts.tol = 1;
+            memset(&info, 0, sizeof info);
+            CHECK(lcl_klu_factor(ctx, &S, &A, &N1, &info) == LCL_ERR_SINGULAR && N1 == NULL);
+            CHECK(info.singular_col >= 0 && info.singular_col < n);
+            /* a good factorization, then refactor with the zero row: singular in refactor */
+            for (p = A.ptr[n - 1], q = 1; p < A.ptr[n]; p++, q++) v[p] = 0.5 + 0.1 * (double)q;
+            CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N1, &info));
+            CHECK(N1 && N1->tail[0] < n);
+            for (p = A.ptr[n - 1]; p < A.ptr[n]; p++) v[p] = 0;
+            info.singular_col = -1;
+            CHECK(N1 && lcl_klu_refactor(ctx, &S, &A, N1, &info) == LCL_ERR_SINGULAR);
+            CHECK(info.singular_col >= 0 && info.singular_col < n);
+            CHECK(strstr(lcl_last_error(ctx), "singular") != NULL);
+            lcl_klu_numeric_free(N1);
+        }
+        /* every allocation of a factor with a tail failing in turn: a clean error, nothing leaked */
+        {
+            long k, out0;
+            kt_sym_free(&S);
+            lcl_csr_free(&A);
+            kt_random(ctx, LCL_F64, n, 0.04, 1.0, &A);
+            kt_symbolic(&A, 0, &S);
+            S.opts.tol = 1;
+            out0 = lt_alloc_outstanding();
+            for (k = 1; k < 80; k++) {
+                lcl_status st;
+                N1 = NULL;
+                lt_alloc_fail_at(k);
+                st = lcl_klu_factor(ctx, &S, &A, &N1, NULL);
+                lt_alloc_fail_at(0);
+                if (st == LCL_OK) { CHECK(N1 && N1->tail[0] < n); lcl_klu_numeric_free(N1); break; }
+                CHECK_MSG(st == LCL_ERR_OUT_OF_MEMORY && N1 == NULL, "allocation %ld failing: %s", k, lcl_last_error(ctx));
+            }
+            CHECK(k < 80 && lt_alloc_outstanding() == out0);
+        }
+        kt_sym_free(&S);
+        lcl_csr_free(&A);
+    }
+    lcl_context_destroy(ctx);
+}
+
+/* iterative refinement: gen:circuit in natural order inside its blocks with the default threshold
+   (0.001) loses digits to pivot growth; the default (refine when the reciprocal growth is below
+   1e-3) brings the residuals of solve and tsolve (two right-hand sides) to rounding level, in
+   double and float; refine = -1 turns it off and then the residual is what the factors give. */
+static void test_klu_refine(void) {
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    int t, tr, off;
+    if (!ctx) return;
+    for (t = 0; t < 2; t++) {
+        lcl_coo C;
+        lcl_csr A;
+        lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+        size_t es = t ? 4 : 8;
+        CHECK_OK(ctx, lclg_gen_coo(ctx, "circuit:3000", 2, dt, &C, NULL, 0));
+        CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &A));
+        for (off = 0; off < 2; off++) {
+            lcl_klu_symbolic S;
+            lcl_klu_numeric *N = NULL;
+            lcl_klu_info info;
+            int64_t n = A.rows;
+            kt_symbolic(&A, 1, &S);
+            S.opts.refine = off ? -1 : 0;
+            CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info));
+            if (N) {
+                CHECK_MSG(info.growth < 1e-3, "circuit:3000 natural order: growth %g, expected below 1e-3", info.growth);
+                CHECK(N->refine == (off ? 0 : 2));
+                for (tr = 0; tr < 2; tr++) {
+                    void *b = kt_rhs(dt, n, 2, n), *x = malloc((size_t)(2 * n) * es);
+                    double r;
+                    memcpy(x, b, (size_t)(2 * n) * es);
+                    CHECK_OK(ctx, tr ? lcl_klu_tsolve(ctx, &S, N, 2, x, n) : lcl_klu_solve(ctx, &S, N, 2, x, n));
+                    r = kt_resid(&A, tr, x, b, 2, n);
+                    if (!off) CHECK_MSG(r <= (t ? 1e-6 : 1e-15), "refined %s residual %g (%s)", tr ? "tsolve" : "solve", r, t ? "float" : "double");
+                    if (getenv("LT_KLU_VERBOSE")) printf("  refine %s %s: growth %.2g residual %.2g\n", off ? "off" : "auto", tr ? "tsolve" : "solve", info.growth, r);
+                    free(b); free(x);
+                }
+            }
+            lcl_klu_numeric_free(N);
+            kt_sym_free(&S);
+        }
+        lcl_csr_free(&A);
+        lcl_coo_free(&C);
+    }
+    lcl_context_destroy(ctx);
+}
+
 void lt_suite_klu(void) {
     LT_RUN(test_klu_small);
     LT_RUN(test_klu_offdiag_pivots);
     LT_RUN(test_klu_real);
     LT_RUN(test_klu_circuit);
     LT_RUN(test_klu_errors);
+    LT_RUN(test_klu_dense_tail);
+    LT_RUN(test_klu_refine);
 }
 #endif

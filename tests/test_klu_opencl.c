@@ -7,6 +7,8 @@
    wrong length, dtype, backend or context. Sizes 1, 2, 17, 200, the real matrices and
    gen:circuit up to 20000, double and single (double skipped where the device has no fp64).
    The device refactor is forced on (tune.klu_refactor: CPU devices default to the host's).
+   Without dense tails and refinement ("plain"), and with the library's defaults, where a block
+   with a dense tail refactors on the host and host-array solves refine there.
 
    Compiled inside tests/run_tests.c after test_klu.c (its kt_ helpers, struct lcl_klu_numeric);
    compiled alone it is empty. */
@@ -39,7 +41,8 @@ static int ko_fp(lcl_context *ctx, lcl_dtype dt) { return dt == LCL_F32 || ctx->
 
 /* A factored on a serial context (H) and on the OpenCL one (D); solves of both kinds compared;
    then a refactor of perturbed values on both (D's on the device), compared factor by factor */
-static void ko_check(lcl_context *ser, lcl_context *ocl, const char *name, lcl_csr *A, int btf, lcl_klu_scaling scale, double ptol) {
+static void ko_check2(lcl_context *ser, lcl_context *ocl, const char *name, lcl_csr *A, int btf, lcl_klu_scaling scale, double ptol,
+                      int plain) {
     lcl_klu_symbolic S;
     lcl_klu_numeric *H = NULL, *D = NULL;
     lcl_klu_info ih, id;
@@ -52,6 +55,10 @@ static void ko_check(lcl_context *ser, lcl_context *ocl, const char *name, lcl_c
     kt_symbolic(A, btf, &S);
     S.opts.scale = scale;
     S.opts.tol = ptol;
+    if (plain) {   /* no dense tails (refactored on the host), no refinement (host-array solves only) */
+        S.opts.dense = -1;
+        S.opts.refine = -1;
+    }
     CHECK_OK(ser, lcl_klu_factor(ser, &S, A, &H, &ih));
     CHECK_OK(ocl, lcl_klu_factor(ocl, &S, A, &D, &id));
     CHECK_OK(ocl, lcl_vec_create(ocl, dt, n, b, &v));
@@ -71,7 +78,7 @@ static void ko_check(lcl_context *ser, lcl_context *ocl, const char *name, lcl_c
             CHECK_OK(ocl, lcl_vec_write(ocl, v, b));
             CHECK_OK(ocl, lcl_klu_solve_vec(ocl, &S, D, LCL_NO_TRANS, v));
             CHECK_MSG(lt_alloc_calls() == 0, "%s: device refactor and solve made %ld host allocation calls", name, lt_alloc_calls());
-            CHECK_MSG(D->cl && D->cl->host_stale, "%s: the refactor did not run on the device", name);
+            CHECK_MSG(!plain || (D->cl && D->cl->host_stale), "%s: the refactor did not run on the device", name);
             CHECK_MSG(fabs(ih.growth - id.growth) <= 1e-6 * ih.growth && fabs(ih.rcond - id.rcond) <= 1e-6 * ih.rcond &&
                       ih.refactor_unstable == id.refactor_unstable && ih.nnz_l == id.nnz_l,
                       "%s: info growth %g/%g rcond %g/%g unstable %d/%d", name, ih.growth, id.growth, ih.rcond, id.rcond,
@@ -99,14 +106,17 @@ static void ko_check(lcl_context *ser, lcl_context *ocl, const char *name, lcl_c
         r = kt_resid(A, tr, xd, b, 1, n);
         rh = kt_resid(A, tr, xh, b, 1, n);
         dx = ko_diff(dt, xd, xh, n);
-        /* the device sums rows where the host pushes columns: residuals alike, not equal */
-        CHECK_MSG(r <= LCL__MAX((t == 2 ? 10 : 1) * tol, 10 * rh) && (dx <= close || ih.rcond < 1e-6),
+        /* the device sums rows where the host pushes columns: residuals alike, not equal; where the
+           host refines (pivot growth lost digits), lcl_klu_solve_vec does not: a looser bound */
+        CHECK_MSG(H->refine ? r <= (dt == LCL_F32 ? 1e-2 : 1e-8) : r <= LCL__MAX((t == 2 ? 10 : 1) * tol, 10 * rh) && (dx <= close || ih.rcond < 1e-6),
                   "%s (%s, btf %d, scale %d, %s%s): residual %.3g (host %.3g), |x_dev - x_host| / |x_host| %.3g", name,
                   dt == LCL_F32 ? "float" : "double", btf, (int)scale, tr ? "A^T x = b" : "A x = b", t == 2 ? " after refactor" : "", r, rh, dx);
         if (t == 2) {   /* host arrays after a device refactor: solved on the device, the same x */
             memcpy(xh, b, (size_t)n * es);
             CHECK_OK(ocl, lcl_klu_solve(ocl, &S, D, 1, xh, n));
-            CHECK_MSG(ko_diff(dt, xh, xd, n) == 0, "%s: host-array solve after device refactor differs: %.3g", name, ko_diff(dt, xh, xd, n));
+            CHECK_MSG(plain ? ko_diff(dt, xh, xd, n) == 0 : kt_resid(A, 0, xh, b, 1, n) <= 10 * tol,
+                      "%s: host-array solve after device refactor differs: %.3g, residual %.3g", name, ko_diff(dt, xh, xd, n),
+                      kt_resid(A, 0, xh, b, 1, n));
             memcpy(xh, b, (size_t)n * es);
             CHECK_OK(ocl, lcl_klu_tsolve(ocl, &S, D, 1, xh, n));
             CHECK_MSG(kt_resid(A, 1, xh, b, 1, n) <= 10 * tol, "%s: host-array tsolve after device refactor: residual %.3g", name,
@@ -119,6 +129,10 @@ done:
     lcl_klu_numeric_free(D);
     kt_sym_free(&S);
     free(b); free(xh); free(xd);
+}
+
+static void ko_check(lcl_context *ser, lcl_context *ocl, const char *name, lcl_csr *A, int btf, lcl_klu_scaling scale, double ptol) {
+    ko_check2(ser, ocl, name, A, btf, scale, ptol, 1);
 }
 
 /* the OpenCL context of the tests, its device refactoring (CPU devices default to the host);
@@ -181,6 +195,7 @@ static void test_klu_opencl_real(void) {
             if (lcl_mm_read(ser, path, dt, LCL_MM_EXPAND, &C, NULL) != LCL_OK) { CHECK_MSG(0, "%s: %s", path, lcl_last_error(ser)); continue; }
             CHECK_OK(ser, lcl_csr_from_coo(ser, &C, &A));
             ko_check(ser, ocl, names[i], &A, 1, LCL_KLU_SCALE_DEFAULT, 0);
+            ko_check2(ser, ocl, names[i], &A, 1, LCL_KLU_SCALE_DEFAULT, 0, 0);
             lcl_csr_free(&A);
             lcl_coo_free(&C);
         }
@@ -203,6 +218,7 @@ static void test_klu_opencl_circuit(void) {
             CHECK_OK(ser, lclg_gen_coo(ser, specs[i], 1, dt, &C, NULL, 0));
             CHECK_OK(ser, lcl_csr_from_coo(ser, &C, &A));
             ko_check(ser, ocl, specs[i], &A, 1, LCL_KLU_SCALE_DEFAULT, 1.0);
+            ko_check2(ser, ocl, specs[i], &A, 1, LCL_KLU_SCALE_DEFAULT, 0, 0);   /* dense tails, refinement */
             lcl_csr_free(&A);
             lcl_coo_free(&C);
         }
@@ -223,6 +239,7 @@ static void test_klu_opencl_singular(void) {
     if (!ocl || !ser) goto done;
     kt_random(ser, LCL_F64, 60, 0.08, 1.0, &A);
     kt_symbolic(&A, 1, &S);
+    S.opts.dense = -1;   /* no dense tail: every column refactored on the device */
     v = (double *)A.val;
     keep = (double *)malloc((size_t)A.nnz * 8);
     memcpy(keep, v, (size_t)A.nnz * 8);
@@ -271,6 +288,7 @@ static void test_klu_opencl_errors(void) {
     if (!ocl || !ser) goto done;
     kt_random(ser, LCL_F64, 17, 0.3, 1.0, &A);
     kt_symbolic(&A, 1, &S);
+    S.opts.dense = -1;
     for (i = 0; i < 17; i++) b[i] = x[i] = 1.0 + i;
     if (!ko_fp(ocl, LCL_F64)) {
         CHECK_OK(ocl, lcl_klu_factor(ocl, &S, &A, &N, &info));
