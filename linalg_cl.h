@@ -342,8 +342,10 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    there on GPUs (level-scheduled over the column DAG; the same results as the host's, bit for
    bit in double) and on the host on CPU devices; then the device's copy or the host's is stale,
    and host-array solves go to the device while the host's is (solving with another context is
-   then refused). lcl_klu_solve_vec solves on the device, level-scheduled, without transfers.
-   Host-array solves also move to the device from nnz(L+U) >= 2^20 on a GPU. Errors:
+   then refused). Factors with a dense tail (opts.dense) refactor on the host, and refinement
+   (opts.refine) runs there too, the device's values fetched once. lcl_klu_solve_vec solves on the
+   device, level-scheduled, without transfers. Host-array solves also move to the device from
+   nnz(L+U) >= 2^20 on a GPU. Errors:
    structurally singular A is LCL_ERR_SINGULAR at analyze, with info.structural_rank; a zero
    pivot is LCL_ERR_SINGULAR at factor or refactor, with info.singular_col (0-based column of A);
    NaN or Inf values LCL_ERR_NAN; a non-square or empty pattern LCL_ERR_DIMENSION. */

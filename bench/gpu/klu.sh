@@ -8,15 +8,19 @@
 #   opencl --vec            the same, the solve on a device vector (lcl_klu_solve_vec): no transfers
 #   opencl LCL_KLU_REFACTOR=0   refactor on the host (values uploaded before the next device solve)
 # t_refactor: median of REFACTORS refactors of perturbed values; t_solve: median of REPS solves after
-# a warm-up. Dense tails (lcl__klu_retail) refactor on the host: a matrix with tails times the host's
-# refactor plus the upload under every opencl row.
+# a warm-up. A matrix whose factors have a dense tail (the library's default, --dense 0.8) refactors
+# on the host, tails and all, so its opencl rows time the host's refactor; DENSES' "-1" rows (no
+# tails, sparse throughout) time the device's. gen:circuit:100000 with -1 factors for ~30 s on the
+# host: the whole script may pass 600 s; split it (PRECISIONS=double, MATRICES=..., DENSES=-1).
 #   bash bench/gpu/klu.sh
 # Environment: MATRICES (default gen:circuit:10000 gen:circuit:100000, the square matrices of
-# tests/data/matrices and ../shared/matrices), PRECISIONS (default "double single"), REFACTORS
-# (default 5), REPS (default 10), TESTS=0 to skip the tests, DEVICE, OUT. Log: $OUT/klu.log.
+# tests/data/matrices and ../shared/matrices), PRECISIONS (default "double single"), DENSES (default
+# "default -1": --dense as given, default none), REFACTORS (default 3), REPS (default 10), TESTS=0 to
+# skip the tests, DEVICE, OUT. Log: $OUT/klu.log.
 . "$(dirname "$0")/setup.sh"
 PRECISIONS=${PRECISIONS:-double single}
-REFACTORS=${REFACTORS:-5}
+REFACTORS=${REFACTORS:-3}
+DENSES=${DENSES:-default -1}
 REPS=${REPS:-10}
 if [ -z "${MATRICES:-}" ]; then
     MATRICES="gen:circuit:10000 gen:circuit:100000"
@@ -29,10 +33,13 @@ export LCL_DEVICE=$DEVICE
 [ "${TESTS:-1}" = 0 ] || logged klu env LT_FILTER=klu_opencl build/run_tests
 for p in $PRECISIONS; do
     for m in $MATRICES; do
-        common=(solve "$m" --method klu --tol 1 --refactor "$REFACTORS" --reps "$REPS" --precision "$p" --json)
-        logged klu build/lcl "${common[@]}" --backend serial
-        logged klu build/lcl "${common[@]}" --device "$DEVICE"
-        logged klu build/lcl "${common[@]}" --device "$DEVICE" --vec
-        logged klu env LCL_KLU_REFACTOR=0 build/lcl "${common[@]}" --device "$DEVICE"
+        for dn in $DENSES; do
+            common=(solve "$m" --method klu --tol 1 --refactor "$REFACTORS" --reps "$REPS" --precision "$p" --json)
+            [ "$dn" = default ] || common+=(--dense "$dn")
+            logged klu build/lcl "${common[@]}" --backend serial
+            logged klu build/lcl "${common[@]}" --device "$DEVICE"
+            logged klu build/lcl "${common[@]}" --device "$DEVICE" --vec
+            logged klu env LCL_KLU_REFACTOR=0 build/lcl "${common[@]}" --device "$DEVICE"
+        done
     done
 done
