@@ -8450,8 +8450,11 @@ done:
    part in the topological order of its column's reach (the order refactor replays), diagonal in
    Ud. A X = B then reads: w = (B / Rs)(prow) with prow[k] = P[piv[k]]; for blocks last to first,
    w_b = U_b \ (L_b \ w_b) and w_earlier -= F(:, b) w_b; X(Q) = w. The transposed solve runs the
-   same pieces transposed, blocks first to last. Serial; one work vector of n values (X), held by
-   the numeric object: the solves allocate nothing, and two calls on one object must not overlap. */
+   same pieces transposed, blocks first to last. The numeric object holds the work vectors (X, n
+   values per thread of the factoring context): refactor and the solves allocate nothing, and two
+   calls on one object must not overlap. OpenMP: refactor runs the columns level by level (see
+   lcl__klu_schedule), the solves split the right-hand sides among threads; each column's
+   arithmetic is the serial one, so the results are bitwise the serial ones. */
 struct lcl_klu_numeric {
     lcl_dtype dtype;
     int64_t n, nnz;
@@ -8465,7 +8468,13 @@ struct lcl_klu_numeric {
     void *Cx;
     int64_t *amap;              /* nnz: A's entry p (CSR order) is Cx[amap[p]] */
     double *Rs;                 /* n row scale factors of A, NULL without scaling */
-    void *X;                    /* n values: the work vector of factor, refactor and the solves */
+    void *X;                    /* nth * n values: thread t's work vector is X + t n */
+    int nth;                    /* threads the work vectors and the schedule were made for */
+    int64_t nseg;               /* OpenMP refactor schedule (nth > 1), see lcl__klu_schedule: */
+    int64_t *segp;              /* nseg + 1: segment s is sched[segp[s] .. segp[s+1]-1] */
+    int32_t *sched;             /* the columns outside the dense tails, level by level */
+    int64_t *wcost;             /* prefix sums of the scheduled columns' work (splits a wide level) */
+    unsigned char *segwide;     /* nseg: 1 = one level split among threads, 0 = run by one thread */
     double tol, growth_limit;
     lcl_klu_scaling scale;
     uint64_t pattern_hash;      /* of the symbolic it was factored with: refactor and the solves check it */
@@ -8492,6 +8501,20 @@ LCL__PRIVATE int lcl__klu_grow(lcl_klu_numeric *N, int which, int64_t need, size
     *px = nx;
     if (which) N->ucap = cap; else N->lcap = cap;
     return 1;
+}
+/* thread t of tn's share [*lo, *hi) of wide segment s of the refactor schedule: even work */
+LCL__PRIVATE void lcl__klu_split(const lcl_klu_numeric *N, int64_t s, int t, int tn, int64_t *lo, int64_t *hi) {
+    int64_t a = N->segp[s], z = N->segp[s + 1], c0 = N->wcost[a], w = N->wcost[z] - c0, k;
+    int64_t *e[2];
+    e[0] = lo; e[1] = hi;
+    for (k = 0; k < 2; k++) {   /* the first position whose prefix reaches the target */
+        int64_t target = c0 + w / tn * (t + k) + w % tn * (t + k) / tn, l = a, r = z;
+        while (l < r) {
+            int64_t m = l + (r - l) / 2;
+            if (N->wcost[m] < target) l = m + 1; else r = m;
+        }
+        *e[k] = t + k == tn ? z : l;
+    }
 }
 #define LCL__DEF_KLU(S, T) \
 /* Row scale factors (Rs, when scaling) and the values of B = A(P, Q) / Rs into Cx through amap. \
@@ -8622,47 +8645,87 @@ LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric
     (void)Sy; (void)N; (void)b; (void)flops; (void)unstable; (void)bad; \
     return 0; \
 } \
+/* Column j of refactor through the work vector X (zero on entry and on return): the serial and \
+   the OpenMP refactor both run this, so their results are bitwise equal. Returns 1 on a zero pivot. */ \
+LCL__PRIVATE int lcl__klu_recol_##S(lcl_klu_numeric *N, int64_t j, T *X, double *flops, int *unstable) { \
+    const T *cx = (const T *)N->Cx; \
+    const int32_t *Li = N->Li; \
+    T *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, pv; \
+    int64_t p, e; \
+    double mx; \
+    for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
+    for (e = N->Up[j]; e < N->Up[j + 1]; e++) { \
+        int32_t k = N->Ui[e]; \
+        T xk = X[k]; \
+        X[k] = 0; \
+        Ux[e] = xk; \
+        if (xk != 0) { \
+            for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
+            *flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
+        } \
+    } \
+    pv = X[j]; \
+    X[j] = 0; \
+    mx = LCL__ABS((double)pv); \
+    for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) mx = LCL__MAX(mx, LCL__ABS((double)X[Li[p]])); \
+    if (pv == 0) { \
+        for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) X[Li[p]] = 0; \
+        return 1; \
+    } \
+    if (LCL__ABS((double)pv) < N->tol * mx) *unstable = 1; \
+    ((T *)N->Ud)[j] = pv; \
+    for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) { Lx[p] = X[Li[p]] / pv; X[Li[p]] = 0; } \
+    *flops += (double)(N->Lp[j + 1] - N->Lp[j]); \
+    return 0; \
+} \
 /* The same factorization with the patterns and pivots fixed (Ci already pivoted): no search, no \
    allocation. Returns 0, or 1 with *bad = the column of a zero pivot; *unstable set when a pivot \
    fails the threshold test against its column. */ \
 LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, double *flops, int *unstable, \
                                    int64_t *bad) { \
-    int64_t b, j, p, e; \
-    const T *cx = (const T *)N->Cx; \
-    const int32_t *Li = N->Li; \
-    T *X = (T *)N->X, *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, *Ud = (T *)N->Ud; \
+    int64_t b, j; \
     for (b = 0; b < Sy->nblocks; b++) { \
-        int64_t k1 = Sy->R[b], k2 = Sy->R[b + 1]; \
-        for (j = k1; j < N->tail[b]; j++) { \
-            double mx; \
-            T pv; \
-            for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
-            for (e = N->Up[j]; e < N->Up[j + 1]; e++) { \
-                int32_t k = N->Ui[e]; \
-                T xk = X[k]; \
-                X[k] = 0; \
-                Ux[e] = xk; \
-                if (xk != 0) { \
-                    for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
-                    *flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
-                } \
-            } \
-            pv = X[j]; \
-            X[j] = 0; \
-            mx = LCL__ABS((double)pv); \
-            for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) mx = LCL__MAX(mx, LCL__ABS((double)X[Li[p]])); \
-            if (pv == 0) { \
-                for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) X[Li[p]] = 0; \
-                *bad = j; \
-                return 1; \
-            } \
-            if (LCL__ABS((double)pv) < N->tol * mx) *unstable = 1; \
-            Ud[j] = pv; \
-            for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) { Lx[p] = X[Li[p]] / pv; X[Li[p]] = 0; } \
-            *flops += (double)(N->Lp[j + 1] - N->Lp[j]); \
-        } \
+        int64_t k2 = Sy->R[b + 1]; \
+        for (j = Sy->R[b]; j < N->tail[b]; j++) \
+            if (lcl__klu_recol_##S(N, j, (T *)N->X, flops, unstable)) { *bad = j; return 1; } \
         if (N->tail[b] < k2 && lcl__klu_retail_##S(Sy, N, b, flops, unstable, bad)) return 1; \
     } \
+    return 0; \
+} \
+/* relu on nt threads (nt <= N->nth) along N's schedule: one barrier per segment; the dense tails \
+   after the levels, one after another from this thread (retail may have its own team). The zero \
+   pivot reported is the first the serial order meets: columns before it got their serial values. */ \
+LCL__PRIVATE int lcl__klu_relu_omp_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int nt, double *flops, \
+                                       int *unstable, int64_t *bad) { \
+    int64_t b, first = N->n; \
+    double fl = 0; \
+    int un = 0; \
+    (void)nt; \
+    LCL__OMP(omp parallel num_threads(nt) reduction(+ : fl) reduction(| : un) reduction(min : first)) \
+    { \
+        int t = 0, tn = 1; \
+        int64_t s, q, lo, hi; \
+        T *X; \
+        LCL__OMP_TID(t, tn); \
+        X = (T *)N->X + (size_t)t * (size_t)N->n; \
+        for (s = 0; s < N->nseg; s++) { \
+            if (N->segwide[s]) { \
+                lcl__klu_split(N, s, t, tn, &lo, &hi); \
+                for (q = lo; q < hi; q++) \
+                    if (lcl__klu_recol_##S(N, N->sched[q], X, &fl, &un)) first = LCL__MIN(first, (int64_t)N->sched[q]); \
+            } else { \
+                LCL__OMP(omp single nowait) \
+                for (q = N->segp[s]; q < N->segp[s + 1]; q++) \
+                    if (lcl__klu_recol_##S(N, N->sched[q], X, &fl, &un)) first = LCL__MIN(first, (int64_t)N->sched[q]); \
+            } \
+            if (s + 1 < N->nseg) { LCL__OMP(omp barrier) } \
+        } \
+    } \
+    for (b = 0; b < Sy->nblocks && first >= N->tail[b]; b++) \
+        if (N->tail[b] < Sy->R[b + 1] && lcl__klu_retail_##S(Sy, N, b, &fl, &un, &first)) break; \
+    *flops += fl; \
+    *unstable |= un; \
+    if (first < N->n) { *bad = first; return 1; } \
     return 0; \
 } \
 /* reciprocal pivot growth (min over columns of max |B(:, j) in its block| / max |U(:, j)|) and \
@@ -8682,14 +8745,15 @@ LCL__PRIVATE void lcl__klu_stats_##S(const lcl_klu_numeric *N, double *growth, d
     *growth = g; \
     *rcond = dmax > 0 ? dmin / dmax : 0; \
 } \
-/* A X = B (trans 0) or A^T X = B, one column at a time through N->X (see the section comment) */ \
+/* A X = B (trans 0) or A^T X = B, one column at a time through the work vector wv (see the \
+   section comment) */ \
 LCL__PRIVATE void lcl__klu_solve_##S(const lcl_klu_symbolic *Sy, const lcl_klu_numeric *N, int64_t nrhs, void *Bv, \
-                                     int64_t ldb, int trans) { \
+                                     int64_t ldb, int trans, void *wv) { \
     const T *cx = (const T *)N->Cx, *Lx = (const T *)N->Lx, *Ux = (const T *)N->Ux, *Ud = (const T *)N->Ud; \
     const int32_t *Li = N->Li, *Ui = N->Ui, *Ci = N->Ci, *prow = N->prow, *Q = Sy->Q; \
     const int64_t *Lp = N->Lp, *Up = N->Up, *Cp = N->Cp, *Cd = N->Cd; \
     int64_t n = N->n, c, b, j, p; \
-    T *w = (T *)N->X; \
+    T *w = (T *)wv; \
     for (c = 0; c < nrhs; c++) { \
         T *x = (T *)Bv + c * ldb; \
         if (!trans) { \
@@ -8759,6 +8823,60 @@ LCL__PRIVATE int64_t lcl__klu_levels(const lcl_klu_numeric *N, int32_t *lev, int
     return nl;
 }
 
+/* The OpenMP refactor's schedule for N->nth threads: the levels without the dense tails' columns,
+   each level of enough work (LCL__KLU_WIDE entries touched) a wide segment split among the
+   threads, and every run of consecutive smaller levels merged into one segment run by one thread
+   in order (a level order is a topological order): a barrier per segment, not per level, as most
+   levels of circuit matrices are narrow. */
+#ifndef LCL__KLU_WIDE
+#define LCL__KLU_WIDE 4096
+#endif
+LCL__PRIVATE lcl_status lcl__klu_schedule(lcl_context *ctx, const lcl_klu_symbolic *Sy, lcl_klu_numeric *N) {
+    int64_t n = N->n, nl, l, j, e, m = 0, b;
+    int32_t *lev;
+    int64_t *lp;
+    lcl_status st = LCL_OK;
+    lev = (int32_t *)lcl__alloc(ctx, "KLU levels", (size_t)n, sizeof(int32_t), &st);
+    lp = (int64_t *)lcl__alloc(ctx, "KLU levels", (size_t)n + 1, sizeof(int64_t), &st);
+    if (!lev || !lp || !(N->sched = (int32_t *)lcl__alloc(ctx, "KLU schedule", (size_t)n, sizeof(int32_t), &st)) ||
+        !(N->wcost = (int64_t *)lcl__alloc(ctx, "KLU schedule", (size_t)n + 1, sizeof(int64_t), &st)) ||
+        !(N->segp = (int64_t *)lcl__alloc(ctx, "KLU schedule", (size_t)n + 1, sizeof(int64_t), &st)) ||
+        !(N->segwide = (unsigned char *)lcl__alloc(ctx, "KLU schedule", (size_t)n, 1, &st))) {
+        LCL_FREE(lev); LCL_FREE(lp);
+        return st;
+    }
+    nl = lcl__klu_levels(N, lev, lp, N->sched);
+    for (b = 0; b < Sy->nblocks; b++)   /* tail columns out: lev = -1 */
+        for (j = N->tail[b]; j < Sy->R[b + 1]; j++) lev[j] = -1;
+    N->nseg = 0;
+    N->wcost[0] = 0;
+    for (l = 0; l < nl; l++) {
+        int64_t m0 = m, q;
+        for (q = lp[l]; q < lp[l + 1]; q++) {
+            int64_t c;
+            j = N->sched[q];
+            if (lev[j] < 0) continue;
+            c = 2 + N->Cp[j + 1] - N->Cd[j] + 2 * (N->Lp[j + 1] - N->Lp[j]);
+            for (e = N->Up[j]; e < N->Up[j + 1]; e++) c += 1 + N->Lp[N->Ui[e] + 1] - N->Lp[N->Ui[e]];
+            N->sched[m] = (int32_t)j;
+            N->wcost[m + 1] = N->wcost[m] + c;
+            m++;
+        }
+        if (m == m0) continue;
+        if (m - m0 >= 2 * N->nth && N->wcost[m] - N->wcost[m0] >= LCL__KLU_WIDE) {
+            N->segp[N->nseg] = m0;
+            N->segwide[N->nseg++] = 1;
+        } else if (!N->nseg || N->segwide[N->nseg - 1]) {
+            N->segp[N->nseg] = m0;
+            N->segwide[N->nseg++] = 0;
+        }
+    }
+    N->segp[N->nseg] = m;
+    LCL_FREE(lev);
+    LCL_FREE(lp);
+    return LCL_OK;
+}
+
 LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N) {
     if (!N) return;
     LCL_FREE(N->Lp); LCL_FREE(N->Up); LCL_FREE(N->Li); LCL_FREE(N->Ui);
@@ -8766,6 +8884,7 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N) {
     LCL_FREE(N->piv); LCL_FREE(N->pinv); LCL_FREE(N->prow);
     LCL_FREE(N->Cp); LCL_FREE(N->Cd); LCL_FREE(N->Ci); LCL_FREE(N->Cx); LCL_FREE(N->amap);
     LCL_FREE(N->Rs); LCL_FREE(N->X); LCL_FREE(N->tail);
+    LCL_FREE(N->segp); LCL_FREE(N->sched); LCL_FREE(N->wcost); LCL_FREE(N->segwide);
     LCL_FREE(N);
 }
 
@@ -8874,6 +8993,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     N->tol = S->opts.tol > 0 && S->opts.tol <= 1 ? S->opts.tol : 0.001;
     N->growth_limit = S->opts.growth_limit > 0 ? S->opts.growth_limit : 1e8;
     N->scale = S->opts.scale == LCL_KLU_SCALE_DEFAULT ? LCL_KLU_SCALE_MAX : S->opts.scale;
+    N->nth = lcl__ctx_threads(ctx);
     if (!(N->Lp = (int64_t *)lcl__alloc(ctx, "KLU L pointers", (size_t)n + 1, sizeof(int64_t), &st)) ||
         !(N->Up = (int64_t *)lcl__alloc(ctx, "KLU U pointers", (size_t)n + 1, sizeof(int64_t), &st)) ||
         !(N->Ud = lcl__alloc(ctx, "KLU pivots", (size_t)n, es, &st)) ||
@@ -8886,7 +9006,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
         !(N->Cx = lcl__alloc(ctx, "KLU B values", (size_t)A->nnz, es, &st)) ||
         !(N->amap = (int64_t *)lcl__alloc(ctx, "KLU entry map", (size_t)A->nnz, sizeof(int64_t), &st)) ||
         (N->scale != LCL_KLU_SCALE_NONE && !(N->Rs = (double *)lcl__alloc(ctx, "KLU row scale", (size_t)n, sizeof(double), &st))) ||
-        !(N->X = lcl__alloc(ctx, "KLU work vector", (size_t)n, es, &st)) ||
+        !(N->X = lcl__alloc(ctx, "KLU work vectors", (size_t)n * (size_t)N->nth, es, &st)) ||
         !(N->tail = (int64_t *)lcl__alloc(ctx, "KLU block tails", (size_t)S->nblocks, sizeof(int64_t), &st)) ||
         !(w.flag = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
         !(w.stack = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
@@ -8912,6 +9032,10 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     }
     for (j = 0; j < A->nnz; j++) N->Ci[j] = N->pinv[N->Ci[j]];
     for (j = 0; j < n; j++) N->prow[j] = S->P[N->piv[j]];
+    if (N->nth > 1) {   /* lu zeroed thread 0's work vector */
+        memset((char *)N->X + (size_t)n * es, 0, (size_t)n * (size_t)(N->nth - 1) * es);
+        if ((st = lcl__klu_schedule(ctx, S, N)) != LCL_OK) goto fail;
+    }
     if (info) {
         lcl__klu_info_fill(S, N, w.flops, info);
         info->off_diag_pivots = w.offpiv;
@@ -8931,14 +9055,19 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
     lcl_status st;
     double flops = 0;
     int64_t bad = -1;
-    int unstable = 0, r;
+    int unstable = 0, r, nt;
     if (!N) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL numeric", fn);
     if ((st = lcl__klu_check(ctx, fn, S, A)) != LCL_OK) return st;
     if (A->dtype != N->dtype || S->pattern_hash != N->pattern_hash || S->n != N->n)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: A's %s not the factors'", fn,
                          A->dtype != N->dtype ? "dtype is" : "pattern or symbolic analysis is");
     if ((st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) return st;
-    r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &flops, &unstable, &bad) : lcl__klu_relu_d(S, N, &flops, &unstable, &bad);
+    nt = LCL__MIN(lcl__ctx_threads(ctx), N->nth);
+    if (nt > 1 && N->nseg > 0)
+        r = N->dtype == LCL_F32 ? lcl__klu_relu_omp_s(S, N, nt, &flops, &unstable, &bad)
+                                : lcl__klu_relu_omp_d(S, N, nt, &flops, &unstable, &bad);
+    else
+        r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &flops, &unstable, &bad) : lcl__klu_relu_d(S, N, &flops, &unstable, &bad);
     if (r) return lcl__klu_singular(ctx, fn, S, bad, info);
     if (info) {
         lcl__klu_info_fill(S, N, flops, info);
@@ -8951,14 +9080,30 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
 
 LCL__PRIVATE lcl_status lcl__klu_solve(lcl_context *ctx, const char *fn, const lcl_klu_symbolic *S, const lcl_klu_numeric *N,
                                        int64_t nrhs, void *B, int64_t ldb, int trans) {
+    int nt;
     if (!S || !N || (!B && nrhs > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL argument", fn);
     if (nrhs < 0 || ldb < N->n || ldb < 1)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: nrhs %lld, ldb %lld (need nrhs >= 0, ldb >= n = %lld)", fn,
                          (long long)nrhs, (long long)ldb, (long long)N->n);
     if (S->n != N->n || S->pattern_hash != N->pattern_hash)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the symbolic analysis is not the factors'", fn);
-    if (N->dtype == LCL_F32) lcl__klu_solve_s(S, N, nrhs, B, ldb, trans);
-    else lcl__klu_solve_d(S, N, nrhs, B, ldb, trans);
+    if (nrhs == 0) return LCL_OK;
+    nt = (int)LCL__MIN((int64_t)LCL__MIN(lcl__ctx_threads(ctx), N->nth), nrhs);
+    (void)nt;
+    LCL__OMP(omp parallel num_threads(nt) if (nt > 1))
+    {   /* nt > 1: the right-hand sides split evenly, a work vector each */
+        int t = 0, tn = 1;
+        int64_t c0, c1;
+        size_t es = lcl__dsize(N->dtype);
+        void *Bt, *w;
+        LCL__OMP_TID(t, tn);
+        c0 = nrhs * t / tn;
+        c1 = nrhs * (t + 1) / tn;
+        Bt = (char *)B + (size_t)(c0 * ldb) * es;
+        w = (char *)N->X + (size_t)t * (size_t)N->n * es;
+        if (N->dtype == LCL_F32) lcl__klu_solve_s(S, N, c1 - c0, Bt, ldb, trans, w);
+        else lcl__klu_solve_d(S, N, c1 - c0, Bt, ldb, trans, w);
+    }
     return LCL_OK;
 }
 LCL_API lcl_status lcl_klu_solve(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, int64_t nrhs,
