@@ -8823,15 +8823,14 @@ LCL__PRIVATE int64_t lcl__klu_levels(const lcl_klu_numeric *N, int32_t *lev, int
     return nl;
 }
 
-/* The OpenMP refactor's schedule for N->nth threads: the levels without the dense tails' columns,
-   each level of enough work (LCL__KLU_WIDE entries touched) a wide segment split among the
-   threads, and every run of consecutive smaller levels merged into one segment run by one thread
-   in order (a level order is a topological order): a barrier per segment, not per level, as most
-   levels of circuit matrices are narrow. */
-#ifndef LCL__KLU_WIDE
+/* The OpenMP refactor's schedule: the levels without the dense tails' columns, each level of at
+   least minwork (entries touched) and minwidth columns a wide segment split among the threads,
+   and every run of consecutive smaller levels merged into one segment run by one thread in order
+   (a level order is a topological order): a barrier per segment, not per level, as most levels
+   of circuit matrices are narrow. Factor passes LCL__KLU_WIDE and 2 columns per thread. */
 #define LCL__KLU_WIDE 4096
-#endif
-LCL__PRIVATE lcl_status lcl__klu_schedule(lcl_context *ctx, const lcl_klu_symbolic *Sy, lcl_klu_numeric *N) {
+LCL__PRIVATE lcl_status lcl__klu_schedule(lcl_context *ctx, const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t minwork,
+                                          int64_t minwidth) {
     int64_t n = N->n, nl, l, j, e, m = 0, b;
     int32_t *lev;
     int64_t *lp;
@@ -8863,7 +8862,7 @@ LCL__PRIVATE lcl_status lcl__klu_schedule(lcl_context *ctx, const lcl_klu_symbol
             m++;
         }
         if (m == m0) continue;
-        if (m - m0 >= 2 * N->nth && N->wcost[m] - N->wcost[m0] >= LCL__KLU_WIDE) {
+        if (m - m0 >= minwidth && N->wcost[m] - N->wcost[m0] >= minwork) {
             N->segp[N->nseg] = m0;
             N->segwide[N->nseg++] = 1;
         } else if (!N->nseg || N->segwide[N->nseg - 1]) {
@@ -9034,7 +9033,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     for (j = 0; j < n; j++) N->prow[j] = S->P[N->piv[j]];
     if (N->nth > 1) {   /* lu zeroed thread 0's work vector */
         memset((char *)N->X + (size_t)n * es, 0, (size_t)n * (size_t)(N->nth - 1) * es);
-        if ((st = lcl__klu_schedule(ctx, S, N)) != LCL_OK) goto fail;
+        if ((st = lcl__klu_schedule(ctx, S, N, LCL__KLU_WIDE, 2 * N->nth)) != LCL_OK) goto fail;
     }
     if (info) {
         lcl__klu_info_fill(S, N, w.flops, info);
