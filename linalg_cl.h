@@ -547,6 +547,12 @@ LCL_API int lcl_format_double(char *buf, size_t cap, double v);
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#if defined(_OPENMP) && !defined(_WIN32)
+#include <sched.h>
+#define LCL__YIELD() sched_yield()
+#else
+#define LCL__YIELD() ((void)0)
+#endif
 #ifndef LINALG_CL_NO_OPENCL
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
@@ -8470,11 +8476,11 @@ struct lcl_klu_numeric {
     double *Rs;                 /* n row scale factors of A, NULL without scaling */
     void *X;                    /* nth * n values: thread t's work vector is X + t n */
     int nth;                    /* threads the work vectors and the schedule were made for */
-    int64_t nseg;               /* OpenMP refactor schedule (nth > 1), see lcl__klu_schedule: */
-    int64_t *segp;              /* nseg + 1: segment s is sched[segp[s] .. segp[s+1]-1] */
+    int64_t nchunk;             /* OpenMP refactor schedule (nth > 1), see lcl__klu_schedule: */
+    int64_t *chunkp;            /* nchunk + 1: chunk c is sched[chunkp[c] .. chunkp[c+1]-1] */
     int32_t *sched;             /* the columns outside the dense tails, level by level */
-    int64_t *wcost;             /* prefix sums of the scheduled columns' work (splits a wide level) */
-    unsigned char *segwide;     /* nseg: 1 = one level split among threads, 0 = run by one thread */
+    unsigned *done;             /* n: column j is refactored when done[j] == epoch */
+    unsigned epoch;             /* of the last OpenMP refactor */
     double tol, growth_limit;
     lcl_klu_scaling scale;
     uint64_t pattern_hash;      /* of the symbolic it was factored with: refactor and the solves check it */
@@ -8502,19 +8508,21 @@ LCL__PRIVATE int lcl__klu_grow(lcl_klu_numeric *N, int which, int64_t need, size
     if (which) N->ucap = cap; else N->lcap = cap;
     return 1;
 }
-/* thread t of tn's share [*lo, *hi) of wide segment s of the refactor schedule: even work */
-LCL__PRIVATE void lcl__klu_split(const lcl_klu_numeric *N, int64_t s, int t, int tn, int64_t *lo, int64_t *hi) {
-    int64_t a = N->segp[s], z = N->segp[s + 1], c0 = N->wcost[a], w = N->wcost[z] - c0, k;
-    int64_t *e[2];
-    e[0] = lo; e[1] = hi;
-    for (k = 0; k < 2; k++) {   /* the first position whose prefix reaches the target */
-        int64_t target = c0 + w / tn * (t + k) + w % tn * (t + k) / tn, l = a, r = z;
-        while (l < r) {
-            int64_t m = l + (r - l) / 2;
-            if (N->wcost[m] < target) l = m + 1; else r = m;
+/* until every column that column j of refactor reads is done (flag, then flush: its values);
+   a long wait yields the core: on a loaded machine the thread waited for may need it */
+LCL__PRIVATE void lcl__klu_wait(const lcl_klu_numeric *N, int64_t j, unsigned ep) {
+    int64_t e;
+    for (e = N->Up[j]; e < N->Up[j + 1]; e++) {
+        unsigned v;
+        int spin = 0;
+        for (;;) {
+            LCL__OMP(omp atomic read)
+            v = N->done[N->Ui[e]];
+            if (v == ep) break;
+            if (++spin > 2000) LCL__YIELD();
         }
-        *e[k] = t + k == tn ? z : l;
     }
+    LCL__OMP(omp flush)
 }
 #define LCL__DEF_KLU(S, T) \
 /* Row scale factors (Rs, when scaling) and the values of B = A(P, Q) / Rs into Cx through amap. \
@@ -8692,33 +8700,39 @@ LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *
     } \
     return 0; \
 } \
-/* relu on nt threads (nt <= N->nth) along N's schedule: one barrier per segment; the dense tails \
-   after the levels, one after another from this thread (retail may have its own team). The zero \
-   pivot reported is the first the serial order meets: columns before it got their serial values. */ \
+/* relu on nt threads along N's schedule, without barriers: threads take the chunks in order \
+   (a topological order), and a column waits until the columns it reads are done, so a thread \
+   that the shared machine preempts holds up only what depends on its chunk. The dense tails \
+   follow, one after another from this thread (retail may have its own team). The zero pivot \
+   reported is the first the serial order meets: every column before it got its serial values. */ \
 LCL__PRIVATE int lcl__klu_relu_omp_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int nt, double *flops, \
                                        int *unstable, int64_t *bad) { \
-    int64_t b, first = N->n; \
+    int64_t b, first = N->n, next = 0; \
     double fl = 0; \
     int un = 0; \
+    unsigned ep = ++N->epoch; \
     (void)nt; \
+    if (ep == 0) { memset(N->done, 0, (size_t)N->n * sizeof(unsigned)); ep = N->epoch = 1; } \
     LCL__OMP(omp parallel num_threads(nt) reduction(+ : fl) reduction(| : un) reduction(min : first)) \
     { \
         int t = 0, tn = 1; \
-        int64_t s, q, lo, hi; \
         T *X; \
         LCL__OMP_TID(t, tn); \
+        (void)tn; \
         X = (T *)N->X + (size_t)t * (size_t)N->n; \
-        for (s = 0; s < N->nseg; s++) { \
-            if (N->segwide[s]) { \
-                lcl__klu_split(N, s, t, tn, &lo, &hi); \
-                for (q = lo; q < hi; q++) \
-                    if (lcl__klu_recol_##S(N, N->sched[q], X, &fl, &un)) first = LCL__MIN(first, (int64_t)N->sched[q]); \
-            } else { \
-                LCL__OMP(omp single nowait) \
-                for (q = N->segp[s]; q < N->segp[s + 1]; q++) \
-                    if (lcl__klu_recol_##S(N, N->sched[q], X, &fl, &un)) first = LCL__MIN(first, (int64_t)N->sched[q]); \
+        for (;;) { \
+            int64_t c, q; \
+            LCL__OMP(omp atomic capture) \
+            c = next++; \
+            if (c >= N->nchunk) break; \
+            for (q = N->chunkp[c]; q < N->chunkp[c + 1]; q++) { \
+                int64_t j = N->sched[q]; \
+                lcl__klu_wait(N, j, ep); \
+                if (lcl__klu_recol_##S(N, j, X, &fl, &un)) first = LCL__MIN(first, j); \
+                LCL__OMP(omp flush) \
+                LCL__OMP(omp atomic write) \
+                N->done[j] = ep; \
             } \
-            if (s + 1 < N->nseg) { LCL__OMP(omp barrier) } \
         } \
     } \
     for (b = 0; b < Sy->nblocks && first >= N->tail[b]; b++) \
@@ -8823,56 +8837,65 @@ LCL__PRIVATE int64_t lcl__klu_levels(const lcl_klu_numeric *N, int32_t *lev, int
     return nl;
 }
 
-/* The OpenMP refactor's schedule: the levels without the dense tails' columns, each level of at
-   least minwork (entries touched) and minwidth columns a wide segment split among the threads,
-   and every run of consecutive smaller levels merged into one segment run by one thread in order
-   (a level order is a topological order): a barrier per segment, not per level, as most levels
-   of circuit matrices are narrow. Factor passes LCL__KLU_WIDE and 2 columns per thread. */
+/* The OpenMP refactor's schedule: the levels without the dense tails' columns, as chunks taken in
+   order. A level of at least minwork (entries touched) and minwidth columns is split into
+   LCL__KLU_CHUNKS chunks a thread of even work; every run of consecutive smaller levels is one
+   chunk, run by one thread in order (a level order is a topological order): most levels of
+   circuit matrices are narrow, and a column handed to another thread each time would wait for
+   the previous one. Factor passes LCL__KLU_WIDE and 2 columns per thread. */
 #define LCL__KLU_WIDE 4096
+#define LCL__KLU_CHUNKS 4
 LCL__PRIVATE lcl_status lcl__klu_schedule(lcl_context *ctx, const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t minwork,
                                           int64_t minwidth) {
-    int64_t n = N->n, nl, l, j, e, m = 0, b;
+    int64_t n = N->n, nl, l, j, e, m = 0, b, nch = (int64_t)LCL__KLU_CHUNKS * N->nth, narrow = 0;
     int32_t *lev;
-    int64_t *lp;
+    int64_t *lp, *wc;
     lcl_status st = LCL_OK;
     lev = (int32_t *)lcl__alloc(ctx, "KLU levels", (size_t)n, sizeof(int32_t), &st);
     lp = (int64_t *)lcl__alloc(ctx, "KLU levels", (size_t)n + 1, sizeof(int64_t), &st);
-    if (!lev || !lp || !(N->sched = (int32_t *)lcl__alloc(ctx, "KLU schedule", (size_t)n, sizeof(int32_t), &st)) ||
-        !(N->wcost = (int64_t *)lcl__alloc(ctx, "KLU schedule", (size_t)n + 1, sizeof(int64_t), &st)) ||
-        !(N->segp = (int64_t *)lcl__alloc(ctx, "KLU schedule", (size_t)n + 1, sizeof(int64_t), &st)) ||
-        !(N->segwide = (unsigned char *)lcl__alloc(ctx, "KLU schedule", (size_t)n, 1, &st))) {
-        LCL_FREE(lev); LCL_FREE(lp);
+    wc = (int64_t *)lcl__alloc(ctx, "KLU levels", (size_t)n + 1, sizeof(int64_t), &st);
+    if (!lev || !lp || !wc || !(N->sched = (int32_t *)lcl__alloc(ctx, "KLU schedule", (size_t)n, sizeof(int32_t), &st)) ||
+        !(N->chunkp = (int64_t *)lcl__alloc(ctx, "KLU schedule", (size_t)n + 1, sizeof(int64_t), &st)) ||
+        !(N->done = (unsigned *)lcl__alloc(ctx, "KLU schedule", (size_t)n, sizeof(unsigned), &st))) {
+        LCL_FREE(lev); LCL_FREE(lp); LCL_FREE(wc);
         return st;
     }
+    memset(N->done, 0, (size_t)n * sizeof(unsigned));
+    N->epoch = 0;
     nl = lcl__klu_levels(N, lev, lp, N->sched);
     for (b = 0; b < Sy->nblocks; b++)   /* tail columns out: lev = -1 */
         for (j = N->tail[b]; j < Sy->R[b + 1]; j++) lev[j] = -1;
-    N->nseg = 0;
-    N->wcost[0] = 0;
+    N->nchunk = 0;
+    wc[0] = 0;   /* prefix sums of the work along sched */
     for (l = 0; l < nl; l++) {
-        int64_t m0 = m, q;
+        int64_t m0 = m, q, c;
         for (q = lp[l]; q < lp[l + 1]; q++) {
-            int64_t c;
+            int64_t w;
             j = N->sched[q];
             if (lev[j] < 0) continue;
-            c = 2 + N->Cp[j + 1] - N->Cd[j] + 2 * (N->Lp[j + 1] - N->Lp[j]);
-            for (e = N->Up[j]; e < N->Up[j + 1]; e++) c += 1 + N->Lp[N->Ui[e] + 1] - N->Lp[N->Ui[e]];
+            w = 2 + N->Cp[j + 1] - N->Cd[j] + 2 * (N->Lp[j + 1] - N->Lp[j]);
+            for (e = N->Up[j]; e < N->Up[j + 1]; e++) w += 1 + N->Lp[N->Ui[e] + 1] - N->Lp[N->Ui[e]];
             N->sched[m] = (int32_t)j;
-            N->wcost[m + 1] = N->wcost[m] + c;
+            wc[m + 1] = wc[m] + w;
             m++;
         }
         if (m == m0) continue;
-        if (m - m0 >= minwidth && N->wcost[m] - N->wcost[m0] >= minwork) {
-            N->segp[N->nseg] = m0;
-            N->segwide[N->nseg++] = 1;
-        } else if (!N->nseg || N->segwide[N->nseg - 1]) {
-            N->segp[N->nseg] = m0;
-            N->segwide[N->nseg++] = 0;
+        if (m - m0 < minwidth || wc[m] - wc[m0] < minwork) {   /* narrow: joins the open narrow chunk */
+            if (!narrow) N->chunkp[N->nchunk++] = m0;
+            narrow = 1;
+            continue;
+        }
+        narrow = 0;
+        for (c = 0, q = m0; c < LCL__MIN(nch, m - m0); c++) {   /* chunk c from the first position reaching c/nch of the work */
+            int64_t target = wc[m0] + (wc[m] - wc[m0]) / nch * c + (wc[m] - wc[m0]) % nch * c / nch;
+            while (q < m && wc[q] < target) q++;
+            if (c == 0 || (q < m && q > N->chunkp[N->nchunk - 1])) N->chunkp[N->nchunk++] = q;
         }
     }
-    N->segp[N->nseg] = m;
+    N->chunkp[N->nchunk] = m;
     LCL_FREE(lev);
     LCL_FREE(lp);
+    LCL_FREE(wc);
     return LCL_OK;
 }
 
@@ -8883,7 +8906,7 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N) {
     LCL_FREE(N->piv); LCL_FREE(N->pinv); LCL_FREE(N->prow);
     LCL_FREE(N->Cp); LCL_FREE(N->Cd); LCL_FREE(N->Ci); LCL_FREE(N->Cx); LCL_FREE(N->amap);
     LCL_FREE(N->Rs); LCL_FREE(N->X); LCL_FREE(N->tail);
-    LCL_FREE(N->segp); LCL_FREE(N->sched); LCL_FREE(N->wcost); LCL_FREE(N->segwide);
+    LCL_FREE(N->chunkp); LCL_FREE(N->sched); LCL_FREE(N->done);
     LCL_FREE(N);
 }
 
@@ -9062,7 +9085,7 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
                          A->dtype != N->dtype ? "dtype is" : "pattern or symbolic analysis is");
     if ((st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) return st;
     nt = LCL__MIN(lcl__ctx_threads(ctx), N->nth);
-    if (nt > 1 && N->nseg > 0)
+    if (nt > 1 && N->nchunk > 0)
         r = N->dtype == LCL_F32 ? lcl__klu_relu_omp_s(S, N, nt, &flops, &unstable, &bad)
                                 : lcl__klu_relu_omp_d(S, N, nt, &flops, &unstable, &bad);
     else

@@ -475,7 +475,7 @@ static int kt_omp_same(lcl_context *cs, lcl_context *co, const char *name, lcl_c
     lcl_klu_symbolic S;
     lcl_klu_numeric *Ns = NULL, *No = NULL;
     lcl_klu_info is, io;
-    int64_t n = A->rows, ld = n + 1, p, k, wide = 0;
+    int64_t n = A->rows, ld = n + 1, p, k, wide;
     int f = A->dtype == LCL_F32, par = 0;
     size_t es = f ? 4 : 8;
     kt_symbolic(A, btf, &S);
@@ -484,10 +484,10 @@ static int kt_omp_same(lcl_context *cs, lcl_context *co, const char *name, lcl_c
     CHECK_OK(co, lcl_klu_factor(co, &S, A, &No, &io));
     if (!Ns || !No) { lcl_klu_numeric_free(Ns); lcl_klu_numeric_free(No); kt_sym_free(&S); return 0; }
     if (force && No->nth > 1) {
-        LCL_FREE(No->segp); LCL_FREE(No->sched); LCL_FREE(No->wcost); LCL_FREE(No->segwide);
+        LCL_FREE(No->chunkp); LCL_FREE(No->sched); LCL_FREE(No->done);
         CHECK_OK(co, lcl__klu_schedule(co, &S, No, 0, 1));
     }
-    for (k = 0; k < No->nseg; k++) wide += No->segwide[k];
+    wide = No->nchunk - 1;
     for (p = 0; p < A->nnz; p++) {
         double s = 1 + 0.05 * (2 * kt_u() - 1);
         if (f) ((float *)A->val)[p] *= (float)s; else ((double *)A->val)[p] *= s;
@@ -499,8 +499,8 @@ static int kt_omp_same(lcl_context *cs, lcl_context *co, const char *name, lcl_c
     par = No->nth > 1 && wide > 0;
     CHECK_MSG(!memcmp(Ns->Lx, No->Lx, (size_t)Ns->Lp[n] * es) && !memcmp(Ns->Ux, No->Ux, (size_t)Ns->Up[n] * es) &&
               !memcmp(Ns->Ud, No->Ud, (size_t)n * es),
-              "%s (%s, btf %d, %d threads, %lld wide levels): OpenMP refactor differs from the serial one", name,
-              f ? "float" : "double", btf, No->nth, (long long)wide);
+              "%s (%s, btf %d, %d threads, %lld chunks): OpenMP refactor differs from the serial one", name,
+              f ? "float" : "double", btf, No->nth, (long long)No->nchunk);
     CHECK_MSG(is.flops == io.flops && is.growth == io.growth && is.refactor_unstable == io.refactor_unstable,
               "%s: refactor info differs: flops %g %g", name, is.flops, io.flops);
     for (k = 0; k < 3; k++) {
@@ -590,16 +590,16 @@ static void test_klu_openmp_singular(void) {
     lcl_klu_info is, io;
     lcl_csr A;
     double *keep;
-    int64_t p, c, wide = 0, k;
+    int64_t p, c, wide;
     if (!cs || !co || !lcl_backend_compiled(LCL_BACKEND_OPENMP)) { lcl_context_destroy(cs); lcl_context_destroy(co); return; }
     kt_random(cs, LCL_F64, 300, 0.01, 1.0, &A);
     kt_symbolic(&A, 0, &S);
     CHECK_OK(cs, lcl_klu_factor(cs, &S, &A, &Ns, &is));
     CHECK_OK(co, lcl_klu_factor(co, &S, &A, &No, &io));
     if (!Ns || !No) goto done;
-    LCL_FREE(No->segp); LCL_FREE(No->sched); LCL_FREE(No->wcost); LCL_FREE(No->segwide);
+    LCL_FREE(No->chunkp); LCL_FREE(No->sched); LCL_FREE(No->done);
     CHECK_OK(co, lcl__klu_schedule(co, &S, No, 0, 1));
-    for (k = 0; k < No->nseg; k++) wide += No->segwide[k];
+    wide = No->nchunk - 1;
     CHECK(No->nth == 2 && wide > 1);
     keep = (double *)malloc((size_t)A.nnz * 8);
     memcpy(keep, A.val, (size_t)A.nnz * 8);
