@@ -362,6 +362,12 @@ typedef struct lcl_klu_opts {
                                    |diagonal| >= tol * the column's largest candidate */
     lcl_klu_scaling scale;
     double growth_limit;        /* refactor: info.refactor_unstable above this pivot growth, 0 = 1e8 */
+    double dense;               /* a block switches to a dense LU (partial pivoting) of its remaining
+                                   columns once a column of L fills this fraction of the rows below
+                                   it; 0 = 0.8, negative = never (sparse throughout, as KLU) */
+    int refine;                 /* iterative refinement steps of each solve: 0 = up to 2 when the
+                                   reciprocal pivot growth is below 1e-3 (threshold pivoting let the
+                                   factors lose digits), otherwise none; negative = never */
 } lcl_klu_opts;                 /* NULL opts = all defaults */
 typedef struct lcl_klu_info {
     int64_t n, nnz;             /* of A */
@@ -2832,6 +2838,42 @@ LCL__PRIVATE int64_t lcl__blocked(const lcl__dops *op, const lcl__ws *ws, int nt
         }
     }
     return bad;
+}
+
+/* LU without pivoting of the n x n matrix at a, recursively (the halves' coupling through TRSM and
+   GEMM, right-hand sides split among nt threads): the refactor of a sparse LU's dense tail, whose
+   pivot order is fixed. A zero pivot stops it; returns its 1-based index, or 0. */
+LCL__PRIVATE int64_t lcl__lu_nopiv(const lcl__dops *op, const lcl__ws *ws, int nt, int64_t n, char *a, int64_t lda) {
+    size_t es = op->es;
+    int64_t n1, n2, i;
+    char *a12, *a21, *a22;
+    int q, par;
+    if (n <= 64) return op->lu_unb(n, a, lda);
+    n1 = lcl__round_up(n / 2, 16);
+    if (n1 >= n) n1 = n / 2;
+    n2 = n - n1;
+    a12 = lcl__at(a, 0, n1, 1, lda, es);
+    a21 = lcl__at(a, n1, 0, 1, lda, es);
+    a22 = lcl__at(a, n1, n1, 1, lda, es);
+    if ((i = lcl__lu_nopiv(op, ws, nt, n1, a, lda)) != 0) return i;
+    par = nt > 1 && n2 >= 128;
+    (void)par;
+    LCL__OMP(omp parallel for num_threads(nt) schedule(static, 1) if (par))
+    for (q = 0; q < nt; q++) {
+        int64_t c0 = n2 * q / nt, c1 = n2 * (q + 1) / nt;
+        const lcl__tws *w = &ws->t[q];
+        /* L11 U12 = A12 and L21 U11 = A21 (U11^T L21^T = A21^T), this thread's share of each */
+        lcl__trsm(op, ws, w, 1, 1, n1, c1 - c0, a, 1, lda, lcl__at(a12, 0, c0, 1, lda, es), 1, lda);
+        lcl__trsm(op, ws, w, 1, 0, n1, c1 - c0, a, lda, 1, lcl__at(a21, c0, 0, 1, lda, es), lda, 1);
+    }
+    LCL__OMP(omp parallel for num_threads(nt) schedule(static, 1) if (par))
+    for (q = 0; q < nt; q++) {
+        int64_t c0 = n2 * q / nt, c1 = n2 * (q + 1) / nt;
+        lcl__gemm(op, ws, &ws->t[q], n2, c1 - c0, n1, -1.0, a21, 1, lda, lcl__at(a12, 0, c0, 1, lda, es), 1, lda,
+                  lcl__at(a22, 0, c0, 1, lda, es), 1, lda, 0, 0);
+    }
+    i = lcl__lu_nopiv(op, ws, nt, n2, a22, lda);
+    return i ? i + n1 : 0;
 }
 
 /* ---- entry points for the API (and the OpenCL backend's host steps) ---- */
@@ -8491,10 +8533,20 @@ struct lcl_klu_numeric {
     lcl_klu_scaling scale;
     uint64_t pattern_hash;      /* of the symbolic it was factored with: refactor and the solves check it */
     int64_t *tail;              /* nblocks: block b's dense tail is columns tail[b] .. R[b+1]-1 (none:
-                                   tail[b] = R[b+1]); see lcl__klu_retail */
+                                   tail[b] = R[b+1]); see lcl__klu_tail */
+    double dense;               /* opts.dense as resolved (0: no dense tails) */
+    void *D;                    /* the largest tail's t x t dense matrix, its pivots, the dense LU's */
+    int32_t *dpiv;              /* workspace for dnt threads: kept for refactor, which allocates nothing */
+    int64_t dt_max;
+    lcl__ws dws;
+    int dnt;
+    double growth, rcond;       /* of the last factor or refactor */
+    int refine, refine_opt;     /* refinement steps of the solves (0: none), opts.refine */
+    void *rb, *rr;              /* nth * n values each: a right-hand side and its residual, for refinement */
+    double *racc;               /* nth * n: the residual, summed in double (thread t's at t n, as X) */
 };
 typedef struct lcl__klu_work {
-    int32_t *flag, *stack, *list;
+    int32_t *flag, *stack, *list, *trow, *tmap;
     int64_t *pos;
     double flops;
     int64_t offpiv;
@@ -8530,6 +8582,36 @@ LCL__PRIVATE void lcl__klu_wait(const lcl_klu_numeric *N, int64_t j, unsigned ep
     }
     LCL__OMP(omp flush)
 }
+/* A block's columns from where one column of L fills opts.dense of the rows below it go to a dense
+   LU; below this many columns the sparse loop is as fast */
+#define LCL__KLU_TAIL_MIN 32
+/* room for a t x t dense tail: the matrix, its pivots and the dense LU's workspace */
+LCL__PRIVATE int lcl__klu_dense_room(lcl_context *ctx, lcl_klu_numeric *N, int64_t t) {
+    const lcl__dops *op = lcl__dops_for(N->dtype);
+    void *d;
+    int32_t *pv;
+    if (t <= N->dt_max) return 1;
+    if ((uint64_t)t > (uint64_t)(((size_t)-1 / 2) / op->es / (size_t)t)) return 0;
+    if (!(d = LCL_REALLOC(N->D, (size_t)(t * t) * op->es))) return 0;
+    N->D = d;
+    if (!(pv = (int32_t *)LCL_REALLOC(N->dpiv, (size_t)t * sizeof(int32_t)))) return 0;
+    N->dpiv = pv;
+    lcl__ws_free(&N->dws);
+    if (lcl__ws_alloc(ctx, "lcl_klu_factor", op, N->dnt, t, lcl__round_up(t, op->mr) * lcl__block(op, NULL, t), &N->dws) != LCL_OK)
+        return 0;
+    N->dt_max = t;
+    return 1;
+}
+/* LU of the t x t tail in N->D: with partial pivoting (N->dpiv) in factor, without in refactor
+   (the pivot order is fixed). Returns the 1-based column of the first zero pivot, or 0. */
+LCL__PRIVATE int64_t lcl__klu_dense_lu(lcl_klu_numeric *N, int64_t t, int pivot) {
+    const lcl__dops *op = lcl__dops_for(N->dtype);
+    lcl__fact f;
+    if (!pivot) return lcl__lu_nopiv(op, &N->dws, N->dnt, t, (char *)N->D, t);
+    f.chol = f.upper = 0;
+    f.ipiv = N->dpiv;
+    return lcl__blocked(op, &N->dws, N->dnt, &f, t, (char *)N->D, t, lcl__block(op, NULL, t));
+}
 #define LCL__DEF_KLU(S, T) \
 /* Row scale factors (Rs, when scaling) and the values of B = A(P, Q) / Rs into Cx through amap. \
    Returns -1, or the first entry of A (CSR position) that is NaN or Inf. */ \
@@ -8550,14 +8632,110 @@ LCL__PRIVATE int64_t lcl__klu_gather_##S(const lcl_csr *A, lcl_klu_numeric *N) {
     } \
     return -1; \
 } \
-/* Gilbert-Peierls left-looking LU of every diagonal block of B, with threshold partial pivoting. \
-   During a block, L's row indices are rows of B (not yet all pivotal); at the block's end they \
+/* Column j of the left-looking LU up to its pivot choice: the reach of B(:, j) in the graph of \
+   L (iterative depth-first search, rows in reverse postorder, i.e. topological, into \
+   list[top .. n-1]), then x = L \ B(:, j) over it: pivotal rows give U(:, j) (appended at \
+   *unz, room checked by the caller), the others stay in X. Returns top. */ \
+LCL__PRIVATE int64_t lcl__klu_col_##S(lcl_klu_numeric *N, lcl__klu_work *w, int64_t j, int64_t *unz) { \
+    int64_t n = N->n, top = n, p, q, u = *unz; \
+    const int32_t *pinv = N->pinv, *Li = N->Li; \
+    int32_t *flag = w->flag, *stk = w->stack, *list = w->list, *Ui = N->Ui; \
+    int64_t *pos = w->pos; \
+    const T *cx = (const T *)N->Cx, *Lx = (const T *)N->Lx; \
+    T *X = (T *)N->X, *Ux = (T *)N->Ux; \
+    for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) { \
+        int64_t sp = 0; \
+        if (flag[N->Ci[p]] == j) continue; \
+        stk[0] = N->Ci[p]; \
+        while (sp >= 0) { \
+            int32_t i = stk[sp], k = pinv[i]; \
+            if (flag[i] != j) { flag[i] = (int32_t)j; pos[sp] = k >= 0 ? N->Lp[k] : 0; } \
+            if (k >= 0) { \
+                int64_t e = N->Lp[k + 1]; \
+                for (q = pos[sp]; q < e && flag[Li[q]] == j; q++) {} \
+                if (q < e) { pos[sp] = q + 1; stk[++sp] = Li[q]; continue; } \
+            } \
+            sp--; \
+            list[--top] = i; \
+        } \
+    } \
+    for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
+    for (q = top; q < n; q++) { \
+        int32_t i = list[q], k = pinv[i]; \
+        T xk; \
+        if (k < 0) continue; \
+        xk = X[i]; \
+        X[i] = 0; \
+        Ui[u] = k; \
+        Ux[u++] = xk; \
+        if (xk != 0) { \
+            for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
+            w->flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
+        } \
+    } \
+    *unz = u; \
+    return top; \
+} \
+/* The dense tail of block b from column j0 on, in factor: the Schur complement of the block's \
+   columns before j0 (each tail column's sparse solve, its non-pivotal rows into a dense column \
+   of D, the t x t matrix of the t rows not yet pivotal), a dense LU with partial pivoting, and its \
+   L and U stored back as sparse columns with every entry: U(:, j) keeps its sparse part (rows \
+   < j0) first, then rows j0 .. j-1 ascending; L(:, j) is rows j+1 .. k2-1 ascending, the layout \
+   lcl__klu_retail relies on. Returns as lcl__klu_lu. */ \
+LCL__PRIVATE int lcl__klu_tail_##S(lcl_context *ctx, const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, lcl__klu_work *w, \
+                                   int64_t b, int64_t j0, int64_t *lnz, int64_t *unz, int64_t *bad) { \
+    int64_t k1 = Sy->R[b], k2 = Sy->R[b + 1], t = k2 - j0, i, j, c, r, q, info; \
+    int32_t *trow = w->trow, *tmap = w->tmap, *perm = w->stack; \
+    T *D, *X = (T *)N->X; \
+    if (!lcl__klu_dense_room(ctx, N, t)) return 2; \
+    D = (T *)N->D; \
+    for (i = k1, c = 0; i < k2; i++) \
+        if (N->pinv[i] < 0) { tmap[i] = (int32_t)c; trow[c++] = (int32_t)i; } \
+    memset(D, 0, (size_t)(t * t) * sizeof(T)); \
+    for (j = j0; j < k2; j++) { \
+        int64_t top; \
+        c = j - j0; \
+        if (*unz + (j0 - k1) + c > N->ucap && !lcl__klu_grow(N, 1, *unz + (j0 - k1) + c, sizeof(T))) return 2; \
+        top = lcl__klu_col_##S(N, w, j, unz); \
+        for (q = top; q < N->n; q++) { \
+            i = w->list[q]; \
+            if (N->pinv[i] < 0) { D[tmap[i] + c * t] = X[i]; X[i] = 0; } \
+        } \
+        *unz += c; \
+        N->Up[j + 1] = *unz; \
+        N->Lp[j + 1] = *lnz + (c + 1) * (t - 1) - c * (c + 1) / 2; \
+    } \
+    if (*lnz + t * (t - 1) / 2 > N->lcap && !lcl__klu_grow(N, 0, *lnz + t * (t - 1) / 2, sizeof(T))) return 2; \
+    info = lcl__klu_dense_lu(N, t, 1); \
+    if (info) { *bad = j0 + info - 1; return 1; } \
+    for (c = 0; c < t; c++) perm[c] = (int32_t)c; \
+    for (c = 0; c < t; c++) { int32_t x = perm[c]; perm[c] = perm[N->dpiv[c]]; perm[N->dpiv[c]] = x; } \
+    for (c = 0; c < t; c++) { \
+        i = trow[perm[c]]; \
+        N->piv[j0 + c] = (int32_t)i; \
+        N->pinv[i] = (int32_t)(j0 + c); \
+        if (i != j0 + c) w->offpiv++; \
+    } \
+    for (c = 0; c < t; c++) { \
+        int64_t e = N->Up[j0 + c + 1] - c, l = N->Lp[j0 + c]; \
+        for (r = 0; r < c; r++) { N->Ui[e + r] = (int32_t)(j0 + r); ((T *)N->Ux)[e + r] = D[r + c * t]; } \
+        ((T *)N->Ud)[j0 + c] = D[c + c * t]; \
+        for (r = c + 1; r < t; r++, l++) { N->Li[l] = N->piv[j0 + r]; ((T *)N->Lx)[l] = D[r + c * t]; } \
+    } \
+    *lnz = N->Lp[k2]; \
+    w->flops += 2.0 / 3.0 * (double)t * (double)t * (double)t; \
+    N->tail[b] = j0; \
+    return 0; \
+} \
+/* Gilbert-Peierls left-looking LU of every diagonal block of B, with threshold partial pivoting; \
+   a block's columns switch to its dense tail once a column of L fills N->dense of the rows below \
+   it. During a block, L's row indices are rows of B (not yet all pivotal); at the block's end they \
    become pivoted indices. U(:, j) is kept in the topological order of the reach, the order in \
    which refactor replays the updates. Returns 0, 1 (zero pivot: column *bad) or 2 (no memory). */ \
-LCL__PRIVATE int lcl__klu_lu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, lcl__klu_work *w, int64_t *bad) { \
+LCL__PRIVATE int lcl__klu_lu_##S(lcl_context *ctx, const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, lcl__klu_work *w, \
+                                 int64_t *bad) { \
     int64_t n = N->n, b, j, p, q, lnz = 0, unz = 0; \
-    int32_t *pinv = N->pinv, *flag = w->flag, *stk = w->stack, *list = w->list; \
-    int64_t *pos = w->pos; \
+    int32_t *pinv = N->pinv, *flag = w->flag, *list = w->list; \
     const T *cx = (const T *)N->Cx; \
     T *X = (T *)N->X; \
     for (j = 0; j < n; j++) { pinv[j] = -1; flag[j] = -1; X[j] = 0; } \
@@ -8565,9 +8743,9 @@ LCL__PRIVATE int lcl__klu_lu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N,
     for (b = 0; b < Sy->nblocks; b++) { \
         int64_t k1 = Sy->R[b], k2 = Sy->R[b + 1]; \
         for (j = k1; j < k2; j++) { \
-            int64_t top = n, prow = -1; \
+            int64_t top, prow = -1; \
             double mx = -1, dg = -1; \
-            T *Lx, *Ux, pv; \
+            T *Lx, pv; \
             int32_t *Li; \
             if (k2 - k1 == 1) {   /* 1x1 block: its only possible entry is B(j, j) */ \
                 pv = N->Cd[j] < N->Cp[j + 1] ? cx[N->Cd[j]] : 0; \
@@ -8580,42 +8758,9 @@ LCL__PRIVATE int lcl__klu_lu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N,
             } \
             if (lnz + (k2 - j) > N->lcap && !lcl__klu_grow(N, 0, lnz + (k2 - j), sizeof(T))) return 2; \
             if (unz + (j - k1) > N->ucap && !lcl__klu_grow(N, 1, unz + (j - k1), sizeof(T))) return 2; \
+            top = lcl__klu_col_##S(N, w, j, &unz); \
             Li = N->Li; \
             Lx = (T *)N->Lx; \
-            Ux = (T *)N->Ux; \
-            /* the reach of B(:, j) in the graph of L: iterative depth-first search, rows in \
-               reverse postorder (topological) into list[top .. n-1] */ \
-            for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) { \
-                int64_t sp = 0; \
-                if (flag[N->Ci[p]] == j) continue; \
-                stk[0] = N->Ci[p]; \
-                while (sp >= 0) { \
-                    int32_t i = stk[sp], k = pinv[i]; \
-                    if (flag[i] != j) { flag[i] = (int32_t)j; pos[sp] = k >= 0 ? N->Lp[k] : 0; } \
-                    if (k >= 0) { \
-                        int64_t e = N->Lp[k + 1]; \
-                        for (q = pos[sp]; q < e && flag[Li[q]] == j; q++) {} \
-                        if (q < e) { pos[sp] = q + 1; stk[++sp] = Li[q]; continue; } \
-                    } \
-                    sp--; \
-                    list[--top] = i; \
-                } \
-            } \
-            for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
-            /* x = L \ B(:, j) over the reach: pivotal rows give U(:, j) */ \
-            for (q = top; q < n; q++) { \
-                int32_t i = list[q], k = pinv[i]; \
-                T xk; \
-                if (k < 0) continue; \
-                xk = X[i]; \
-                X[i] = 0; \
-                N->Ui[unz] = k; \
-                Ux[unz++] = xk; \
-                if (xk != 0) { \
-                    for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
-                    w->flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
-                } \
-            } \
             /* threshold partial pivoting: the diagonal row unless it is below tol * the largest */ \
             for (q = top; q < n; q++) { \
                 int32_t i = list[q]; \
@@ -8647,16 +8792,60 @@ LCL__PRIVATE int lcl__klu_lu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N,
             w->flops += (double)(lnz - N->Lp[j]); \
             N->Lp[j + 1] = lnz; \
             N->Up[j + 1] = unz; \
+            if (k2 - j - 1 >= LCL__KLU_TAIL_MIN && N->dense > 0 && \
+                (double)(lnz - N->Lp[j]) >= N->dense * (double)(k2 - j - 1)) { \
+                int r = lcl__klu_tail_##S(ctx, Sy, N, w, b, j + 1, &lnz, &unz, bad); \
+                if (r) return r; \
+                break; \
+            } \
         } \
         for (p = N->Lp[k1]; p < N->Lp[k2]; p++) N->Li[p] = pinv[N->Li[p]]; \
     } \
     return 0; \
 } \
-/* Refactor of block b's dense tail (columns tail[b] .. R[b+1]-1), after its other columns. \
-   Returns 0, or 1 with *bad = the column of a zero pivot. */ \
+/* Refactor of block b's dense tail (columns j0 = tail[b] .. k2-1, layout of lcl__klu_tail), after \
+   the block's other columns: each tail column's sparse part into U and its rows j0 .. k2-1 into \
+   D, a dense LU of D without pivoting (the factor's order), D back into L and U. Returns 0, or 1 \
+   with *bad = the column of a zero pivot; *unstable when an L entry exceeds 1 / tol. */ \
 LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t b, double *flops, int *unstable, \
                                      int64_t *bad) { \
-    (void)Sy; (void)N; (void)b; (void)flops; (void)unstable; (void)bad; \
+    int64_t j0 = N->tail[b], k2 = Sy->R[b + 1], t = k2 - j0, j, c, r, p, e, info; \
+    const T *cx = (const T *)N->Cx; \
+    const int32_t *Li = N->Li; \
+    T *X = (T *)N->X, *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, *D = (T *)N->D; \
+    double lim = 1 / N->tol; \
+    /* the solves leave values in X; the sparse loop never reads a row before writing it (a row's \
+       first entry in L + U is an entry of B), but the gather below reads every tail row */ \
+    for (r = j0; r < k2; r++) X[r] = 0; \
+    for (j = j0; j < k2; j++) { \
+        T *dc = D + (j - j0) * t; \
+        c = j - j0; \
+        for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
+        for (e = N->Up[j]; e < N->Up[j + 1] - c; e++) { \
+            int32_t k = N->Ui[e]; \
+            T xk = X[k]; \
+            X[k] = 0; \
+            Ux[e] = xk; \
+            if (xk != 0) { \
+                for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
+                *flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
+            } \
+        } \
+        for (r = 0; r < t; r++) { dc[r] = X[j0 + r]; X[j0 + r] = 0; } \
+    } \
+    info = lcl__klu_dense_lu(N, t, 0); \
+    if (info) { *bad = j0 + info - 1; return 1; } \
+    for (c = 0; c < t; c++) { \
+        const T *dc = D + c * t; \
+        T *ux = Ux + N->Up[j0 + c + 1] - c, *lx = Lx + N->Lp[j0 + c] - (c + 1); \
+        for (r = 0; r < c; r++) ux[r] = dc[r]; \
+        ((T *)N->Ud)[j0 + c] = dc[c]; \
+        for (r = c + 1; r < t; r++) { \
+            lx[r] = dc[r]; \
+            if (LCL__ABS((double)dc[r]) > lim) *unstable = 1; \
+        } \
+    } \
+    *flops += 2.0 / 3.0 * (double)t * (double)t * (double)t; \
     return 0; \
 } \
 /* Column j of refactor through the work vector X (zero on entry and on return): the serial and \
@@ -8726,6 +8915,8 @@ LCL__PRIVATE int lcl__klu_relu_omp_##S(const lcl_klu_symbolic *Sy, lcl_klu_numer
         LCL__OMP_TID(t, tn); \
         (void)tn; \
         X = (T *)N->X + (size_t)t * (size_t)N->n; \
+        memset(X, 0, (size_t)N->n * sizeof(T));   /* the solves leave values; relu's argument that \
+                                                     a row is written before read needs one thread */ \
         for (;;) { \
             int64_t c, q; \
             LCL__OMP(omp atomic capture) \
@@ -8817,8 +9008,58 @@ LCL__PRIVATE void lcl__klu_solve_##S(const lcl_klu_symbolic *Sy, const lcl_klu_n
         } \
     } \
 }
+/* Iterative refinement of a solved column x of A X = B or A^T X = B (b saved in thread t's
+   part of N->rb): r = b - op(A) x
+   from B's entries (A(prow[k], Q[j]) = B(k, j) Rs[prow[k]]), summed in double, then x += op(A) \ r;
+   up to N->refine steps, fewer once the residual stops halving. */
+#define LCL__DEF_KLU_REFINE(S, T) \
+LCL__PRIVATE void lcl__klu_refine_##S(const lcl_klu_symbolic *Sy, const lcl_klu_numeric *N, T *x, int trans, int t) { \
+    int64_t n = N->n, i, j, p; \
+    size_t off = (size_t)t * (size_t)n; \
+    const T *cx = (const T *)N->Cx, *b = (const T *)N->rb + off; \
+    const int32_t *Ci = N->Ci, *prow = N->prow, *Q = Sy->Q; \
+    T *r = (T *)N->rr + off; \
+    double *acc = N->racc + off, prev = 0; \
+    int step; \
+    for (step = 0; step < N->refine; step++) { \
+        double rn = 0; \
+        if (!trans) { \
+            for (i = 0; i < n; i++) acc[i] = (double)b[i]; \
+            for (j = 0; j < n; j++) { \
+                double xj = (double)x[Q[j]]; \
+                if (xj != 0) \
+                    for (p = N->Cp[j]; p < N->Cp[j + 1]; p++) { \
+                        int32_t a = prow[Ci[p]]; \
+                        acc[a] -= (double)cx[p] * (N->Rs ? N->Rs[a] : 1.0) * xj; \
+                    } \
+            } \
+        } else \
+            for (j = 0; j < n; j++) { \
+                double sum = (double)b[Q[j]]; \
+                for (p = N->Cp[j]; p < N->Cp[j + 1]; p++) { \
+                    int32_t a = prow[Ci[p]]; \
+                    sum -= (double)cx[p] * (N->Rs ? N->Rs[a] : 1.0) * (double)x[a]; \
+                } \
+                acc[Q[j]] = sum; \
+            } \
+        for (i = 0; i < n; i++) { r[i] = (T)acc[i]; rn = LCL__MAX(rn, LCL__ABS(acc[i])); } \
+        if (rn == 0 || (step > 0 && rn > prev / 2)) break; \
+        prev = rn; \
+        lcl__klu_solve_##S(Sy, N, 1, r, n, trans, (T *)N->X + off); \
+        for (i = 0; i < n; i++) x[i] += r[i]; \
+    } \
+}
 LCL__DEF_KLU(d, double)
 LCL__DEF_KLU(s, float)
+LCL__DEF_KLU_REFINE(d, double)
+LCL__DEF_KLU_REFINE(s, float)
+
+/* the numeric object's statistics and refinement steps after a factor or refactor */
+LCL__PRIVATE void lcl__klu_after(lcl_klu_numeric *N) {
+    if (N->dtype == LCL_F32) lcl__klu_stats_s(N, &N->growth, &N->rcond);
+    else lcl__klu_stats_d(N, &N->growth, &N->rcond);
+    N->refine = N->refine_opt < 0 ? 0 : N->refine_opt > 0 ? N->refine_opt : N->growth < 1e-3 ? 2 : 0;
+}
 
 /* Levels of the refactor's column DAG, for the parallel backends: column j reads every column k
    of U(:, j)'s pattern (k < j, same block), so level[j] = 1 + max level[k], 0 when U(:, j) is
@@ -8911,8 +9152,10 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N) {
     LCL_FREE(N->Lx); LCL_FREE(N->Ux); LCL_FREE(N->Ud);
     LCL_FREE(N->piv); LCL_FREE(N->pinv); LCL_FREE(N->prow);
     LCL_FREE(N->Cp); LCL_FREE(N->Cd); LCL_FREE(N->Ci); LCL_FREE(N->Cx); LCL_FREE(N->amap);
-    LCL_FREE(N->Rs); LCL_FREE(N->X); LCL_FREE(N->tail);
+    LCL_FREE(N->Rs); LCL_FREE(N->X); LCL_FREE(N->tail); LCL_FREE(N->D); LCL_FREE(N->dpiv);
+    LCL_FREE(N->rb); LCL_FREE(N->rr); LCL_FREE(N->racc);
     LCL_FREE(N->chunkp); LCL_FREE(N->sched); LCL_FREE(N->done);
+    lcl__ws_free(&N->dws);
     LCL_FREE(N);
 }
 
@@ -8953,8 +9196,8 @@ LCL__PRIVATE void lcl__klu_info_fill(const lcl_klu_symbolic *S, const lcl_klu_nu
     info->nnz_u = N->Up[N->n] + N->n;
     info->flops = flops;
     info->singular_col = -1;
-    if (N->dtype == LCL_F32) lcl__klu_stats_s(N, &info->growth, &info->rcond);
-    else lcl__klu_stats_d(N, &info->growth, &info->rcond);
+    info->growth = N->growth;
+    info->rcond = N->rcond;
 }
 
 /* B = A(P, Q) as CSC (rows ascending, so each column's entries above its block come first) and
@@ -9036,13 +9279,21 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
         (N->scale != LCL_KLU_SCALE_NONE && !(N->Rs = (double *)lcl__alloc(ctx, "KLU row scale", (size_t)n, sizeof(double), &st))) ||
         !(N->X = lcl__alloc(ctx, "KLU work vectors", (size_t)n * (size_t)N->nth, es, &st)) ||
         !(N->tail = (int64_t *)lcl__alloc(ctx, "KLU block tails", (size_t)S->nblocks, sizeof(int64_t), &st)) ||
+        !(N->rb = lcl__alloc(ctx, "KLU refinement vectors", (size_t)n * (size_t)N->nth, es, &st)) ||
+        !(N->rr = lcl__alloc(ctx, "KLU refinement vectors", (size_t)n * (size_t)N->nth, es, &st)) ||
+        !(N->racc = (double *)lcl__alloc(ctx, "KLU refinement vectors", (size_t)n * (size_t)N->nth, sizeof(double), &st)) ||
         !(w.flag = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
         !(w.stack = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
         !(w.list = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
-        !(w.pos = (int64_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int64_t), &st)))
+        !(w.pos = (int64_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int64_t), &st)) ||
+        !(w.trow = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
+        !(w.tmap = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)))
         goto fail;
     for (j = 0; j < n; j++) N->pinv[j] = -1;
     for (j = 0; j < S->nblocks; j++) N->tail[j] = S->R[j + 1];
+    N->dense = S->opts.dense < 0 ? 0 : S->opts.dense > 0 ? S->opts.dense : 0.8;
+    N->dnt = lcl__dense_threads(ctx, LCL__KLU_TAIL_MIN * 4);
+    N->refine_opt = S->opts.refine;
     if ((st = lcl__klu_pattern(ctx, S, A, N, w.flag)) != LCL_OK || (st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) goto fail;
     {   /* first capacity: the ordering's estimates, else twice the blocks' entries */
         double el = S->est_lnz > 0 ? S->est_lnz : (double)(A->nnz - S->nnz_offdiag) + (double)n;
@@ -9052,7 +9303,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
             goto fail;
         }
     }
-    r = A->dtype == LCL_F32 ? lcl__klu_lu_s(S, N, &w, &bad) : lcl__klu_lu_d(S, N, &w, &bad);
+    r = A->dtype == LCL_F32 ? lcl__klu_lu_s(ctx, S, N, &w, &bad) : lcl__klu_lu_d(ctx, S, N, &w, &bad);
     if (r == 1) { st = lcl__klu_singular(ctx, fn, S, bad, info); goto fail; }
     if (r == 2) {
         st = lcl__oom(ctx, "KLU factors", (size_t)(N->lcap + N->ucap) * (es + 4));
@@ -9060,10 +9311,8 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     }
     for (j = 0; j < A->nnz; j++) N->Ci[j] = N->pinv[N->Ci[j]];
     for (j = 0; j < n; j++) N->prow[j] = S->P[N->piv[j]];
-    if (N->nth > 1) {   /* lu zeroed thread 0's work vector */
-        memset((char *)N->X + (size_t)n * es, 0, (size_t)n * (size_t)(N->nth - 1) * es);
-        if ((st = lcl__klu_schedule(ctx, S, N, LCL__KLU_WIDE, 2 * N->nth)) != LCL_OK) goto fail;
-    }
+    if (N->nth > 1 && (st = lcl__klu_schedule(ctx, S, N, LCL__KLU_WIDE, 2 * N->nth)) != LCL_OK) goto fail;
+    lcl__klu_after(N);
     if (info) {
         lcl__klu_info_fill(S, N, w.flops, info);
         info->off_diag_pivots = w.offpiv;
@@ -9072,7 +9321,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     *out = N;
     N = NULL;
 fail:
-    LCL_FREE(w.flag); LCL_FREE(w.stack); LCL_FREE(w.list); LCL_FREE(w.pos);
+    LCL_FREE(w.flag); LCL_FREE(w.stack); LCL_FREE(w.list); LCL_FREE(w.pos); LCL_FREE(w.trow); LCL_FREE(w.tmap);
     lcl_klu_numeric_free(N);
     return st;
 }
@@ -9097,6 +9346,7 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
     else
         r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &flops, &unstable, &bad) : lcl__klu_relu_d(S, N, &flops, &unstable, &bad);
     if (r) return lcl__klu_singular(ctx, fn, S, bad, info);
+    lcl__klu_after(N);
     if (info) {
         lcl__klu_info_fill(S, N, flops, info);
         info->off_diag_pivots = 0;
@@ -9106,6 +9356,29 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
     return LCL_OK;
 }
 
+/* thread t's share of the solves, through its own work vectors; each column refined when N->refine */
+LCL__PRIVATE void lcl__klu_solve_cols(const lcl_klu_symbolic *S, const lcl_klu_numeric *N, int64_t nrhs, void *B, int64_t ldb,
+                                      int trans, int t) {
+    size_t es = lcl__dsize(N->dtype), off = (size_t)t * (size_t)N->n * es;
+    void *w = (char *)N->X + off;
+    int64_t c;
+    if (!N->refine) {
+        if (N->dtype == LCL_F32) lcl__klu_solve_s(S, N, nrhs, B, ldb, trans, w);
+        else lcl__klu_solve_d(S, N, nrhs, B, ldb, trans, w);
+        return;
+    }
+    for (c = 0; c < nrhs; c++) {   /* column by column: each keeps its right-hand side for the residual */
+        char *x = (char *)B + (size_t)(c * ldb) * es;
+        memcpy((char *)N->rb + off, x, (size_t)N->n * es);
+        if (N->dtype == LCL_F32) {
+            lcl__klu_solve_s(S, N, 1, x, ldb, trans, w);
+            lcl__klu_refine_s(S, N, (float *)x, trans, t);
+        } else {
+            lcl__klu_solve_d(S, N, 1, x, ldb, trans, w);
+            lcl__klu_refine_d(S, N, (double *)x, trans, t);
+        }
+    }
+}
 LCL__PRIVATE lcl_status lcl__klu_solve(lcl_context *ctx, const char *fn, const lcl_klu_symbolic *S, const lcl_klu_numeric *N,
                                        int64_t nrhs, void *B, int64_t ldb, int trans) {
     int nt;
@@ -9117,20 +9390,18 @@ LCL__PRIVATE lcl_status lcl__klu_solve(lcl_context *ctx, const char *fn, const l
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the symbolic analysis is not the factors'", fn);
     if (nrhs == 0) return LCL_OK;
     nt = (int)LCL__MIN((int64_t)LCL__MIN(lcl__ctx_threads(ctx), N->nth), nrhs);
-    (void)nt;
-    LCL__OMP(omp parallel num_threads(nt) if (nt > 1))
-    {   /* nt > 1: the right-hand sides split evenly, a work vector each */
+    if (nt < 2) {
+        lcl__klu_solve_cols(S, N, nrhs, B, ldb, trans, 0);
+        return LCL_OK;
+    }
+    LCL__OMP(omp parallel num_threads(nt))
+    {   /* the right-hand sides split evenly, thread t with its own work vectors */
         int t = 0, tn = 1;
         int64_t c0, c1;
-        size_t es = lcl__dsize(N->dtype);
-        void *Bt, *w;
         LCL__OMP_TID(t, tn);
         c0 = nrhs * t / tn;
         c1 = nrhs * (t + 1) / tn;
-        Bt = (char *)B + (size_t)(c0 * ldb) * es;
-        w = (char *)N->X + (size_t)t * (size_t)N->n * es;
-        if (N->dtype == LCL_F32) lcl__klu_solve_s(S, N, c1 - c0, Bt, ldb, trans, w);
-        else lcl__klu_solve_d(S, N, c1 - c0, Bt, ldb, trans, w);
+        lcl__klu_solve_cols(S, N, c1 - c0, (char *)B + (size_t)(c0 * ldb) * lcl__dsize(N->dtype), ldb, trans, t);
     }
     return LCL_OK;
 }

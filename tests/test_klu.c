@@ -170,6 +170,7 @@ static void *kt_rhs(lcl_dtype dt, int64_t n, int64_t nrhs, int64_t ld) {
     return b;
 }
 
+static double kt_dense = 0;   /* opts.dense of kt_check's factorizations */
 /* factor, solve and tsolve with nrhs = 3, residuals; then refactor with perturbed values (0
    allocation calls) and solve again; with n <= 500 the solution against lcl_gesv's */
 static void kt_check(lcl_context *ctx, const char *name, lcl_csr *A, int btf, lcl_klu_scaling scale, double ptol) {
@@ -184,6 +185,7 @@ static void kt_check(lcl_context *ctx, const char *name, lcl_csr *A, int btf, lc
     kt_symbolic(A, btf, &S);
     S.opts.scale = scale;
     S.opts.tol = ptol;
+    S.opts.dense = kt_dense;
     memset(&info, 0, sizeof info);
     CHECK_OK(ctx, lcl_klu_factor(ctx, &S, A, &N, &info));
     if (!N) { kt_sym_free(&S); return; }
@@ -468,18 +470,23 @@ static void test_klu_errors(void) {
 
 /* The OpenMP refactor and solves against the serial ones, bitwise: one factor per context (factor
    is serial on every backend), refactor of the same new values, then solve and tsolve with nrhs
-   1, 3, 17. force: the schedule rebuilt with every level split among the threads, so small
-   matrices run the parallel path too. Returns whether the parallel refactor path ran. */
-static int kt_omp_same(lcl_context *cs, lcl_context *co, const char *name, lcl_csr *A, int btf, double ptol, int force) {
+   1, 3, 17, then a second refactor (after solves, which leave values in the work vectors). force:
+   the schedule rebuilt with every level split among the threads, so small matrices run the
+   parallel path too; dense, refine: opts. Returns whether the parallel refactor path ran, plus 2
+   when a block had a dense tail. */
+static int kt_omp_same(lcl_context *cs, lcl_context *co, const char *name, lcl_csr *A, int btf, double ptol, int force,
+                       double dense, int refine) {
     static const int64_t nrhs[] = {1, 3, 17};
     lcl_klu_symbolic S;
     lcl_klu_numeric *Ns = NULL, *No = NULL;
     lcl_klu_info is, io;
     int64_t n = A->rows, ld = n + 1, p, k, wide;
-    int f = A->dtype == LCL_F32, par = 0;
+    int f = A->dtype == LCL_F32, par = 0, round;
     size_t es = f ? 4 : 8;
     kt_symbolic(A, btf, &S);
     S.opts.tol = ptol;
+    S.opts.dense = dense;
+    S.opts.refine = refine;
     CHECK_OK(cs, lcl_klu_factor(cs, &S, A, &Ns, &is));
     CHECK_OK(co, lcl_klu_factor(co, &S, A, &No, &io));
     if (!Ns || !No) { lcl_klu_numeric_free(Ns); lcl_klu_numeric_free(No); kt_sym_free(&S); return 0; }
@@ -488,41 +495,45 @@ static int kt_omp_same(lcl_context *cs, lcl_context *co, const char *name, lcl_c
         CHECK_OK(co, lcl__klu_schedule(co, &S, No, 0, 1));
     }
     wide = No->nchunk - 1;
-    for (p = 0; p < A->nnz; p++) {
-        double s = 1 + 0.05 * (2 * kt_u() - 1);
-        if (f) ((float *)A->val)[p] *= (float)s; else ((double *)A->val)[p] *= s;
-    }
-    lt_alloc_fail_at(0);
-    CHECK_OK(cs, lcl_klu_refactor(cs, &S, A, Ns, &is));
-    CHECK_OK(co, lcl_klu_refactor(co, &S, A, No, &io));
-    CHECK_MSG(lt_alloc_calls() == 0, "%s: refactors made %ld allocation calls", name, lt_alloc_calls());
-    par = No->nth > 1 && wide > 0;
-    CHECK_MSG(!memcmp(Ns->Lx, No->Lx, (size_t)Ns->Lp[n] * es) && !memcmp(Ns->Ux, No->Ux, (size_t)Ns->Up[n] * es) &&
-              !memcmp(Ns->Ud, No->Ud, (size_t)n * es),
-              "%s (%s, btf %d, %d threads, %lld chunks): OpenMP refactor differs from the serial one", name,
-              f ? "float" : "double", btf, No->nth, (long long)No->nchunk);
-    CHECK_MSG(is.flops == io.flops && is.growth == io.growth && is.refactor_unstable == io.refactor_unstable,
-              "%s: refactor info differs: flops %g %g", name, is.flops, io.flops);
-    for (k = 0; k < 3; k++) {
-        void *b = kt_rhs(A->dtype, n, nrhs[k], ld), *xs = malloc((size_t)(ld * nrhs[k]) * es), *xo = malloc((size_t)(ld * nrhs[k]) * es);
-        int t;
-        for (t = 0; t < 2; t++) {
-            lcl_status (*fn)(lcl_context *, const lcl_klu_symbolic *, const lcl_klu_numeric *, int64_t, void *, int64_t) =
-                t ? lcl_klu_tsolve : lcl_klu_solve;
-            memcpy(xs, b, (size_t)(ld * nrhs[k]) * es);
-            memcpy(xo, b, (size_t)(ld * nrhs[k]) * es);
-            lt_alloc_fail_at(0);
-            CHECK_OK(cs, fn(cs, &S, Ns, nrhs[k], xs, ld));
-            CHECK_OK(co, fn(co, &S, No, nrhs[k], xo, ld));
-            CHECK_MSG(lt_alloc_calls() == 0, "%s: solves made %ld allocation calls", name, lt_alloc_calls());
-            CHECK_MSG(!memcmp(xs, xo, (size_t)(ld * nrhs[k]) * es), "%s (%s): OpenMP %ssolve, nrhs %lld, differs from the serial one",
-                      name, f ? "float" : "double", t ? "t" : "", (long long)nrhs[k]);
-            if (t == 0 && k == 1)   /* and it solves: equal to a wrong serial answer would pass too */
-                CHECK_MSG(kt_resid(A, 0, xo, b, nrhs[k], ld) <= (f ? 1e-3 : 1e-10), "%s: OpenMP solve residual %g", name,
-                          kt_resid(A, 0, xo, b, nrhs[k], ld));
+    for (round = 0; round < 2; round++) {
+        for (p = 0; p < A->nnz; p++) {
+            double s = 1 + 0.05 * (2 * kt_u() - 1);
+            if (f) ((float *)A->val)[p] *= (float)s; else ((double *)A->val)[p] *= s;
         }
-        free(b); free(xs); free(xo);
+        lt_alloc_fail_at(0);
+        CHECK_OK(cs, lcl_klu_refactor(cs, &S, A, Ns, &is));
+        CHECK_OK(co, lcl_klu_refactor(co, &S, A, No, &io));
+        CHECK_MSG(lt_alloc_calls() == 0, "%s: refactors made %ld allocation calls", name, lt_alloc_calls());
+        par = No->nth > 1 && wide > 0;
+        CHECK_MSG(!memcmp(Ns->Lx, No->Lx, (size_t)Ns->Lp[n] * es) && !memcmp(Ns->Ux, No->Ux, (size_t)Ns->Up[n] * es) &&
+                  !memcmp(Ns->Ud, No->Ud, (size_t)n * es),
+                  "%s (%s, btf %d, %d threads, %lld chunks): OpenMP refactor differs from the serial one", name,
+                  f ? "float" : "double", btf, No->nth, (long long)No->nchunk);
+        /* flops: a dense tail's 2/3 t^3 is not an integer, and joins the sum in another order */
+        CHECK_MSG(fabs(is.flops - io.flops) <= 1e-12 * is.flops && is.growth == io.growth && is.refactor_unstable == io.refactor_unstable,
+                  "%s: refactor info differs: flops %g %g", name, is.flops, io.flops);
+        for (k = 0; k < 3; k++) {
+            void *b = kt_rhs(A->dtype, n, nrhs[k], ld), *xs = malloc((size_t)(ld * nrhs[k]) * es), *xo = malloc((size_t)(ld * nrhs[k]) * es);
+            int t;
+            for (t = 0; t < 2; t++) {
+                lcl_status (*fn)(lcl_context *, const lcl_klu_symbolic *, const lcl_klu_numeric *, int64_t, void *, int64_t) =
+                    t ? lcl_klu_tsolve : lcl_klu_solve;
+                memcpy(xs, b, (size_t)(ld * nrhs[k]) * es);
+                memcpy(xo, b, (size_t)(ld * nrhs[k]) * es);
+                lt_alloc_fail_at(0);
+                CHECK_OK(cs, fn(cs, &S, Ns, nrhs[k], xs, ld));
+                CHECK_OK(co, fn(co, &S, No, nrhs[k], xo, ld));
+                CHECK_MSG(lt_alloc_calls() == 0, "%s: solves made %ld allocation calls", name, lt_alloc_calls());
+                CHECK_MSG(!memcmp(xs, xo, (size_t)(ld * nrhs[k]) * es), "%s (%s): OpenMP %ssolve, nrhs %lld, differs from the serial one",
+                          name, f ? "float" : "double", t ? "t" : "", (long long)nrhs[k]);
+                if (t == 0 && k == 1)   /* and it solves: equal to a wrong serial answer would pass too */
+                    CHECK_MSG(kt_resid(A, 0, xo, b, nrhs[k], ld) <= (f ? 1e-3 : 1e-10), "%s: OpenMP solve residual %g", name,
+                              kt_resid(A, 0, xo, b, nrhs[k], ld));
+            }
+            free(b); free(xs); free(xo);
+        }
     }
+    for (k = 0; k < S.nblocks; k++) if (No->tail[k] < S.R[k + 1]) { par |= 2; break; }
     lcl_klu_numeric_free(Ns);
     lcl_klu_numeric_free(No);
     kt_sym_free(&S);
@@ -549,7 +560,7 @@ static void test_klu_openmp(void) {
                     char name[64];
                     kt_random(cs, dt, sizes[i], sizes[i] > 20 ? 0.05 : 0.3, 1.0, &A);
                     snprintf(name, sizeof name, "random %lld", (long long)sizes[i]);
-                    ran += kt_omp_same(cs, co, name, &A, btf, 1.0, 1);
+                    ran += kt_omp_same(cs, co, name, &A, btf, 1.0, 1, btf ? 0.01 : 0, 0) & 1;   /* btf 1: tails everywhere */
                     lcl_csr_free(&A);
                 }
             for (i = 0; i < (int)(sizeof names / sizeof names[0]); i++) {
@@ -559,19 +570,19 @@ static void test_klu_openmp(void) {
                 if (!lt_matrix_path(path, sizeof path, names[i])) { CHECK_MSG(0, "%s missing", path); continue; }
                 if (lcl_mm_read(cs, path, dt, LCL_MM_EXPAND, &C, NULL) != LCL_OK) { CHECK_MSG(0, "%s: %s", path, lcl_last_error(cs)); continue; }
                 CHECK_OK(cs, lcl_csr_from_coo(cs, &C, &A));
-                ran += kt_omp_same(cs, co, names[i], &A, 1, 0, 1);
+                ran += kt_omp_same(cs, co, names[i], &A, 1, 0, 1, 0, 2) & 1;   /* solves refined */
                 lcl_csr_free(&A);
                 lcl_coo_free(&C);
             }
-            for (i = 0; i < 2; i++) {   /* the factor's own schedule: circuit:20000 has wide levels */
+            for (i = 0; i < 2; i++) {   /* the factor's own schedule: circuit:20000 has wide levels and tails */
                 lcl_coo C;
                 lcl_csr A;
                 int par;
                 CHECK_OK(cs, lclg_gen_coo(cs, specs[i], 1, dt, &C, NULL, 0));
                 CHECK_OK(cs, lcl_csr_from_coo(cs, &C, &A));
-                par = kt_omp_same(cs, co, specs[i], &A, 1, 1.0, 0);
-                CHECK_MSG(!i || par == (threads[ti] > 1), "%s, %d threads: the parallel refactor %s", specs[i], threads[ti],
-                          par ? "ran" : "did not run");
+                par = kt_omp_same(cs, co, specs[i], &A, 1, 1.0, 0, 0, 0);
+                CHECK_MSG(!i || ((par & 1) == (threads[ti] > 1) && (par & 2)), "%s, %d threads: the parallel refactor %s, tails %s",
+                          specs[i], threads[ti], par & 1 ? "ran" : "did not run", par & 2 ? "present" : "absent");
                 lcl_csr_free(&A);
                 lcl_coo_free(&C);
             }
@@ -625,6 +636,152 @@ done:
     lcl_context_destroy(co);
 }
 
+/* dense tails: a block's last columns factored as one dense LU (partial pivoting), refactored
+   without pivoting. Random unsymmetric matrices in natural order fill in, so tails start early;
+   with tails everywhere (dense 0.01), the default, and none (-1) the checks of kt_check hold
+   (refactor after solves, no allocation) and the solutions agree; a zero row gives a zero pivot
+   inside the tail, in factor and in refactor. */
+static void test_klu_dense_tail(void) {
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    static const double dens[] = {-1, 0, 0.01};
+    int t, d;
+    if (!ctx) return;
+    for (t = 0; t < 2; t++)
+        for (d = 0; d < 3; d++) {
+            lcl_csr A;
+            lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+            kt_dense = dens[d];
+            kt_random(ctx, dt, 301, 0.03, 1.0, &A);
+            kt_check(ctx, dens[d] < 0 ? "random 301, no tail" : "random 301, tail", &A, 0, LCL_KLU_SCALE_DEFAULT, 1.0);
+            kt_random(ctx, dt, 97, 0.05, 0.2, &A);
+            kt_check(ctx, "random 97", &A, 1, LCL_KLU_SCALE_NONE, t ? 1.0 : 0);
+            lcl_csr_free(&A);
+        }
+    kt_dense = 0;
+    {   /* the tail is there, and solutions with and without it agree */
+        lcl_csr A;
+        lcl_klu_symbolic S;
+        lcl_klu_numeric *N1 = NULL, *N2 = NULL;
+        int64_t n = 200, i;
+        double *x1, *x2, dx = 0, xn = 0;
+        kt_random(ctx, LCL_F64, n, 0.04, 1.0, &A);
+        kt_symbolic(&A, 0, &S);
+        S.opts.tol = 1;
+        S.opts.dense = -1;
+        CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N1, NULL));
+        S.opts.dense = 0;
+        CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N2, NULL));
+        if (N1 && N2) {
+            CHECK(N1->tail[0] == n && N2->tail[0] < n - LCL__KLU_TAIL_MIN);
+            x1 = (double *)kt_rhs(LCL_F64, n, 1, n);
+            x2 = (double *)malloc((size_t)n * 8);
+            memcpy(x2, x1, (size_t)n * 8);
+            CHECK_OK(ctx, lcl_klu_solve(ctx, &S, N1, 1, x1, n));
+            CHECK_OK(ctx, lcl_klu_solve(ctx, &S, N2, 1, x2, n));
+            for (i = 0; i < n; i++) { dx = fmax(dx, fabs(x1[i] - x2[i])); xn = fmax(xn, fabs(x1[i])); }
+            CHECK_MSG(dx <= 1e-9 * xn, "tail vs no tail: |dx| %g |x| %g", dx, xn);
+            free(x1); free(x2);
+        }
+        lcl_klu_numeric_free(N1); lcl_klu_numeric_free(N2);
+        N1 = N2 = NULL;
+        {
+            double *v;
+            lcl_klu_info info;
+            int64_t p, q;
+            lcl_csr_free(&A);
+            kt_random(ctx, LCL_F64, n, 0.04, 1.0, &A);
+            /* row n-1 zero: singular in any order, found in the last column of the tail */
+            v = (double *)A.val;
+            for (p = A.ptr[n - 1]; p < A.ptr[n]; p++) v[p] = 0;
+            kt_sym_free(&S);
+            kt_symbolic(&A, 0, &S);
+            S.opts.tol = 1;
+            memset(&info, 0, sizeof info);
+            CHECK(lcl_klu_factor(ctx, &S, &A, &N1, &info) == LCL_ERR_SINGULAR && N1 == NULL);
+            CHECK(info.singular_col >= 0 && info.singular_col < n);
+            /* a good factorization, then refactor with the zero row: singular in refactor */
+            for (p = A.ptr[n - 1], q = 1; p < A.ptr[n]; p++, q++) v[p] = 0.5 + 0.1 * (double)q;
+            CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N1, &info));
+            CHECK(N1 && N1->tail[0] < n);
+            for (p = A.ptr[n - 1]; p < A.ptr[n]; p++) v[p] = 0;
+            info.singular_col = -1;
+            CHECK(N1 && lcl_klu_refactor(ctx, &S, &A, N1, &info) == LCL_ERR_SINGULAR);
+            CHECK(info.singular_col >= 0 && info.singular_col < n);
+            CHECK(strstr(lcl_last_error(ctx), "singular") != NULL);
+            lcl_klu_numeric_free(N1);
+        }
+        /* every allocation of a factor with a tail failing in turn: a clean error, nothing leaked */
+        {
+            long k, out0;
+            kt_sym_free(&S);
+            lcl_csr_free(&A);
+            kt_random(ctx, LCL_F64, n, 0.04, 1.0, &A);
+            kt_symbolic(&A, 0, &S);
+            S.opts.tol = 1;
+            out0 = lt_alloc_outstanding();
+            for (k = 1; k < 80; k++) {
+                lcl_status st;
+                N1 = NULL;
+                lt_alloc_fail_at(k);
+                st = lcl_klu_factor(ctx, &S, &A, &N1, NULL);
+                lt_alloc_fail_at(0);
+                if (st == LCL_OK) { CHECK(N1 && N1->tail[0] < n); lcl_klu_numeric_free(N1); break; }
+                CHECK_MSG(st == LCL_ERR_OUT_OF_MEMORY && N1 == NULL, "allocation %ld failing: %s", k, lcl_last_error(ctx));
+            }
+            CHECK(k < 80 && lt_alloc_outstanding() == out0);
+        }
+        kt_sym_free(&S);
+        lcl_csr_free(&A);
+    }
+    lcl_context_destroy(ctx);
+}
+
+/* iterative refinement: gen:circuit in natural order inside its blocks with the default threshold
+   (0.001) loses digits to pivot growth; the default (refine when the reciprocal growth is below
+   1e-3) brings the residuals of solve and tsolve (two right-hand sides) to rounding level, in
+   double and float; refine = -1 turns it off and then the residual is what the factors give. */
+static void test_klu_refine(void) {
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    int t, tr, off;
+    if (!ctx) return;
+    for (t = 0; t < 2; t++) {
+        lcl_coo C;
+        lcl_csr A;
+        lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+        size_t es = t ? 4 : 8;
+        CHECK_OK(ctx, lclg_gen_coo(ctx, "circuit:3000", 2, dt, &C, NULL, 0));
+        CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &A));
+        for (off = 0; off < 2; off++) {
+            lcl_klu_symbolic S;
+            lcl_klu_numeric *N = NULL;
+            lcl_klu_info info;
+            int64_t n = A.rows;
+            kt_symbolic(&A, 1, &S);
+            S.opts.refine = off ? -1 : 0;
+            CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info));
+            if (N) {
+                CHECK_MSG(info.growth < 1e-3, "circuit:3000 natural order: growth %g, expected below 1e-3", info.growth);
+                CHECK(N->refine == (off ? 0 : 2));
+                for (tr = 0; tr < 2; tr++) {
+                    void *b = kt_rhs(dt, n, 2, n), *x = malloc((size_t)(2 * n) * es);
+                    double r;
+                    memcpy(x, b, (size_t)(2 * n) * es);
+                    CHECK_OK(ctx, tr ? lcl_klu_tsolve(ctx, &S, N, 2, x, n) : lcl_klu_solve(ctx, &S, N, 2, x, n));
+                    r = kt_resid(&A, tr, x, b, 2, n);
+                    if (!off) CHECK_MSG(r <= (t ? 1e-6 : 1e-15), "refined %s residual %g (%s)", tr ? "tsolve" : "solve", r, t ? "float" : "double");
+                    if (getenv("LT_KLU_VERBOSE")) printf("  refine %s %s: growth %.2g residual %.2g\n", off ? "off" : "auto", tr ? "tsolve" : "solve", info.growth, r);
+                    free(b); free(x);
+                }
+            }
+            lcl_klu_numeric_free(N);
+            kt_sym_free(&S);
+        }
+        lcl_csr_free(&A);
+        lcl_coo_free(&C);
+    }
+    lcl_context_destroy(ctx);
+}
+
 void lt_suite_klu(void) {
     LT_RUN(test_klu_small);
     LT_RUN(test_klu_offdiag_pivots);
@@ -633,5 +790,7 @@ void lt_suite_klu(void) {
     LT_RUN(test_klu_errors);
     LT_RUN(test_klu_openmp);
     LT_RUN(test_klu_openmp_singular);
+    LT_RUN(test_klu_dense_tail);
+    LT_RUN(test_klu_refine);
 }
 #endif

@@ -573,9 +573,12 @@ static void test_tool_solve_klu(void) {
     CHECK(klu_json(args, 1e-12, out, sizeof out) == 0);
     CHECK_MSG(json_num(out, "n", &v) && v == 67 && json_has(out, "t_refactor", "null"), "%s", out);
     /* gen:circuit with KLU's default threshold (0.001) grows to residuals near 1e-11 (SuiteSparse
-       KLU's own too: BENCHMARKS.md); partial pivoting meets the bound */
-    CHECK(klu_json("gen:circuit:2000 --backend openmp --tol 1", 1e-12, out, sizeof out) == 0);
-    CHECK(klu_json("gen:circuit:2000 --backend openmp", 1e-10, out, sizeof out) == 0);
+       KLU's own too: BENCHMARKS.md) without refinement; the default refines, and partial pivoting
+       meets the bound alone; --dense -1 is the sparse-only factorization */
+    CHECK(klu_json("gen:circuit:2000 --backend openmp --tol 1 --refine -1", 1e-12, out, sizeof out) == 0);
+    CHECK(klu_json("gen:circuit:2000 --backend openmp", 1e-12, out, sizeof out) == 0);
+    CHECK(klu_json("gen:circuit:2000 --backend serial --refine -1 --dense -1", 1e-10, out, sizeof out) == 0);
+    CHECK(klu_json("gen:circuit:2000 --backend serial --refine 3 --dense 0.1", 1e-12, out, sizeof out) == 0);
     CHECK(json_num(out, "n", &v) && v == 2000);
     /* K refactors of perturbed values, then A's own: the residual covers the refactored factors */
     CHECK(klu_json("gen:circuit:300 --backend serial --refactor 3 --ordering colamd --scale sum --tol 0.1", 1e-12, out, sizeof out) == 0);
@@ -601,6 +604,11 @@ static void test_tool_solve_klu(void) {
             {LCL_BIN " solve gen:circuit:20 --method klu --tol 0", 2},
             {LCL_BIN " solve gen:circuit:20 --method klu --tol 2", 2},
             {LCL_BIN " solve gen:circuit:20 --method klu --refactor 0", 2},
+            {LCL_BIN " solve gen:circuit:20 --method klu --refine -2", 2},
+            {LCL_BIN " solve gen:circuit:20 --method klu --refine x", 2},
+            {LCL_BIN " solve gen:circuit:20 --method klu --dense 0", 2},
+            {LCL_BIN " solve gen:circuit:20 --method klu --dense 1.5", 2},
+            {LCL_BIN " solve gen:circuit:20 --method lu --dense 0.5", 2},
             {LCL_BIN " solve gen:circuit:20 --method klu --algorithm crout", 2},    /* dense options */
             {LCL_BIN " solve gen:circuit:20 --method klu --block 8", 2},
             {LCL_BIN " solve gen:circuit:20 --method lu --refactor 3", 2},         /* KLU options elsewhere */

@@ -30,6 +30,8 @@ static void klu_opts_from(const opts *o, lcl_klu_opts *ko) {
     if (o->ordering) ko->ordering = (lcl_klu_ordering)klu_ordering_parse(o->ordering);
     if (o->scale) ko->scale = (lcl_klu_scaling)klu_scale_parse(o->scale);
     ko->tol = o->tol;
+    ko->refine = o->refine;
+    ko->dense = o->dense;
 }
 
 /* One test system: A in double (the check's) and in the working precision (what is factored, the

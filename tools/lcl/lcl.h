@@ -42,6 +42,8 @@ typedef struct opts {
     const char *ordering, *scale;
     double tol;             /* 0: the library's default */
     long refactor;
+    int refine;             /* opts.refine of the sparse LU (0 auto, -1 off) */
+    double dense;           /* opts.dense of the sparse LU (0: the library's default) */
 } opts;
 
 /* ---- main.c: the commands -------------------------------------------------------------------- */

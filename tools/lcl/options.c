@@ -115,6 +115,26 @@ static int set_tol(opts *o, void *field, const char *v) {    /* a number in (0, 
     *(double *)field = t;
     return 1;
 }
+static int set_refine(opts *o, void *field, const char *v) {    /* -1 (off), 0 (auto) .. 100 */
+    char *end;
+    long k;
+    (void)o;
+    errno = 0;
+    k = strtol(v, &end, 10);
+    if (end == v || *end || errno == ERANGE || k < -1 || k > 100) return 0;
+    *(int *)field = (int)k;
+    return 1;
+}
+static int set_dense(opts *o, void *field, const char *v) {     /* a fraction in (0, 1], or negative */
+    char *end;
+    double t;
+    (void)o;
+    errno = 0;
+    t = strtod(v, &end);
+    if (end == v || *end || errno == ERANGE || !(t < 0 || (t > 0 && t <= 1))) return 0;
+    *(double *)field = t;
+    return 1;
+}
 static int known_format(const char *v) { lcl_format f; return lcl_format_parse(v, &f); }
 static int known_kernel(const char *v) { lcl_spmv_kernel k; return lcl_spmv_kernel_parse(v, &k); }
 /* a string option whose value must pass `valid` */
@@ -177,6 +197,10 @@ static const lcl_option options[] = {
     {"--tol", "T", OFF(tol), set_tol, "--tol needs a pivot threshold in (0, 1], got '%s'", KLU_CMDS,
      "partial pivoting threshold; the diagonal is kept while |a_jj| >= T * the column's largest (default 0.001)"},
     {"--scale", "none|sum|max", OFF(scale), set_scale, "unknown --scale '%s' (none, sum, max)", KLU_CMDS, "row scaling (default max)"},
+    {"--refine", "K", OFF(refine), set_refine, "--refine needs -1 (off), 0 (auto) or a step count up to 100, got '%s'", KLU_CMDS,
+     "iterative refinement steps of each solve (default 0: up to 2 when pivot growth lost digits)"},
+    {"--dense", "F", OFF(dense), set_dense, "--dense needs a fraction in (0, 1] or a negative number (never), got '%s'", KLU_CMDS,
+     "a block goes dense once a column of L fills F of the rows below it (default 0.8; negative: never)"},
     {"--refactor", "K", OFF(refactor), set_reps, "--refactor needs a count from 1 to 10000, got '%s'", CMD_SOLVE_KLU,
      "K refactors with perturbed values (same pattern and pivots): t_refactor is their median"},
     {"--format", "F", OFF(format), set_format, "unknown format '%s' (coo, csr, csc, ell, sell, hyb, dia, bcsr, dense, auto)",
