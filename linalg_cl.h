@@ -8529,6 +8529,7 @@ struct lcl_klu_numeric {
     int32_t *sched;             /* the columns outside the dense tails, level by level */
     unsigned *done;             /* n: column j is refactored when done[j] == epoch */
     unsigned epoch;             /* of the last OpenMP refactor */
+    int64_t pwork;              /* work (entries touched) in the schedule's wide levels */
     double tol, growth_limit;
     lcl_klu_scaling scale;
     uint64_t pattern_hash;      /* of the symbolic it was factored with: refactor and the solves check it */
@@ -9008,10 +9009,10 @@ LCL__PRIVATE void lcl__klu_solve_##S(const lcl_klu_symbolic *Sy, const lcl_klu_n
         } \
     } \
 }
-/* Iterative refinement of a solved column x of A X = B or A^T X = B (b saved in thread t's
-   part of N->rb): r = b - op(A) x
-   from B's entries (A(prow[k], Q[j]) = B(k, j) Rs[prow[k]]), summed in double, then x += op(A) \ r;
-   up to N->refine steps, fewer once the residual stops halving. */
+/* Iterative refinement of a solved column x of A X = B or A^T X = B by thread t (b saved in its
+   part of N->rb): r = b - op(A) x from B's entries (A(prow[k], Q[j]) = B(k, j) Rs[prow[k]]),
+   summed in double, then x += op(A) \ r; up to N->refine steps, fewer once the residual stops
+   halving. */
 #define LCL__DEF_KLU_REFINE(S, T) \
 LCL__PRIVATE void lcl__klu_refine_##S(const lcl_klu_symbolic *Sy, const lcl_klu_numeric *N, T *x, int trans, int t) { \
     int64_t n = N->n, i, j, p; \
@@ -9089,12 +9090,15 @@ LCL__PRIVATE int64_t lcl__klu_levels(const lcl_klu_numeric *N, int32_t *lev, int
    LCL__KLU_CHUNKS chunks a thread of even work; every run of consecutive smaller levels is one
    chunk, run by one thread in order (a level order is a topological order): most levels of
    circuit matrices are narrow, and a column handed to another thread each time would wait for
-   the previous one. Factor passes LCL__KLU_WIDE and 2 columns per thread. */
+   the previous one. Less than minpar work in wide levels: no schedule (nchunk 0), as the threads'
+   start and waits would cost more than they save. Factor passes LCL__KLU_WIDE, 2 columns per
+   thread and LCL__KLU_PAR. */
 #define LCL__KLU_WIDE 4096
 #define LCL__KLU_CHUNKS 4
+#define LCL__KLU_PAR ((int64_t)1 << 21)   /* entries touched: about 2 ms of one core's work */
 LCL__PRIVATE lcl_status lcl__klu_schedule(lcl_context *ctx, const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t minwork,
-                                          int64_t minwidth) {
-    int64_t n = N->n, nl, l, j, e, m = 0, b, nch = (int64_t)LCL__KLU_CHUNKS * N->nth, narrow = 0;
+                                          int64_t minwidth, int64_t minpar) {
+    int64_t n = N->n, nl, l, j, e, m = 0, b, nch = (int64_t)LCL__KLU_CHUNKS * N->nth, narrow = 0, wide = 0;
     int32_t *lev;
     int64_t *lp, *wc;
     lcl_status st = LCL_OK;
@@ -9133,6 +9137,7 @@ LCL__PRIVATE lcl_status lcl__klu_schedule(lcl_context *ctx, const lcl_klu_symbol
             continue;
         }
         narrow = 0;
+        wide += wc[m] - wc[m0];
         for (c = 0, q = m0; c < LCL__MIN(nch, m - m0); c++) {   /* chunk c from the first position reaching c/nch of the work */
             int64_t target = wc[m0] + (wc[m] - wc[m0]) / nch * c + (wc[m] - wc[m0]) % nch * c / nch;
             while (q < m && wc[q] < target) q++;
@@ -9140,6 +9145,8 @@ LCL__PRIVATE lcl_status lcl__klu_schedule(lcl_context *ctx, const lcl_klu_symbol
         }
     }
     N->chunkp[N->nchunk] = m;
+    if (wide < minpar) N->nchunk = 0;   /* refactor stays serial */
+    N->pwork = wide;
     LCL_FREE(lev);
     LCL_FREE(lp);
     LCL_FREE(wc);
@@ -9311,7 +9318,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     }
     for (j = 0; j < A->nnz; j++) N->Ci[j] = N->pinv[N->Ci[j]];
     for (j = 0; j < n; j++) N->prow[j] = S->P[N->piv[j]];
-    if (N->nth > 1 && (st = lcl__klu_schedule(ctx, S, N, LCL__KLU_WIDE, 2 * N->nth)) != LCL_OK) goto fail;
+    if (N->nth > 1 && (st = lcl__klu_schedule(ctx, S, N, LCL__KLU_WIDE, 2 * N->nth, LCL__KLU_PAR)) != LCL_OK) goto fail;
     lcl__klu_after(N);
     if (info) {
         lcl__klu_info_fill(S, N, w.flops, info);

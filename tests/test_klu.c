@@ -492,7 +492,7 @@ static int kt_omp_same(lcl_context *cs, lcl_context *co, const char *name, lcl_c
     if (!Ns || !No) { lcl_klu_numeric_free(Ns); lcl_klu_numeric_free(No); kt_sym_free(&S); return 0; }
     if (force && No->nth > 1) {
         LCL_FREE(No->chunkp); LCL_FREE(No->sched); LCL_FREE(No->done);
-        CHECK_OK(co, lcl__klu_schedule(co, &S, No, 0, 1));
+        CHECK_OK(co, lcl__klu_schedule(co, &S, No, 0, 1, 0));
     }
     wide = No->nchunk - 1;
     for (round = 0; round < 2; round++) {
@@ -609,7 +609,7 @@ static void test_klu_openmp_singular(void) {
     CHECK_OK(co, lcl_klu_factor(co, &S, &A, &No, &io));
     if (!Ns || !No) goto done;
     LCL_FREE(No->chunkp); LCL_FREE(No->sched); LCL_FREE(No->done);
-    CHECK_OK(co, lcl__klu_schedule(co, &S, No, 0, 1));
+    CHECK_OK(co, lcl__klu_schedule(co, &S, No, 0, 1, 0));
     wide = No->nchunk - 1;
     CHECK(No->nth == 2 && wide > 1);
     keep = (double *)malloc((size_t)A.nnz * 8);
