@@ -8804,15 +8804,32 @@ LCL__PRIVATE int lcl__klu_lu_##S(lcl_context *ctx, const lcl_klu_symbolic *Sy, l
     } \
     return 0; \
 } \
+/* Refactor's sparse part of column j: X = B(:, j) in its block, then the updates of U(:, j)'s \
+   entries Up[j] .. e1-1 in order, their values into Ux */ \
+LCL__PRIVATE void lcl__klu_spcol_##S(lcl_klu_numeric *N, int64_t j, int64_t e1, T *X, double *flops) { \
+    const T *cx = (const T *)N->Cx, *Lx = (const T *)N->Lx; \
+    const int32_t *Li = N->Li; \
+    T *Ux = (T *)N->Ux; \
+    int64_t p, e; \
+    for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
+    for (e = N->Up[j]; e < e1; e++) { \
+        int32_t k = N->Ui[e]; \
+        T xk = X[k]; \
+        X[k] = 0; \
+        Ux[e] = xk; \
+        if (xk != 0) { \
+            for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
+            *flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
+        } \
+    } \
+} \
 /* Refactor of block b's dense tail (columns j0 = tail[b] .. k2-1, layout of lcl__klu_tail), after \
    the block's other columns: each tail column's sparse part into U and its rows j0 .. k2-1 into \
    D, a dense LU of D without pivoting (the factor's order), D back into L and U. Returns 0, or 1 \
    with *bad = the column of a zero pivot; *unstable when an L entry exceeds 1 / tol. */ \
 LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t b, double *flops, int *unstable, \
                                      int64_t *bad) { \
-    int64_t j0 = N->tail[b], k2 = Sy->R[b + 1], t = k2 - j0, j, c, r, p, e, info; \
-    const T *cx = (const T *)N->Cx; \
-    const int32_t *Li = N->Li; \
+    int64_t j0 = N->tail[b], k2 = Sy->R[b + 1], t = k2 - j0, j, c, r, info; \
     T *X = (T *)N->X, *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, *D = (T *)N->D; \
     double lim = 1 / N->tol; \
     /* the solves leave values in X; the sparse loop never reads a row before writing it (a row's \
@@ -8821,17 +8838,7 @@ LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric
     for (j = j0; j < k2; j++) { \
         T *dc = D + (j - j0) * t; \
         c = j - j0; \
-        for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
-        for (e = N->Up[j]; e < N->Up[j + 1] - c; e++) { \
-            int32_t k = N->Ui[e]; \
-            T xk = X[k]; \
-            X[k] = 0; \
-            Ux[e] = xk; \
-            if (xk != 0) { \
-                for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
-                *flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
-            } \
-        } \
+        lcl__klu_spcol_##S(N, j, N->Up[j + 1] - c, X, flops); \
         for (r = 0; r < t; r++) { dc[r] = X[j0 + r]; X[j0 + r] = 0; } \
     } \
     info = lcl__klu_dense_lu(N, t, 0); \
@@ -8852,22 +8859,11 @@ LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric
 /* Column j of refactor through the work vector X (zero on entry and on return): the serial and \
    the OpenMP refactor both run this, so their results are bitwise equal. Returns 1 on a zero pivot. */ \
 LCL__PRIVATE int lcl__klu_recol_##S(lcl_klu_numeric *N, int64_t j, T *X, double *flops, int *unstable) { \
-    const T *cx = (const T *)N->Cx; \
     const int32_t *Li = N->Li; \
-    T *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, pv; \
-    int64_t p, e; \
+    T *Lx = (T *)N->Lx, pv; \
+    int64_t p; \
     double mx; \
-    for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
-    for (e = N->Up[j]; e < N->Up[j + 1]; e++) { \
-        int32_t k = N->Ui[e]; \
-        T xk = X[k]; \
-        X[k] = 0; \
-        Ux[e] = xk; \
-        if (xk != 0) { \
-            for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
-            *flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
-        } \
-    } \
+    lcl__klu_spcol_##S(N, j, N->Up[j + 1], X, flops); \
     pv = X[j]; \
     X[j] = 0; \
     mx = LCL__ABS((double)pv); \
