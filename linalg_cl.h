@@ -56,8 +56,8 @@
                    (or chosen by auto), kept where the context computes; lcl_spmv / lcl_spmv_vec
         Matrix Market: lcl_mm_read / lcl_mm_read_dense / lcl_mm_write / lcl_mm_write_dense.
         Sparse direct LU (KLU class): lcl_klu_analyze -> lcl_klu_factor -> lcl_klu_refactor
-        (new values, same pattern) -> lcl_klu_solve / lcl_klu_tsolve. Serial, except on OpenMP:
-        refactor's independent columns and the solves' right-hand sides run in parallel.
+        (new values, same pattern) -> lcl_klu_solve / lcl_klu_tsolve. On OpenMP, refactor's
+        independent columns, the dense tails and the solves' right-hand sides run in parallel.
 
     CONFIGURATION MACROS (define before including)
         LINALG_CL_IMPLEMENTATION  create the implementation in this translation unit
@@ -337,11 +337,12 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    structurally singular A is LCL_ERR_SINGULAR at analyze, with info.structural_rank; a zero
    pivot is LCL_ERR_SINGULAR at factor or refactor, with info.singular_col (0-based column of A);
    NaN or Inf values LCL_ERR_NAN; a non-square or empty pattern LCL_ERR_DIMENSION.
-   Backends: analyze and factor are serial everywhere (pivot search is sequential). On OpenMP,
-   refactor runs independent columns (level by level of its column graph) on ctx's threads and
-   the solves split several right-hand sides among them (one right-hand side: serial); results
-   are bitwise the serial ones. They use at most the threads of the context that factored:
-   factor keeps a work vector of n values per thread in the numeric object. */
+   Backends: analyze and factor's sparse loop are serial (the pivot search is sequential; the
+   dense tails use the dense kernels, threaded on OpenMP). On OpenMP, refactor also runs
+   independent columns (level by level of its column graph) on ctx's threads, and the solves
+   split several right-hand sides among them (one right-hand side: serial); results are bitwise
+   the serial ones. They use at most the threads of the context that factored: factor keeps work
+   vectors of n values per thread in the numeric object. */
 typedef enum lcl_klu_ordering {
     LCL_KLU_AMD = 0,            /* approximate minimum degree on A+A^T of each block (default) */
     LCL_KLU_COLAMD,             /* column approximate minimum degree on A (very unsymmetric blocks) */
