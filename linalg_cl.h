@@ -57,7 +57,8 @@
         Matrix Market: lcl_mm_read / lcl_mm_read_dense / lcl_mm_write / lcl_mm_write_dense.
         Sparse direct LU (KLU class): lcl_klu_analyze -> lcl_klu_factor -> lcl_klu_refactor (new
         values, same pattern) -> lcl_klu_solve / lcl_klu_tsolve (host arrays) or lcl_klu_solve_vec
-        (an lcl_vec). Serial host code; on OpenCL the factors may also live on device 0, where
+        (an lcl_vec). On OpenMP, refactor's independent columns, the dense tails and the solves'
+        right-hand sides run in parallel; on OpenCL the factors may also live on device 0, where
         refactor and solves run level-scheduled (GPUs; CPU devices keep the host's, faster there).
 
     CONFIGURATION MACROS (define before including)
@@ -348,7 +349,13 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    nnz(L+U) >= 2^20 on a GPU. Errors:
    structurally singular A is LCL_ERR_SINGULAR at analyze, with info.structural_rank; a zero
    pivot is LCL_ERR_SINGULAR at factor or refactor, with info.singular_col (0-based column of A);
-   NaN or Inf values LCL_ERR_NAN; a non-square or empty pattern LCL_ERR_DIMENSION. */
+   NaN or Inf values LCL_ERR_NAN; a non-square or empty pattern LCL_ERR_DIMENSION.
+   Backends: analyze and factor's sparse loop are serial (the pivot search is sequential; the
+   dense tails use the dense kernels, threaded on OpenMP). On OpenMP, refactor also runs
+   independent columns (level by level of its column graph) on ctx's threads, and the solves
+   split several right-hand sides among them (one right-hand side: serial); results are bitwise
+   the serial ones. They use at most the threads of the context that factored: factor keeps work
+   vectors of n values per thread in the numeric object. */
 typedef enum lcl_klu_ordering {
     LCL_KLU_AMD = 0,            /* approximate minimum degree on A+A^T of each block (default) */
     LCL_KLU_COLAMD,             /* column approximate minimum degree on A (very unsymmetric blocks) */
@@ -573,6 +580,12 @@ LCL_API int lcl_format_double(char *buf, size_t cap, double v);
 #endif
 #ifdef _OPENMP
 #include <omp.h>
+#endif
+#if defined(_OPENMP) && !defined(_WIN32)
+#include <sched.h>
+#define LCL__YIELD() sched_yield()
+#else
+#define LCL__YIELD() ((void)0)
 #endif
 #ifndef LINALG_CL_NO_OPENCL
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -8540,9 +8553,12 @@ done:
    part in the topological order of its column's reach (the order refactor replays), diagonal in
    Ud. A X = B then reads: w = (B / Rs)(prow) with prow[k] = P[piv[k]]; for blocks last to first,
    w_b = U_b \ (L_b \ w_b) and w_earlier -= F(:, b) w_b; X(Q) = w. The transposed solve runs the
-   same pieces transposed, blocks first to last. Serial; one work vector of n values (X), held by
-   the numeric object: the solves allocate nothing, and two calls on one object must not overlap.
-   On an OpenCL context the factors may also live on its first device (cl, >>klu-opencl). */
+   same pieces transposed, blocks first to last. The numeric object holds the work vectors (X, n
+   values per thread of the factoring context): refactor and the solves allocate nothing, and two
+   calls on one object must not overlap. OpenMP: refactor runs the columns level by level (see
+   lcl__klu_schedule), the solves split the right-hand sides among threads; each column's
+   arithmetic is the serial one, so the results are bitwise the serial ones. On an OpenCL context
+   the factors may also live on its first device (cl, >>klu-opencl). */
 typedef struct lcl__klu_cl lcl__klu_cl;
 struct lcl_klu_numeric {
     lcl_dtype dtype;
@@ -8557,7 +8573,14 @@ struct lcl_klu_numeric {
     void *Cx;
     int64_t *amap;              /* nnz: A's entry p (CSR order) is Cx[amap[p]] */
     double *Rs;                 /* n row scale factors of A, NULL without scaling */
-    void *X;                    /* n values: the work vector of factor, refactor and the solves */
+    void *X;                    /* nth * n values: thread t's work vector is X + t n */
+    int nth;                    /* threads the work vectors and the schedule were made for */
+    int64_t nchunk;             /* OpenMP refactor schedule (nth > 1), see lcl__klu_schedule: */
+    int64_t *chunkp;            /* nchunk + 1: chunk c is sched[chunkp[c] .. chunkp[c+1]-1] */
+    int32_t *sched;             /* the columns outside the dense tails, level by level */
+    unsigned *done;             /* n: column j is refactored when done[j] == epoch */
+    unsigned epoch;             /* of the last OpenMP refactor */
+    int64_t pwork;              /* work (entries touched) in the schedule's wide levels */
     double tol, growth_limit;
     lcl_klu_scaling scale;
     uint64_t pattern_hash;      /* of the symbolic it was factored with: refactor and the solves check it */
@@ -8571,8 +8594,8 @@ struct lcl_klu_numeric {
     int dnt;
     double growth, rcond;       /* of the last factor or refactor */
     int refine, refine_opt;     /* refinement steps of the solves (0: none), opts.refine */
-    void *rb, *rr;              /* n values each: a right-hand side and its residual, for refinement */
-    double *racc;               /* n: the residual, summed in double */
+    void *rb, *rr;              /* nth * n values each: a right-hand side and its residual, for refinement */
+    double *racc;               /* nth * n: the residual, summed in double (thread t's at t n, as X) */
     lcl__klu_cl *cl;            /* OpenCL: the factors on a device (>>klu-opencl), or NULL */
 };
 /* the device copy's hooks (>>klu-opencl; stubs without OpenCL) */
@@ -8604,6 +8627,22 @@ LCL__PRIVATE int lcl__klu_grow(lcl_klu_numeric *N, int which, int64_t need, size
     if (which) N->ucap = cap; else N->lcap = cap;
     return 1;
 }
+/* until every column that column j of refactor reads is done (flag, then flush: its values);
+   a long wait yields the core: on a loaded machine the thread waited for may need it */
+LCL__PRIVATE void lcl__klu_wait(const lcl_klu_numeric *N, int64_t j, unsigned ep) {
+    int64_t e;
+    for (e = N->Up[j]; e < N->Up[j + 1]; e++) {
+        unsigned v;
+        int spin = 0;
+        for (;;) {
+            LCL__OMP(omp atomic read)
+            v = N->done[N->Ui[e]];
+            if (v == ep) break;
+            if (++spin > 2000) LCL__YIELD();
+        }
+    }
+    LCL__OMP(omp flush)
+}
 /* A block's columns from where one column of L fills opts.dense of the rows below it go to a dense
    LU; below this many columns the sparse loop is as fast */
 #define LCL__KLU_TAIL_MIN 32
@@ -8628,11 +8667,12 @@ LCL__PRIVATE int lcl__klu_dense_room(lcl_context *ctx, lcl_klu_numeric *N, int64
    (the pivot order is fixed). Returns the 1-based column of the first zero pivot, or 0. */
 LCL__PRIVATE int64_t lcl__klu_dense_lu(lcl_klu_numeric *N, int64_t t, int pivot) {
     const lcl__dops *op = lcl__dops_for(N->dtype);
+    int nt = t >= 256 ? N->dnt : 1;   /* below, a parallel region costs more than it saves */
     lcl__fact f;
-    if (!pivot) return lcl__lu_nopiv(op, &N->dws, N->dnt, t, (char *)N->D, t);
+    if (!pivot) return lcl__lu_nopiv(op, &N->dws, nt, t, (char *)N->D, t);
     f.chol = f.upper = 0;
     f.ipiv = N->dpiv;
-    return lcl__blocked(op, &N->dws, N->dnt, &f, t, (char *)N->D, t, lcl__block(op, NULL, t));
+    return lcl__blocked(op, &N->dws, nt, &f, t, (char *)N->D, t, lcl__block(op, NULL, t));
 }
 #define LCL__DEF_KLU(S, T) \
 /* Row scale factors (Rs, when scaling) and the values of B = A(P, Q) / Rs into Cx through amap. \
@@ -8825,15 +8865,32 @@ LCL__PRIVATE int lcl__klu_lu_##S(lcl_context *ctx, const lcl_klu_symbolic *Sy, l
     } \
     return 0; \
 } \
+/* Refactor's sparse part of column j: X = B(:, j) in its block, then the updates of U(:, j)'s \
+   entries Up[j] .. e1-1 in order, their values into Ux */ \
+LCL__PRIVATE void lcl__klu_spcol_##S(lcl_klu_numeric *N, int64_t j, int64_t e1, T *X, double *flops) { \
+    const T *cx = (const T *)N->Cx, *Lx = (const T *)N->Lx; \
+    const int32_t *Li = N->Li; \
+    T *Ux = (T *)N->Ux; \
+    int64_t p, e; \
+    for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
+    for (e = N->Up[j]; e < e1; e++) { \
+        int32_t k = N->Ui[e]; \
+        T xk = X[k]; \
+        X[k] = 0; \
+        Ux[e] = xk; \
+        if (xk != 0) { \
+            for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
+            *flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
+        } \
+    } \
+} \
 /* Refactor of block b's dense tail (columns j0 = tail[b] .. k2-1, layout of lcl__klu_tail), after \
    the block's other columns: each tail column's sparse part into U and its rows j0 .. k2-1 into \
    D, a dense LU of D without pivoting (the factor's order), D back into L and U. Returns 0, or 1 \
    with *bad = the column of a zero pivot; *unstable when an L entry exceeds 1 / tol. */ \
 LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t b, double *flops, int *unstable, \
                                      int64_t *bad) { \
-    int64_t j0 = N->tail[b], k2 = Sy->R[b + 1], t = k2 - j0, j, c, r, p, e, info; \
-    const T *cx = (const T *)N->Cx; \
-    const int32_t *Li = N->Li; \
+    int64_t j0 = N->tail[b], k2 = Sy->R[b + 1], t = k2 - j0, j, c, r, info; \
     T *X = (T *)N->X, *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, *D = (T *)N->D; \
     double lim = 1 / N->tol; \
     /* the solves leave values in X; the sparse loop never reads a row before writing it (a row's \
@@ -8842,17 +8899,7 @@ LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric
     for (j = j0; j < k2; j++) { \
         T *dc = D + (j - j0) * t; \
         c = j - j0; \
-        for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
-        for (e = N->Up[j]; e < N->Up[j + 1] - c; e++) { \
-            int32_t k = N->Ui[e]; \
-            T xk = X[k]; \
-            X[k] = 0; \
-            Ux[e] = xk; \
-            if (xk != 0) { \
-                for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
-                *flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
-            } \
-        } \
+        lcl__klu_spcol_##S(N, j, N->Up[j + 1] - c, X, flops); \
         for (r = 0; r < t; r++) { dc[r] = X[j0 + r]; X[j0 + r] = 0; } \
     } \
     info = lcl__klu_dense_lu(N, t, 0); \
@@ -8870,47 +8917,84 @@ LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric
     *flops += 2.0 / 3.0 * (double)t * (double)t * (double)t; \
     return 0; \
 } \
+/* Column j of refactor through the work vector X (zero on entry and on return): the serial and \
+   the OpenMP refactor both run this, so their results are bitwise equal. Returns 1 on a zero pivot. */ \
+LCL__PRIVATE int lcl__klu_recol_##S(lcl_klu_numeric *N, int64_t j, T *X, double *flops, int *unstable) { \
+    const int32_t *Li = N->Li; \
+    T *Lx = (T *)N->Lx, pv; \
+    int64_t p; \
+    double mx; \
+    lcl__klu_spcol_##S(N, j, N->Up[j + 1], X, flops); \
+    pv = X[j]; \
+    X[j] = 0; \
+    mx = LCL__ABS((double)pv); \
+    for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) mx = LCL__MAX(mx, LCL__ABS((double)X[Li[p]])); \
+    if (pv == 0) { \
+        for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) X[Li[p]] = 0; \
+        return 1; \
+    } \
+    if (LCL__ABS((double)pv) < N->tol * mx) *unstable = 1; \
+    ((T *)N->Ud)[j] = pv; \
+    for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) { Lx[p] = X[Li[p]] / pv; X[Li[p]] = 0; } \
+    *flops += (double)(N->Lp[j + 1] - N->Lp[j]); \
+    return 0; \
+} \
 /* The same factorization with the patterns and pivots fixed (Ci already pivoted): no search, no \
    allocation. Returns 0, or 1 with *bad = the column of a zero pivot; *unstable set when a pivot \
    fails the threshold test against its column. */ \
 LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, double *flops, int *unstable, \
                                    int64_t *bad) { \
-    int64_t b, j, p, e; \
-    const T *cx = (const T *)N->Cx; \
-    const int32_t *Li = N->Li; \
-    T *X = (T *)N->X, *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, *Ud = (T *)N->Ud; \
+    int64_t b, j; \
     for (b = 0; b < Sy->nblocks; b++) { \
-        int64_t k1 = Sy->R[b], k2 = Sy->R[b + 1]; \
-        for (j = k1; j < N->tail[b]; j++) { \
-            double mx; \
-            T pv; \
-            for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
-            for (e = N->Up[j]; e < N->Up[j + 1]; e++) { \
-                int32_t k = N->Ui[e]; \
-                T xk = X[k]; \
-                X[k] = 0; \
-                Ux[e] = xk; \
-                if (xk != 0) { \
-                    for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
-                    *flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
-                } \
-            } \
-            pv = X[j]; \
-            X[j] = 0; \
-            mx = LCL__ABS((double)pv); \
-            for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) mx = LCL__MAX(mx, LCL__ABS((double)X[Li[p]])); \
-            if (pv == 0) { \
-                for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) X[Li[p]] = 0; \
-                *bad = j; \
-                return 1; \
-            } \
-            if (LCL__ABS((double)pv) < N->tol * mx) *unstable = 1; \
-            Ud[j] = pv; \
-            for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) { Lx[p] = X[Li[p]] / pv; X[Li[p]] = 0; } \
-            *flops += (double)(N->Lp[j + 1] - N->Lp[j]); \
-        } \
+        int64_t k2 = Sy->R[b + 1]; \
+        for (j = Sy->R[b]; j < N->tail[b]; j++) \
+            if (lcl__klu_recol_##S(N, j, (T *)N->X, flops, unstable)) { *bad = j; return 1; } \
         if (N->tail[b] < k2 && lcl__klu_retail_##S(Sy, N, b, flops, unstable, bad)) return 1; \
     } \
+    return 0; \
+} \
+/* relu on nt threads along N's schedule, without barriers: threads take the chunks in order \
+   (a topological order), and a column waits until the columns it reads are done, so a thread \
+   that the shared machine preempts holds up only what depends on its chunk. The dense tails \
+   follow, one after another from this thread (retail may have its own team). The zero pivot \
+   reported is the first the serial order meets: every column before it got its serial values. */ \
+LCL__PRIVATE int lcl__klu_relu_omp_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int nt, double *flops, \
+                                       int *unstable, int64_t *bad) { \
+    int64_t b, first = N->n, next = 0; \
+    double fl = 0; \
+    int un = 0; \
+    unsigned ep = ++N->epoch; \
+    (void)nt; \
+    if (ep == 0) { memset(N->done, 0, (size_t)N->n * sizeof(unsigned)); ep = N->epoch = 1; } \
+    LCL__OMP(omp parallel num_threads(nt) reduction(+ : fl) reduction(| : un) reduction(min : first)) \
+    { \
+        int t = 0, tn = 1; \
+        T *X; \
+        LCL__OMP_TID(t, tn); \
+        (void)tn; \
+        X = (T *)N->X + (size_t)t * (size_t)N->n; \
+        memset(X, 0, (size_t)N->n * sizeof(T));   /* the solves leave values; relu's argument that \
+                                                     a row is written before read needs one thread */ \
+        for (;;) { \
+            int64_t c, q; \
+            LCL__OMP(omp atomic capture) \
+            c = next++; \
+            if (c >= N->nchunk) break; \
+            for (q = N->chunkp[c]; q < N->chunkp[c + 1]; q++) { \
+                int64_t j = N->sched[q]; \
+                lcl__klu_wait(N, j, ep); \
+                if (lcl__klu_recol_##S(N, j, X, &fl, &un)) first = LCL__MIN(first, j); \
+                LCL__OMP(omp flush) \
+                LCL__OMP(omp atomic write) \
+                N->done[j] = ep; \
+            } \
+        } \
+    } \
+    for (b = 0; b < Sy->nblocks && first >= N->tail[b]; b++) \
+        if (N->tail[b] < Sy->R[b + 1] && lcl__klu_retail_##S(Sy, N, b, &fl, &un, &first)) break; \
+    *flops += fl; \
+    *unstable |= un; \
+    if (first < N->n) { *bad = first; return 1; } \
     return 0; \
 } \
 /* reciprocal pivot growth (min over columns of max |B(:, j) in its block| / max |U(:, j)|) and \
@@ -8930,14 +9014,15 @@ LCL__PRIVATE void lcl__klu_stats_##S(const lcl_klu_numeric *N, double *growth, d
     *growth = g; \
     *rcond = dmax > 0 ? dmin / dmax : 0; \
 } \
-/* A X = B (trans 0) or A^T X = B, one column at a time through N->X (see the section comment) */ \
+/* A X = B (trans 0) or A^T X = B, one column at a time through the work vector wv (see the \
+   section comment) */ \
 LCL__PRIVATE void lcl__klu_solve_##S(const lcl_klu_symbolic *Sy, const lcl_klu_numeric *N, int64_t nrhs, void *Bv, \
-                                     int64_t ldb, int trans) { \
+                                     int64_t ldb, int trans, void *wv) { \
     const T *cx = (const T *)N->Cx, *Lx = (const T *)N->Lx, *Ux = (const T *)N->Ux, *Ud = (const T *)N->Ud; \
     const int32_t *Li = N->Li, *Ui = N->Ui, *Ci = N->Ci, *prow = N->prow, *Q = Sy->Q; \
     const int64_t *Lp = N->Lp, *Up = N->Up, *Cp = N->Cp, *Cd = N->Cd; \
     int64_t n = N->n, c, b, j, p; \
-    T *w = (T *)N->X; \
+    T *w = (T *)wv; \
     for (c = 0; c < nrhs; c++) { \
         T *x = (T *)Bv + c * ldb; \
         if (!trans) { \
@@ -8981,16 +9066,18 @@ LCL__PRIVATE void lcl__klu_solve_##S(const lcl_klu_symbolic *Sy, const lcl_klu_n
         } \
     } \
 }
-/* Iterative refinement of a solved column x of A X = B or A^T X = B (b saved in N->rb): r = b - op(A) x
-   from B's entries (A(prow[k], Q[j]) = B(k, j) Rs[prow[k]]), summed in double, then x += op(A) \ r;
-   up to N->refine steps, fewer once the residual stops halving. */
+/* Iterative refinement of a solved column x of A X = B or A^T X = B by thread t (b saved in its
+   part of N->rb): r = b - op(A) x from B's entries (A(prow[k], Q[j]) = B(k, j) Rs[prow[k]]),
+   summed in double, then x += op(A) \ r; up to N->refine steps, fewer once the residual stops
+   halving. */
 #define LCL__DEF_KLU_REFINE(S, T) \
-LCL__PRIVATE void lcl__klu_refine_##S(const lcl_klu_symbolic *Sy, const lcl_klu_numeric *N, T *x, int trans) { \
-    const T *cx = (const T *)N->Cx, *b = (const T *)N->rb; \
-    const int32_t *Ci = N->Ci, *prow = N->prow, *Q = Sy->Q; \
-    T *r = (T *)N->rr; \
-    double *acc = N->racc, prev = 0; \
+LCL__PRIVATE void lcl__klu_refine_##S(const lcl_klu_symbolic *Sy, const lcl_klu_numeric *N, T *x, int trans, int t) { \
     int64_t n = N->n, i, j, p; \
+    size_t off = (size_t)t * (size_t)n; \
+    const T *cx = (const T *)N->Cx, *b = (const T *)N->rb + off; \
+    const int32_t *Ci = N->Ci, *prow = N->prow, *Q = Sy->Q; \
+    T *r = (T *)N->rr + off; \
+    double *acc = N->racc + off, prev = 0; \
     int step; \
     for (step = 0; step < N->refine; step++) { \
         double rn = 0; \
@@ -9016,7 +9103,7 @@ LCL__PRIVATE void lcl__klu_refine_##S(const lcl_klu_symbolic *Sy, const lcl_klu_
         for (i = 0; i < n; i++) { r[i] = (T)acc[i]; rn = LCL__MAX(rn, LCL__ABS(acc[i])); } \
         if (rn == 0 || (step > 0 && rn > prev / 2)) break; \
         prev = rn; \
-        lcl__klu_solve_##S(Sy, N, 1, r, n, trans); \
+        lcl__klu_solve_##S(Sy, N, 1, r, n, trans, (T *)N->X + off); \
         for (i = 0; i < n; i++) x[i] += r[i]; \
     } \
 }
@@ -9056,6 +9143,74 @@ LCL__PRIVATE int64_t lcl__klu_levels(const lcl_klu_numeric *N, int32_t *lev, int
     return nl;
 }
 
+/* The OpenMP refactor's schedule: the levels without the dense tails' columns, as chunks taken in
+   order. A level of at least minwork (entries touched) and minwidth columns is split into
+   LCL__KLU_CHUNKS chunks a thread of even work; every run of consecutive smaller levels is one
+   chunk, run by one thread in order (a level order is a topological order): most levels of
+   circuit matrices are narrow, and a column handed to another thread each time would wait for
+   the previous one. Less than minpar work in wide levels: no schedule (nchunk 0), as the threads'
+   start and waits would cost more than they save. Factor passes LCL__KLU_WIDE, 2 columns per
+   thread and LCL__KLU_PAR. */
+#define LCL__KLU_WIDE 4096
+#define LCL__KLU_CHUNKS 4
+#define LCL__KLU_PAR ((int64_t)1 << 21)   /* entries touched: about 2 ms of one core's work */
+LCL__PRIVATE lcl_status lcl__klu_schedule(lcl_context *ctx, const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t minwork,
+                                          int64_t minwidth, int64_t minpar) {
+    int64_t n = N->n, nl, l, j, e, m = 0, b, nch = (int64_t)LCL__KLU_CHUNKS * N->nth, narrow = 0, wide = 0;
+    int32_t *lev;
+    int64_t *lp, *wc;
+    lcl_status st = LCL_OK;
+    lev = (int32_t *)lcl__alloc(ctx, "KLU levels", (size_t)n, sizeof(int32_t), &st);
+    lp = (int64_t *)lcl__alloc(ctx, "KLU levels", (size_t)n + 1, sizeof(int64_t), &st);
+    wc = (int64_t *)lcl__alloc(ctx, "KLU levels", (size_t)n + 1, sizeof(int64_t), &st);
+    if (!lev || !lp || !wc || !(N->sched = (int32_t *)lcl__alloc(ctx, "KLU schedule", (size_t)n, sizeof(int32_t), &st)) ||
+        !(N->chunkp = (int64_t *)lcl__alloc(ctx, "KLU schedule", (size_t)n + 1, sizeof(int64_t), &st)) ||
+        !(N->done = (unsigned *)lcl__alloc(ctx, "KLU schedule", (size_t)n, sizeof(unsigned), &st))) {
+        LCL_FREE(lev); LCL_FREE(lp); LCL_FREE(wc);
+        return st;
+    }
+    memset(N->done, 0, (size_t)n * sizeof(unsigned));
+    N->epoch = 0;
+    nl = lcl__klu_levels(N, lev, lp, N->sched);
+    for (b = 0; b < Sy->nblocks; b++)   /* tail columns out: lev = -1 */
+        for (j = N->tail[b]; j < Sy->R[b + 1]; j++) lev[j] = -1;
+    N->nchunk = 0;
+    wc[0] = 0;   /* prefix sums of the work along sched */
+    for (l = 0; l < nl; l++) {
+        int64_t m0 = m, q, c;
+        for (q = lp[l]; q < lp[l + 1]; q++) {
+            int64_t w;
+            j = N->sched[q];
+            if (lev[j] < 0) continue;
+            w = 2 + N->Cp[j + 1] - N->Cd[j] + 2 * (N->Lp[j + 1] - N->Lp[j]);
+            for (e = N->Up[j]; e < N->Up[j + 1]; e++) w += 1 + N->Lp[N->Ui[e] + 1] - N->Lp[N->Ui[e]];
+            N->sched[m] = (int32_t)j;
+            wc[m + 1] = wc[m] + w;
+            m++;
+        }
+        if (m == m0) continue;
+        if (m - m0 < minwidth || wc[m] - wc[m0] < minwork) {   /* narrow: joins the open narrow chunk */
+            if (!narrow) N->chunkp[N->nchunk++] = m0;
+            narrow = 1;
+            continue;
+        }
+        narrow = 0;
+        wide += wc[m] - wc[m0];
+        for (c = 0, q = m0; c < LCL__MIN(nch, m - m0); c++) {   /* chunk c from the first position reaching c/nch of the work */
+            int64_t target = wc[m0] + (wc[m] - wc[m0]) / nch * c + (wc[m] - wc[m0]) % nch * c / nch;
+            while (q < m && wc[q] < target) q++;
+            if (c == 0 || (q < m && q > N->chunkp[N->nchunk - 1])) N->chunkp[N->nchunk++] = q;
+        }
+    }
+    N->chunkp[N->nchunk] = m;
+    if (wide < minpar) N->nchunk = 0;   /* refactor stays serial */
+    N->pwork = wide;
+    LCL_FREE(lev);
+    LCL_FREE(lp);
+    LCL_FREE(wc);
+    return LCL_OK;
+}
+
 LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N) {
     if (!N) return;
     LCL_FREE(N->Lp); LCL_FREE(N->Up); LCL_FREE(N->Li); LCL_FREE(N->Ui);
@@ -9064,6 +9219,7 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N) {
     LCL_FREE(N->Cp); LCL_FREE(N->Cd); LCL_FREE(N->Ci); LCL_FREE(N->Cx); LCL_FREE(N->amap);
     LCL_FREE(N->Rs); LCL_FREE(N->X); LCL_FREE(N->tail); LCL_FREE(N->D); LCL_FREE(N->dpiv);
     LCL_FREE(N->rb); LCL_FREE(N->rr); LCL_FREE(N->racc);
+    LCL_FREE(N->chunkp); LCL_FREE(N->sched); LCL_FREE(N->done);
     lcl__ws_free(&N->dws);
     lcl__klu_cl_free(N->cl);
     LCL_FREE(N);
@@ -9174,6 +9330,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     N->tol = S->opts.tol > 0 && S->opts.tol <= 1 ? S->opts.tol : 0.001;
     N->growth_limit = S->opts.growth_limit > 0 ? S->opts.growth_limit : 1e8;
     N->scale = S->opts.scale == LCL_KLU_SCALE_DEFAULT ? LCL_KLU_SCALE_MAX : S->opts.scale;
+    N->nth = lcl__ctx_threads(ctx);
     if (!(N->Lp = (int64_t *)lcl__alloc(ctx, "KLU L pointers", (size_t)n + 1, sizeof(int64_t), &st)) ||
         !(N->Up = (int64_t *)lcl__alloc(ctx, "KLU U pointers", (size_t)n + 1, sizeof(int64_t), &st)) ||
         !(N->Ud = lcl__alloc(ctx, "KLU pivots", (size_t)n, es, &st)) ||
@@ -9186,11 +9343,11 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
         !(N->Cx = lcl__alloc(ctx, "KLU B values", (size_t)A->nnz, es, &st)) ||
         !(N->amap = (int64_t *)lcl__alloc(ctx, "KLU entry map", (size_t)A->nnz, sizeof(int64_t), &st)) ||
         (N->scale != LCL_KLU_SCALE_NONE && !(N->Rs = (double *)lcl__alloc(ctx, "KLU row scale", (size_t)n, sizeof(double), &st))) ||
-        !(N->X = lcl__alloc(ctx, "KLU work vector", (size_t)n, es, &st)) ||
+        !(N->X = lcl__alloc(ctx, "KLU work vectors", (size_t)n * (size_t)N->nth, es, &st)) ||
         !(N->tail = (int64_t *)lcl__alloc(ctx, "KLU block tails", (size_t)S->nblocks, sizeof(int64_t), &st)) ||
-        !(N->rb = lcl__alloc(ctx, "KLU refinement vectors", (size_t)n, es, &st)) ||
-        !(N->rr = lcl__alloc(ctx, "KLU refinement vectors", (size_t)n, es, &st)) ||
-        !(N->racc = (double *)lcl__alloc(ctx, "KLU refinement vectors", (size_t)n, sizeof(double), &st)) ||
+        !(N->rb = lcl__alloc(ctx, "KLU refinement vectors", (size_t)n * (size_t)N->nth, es, &st)) ||
+        !(N->rr = lcl__alloc(ctx, "KLU refinement vectors", (size_t)n * (size_t)N->nth, es, &st)) ||
+        !(N->racc = (double *)lcl__alloc(ctx, "KLU refinement vectors", (size_t)n * (size_t)N->nth, sizeof(double), &st)) ||
         !(w.flag = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
         !(w.stack = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
         !(w.list = (int32_t *)lcl__alloc(ctx, "KLU work", (size_t)n, sizeof(int32_t), &st)) ||
@@ -9220,6 +9377,7 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     }
     for (j = 0; j < A->nnz; j++) N->Ci[j] = N->pinv[N->Ci[j]];
     for (j = 0; j < n; j++) N->prow[j] = S->P[N->piv[j]];
+    if (N->nth > 1 && (st = lcl__klu_schedule(ctx, S, N, LCL__KLU_WIDE, 2 * N->nth, LCL__KLU_PAR)) != LCL_OK) goto fail;
     lcl__klu_after(N);
     if ((st = lcl__klu_cl_factored(ctx, S, N)) != LCL_OK) goto fail;
     if (info) {
@@ -9241,7 +9399,7 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
     lcl_status st;
     double flops = 0;
     int64_t bad = -1;
-    int unstable = 0, r;
+    int unstable = 0, r, nt;
     if (!N) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL numeric", fn);
     if ((st = lcl__klu_check(ctx, fn, S, A)) != LCL_OK) return st;
     if (A->dtype != N->dtype || S->pattern_hash != N->pattern_hash || S->n != N->n)
@@ -9249,8 +9407,14 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
                          A->dtype != N->dtype ? "dtype is" : "pattern or symbolic analysis is");
     if ((st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) return st;
     r = lcl__klu_cl_refactor(ctx, S, N, &flops, &unstable, &bad, &st);
-    if (r < 0)
-        r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &flops, &unstable, &bad) : lcl__klu_relu_d(S, N, &flops, &unstable, &bad);
+    if (r < 0) {
+        nt = LCL__MIN(lcl__ctx_threads(ctx), N->nth);
+        if (nt > 1 && N->nchunk > 0)
+            r = N->dtype == LCL_F32 ? lcl__klu_relu_omp_s(S, N, nt, &flops, &unstable, &bad)
+                                    : lcl__klu_relu_omp_d(S, N, nt, &flops, &unstable, &bad);
+        else
+            r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &flops, &unstable, &bad) : lcl__klu_relu_d(S, N, &flops, &unstable, &bad);
+    }
     if (r > 1) return st;
     if (r) return lcl__klu_singular(ctx, fn, S, bad, info);
     lcl__klu_after(N);
@@ -9263,33 +9427,54 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
     return LCL_OK;
 }
 
+/* thread t's share of the solves, through its own work vectors; each column refined when N->refine */
+LCL__PRIVATE void lcl__klu_solve_cols(const lcl_klu_symbolic *S, const lcl_klu_numeric *N, int64_t nrhs, void *B, int64_t ldb,
+                                      int trans, int t) {
+    size_t es = lcl__dsize(N->dtype), off = (size_t)t * (size_t)N->n * es;
+    void *w = (char *)N->X + off;
+    int64_t c;
+    if (!N->refine) {
+        if (N->dtype == LCL_F32) lcl__klu_solve_s(S, N, nrhs, B, ldb, trans, w);
+        else lcl__klu_solve_d(S, N, nrhs, B, ldb, trans, w);
+        return;
+    }
+    for (c = 0; c < nrhs; c++) {   /* column by column: each keeps its right-hand side for the residual */
+        char *x = (char *)B + (size_t)(c * ldb) * es;
+        memcpy((char *)N->rb + off, x, (size_t)N->n * es);
+        if (N->dtype == LCL_F32) {
+            lcl__klu_solve_s(S, N, 1, x, ldb, trans, w);
+            lcl__klu_refine_s(S, N, (float *)x, trans, t);
+        } else {
+            lcl__klu_solve_d(S, N, 1, x, ldb, trans, w);
+            lcl__klu_refine_d(S, N, (double *)x, trans, t);
+        }
+    }
+}
 LCL__PRIVATE lcl_status lcl__klu_solve(lcl_context *ctx, const char *fn, const lcl_klu_symbolic *S, const lcl_klu_numeric *N,
                                        int64_t nrhs, void *B, int64_t ldb, int trans) {
     lcl_status st = LCL_OK;
+    int nt;
     if (!S || !N || (!B && nrhs > 0)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL argument", fn);
     if (nrhs < 0 || ldb < N->n || ldb < 1)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: nrhs %lld, ldb %lld (need nrhs >= 0, ldb >= n = %lld)", fn,
                          (long long)nrhs, (long long)ldb, (long long)N->n);
     if (S->n != N->n || S->pattern_hash != N->pattern_hash)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the symbolic analysis is not the factors'", fn);
-    if (nrhs > 0 && lcl__klu_cl_solve(ctx, S, N, nrhs, B, ldb, trans, &st)) return st;
-    if (!N->refine) {
-        if (N->dtype == LCL_F32) lcl__klu_solve_s(S, N, nrhs, B, ldb, trans);
-        else lcl__klu_solve_d(S, N, nrhs, B, ldb, trans);
-    } else {   /* column by column: each keeps its right-hand side for the residual */
-        size_t es = lcl__dsize(N->dtype);
-        int64_t c;
-        for (c = 0; c < nrhs; c++) {
-            char *x = (char *)B + (size_t)(c * ldb) * es;
-            memcpy(N->rb, x, (size_t)N->n * es);
-            if (N->dtype == LCL_F32) {
-                lcl__klu_solve_s(S, N, 1, x, ldb, trans);
-                lcl__klu_refine_s(S, N, (float *)x, trans);
-            } else {
-                lcl__klu_solve_d(S, N, 1, x, ldb, trans);
-                lcl__klu_refine_d(S, N, (double *)x, trans);
-            }
-        }
+    if (nrhs == 0) return LCL_OK;
+    if (lcl__klu_cl_solve(ctx, S, N, nrhs, B, ldb, trans, &st)) return st;
+    nt = (int)LCL__MIN((int64_t)LCL__MIN(lcl__ctx_threads(ctx), N->nth), nrhs);
+    if (nt < 2) {
+        lcl__klu_solve_cols(S, N, nrhs, B, ldb, trans, 0);
+        return LCL_OK;
+    }
+    LCL__OMP(omp parallel num_threads(nt))
+    {   /* the right-hand sides split evenly, thread t with its own work vectors */
+        int t = 0, tn = 1;
+        int64_t c0, c1;
+        LCL__OMP_TID(t, tn);
+        c0 = nrhs * t / tn;
+        c1 = nrhs * (t + 1) / tn;
+        lcl__klu_solve_cols(S, N, c1 - c0, (char *)B + (size_t)(c0 * ldb) * lcl__dsize(N->dtype), ldb, trans, t);
     }
     return LCL_OK;
 }

@@ -468,6 +468,174 @@ static void test_klu_errors(void) {
     lcl_context_destroy(ctx);
 }
 
+/* The OpenMP refactor and solves against the serial ones, bitwise: one factor per context (factor
+   is serial on every backend), refactor of the same new values, then solve and tsolve with nrhs
+   1, 3, 17, then a second refactor (after solves, which leave values in the work vectors). force:
+   the schedule rebuilt with every level split among the threads, so small matrices run the
+   parallel path too; dense, refine: opts. Returns whether the parallel refactor path ran, plus 2
+   when a block had a dense tail. */
+static int kt_omp_same(lcl_context *cs, lcl_context *co, const char *name, lcl_csr *A, int btf, double ptol, int force,
+                       double dense, int refine) {
+    static const int64_t nrhs[] = {1, 3, 17};
+    lcl_klu_symbolic S;
+    lcl_klu_numeric *Ns = NULL, *No = NULL;
+    lcl_klu_info is, io;
+    int64_t n = A->rows, ld = n + 1, p, k, wide;
+    int f = A->dtype == LCL_F32, par = 0, round;
+    size_t es = f ? 4 : 8;
+    kt_symbolic(A, btf, &S);
+    S.opts.tol = ptol;
+    S.opts.dense = dense;
+    S.opts.refine = refine;
+    CHECK_OK(cs, lcl_klu_factor(cs, &S, A, &Ns, &is));
+    CHECK_OK(co, lcl_klu_factor(co, &S, A, &No, &io));
+    if (!Ns || !No) { lcl_klu_numeric_free(Ns); lcl_klu_numeric_free(No); kt_sym_free(&S); return 0; }
+    if (force && No->nth > 1) {
+        LCL_FREE(No->chunkp); LCL_FREE(No->sched); LCL_FREE(No->done);
+        CHECK_OK(co, lcl__klu_schedule(co, &S, No, 0, 1, 0));
+    }
+    wide = No->nchunk - 1;
+    for (round = 0; round < 2; round++) {
+        for (p = 0; p < A->nnz; p++) {
+            double s = 1 + 0.05 * (2 * kt_u() - 1);
+            if (f) ((float *)A->val)[p] *= (float)s; else ((double *)A->val)[p] *= s;
+        }
+        lt_alloc_fail_at(0);
+        CHECK_OK(cs, lcl_klu_refactor(cs, &S, A, Ns, &is));
+        CHECK_OK(co, lcl_klu_refactor(co, &S, A, No, &io));
+        CHECK_MSG(lt_alloc_calls() == 0, "%s: refactors made %ld allocation calls", name, lt_alloc_calls());
+        par = No->nth > 1 && wide > 0;
+        CHECK_MSG(!memcmp(Ns->Lx, No->Lx, (size_t)Ns->Lp[n] * es) && !memcmp(Ns->Ux, No->Ux, (size_t)Ns->Up[n] * es) &&
+                  !memcmp(Ns->Ud, No->Ud, (size_t)n * es),
+                  "%s (%s, btf %d, %d threads, %lld chunks): OpenMP refactor differs from the serial one", name,
+                  f ? "float" : "double", btf, No->nth, (long long)No->nchunk);
+        /* flops: a dense tail's 2/3 t^3 is not an integer, and joins the sum in another order */
+        CHECK_MSG(fabs(is.flops - io.flops) <= 1e-12 * is.flops && is.growth == io.growth && is.refactor_unstable == io.refactor_unstable,
+                  "%s: refactor info differs: flops %g %g", name, is.flops, io.flops);
+        for (k = 0; k < 3; k++) {
+            void *b = kt_rhs(A->dtype, n, nrhs[k], ld), *xs = malloc((size_t)(ld * nrhs[k]) * es), *xo = malloc((size_t)(ld * nrhs[k]) * es);
+            int t;
+            for (t = 0; t < 2; t++) {
+                lcl_status (*fn)(lcl_context *, const lcl_klu_symbolic *, const lcl_klu_numeric *, int64_t, void *, int64_t) =
+                    t ? lcl_klu_tsolve : lcl_klu_solve;
+                memcpy(xs, b, (size_t)(ld * nrhs[k]) * es);
+                memcpy(xo, b, (size_t)(ld * nrhs[k]) * es);
+                lt_alloc_fail_at(0);
+                CHECK_OK(cs, fn(cs, &S, Ns, nrhs[k], xs, ld));
+                CHECK_OK(co, fn(co, &S, No, nrhs[k], xo, ld));
+                CHECK_MSG(lt_alloc_calls() == 0, "%s: solves made %ld allocation calls", name, lt_alloc_calls());
+                CHECK_MSG(!memcmp(xs, xo, (size_t)(ld * nrhs[k]) * es), "%s (%s): OpenMP %ssolve, nrhs %lld, differs from the serial one",
+                          name, f ? "float" : "double", t ? "t" : "", (long long)nrhs[k]);
+                if (t == 0 && k == 1)   /* and it solves: equal to a wrong serial answer would pass too */
+                    CHECK_MSG(kt_resid(A, 0, xo, b, nrhs[k], ld) <= (f ? 1e-3 : 1e-10), "%s: OpenMP solve residual %g", name,
+                              kt_resid(A, 0, xo, b, nrhs[k], ld));
+            }
+            free(b); free(xs); free(xo);
+        }
+    }
+    for (k = 0; k < S.nblocks; k++) if (No->tail[k] < S.R[k + 1]) { par |= 2; break; }
+    lcl_klu_numeric_free(Ns);
+    lcl_klu_numeric_free(No);
+    kt_sym_free(&S);
+    return par;
+}
+
+static void test_klu_openmp(void) {
+    static const int64_t sizes[] = {1, 2, 17, 200};
+    static const char *names[] = {"west0067.mtx", "impcol_a.mtx", "arrow.mtx", "mesh1e1.mtx", "Trefethen_500.mtx"};
+    static const char *specs[] = {"circuit:1000", "circuit:20000"};
+    static const int threads[] = {1, 2, 3};
+    lcl_context *cs = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    int ti, t, i, btf, ran = 0;
+    if (!cs) return;
+    if (!lcl_backend_compiled(LCL_BACKEND_OPENMP)) { lcl_context_destroy(cs); lt_skip("OpenMP not compiled in"); return; }
+    for (ti = 0; ti < 3; ti++) {
+        lcl_context *co = lt_context(LCL_BACKEND_OPENMP, NULL, NULL, NULL, threads[ti]);
+        if (!co) break;
+        for (t = 0; t < 2; t++) {
+            lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+            for (i = 0; i < 4; i++)
+                for (btf = 0; btf < 2; btf++) {
+                    lcl_csr A;
+                    char name[64];
+                    kt_random(cs, dt, sizes[i], sizes[i] > 20 ? 0.05 : 0.3, 1.0, &A);
+                    snprintf(name, sizeof name, "random %lld", (long long)sizes[i]);
+                    ran += kt_omp_same(cs, co, name, &A, btf, 1.0, 1, btf ? 0.01 : 0, 0) & 1;   /* btf 1: tails everywhere */
+                    lcl_csr_free(&A);
+                }
+            for (i = 0; i < (int)(sizeof names / sizeof names[0]); i++) {
+                char path[512];
+                lcl_coo C;
+                lcl_csr A;
+                if (!lt_matrix_path(path, sizeof path, names[i])) { CHECK_MSG(0, "%s missing", path); continue; }
+                if (lcl_mm_read(cs, path, dt, LCL_MM_EXPAND, &C, NULL) != LCL_OK) { CHECK_MSG(0, "%s: %s", path, lcl_last_error(cs)); continue; }
+                CHECK_OK(cs, lcl_csr_from_coo(cs, &C, &A));
+                ran += kt_omp_same(cs, co, names[i], &A, 1, 0, 1, 0, 2) & 1;   /* solves refined */
+                lcl_csr_free(&A);
+                lcl_coo_free(&C);
+            }
+            for (i = 0; i < 2; i++) {   /* the factor's own schedule: circuit:20000 has wide levels and tails */
+                lcl_coo C;
+                lcl_csr A;
+                int par;
+                CHECK_OK(cs, lclg_gen_coo(cs, specs[i], 1, dt, &C, NULL, 0));
+                CHECK_OK(cs, lcl_csr_from_coo(cs, &C, &A));
+                par = kt_omp_same(cs, co, specs[i], &A, 1, 1.0, 0, 0, 0);
+                CHECK_MSG(!i || ((par & 1) == (threads[ti] > 1) && (par & 2)), "%s, %d threads: the parallel refactor %s, tails %s",
+                          specs[i], threads[ti], par & 1 ? "ran" : "did not run", par & 2 ? "present" : "absent");
+                lcl_csr_free(&A);
+                lcl_coo_free(&C);
+            }
+        }
+        lcl_context_destroy(co);
+    }
+    CHECK(ran > 0);
+    lcl_context_destroy(cs);
+}
+
+/* a zero pivot under the OpenMP refactor: the column the serial one reports, and usable again */
+static void test_klu_openmp_singular(void) {
+    lcl_context *cs = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0), *co = lt_context(LCL_BACKEND_OPENMP, NULL, NULL, NULL, 2);
+    lcl_klu_symbolic S;
+    lcl_klu_numeric *Ns = NULL, *No = NULL;
+    lcl_klu_info is, io;
+    lcl_csr A;
+    double *keep;
+    int64_t p, c, wide;
+    if (!cs || !co || !lcl_backend_compiled(LCL_BACKEND_OPENMP)) { lcl_context_destroy(cs); lcl_context_destroy(co); return; }
+    kt_random(cs, LCL_F64, 300, 0.01, 1.0, &A);
+    kt_symbolic(&A, 0, &S);
+    CHECK_OK(cs, lcl_klu_factor(cs, &S, &A, &Ns, &is));
+    CHECK_OK(co, lcl_klu_factor(co, &S, &A, &No, &io));
+    if (!Ns || !No) goto done;
+    LCL_FREE(No->chunkp); LCL_FREE(No->sched); LCL_FREE(No->done);
+    CHECK_OK(co, lcl__klu_schedule(co, &S, No, 0, 1, 0));
+    wide = No->nchunk - 1;
+    CHECK(No->nth == 2 && wide > 1);
+    keep = (double *)malloc((size_t)A.nnz * 8);
+    memcpy(keep, A.val, (size_t)A.nnz * 8);
+    for (c = 250; c >= 40; c -= 70) {   /* two columns zero: the first in column order is reported */
+        for (p = 0; p < A.nnz; p++) if (A.col[p] == c || A.col[p] == c + 30) ((double *)A.val)[p] = 0;
+        is.singular_col = io.singular_col = -7;
+        CHECK_STATUS(cs, lcl_klu_refactor(cs, &S, &A, Ns, &is), LCL_ERR_SINGULAR);
+        CHECK_STATUS(co, lcl_klu_refactor(co, &S, &A, No, &io), LCL_ERR_SINGULAR);
+        CHECK_MSG(io.singular_col == is.singular_col && is.singular_col == c, "zero column %lld: serial says %lld, OpenMP %lld",
+                  (long long)c, (long long)is.singular_col, (long long)io.singular_col);
+        memcpy(A.val, keep, (size_t)A.nnz * 8);
+        CHECK_OK(cs, lcl_klu_refactor(cs, &S, &A, Ns, &is));
+        CHECK_OK(co, lcl_klu_refactor(co, &S, &A, No, &io));
+        CHECK(!memcmp(Ns->Lx, No->Lx, (size_t)Ns->Lp[A.rows] * 8) && !memcmp(Ns->Ud, No->Ud, (size_t)A.rows * 8));
+    }
+    free(keep);
+done:
+    lcl_klu_numeric_free(Ns);
+    lcl_klu_numeric_free(No);
+    kt_sym_free(&S);
+    lcl_csr_free(&A);
+    lcl_context_destroy(cs);
+    lcl_context_destroy(co);
+}
+
 /* dense tails: a block's last columns factored as one dense LU (partial pivoting), refactored
    without pivoting. Random unsymmetric matrices in natural order fill in, so tails start early;
    with tails everywhere (dense 0.01), the default, and none (-1) the checks of kt_check hold
@@ -620,6 +788,8 @@ void lt_suite_klu(void) {
     LT_RUN(test_klu_real);
     LT_RUN(test_klu_circuit);
     LT_RUN(test_klu_errors);
+    LT_RUN(test_klu_openmp);
+    LT_RUN(test_klu_openmp_singular);
     LT_RUN(test_klu_dense_tail);
     LT_RUN(test_klu_refine);
 }

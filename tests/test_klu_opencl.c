@@ -117,10 +117,15 @@ static void ko_check2(lcl_context *ser, lcl_context *ocl, const char *name, lcl_
             CHECK_MSG(plain ? ko_diff(dt, xh, xd, n) == 0 : kt_resid(A, 0, xh, b, 1, n) <= 10 * tol,
                       "%s: host-array solve after device refactor differs: %.3g, residual %.3g", name, ko_diff(dt, xh, xd, n),
                       kt_resid(A, 0, xh, b, 1, n));
+            /* the host's factors of the same refactor give the reference: a stale pivot order can
+               leave both above 10 tol on some random matrices */
+            memcpy(xh, b, (size_t)n * es);
+            CHECK_OK(ser, lcl_klu_tsolve(ser, &S, H, 1, xh, n));
+            rh = kt_resid(A, 1, xh, b, 1, n);
             memcpy(xh, b, (size_t)n * es);
             CHECK_OK(ocl, lcl_klu_tsolve(ocl, &S, D, 1, xh, n));
-            CHECK_MSG(kt_resid(A, 1, xh, b, 1, n) <= 10 * tol, "%s: host-array tsolve after device refactor: residual %.3g", name,
-                      kt_resid(A, 1, xh, b, 1, n));
+            CHECK_MSG(kt_resid(A, 1, xh, b, 1, n) <= LCL__MAX(10 * tol, 10 * rh), "%s: host-array tsolve after device refactor: residual %.3g (host's factors %.3g)",
+                      name, kt_resid(A, 1, xh, b, 1, n), rh);
         }
     }
 done:
