@@ -341,12 +341,12 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    OpenCL context: the factors get a copy on device 0 (made by factor when the device refactors
    or solves, else by the first lcl_klu_solve_vec, declared with lcl_vec below). refactor runs
    there on GPUs (level-scheduled over the column DAG; the same results as the host's, bit for
-   bit in double) and on the host on CPU devices; then the device's copy or the host's is stale,
-   and host-array solves go to the device while the host's is (solving with another context is
-   then refused). Factors with a dense tail (opts.dense) refactor on the host, and refinement
-   (opts.refine) runs there too, the device's values fetched once. lcl_klu_solve_vec solves on the
-   device, level-scheduled, without transfers. Host-array solves also move to the device from
-   nnz(L+U) >= 2^20 on a GPU. Errors:
+   bit in double) and on the host on CPU devices; then the device's copy or the host's is stale.
+   Host-array solves run on the host, after a device refactor with its values fetched once
+   (solving with another context is then refused): the level-scheduled device solve is 40-60x
+   slower on circuit matrices (long dependency chains). Factors with a dense tail (opts.dense)
+   refactor on the host, and refinement (opts.refine) runs there too. lcl_klu_solve_vec solves on
+   the device, level-scheduled, without transfers. Errors:
    structurally singular A is LCL_ERR_SINGULAR at analyze, with info.structural_rank; a zero
    pivot is LCL_ERR_SINGULAR at factor or refactor, with info.singular_col (0-based column of A);
    NaN or Inf values LCL_ERR_NAN; a non-square or empty pattern LCL_ERR_DIMENSION.
@@ -1344,7 +1344,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     /* the sparse LU: on CPU devices the host's serial code is faster (BENCHMARKS.md), so there the
        device copy serves lcl_klu_solve_vec only; on GPUs a guess until measured */
     t->klu_refactor = isgpu;
-    t->klu_solve_min = isgpu ? (int64_t)1 << 20 : 0;
+    t->klu_solve_min = 0;   /* H100: the level-scheduled solve is 40-60x the host's on gen:circuit */
     t->klu_wg_max = isgpu ? t->wg : 1;
     t->klu_run_wg = isgpu ? t->wg : LCL__MIN(t->wg, 32);
     t->klu_lanes_max = isgpu ? 32 : 1;
@@ -9494,8 +9494,8 @@ LCL_API lcl_status lcl_klu_tsolve(lcl_context *ctx, const lcl_klu_symbolic *S, c
    columns, both solves' 2n nodes) are computed once, with it. A refactor runs on the device
    (values gathered and scaled on the host as ever, then uploaded; L, U, Ud computed there, the
    host's copies left stale) or on the host, which marks the device's values stale: the next device
-   solve uploads them. Host-array solves go to the device when it holds the newer values, or when
-   nnz(L+U) reaches tune.klu_solve_min. Device indices are int32. */
+   solve uploads them. Host-array solves run on the host (the device's newer values fetched once)
+   unless nnz(L+U) reaches tune.klu_solve_min (0, never, by default). Device indices are int32. */
 #ifndef LINALG_CL_NO_OPENCL
 enum {  /* the copy's buffers: column-compressed L, U, B as on the host; row-compressed copies of
            L, U and F (the blocks above the diagonal) for A x = b, with their values' positions */
@@ -9510,7 +9510,7 @@ struct lcl__klu_cl {
     cl_context cl;              /* of ctx->dev[0] when made: another context's solve is refused */
     cl_mem m[LCL__KB_COUNT];
     int dev_stale;              /* the host's values are newer (host refactor): upload before a solve */
-    int host_stale;             /* the device's are newer (device refactor): host-array solves run there */
+    int host_stale;             /* the device's are newer (device refactor): fetched for host-array solves */
     int rows_stale;             /* the row-compressed copies are older than L, U, B */
     int64_t nnz[3];             /* of L, U, F */
     int ld, slots;              /* refactor scratch: slots of ld values (the largest block) */
@@ -10000,7 +10000,8 @@ LCL__PRIVATE int lcl__klu_cl_solve(lcl_context *ctx, const lcl_klu_symbolic *S, 
             *st = lcl__fail(ctx, *st, "%s (the factors were last refactored on an OpenCL device: solve with that context)", lcl_last_error(ctx));
         return 1;
     }
-    if (N->refine) {   /* refinement runs on the host: the device's values come over once */
+    if (N->refine || !(d->tune.klu_solve_min > 0 && N->Lp[N->n] + N->Up[N->n] >= d->tune.klu_solve_min)) {
+        /* the host solves (refinement, or faster there): the device's values come over once */
         e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->m[LCL__KB_LX], CL_FALSE, 0, (size_t)N->Lp[N->n] * lcl__dsize(N->dtype), N->Lx, 0,
                                          NULL, NULL);
         if (e == CL_SUCCESS)
