@@ -341,7 +341,7 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    OpenCL context: the factors get a copy on device 0 (made by factor when the device refactors
    or solves, else by the first lcl_klu_solve_vec, declared with lcl_vec below). refactor runs
    there on GPUs (level-scheduled over the column DAG; the same results as the host's, bit for
-   bit in double) and on the host on CPU devices; then the device's copy or the host's is stale.
+   bit in double unless the host compiler fuses a*b+c) and on the host on CPU devices; then the device's copy or the host's is stale.
    Host-array solves run on the host, after a device refactor with its values fetched once
    (solving with another context is then refused): the level-scheduled device solve is 40-60x
    slower on circuit matrices (long dependency chains). Factors with a dense tail (opts.dense)
