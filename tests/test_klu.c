@@ -653,6 +653,7 @@ static void test_klu_dense_tail(void) {
             kt_dense = dens[d];
             kt_random(ctx, dt, 301, 0.03, 1.0, &A);
             kt_check(ctx, dens[d] < 0 ? "random 301, no tail" : "random 301, tail", &A, 0, LCL_KLU_SCALE_DEFAULT, 1.0);
+            lcl_csr_free(&A);
             kt_random(ctx, dt, 97, 0.05, 0.2, &A);
             kt_check(ctx, "random 97", &A, 1, LCL_KLU_SCALE_NONE, t ? 1.0 : 0);
             lcl_csr_free(&A);
