@@ -60,6 +60,8 @@
         (an lcl_vec). On OpenMP, refactor's independent columns, the dense tails and the solves'
         right-hand sides run in parallel; on OpenCL the factors may also live on device 0, where
         refactor and solves run level-scheduled (GPUs; CPU devices keep the host's, faster there).
+        Block-aware sparse LU (nonzeros are dense M x M blocks, lcl_bmat): lcl_bklu_analyze ->
+        lcl_bklu_factor -> lcl_bklu_refactor -> lcl_bklu_solve; OpenCL on several devices.
 
     CONFIGURATION MACROS (define before including)
         LINALG_CL_IMPLEMENTATION  create the implementation in this translation unit
@@ -100,6 +102,7 @@
         >>api >>config >>util >>loader >>devices >>cache >>tuning >>context >>programs >>blas1
         >>dense >>dmat >>dense-cpu >>dense-opencl >>dense-multi >>dense-api >>sparse >>formats
         >>spmv-cpu >>spmv-opencl >>spmv-api >>mmio >>klu-analyze >>klu-numeric >>klu-opencl
+        >>bklu >>bklu-opencl
 
     LICENSE: MIT (see end of file).
 */
@@ -412,6 +415,79 @@ LCL_API lcl_status lcl_klu_tsolve(lcl_context *ctx, const lcl_klu_symbolic *S, c
                                   void *B, int64_t ldb);
 LCL_API void lcl_klu_symbolic_free(lcl_klu_symbolic *S);
 LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
+
+/* ---- block-aware sparse LU (BKLU): nonzeros that are dense M x M blocks -----------------------
+   For matrices whose pattern is a sparse matrix J with each nonzero replaced by a dense M x M block
+   (harmonic balance, polynomial chaos: J (x) B). The scalar KLU runs on J's pattern (analyze: BTF,
+   fill-reducing ordering) and on one representative value per block (factor: pivot order, scaling,
+   the block structure of L and U); then every scalar operation becomes a block one: per block
+   column, scale-copy of A's blocks, GEMM updates from the columns it depends on, LU of the pivot
+   block (partial pivoting inside it by default; opts.nopivot: none, as the 2016 thesis), TRSM of
+   the L blocks. refactor reuses the structure with new values (pivoting inside the pivot blocks
+   again); solve does the block forward and back substitution.
+   Input: lcl_bmat, block compressed columns (by_row 0: ptr over block columns, idx = block rows)
+   or rows (by_row 1), indices sorted and unique within each column (row), each block M x M
+   row-major, the blocks in ptr order. Backends: serial; OpenMP runs independent block columns
+   (levels of the column DAG) on the threads, and a narrow level's blocks inside one column;
+   OpenCL runs the factorization on the context's devices (opts.devices), columns scheduled
+   statically per level (the thesis) or dynamically, factors kept on the devices when they fit and
+   otherwise evicted after their last use (and replaced, Belady's OPT, when even that does not
+   fit); opts.mem_limit caps the device memory used. Errors: block-size or pattern mismatch
+   LCL_ERR_DIMENSION / LCL_ERR_INVALID_ARGUMENT; NaN or Inf LCL_ERR_NAN; a singular pivot block
+   LCL_ERR_SINGULAR with info.singular_col (block column of A), info.singular_row (block row of A
+   pivotal there) and info.singular_index (0-based row inside the block); too little device memory
+   even with replacement LCL_ERR_DEVICE_MEMORY. */
+typedef struct lcl_bmat {
+    int64_t n;                  /* block rows = block columns */
+    int64_t m;                  /* block size M */
+    int64_t nnzb;               /* blocks */
+    lcl_dtype dtype;
+    int by_row;                 /* 0: block compressed column, 1: block compressed row */
+    int64_t *ptr;               /* n + 1 */
+    int32_t *idx;               /* nnzb: block row (by_row 0) or column (1) */
+    void *val;                  /* nnzb * m * m values: block e at e*m*m, row-major */
+} lcl_bmat;
+typedef enum lcl_bklu_schedule {
+    LCL_BKLU_SCHEDULE_DEFAULT = 0,  /* the faster measured: dynamic */
+    LCL_BKLU_STATIC,            /* the thesis: each level's columns split evenly in linear chunks */
+    LCL_BKLU_AFFINITY,          /* each column to the device holding most of its dependencies */
+    LCL_BKLU_DYNAMIC            /* list scheduling: a ready column to the device free first */
+} lcl_bklu_schedule;
+typedef struct lcl_bklu_opts {
+    lcl_klu_opts klu;           /* the scalar analyze and factor of J (ordering, BTF, tol, scale);
+                                   tol 0 = 1 here: partial pivoting on the blocks' norms */
+    int nopivot;                /* 1: no pivoting inside the pivot blocks */
+    lcl_bklu_schedule schedule; /* OpenCL, several devices */
+    int devices;                /* OpenCL: the first this many devices of the context, 0 = all */
+    int64_t mem_limit;          /* OpenCL: bytes of each device's memory to use, 0 = 90% of it */
+} lcl_bklu_opts;                /* NULL opts = all defaults */
+typedef struct lcl_bklu_info {
+    int64_t n, m, nnzb;         /* of A, in blocks */
+    int64_t blocks;             /* BTF diagonal blocks of J */
+    int64_t nnzb_l, nnzb_u;     /* blocks of L and U, the diagonal (pivot) blocks counted in U */
+    int64_t levels;             /* of the column DAG */
+    double flops;               /* of the last factor or refactor */
+    int devices;                /* OpenCL devices used (0 on the CPU backends) */
+    int64_t transfers;          /* blocks moved between host and devices */
+    int64_t evictions;          /* L columns dropped from a device and fetched again later */
+    int64_t singular_col, singular_row, singular_index;   /* -1, or where a pivot block is singular */
+} lcl_bklu_info;
+typedef struct lcl_bklu_symbolic lcl_bklu_symbolic;
+typedef struct lcl_bklu_numeric lcl_bklu_numeric;
+LCL_API lcl_status lcl_bklu_analyze(lcl_context *ctx, const lcl_bmat *A, const lcl_bklu_opts *o, lcl_bklu_symbolic **out,
+                                    lcl_bklu_info *info);
+LCL_API lcl_status lcl_bklu_factor(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bmat *A, lcl_bklu_numeric **out,
+                                   lcl_bklu_info *info);
+LCL_API lcl_status lcl_bklu_refactor(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bmat *A, lcl_bklu_numeric *N,
+                                     lcl_bklu_info *info);
+/* A X = B in place: B is n*m rows by nrhs, column-major, ldb >= n*m; row i*m + r is row r of
+   block row i */
+LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, int64_t nrhs,
+                                  void *B, int64_t ldb);
+/* y = A x (host arrays of n*m values), for residuals */
+LCL_API lcl_status lcl_bmat_mv(const lcl_bmat *A, const void *x, void *y);
+LCL_API void lcl_bklu_symbolic_free(lcl_bklu_symbolic *S);
+LCL_API void lcl_bklu_numeric_free(lcl_bklu_numeric *N);
 
 /* ---- sparse formats and SpMV ------------------------------------------------------------------
    lcl_spmat: one matrix in one storage format, kept where the context computes (host memory on
@@ -10076,6 +10152,717 @@ LCL_API lcl_status lcl_klu_solve_vec(lcl_context *ctx, const lcl_klu_symbolic *S
     return lcl__klu_solve(ctx, fn, S, N, 1, b->host, N->n, trans);
 }
 #undef LCL__KLU_K
+
+/* >>bklu ----------------------------------------------------------------------------------------- */
+/* The block-aware sparse LU on the host (serial, OpenMP) and its driver. J is the block pattern as
+   a scalar CSR (block rows), valued by one representative per block (its Frobenius norm / M,
+   signed by its trace: J (x) B then gives J times a constant, so J's pivot order is the one KLU
+   would pick for J). The scalar factors kn of J give everything structural: P, Q, BTF R, the
+   pivoted row order, row scaling, and the patterns of L and U (dense tails off), U's columns in
+   the topological order of their reach. Block column k's slots (M x M row-major blocks, X) are
+   colp[k] .. colp[k+1]-1: its U blocks in kn's U order, the pivot block (L_kk U_kk, LAPACK style,
+   row interchanges ipiv + k m), then its L blocks in kn's L order. With P_k the pivot block's
+   interchanges, the factorization is: for j < k with U(j,k) != 0, in U's order,
+       U(j,k) = L_jj^-1 P_j X_j,  X_i -= L(i,j) U(j,k) for each L block (i,j)
+   then P_k X_k = L_kk U_kk and L(i,k) = X_i U_kk^-1. The blocks above the BTF diagonal blocks (F,
+   per column fp, fi) are used by the solve only. */
+struct lcl_bklu_symbolic {
+    int64_t n, m, nnzb;
+    int by_row;
+    lcl_bklu_opts opts;
+    lcl_klu_symbolic *ks;       /* of J's pattern */
+    int64_t *jp;                /* n + 1: J's CSR pointers */
+    int32_t *ji;                /* nnzb: J's CSR columns */
+    int64_t *jblk;              /* nnzb: J's entry p is A's block jblk[p] */
+    uint64_t hash;              /* of A's block pattern */
+};
+typedef struct lcl__bklu_cl lcl__bklu_cl;
+struct lcl_bklu_numeric {
+    lcl_dtype dtype;
+    int64_t n, m, mm;           /* mm = m * m */
+    uint64_t hash;
+    int nopivot;
+    lcl_klu_numeric *kn;        /* J's scalar factors (structure only is used) */
+    int64_t *colp;              /* n + 1: column k's slots */
+    int64_t *ucnt;              /* n: column k's U blocks (its pivot block is slot colp[k] + ucnt[k]) */
+    int64_t nslot;
+    void *X;                    /* nslot * mm values */
+    int64_t *fp;                /* n + 1: column k's F blocks fp[k] .. fp[k+1]-1 */
+    int32_t *fi;                /* their pivoted block rows */
+    void *F;
+    int64_t *amap;              /* A's block e: slot amap[e] >= 0, or F block -1 - amap[e] */
+    int32_t *ipiv;              /* n * m */
+    int64_t nlev;
+    int64_t *levp;              /* nlev + 1 */
+    int32_t *levc;              /* n: the columns level by level */
+    int32_t *slotrow;           /* nslot: the pivoted block row of each slot */
+    int nth;
+    lcl__ws *ws;                /* nth + 1: one per thread (its own getrf panel), then the team's */
+    void *scr;                  /* (nth + 1) * mm: column-major copy of a pivot block */
+    int64_t *pos;               /* nth * n: row -> slot of the column a thread works on, -1 */
+    double flops;
+    int64_t bad_k, bad_i;       /* the first singular pivot block and its row, -1 */
+    lcl__bklu_cl *cl;           /* OpenCL: the device state (>>bklu-opencl), or NULL */
+};
+/* the device path's hooks (>>bklu-opencl; stubs without OpenCL). run returns 1 when it factored
+   (st then says how), 0 when the host should. */
+LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D);
+LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, lcl_bklu_info *info,
+                                  lcl_status *st);
+
+LCL__PRIVATE uint64_t lcl__bklu_hash(const lcl_bmat *A) {
+    uint64_t h = (uint64_t)A->n * 0x9E3779B97F4A7C15u ^ (uint64_t)A->m * 0xBF58476D1CE4E5B9u ^ (uint64_t)A->by_row;
+    int64_t i;
+    for (i = 0; i <= A->n; i++) h += ((uint64_t)A->ptr[i] + 1) * ((uint64_t)i * 0xD6E8FEB86659FD93u | 1);
+    for (i = 0; i < A->nnzb; i++) h += ((uint64_t)(uint32_t)A->idx[i] + 1) * ((uint64_t)i * 0x94D049BB133111EBu | 1);
+    h ^= h >> 31;
+    h *= 0x94D049BB133111EBu;
+    return h ^ (h >> 29);
+}
+LCL__PRIVATE lcl_status lcl__bklu_check(lcl_context *ctx, const char *fn, const lcl_bmat *A) {
+    int64_t i, p, mm;
+    size_t bytes;
+    if (!A) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL matrix", fn);
+    if (A->dtype != LCL_F64 && A->dtype != LCL_F32) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown dtype %d", fn, (int)A->dtype);
+    if (A->n < 1 || A->m < 1)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: empty matrix (%lld block columns of size %lld)", fn, (long long)A->n, (long long)A->m);
+    if (A->n > INT32_MAX || !lcl__mul_i64(A->m, A->m, &mm) || !lcl__mul_i64(A->n, A->m, &p) || p > INT32_MAX ||
+        !lcl__mul_size((size_t)A->nnzb, (size_t)mm, &bytes) || !lcl__mul_size(bytes, lcl__dsize(A->dtype), &bytes))
+        return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: %lld block columns of size %lld overflow the index types", fn, (long long)A->n,
+                         (long long)A->m);
+    if (!A->ptr || (A->nnzb > 0 && (!A->idx || !A->val)) || A->nnzb < 0)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL block arrays", fn);
+    if (A->ptr[0] != 0 || A->ptr[A->n] != A->nnzb)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: ptr[0] = %lld and ptr[n] = %lld, expected 0 and nnzb = %lld", fn, (long long)A->ptr[0],
+                         (long long)A->ptr[A->n], (long long)A->nnzb);
+    for (i = 0; i < A->n; i++) {
+        if (A->ptr[i + 1] < A->ptr[i]) return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: ptr decreases at %lld", fn, (long long)i + 1);
+        for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) {
+            if (A->idx[p] < 0 || A->idx[p] >= A->n)
+                return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: block index %d out of range [0, %lld) at entry %lld", fn, (int)A->idx[p],
+                                 (long long)A->n, (long long)p);
+            if (p > A->ptr[i] && A->idx[p] <= A->idx[p - 1])
+                return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: block indices of %s %lld are not sorted and unique", fn,
+                                 A->by_row ? "row" : "column", (long long)i);
+        }
+    }
+    return LCL_OK;
+}
+
+LCL_API void lcl_bklu_symbolic_free(lcl_bklu_symbolic *S) {
+    if (!S) return;
+    lcl_klu_symbolic_free(S->ks);
+    LCL_FREE(S->jp);
+    LCL_FREE(S->ji);
+    LCL_FREE(S->jblk);
+    LCL_FREE(S);
+}
+LCL_API void lcl_bklu_numeric_free(lcl_bklu_numeric *N) {
+    int t;
+    if (!N) return;
+    lcl__bklu_cl_free(N->cl);
+    lcl_klu_numeric_free(N->kn);
+    LCL_FREE(N->colp); LCL_FREE(N->ucnt); LCL_FREE(N->X); LCL_FREE(N->fp); LCL_FREE(N->fi); LCL_FREE(N->F);
+    LCL_FREE(N->amap); LCL_FREE(N->ipiv); LCL_FREE(N->levp); LCL_FREE(N->levc); LCL_FREE(N->slotrow);
+    if (N->ws)
+        for (t = 0; t <= N->nth; t++) lcl__ws_free(&N->ws[t]);
+    LCL_FREE(N->ws); LCL_FREE(N->scr); LCL_FREE(N->pos);
+    LCL_FREE(N);
+}
+
+/* J's CSR pattern from A's (by_row: A's own arrays; by columns: transposed), jblk mapping back */
+LCL_API lcl_status lcl_bklu_analyze(lcl_context *ctx, const lcl_bmat *A, const lcl_bklu_opts *o, lcl_bklu_symbolic **out,
+                                    lcl_bklu_info *info) {
+    const char *fn = "lcl_bklu_analyze";
+    lcl_bklu_symbolic *S = NULL;
+    lcl_klu_info ki;
+    lcl_csr J;
+    lcl_status st;
+    int64_t n, i, p;
+    if (out) *out = NULL;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL output", fn);
+    if ((st = lcl__bklu_check(ctx, fn, A)) != LCL_OK) return st;
+    if (o && (o->devices < 0 || o->mem_limit < 0 || (int)o->schedule < 0 || o->schedule > LCL_BKLU_DYNAMIC))
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: opts: devices %d, mem_limit %lld, schedule %d out of range", fn, o->devices,
+                         (long long)o->mem_limit, (int)o->schedule);
+    n = A->n;
+    if (!(S = (lcl_bklu_symbolic *)lcl__alloc(ctx, "block LU symbolic", 1, sizeof *S, &st))) return st;
+    memset(S, 0, sizeof *S);
+    S->n = n;
+    S->m = A->m;
+    S->nnzb = A->nnzb;
+    S->by_row = A->by_row;
+    if (o) S->opts = *o;
+    S->opts.klu.perm = NULL;
+    S->opts.klu.dense = -1;     /* the block structure needs L and U sparse throughout */
+    /* partial pivoting on the blocks' norms by default: KLU's threshold (prefer the diagonal
+       down to 0.001 of the column's largest) lets whole blocks grow by 1000 per step */
+    if (!(S->opts.klu.tol > 0)) S->opts.klu.tol = 1.0;
+    S->hash = lcl__bklu_hash(A);
+    if (!(S->jp = (int64_t *)lcl__alloc(ctx, "block LU pattern", (size_t)n + 1, sizeof(int64_t), &st)) ||
+        !(S->ji = (int32_t *)lcl__alloc(ctx, "block LU pattern", (size_t)A->nnzb + 1, sizeof(int32_t), &st)) ||
+        !(S->jblk = (int64_t *)lcl__alloc(ctx, "block LU pattern", (size_t)A->nnzb + 1, sizeof(int64_t), &st)))
+        goto fail;
+    if (A->by_row) {
+        for (i = 0; i <= n; i++) S->jp[i] = A->ptr[i];
+        for (p = 0; p < A->nnzb; p++) {
+            S->ji[p] = A->idx[p];
+            S->jblk[p] = p;
+        }
+    } else {
+        for (i = 0; i <= n; i++) S->jp[i] = 0;
+        for (p = 0; p < A->nnzb; p++) S->jp[A->idx[p] + 1]++;
+        for (i = 0; i < n; i++) S->jp[i + 1] += S->jp[i];
+        for (i = 0; i < n; i++)       /* columns in order: each row's columns come out sorted */
+            for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) {
+                int64_t q = S->jp[A->idx[p]]++;
+                S->ji[q] = (int32_t)i;
+                S->jblk[q] = p;
+            }
+        for (i = n; i > 0; i--) S->jp[i] = S->jp[i - 1];
+        S->jp[0] = 0;
+    }
+    J.dtype = LCL_F64;
+    J.rows = J.cols = n;
+    J.nnz = A->nnzb;
+    J.ptr = S->jp;
+    J.col = S->ji;
+    J.val = NULL;
+    memset(&ki, 0, sizeof ki);
+    if ((st = lcl_klu_analyze(ctx, &J, &S->opts.klu, &S->ks, &ki)) != LCL_OK) {
+        if (info) info->blocks = 0;
+        goto fail;
+    }
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->n = n;
+        info->m = A->m;
+        info->nnzb = A->nnzb;
+        info->blocks = ki.blocks;
+        info->singular_col = info->singular_row = info->singular_index = -1;
+    }
+    *out = S;
+    return LCL_OK;
+fail:
+    lcl_bklu_symbolic_free(S);
+    return st;
+}
+
+/* J's values: each block's representative (see >>bklu); NaN or Inf is reported by block */
+LCL__PRIVATE lcl_status lcl__bklu_rep(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, const lcl_bmat *A, double *jv) {
+    int64_t p, q, m = A->m, mm = m * m;
+    for (p = 0; p < A->nnzb; p++) {
+        int64_t e = S->jblk[p];
+        double f = 0, tr = 0;
+        if (A->dtype == LCL_F32) {
+            const float *b = (const float *)A->val + e * mm;
+            for (q = 0; q < mm; q++) f += (double)b[q] * b[q];
+            for (q = 0; q < m; q++) tr += b[q * m + q];
+        } else {
+            const double *b = (const double *)A->val + e * mm;
+            for (q = 0; q < mm; q++) f += b[q] * b[q];
+            for (q = 0; q < m; q++) tr += b[q * m + q];
+        }
+        if (f != f || f > DBL_MAX || tr != tr) {
+            int64_t lo = 0, hi = A->n;   /* the block's own column (or row) */
+            while (hi - lo > 1) {
+                int64_t mid = (lo + hi) / 2;
+                if (A->ptr[mid] <= e) lo = mid; else hi = mid;
+            }
+            return lcl__fail(ctx, LCL_ERR_NAN, "%s: block (%lld, %lld) (block row, column; 0-based) holds NaN or Inf", fn,
+                             (long long)(A->by_row ? lo : A->idx[e]), (long long)(A->by_row ? A->idx[e] : lo));
+        }
+        f = sqrt(f) / (double)m;
+        jv[p] = tr < 0 ? -f : f;
+    }
+    return LCL_OK;
+}
+
+/* levels of the column DAG: level(k) = 1 + the largest level of the columns j with U(j,k) != 0 */
+LCL__PRIVATE lcl_status lcl__bklu_levels(lcl_context *ctx, lcl_bklu_numeric *N) {
+    const lcl_klu_numeric *kn = N->kn;
+    int64_t n = N->n, k, p, L = 0;
+    int32_t *lev;
+    lcl_status st = LCL_OK;
+    if (!(lev = (int32_t *)lcl__alloc(ctx, "block LU levels", (size_t)n, sizeof(int32_t), &st))) return st;
+    for (k = 0; k < n; k++) {
+        int32_t l = 0;
+        for (p = kn->Up[k]; p < kn->Up[k + 1]; p++) l = LCL__MAX(l, lev[kn->Ui[p]] + 1);
+        lev[k] = l;
+        L = LCL__MAX(L, (int64_t)l + 1);
+    }
+    N->nlev = L;
+    if (!(N->levp = (int64_t *)lcl__alloc(ctx, "block LU levels", (size_t)L + 1, sizeof(int64_t), &st)) ||
+        !(N->levc = (int32_t *)lcl__alloc(ctx, "block LU levels", (size_t)n, sizeof(int32_t), &st))) {
+        LCL_FREE(lev);
+        return st;
+    }
+    for (k = 0; k <= L; k++) N->levp[k] = 0;
+    for (k = 0; k < n; k++) N->levp[lev[k] + 1]++;
+    for (k = 0; k < L; k++) N->levp[k + 1] += N->levp[k];
+    for (k = 0; k < n; k++) N->levc[N->levp[lev[k]]++] = (int32_t)k;
+    for (k = L; k > 0; k--) N->levp[k] = N->levp[k - 1];
+    N->levp[0] = 0;
+    LCL_FREE(lev);
+    return LCL_OK;
+}
+
+/* the block structure from J's scalar factors: slots, F blocks, A's blocks' destinations */
+LCL__PRIVATE lcl_status lcl__bklu_structure(lcl_context *ctx, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N) {
+    const lcl_klu_numeric *kn = N->kn;
+    int64_t n = N->n, k, p, c, s, nf = 0, *cslot = NULL, *pos = N->pos;
+    size_t bytes;
+    lcl_status st = LCL_OK;
+    if (!(N->colp = (int64_t *)lcl__alloc(ctx, "block LU structure", (size_t)n + 1, sizeof(int64_t), &st)) ||
+        !(N->ucnt = (int64_t *)lcl__alloc(ctx, "block LU structure", (size_t)n, sizeof(int64_t), &st)) ||
+        !(N->fp = (int64_t *)lcl__alloc(ctx, "block LU structure", (size_t)n + 1, sizeof(int64_t), &st)))
+        return st;
+    N->colp[0] = N->fp[0] = 0;
+    for (k = 0; k < n; k++) {
+        N->ucnt[k] = kn->Up[k + 1] - kn->Up[k];
+        N->colp[k + 1] = N->colp[k] + N->ucnt[k] + 1 + (kn->Lp[k + 1] - kn->Lp[k]);
+        nf += kn->Cd[k] - kn->Cp[k];
+        N->fp[k + 1] = nf;
+    }
+    N->nslot = N->colp[n];
+    if (!lcl__mul_size((size_t)N->nslot, (size_t)N->mm, &bytes) || !lcl__mul_size(bytes, lcl__dsize(N->dtype), &bytes))
+        return lcl__fail(ctx, LCL_ERR_OVERFLOW, "block LU: %lld blocks of L and U overflow size_t", (long long)N->nslot);
+    if (!(N->X = lcl__alloc(ctx, "block LU factors", bytes, 1, &st)) ||
+        !(N->F = lcl__alloc(ctx, "block LU off-diagonal blocks", (size_t)(nf ? nf : 1) * (size_t)N->mm, lcl__dsize(N->dtype), &st)) ||
+        !(N->fi = (int32_t *)lcl__alloc(ctx, "block LU structure", (size_t)(nf ? nf : 1), sizeof(int32_t), &st)) ||
+        !(N->amap = (int64_t *)lcl__alloc(ctx, "block LU structure", (size_t)S->nnzb + 1, sizeof(int64_t), &st)) ||
+        !(N->slotrow = (int32_t *)lcl__alloc(ctx, "block LU structure", (size_t)N->nslot, sizeof(int32_t), &st)) ||
+        !(cslot = (int64_t *)lcl__alloc(ctx, "block LU structure", (size_t)kn->nnz + 1, sizeof(int64_t), &st)))
+        goto done;
+    for (k = 0; k < n; k++) pos[k] = -1;
+    for (k = 0; k < n; k++) {
+        s = N->colp[k];
+        for (p = kn->Up[k]; p < kn->Up[k + 1]; p++, s++) pos[kn->Ui[p]] = s, N->slotrow[s] = kn->Ui[p];
+        pos[k] = s;
+        N->slotrow[s++] = (int32_t)k;
+        for (p = kn->Lp[k]; p < kn->Lp[k + 1]; p++, s++) pos[kn->Li[p]] = s, N->slotrow[s] = kn->Li[p];
+        for (c = kn->Cp[k]; c < kn->Cd[k]; c++) {
+            int64_t f = N->fp[k] + (c - kn->Cp[k]);
+            N->fi[f] = kn->Ci[c];
+            cslot[c] = -1 - f;
+        }
+        for (c = kn->Cd[k]; c < kn->Cp[k + 1]; c++) {
+            if (pos[kn->Ci[c]] < 0) {
+                st = lcl__fail(ctx, LCL_ERR_INTERNAL, "block LU: entry of J outside the pattern of L+U (column %lld)", (long long)k);
+                goto done;
+            }
+            cslot[c] = pos[kn->Ci[c]];
+        }
+        for (p = kn->Up[k]; p < kn->Up[k + 1]; p++) pos[kn->Ui[p]] = -1;
+        for (p = kn->Lp[k]; p < kn->Lp[k + 1]; p++) pos[kn->Li[p]] = -1;
+        pos[k] = -1;
+    }
+    for (p = 0; p < S->nnzb; p++) N->amap[S->jblk[p]] = cslot[kn->amap[p]];
+done:
+    LCL_FREE(cslot);
+    return st;
+}
+
+/* A's blocks, scaled by their rows, into the slots (zeroed first) and F */
+#define LCL__DEF_BKLU(S, T) \
+LCL__PRIVATE int64_t lcl__bklu_gather_##S(const lcl_bklu_symbolic *Sy, const lcl_bmat *A, lcl_bklu_numeric *N) { \
+    const lcl_klu_numeric *kn = N->kn; \
+    int64_t mm = N->mm, e, q; \
+    int64_t bad = -1; \
+    (void)Sy; \
+    memset(N->X, 0, (size_t)N->nslot * (size_t)mm * sizeof(T)); \
+    for (e = 0; e < A->nnzb; e++) { \
+        const T *src = (const T *)A->val + e * mm; \
+        int64_t a = N->amap[e]; \
+        T *dst = a >= 0 ? (T *)N->X + a * mm : (T *)N->F + (-1 - a) * mm; \
+        int32_t arow = A->by_row ? -1 : A->idx[e]; \
+        double r = 1; \
+        if (arow < 0) { /* by rows: the row is found from ptr */ \
+            int64_t lo = 0, hi = A->n; \
+            while (hi - lo > 1) { int64_t mid = (lo + hi) / 2; if (A->ptr[mid] <= e) lo = mid; else hi = mid; } \
+            arow = (int32_t)lo; \
+        } \
+        if (kn->Rs) r = 1.0 / kn->Rs[arow]; \
+        for (q = 0; q < mm; q++) dst[q] = (T)(src[q] * r); \
+        if (bad < 0) \
+            for (q = 0; q < mm; q++) \
+                if (!(src[q] - src[q] == 0)) { bad = e; break; } \
+    } \
+    return bad; \
+}
+LCL__DEF_BKLU(d, double)
+LCL__DEF_BKLU(s, float)
+#undef LCL__DEF_BKLU
+
+/* the pivot block at slot s of column k: P_k D = L U in place (row-major, through a column-major
+   copy for the blocked LU). Returns the 1-based singular row, or 0. */
+LCL__PRIVATE int64_t lcl__bklu_pivot(const lcl_bklu_numeric *N, const lcl__dops *op, const lcl__ws *ws, int nt, void *scr, int64_t k,
+                                     char *D) {
+    int64_t m = N->m, i, j, bad;
+    size_t es = op->es;
+    int32_t *ipiv = N->ipiv + k * m;
+    if (N->nopivot)
+        for (i = 0; i < m; i++) ipiv[i] = (int32_t)i;
+    for (j = 0; j < m; j++)     /* scr(i, j) = D(i, j): column-major copy */
+        for (i = 0; i < m; i++) memcpy((char *)scr + (size_t)(i + j * m) * es, D + (size_t)(i * m + j) * es, es);
+    if (N->nopivot) bad = lcl__lu_nopiv(op, ws, nt, m, (char *)scr, m);
+    else {
+        lcl__fact f;
+        f.chol = f.upper = 0;
+        f.ipiv = ipiv;
+        bad = lcl__blocked(op, ws, nt, &f, m, (char *)scr, m, lcl__block(op, NULL, m));
+    }
+    for (j = 0; j < m; j++)
+        for (i = 0; i < m; i++) memcpy(D + (size_t)(i * m + j) * es, (char *)scr + (size_t)(i + j * m) * es, es);
+    return bad;
+}
+
+/* Block column k (see >>bklu), by nt threads of the team (nt > 1: called outside a parallel
+   region, the blocks of one step split among them) or by thread t alone (nt == 1). Returns the
+   1-based singular row of the pivot block, or 0. */
+LCL__PRIVATE int64_t lcl__bklu_col(lcl_bklu_numeric *N, const lcl__dops *op, int t, int nt, int64_t k, double *flops) {
+    int64_t m = N->m, mm = N->mm, s0 = N->colp[k], nu = N->ucnt[k], s, u, bad;
+    size_t es = op->es, bs = (size_t)mm * es;
+    char *X = (char *)N->X, *D = X + (size_t)(s0 + nu) * bs;
+    const lcl__ws *ws = &N->ws[nt > 1 ? N->nth : t];
+    int64_t *pos = N->pos + (int64_t)(nt > 1 ? 0 : t) * N->n;
+    double m3 = (double)m * (double)m * (double)m, f = 0;
+    for (s = s0; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = s;
+    for (u = 0; u < nu; u++) {
+        int64_t j = N->slotrow[s0 + u], lj = N->colp[j] + N->ucnt[j] + 1, nl = N->colp[j + 1] - lj;
+        char *U = X + (size_t)(s0 + u) * bs, *Ljj = X + (size_t)(lj - 1) * bs;
+        int q;
+        if (!N->nopivot) op->laswp(m, U, m, 1, 0, m, N->ipiv + j * m, 0, 1);
+        (void)q;
+        /* U(j,k) = L_jj^-1 P_j X_j, its columns split among the threads */
+        LCL__OMP(omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1))
+        for (q = 0; q < nt; q++) {
+            int64_t c0 = m * q / nt, c1 = m * (q + 1) / nt;
+            lcl__trsm(op, ws, &ws->t[q], 1, 1, m, c1 - c0, Ljj, m, 1, U + (size_t)c0 * es, m, 1);
+        }
+        {
+            int64_t e;
+            LCL__OMP(omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1 && nl > 1))
+            for (e = 0; e < nl; e++) {
+                int tid = 0;
+#ifdef _OPENMP
+                if (nt > 1) tid = omp_get_thread_num();
+#endif
+                lcl__gemm(op, ws, &ws->t[tid], m, m, m, -1.0, X + (size_t)(lj + e) * bs, m, 1, U, m, 1,
+                          X + (size_t)pos[N->slotrow[lj + e]] * bs, m, 1, 0, 0);
+            }
+        }
+        f += m3 * (1 + 2 * (double)nl);
+    }
+    bad = lcl__bklu_pivot(N, op, ws, nt, (char *)N->scr + (size_t)(nt > 1 ? N->nth : t) * bs, k, D);
+    f += 2.0 / 3.0 * m3;
+    if (!bad) {
+        int64_t l0 = s0 + nu + 1, nl = N->colp[k + 1] - l0, e;
+        /* L(i,k) U_kk = X_i: U_kk^T L(i,k)^T = X_i^T, U_kk^T lower through strides */
+        LCL__OMP(omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1 && nl > 1))
+        for (e = 0; e < nl; e++) {
+            int tid = 0;
+#ifdef _OPENMP
+            if (nt > 1) tid = omp_get_thread_num();
+#endif
+            lcl__trsm(op, ws, &ws->t[tid], 1, 0, m, m, D, 1, m, X + (size_t)(l0 + e) * bs, 1, m);
+        }
+        f += m3 * (double)nl;
+    }
+    for (s = s0; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = -1;
+    *flops += f;
+    return bad;
+}
+
+/* the numeric phase on the host: level by level; a level of at least half as many columns as
+   threads runs its columns on the threads, a narrower one each column on all of them */
+LCL__PRIVATE void lcl__bklu_host(lcl_bklu_numeric *N) {
+    const lcl__dops *op = lcl__dops_for(N->dtype);
+    int64_t l, first = -1, first_i = 0;
+    int nth = N->nth;
+    double flops = 0;
+    for (l = 0; l < N->nlev && first < 0; l++) {
+        int64_t c0 = N->levp[l], cnt = N->levp[l + 1] - c0, c;
+        if (nth > 1 && cnt >= LCL__MAX(2, nth / 2)) {
+            LCL__OMP(omp parallel for num_threads(nth) schedule(dynamic, 1) reduction(+ : flops))
+            for (c = 0; c < cnt; c++) {
+                int t = 0;
+                int64_t k = N->levc[c0 + c], bad;
+#ifdef _OPENMP
+                t = omp_get_thread_num();
+#endif
+                bad = lcl__bklu_col(N, op, t, 1, k, &flops);
+                if (bad) {
+                    LCL__OMP(omp critical(lcl__bklu_bad))
+                    if (first < 0 || k < first) first = k, first_i = bad - 1;
+                }
+            }
+        } else {
+            for (c = 0; c < cnt && first < 0; c++) {
+                int64_t k = N->levc[c0 + c], bad = lcl__bklu_col(N, op, 0, nth, k, &flops);
+                if (bad) first = k, first_i = bad - 1;
+            }
+        }
+    }
+    N->flops = flops;
+    N->bad_k = first;
+    N->bad_i = first_i;
+}
+
+LCL__PRIVATE lcl_status lcl__bklu_matches(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, const lcl_bmat *A) {
+    lcl_status st;
+    if (!S) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL symbolic", fn);
+    if ((st = lcl__bklu_check(ctx, fn, A)) != LCL_OK) return st;
+    if (A->n != S->n || A->m != S->m)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: A has %lld block columns of size %lld, the analysis saw %lld of size %lld", fn,
+                         (long long)A->n, (long long)A->m, (long long)S->n, (long long)S->m);
+    if (A->nnzb != S->nnzb || A->by_row != S->by_row || lcl__bklu_hash(A) != S->hash)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: A's block pattern is not the one lcl_bklu_analyze saw", fn);
+    return LCL_OK;
+}
+
+LCL__PRIVATE void lcl__bklu_info(const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, lcl_bklu_info *info) {
+    int64_t k, nu = 0;
+    if (!info) return;
+    for (k = 0; k < N->n; k++) nu += N->ucnt[k] + 1;
+    info->n = N->n;
+    info->m = N->m;
+    info->nnzb = S->nnzb;
+    info->blocks = S->ks->nblocks;
+    info->nnzb_u = nu;
+    info->nnzb_l = N->nslot - nu;
+    info->levels = N->nlev;
+    info->flops = N->flops;
+    if (!N->cl) info->devices = 0, info->transfers = info->evictions = 0;
+    info->singular_col = info->singular_row = info->singular_index = -1;
+}
+
+/* values in, numeric phase (device or host), a singular pivot block reported */
+LCL__PRIVATE lcl_status lcl__bklu_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, const lcl_bmat *A,
+                                      lcl_bklu_numeric *N, lcl_bklu_info *info) {
+    lcl_status st = LCL_OK;
+    int64_t bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(S, A, N) : lcl__bklu_gather_d(S, A, N);
+    if (info) lcl__bklu_info(S, N, info);
+    if (bad >= 0) {
+        int64_t lo = 0, hi = A->n;
+        while (hi - lo > 1) {
+            int64_t mid = (lo + hi) / 2;
+            if (A->ptr[mid] <= bad) lo = mid; else hi = mid;
+        }
+        return lcl__fail(ctx, LCL_ERR_NAN, "%s: block (%lld, %lld) (block row, column; 0-based) holds NaN or Inf", fn,
+                         (long long)(A->by_row ? lo : A->idx[bad]), (long long)(A->by_row ? A->idx[bad] : lo));
+    }
+    N->bad_k = -1;
+    if (!lcl__bklu_cl_run(ctx, fn, S, N, info, &st)) lcl__bklu_host(N);
+    else if (st != LCL_OK) return st;
+    if (info) lcl__bklu_info(S, N, info);
+    if (N->bad_k >= 0) {
+        int64_t col = S->ks->Q[N->bad_k], row = N->kn->prow[N->bad_k];
+        if (info) info->singular_col = col, info->singular_row = row, info->singular_index = N->bad_i;
+        return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: the pivot block of block column %lld (block row %lld; 0-based) is singular at its row %lld",
+                         fn, (long long)col, (long long)row, (long long)N->bad_i);
+    }
+    return LCL_OK;
+}
+
+LCL_API lcl_status lcl_bklu_factor(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bmat *A, lcl_bklu_numeric **out,
+                                   lcl_bklu_info *info) {
+    const char *fn = "lcl_bklu_factor";
+    lcl_bklu_numeric *N = NULL;
+    lcl_klu_info ki;
+    lcl_csr J;
+    double *jv = NULL;
+    const lcl__dops *op;
+    lcl_status st;
+    int t;
+    if (out) *out = NULL;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL output", fn);
+    if ((st = lcl__bklu_matches(ctx, fn, S, A)) != LCL_OK) return st;
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->singular_col = info->singular_row = info->singular_index = -1;
+    }
+    op = lcl__dops_for(A->dtype);
+    if (!(N = (lcl_bklu_numeric *)lcl__alloc(ctx, "block LU numeric", 1, sizeof *N, &st))) return st;
+    memset(N, 0, sizeof *N);
+    N->dtype = A->dtype;
+    N->n = S->n;
+    N->m = S->m;
+    N->mm = S->m * S->m;
+    N->hash = S->hash;
+    N->nopivot = S->opts.nopivot != 0;
+    N->nth = lcl__ctx_threads(ctx);
+    if (!(jv = (double *)lcl__alloc(ctx, "block LU representatives", (size_t)S->nnzb + 1, sizeof(double), &st))) goto fail;
+    if ((st = lcl__bklu_rep(ctx, fn, S, A, jv)) != LCL_OK) goto fail;
+    J.dtype = LCL_F64;
+    J.rows = J.cols = S->n;
+    J.nnz = S->nnzb;
+    J.ptr = S->jp;
+    J.col = S->ji;
+    J.val = jv;
+    memset(&ki, 0, sizeof ki);
+    ki.singular_col = -1;
+    if ((st = lcl_klu_factor(NULL, S->ks, &J, &N->kn, &ki)) != LCL_OK) {
+        if (st == LCL_ERR_SINGULAR) {
+            if (info) info->singular_col = ki.singular_col;
+            st = lcl__fail(ctx, st, "%s: the matrix of the blocks' representatives (Frobenius norm / M, signed by the trace) is singular in "
+                           "block column %lld: no block pivot order", fn, (long long)ki.singular_col);
+        } else st = lcl__fail(ctx, st, "%s: the scalar factorization of the block pattern failed (%s)", fn, lcl_status_string(st));
+        goto fail;
+    }
+    if (!(N->pos = (int64_t *)lcl__alloc(ctx, "block LU work", (size_t)N->n * (size_t)N->nth, sizeof(int64_t), &st))) goto fail;
+    for (t = 0; t < N->nth; t++) {
+        int64_t i;
+        for (i = 0; i < N->n; i++) N->pos[(int64_t)t * N->n + i] = -1;
+    }
+    if ((st = lcl__bklu_structure(ctx, S, N)) != LCL_OK || (st = lcl__bklu_levels(ctx, N)) != LCL_OK) goto fail;
+    if (!(N->ipiv = (int32_t *)lcl__alloc(ctx, "block LU pivots", (size_t)N->n * (size_t)N->m, sizeof(int32_t), &st)) ||
+        !(N->scr = lcl__alloc(ctx, "block LU work", (size_t)(N->nth + 1) * (size_t)N->mm, op->es, &st)) ||
+        !(N->ws = (lcl__ws *)lcl__alloc(ctx, "block LU work", (size_t)N->nth + 1, sizeof(lcl__ws), &st)))
+        goto fail;
+    memset(N->ws, 0, ((size_t)N->nth + 1) * sizeof(lcl__ws));
+    for (t = 0; t <= N->nth; t++) {
+        int nt = t < N->nth ? 1 : N->nth;
+        if ((st = lcl__ws_alloc(ctx, fn, op, nt, N->m, lcl__round_up(N->m, op->mr) * lcl__block(op, NULL, N->m), &N->ws[t])) != LCL_OK)
+            goto fail;
+    }
+    if ((st = lcl__bklu_run(ctx, fn, S, A, N, info)) != LCL_OK) goto fail;
+    LCL_FREE(jv);
+    *out = N;
+    return LCL_OK;
+fail:
+    LCL_FREE(jv);
+    lcl_bklu_numeric_free(N);
+    return st;
+}
+
+LCL_API lcl_status lcl_bklu_refactor(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bmat *A, lcl_bklu_numeric *N,
+                                     lcl_bklu_info *info) {
+    const char *fn = "lcl_bklu_refactor";
+    lcl_status st;
+    if (!N) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL numeric", fn);
+    if ((st = lcl__bklu_matches(ctx, fn, S, A)) != LCL_OK) return st;
+    if (A->dtype != N->dtype || N->hash != S->hash)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the numeric object was factored from another pattern or dtype", fn);
+    if (lcl__ctx_threads(ctx) > N->nth)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %d threads, the numeric object was made for %d", fn, lcl__ctx_threads(ctx),
+                         N->nth);
+    return lcl__bklu_run(ctx, fn, S, A, N, info);
+}
+
+/* forward and back substitution with W = the right-hand sides, permuted and scaled */
+LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, int64_t nrhs,
+                                  void *B, int64_t ldb) {
+    const char *fn = "lcl_bklu_solve";
+    const lcl__dops *op;
+    const lcl_klu_numeric *kn;
+    const lcl__ws *ws;
+    int64_t n, m, nm, k, b, s, f, r, c;
+    size_t es, bs;
+    char *W, *X;
+    lcl_status st = LCL_OK;
+    if (!S || !N) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL %s", fn, S ? "numeric" : "symbolic");
+    if (N->hash != S->hash) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the numeric object is not of this symbolic", fn);
+    n = N->n;
+    m = N->m;
+    nm = n * m;
+    if (nrhs < 0 || (nrhs > 0 && !B) || ldb < nm)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: nrhs %lld, B %s, ldb %lld (needs >= %lld)", fn, (long long)nrhs, B ? "set" : "NULL",
+                         (long long)ldb, (long long)nm);
+    if (nrhs == 0) return LCL_OK;
+    op = lcl__dops_for(N->dtype);
+    es = op->es;
+    bs = (size_t)N->mm * es;
+    kn = N->kn;
+    ws = &N->ws[0];
+    X = (char *)N->X;
+    if (!(W = (char *)lcl__alloc(ctx, "block LU solve work", (size_t)nm * (size_t)nrhs, es, &st))) return st;
+    for (c = 0; c < nrhs; c++)
+        for (k = 0; k < n; k++) {
+            int64_t ar = kn->prow[k];
+            double sc = kn->Rs ? 1.0 / kn->Rs[ar] : 1.0;
+            for (r = 0; r < m; r++) {
+                size_t src = (size_t)(c * ldb + ar * m + r), dst = (size_t)(c * nm + k * m + r);
+                if (N->dtype == LCL_F32) ((float *)W)[dst] = (float)(((const float *)B)[src] * sc);
+                else ((double *)W)[dst] = ((const double *)B)[src] * sc;
+            }
+        }
+#define LCL__BW(k) (W + (size_t)(k) * (size_t)m * es)
+    for (b = S->ks->nblocks - 1; b >= 0; b--) {
+        int64_t k0 = S->ks->R[b], k1 = S->ks->R[b + 1];
+        for (k = k0; k < k1; k++) {     /* forward: w_k = L_kk^-1 P_k w_k, then into the rows below */
+            int64_t d = N->colp[k] + N->ucnt[k];
+            if (!N->nopivot) op->laswp(nrhs, LCL__BW(k), 1, nm, 0, m, N->ipiv + k * m, 0, 1);
+            lcl__trsm(op, ws, &ws->t[0], 1, 1, m, nrhs, X + (size_t)d * bs, m, 1, LCL__BW(k), 1, nm);
+            for (s = d + 1; s < N->colp[k + 1]; s++)
+                lcl__gemm(op, ws, &ws->t[0], m, nrhs, m, -1.0, X + (size_t)s * bs, m, 1, LCL__BW(k), 1, nm, LCL__BW(N->slotrow[s]), 1, nm,
+                          0, 0);
+        }
+        for (k = k1 - 1; k >= k0; k--) {    /* back: w_k = U_kk^-1 w_k, then into the rows above */
+            int64_t d = N->colp[k] + N->ucnt[k];
+            lcl__trsm(op, ws, &ws->t[0], 0, 0, m, nrhs, X + (size_t)d * bs, m, 1, LCL__BW(k), 1, nm);
+            for (s = N->colp[k]; s < d; s++)
+                lcl__gemm(op, ws, &ws->t[0], m, nrhs, m, -1.0, X + (size_t)s * bs, m, 1, LCL__BW(k), 1, nm, LCL__BW(N->slotrow[s]), 1, nm,
+                          0, 0);
+        }
+        for (k = k0; k < k1; k++)
+            for (f = N->fp[k]; f < N->fp[k + 1]; f++)
+                lcl__gemm(op, ws, &ws->t[0], m, nrhs, m, -1.0, (char *)N->F + (size_t)f * bs, m, 1, LCL__BW(k), 1, nm, LCL__BW(N->fi[f]), 1,
+                          nm, 0, 0);
+    }
+#undef LCL__BW
+    for (c = 0; c < nrhs; c++)
+        for (k = 0; k < n; k++) {
+            int64_t ac = S->ks->Q[k];
+            memcpy((char *)B + (size_t)(c * ldb + ac * m) * es, W + (size_t)(c * nm + k * m) * es, (size_t)m * es);
+        }
+    LCL_FREE(W);
+    return LCL_OK;
+}
+
+LCL_API lcl_status lcl_bmat_mv(const lcl_bmat *A, const void *x, void *y) {
+    int64_t i, p, r, c, m, mm;
+    if (!A || !x || !y || !A->ptr || (A->nnzb && (!A->idx || !A->val)) || A->n < 0 || A->m < 1) return LCL_ERR_INVALID_ARGUMENT;
+    m = A->m;
+    mm = m * m;
+    memset(y, 0, (size_t)(A->n * m) * lcl__dsize(A->dtype));
+    for (i = 0; i < A->n; i++)
+        for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) {
+            int64_t br = A->by_row ? i : A->idx[p], bc = A->by_row ? A->idx[p] : i;
+            if (br < 0 || br >= A->n || bc < 0 || bc >= A->n) return LCL_ERR_DIMENSION;
+            for (r = 0; r < m; r++) {
+                double acc = 0;
+                if (A->dtype == LCL_F32) {
+                    const float *a = (const float *)A->val + p * mm + r * m, *xv = (const float *)x + bc * m;
+                    for (c = 0; c < m; c++) acc += (double)a[c] * xv[c];
+                    ((float *)y)[br * m + r] += (float)acc;
+                } else {
+                    const double *a = (const double *)A->val + p * mm + r * m, *xv = (const double *)x + bc * m;
+                    for (c = 0; c < m; c++) acc += a[c] * xv[c];
+                    ((double *)y)[br * m + r] += acc;
+                }
+            }
+        }
+    return LCL_OK;
+}
+
+#ifdef LINALG_CL_NO_OPENCL
+LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) { (void)D; }
+LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, lcl_bklu_info *info,
+                                  lcl_status *st) {
+    (void)ctx; (void)fn; (void)S; (void)N; (void)info; (void)st;
+    return 0;
+}
+#else
+/* >>bklu-opencl ---------------------------------------------------------------------------------- */
+struct lcl__bklu_cl { int unused; };
+LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) { LCL_FREE(D); }
+LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, lcl_bklu_info *info,
+                                  lcl_status *st) {
+    (void)ctx; (void)fn; (void)S; (void)N; (void)info; (void)st;
+    return 0;
+}
+#endif
 
 #ifdef __cplusplus
 }
