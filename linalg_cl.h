@@ -10207,8 +10207,9 @@ struct lcl_bklu_numeric {
 /* the device path's hooks (>>bklu-opencl; stubs without OpenCL). run returns 1 when it factored
    (st then says how), 0 when the host should. */
 LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D);
-LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, lcl_bklu_info *info,
-                                  lcl_status *st);
+LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, const lcl_bmat *A,
+                                  lcl_bklu_info *info, lcl_status *st);
+LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N);
 
 LCL__PRIVATE uint64_t lcl__bklu_hash(const lcl_bmat *A) {
     uint64_t h = (uint64_t)A->n * 0x9E3779B97F4A7C15u ^ (uint64_t)A->m * 0xBF58476D1CE4E5B9u ^ (uint64_t)A->by_row;
@@ -10465,15 +10466,16 @@ done:
 
 /* A's blocks, scaled by their rows, into the slots (zeroed first) and F */
 #define LCL__DEF_BKLU(S, T) \
-LCL__PRIVATE int64_t lcl__bklu_gather_##S(const lcl_bklu_symbolic *Sy, const lcl_bmat *A, lcl_bklu_numeric *N) { \
+LCL__PRIVATE int64_t lcl__bklu_gather_##S(const lcl_bklu_symbolic *Sy, const lcl_bmat *A, lcl_bklu_numeric *N, int xs) { \
     const lcl_klu_numeric *kn = N->kn; \
     int64_t mm = N->mm, e, q; \
     int64_t bad = -1; \
     (void)Sy; \
-    memset(N->X, 0, (size_t)N->nslot * (size_t)mm * sizeof(T)); \
+    if (xs) memset(N->X, 0, (size_t)N->nslot * (size_t)mm * sizeof(T)); \
     for (e = 0; e < A->nnzb; e++) { \
         const T *src = (const T *)A->val + e * mm; \
         int64_t a = N->amap[e]; \
+        if (a >= 0 && !xs) continue; \
         T *dst = a >= 0 ? (T *)N->X + a * mm : (T *)N->F + (-1 - a) * mm; \
         int32_t arow = A->by_row ? -1 : A->idx[e]; \
         double r = 1; \
@@ -10641,7 +10643,9 @@ LCL__PRIVATE void lcl__bklu_info(const lcl_bklu_symbolic *S, const lcl_bklu_nume
 LCL__PRIVATE lcl_status lcl__bklu_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, const lcl_bmat *A,
                                       lcl_bklu_numeric *N, lcl_bklu_info *info) {
     lcl_status st = LCL_OK;
-    int64_t bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(S, A, N) : lcl__bklu_gather_d(S, A, N);
+    /* the device path reads A's blocks itself (and checks them there): the host takes F only */
+    int dev = ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0;
+    int64_t bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(S, A, N, !dev) : lcl__bklu_gather_d(S, A, N, !dev);
     if (info) lcl__bklu_info(S, N, info);
     if (bad >= 0) {
         int64_t lo = 0, hi = A->n;
@@ -10653,7 +10657,7 @@ LCL__PRIVATE lcl_status lcl__bklu_run(lcl_context *ctx, const char *fn, const lc
                          (long long)(A->by_row ? lo : A->idx[bad]), (long long)(A->by_row ? A->idx[bad] : lo));
     }
     N->bad_k = -1;
-    if (!lcl__bklu_cl_run(ctx, fn, S, N, info, &st)) lcl__bklu_host(N);
+    if (!lcl__bklu_cl_run(ctx, fn, S, N, A, info, &st)) lcl__bklu_host(N);
     else if (st != LCL_OK) return st;
     if (info) lcl__bklu_info(S, N, info);
     if (N->bad_k >= 0) {
@@ -10770,6 +10774,8 @@ LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, 
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: nrhs %lld, B %s, ldb %lld (needs >= %lld)", fn, (long long)nrhs, B ? "set" : "NULL",
                          (long long)ldb, (long long)nm);
     if (nrhs == 0) return LCL_OK;
+    /* factors left on the devices: the host's copy, once (the object is their cache) */
+    if ((st = lcl__bklu_cl_fetch(ctx, (lcl_bklu_numeric *)N)) != LCL_OK) return st;
     op = lcl__dops_for(N->dtype);
     es = op->es;
     bs = (size_t)N->mm * es;
@@ -10848,19 +10854,813 @@ LCL_API lcl_status lcl_bmat_mv(const lcl_bmat *A, const void *x, void *y) {
 
 #ifdef LINALG_CL_NO_OPENCL
 LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) { (void)D; }
-LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, lcl_bklu_info *info,
-                                  lcl_status *st) {
-    (void)ctx; (void)fn; (void)S; (void)N; (void)info; (void)st;
+LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, const lcl_bmat *A,
+                                  lcl_bklu_info *info, lcl_status *st) {
+    (void)ctx; (void)fn; (void)S; (void)N; (void)A; (void)info; (void)st;
     return 0;
+}
+LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N) {
+    (void)ctx; (void)N;
+    return LCL_OK;
 }
 #else
 /* >>bklu-opencl ---------------------------------------------------------------------------------- */
-struct lcl__bklu_cl { int unused; };
-LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) { LCL_FREE(D); }
-LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, lcl_bklu_info *info,
-                                  lcl_status *st) {
-    (void)ctx; (void)fn; (void)S; (void)N; (void)info; (void)st;
-    return 0;
+/* The block LU on the context's devices (kernels/bklu.cl). Each device holds M x M frames in up to
+   four arena buffers; a slot of the factors (>>bklu) lives in a frame while a device needs it.
+   Columns run level by level of the column DAG; each level's columns are split among the devices
+   (opts.schedule) and, per device, batched: one launch per step of all its columns (zero, A's
+   blocks scaled, for each U position t the permuted copy + L_jj^-1 GEMM + the updates of every
+   L block of j, the pivot LU, the inverses of L_kk and U_kk, L(i,k) = X_i U_kk^-1 by GEMM). A
+   host sync ends each level: columns another device needs are read back then, and written to
+   that device before its first use. Resident mode (all slots fit the frames): nothing else
+   moves, and the host's copy of the factors is fetched by the first solve. Otherwise every column
+   is read back after its level; its U and pivot frames are freed then, and its L frames after
+   their last use on that device (zero-column-transfer eviction); when frames still run out,
+   resident L parts are dropped by Belady's rule (the one used again farthest ahead) and written
+   again when needed; a level whose working set is larger runs in chunks of columns. */
+#define LCL__BKLU_ARENAS 4
+typedef struct lcl__bklu_dev {
+    lcl__device *d;
+    cl_mem arena[LCL__BKLU_ARENAS];
+    int fpa;                    /* frames per arena */
+    int64_t nframes, nfree;
+    int32_t *freel;             /* free frames (a stack) */
+    int32_t *fslot;             /* nslot: frame of each slot here, -1 */
+    int32_t *finv;              /* 2n: frames of L_kk^-1 (2k) and U_kk^-1 (2k+1), -1 */
+    unsigned char *has;         /* n: column's L part (L frames, L_kk^-1, pivots) here */
+    int64_t *usep;              /* n + 1: levels that use column j here, usel[usep[j] ..], ascending */
+    int32_t *usel;
+    int64_t *usecur;            /* n: the next of them not passed */
+    cl_mem perm, ipiv, bad, flag, list, sval;
+    size_t listcap;
+    int32_t *hl;                /* host lists of one level (kept until the level's sync) */
+    double *hs;                 /* scale factors, parallel to hl */
+    int64_t nhl, hlcap;
+} lcl__bklu_dev;
+struct lcl__bklu_cl {
+    int nd;
+    lcl__bklu_dev *dv;
+    int32_t *owner;             /* n: device that computed column k */
+    unsigned char *onhost;      /* n: column k's slots and pivots are in the host's X and ipiv */
+    int resident;
+    int stale;                  /* some columns are only on their device */
+    int64_t transfers, evictions;
+    int64_t *acp;               /* n + 1: A's blocks of column k that go to slots */
+    int64_t *ace;
+    int32_t *hperm;             /* n * m: pivots as permutations (host copy) */
+};
+LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
+    int i, a;
+    if (!D) return;
+    for (i = 0; i < D->nd; i++) {
+        lcl__bklu_dev *v = &D->dv[i];
+        for (a = 0; a < LCL__BKLU_ARENAS; a++)   /* unused arenas alias the first */
+            if (v->arena[a] && (a == 0 || v->arena[a] != v->arena[0])) LCL__CL->clReleaseMemObject(v->arena[a]);
+        if (v->perm) LCL__CL->clReleaseMemObject(v->perm);
+        if (v->ipiv) LCL__CL->clReleaseMemObject(v->ipiv);
+        if (v->bad) LCL__CL->clReleaseMemObject(v->bad);
+        if (v->flag) LCL__CL->clReleaseMemObject(v->flag);
+        if (v->list) LCL__CL->clReleaseMemObject(v->list);
+        if (v->sval) LCL__CL->clReleaseMemObject(v->sval);
+        LCL_FREE(v->freel); LCL_FREE(v->fslot); LCL_FREE(v->finv); LCL_FREE(v->has);
+        LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->hl); LCL_FREE(v->hs);
+    }
+    LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
+    LCL_FREE(D);
+}
+
+/* frames: bytes of each block and the count a device gets */
+LCL__PRIVATE size_t lcl__bklu_fbytes(const lcl_bklu_numeric *N) { return (size_t)N->mm * lcl__dsize(N->dtype); }
+
+LCL__PRIVATE int lcl__bklu_push(lcl__bklu_dev *v, int32_t x, double s) {
+    if (v->nhl == v->hlcap) {
+        int64_t cap = v->hlcap ? 2 * v->hlcap : 4096;
+        int32_t *nl = (int32_t *)LCL_REALLOC(v->hl, (size_t)cap * sizeof(int32_t));
+        double *ns;
+        if (!nl) return 0;
+        v->hl = nl;
+        if (!(ns = (double *)LCL_REALLOC(v->hs, (size_t)cap * sizeof(double)))) return 0;
+        v->hs = ns;
+        v->hlcap = cap;
+    }
+    v->hs[v->nhl] = s;
+    v->hl[v->nhl++] = x;
+    return 1;
+}
+LCL__PRIVATE int32_t lcl__bklu_take(lcl__bklu_dev *v) { return v->nfree ? v->freel[--v->nfree] : -1; }
+LCL__PRIVATE void lcl__bklu_give(lcl__bklu_dev *v, int32_t *f) {
+    if (*f >= 0) v->freel[v->nfree++] = *f;
+    *f = -1;
+}
+/* drop column j's L part from device v (its frames back to the free list) */
+LCL__PRIVATE void lcl__bklu_drop(const lcl_bklu_numeric *N, lcl__bklu_dev *v, int64_t j) {
+    int64_t s;
+    for (s = N->colp[j] + N->ucnt[j] + 1; s < N->colp[j + 1]; s++) lcl__bklu_give(v, &v->fslot[s]);
+    lcl__bklu_give(v, &v->finv[2 * j]);
+    v->has[j] = 0;
+}
+/* next level at or after l that uses column j on v (INT64_MAX: none) */
+LCL__PRIVATE int64_t lcl__bklu_next(lcl__bklu_dev *v, int64_t j, int64_t l) {
+    while (v->usecur[j] < v->usep[j + 1] && v->usel[v->usecur[j]] < l) v->usecur[j]++;
+    return v->usecur[j] < v->usep[j + 1] ? v->usel[v->usecur[j]] : INT64_MAX;
+}
+/* need frames on v: evict (Belady) L parts that are on the host and not pinned (used by the chunk
+   being built: pin[j] == stamp). Returns 0 when it cannot. */
+LCL__PRIVATE int lcl__bklu_room(const lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__bklu_dev *v, int64_t need, int64_t l,
+                                const int32_t *pin, int32_t stamp) {
+    while (v->nfree < need) {
+        int64_t j, best = -1, bd = -1;
+        for (j = 0; j < N->n; j++)
+            if (v->has[j] && D->onhost[j] && pin[j] != stamp) {
+                int64_t nx = lcl__bklu_next(v, j, l);
+                if (nx > bd) bd = nx, best = j;
+            }
+        if (best < 0) return 0;
+        lcl__bklu_drop(N, v, best);
+        if (bd != INT64_MAX) D->evictions++;
+    }
+    return 1;
+}
+
+/* write column j's L part from the host to v (frames taken by the caller's room check) */
+LCL__PRIVATE cl_int lcl__bklu_import(const lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__bklu_dev *v, int64_t j) {
+    size_t fb = lcl__bklu_fbytes(N);
+    int64_t s, m = N->m;
+    cl_int e = CL_SUCCESS;
+    cl_command_queue q = v->d->queue[0];
+    for (s = N->colp[j] + N->ucnt[j] + 1; s < N->colp[j + 1] && e == CL_SUCCESS; s++) {
+        int32_t f = lcl__bklu_take(v);
+        v->fslot[s] = f;
+        e = LCL__CL->clEnqueueWriteBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, (char *)N->X + (size_t)s * fb, 0,
+                                          NULL, NULL);
+        D->transfers++;
+    }
+    if (e == CL_SUCCESS) {
+        int32_t f = lcl__bklu_take(v);
+        v->finv[2 * j] = f;
+        /* L_kk^-1 is not kept on the host: rebuilt from the pivot block below */
+        (void)f;
+    }
+    if (e == CL_SUCCESS)
+        e = LCL__CL->clEnqueueWriteBuffer(q, v->perm, CL_FALSE, (size_t)(j * m) * sizeof(int32_t), (size_t)m * sizeof(int32_t),
+                                          D->hperm + j * m, 0, NULL, NULL);
+    v->has[j] = 1;
+    return e;
+}
+
+/* columns' devices, level by level: static (linear chunks, the thesis), affinity (the device with
+   most of its dependencies, each device at most its share of the level), dynamic (largest first
+   to the device with the least work, a dependency elsewhere costing a transfer) */
+LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule sch, int nd, int32_t *owner, double *cost, double *load,
+                                   int32_t *tmp) {
+    int64_t l, c, p;
+    for (l = 0; l < N->nlev; l++) {
+        int64_t c0 = N->levp[l], cnt = N->levp[l + 1] - c0, cap = (cnt + nd - 1) / nd;
+        int d;
+        for (d = 0; d < nd; d++) load[d] = 0;
+        if (nd == 1) {
+            for (c = 0; c < cnt; c++) owner[N->levc[c0 + c]] = 0;
+            continue;
+        }
+        if (sch == LCL_BKLU_STATIC) {
+            for (c = 0; c < cnt; c++) owner[N->levc[c0 + c]] = (int32_t)(c * nd / cnt);
+            continue;
+        }
+        for (c = 0; c < cnt; c++) tmp[c] = N->levc[c0 + c];
+        if (sch == LCL_BKLU_DYNAMIC)    /* largest first (insertion sort: levels are short or uniform) */
+            for (c = 1; c < cnt; c++) {
+                int32_t x = tmp[c];
+                int64_t q = c;
+                while (q > 0 && cost[tmp[q - 1]] < cost[x]) { tmp[q] = tmp[q - 1]; q--; }
+                tmp[q] = x;
+            }
+        for (c = 0; c < cnt; c++) {
+            int64_t k = tmp[c], s0 = N->colp[k];
+            double best = 0;
+            int bd = -1;
+            for (d = 0; d < nd; d++) {
+                double sc = 0, away = 0;
+                for (p = 0; p < N->ucnt[k]; p++) {
+                    int64_t j = N->slotrow[s0 + p];
+                    double w = (double)(N->colp[j + 1] - N->colp[j] - N->ucnt[j]);
+                    if (owner[j] == d) sc += w; else away += w;
+                }
+                if (sch == LCL_BKLU_AFFINITY) {
+                    if (load[d] >= (double)cap) continue;
+                    sc = sc * 1e6 - load[d];
+                } else sc = -(load[d] + cost[k] + 0.25 * away);
+                if (bd < 0 || sc > best) best = sc, bd = d;
+            }
+            owner[k] = bd;
+            load[bd] += sch == LCL_BKLU_AFFINITY ? 1.0 : cost[k];
+        }
+    }
+}
+
+/* upload the level's lists (blocking: the queue is idle or the previous chunk must finish before
+   its frames are reused anyway) */
+LCL__PRIVATE lcl_status lcl__bklu_lists(lcl_context *ctx, const lcl_bklu_numeric *N, lcl__bklu_dev *v) {
+    lcl__device *d = v->d;
+    size_t es = lcl__dsize(N->dtype);
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    int64_t i;
+    if (!v->nhl) return LCL_OK;
+    if ((size_t)v->nhl > v->listcap) {
+        size_t cap = (size_t)v->nhl * 2;
+        if (v->list) LCL__CL->clReleaseMemObject(v->list);
+        if (v->sval) LCL__CL->clReleaseMemObject(v->sval);
+        v->list = v->sval = NULL;
+        v->listcap = 0;
+        if ((st = lcl__buffer(ctx, d, cap * sizeof(int32_t), CL_MEM_READ_ONLY, &v->list)) != LCL_OK ||
+            (st = lcl__buffer(ctx, d, cap * es, CL_MEM_READ_ONLY, &v->sval)) != LCL_OK)
+            return st;
+        v->listcap = cap;
+    }
+    if (N->dtype == LCL_F32)    /* the scale factors in the matrix dtype, in place of the doubles' first half */
+        for (i = 0; i < v->nhl; i++) ((float *)v->hs)[i] = (float)v->hs[i];
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->list, CL_TRUE, 0, (size_t)v->nhl * sizeof(int32_t), v->hl, 0, NULL, NULL),
+               "clEnqueueWriteBuffer(block LU lists)");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->sval, CL_TRUE, 0, (size_t)v->nhl * es, v->hs, 0, NULL, NULL),
+               "clEnqueueWriteBuffer(block LU scales)");
+done:
+    return st;
+}
+
+/* one launch of kernel name over cnt items of the list at lo (kind: 0 gemm, 1 elementwise, 2 lu,
+   3 trtri with which in {0} or {0,1}) */
+LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeric *N, lcl__bklu_dev *v, const char *name, int kind,
+                                         int64_t lo, int64_t cnt, double alpha, double keep, int which) {
+    lcl__device *d = v->d;
+    cl_kernel k;
+    cl_int e = CL_SUCCESS;
+    lcl_status st;
+    int m = (int)N->m, fpa = v->fpa, lo32 = (int)lo, nop = N->nopivot;
+    size_t es = lcl__dsize(N->dtype), g[3], l[3];
+    float af = (float)alpha, kf = (float)keep;
+    cl_mem *a = v->arena;
+    if (cnt <= 0) return LCL_OK;
+    if ((st = lcl__kernel(ctx, d, N->dtype, name, &k)) != LCL_OK) return st;
+    e = lcl__argv(k, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo32));
+    if (e == CL_SUCCESS && kind == 0) {
+        e = LCL__CL->clSetKernelArg(k, 8, es, N->dtype == LCL_F32 ? (const void *)&af : (const void *)&alpha);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 9, es, N->dtype == LCL_F32 ? (const void *)&kf : (const void *)&keep);
+    }
+    if (e == CL_SUCCESS && kind == 1 && strstr(name, "scale")) {
+        e = LCL__CL->clSetKernelArg(k, 8, sizeof(cl_mem), &v->sval);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 9, sizeof(cl_mem), &v->flag);
+    }
+    if (e == CL_SUCCESS && kind == 1 && strstr(name, "permcopy")) e = LCL__CL->clSetKernelArg(k, 8, sizeof(cl_mem), &v->perm);
+    if (e == CL_SUCCESS && kind == 2) {
+        e = LCL__CL->clSetKernelArg(k, 8, sizeof(cl_mem), &v->ipiv);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 9, sizeof(cl_mem), &v->perm);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 10, sizeof(cl_mem), &v->bad);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 11, sizeof(int), &nop);
+    }
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, name, d->info.name);
+    if (kind == 0) {
+        size_t tiles = (size_t)((m + 63) / 64);
+        l[0] = l[1] = 16; l[2] = 1;
+        g[0] = g[1] = tiles * 16; g[2] = (size_t)cnt;
+        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 3, NULL, g, l, 0, NULL, NULL);
+    } else if (kind == 1) {
+        size_t mm = (size_t)N->mm, per = mm < 4096 ? lcl__round_up((int64_t)mm, 64) : 4096;
+        l[0] = 64; l[1] = 1;
+        g[0] = per; g[1] = (size_t)cnt;
+        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
+    } else if (kind == 2) {
+        l[0] = (size_t)d->tune.wg;
+        g[0] = (size_t)cnt * l[0];
+        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, g, l, 0, NULL, NULL);
+    } else {
+        g[0] = (size_t)lcl__round_up(m, 64); g[1] = (size_t)which; g[2] = (size_t)cnt;
+        l[0] = 64; l[1] = l[2] = 1;
+        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 3, NULL, g, l, 0, NULL, NULL);
+    }
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, name, d->info.name);
+    (void)es;
+    return LCL_OK;
+}
+
+/* the frames of device v: resident need, or the budget; arenas of at most max_alloc each */
+LCL__PRIVATE lcl_status lcl__bklu_dev_open(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N,
+                                           lcl__bklu_dev *v, int64_t need_res, int64_t need_min, int *resident) {
+    lcl__device *d = v->d;
+    size_t fb = lcl__bklu_fbytes(N), aux = (size_t)N->n * (size_t)N->m * 8 + (size_t)N->n * 4 + 64 * 1024 * 1024;
+    double budget = S->opts.mem_limit > 0 ? (double)S->opts.mem_limit : 0.9 * (double)d->info.global_mem;
+    int64_t fit = budget > (double)aux ? (int64_t)((budget - (double)aux) / (double)fb) : 0, per, want, got = 0, i;
+    lcl_status st;
+    int a;
+    per = (int64_t)(LCL__MIN(d->info.max_alloc, (uint64_t)INT32_MAX * fb) / fb);
+    fit = LCL__MIN(fit, per * LCL__BKLU_ARENAS);
+    if (fit < need_min)
+        return lcl__fail(ctx, LCL_ERR_DEVICE_MEMORY,
+                         "%s: device '%s' has room for %lld blocks of %lld x %lld (memory limit %.0f bytes), the largest column needs %lld "
+                         "even with replacement", fn, d->info.name, (long long)fit, (long long)N->m, (long long)N->m, budget, (long long)need_min);
+    if (*resident && need_res > fit) *resident = 0;
+    want = *resident ? need_res : fit;
+    v->fpa = (int)LCL__MIN(per, want);
+    for (a = 0; a < LCL__BKLU_ARENAS && got < want; a++) {
+        int64_t cnt = LCL__MIN((int64_t)v->fpa, want - got);
+        if ((st = lcl__buffer(ctx, d, (size_t)cnt * fb, CL_MEM_READ_WRITE, &v->arena[a])) != LCL_OK) return st;
+        got += cnt;
+    }
+    for (; a < LCL__BKLU_ARENAS; a++) v->arena[a] = v->arena[0];   /* unused kernel arguments */
+    v->nframes = got;
+    if (!(v->freel = (int32_t *)lcl__alloc(ctx, "block LU device frames", (size_t)got, sizeof(int32_t), &st))) return st;
+    for (i = 0; i < got; i++) v->freel[i] = (int32_t)(got - 1 - i);
+    v->nfree = got;
+    if ((st = lcl__buffer(ctx, d, (size_t)N->n * (size_t)N->m * sizeof(int32_t), CL_MEM_READ_WRITE, &v->perm)) != LCL_OK ||
+        (st = lcl__buffer(ctx, d, (size_t)N->n * (size_t)N->m * sizeof(int32_t), CL_MEM_READ_WRITE, &v->ipiv)) != LCL_OK ||
+        (st = lcl__buffer(ctx, d, (size_t)N->n * sizeof(int32_t), CL_MEM_READ_WRITE, &v->bad)) != LCL_OK ||
+        (st = lcl__buffer(ctx, d, sizeof(int32_t), CL_MEM_READ_WRITE, &v->flag)) != LCL_OK)
+        return st;
+    {
+        cl_int e = CL_SUCCESS, z = 0;
+        LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->flag, CL_TRUE, 0, sizeof z, &z, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    done:
+        return st;
+    }
+}
+
+/* read column k's slots and pivots from v into the host's X, ipiv, hperm (non-blocking) */
+LCL__PRIVATE cl_int lcl__bklu_export(lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__bklu_dev *v, int64_t k) {
+    size_t fb = lcl__bklu_fbytes(N), ib = (size_t)N->m * sizeof(int32_t);
+    cl_command_queue q = v->d->queue[0];
+    int64_t s;
+    cl_int e = CL_SUCCESS;
+    for (s = N->colp[k]; s < N->colp[k + 1] && e == CL_SUCCESS; s++) {
+        int32_t f = v->fslot[s];
+        e = LCL__CL->clEnqueueReadBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, (char *)N->X + (size_t)s * fb, 0,
+                                         NULL, NULL);
+        D->transfers++;
+    }
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueReadBuffer(q, v->ipiv, CL_FALSE, (size_t)k * ib, ib, N->ipiv + k * N->m, 0, NULL, NULL);
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueReadBuffer(q, v->perm, CL_FALSE, (size_t)k * ib, ib, D->hperm + k * N->m, 0, NULL, NULL);
+    return e;
+}
+
+/* the host copy of everything (the first solve after a resident factorization) */
+LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N) {
+    lcl__bklu_cl *D = N->cl;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    lcl__device *d = NULL;
+    int64_t k;
+    int i;
+    if (!D || !D->stale) return LCL_OK;
+    for (k = 0; k < N->n && e == CL_SUCCESS; k++)
+        if (!D->onhost[k]) e = lcl__bklu_export(N, D, &D->dv[D->owner[k]], k), d = D->dv[D->owner[k]].d;
+    for (i = 0; i < D->nd && e == CL_SUCCESS; i++) e = LCL__CL->clFinish(D->dv[i].d->queue[0]), d = D->dv[i].d;
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "reading the block LU factors", d ? d->info.name : NULL);
+    for (k = 0; k < N->n; k++) D->onhost[k] = 1;
+    D->stale = 0;
+    return st;
+}
+
+/* A's block e: its block row */
+LCL__PRIVATE int64_t lcl__bklu_arow(const lcl_bmat *A, int64_t e) {
+    int64_t lo = 0, hi = A->n;
+    if (!A->by_row) return A->idx[e];
+    while (hi - lo > 1) {
+        int64_t mid = (lo + hi) / 2;
+        if (A->ptr[mid] <= e) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+typedef struct lcl__bklu_chunk {
+    int64_t *uo, *uc, *wo, *wc;     /* per U step t: permuted copies / L_jj^-1 GEMMs at uo (uc), updates at wo (wc) */
+    int64_t cap;
+} lcl__bklu_chunk;
+
+/* the columns cols[0..cnt) of one level on device v, in chunks whose frames fit */
+LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
+                                        lcl__bklu_dev *v, const int32_t *cols, int64_t cnt, int64_t l, int32_t *pin, int32_t *stamp,
+                                        lcl__bklu_chunk *ch, int32_t *tmpf) {
+    lcl__device *d = v->d;
+    size_t fb = lcl__bklu_fbytes(N);
+    const lcl_klu_numeric *kn = N->kn;
+    int64_t i0 = 0, m = N->m;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    while (i0 < cnt) {
+        int64_t i1 = i0, need = 0, ni = 0, nz, na, nt0, nlt = 0, maxu = 0, c, s, t, p, o_it, o_z, o_a, o_lu, o_tr, o_lc, o_lg, ntmp = 0;
+        int32_t st_ = ++*stamp;
+        /* which columns: as many as fit, at least one */
+        while (i1 < cnt) {
+            int64_t k = cols[i1], r = (N->colp[k + 1] - N->colp[k]) + 3 + (N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1);
+            for (p = 0; p < N->ucnt[k]; p++) {
+                int64_t j = N->slotrow[N->colp[k] + p];
+                if (!v->has[j] && pin[j] != st_) r += N->colp[j + 1] - N->colp[j] - N->ucnt[j] + 1;
+                pin[j] = st_;
+            }
+            pin[k] = st_;
+            if (!lcl__bklu_room(N, D, v, need + r, l, pin, st_)) {
+                if (i1 == i0)
+                    return lcl__fail(ctx, LCL_ERR_DEVICE_MEMORY, "%s: device '%s': block column %lld needs %lld blocks of %lld x %lld, %lld are free "
+                                     "after every possible replacement (opts.mem_limit)", fn, d->info.name, (long long)k, (long long)r,
+                                     (long long)m, (long long)m, (long long)v->nfree);
+                break;
+            }
+            need += r;
+            maxu = LCL__MAX(maxu, N->ucnt[k]);
+            i1++;
+        }
+        if (maxu + 1 > ch->cap) {
+            int64_t cap = 2 * (maxu + 1);
+            LCL_FREE(ch->uo); LCL_FREE(ch->uc); LCL_FREE(ch->wo); LCL_FREE(ch->wc);
+            ch->uo = (int64_t *)LCL_MALLOC((size_t)cap * sizeof(int64_t));
+            ch->uc = (int64_t *)LCL_MALLOC((size_t)cap * sizeof(int64_t));
+            ch->wo = (int64_t *)LCL_MALLOC((size_t)cap * sizeof(int64_t));
+            ch->wc = (int64_t *)LCL_MALLOC((size_t)cap * sizeof(int64_t));
+            if (!ch->uo || !ch->uc || !ch->wo || !ch->wc) { ch->cap = 0; return lcl__oom(ctx, "block LU schedule", (size_t)cap * 32); }
+            ch->cap = cap;
+        }
+        v->nhl = 0;
+#define LCL__PUSH(x, sc) do { if (!lcl__bklu_push(v, (int32_t)(x), (sc))) return lcl__oom(ctx, "block LU lists", (size_t)v->hlcap * 12); } while (0)
+        /* imports: the L parts of dependencies computed elsewhere (or dropped), L_jj^-1 rebuilt here */
+        o_it = v->nhl;
+        for (c = i0; c < i1; c++) {
+            int64_t k = cols[c];
+            for (p = 0; p < N->ucnt[k]; p++) {
+                int64_t j = N->slotrow[N->colp[k] + p];
+                int32_t df;
+                if (v->has[j]) continue;
+                if ((e = lcl__bklu_import(N, D, v, j)) != CL_SUCCESS) goto clfail;
+                df = lcl__bklu_take(v);
+                tmpf[ntmp++] = df;
+                e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->arena[df / v->fpa], CL_FALSE, (size_t)(df % v->fpa) * fb, fb,
+                                                  (char *)N->X + (size_t)(N->colp[j] + N->ucnt[j]) * fb, 0, NULL, NULL);
+                if (e != CL_SUCCESS) goto clfail;
+                D->transfers++;
+                LCL__PUSH(df, 0); LCL__PUSH(v->finv[2 * j], 0); LCL__PUSH(v->finv[2 * j], 0);
+                ni++;
+            }
+        }
+        /* frames of the chunk's columns; zero all, A's blocks written and scaled */
+        o_z = v->nhl;
+        for (c = i0; c < i1; c++) {
+            int64_t k = cols[c];
+            for (s = N->colp[k]; s < N->colp[k + 1]; s++) {
+                v->fslot[s] = lcl__bklu_take(v);
+                LCL__PUSH(v->fslot[s], 0);
+            }
+            v->finv[2 * k] = lcl__bklu_take(v);
+            v->finv[2 * k + 1] = lcl__bklu_take(v);
+        }
+        nz = v->nhl - o_z;
+        o_a = v->nhl;
+        for (c = i0; c < i1; c++) {
+            int64_t k = cols[c], q;
+            for (q = D->acp[k]; q < D->acp[k + 1]; q++) {
+                int64_t ea = D->ace[q], ar = lcl__bklu_arow(A, ea);
+                int32_t f = v->fslot[N->amap[ea]];
+                LCL__PUSH(f, kn->Rs ? 1.0 / kn->Rs[ar] : 1.0);
+            }
+        }
+        na = v->nhl - o_a;
+        /* U steps: t-th U block of every column that has one */
+        nt0 = ntmp;
+        for (c = i0; c < i1; c++) tmpf[ntmp++] = lcl__bklu_take(v);   /* one work block per column */
+        for (t = 0; t < maxu; t++) {
+            ch->uo[t] = v->nhl;
+            for (c = i0; c < i1; c++) {
+                int64_t k = cols[c];
+                if (N->ucnt[k] <= t) continue;
+                LCL__PUSH(v->fslot[N->colp[k] + t], 0);
+                LCL__PUSH(tmpf[nt0 + c - i0], 0);
+                LCL__PUSH(N->nopivot ? -1 : N->slotrow[N->colp[k] + t] * m, 0);
+            }
+            ch->uc[t] = (v->nhl - ch->uo[t]) / 3;
+            for (c = i0; c < i1; c++) {
+                int64_t k = cols[c];
+                if (N->ucnt[k] <= t) continue;
+                LCL__PUSH(v->finv[2 * N->slotrow[N->colp[k] + t]], 0);
+                LCL__PUSH(tmpf[nt0 + c - i0], 0);
+                LCL__PUSH(v->fslot[N->colp[k] + t], 0);
+            }
+            ch->wo[t] = v->nhl;
+            for (c = i0; c < i1; c++) {
+                int64_t k = cols[c], j, lj, q, *pos = N->pos;
+                if (N->ucnt[k] <= t) continue;
+                j = N->slotrow[N->colp[k] + t];
+                lj = N->colp[j] + N->ucnt[j] + 1;
+                for (s = N->colp[k]; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = s;
+                for (q = lj; q < N->colp[j + 1]; q++) {
+                    LCL__PUSH(v->fslot[q], 0);
+                    LCL__PUSH(v->fslot[N->colp[k] + t], 0);
+                    LCL__PUSH(v->fslot[pos[N->slotrow[q]]], 0);
+                }
+                for (s = N->colp[k]; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = -1;
+            }
+            ch->wc[t] = (v->nhl - ch->wo[t]) / 3;
+        }
+        /* pivot LU and the inverses */
+        o_lu = v->nhl;
+        for (c = i0; c < i1; c++) {
+            int64_t k = cols[c];
+            LCL__PUSH(v->fslot[N->colp[k] + N->ucnt[k]], 0); LCL__PUSH(k * m, 0); LCL__PUSH(k, 0);
+        }
+        o_tr = v->nhl;
+        for (c = i0; c < i1; c++) {
+            int64_t k = cols[c];
+            LCL__PUSH(v->fslot[N->colp[k] + N->ucnt[k]], 0); LCL__PUSH(v->finv[2 * k], 0); LCL__PUSH(v->finv[2 * k + 1], 0);
+        }
+        /* L(i,k) = X_i U_kk^-1: copy to a work block, GEMM back */
+        o_lc = v->nhl;
+        for (c = i0; c < i1; c++) {
+            int64_t k = cols[c];
+            for (s = N->colp[k] + N->ucnt[k] + 1; s < N->colp[k + 1]; s++) {
+                int32_t tf = lcl__bklu_take(v);
+                tmpf[ntmp++] = tf;
+                LCL__PUSH(v->fslot[s], 0); LCL__PUSH(tf, 0); LCL__PUSH(-1, 0);
+                nlt++;
+            }
+        }
+        o_lg = v->nhl;
+        {
+            int64_t q = 0;
+            for (c = i0; c < i1; c++) {
+                int64_t k = cols[c];
+                for (s = N->colp[k] + N->ucnt[k] + 1; s < N->colp[k + 1]; s++, q++) {
+                    LCL__PUSH(v->hl[o_lc + 3 * q + 1], 0); LCL__PUSH(v->finv[2 * k + 1], 0); LCL__PUSH(v->fslot[s], 0);
+                }
+            }
+        }
+#undef LCL__PUSH
+        if ((st = lcl__bklu_lists(ctx, N, v)) != LCL_OK) return st;
+        /* the launches, in this order on the device's queue */
+        if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_trtri_f" : "lcl_bklu_trtri_d", 3, o_it, ni, 0, 0, 1)) != LCL_OK ||
+            (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_zero_f" : "lcl_bklu_zero_d", 1, o_z, nz, 0, 0, 0)) != LCL_OK)
+            return st;
+        for (c = i0; c < i1; c++) {
+            int64_t k = cols[c], q;
+            for (q = D->acp[k]; q < D->acp[k + 1]; q++) {
+                int64_t ea = D->ace[q];
+                int32_t f = v->fslot[N->amap[ea]];
+                e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb,
+                                                  (const char *)A->val + (size_t)ea * fb, 0, NULL, NULL);
+                if (e != CL_SUCCESS) goto clfail;
+                D->transfers++;
+            }
+        }
+        if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_scale_f" : "lcl_bklu_scale_d", 1, o_a, na, 0, 0, 0)) != LCL_OK)
+            return st;
+        for (t = 0; t < maxu; t++)
+            if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_permcopy_f" : "lcl_bklu_permcopy_d", 1, ch->uo[t], ch->uc[t], 0,
+                                       0, 0)) != LCL_OK ||
+                (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, ch->uo[t] + 3 * ch->uc[t],
+                                       ch->uc[t], 1.0, 0.0, 0)) != LCL_OK ||
+                (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, ch->wo[t], ch->wc[t], -1.0,
+                                       1.0, 0)) != LCL_OK)
+                return st;
+        if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_lu_f" : "lcl_bklu_lu_d", 2, o_lu, i1 - i0, 0, 0, 0)) != LCL_OK ||
+            (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_trtri_f" : "lcl_bklu_trtri_d", 3, o_tr, i1 - i0, 0, 0, 2)) != LCL_OK ||
+            (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_permcopy_f" : "lcl_bklu_permcopy_d", 1, o_lc, nlt, 0, 0, 0)) != LCL_OK ||
+            (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, o_lg, nlt, 1.0, 0.0, 0)) != LCL_OK)
+            return st;
+        LCL__CL->clFlush(d->queue[0]);
+        for (c = i0; c < i1; c++) v->has[cols[c]] = 1;
+        while (ntmp > 0) lcl__bklu_give(v, &tmpf[--ntmp]);
+        i0 = i1;
+    }
+    return LCL_OK;
+clfail:
+    return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(block LU)", d->info.name);
+}
+
+LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, const lcl_bmat *A,
+                                  lcl_bklu_info *info, lcl_status *stp) {
+    lcl__bklu_cl *D = NULL;
+    lcl__bklu_chunk ch;
+    int32_t *pin = NULL, *levof = NULL, *cols = NULL, *tmpf = NULL, *badk = NULL, stamp = 0;
+    double *cost = NULL, *load = NULL;
+    unsigned char *needx = NULL;
+    int64_t n = N->n, m = N->m, k, p, l, e64, maxframes = 0;
+    lcl_status st = LCL_OK;
+    cl_int e = CL_SUCCESS;
+    lcl__device *d = NULL;
+    int nd, i, resident = 1;
+    (void)info;
+    if (!ctx || ctx->backend != LCL_BACKEND_OPENCL || ctx->ndev < 1) return 0;
+    nd = S->opts.devices > 0 ? LCL__MIN(S->opts.devices, ctx->ndev) : ctx->ndev;
+    for (i = 0; i < nd; i++)
+        if (N->dtype == LCL_F64 && !ctx->dev[i].info.fp64) {
+            *stp = lcl__fail(ctx, LCL_ERR_NO_FP64, "%s: device '%s' has no double precision", fn, ctx->dev[i].info.name);
+            return 1;
+        }
+    lcl__bklu_cl_free(N->cl);
+    N->cl = NULL;
+    memset(&ch, 0, sizeof ch);
+#define LCL__BA(ptr, cnt, T) ((ptr) = (T *)lcl__alloc(ctx, "block LU device state", (size_t)(cnt), sizeof(T), &st))
+    if (!LCL__BA(D, 1, lcl__bklu_cl)) goto out;
+    memset(D, 0, sizeof *D);
+    N->cl = D;
+    if (!LCL__BA(D->dv, nd, lcl__bklu_dev)) goto out;
+    memset(D->dv, 0, (size_t)nd * sizeof *D->dv);
+    D->nd = nd;
+    if (!LCL__BA(D->owner, n, int32_t) || !LCL__BA(D->onhost, n, unsigned char) || !LCL__BA(D->hperm, n * m, int32_t) ||
+        !LCL__BA(D->acp, n + 1, int64_t) || !LCL__BA(D->ace, A->nnzb + 1, int64_t) || !LCL__BA(pin, n, int32_t) ||
+        !LCL__BA(levof, n, int32_t) || !LCL__BA(cols, n, int32_t) || !LCL__BA(cost, n, double) || !LCL__BA(load, nd, double) ||
+        !LCL__BA(needx, n, unsigned char) || !LCL__BA(badk, n, int32_t))
+        goto out;
+    memset(D->onhost, 0, (size_t)n);
+    memset(needx, 0, (size_t)n);
+    for (k = 0; k < n; k++) pin[k] = 0;
+    /* A's blocks by the pivoted column of their slot */
+    for (k = 0; k <= n; k++) D->acp[k] = 0;
+    for (e64 = 0; e64 < A->nnzb; e64++)
+        if (N->amap[e64] >= 0) {
+            int64_t lo = 0, hi = n, s = N->amap[e64];
+            while (hi - lo > 1) {
+                int64_t mid = (lo + hi) / 2;
+                if (N->colp[mid] <= s) lo = mid; else hi = mid;
+            }
+            D->acp[lo + 1]++;
+        }
+    for (k = 0; k < n; k++) D->acp[k + 1] += D->acp[k];
+    for (k = 0; k < n; k++) cols[k] = (int32_t)D->acp[k];
+    for (e64 = 0; e64 < A->nnzb; e64++)
+        if (N->amap[e64] >= 0) {
+            int64_t lo = 0, hi = n, s = N->amap[e64];
+            while (hi - lo > 1) {
+                int64_t mid = (lo + hi) / 2;
+                if (N->colp[mid] <= s) lo = mid; else hi = mid;
+            }
+            D->ace[cols[lo]++] = e64;
+        }
+    /* levels, costs (in M^3 flops), owners */
+    for (l = 0; l < N->nlev; l++)
+        for (p = N->levp[l]; p < N->levp[l + 1]; p++) levof[N->levc[p]] = (int32_t)l;
+    for (k = 0; k < n; k++) {
+        double c = 2.0 / 3.0 + (double)(N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1);
+        for (p = 0; p < N->ucnt[k]; p++) {
+            int64_t j = N->slotrow[N->colp[k] + p];
+            c += 1 + 2 * (double)(N->colp[j + 1] - N->colp[j] - N->ucnt[j] - 1);
+        }
+        cost[k] = c;
+    }
+    lcl__bklu_assign(N, S->opts.schedule == LCL_BKLU_SCHEDULE_DEFAULT ? LCL_BKLU_DYNAMIC : S->opts.schedule, nd, D->owner, cost, load, cols);
+    for (k = 0; k < n; k++)
+        for (p = 0; p < N->ucnt[k]; p++) {
+            int64_t j = N->slotrow[N->colp[k] + p];
+            if (D->owner[j] != D->owner[k]) needx[j] = 1;
+        }
+    /* per device: uses, frames */
+    for (i = 0; i < nd; i++) {
+        lcl__bklu_dev *v = &D->dv[i];
+        int64_t own = 0, slots = 0, imp = 0, tmax = 0, need_min = 0, s;
+        v->d = &ctx->dev[i];
+        if (!LCL__BA(v->fslot, N->nslot, int32_t) || !LCL__BA(v->finv, 2 * n, int32_t) || !LCL__BA(v->has, n, unsigned char) ||
+            !LCL__BA(v->usep, n + 1, int64_t) || !LCL__BA(v->usecur, n, int64_t))
+            goto out;
+        for (s = 0; s < N->nslot; s++) v->fslot[s] = -1;
+        for (k = 0; k < 2 * n; k++) v->finv[k] = -1;
+        memset(v->has, 0, (size_t)n);
+        for (k = 0; k <= n; k++) v->usep[k] = 0;
+        for (k = 0; k < n; k++)
+            if (D->owner[k] == i)
+                for (p = 0; p < N->ucnt[k]; p++) v->usep[N->slotrow[N->colp[k] + p] + 1]++;
+        for (k = 0; k < n; k++) v->usep[k + 1] += v->usep[k];
+        if (!LCL__BA(v->usel, v->usep[n] + 1, int32_t)) goto out;
+        for (k = 0; k < n; k++) v->usecur[k] = v->usep[k];
+        for (l = 0; l < N->nlev; l++)
+            for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
+                int64_t q, kk = N->levc[p];
+                if (D->owner[kk] != i) continue;
+                for (q = 0; q < N->ucnt[kk]; q++) {
+                    int64_t j = N->slotrow[N->colp[kk] + q];
+                    v->usel[v->usecur[j]++] = (int32_t)l;
+                }
+            }
+        for (k = 0; k < n; k++) v->usecur[k] = v->usep[k];
+        for (k = 0; k < n; k++) {
+            int64_t nl = N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1, r = (N->colp[k + 1] - N->colp[k]) + 3 + nl;
+            if (D->owner[k] == i) own++, slots += N->colp[k + 1] - N->colp[k];
+            else if (v->usep[k + 1] > v->usep[k]) imp += nl + 2;
+            for (p = 0; p < N->ucnt[k]; p++) {
+                int64_t j = N->slotrow[N->colp[k] + p];
+                r += N->colp[j + 1] - N->colp[j] - N->ucnt[j] + 1;
+            }
+            need_min = LCL__MAX(need_min, r);
+        }
+        for (l = 0; l < N->nlev; l++) {
+            int64_t t = 0;
+            for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
+                int64_t kk = N->levc[p];
+                if (D->owner[kk] == i) t += 1 + (N->colp[kk + 1] - N->colp[kk] - N->ucnt[kk] - 1);
+            }
+            tmax = LCL__MAX(tmax, t);
+        }
+        if ((st = lcl__bklu_dev_open(ctx, fn, S, N, v, slots + 2 * own + imp + tmax + n, need_min, &resident)) != LCL_OK) goto out;
+        maxframes = LCL__MAX(maxframes, v->nframes);
+    }
+    D->resident = resident;
+    if (!LCL__BA(tmpf, maxframes + 1, int32_t)) goto out;
+    /* level by level */
+    for (l = 0; l < N->nlev; l++) {
+        for (i = 0; i < nd; i++) {
+            int64_t cnt = 0;
+            for (p = N->levp[l]; p < N->levp[l + 1]; p++)
+                if (D->owner[N->levc[p]] == i) cols[cnt++] = N->levc[p];
+            if (cnt && (st = lcl__bklu_level(ctx, fn, N, A, D, &D->dv[i], cols, cnt, l, pin, &stamp, &ch, tmpf)) != LCL_OK) goto out;
+        }
+        for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
+            k = N->levc[p];
+            if (!resident || needx[k]) {
+                d = D->dv[D->owner[k]].d;
+                if ((e = lcl__bklu_export(N, D, &D->dv[D->owner[k]], k)) != CL_SUCCESS) goto clfail;
+            }
+        }
+        for (i = 0; i < nd; i++)
+            if ((e = LCL__CL->clFinish(D->dv[i].d->queue[0])) != CL_SUCCESS) { d = D->dv[i].d; goto clfail; }
+        for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
+            k = N->levc[p];
+            if (resident && !needx[k]) continue;
+            D->onhost[k] = 1;
+            if (!resident) {    /* U blocks and the pivot block are not needed here again */
+                lcl__bklu_dev *v = &D->dv[D->owner[k]];
+                int64_t s;
+                for (s = N->colp[k]; s <= N->colp[k] + N->ucnt[k]; s++) lcl__bklu_give(v, &v->fslot[s]);
+                lcl__bklu_give(v, &v->finv[2 * k + 1]);
+            }
+        }
+        if (!resident)          /* zero-column-transfer eviction: L parts past their last use */
+            for (i = 0; i < nd; i++) {
+                lcl__bklu_dev *v = &D->dv[i];
+                for (k = 0; k < n; k++)
+                    if (v->has[k] && D->onhost[k] && lcl__bklu_next(v, k, l + 1) == INT64_MAX) lcl__bklu_drop(N, v, k);
+            }
+    }
+    /* pivots of every column, singular blocks, non-finite input */
+    for (k = 0; k < n; k++) {
+        lcl__bklu_dev *v = &D->dv[D->owner[k]];
+        size_t ib = (size_t)m * sizeof(int32_t);
+        d = v->d;
+        if (!D->onhost[k]) {
+            if ((e = LCL__CL->clEnqueueReadBuffer(d->queue[0], v->ipiv, CL_FALSE, (size_t)k * ib, ib, N->ipiv + k * m, 0, NULL, NULL)) != CL_SUCCESS ||
+                (e = LCL__CL->clEnqueueReadBuffer(d->queue[0], v->perm, CL_FALSE, (size_t)k * ib, ib, D->hperm + k * m, 0, NULL, NULL)) != CL_SUCCESS)
+                goto clfail;
+        }
+        if ((e = LCL__CL->clEnqueueReadBuffer(d->queue[0], v->bad, CL_FALSE, (size_t)k * sizeof(int32_t), sizeof(int32_t), badk + k, 0, NULL,
+                                              NULL)) != CL_SUCCESS)
+            goto clfail;
+    }
+    for (i = 0; i < nd; i++) {
+        cl_int fl = 0;
+        d = D->dv[i].d;
+        if ((e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].flag, CL_TRUE, 0, sizeof fl, &fl, 0, NULL, NULL)) != CL_SUCCESS) goto clfail;
+        if (fl) {
+            int64_t q, mm = N->mm;
+            for (e64 = 0; e64 < A->nnzb; e64++)
+                for (q = 0; q < mm; q++) {
+                    double x = A->dtype == LCL_F32 ? (double)((const float *)A->val)[e64 * mm + q] : ((const double *)A->val)[e64 * mm + q];
+                    if (!(x - x == 0)) {
+                        int64_t r = lcl__bklu_arow(A, e64), c;
+                        if (A->by_row) c = A->idx[e64];
+                        else {
+                            int64_t lo = 0, hi = n;
+                            while (hi - lo > 1) { int64_t mid = (lo + hi) / 2; if (A->ptr[mid] <= e64) lo = mid; else hi = mid; }
+                            c = lo;
+                        }
+                        st = lcl__fail(ctx, LCL_ERR_NAN, "%s: block (%lld, %lld) (block row, column; 0-based) holds NaN or Inf", fn,
+                                       (long long)r, (long long)c);
+                        goto out;
+                    }
+                }
+            st = lcl__fail(ctx, LCL_ERR_NAN, "%s: a block of A holds NaN or Inf", fn);
+            goto out;
+        }
+    }
+    N->bad_k = -1;
+    for (k = 0; k < n; k++)
+        if (badk[k]) { N->bad_k = k; N->bad_i = badk[k] - 1; break; }
+    D->stale = 0;
+    for (k = 0; k < n; k++)
+        if (!D->onhost[k]) D->stale = 1;
+    N->flops = 0;
+    for (k = 0; k < n; k++) N->flops += cost[k] * (double)m * (double)m * (double)m;
+    if (info) {
+        info->devices = nd;
+        info->transfers = D->transfers;
+        info->evictions = D->evictions;
+    }
+    goto out;
+clfail:
+    st = lcl__clfail(ctx, e, "block LU", d ? d->info.name : NULL);
+out:
+#undef LCL__BA
+    if (st != LCL_OK && D) {
+        for (i = 0; i < D->nd; i++)
+            if (D->dv[i].d) LCL__CL->clFinish(D->dv[i].d->queue[0]);
+        lcl__bklu_cl_free(D);
+        N->cl = NULL;
+    }
+    LCL_FREE(ch.uo); LCL_FREE(ch.uc); LCL_FREE(ch.wo); LCL_FREE(ch.wc);
+    LCL_FREE(pin); LCL_FREE(levof); LCL_FREE(cols); LCL_FREE(tmpf); LCL_FREE(badk); LCL_FREE(cost); LCL_FREE(load); LCL_FREE(needx);
+    *stp = st;
+    return 1;
 }
 #endif
 

@@ -1,0 +1,215 @@
+/* bklu.cl -- the device side of the block-aware sparse LU (linalg_cl.h >>bklu, >>bklu-opencl).
+   Every operand is one M x M block, row-major, held in a frame: frames are fixed-size slices of up
+   to four arena buffers (frame f is arena f / fpa, at element (f % fpa) * M * M), so one launch
+   can work on blocks of many block columns: each kernel takes a list of frame tuples and runs one
+   item per tuple (the last NDRange dimension). Built once per precision: LCL_FP64 selects double,
+   kernel names end in _d or _f. Portability (PoCL): every barrier is reached by the whole
+   work-group, loops around barriers have uniform trip counts. */
+#ifndef LCL_FP64
+#define LCL_FP64 1
+#endif
+#ifndef LCL_WG
+#define LCL_WG 256     /* 1-D work-group size: a power of two the device allows */
+#endif
+#if LCL_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define real double
+#define SFX(name) name##_d
+#else
+#define real float
+#define SFX(name) name##_f
+#endif
+
+#define ARENAS __global real *a0, __global real *a1, __global real *a2, __global real *a3, const int fpa, const int m
+#define FRAME(f) ((((f) / fpa) == 0 ? a0 : ((f) / fpa) == 1 ? a1 : ((f) / fpa) == 2 ? a2 : a3) + (long)((f) % fpa) * m * m)
+
+/* GEMM tile: BT x BT of C per work-group of (BT/RB)^2 work-items, each an RB x RB register block,
+   stepping K by BK through local memory */
+#define BT 64
+#define BK 16
+#define RB 4
+#define WD (BT / RB)
+
+/* item t of list (fa, fb, fc): C = alpha A B + keep C (keep 0 or 1) */
+__kernel __attribute__((reqd_work_group_size(WD, WD, 1)))
+void SFX(lcl_bklu_gemm)(ARENAS, __global const int *list, const int lo, const real alpha, const real keep) {
+    __local real As[BK][BT + 1], Bs[BK][BT];
+    const int t = get_group_id(2), tx = get_local_id(0), ty = get_local_id(1);
+    const int r0 = get_group_id(1) * BT, c0 = get_group_id(0) * BT;
+    __global const real *A;
+    __global const real *B;
+    __global real *C;
+    list += lo;
+    A = FRAME(list[3 * t]);
+    B = FRAME(list[3 * t + 1]);
+    C = FRAME(list[3 * t + 2]);
+    real acc[RB][RB];
+    int i, j, k, kk, l;
+    for (i = 0; i < RB; i++)
+        for (j = 0; j < RB; j++) acc[i][j] = 0;
+    for (k = 0; k < m; k += BK) {
+        /* A's BT x BK tile, stored transposed (As[kk][row]); B's BK x BT tile */
+        for (l = ty * WD + tx; l < BT * BK; l += WD * WD) {
+            int rr = l / BK, ck = l % BK, kr = l / BT, cc = l % BT;
+            As[ck][rr] = (r0 + rr < m && k + ck < m) ? A[(long)(r0 + rr) * m + k + ck] : 0;
+            Bs[kr][cc] = (k + kr < m && c0 + cc < m) ? B[(long)(k + kr) * m + c0 + cc] : 0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (kk = 0; kk < BK; kk++) {
+            real a[RB], b[RB];
+            for (i = 0; i < RB; i++) a[i] = As[kk][ty + i * WD];
+            for (j = 0; j < RB; j++) b[j] = Bs[kk][tx + j * WD];
+            for (i = 0; i < RB; i++)
+                for (j = 0; j < RB; j++) acc[i][j] = fma(a[i], b[j], acc[i][j]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (i = 0; i < RB; i++) {
+        int r = r0 + ty + i * WD;
+        for (j = 0; j < RB; j++) {
+            int c = c0 + tx + j * WD;
+            if (r < m && c < m) {
+                long o = (long)r * m + c;
+                C[o] = alpha * acc[i][j] + keep * C[o];
+            }
+        }
+    }
+}
+
+/* item t: frame list[t] = 0 */
+__kernel void SFX(lcl_bklu_zero)(ARENAS, __global const int *list, const int lo) {
+    __global real *X = FRAME(list[lo + get_global_id(1)]);
+    long i, mm = (long)m * m;
+    for (i = get_global_id(0); i < mm; i += get_global_size(0)) X[i] = 0;
+}
+
+/* item t: frame list[t] *= s[t]; a non-finite value sets *bad (the caller's one flag) */
+__kernel void SFX(lcl_bklu_scale)(ARENAS, __global const int *list, const int lo, __global const real *s, __global int *bad) {
+    const int t = get_global_id(1);
+    __global real *X = FRAME(list[lo + t]);
+    const real f = s[lo + t];
+    long i, mm = (long)m * m;
+    int nf = 0;
+    for (i = get_global_id(0); i < mm; i += get_global_size(0)) {
+        real v = X[i];
+        nf |= !isfinite(v);
+        X[i] = v * f;
+    }
+    if (nf) *bad = 1;
+}
+
+/* item t of list (src, dst, pofs): dst = P src, row r of dst being row perm[pofs + r] of src
+   (pofs < 0: a plain copy) */
+__kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int lo, __global const int *perm) {
+    const int t = get_global_id(1);
+    const int po = list[lo + 3 * t + 2];
+    __global const real *S = FRAME(list[lo + 3 * t]);
+    __global real *D = FRAME(list[lo + 3 * t + 1]);
+    long i, mm = (long)m * m;
+    for (i = get_global_id(0); i < mm; i += get_global_size(0)) {
+        int r = (int)(i / m), c = (int)(i % m);
+        int sr = po < 0 ? r : perm[po + r];
+        D[i] = S[(long)sr * m + c];
+    }
+}
+
+/* item t of list (frame, pofs, k): P D = L U in place, one work-group per block, partial pivoting
+   (unless nopivot): the interchanges as LAPACK's (ipiv[pofs + k], 0-based) and as a permutation
+   (perm[pofs + r]: row r of P D is row perm[pofs + r] of D); bad[k] = the 1-based first zero pivot
+   or 0. Lists start at element lo of list (a multiple of the tuple size). */
+__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
+void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad,
+                      const int nopivot) {
+    __local real vmax[LCL_WG];
+    __local int imax[LCL_WG];
+    __local int zero;
+    const int t = get_group_id(0), lid = get_local_id(0), po = list[lo + 3 * t + 1];
+    __global real *D = FRAME(list[lo + 3 * t]);
+    int k, i, s;
+    long q;
+    for (i = lid; i < m; i += LCL_WG) perm[po + i] = i;
+    if (lid == 0) zero = 0;
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    for (k = 0; k < m; k++) {
+        int p = k;
+        real best = -1;
+        if (!nopivot) {
+            for (i = k + lid; i < m; i += LCL_WG) {
+                real v = fabs(D[(long)i * m + k]);
+                if (v > best) { best = v; p = i; }
+            }
+            vmax[lid] = best;
+            imax[lid] = p;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (s = LCL_WG / 2; s > 0; s >>= 1) {
+                if (lid < s && (vmax[lid + s] > vmax[lid] || (vmax[lid + s] == vmax[lid] && imax[lid + s] < imax[lid]))) {
+                    vmax[lid] = vmax[lid + s];
+                    imax[lid] = imax[lid + s];
+                }
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            p = imax[0];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (p != k) {
+            for (i = lid; i < m; i += LCL_WG) {
+                real a = D[(long)k * m + i];
+                D[(long)k * m + i] = D[(long)p * m + i];
+                D[(long)p * m + i] = a;
+            }
+            if (lid == 0) {
+                int a = perm[po + k];
+                perm[po + k] = perm[po + p];
+                perm[po + p] = a;
+            }
+        }
+        if (lid == 0) ipiv[po + k] = p;
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        {
+            real piv = D[(long)k * m + k];
+            if (piv == 0) {
+                if (lid == 0 && !zero) zero = k + 1;
+            } else {
+                for (i = k + 1 + lid; i < m; i += LCL_WG) D[(long)i * m + k] /= piv;
+            }
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        /* trailing update, one element per work-item at a time */
+        {
+            long w = m - k - 1, cnt = w * w;
+            for (q = lid; q < cnt; q += LCL_WG) {
+                int r = k + 1 + (int)(q / w), c = k + 1 + (int)(q % w);
+                D[(long)r * m + c] -= D[(long)r * m + k] * D[(long)k * m + c];
+            }
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) bad[list[lo + 3 * t + 2]] = zero;
+}
+
+/* item t of list (D, Li, Ui): Li = L^-1 (L unit lower of D), Ui = U^-1 (U upper of D), one
+   work-item per column j of the inverses (dimension 0), dimension 1 picks L (0) or U (1) */
+__kernel void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
+    const int j = get_global_id(0), which = get_global_id(1), t = get_global_id(2);
+    __global const real *D = FRAME(list[lo + 3 * t]);
+    __global real *X = FRAME(list[lo + 3 * t + 1 + which]);
+    int i, k;
+    if (j >= m) return;
+    if (!which) {   /* column j of L^-1: zero above j, 1 at j, forward below */
+        for (i = 0; i < j; i++) X[(long)i * m + j] = 0;
+        X[(long)j * m + j] = 1;
+        for (i = j + 1; i < m; i++) {
+            real s = 0;
+            for (k = j; k < i; k++) s -= D[(long)i * m + k] * X[(long)k * m + j];
+            X[(long)i * m + j] = s;
+        }
+    } else {        /* column j of U^-1: zero below j, backward from j */
+        for (i = m - 1; i > j; i--) X[(long)i * m + j] = 0;
+        for (i = j; i >= 0; i--) {
+            real s = i == j ? 1 : 0;
+            for (k = i + 1; k <= j; k++) s -= D[(long)i * m + k] * X[(long)k * m + j];
+            X[(long)i * m + j] = s / D[(long)i * m + i];
+        }
+    }
+}
