@@ -10893,6 +10893,8 @@ typedef struct lcl__bklu_dev {
     int64_t *usecur;            /* n: the next of them not passed */
     cl_mem perm, ipiv, bad, flag, list, sval;
     size_t listcap;
+    int32_t *pend;              /* streaming: columns being read back (their frames freed once read) */
+    int64_t npend;
     int32_t *hl;                /* host lists of one level (kept until the level's sync) */
     double *hs;                 /* scale factors, parallel to hl */
     int64_t nhl, hlcap;
@@ -10923,7 +10925,7 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         if (v->list) LCL__CL->clReleaseMemObject(v->list);
         if (v->sval) LCL__CL->clReleaseMemObject(v->sval);
         LCL_FREE(v->freel); LCL_FREE(v->fslot); LCL_FREE(v->finv); LCL_FREE(v->has);
-        LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->hl); LCL_FREE(v->hs);
+        LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->hl); LCL_FREE(v->hs); LCL_FREE(v->pend);
     }
     LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
     LCL_FREE(D);
@@ -10947,7 +10949,7 @@ LCL__PRIVATE int lcl__bklu_push(lcl__bklu_dev *v, int32_t x, double s) {
     v->hl[v->nhl++] = x;
     return 1;
 }
-LCL__PRIVATE int32_t lcl__bklu_take(lcl__bklu_dev *v) { return v->nfree ? v->freel[--v->nfree] : -1; }
+LCL__PRIVATE int32_t lcl__bklu_take(lcl__bklu_dev *v) { LCL_ASSERT(v->nfree > 0); return v->nfree ? v->freel[--v->nfree] : -1; }
 LCL__PRIVATE void lcl__bklu_give(lcl__bklu_dev *v, int32_t *f) {
     if (*f >= 0) v->freel[v->nfree++] = *f;
     *f = -1;
@@ -10964,12 +10966,31 @@ LCL__PRIVATE int64_t lcl__bklu_next(lcl__bklu_dev *v, int64_t j, int64_t l) {
     while (v->usecur[j] < v->usep[j + 1] && v->usel[v->usecur[j]] < l) v->usecur[j]++;
     return v->usecur[j] < v->usep[j + 1] ? v->usel[v->usecur[j]] : INT64_MAX;
 }
+/* streaming: wait for v's read-backs; the columns are then on the host, their U and pivot frames free */
+LCL__PRIVATE cl_int lcl__bklu_settle(const lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__bklu_dev *v) {
+    cl_int e;
+    int64_t i, s;
+    if (!v->npend) return CL_SUCCESS;
+    if ((e = LCL__CL->clFinish(v->d->queue[0])) != CL_SUCCESS) return e;
+    for (i = 0; i < v->npend; i++) {
+        int64_t k = v->pend[i];
+        D->onhost[k] = 1;
+        for (s = N->colp[k]; s <= N->colp[k] + N->ucnt[k]; s++) lcl__bklu_give(v, &v->fslot[s]);
+        lcl__bklu_give(v, &v->finv[2 * k + 1]);
+    }
+    v->npend = 0;
+    return CL_SUCCESS;
+}
 /* need frames on v: evict (Belady) L parts that are on the host and not pinned (used by the chunk
    being built: pin[j] == stamp). Returns 0 when it cannot. */
 LCL__PRIVATE int lcl__bklu_room(const lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__bklu_dev *v, int64_t need, int64_t l,
                                 const int32_t *pin, int32_t stamp) {
     while (v->nfree < need) {
         int64_t j, best = -1, bd = -1;
+        if (v->npend) {
+            if (lcl__bklu_settle(N, D, v) != CL_SUCCESS) return 0;
+            continue;
+        }
         for (j = 0; j < N->n; j++)
             if (v->has[j] && D->onhost[j] && pin[j] != stamp) {
                 int64_t nx = lcl__bklu_next(v, j, l);
@@ -11146,7 +11167,7 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
 LCL__PRIVATE lcl_status lcl__bklu_dev_open(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N,
                                            lcl__bklu_dev *v, int64_t need_res, int64_t need_min, int *resident) {
     lcl__device *d = v->d;
-    size_t fb = lcl__bklu_fbytes(N), aux = (size_t)N->n * (size_t)N->m * 8 + (size_t)N->n * 4 + 64 * 1024 * 1024;
+    size_t fb = lcl__bklu_fbytes(N), aux = (size_t)N->n * (size_t)N->m * 8 + (size_t)N->n * 4 + ((size_t)1 << 20);
     double budget = S->opts.mem_limit > 0 ? (double)S->opts.mem_limit : 0.9 * (double)d->info.global_mem;
     int64_t fit = budget > (double)aux ? (int64_t)((budget - (double)aux) / (double)fb) : 0, per, want, got = 0, i;
     lcl_status st;
@@ -11234,6 +11255,116 @@ typedef struct lcl__bklu_chunk {
     int64_t cap;
 } lcl__bklu_chunk;
 
+/* one column with its dependencies' L parts brought in one at a time: the fallback when even a
+   single column and all of them do not fit (memory far below the factors') */
+LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
+                                           lcl__bklu_dev *v, int64_t k, int64_t l, int32_t *pin, int32_t *stamp, int32_t *tmpf) {
+    lcl__device *d = v->d;
+    size_t fb = lcl__bklu_fbytes(N);
+    const lcl_klu_numeric *kn = N->kn;
+    const char *kgemm = N->dtype == LCL_F32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d";
+    const char *kcopy = N->dtype == LCL_F32 ? "lcl_bklu_permcopy_f" : "lcl_bklu_permcopy_d";
+    const char *ktri = N->dtype == LCL_F32 ? "lcl_bklu_trtri_f" : "lcl_bklu_trtri_d";
+    int64_t m = N->m, s0 = N->colp[k], nu = N->ucnt[k], nl = N->colp[k + 1] - s0 - nu - 1, base = (N->colp[k + 1] - s0) + 3 + nl;
+    int64_t dep = 0, t, s, q, q0, ntmp = 0, *pos = N->pos;
+    int32_t st_ = ++*stamp, ut;
+    cl_int e = CL_SUCCESS;
+    lcl_status st;
+    for (t = 0; t < nu; t++) {
+        int64_t j = N->slotrow[s0 + t];
+        dep = LCL__MAX(dep, N->colp[j + 1] - N->colp[j] - N->ucnt[j] + 1);
+    }
+    pin[k] = st_;
+    if (!lcl__bklu_room(N, D, v, base + dep, l, pin, st_))
+        return lcl__fail(ctx, LCL_ERR_DEVICE_MEMORY, "%s: device '%s': block column %lld needs %lld blocks of %lld x %lld at least, %lld are free "
+                         "after every possible replacement (opts.mem_limit)", fn, d->info.name, (long long)k, (long long)(base + dep),
+                         (long long)m, (long long)m, (long long)v->nfree);
+#define LCL__PUSH(x, sc) do { if (!lcl__bklu_push(v, (int32_t)(x), (sc))) return lcl__oom(ctx, "block LU lists", (size_t)v->hlcap * 12); } while (0)
+    v->nhl = 0;
+    for (s = s0; s < N->colp[k + 1]; s++) {
+        v->fslot[s] = lcl__bklu_take(v);
+        LCL__PUSH(v->fslot[s], 0);
+    }
+    v->finv[2 * k] = lcl__bklu_take(v);
+    v->finv[2 * k + 1] = lcl__bklu_take(v);
+    ut = tmpf[ntmp++] = lcl__bklu_take(v);
+    for (s = 0; s < nl; s++) tmpf[ntmp++] = lcl__bklu_take(v);   /* L's work blocks, before any import */
+    q0 = v->nhl;
+    for (q = D->acp[k]; q < D->acp[k + 1]; q++) {
+        int64_t ea = D->ace[q];
+        LCL__PUSH(v->fslot[N->amap[ea]], kn->Rs ? 1.0 / kn->Rs[lcl__bklu_arow(A, ea)] : 1.0);
+    }
+    if ((st = lcl__bklu_lists(ctx, N, v)) != LCL_OK ||
+        (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_zero_f" : "lcl_bklu_zero_d", 1, 0, q0, 0, 0, 0)) != LCL_OK)
+        return st;
+    for (q = D->acp[k]; q < D->acp[k + 1]; q++) {
+        int64_t ea = D->ace[q];
+        int32_t f = v->fslot[N->amap[ea]];
+        if ((e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb,
+                                               (const char *)A->val + (size_t)ea * fb, 0, NULL, NULL)) != CL_SUCCESS)
+            goto clfail;
+        D->transfers++;
+    }
+    if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_scale_f" : "lcl_bklu_scale_d", 1, q0, v->nhl - q0, 0, 0, 0)) != LCL_OK)
+        return st;
+    for (t = 0; t < nu; t++) {
+        int64_t j = N->slotrow[s0 + t], lj = N->colp[j] + N->ucnt[j] + 1, ni = 0, o;
+        int32_t st2 = ++*stamp, df = -1;
+        pin[k] = pin[j] = st2;
+        v->nhl = 0;
+        if (!v->has[j]) {
+            if (!lcl__bklu_room(N, D, v, N->colp[j + 1] - lj + 2, l, pin, st2))
+                return lcl__fail(ctx, LCL_ERR_INTERNAL, "%s: block LU frames miscounted", fn);
+            if ((e = lcl__bklu_import(N, D, v, j)) != CL_SUCCESS) goto clfail;
+            df = lcl__bklu_take(v);
+            if ((e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->arena[df / v->fpa], CL_FALSE, (size_t)(df % v->fpa) * fb, fb,
+                                                   (char *)N->X + (size_t)(lj - 1) * fb, 0, NULL, NULL)) != CL_SUCCESS)
+                goto clfail;
+            D->transfers++;
+            LCL__PUSH(df, 0); LCL__PUSH(v->finv[2 * j], 0); LCL__PUSH(v->finv[2 * j], 0);
+            ni = 1;
+        }
+        o = v->nhl;
+        LCL__PUSH(v->fslot[s0 + t], 0); LCL__PUSH(ut, 0); LCL__PUSH(N->nopivot ? -1 : j * m, 0);
+        LCL__PUSH(v->finv[2 * j], 0); LCL__PUSH(ut, 0); LCL__PUSH(v->fslot[s0 + t], 0);
+        for (s = s0; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = s;
+        for (q = lj; q < N->colp[j + 1]; q++) {
+            LCL__PUSH(v->fslot[q], 0); LCL__PUSH(v->fslot[s0 + t], 0); LCL__PUSH(v->fslot[pos[N->slotrow[q]]], 0);
+        }
+        for (s = s0; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = -1;
+        if ((st = lcl__bklu_lists(ctx, N, v)) != LCL_OK || (st = lcl__bklu_launch(ctx, N, v, ktri, 3, 0, ni, 0, 0, 1)) != LCL_OK ||
+            (st = lcl__bklu_launch(ctx, N, v, kcopy, 1, o, 1, 0, 0, 0)) != LCL_OK ||
+            (st = lcl__bklu_launch(ctx, N, v, kgemm, 0, o + 3, 1, 1.0, 0.0, 0)) != LCL_OK ||
+            (st = lcl__bklu_launch(ctx, N, v, kgemm, 0, o + 6, N->colp[j + 1] - lj, -1.0, 1.0, 0)) != LCL_OK)
+            return st;
+        lcl__bklu_give(v, &df);
+    }
+    v->nhl = 0;
+    LCL__PUSH(v->fslot[s0 + nu], 0); LCL__PUSH(k * m, 0); LCL__PUSH(k, 0);
+    LCL__PUSH(v->fslot[s0 + nu], 0); LCL__PUSH(v->finv[2 * k], 0); LCL__PUSH(v->finv[2 * k + 1], 0);
+    for (s = s0 + nu + 1; s < N->colp[k + 1]; s++) {
+        LCL__PUSH(v->fslot[s], 0); LCL__PUSH(tmpf[1 + s - (s0 + nu + 1)], 0); LCL__PUSH(-1, 0);
+    }
+    for (s = s0 + nu + 1; s < N->colp[k + 1]; s++) {
+        LCL__PUSH(tmpf[1 + s - (s0 + nu + 1)], 0); LCL__PUSH(v->finv[2 * k + 1], 0); LCL__PUSH(v->fslot[s], 0);
+    }
+#undef LCL__PUSH
+    if ((st = lcl__bklu_lists(ctx, N, v)) != LCL_OK ||
+        (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_lu_f" : "lcl_bklu_lu_d", 2, 0, 1, 0, 0, 0)) != LCL_OK ||
+        (st = lcl__bklu_launch(ctx, N, v, ktri, 3, 3, 1, 0, 0, 2)) != LCL_OK || (st = lcl__bklu_launch(ctx, N, v, kcopy, 1, 6, nl, 0, 0, 0)) != LCL_OK ||
+        (st = lcl__bklu_launch(ctx, N, v, kgemm, 0, 6 + 3 * nl, nl, 1.0, 0.0, 0)) != LCL_OK)
+        return st;
+    v->has[k] = 1;
+    while (ntmp > 0) lcl__bklu_give(v, &tmpf[--ntmp]);
+    if (!D->resident) {
+        if ((e = lcl__bklu_export((lcl_bklu_numeric *)N, D, v, k)) != CL_SUCCESS) goto clfail;
+        v->pend[v->npend++] = (int32_t)k;
+    }
+    return LCL_OK;
+clfail:
+    return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(block LU)", d->info.name);
+}
+
 /* the columns cols[0..cnt) of one level on device v, in chunks whose frames fit */
 LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
                                         lcl__bklu_dev *v, const int32_t *cols, int64_t cnt, int64_t l, int32_t *pin, int32_t *stamp,
@@ -11256,16 +11387,15 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
                 pin[j] = st_;
             }
             pin[k] = st_;
-            if (!lcl__bklu_room(N, D, v, need + r, l, pin, st_)) {
-                if (i1 == i0)
-                    return lcl__fail(ctx, LCL_ERR_DEVICE_MEMORY, "%s: device '%s': block column %lld needs %lld blocks of %lld x %lld, %lld are free "
-                                     "after every possible replacement (opts.mem_limit)", fn, d->info.name, (long long)k, (long long)r,
-                                     (long long)m, (long long)m, (long long)v->nfree);
-                break;
-            }
+            if (!lcl__bklu_room(N, D, v, need + r, l, pin, st_)) break;
             need += r;
             maxu = LCL__MAX(maxu, N->ucnt[k]);
             i1++;
+        }
+        if (i1 == i0) {     /* not even one column with all its dependencies: one at a time */
+            if ((st = lcl__bklu_stepwise(ctx, fn, N, A, D, v, cols[i0], l, pin, stamp, tmpf)) != LCL_OK) return st;
+            i0++;
+            continue;
         }
         if (maxu + 1 > ch->cap) {
             int64_t cap = 2 * (maxu + 1);
@@ -11423,6 +11553,11 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         LCL__CL->clFlush(d->queue[0]);
         for (c = i0; c < i1; c++) v->has[cols[c]] = 1;
         while (ntmp > 0) lcl__bklu_give(v, &tmpf[--ntmp]);
+        if (!D->resident)   /* streaming: read back now, frames freed once read (lcl__bklu_settle) */
+            for (c = i0; c < i1; c++) {
+                if ((e = lcl__bklu_export((lcl_bklu_numeric *)N, D, v, cols[c])) != CL_SUCCESS) goto clfail;
+                v->pend[v->npend++] = cols[c];
+            }
         i0 = i1;
     }
     return LCL_OK;
@@ -11513,7 +11648,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         int64_t own = 0, slots = 0, imp = 0, tmax = 0, need_min = 0, s;
         v->d = &ctx->dev[i];
         if (!LCL__BA(v->fslot, N->nslot, int32_t) || !LCL__BA(v->finv, 2 * n, int32_t) || !LCL__BA(v->has, n, unsigned char) ||
-            !LCL__BA(v->usep, n + 1, int64_t) || !LCL__BA(v->usecur, n, int64_t))
+            !LCL__BA(v->usep, n + 1, int64_t) || !LCL__BA(v->usecur, n, int64_t) || !LCL__BA(v->pend, n, int32_t))
             goto out;
         for (s = 0; s < N->nslot; s++) v->fslot[s] = -1;
         for (k = 0; k < 2 * n; k++) v->finv[k] = -1;
@@ -11539,11 +11674,14 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             int64_t nl = N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1, r = (N->colp[k + 1] - N->colp[k]) + 3 + nl;
             if (D->owner[k] == i) own++, slots += N->colp[k + 1] - N->colp[k];
             else if (v->usep[k + 1] > v->usep[k]) imp += nl + 2;
-            for (p = 0; p < N->ucnt[k]; p++) {
-                int64_t j = N->slotrow[N->colp[k] + p];
-                r += N->colp[j + 1] - N->colp[j] - N->ucnt[j] + 1;
+            {
+                int64_t dep = 0;   /* the stepwise minimum: one dependency at a time */
+                for (p = 0; p < N->ucnt[k]; p++) {
+                    int64_t j = N->slotrow[N->colp[k] + p];
+                    dep = LCL__MAX(dep, N->colp[j + 1] - N->colp[j] - N->ucnt[j] + 1);
+                }
+                need_min = LCL__MAX(need_min, r + dep);
             }
-            need_min = LCL__MAX(need_min, r);
         }
         for (l = 0; l < N->nlev; l++) {
             int64_t t = 0;
@@ -11566,26 +11704,19 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
                 if (D->owner[N->levc[p]] == i) cols[cnt++] = N->levc[p];
             if (cnt && (st = lcl__bklu_level(ctx, fn, N, A, D, &D->dv[i], cols, cnt, l, pin, &stamp, &ch, tmpf)) != LCL_OK) goto out;
         }
-        for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
-            k = N->levc[p];
-            if (!resident || needx[k]) {
+        if (resident)       /* columns another device needs, read back */
+            for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
+                k = N->levc[p];
                 d = D->dv[D->owner[k]].d;
-                if ((e = lcl__bklu_export(N, D, &D->dv[D->owner[k]], k)) != CL_SUCCESS) goto clfail;
+                if (needx[k] && (e = lcl__bklu_export(N, D, &D->dv[D->owner[k]], k)) != CL_SUCCESS) goto clfail;
             }
+        for (i = 0; i < nd; i++) {
+            d = D->dv[i].d;
+            if ((e = LCL__CL->clFinish(d->queue[0])) != CL_SUCCESS || (e = lcl__bklu_settle(N, D, &D->dv[i])) != CL_SUCCESS) goto clfail;
         }
-        for (i = 0; i < nd; i++)
-            if ((e = LCL__CL->clFinish(D->dv[i].d->queue[0])) != CL_SUCCESS) { d = D->dv[i].d; goto clfail; }
-        for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
-            k = N->levc[p];
-            if (resident && !needx[k]) continue;
-            D->onhost[k] = 1;
-            if (!resident) {    /* U blocks and the pivot block are not needed here again */
-                lcl__bklu_dev *v = &D->dv[D->owner[k]];
-                int64_t s;
-                for (s = N->colp[k]; s <= N->colp[k] + N->ucnt[k]; s++) lcl__bklu_give(v, &v->fslot[s]);
-                lcl__bklu_give(v, &v->finv[2 * k + 1]);
-            }
-        }
+        if (resident)
+            for (p = N->levp[l]; p < N->levp[l + 1]; p++)
+                if (needx[N->levc[p]]) D->onhost[N->levc[p]] = 1;
         if (!resident)          /* zero-column-transfer eviction: L parts past their last use */
             for (i = 0; i < nd; i++) {
                 lcl__bklu_dev *v = &D->dv[i];
