@@ -628,6 +628,24 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    tc_gemm(TC_WM, 1, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + off"
     "c, ldc, lower, TC_GRP, TC_NGRP);\n"
     "}\n"
+    "/* The block LU's batched GEMM on tensor cores (see bklu.cl for the frames and lists): item\n"
+    "   get_group_id(1) of the list at lo is (A, B, C) frames, C = alpha A B + keep C, all m x m\n"
+    "   row-major; the work-groups along dimension 0 loop over its tiles. */\n"
+    "#define BK_FRAME(f) ((((f) / fpa) == 0 ? a0 : ((f) / fpa) == 1 ? a1 : ((f) / fpa) == 2 ? a2 : a3"
+    ") + (long)((f) % fpa) * m * m)\n"
+    "__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1)))\n"
+    "void lcl_bklu_gemm_tc_d(__global double *a0, __global double *a1, __global double *a2, __global "
+    "double *a3, const int fpa, const int m,\n"
+    "                        __global const int *list, const int lo, const double alpha, const double"
+    " keep) {\n"
+    "    __local double As[TC_NBUF * TC_BM * TC_LD];\n"
+    "    __local double Bs[TC_NBUF * TC_BN * TC_LD];\n"
+    "    __global const int *it = list + lo + 3 * (int)get_group_id(1);\n"
+    "    tc_gemm(TC_WM, TC_WN, As, Bs, m, m, m, alpha, BK_FRAME(it[0]), m, BK_FRAME(it[1]), m, 0, kee"
+    "p, BK_FRAME(it[2]), m, 0,\n"
+    "            (int)get_group_id(0), (int)get_num_groups(0));\n"
+    "}\n"
+    "#undef BK_FRAME\n"
     "#endif\n"
     "\n"
     "/* Row interchanges: for p = k0 .. k1-1 swap rows p and ipiv[p] over columns [c0, c1); with\n"
@@ -657,7 +675,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    __local real t[TR_T][TR_T + 1];\n"
     "    int tx = get_local_id(0), ty = get_local_id(1);\n"
     "    int c = get_group_id(0) * TR_T + tx, r = get_group_id(1) * TR_T + ty;\n"
-    "    if (r < rows && c < cols) t[ty][tx] = in[offi + (long)r * ldi + c];\n"
+    "    if (r < rows && c < cols) t[ty][tx] = in[offi + (long)r * ldi + c];\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    c = get_group_id(0) * TR_T + ty;\n"
     "    r = get_group_id(1) * TR_T + tx;\n"
@@ -680,7 +698,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   work-item calls it, after the barrier that publishes vbest/ibest */\n"
     "inline void panel_argmax(__local real *vbest, __local int *ibest, const int lid) {\n"
     "    int s;\n"
-    "    for (s = LCL_WG / 2; s > 0; s >>= 1) {\n",
+    "    for (s = LCL_WG / 2; s > 0; s >>= 1) {\n"
     "        if (lid < s && (vbest[lid + s] > vbest[lid] || (vbest[lid + s] == vbest[lid] && ibest[li"
     "d + s] < ibest[lid]))) {\n"
     "            vbest[lid] = vbest[lid + s];\n"
@@ -719,7 +737,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    for (i = j + (int)get_global_id(0); i < n; i += gsz) {\n"
     "        __global real *r = A + (long)i * ld;\n"
     "        real l = upd ? r[jp] / piv : (real)0;\n"
-    "        if (upd) r[jp] = l;\n"
+    "        if (upd) r[jp] = l;\n",
     "        for (c = j; c < cend; c++) r[c] = fma(-l, A[(long)jp * ld + c], r[c]);\n"
     "        {\n"
     "            real v = search ? fabs(r[j]) : (real)-1;\n"
@@ -749,7 +767,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    }\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    vbest[lid] = best;\n"
-    "    ibest[lid] = bi;\n",
+    "    ibest[lid] = bi;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    panel_argmax(vbest, ibest, lid);\n"
     "    p = ibest[0];\n"
@@ -796,7 +814,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#endif\n"
     "\n"
     "/* every group waits until the counter reaches target (= G per barrier passed so far) */\n"
-    "inline void SFX(lcl__grid_sync)(volatile __global int *bar, const int target) {\n"
+    "inline void SFX(lcl__grid_sync)(volatile __global int *bar, const int target) {\n",
     "    const int lead = get_local_id(0) == 0;\n"
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
     "    if (lead) {\n"
@@ -828,7 +846,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    }\n"
     "}\n"
     "\n"
-    "__kernel __attribute__((reqd_work_group_size(PG_WG, 1, 1)))\n",
+    "__kernel __attribute__((reqd_work_group_size(PG_WG, 1, 1)))\n"
     "void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int k, const int kb,"
     " __global int *ipiv,\n"
     "                         __global int *zero, __global real *pub, __global int *pubi, volatile __"
@@ -868,7 +886,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        bi = ib[0];\n"
     "        for (i = lid; i < kb; i += PG_WG) {\n"
     "            if (bi < n) slot[1 + i] = bi < rg ? S[(bi - r0) * PG_W + i] : A[(long)bi * ld + k + "
-    "i];\n"
+    "i];\n",
     "            if (ownj) jrow[i] = j < rg ? S[(j - r0) * PG_W + i] : A[(long)j * ld + k + i];\n"
     "        }\n"
     "        if (lid == 0) {\n"
@@ -895,7 +913,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        if (p >= n) { p = j; pv = 0; }   /* a column of NaN: no candidate; treated as a zero piv"
     "ot */\n"
     "        for (i = lid; i < kb; i += PG_WG) prow[i] = p != j ? vpub[(long)(par * G + gp) * PG_SLOT"
-    " + 1 + i] : ((volatile __global real *)jrow)[i];\n",
+    " + 1 + i] : ((volatile __global real *)jrow)[i];\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "        if (g == 0 && lid == 0) {\n"
     "            ipiv[j] = p;\n"
@@ -940,7 +958,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "\n"
     "/* ---- small diagonal blocks ---- */\n"
     "/* X (kb x kb, row-major, ldx) from the lower triangle of L (ld):\n"
-    "   unit = 1: X = inv(L) with a unit diagonal (the LU panel's L11);\n"
+    "   unit = 1: X = inv(L) with a unit diagonal (the LU panel's L11);\n",
     "   unit = 0: X = inv(L)^T (Cholesky: L21 = A21 inv(L11)^T).  One work-item per column of inv(L)."
     " */\n"
     "__kernel void SFX(lcl_trtri_lower)(__global const real *L, const long offl, const int ld, const "
@@ -965,7 +983,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "/* ---- triangular solves against a diagonal block of at most TRSM_NB, held in local memory ----"
     "\n"
     "   Fixed loop bounds let the compiler keep the unknowns in registers; a smaller block is padded"
-    "\n",
+    "\n"
     "   with the identity. One work-item per right-hand side (a column of U12, a row of L21). The\n"
     "   block is stored transposed, so the column each step reads is contiguous and comes two\n"
     "   elements a load (local-memory loads, not FMAs, bound these kernels), and Cholesky's divisions"
@@ -1010,7 +1028,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "/* B (kb x nrhs, in place) = inv(L) B, L unit lower (the LU panel's L11) */\n"
     "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n"
     "void SFX(lcl_trsm_llu)(__global const real *L, const long offl, const int ld, const int kb,\n"
-    "                       __global real *B, const long offb, const int ldb, const int nrhs) {\n"
+    "                       __global real *B, const long offb, const int ldb, const int nrhs) {\n",
     "    __local real2 Lt[TRSM_NB][TRSM_LD / 2];\n"
     "    real x[TRSM_NB];\n"
     "    const int c = get_global_id(0);\n"
@@ -1034,7 +1052,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    real x[TRSM_NB];\n"
     "    const int lid = get_local_id(0), r = get_global_id(0);\n"
     "    int i;\n"
-    "    trsm_load(Lt, L + offl, ld, kb);\n",
+    "    trsm_load(Lt, L + offl, ld, kb);\n"
     "    for (i = lid; i < TRSM_NB; i += TRSM_WG) rd[i] = i < kb ? (real)1 / L[offl + (long)i * ld + "
     "i] : (real)1;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -1071,7 +1089,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "/\n"
     "    for (i = lid; i < kb * kb; i += NT) {\n"
     "        real v = A[offa + (long)(i / kb) * ld + i % kb];\n"
-    "        S[i / kb][i % kb] = v;\n"
+    "        S[i / kb][i % kb] = v;\n",
     "        if (i % kb == 0) col[0][i / kb] = v;\n"
     "    }\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -1095,7 +1113,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            if (q == 0 && act && j + 1 < kb) col[p ^ 1][r] = S[r][j + 1];\n"
     "        }\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    }\n",
+    "    }\n"
     "    if (ok && bad && lid == 0) *fail = bad;\n"
     "    for (i = lid; i < (ok && !bad ? kb * kb : 0); i += NT)\n"
     "        if (i % kb <= i / kb) A[offa + (long)(i / kb) * ld + i % kb] = S[i / kb][i % kb];\n"
@@ -1137,7 +1155,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    }\n"
     "#undef PS_TC\n"
     "#undef PS_PF\n"
-    "}\n"
+    "}\n",
     "#endif\n"
     "#else\n"
     "/* the portable version: (row, column) pairs of the block, two barriers a column */\n"
@@ -1159,7 +1177,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            ok = 0;\n"
     "        }\n"
     "        d = sqrt(d);\n"
-    "        for (i = j + 1 + lid; i < (ok ? kb : 0); i += LCL_WG) S[i][j] /= d;\n",
+    "        for (i = j + 1 + lid; i < (ok ? kb : 0); i += LCL_WG) S[i][j] /= d;\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "        /* the pivot is written after every work-item has read it; rows below by (row, column)\n"
     "           pairs of a TRSM_NB-wide grid, so no division by a run-time width. Loop bounds from\n"
@@ -1205,7 +1223,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            for (i = k + 1; i < TRSM_NB; i++) x[i] = fma(-Ts[i][k], x[k], x[i]);\n"
     "        }\n"
     "    } else {\n"
-    "#pragma unroll\n"
+    "#pragma unroll\n",
     "        for (k = TRSM_NB - 1; k >= 0; k--) {\n"
     "            if (!unit) x[k] /= Ts[k][k];\n"
     "#pragma unroll\n"
@@ -1783,7 +1801,7 @@ typedef struct lcl__kernel_file { const char *name; const char *const *chunks; c
 static const lcl__kernel_file lcl__kernel_files[] = {
     { "bklu.cl", lcl__kernel_bklu_cl, "lcl_bklu_gemm lcl_bklu_zero lcl_bklu_scale lcl_bklu_permcopy lcl_bklu_lu lcl_bklu_trtri" },
     { "blas1.cl", lcl__kernel_blas1_cl, "lcl_axpy_f lcl_axpy_d" },
-    { "dense.cl", lcl__kernel_dense_cl, "lcl_gemm lcl_gemm_tc_d lcl_gemm_tc64_d lcl_laswp lcl_transpose lcl_nonfinite lcl_panel_step lcl_panel_grid lcl_trtri_lower lcl_trsm_llu lcl_trsm_rlt lcl_potf2_local lcl_potrf_step_d lcl_potf2_local lcl_trsm_left" },
+    { "dense.cl", lcl__kernel_dense_cl, "lcl_gemm lcl_gemm_tc_d lcl_gemm_tc64_d lcl_bklu_gemm_tc_d lcl_laswp lcl_transpose lcl_nonfinite lcl_panel_step lcl_panel_grid lcl_trtri_lower lcl_trsm_llu lcl_trsm_rlt lcl_potf2_local lcl_potrf_step_d lcl_potf2_local lcl_trsm_left" },
     { "klu.cl", lcl__kernel_klu_cl, "lcl_klu_gather lcl_klu_perm_in lcl_klu_perm_out lcl_klu_solve_level lcl_klu_solve_level_vec lcl_klu_solve_run lcl_klu_refactor_level" },
     { "sparse.cl", lcl__kernel_sparse_cl, "lcl_spmv_csr_scalar lcl_spmv_csr_vec lcl_spmv_csr_adaptive lcl_spmv_csr_long lcl_spmv_scale lcl_spmv_coo lcl_spmv_coo_fix lcl_spmv_ell lcl_spmv_ell_img lcl_spmv_sell lcl_spmv_dia lcl_spmv_bcsr lcl_spmv_dense" }
 };

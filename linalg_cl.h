@@ -10893,6 +10893,7 @@ typedef struct lcl__bklu_dev {
     int64_t *usecur;            /* n: the next of them not passed */
     cl_mem perm, ipiv, bad, flag, list, sval;
     size_t listcap;
+    int tc;                     /* the GEMMs on FP64 tensor cores (NVIDIA, double, M >= 128) */
     int32_t *pend;              /* streaming: columns being read back (their frames freed once read) */
     int64_t npend;
     int32_t *hl;                /* host lists of one level (kept until the level's sync) */
@@ -11121,7 +11122,11 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
     float af = (float)alpha, kf = (float)keep;
     cl_mem *a = v->arena;
     if (cnt <= 0) return LCL_OK;
-    if ((st = lcl__kernel(ctx, d, N->dtype, name, &k)) != LCL_OK) return st;
+    if (kind == 0 && v->tc) {
+        if ((st = lcl__kernel_get(ctx, d, N->dtype, "lcl_bklu_gemm_tc_d", 1, &k)) != LCL_OK) return st;
+        if (!k) v->tc = 0;
+    }
+    if ((kind != 0 || !v->tc) && (st = lcl__kernel(ctx, d, N->dtype, name, &k)) != LCL_OK) return st;
     e = lcl__argv(k, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo32));
     if (e == CL_SUCCESS && kind == 0) {
         e = LCL__CL->clSetKernelArg(k, 8, es, N->dtype == LCL_F32 ? (const void *)&af : (const void *)&alpha);
@@ -11139,7 +11144,12 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 11, sizeof(int), &nop);
     }
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, name, d->info.name);
-    if (kind == 0) {
+    if (kind == 0 && v->tc) {   /* FP64 tensor cores (NVIDIA): the dense GEMM's tiles, one row of groups per item */
+        size_t bm = (size_t)(32 * d->tune.tc_wm), bn = (size_t)(64 * d->tune.tc_wn);
+        l[0] = (size_t)(32 * d->tune.tc_wm * d->tune.tc_wn); l[1] = 1;
+        g[0] = (((size_t)m + bm - 1) / bm) * (((size_t)m + bn - 1) / bn) * l[0]; g[1] = (size_t)cnt;
+        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
+    } else if (kind == 0) {
         size_t tiles = (size_t)((m + 63) / 64);
         l[0] = l[1] = 16; l[2] = 1;
         g[0] = g[1] = tiles * 16; g[2] = (size_t)cnt;
@@ -11545,9 +11555,11 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
                 (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, ch->wo[t], ch->wc[t], -1.0,
                                        1.0, 0)) != LCL_OK)
                 return st;
-        if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_lu_f" : "lcl_bklu_lu_d", 2, o_lu, i1 - i0, 0, 0, 0)) != LCL_OK ||
-            (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_trtri_f" : "lcl_bklu_trtri_d", 3, o_tr, i1 - i0, 0, 0, 2)) != LCL_OK ||
-            (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_permcopy_f" : "lcl_bklu_permcopy_d", 1, o_lc, nlt, 0, 0, 0)) != LCL_OK ||
+        if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_lu_f" : "lcl_bklu_lu_d", 2, o_lu, i1 - i0, 0, 0, 0)) != LCL_OK)
+            return st;
+        if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_trtri_f" : "lcl_bklu_trtri_d", 3, o_tr, i1 - i0, 0, 0, 2)) != LCL_OK)
+            return st;
+        if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_permcopy_f" : "lcl_bklu_permcopy_d", 1, o_lc, nlt, 0, 0, 0)) != LCL_OK ||
             (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, o_lg, nlt, 1.0, 0.0, 0)) != LCL_OK)
             return st;
         LCL__CL->clFlush(d->queue[0]);
@@ -11692,6 +11704,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             tmax = LCL__MAX(tmax, t);
         }
         if ((st = lcl__bklu_dev_open(ctx, fn, S, N, v, slots + 2 * own + imp + tmax + n, need_min, &resident)) != LCL_OK) goto out;
+        v->tc = N->dtype == LCL_F64 && v->d->tune.tc && m >= 128;
         maxframes = LCL__MAX(maxframes, v->nframes);
     }
     D->resident = resident;
