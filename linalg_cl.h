@@ -10894,6 +10894,8 @@ typedef struct lcl__bklu_dev {
     cl_mem perm, ipiv, bad, flag, list, sval;
     size_t listcap;
     int tc;                     /* the GEMMs on FP64 tensor cores (NVIDIA, double, M >= 128) */
+    unsigned char *staged;      /* n: column's frames taken and A's blocks written ahead (resident) */
+    cl_event stage_ev;          /* those writes, on the transfer queue, or NULL */
     int32_t *pend;              /* streaming: columns being read back (their frames freed once read) */
     int64_t npend;
     int32_t *hl;                /* host lists of one level (kept until the level's sync) */
@@ -10908,6 +10910,7 @@ struct lcl__bklu_cl {
     int resident;
     int stale;                  /* some columns are only on their device */
     int64_t transfers, evictions;
+    unsigned char *aslot;       /* nslot: the slot receives a block of A (not zeroed) */
     int64_t *acp;               /* n + 1: A's blocks of column k that go to slots */
     int64_t *ace;
     int32_t *hperm;             /* n * m: pivots as permutations (host copy) */
@@ -10927,8 +10930,10 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         if (v->sval) LCL__CL->clReleaseMemObject(v->sval);
         LCL_FREE(v->freel); LCL_FREE(v->fslot); LCL_FREE(v->finv); LCL_FREE(v->has);
         LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->hl); LCL_FREE(v->hs); LCL_FREE(v->pend);
+        LCL_FREE(v->staged);
+        if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
     }
-    LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
+    LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->aslot); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
     LCL_FREE(D);
 }
 
@@ -11293,7 +11298,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, con
     v->nhl = 0;
     for (s = s0; s < N->colp[k + 1]; s++) {
         v->fslot[s] = lcl__bklu_take(v);
-        LCL__PUSH(v->fslot[s], 0);
+        if (!D->aslot[s]) LCL__PUSH(v->fslot[s], 0);
     }
     v->finv[2 * k] = lcl__bklu_take(v);
     v->finv[2 * k + 1] = lcl__bklu_take(v);
@@ -11375,6 +11380,35 @@ clfail:
     return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(block LU)", d->info.name);
 }
 
+/* resident mode: the frames of the columns cols[0..cnt) taken and A's blocks written on the
+   transfer queue, so that the writes of one level overlap the arithmetic of the level before */
+LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D, lcl__bklu_dev *v,
+                                        const int32_t *cols, int64_t cnt) {
+    lcl__device *d = v->d;
+    size_t fb = lcl__bklu_fbytes(N);
+    int64_t c, s, q;
+    cl_int e = CL_SUCCESS;
+    for (c = 0; c < cnt; c++) {
+        int64_t k = cols[c];
+        for (s = N->colp[k]; s < N->colp[k + 1]; s++) v->fslot[s] = lcl__bklu_take(v);
+        v->finv[2 * k] = lcl__bklu_take(v);
+        v->finv[2 * k + 1] = lcl__bklu_take(v);
+        for (q = D->acp[k]; q < D->acp[k + 1] && e == CL_SUCCESS; q++) {
+            int64_t ea = D->ace[q];
+            int32_t f = v->fslot[N->amap[ea]];
+            e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb,
+                                              (const char *)A->val + (size_t)ea * fb, 0, NULL, NULL);
+            D->transfers++;
+        }
+        v->staged[k] = 1;
+    }
+    if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
+    v->stage_ev = NULL;
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &v->stage_ev);
+    if (e == CL_SUCCESS) e = LCL__CL->clFlush(d->queue[1]);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueWriteBuffer(block LU, transfer queue)", d->info.name);
+}
+
 /* the columns cols[0..cnt) of one level on device v, in chunks whose frames fit */
 LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
                                         lcl__bklu_dev *v, const int32_t *cols, int64_t cnt, int64_t l, int32_t *pin, int32_t *stamp,
@@ -11390,7 +11424,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         int32_t st_ = ++*stamp;
         /* which columns: as many as fit, at least one */
         while (i1 < cnt) {
-            int64_t k = cols[i1], r = (N->colp[k + 1] - N->colp[k]) + 3 + (N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1);
+            int64_t k = cols[i1], r = (v->staged[k] ? 1 : (N->colp[k + 1] - N->colp[k]) + 3) + (N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1);
             for (p = 0; p < N->ucnt[k]; p++) {
                 int64_t j = N->slotrow[N->colp[k] + p];
                 if (!v->has[j] && pin[j] != st_) r += N->colp[j + 1] - N->colp[j] - N->ucnt[j] + 1;
@@ -11443,11 +11477,13 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         for (c = i0; c < i1; c++) {
             int64_t k = cols[c];
             for (s = N->colp[k]; s < N->colp[k + 1]; s++) {
-                v->fslot[s] = lcl__bklu_take(v);
-                LCL__PUSH(v->fslot[s], 0);
+                if (!v->staged[k]) v->fslot[s] = lcl__bklu_take(v);
+                if (!D->aslot[s]) LCL__PUSH(v->fslot[s], 0);
             }
-            v->finv[2 * k] = lcl__bklu_take(v);
-            v->finv[2 * k + 1] = lcl__bklu_take(v);
+            if (!v->staged[k]) {
+                v->finv[2 * k] = lcl__bklu_take(v);
+                v->finv[2 * k + 1] = lcl__bklu_take(v);
+            }
         }
         nz = v->nhl - o_z;
         o_a = v->nhl;
@@ -11536,6 +11572,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             return st;
         for (c = i0; c < i1; c++) {
             int64_t k = cols[c], q;
+            if (v->staged[k]) continue;
             for (q = D->acp[k]; q < D->acp[k + 1]; q++) {
                 int64_t ea = D->ace[q];
                 int32_t f = v->fslot[N->amap[ea]];
@@ -11544,6 +11581,11 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
                 if (e != CL_SUCCESS) goto clfail;
                 D->transfers++;
             }
+        }
+        if (v->stage_ev) {      /* the staged writes first */
+            if ((e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], 1, &v->stage_ev, NULL)) != CL_SUCCESS) goto clfail;
+            LCL__CL->clReleaseEvent(v->stage_ev);
+            v->stage_ev = NULL;
         }
         if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_scale_f" : "lcl_bklu_scale_d", 1, o_a, na, 0, 0, 0)) != LCL_OK)
             return st;
@@ -11627,6 +11669,10 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             D->acp[lo + 1]++;
         }
     for (k = 0; k < n; k++) D->acp[k + 1] += D->acp[k];
+    if (!LCL__BA(D->aslot, N->nslot + 1, unsigned char)) goto out;
+    memset(D->aslot, 0, (size_t)N->nslot);
+    for (e64 = 0; e64 < A->nnzb; e64++)
+        if (N->amap[e64] >= 0) D->aslot[N->amap[e64]] = 1;
     for (k = 0; k < n; k++) cols[k] = (int32_t)D->acp[k];
     for (e64 = 0; e64 < A->nnzb; e64++)
         if (N->amap[e64] >= 0) {
@@ -11660,11 +11706,13 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         int64_t own = 0, slots = 0, imp = 0, tmax = 0, need_min = 0, s;
         v->d = &ctx->dev[i];
         if (!LCL__BA(v->fslot, N->nslot, int32_t) || !LCL__BA(v->finv, 2 * n, int32_t) || !LCL__BA(v->has, n, unsigned char) ||
-            !LCL__BA(v->usep, n + 1, int64_t) || !LCL__BA(v->usecur, n, int64_t) || !LCL__BA(v->pend, n, int32_t))
+            !LCL__BA(v->usep, n + 1, int64_t) || !LCL__BA(v->usecur, n, int64_t) || !LCL__BA(v->pend, n, int32_t) ||
+            !LCL__BA(v->staged, n, unsigned char))
             goto out;
         for (s = 0; s < N->nslot; s++) v->fslot[s] = -1;
         for (k = 0; k < 2 * n; k++) v->finv[k] = -1;
         memset(v->has, 0, (size_t)n);
+        memset(v->staged, 0, (size_t)n);
         for (k = 0; k <= n; k++) v->usep[k] = 0;
         for (k = 0; k < n; k++)
             if (D->owner[k] == i)
@@ -11710,7 +11758,19 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     D->resident = resident;
     if (!LCL__BA(tmpf, maxframes + 1, int32_t)) goto out;
     /* level by level */
-    for (l = 0; l < N->nlev; l++) {
+    /* resident: A's blocks of level l + 1 go up on the transfer queue while level l computes. They
+       are staged while the compute queue is idle: frames freed by a level's work blocks are reused
+       only once that level is done. */
+    for (l = -1; l < N->nlev; l++) {
+        int64_t ls = l + 1;
+        if (resident && ls < N->nlev)
+            for (i = 0; i < nd; i++) {
+                int64_t cnt = 0;
+                for (p = N->levp[ls]; p < N->levp[ls + 1]; p++)
+                    if (D->owner[N->levc[p]] == i) cols[cnt++] = N->levc[p];
+                if (cnt && (st = lcl__bklu_stage(ctx, N, A, D, &D->dv[i], cols, cnt)) != LCL_OK) goto out;
+            }
+        if (l < 0) continue;
         for (i = 0; i < nd; i++) {
             int64_t cnt = 0;
             for (p = N->levp[l]; p < N->levp[l + 1]; p++)
@@ -11797,7 +11857,7 @@ out:
 #undef LCL__BA
     if (st != LCL_OK && D) {
         for (i = 0; i < D->nd; i++)
-            if (D->dv[i].d) LCL__CL->clFinish(D->dv[i].d->queue[0]);
+            if (D->dv[i].d) LCL__CL->clFinish(D->dv[i].d->queue[0]), LCL__CL->clFinish(D->dv[i].d->queue[1]);
         lcl__bklu_cl_free(D);
         N->cl = NULL;
     }
