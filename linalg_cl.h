@@ -10879,6 +10879,13 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
    resident L parts are dropped by Belady's rule (the one used again farthest ahead) and written
    again when needed; a level whose working set is larger runs in chunks of columns. */
 #define LCL__BKLU_ARENAS 4
+/* a benchmark's hook after each phase of a level (LCL_BKLU_TIMING(queue, phase), defined before
+   the implementation is included): 0 lists, 1 values in, 2 updates, 3 pivot LU, 4 inverses, 5 L */
+#ifdef LCL_BKLU_TIMING
+#define LCL__BKLU_MARK(q, ph) LCL_BKLU_TIMING(q, ph)
+#else
+#define LCL__BKLU_MARK(q, ph) ((void)0)
+#endif
 typedef struct lcl__bklu_dev {
     lcl__device *d;
     cl_mem arena[LCL__BKLU_ARENAS];
@@ -11566,6 +11573,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         }
 #undef LCL__PUSH
         if ((st = lcl__bklu_lists(ctx, N, v)) != LCL_OK) return st;
+        LCL__BKLU_MARK(d->queue[0], 0);
         /* the launches, in this order on the device's queue */
         if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_trtri_f" : "lcl_bklu_trtri_d", 3, o_it, ni, 0, 0, 1)) != LCL_OK ||
             (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_zero_f" : "lcl_bklu_zero_d", 1, o_z, nz, 0, 0, 0)) != LCL_OK)
@@ -11589,6 +11597,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         }
         if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_scale_f" : "lcl_bklu_scale_d", 1, o_a, na, 0, 0, 0)) != LCL_OK)
             return st;
+        LCL__BKLU_MARK(d->queue[0], 1);
         for (t = 0; t < maxu; t++)
             if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_permcopy_f" : "lcl_bklu_permcopy_d", 1, ch->uo[t], ch->uc[t], 0,
                                        0, 0)) != LCL_OK ||
@@ -11597,13 +11606,17 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
                 (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, ch->wo[t], ch->wc[t], -1.0,
                                        1.0, 0)) != LCL_OK)
                 return st;
+        LCL__BKLU_MARK(d->queue[0], 2);
         if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_lu_f" : "lcl_bklu_lu_d", 2, o_lu, i1 - i0, 0, 0, 0)) != LCL_OK)
             return st;
+        LCL__BKLU_MARK(d->queue[0], 3);
         if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_trtri_f" : "lcl_bklu_trtri_d", 3, o_tr, i1 - i0, 0, 0, 2)) != LCL_OK)
             return st;
+        LCL__BKLU_MARK(d->queue[0], 4);
         if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_permcopy_f" : "lcl_bklu_permcopy_d", 1, o_lc, nlt, 0, 0, 0)) != LCL_OK ||
             (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, o_lg, nlt, 1.0, 0.0, 0)) != LCL_OK)
             return st;
+        LCL__BKLU_MARK(d->queue[0], 5);
         LCL__CL->clFlush(d->queue[0]);
         for (c = i0; c < i1; c++) v->has[cols[c]] = 1;
         while (ntmp > 0) lcl__bklu_give(v, &tmpf[--ntmp]);
