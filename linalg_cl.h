@@ -10902,6 +10902,8 @@ typedef struct lcl__bklu_dev {
     size_t listcap;
     int tc;                     /* the GEMMs on FP64 tensor cores (NVIDIA, double, M >= 128) */
     unsigned char *staged;      /* n: column's frames taken and A's blocks written ahead (resident) */
+    int32_t *defer;             /* resident: work frames of this level, freed once it is done */
+    int64_t ndefer;
     cl_event stage_ev;          /* those writes, on the transfer queue, or NULL */
     int32_t *pend;              /* streaming: columns being read back (their frames freed once read) */
     int64_t npend;
@@ -10937,7 +10939,7 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         if (v->sval) LCL__CL->clReleaseMemObject(v->sval);
         LCL_FREE(v->freel); LCL_FREE(v->fslot); LCL_FREE(v->finv); LCL_FREE(v->has);
         LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->hl); LCL_FREE(v->hs); LCL_FREE(v->pend);
-        LCL_FREE(v->staged);
+        LCL_FREE(v->staged); LCL_FREE(v->defer);
         if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
     }
     LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->aslot); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
@@ -11171,8 +11173,13 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         l[0] = 64; l[1] = 1;
         g[0] = per; g[1] = (size_t)cnt;
         e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
-    } else if (kind == 2) {
-        l[0] = (size_t)d->tune.wg;
+    } else if (kind == 2) {     /* one work-group per block, as large as helps (up to 1024) */
+        size_t want = 64, cap = LCL__MIN((size_t)1024, d->info.max_work_group), kw = 0;
+        while (want < (size_t)(m * m / 8) && want < cap) want *= 2;
+        if (LCL__CL->clGetKernelWorkGroupInfo(k, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kw, &kw, NULL) == CL_SUCCESS && kw > 0)
+            while (want > kw && want > 1) want /= 2;
+        while (want > cap) want /= 2;
+        l[0] = want;
         g[0] = (size_t)cnt * l[0];
         e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, g, l, 0, NULL, NULL);
     } else {
@@ -11619,7 +11626,10 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         LCL__BKLU_MARK(d->queue[0], 5);
         LCL__CL->clFlush(d->queue[0]);
         for (c = i0; c < i1; c++) v->has[cols[c]] = 1;
-        while (ntmp > 0) lcl__bklu_give(v, &tmpf[--ntmp]);
+        /* resident: the next level's blocks are staged while this one runs, so its work frames
+           stay taken until it is done */
+        if (D->resident) while (ntmp > 0) v->defer[v->ndefer++] = tmpf[--ntmp];
+        else while (ntmp > 0) lcl__bklu_give(v, &tmpf[--ntmp]);
         if (!D->resident)   /* streaming: read back now, frames freed once read (lcl__bklu_settle) */
             for (c = i0; c < i1; c++) {
                 if ((e = lcl__bklu_export((lcl_bklu_numeric *)N, D, v, cols[c])) != CL_SUCCESS) goto clfail;
@@ -11766,16 +11776,22 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         }
         if ((st = lcl__bklu_dev_open(ctx, fn, S, N, v, slots + 2 * own + imp + tmax + n, need_min, &resident)) != LCL_OK) goto out;
         v->tc = N->dtype == LCL_F64 && v->d->tune.tc && m >= 128;
+        if (!LCL__BA(v->defer, v->nframes + 1, int32_t)) goto out;
         maxframes = LCL__MAX(maxframes, v->nframes);
     }
     D->resident = resident;
     if (!LCL__BA(tmpf, maxframes + 1, int32_t)) goto out;
     /* level by level */
-    /* resident: A's blocks of level l + 1 go up on the transfer queue while level l computes. They
-       are staged while the compute queue is idle: frames freed by a level's work blocks are reused
-       only once that level is done. */
+    /* resident: A's blocks of level l + 1 go up on the transfer queue while level l computes (the
+       host is busy in the writes: pageable memory); level l's work frames stay taken meanwhile */
     for (l = -1; l < N->nlev; l++) {
         int64_t ls = l + 1;
+        for (i = 0; i < nd && l >= 0; i++) {
+            int64_t cnt = 0;
+            for (p = N->levp[l]; p < N->levp[l + 1]; p++)
+                if (D->owner[N->levc[p]] == i) cols[cnt++] = N->levc[p];
+            if (cnt && (st = lcl__bklu_level(ctx, fn, N, A, D, &D->dv[i], cols, cnt, l, pin, &stamp, &ch, tmpf)) != LCL_OK) goto out;
+        }
         if (resident && ls < N->nlev)
             for (i = 0; i < nd; i++) {
                 int64_t cnt = 0;
@@ -11784,12 +11800,6 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
                 if (cnt && (st = lcl__bklu_stage(ctx, N, A, D, &D->dv[i], cols, cnt)) != LCL_OK) goto out;
             }
         if (l < 0) continue;
-        for (i = 0; i < nd; i++) {
-            int64_t cnt = 0;
-            for (p = N->levp[l]; p < N->levp[l + 1]; p++)
-                if (D->owner[N->levc[p]] == i) cols[cnt++] = N->levc[p];
-            if (cnt && (st = lcl__bklu_level(ctx, fn, N, A, D, &D->dv[i], cols, cnt, l, pin, &stamp, &ch, tmpf)) != LCL_OK) goto out;
-        }
         if (resident)       /* columns another device needs, read back */
             for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
                 k = N->levc[p];
@@ -11799,6 +11809,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         for (i = 0; i < nd; i++) {
             d = D->dv[i].d;
             if ((e = LCL__CL->clFinish(d->queue[0])) != CL_SUCCESS || (e = lcl__bklu_settle(N, D, &D->dv[i])) != CL_SUCCESS) goto clfail;
+            while (D->dv[i].ndefer > 0) lcl__bklu_give(&D->dv[i], &D->dv[i].defer[--D->dv[i].ndefer]);
         }
         if (resident)
             for (p = N->levp[l]; p < N->levp[l + 1]; p++)

@@ -117,31 +117,33 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
    (unless nopivot): the interchanges as LAPACK's (ipiv[pofs + k], 0-based) and as a permutation
    (perm[pofs + r]: row r of P D is row perm[pofs + r] of D); bad[k] = the 1-based first zero pivot
    or 0. Lists start at element lo of list (a multiple of the tuple size). */
-__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
-void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad,
-                      const int nopivot) {
-    __local real vmax[LCL_WG];
-    __local int imax[LCL_WG];
+#ifndef BK_LU_WG
+#define BK_LU_WG 1024  /* the largest work-group the pivot LU may be given (its local arrays) */
+#endif
+__kernel void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad,
+                               const int nopivot) {
+    __local real vmax[BK_LU_WG];
+    __local int imax[BK_LU_WG];
     __local int zero;
-    const int t = get_group_id(0), lid = get_local_id(0), po = list[lo + 3 * t + 1];
+    const int t = get_group_id(0), lid = get_local_id(0), WG = get_local_size(0), po = list[lo + 3 * t + 1];
     __global real *D = FRAME(list[lo + 3 * t]);
     int k, i, s;
     long q;
-    for (i = lid; i < m; i += LCL_WG) perm[po + i] = i;
+    for (i = lid; i < m; i += WG) perm[po + i] = i;
     if (lid == 0) zero = 0;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (k = 0; k < m; k++) {
         int p = k;
         real best = -1;
         if (!nopivot) {
-            for (i = k + lid; i < m; i += LCL_WG) {
+            for (i = k + lid; i < m; i += WG) {
                 real v = fabs(D[(long)i * m + k]);
                 if (v > best) { best = v; p = i; }
             }
             vmax[lid] = best;
             imax[lid] = p;
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (s = LCL_WG / 2; s > 0; s >>= 1) {
+            for (s = WG / 2; s > 0; s >>= 1) {
                 if (lid < s && (vmax[lid + s] > vmax[lid] || (vmax[lid + s] == vmax[lid] && imax[lid + s] < imax[lid]))) {
                     vmax[lid] = vmax[lid + s];
                     imax[lid] = imax[lid + s];
@@ -152,7 +154,7 @@ void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, __global i
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         if (p != k) {
-            for (i = lid; i < m; i += LCL_WG) {
+            for (i = lid; i < m; i += WG) {
                 real a = D[(long)k * m + i];
                 D[(long)k * m + i] = D[(long)p * m + i];
                 D[(long)p * m + i] = a;
@@ -170,14 +172,14 @@ void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, __global i
             if (piv == 0) {
                 if (lid == 0 && !zero) zero = k + 1;
             } else {
-                for (i = k + 1 + lid; i < m; i += LCL_WG) D[(long)i * m + k] /= piv;
+                for (i = k + 1 + lid; i < m; i += WG) D[(long)i * m + k] /= piv;
             }
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
         /* trailing update, one element per work-item at a time */
         {
             long w = m - k - 1, cnt = w * w;
-            for (q = lid; q < cnt; q += LCL_WG) {
+            for (q = lid; q < cnt; q += WG) {
                 int r = k + 1 + (int)(q / w), c = k + 1 + (int)(q % w);
                 D[(long)r * m + c] -= D[(long)r * m + k] * D[(long)k * m + c];
             }
