@@ -16,7 +16,6 @@
 #endif
 
 #define KLU_BENCH_REPS 5
-#define KLU_PERTURB 1e-3        /* refactor values: a_ij (1 + KLU_PERTURB u), u uniform in [-1, 1) */
 
 int klu_ordering_parse(const char *s) {
     return !strcmp(s, "amd") ? LCL_KLU_AMD : !strcmp(s, "colamd") ? LCL_KLU_COLAMD : !strcmp(s, "natural") ? LCL_KLU_NATURAL : -1;
@@ -25,7 +24,7 @@ int klu_scale_parse(const char *s) {
     return !strcmp(s, "none") ? LCL_KLU_SCALE_NONE : !strcmp(s, "sum") ? LCL_KLU_SCALE_SUM : !strcmp(s, "max") ? LCL_KLU_SCALE_MAX : -1;
 }
 
-static void klu_opts_from(const opts *o, lcl_klu_opts *ko) {
+void klu_opts_from(const opts *o, lcl_klu_opts *ko) {
     memset(ko, 0, sizeof *ko);
     if (o->ordering) ko->ordering = (lcl_klu_ordering)klu_ordering_parse(o->ordering);
     if (o->scale) ko->scale = (lcl_klu_scaling)klu_scale_parse(o->scale);
@@ -179,10 +178,10 @@ static int klu_failure(lcl_context *ctx, const char *src, const char *phase, lcl
     return fail(exit_code(st), "%s: %s", phase, lcl_last_error(ctx));
 }
 
-static const char *ordering_name(const lcl_klu_opts *ko) {
+const char *klu_ordering_name(const lcl_klu_opts *ko) {
     return ko->ordering == LCL_KLU_COLAMD ? "colamd" : ko->ordering == LCL_KLU_NATURAL ? "natural" : "amd";
 }
-static const char *scale_name(const lcl_klu_opts *ko) {
+const char *klu_scale_name(const lcl_klu_opts *ko) {
     return ko->scale == LCL_KLU_SCALE_NONE ? "none" : ko->scale == LCL_KLU_SCALE_SUM ? "sum" : "max";
 }
 
@@ -261,7 +260,7 @@ int cmd_solve_klu(const opts *o) {
     }
 report:
     if (o->json) {
-        printf("{\"op\":\"solve\",\"method\":\"klu\",\"ordering\":\"%s\",\"scale\":\"%s\",\"tol\":", ordering_name(&ko), scale_name(&ko));
+        printf("{\"op\":\"solve\",\"method\":\"klu\",\"ordering\":\"%s\",\"scale\":\"%s\",\"tol\":", klu_ordering_name(&ko), klu_scale_name(&ko));
         json_double(stdout, ko.tol > 0 ? ko.tol : 1e-3, 1);
         printf(",\"backend\":\"%s\",\"device\":", lcl_backend_name(lcl_context_backend(ctx)));
         lclg_json_str(stdout, dev);
@@ -292,7 +291,7 @@ report:
         printf("solve %s\n", src);
         printf("  matrix      %lld x %lld, %lld nonzeros; b = A x* for a random x* (seed %llu)\n", (long long)s.A.rows,
                (long long)s.A.rows, (long long)s.A.nnz, (unsigned long long)o->seed);
-        printf("  method      sparse LU (KLU class): ordering %s, scaling %s, pivot tolerance %g\n", ordering_name(&ko), scale_name(&ko),
+        printf("  method      sparse LU (KLU class): ordering %s, scaling %s, pivot tolerance %g\n", klu_ordering_name(&ko), klu_scale_name(&ko),
                ko.tol > 0 ? ko.tol : 1e-3);
         printf("  backend     %s on %s, %s precision\n", lcl_backend_name(lcl_context_backend(ctx)), dev, prec_name(o->dtype));
         if (S) printf("  analyze     %.6f s: %lld diagonal blocks, the largest %lld\n", t_analyze, (long long)ainfo.blocks,
@@ -576,7 +575,7 @@ int cmd_bench_klu(const opts *o) {
             printf("{\"op\":\"bench\",\"suite\":\"klu\",\"matrix\":");
             lclg_json_str(stdout, row.label);
             printf(",\"n\":%lld,\"nnz\":%lld,\"backend\":\"%s\",\"reps\":%ld,\"ordering\":\"%s\"", (long long)row.n, (long long)row.nnz,
-                   lcl_backend_name(lcl_context_backend(ctx)), reps, ordering_name(&ko));
+                   lcl_backend_name(lcl_context_backend(ctx)), reps, klu_ordering_name(&ko));
             for (ph = 0; ph < 4; ph++) {
                 printf(",\"t_%s\":", phase_names[ph]);
                 json_double(stdout, row.ours.t[ph], row.ours.ok);
@@ -603,7 +602,7 @@ int cmd_bench_klu(const opts *o) {
     if (!o->json) {
         printf("Sparse LU (KLU class), %s backend%s%s: milliseconds, the median of %ld runs after one warm-up; refactor: values "
                "perturbed by up to %g; every solve checked (residual <= 1e-12); ordering %s.%s\n\n",
-               lcl_backend_name(lcl_context_backend(ctx)), dev[0] ? " on " : "", dev, reps, KLU_PERTURB, ordering_name(&ko),
+               lcl_backend_name(lcl_context_backend(ctx)), dev[0] ? " on " : "", dev, reps, KLU_PERTURB, klu_ordering_name(&ko),
                KLU_REF ? " Cells: ours / SuiteSparse KLU's = ratio (< 1: ours is faster, or fills less)."
                        : " SuiteSparse KLU's columns: make bench-klu.");
         printf("| matrix | n | nnz | blocks | analyze | factor | refactor | solve | nnz(L+U) | residual |\n"
@@ -636,7 +635,7 @@ int cmd_bench_klu(const opts *o) {
             int w;
             csv_field(fo, r->label);
             fprintf(fo, ",%lld,%lld,%s,%ld,%s", (long long)r->n, (long long)r->nnz, lcl_backend_name(lcl_context_backend(ctx)), reps,
-                    ordering_name(&ko));
+                    klu_ordering_name(&ko));
             for (w = 0; w < 2; w++) {
                 if (p[w]->ok) fprintf(fo, ",%.9g,%.9g,%.9g,%.9g,%lld,%lld,%.3g", p[w]->t[0], p[w]->t[1], p[w]->t[2], p[w]->t[3],
                                       (long long)p[w]->nnz_lu, (long long)p[w]->blocks, p[w]->residual);
