@@ -538,23 +538,31 @@ static int spmv_json(const char *args, const char *want_format, double tol, doub
 }
 
 /* ---- solve --method klu and bench klu ---- */
+/* `lcl solve ARGS --method METHOD --json`: one line, every key of keys; returns the exit code, out
+   holds the line */
+static int method_json(const char *method, const char *args, const char *const *keys, int nkeys, char *out, size_t cap) {
+    char cmd[1024], head[64];
+    int rc, k;
+    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --method %s --json 2>/dev/null", args, method);
+    rc = sh(cmd, out, cap);
+    snprintf(head, sizeof head, "{\"op\":\"solve\",\"method\":\"%s\"", method);
+    CHECK_MSG(one_line(out) && !strncmp(out, head, strlen(head)), "%s: %s", args, out);
+    for (k = 0; k < nkeys; k++) {
+        char pat[64];
+        snprintf(pat, sizeof pat, "\"%s\":", keys[k]);
+        CHECK_MSG(strstr(out, pat) != NULL, "%s: no key %s in %s", args, keys[k], out);
+    }
+    return rc;
+}
+
 /* `lcl solve ARGS --method klu --json`: the dense solve's keys and the KLU ones, residual within
    res_tol (when > 0); returns the exit code, out holds the line */
 static int klu_json(const char *args, double res_tol, char *out, size_t cap) {
     static const char *const keys[] = {"op", "method", "backend", "device", "precision", "n", "nnz", "residual", "forward_error",
                                        "t_analyze", "t_factor", "t_refactor", "t_solve", "nnz_lu", "blocks", "rcond", "growth",
                                        "off_diag_pivots", "status"};
-    char cmd[1024];
     double v;
-    int rc, k;
-    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --method klu --json 2>/dev/null", args);
-    rc = sh(cmd, out, cap);
-    CHECK_MSG(one_line(out) && !strncmp(out, "{\"op\":\"solve\",\"method\":\"klu\"", 28), "%s: %s", args, out);
-    for (k = 0; k < (int)(sizeof keys / sizeof keys[0]); k++) {
-        char pat[64];
-        snprintf(pat, sizeof pat, "\"%s\":", keys[k]);
-        CHECK_MSG(strstr(out, pat) != NULL, "%s: no key %s in %s", args, keys[k], out);
-    }
+    int rc = method_json("klu", args, keys, (int)(sizeof keys / sizeof keys[0]), out, cap);
     if (res_tol > 0) {
         CHECK_MSG(json_num(out, "residual", &v) && v >= 0 && v <= res_tol, "%s: residual > %g: %s", args, res_tol, out);
         CHECK_MSG(json_num(out, "nnz_lu", &v) && v >= 1 && json_num(out, "blocks", &v) && v >= 1, "%s: %s", args, out);
@@ -673,17 +681,8 @@ static int bklu_json(const char *args, double res_tol, char *out, size_t cap) {
                                        "forward_error", "t_analyze", "t_factor", "t_refactor", "refactors", "t_solve", "nnzb_lu",
                                        "nnzb_l", "nnzb_u", "blocks", "levels", "flops", "gflops", "gflops_refactor", "transfers",
                                        "evictions", "status"};
-    char cmd[1024];
     double v, l, u;
-    int rc, k;
-    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --method bklu --json 2>/dev/null", args);
-    rc = sh(cmd, out, cap);
-    CHECK_MSG(one_line(out) && !strncmp(out, "{\"op\":\"solve\",\"method\":\"bklu\"", 29), "%s: %s", args, out);
-    for (k = 0; k < (int)(sizeof keys / sizeof keys[0]); k++) {
-        char pat[64];
-        snprintf(pat, sizeof pat, "\"%s\":", keys[k]);
-        CHECK_MSG(strstr(out, pat) != NULL, "%s: no key %s in %s", args, keys[k], out);
-    }
+    int rc = method_json("bklu", args, keys, (int)(sizeof keys / sizeof keys[0]), out, cap);
     if (res_tol > 0) {
         CHECK_MSG(json_num(out, "residual", &v) && v >= 0 && v <= res_tol, "%s: residual > %g: %s", args, res_tol, out);
         CHECK_MSG(json_num(out, "forward_error", &v) && v >= 0 && v <= 1e4 * res_tol, "%s: %s", args, out);

@@ -66,20 +66,16 @@ typedef struct bklu_system {
     lclg_hb h;
     lcl_bmat A;
     int64_t nm;                 /* unknowns: n * M */
-    double normA, *xs, *b, *x, *ax;
+    double normA;
     double *scale;              /* nnzb: the perturbation of each block, for refactors */
-    void *bw;                   /* b in the working precision, solved in place */
+    sys_vecs v;
 } bklu_system;
 
 static void bklu_system_free(bklu_system *s) {
     lclg_bmat_free(&s->A);
     lclg_hb_free(&s->h);
-    free(s->xs);
-    free(s->b);
-    free(s->x);
-    free(s->ax);
     free(s->scale);
-    free(s->bw);
+    sys_vecs_free(&s->v);
     memset(s, 0, sizeof *s);
 }
 
@@ -87,7 +83,6 @@ static void bklu_system_free(bklu_system *s) {
 static int bklu_system_make(lcl_context *ctx, const char *src, int64_t m, int expand, uint64_t seed, lcl_dtype dt, bklu_system *s) {
     char err[1024] = "";
     lcl_status st;
-    int64_t i;
     memset(s, 0, sizeof *s);
     st = expand ? lclg_hb_open(ctx, src, m, seed, &s->h, err, sizeof err) : lclg_hb_open_spec(ctx, src, seed, &s->h, err, sizeof err);
     if (st == LCL_OK) st = lclg_hb_bmat(&s->h, dt, &s->A, err, sizeof err);
@@ -96,20 +91,11 @@ static int bklu_system_make(lcl_context *ctx, const char *src, int64_t m, int ex
         return fail(exit_code(st), "%s", err[0] ? err : lcl_status_string(st));
     }
     s->nm = s->A.n * s->A.m;
-    s->xs = (double *)malloc((size_t)s->nm * sizeof(double));
-    s->b = (double *)malloc((size_t)s->nm * sizeof(double));
-    s->x = (double *)malloc((size_t)s->nm * sizeof(double));
-    s->ax = (double *)malloc((size_t)s->nm * sizeof(double));
-    s->bw = malloc((size_t)s->nm * sizeof(double));
     s->scale = (double *)malloc((size_t)s->A.nnzb * sizeof(double) + 1);
-    if (!s->xs || !s->b || !s->x || !s->ax || !s->bw || !s->scale) {
+    if (!s->scale || !sys_vecs_alloc(&s->v, s->nm, dt, seed) || lclg_hb_mv(&s->h, s->v.xs, s->v.b) != LCL_OK) {
+        long long n = (long long)s->nm;
         bklu_system_free(s);
-        return fail(EXIT_NUMERIC, "out of memory (n = %lld)", (long long)s->nm);
-    }
-    for (i = 0; i < s->nm; i++) s->xs[i] = urand_sym(seed, (uint64_t)i);
-    if (lclg_hb_mv(&s->h, s->xs, s->b) != LCL_OK) {
-        bklu_system_free(s);
-        return fail(EXIT_NUMERIC, "out of memory (n = %lld)", (long long)s->nm);
+        return fail(EXIT_NUMERIC, "out of memory (n = %lld)", n);
     }
     s->normA = lclg_hb_norm_inf(&s->h);
     return -1;
@@ -123,18 +109,11 @@ static void bklu_set_values(bklu_system *s, uint64_t seed, double amp) {
     lclg_hb_fill(&s->h, &s->A, s->scale);
 }
 
-static void bklu_rhs_load(bklu_system *s) {
-    int64_t i;
-    for (i = 0; i < s->nm; i++)
-        if (s->A.dtype == LCL_F64) ((double *)s->bw)[i] = s->b[i];
-        else ((float *)s->bw)[i] = (float)s->b[i];
-}
 /* |b - A x| / (|A| |x| + |b|) of x = bw, A in double from J and B */
 static double bklu_residual(bklu_system *s) {
-    int64_t i;
-    for (i = 0; i < s->nm; i++) s->x[i] = s->A.dtype == LCL_F64 ? ((double *)s->bw)[i] : (double)((float *)s->bw)[i];
-    if (lclg_hb_mv(&s->h, s->x, s->ax) != LCL_OK) return HUGE_VAL;
-    return backward_error_ax(s->ax, s->normA, s->x, s->b, s->nm);
+    sys_vecs_take(&s->v);
+    if (lclg_hb_mv(&s->h, s->v.x, s->v.ax) != LCL_OK) return HUGE_VAL;
+    return backward_error_ax(s->v.ax, s->normA, s->v.x, s->v.b, s->nm);
 }
 
 /* A x = b in place in bw; reps > 0: *t the median of reps solves after one warm-up, else one */
@@ -145,9 +124,9 @@ static lcl_status bklu_solve_timed(lcl_context *ctx, const lcl_bklu_symbolic *S,
     long r;
     if (!tt) return LCL_ERR_OUT_OF_MEMORY;
     for (r = 0; r <= reps && st == LCL_OK; r++) {
-        bklu_rhs_load(s);
+        sys_vecs_load(&s->v);
         t0 = now_s();
-        st = lcl_bklu_solve(ctx, S, N, 1, s->bw, s->nm);
+        st = lcl_bklu_solve(ctx, S, N, 1, s->v.bw, s->nm);
         tt[r] = now_s() - t0;
     }
     *t = reps > 0 ? median(tt + 1, reps) : tt[0];
@@ -233,16 +212,9 @@ int cmd_solve_bklu(const opts *o) {
     phase = "solve";
     if ((st = bklu_solve_timed(ctx, S, N, &s, o->reps, &t_solve)) != LCL_OK) goto failed;
     residual = bklu_residual(&s);
-    ferr = forward_error(s.x, s.xs, s.nm);
+    ferr = forward_error(s.v.x, s.v.xs, s.nm);
     have_x = 1;
-    if (o->out) {
-        lcl_dense X;
-        if ((st = dense_from_array(ctx, s.x, s.nm, 1, LCL_F64, &X)) == LCL_OK) {
-            st = lcl_mm_write_dense(ctx, o->out, &X);
-            lcl_dense_free(&X);
-        }
-        if (st != LCL_OK) { code = fail(exit_code(st), "%s", lcl_last_error(ctx)); goto done; }
-    }
+    if (o->out && (code = sys_vecs_write_x(ctx, &s.v, o->out)) >= 0) goto done;
     if (o->refactor > 0) {
         phase = "refactor";
         if (!(tref = (double *)malloc((size_t)o->refactor * sizeof *tref))) { code = fail(EXIT_NUMERIC, "out of memory"); goto done; }
@@ -325,9 +297,7 @@ report:
                    t_refactor > 0 ? rflops / t_refactor * 1e-9 : 0.0, o->refactor, KLU_PERTURB);
         if (have_x) {
             printf("  solve       %.6f s%s\n", t_solve, o->reps > 0 ? " (median)" : "");
-            printf("  residual    %.3e   |b - Ax| / (|A| |x| + |b|), infinity norms\n", residual);
-            printf("  fwd error   %.3e   |x - x*| / |x*|\n", ferr);
-            if (o->out) printf("  x written   %s\n", o->out);
+            sys_vecs_report(residual, ferr, o->out);
         }
         printf("  status      %s\n", lcl_status_string(st));
     }

@@ -199,6 +199,19 @@ int klu_scale_parse(const char *s);             /* lcl_klu_scaling of none|sum|m
 void klu_opts_from(const opts *o, lcl_klu_opts *ko);   /* --ordering, --scale, --tol, --refine, --dense */
 const char *klu_ordering_name(const lcl_klu_opts *ko);
 const char *klu_scale_name(const lcl_klu_opts *ko);
+/* The vectors of one test system A x = b, for solve --method klu|bklu and their benchmarks */
+typedef struct sys_vecs {
+    int64_t n;
+    lcl_dtype dt;               /* of bw */
+    double *xs, *b, *x, *ax;    /* n each: x* = urand_sym(seed, i), b = A x*, x, A x (the caller's products) */
+    void *bw;                   /* b in the working precision, solved in place */
+} sys_vecs;
+int sys_vecs_alloc(sys_vecs *v, int64_t n, lcl_dtype dt, uint64_t seed);   /* x* set; 0 when out of memory (v freed) */
+void sys_vecs_free(sys_vecs *v);
+void sys_vecs_load(sys_vecs *v);                /* bw = b */
+void sys_vecs_take(sys_vecs *v);                /* x = bw */
+int sys_vecs_write_x(lcl_context *ctx, const sys_vecs *v, const char *path);   /* x as a Matrix Market array: -1, else the exit code */
+void sys_vecs_report(double residual, double ferr, const char *path);         /* the text report's check lines */
 
 /* ---- bklu.c: block sparse LU (solve --method bklu, bench bklu) ------------------------------------ */
 int bklu_schedule_parse(const char *s);         /* lcl_bklu_schedule of default|static|affinity|dynamic, -1 */
