@@ -73,6 +73,7 @@ static void test_gen_file_equals_memory(void) {
     snprintf(specs[n++], 256, "circuit:257");
     lt_matrix_path(path, sizeof path, "west0067.mtx");
     snprintf(specs[n++], 256, "hb:%s:3", path);
+    snprintf(specs[n++], 256, "hb:gen:circuit:40:2");   /* a generated base */
     snprintf(path, sizeof path, "build/t_gen_%d.mtx", (int)getpid());
     for (i = 0; i < n; i++) {
         lcl_coo a, b, c;
@@ -218,6 +219,149 @@ static void test_gen_hb(void) {
     lcl_context_destroy(ctx);
 }
 
+/* value of scalar (i, j) of a canonical COO in either precision, as double; 0 when absent */
+static double at_any(const lcl_coo *a, int64_t i, int64_t j) {
+    int64_t lo = 0, hi = a->nnz - 1;
+    while (lo <= hi) {
+        int64_t mid = (lo + hi) / 2;
+        if (a->row[mid] < i || (a->row[mid] == i && a->col[mid] < j)) lo = mid + 1;
+        else if (a->row[mid] == i && a->col[mid] == j)
+            return a->dtype == LCL_F32 ? (double)((float *)a->val)[mid] : ((double *)a->val)[mid];
+        else hi = mid - 1;
+    }
+    return 0;
+}
+
+/* y = A x of a canonical COO, long double sums: the scalar reference of lclg_hb_mv */
+static void coo_mv(const lcl_coo *a, const double *x, double *y) {
+    long double *acc = (long double *)calloc((size_t)a->rows, sizeof(long double));
+    int64_t k;
+    for (k = 0; k < a->nnz; k++) acc[a->row[k]] += (long double)((double *)a->val)[k] * x[a->col[k]];
+    for (k = 0; k < a->rows; k++) y[k] = (double)acc[k];
+    free(acc);
+}
+
+/* the block form (lclg_gen_bmat / lclg_hb_*) holds exactly the scalar hb's entries: every block
+   (i, j) entry (p, q) equals scalar (i M + p, j M + q), bit for bit in both precisions, and the
+   blocks cover all of the scalar entries; its product, norm and refill agree with the scalar
+   matrix's */
+static void test_gen_hb_block(void) {
+    lcl_context *ctx = ser();
+    char specs[3][300], path[256], err[512];
+    int s, d;
+    lt_matrix_path(path, sizeof path, "west0067.mtx");
+    snprintf(specs[0], sizeof specs[0], "hb:%s:4", path);
+    snprintf(specs[1], sizeof specs[1], "gen:hb:gen:circuit:57:3");    /* with gen:, a generated base */
+    snprintf(specs[2], sizeof specs[2], "hb:gen:poisson2d:4:1");       /* M = 1: J itself */
+    for (s = 0; s < 3; s++)
+        for (d = 0; d < 2; d++) {
+            lcl_dtype dt = d ? LCL_F32 : LCL_F64;
+            const char *sp = strncmp(specs[s], "gen:", 4) ? specs[s] : specs[s] + 4;
+            lcl_coo a;
+            lcl_bmat B;
+            int64_t j, e, p, q, M, bad = 0, m;
+            CHECK_MSG(lclg_hb_spec(specs[s], &m) == 1 && m == (s == 0 ? 4 : s == 1 ? 3 : 1), "%s", specs[s]);
+            CHECK_MSG(lclg_gen_coo(ctx, sp, 7, dt, &a, err, sizeof err) == LCL_OK, "%s: %s", sp, err);
+            CHECK_MSG(lclg_gen_bmat(ctx, specs[s], 7, dt, &B, err, sizeof err) == LCL_OK, "%s: %s", specs[s], err);
+            M = B.m;
+            CHECK(M == m && B.dtype == dt && B.by_row == 0 && a.rows == B.n * M && B.nnzb * M * M == a.nnz && B.ptr[B.n] == B.nnzb);
+            for (j = 0; j < B.n && !bad; j++)
+                for (e = B.ptr[j]; e < B.ptr[j + 1]; e++) {
+                    if (e > B.ptr[j] && B.idx[e] <= B.idx[e - 1]) bad++;
+                    for (p = 0; p < M; p++)
+                        for (q = 0; q < M; q++) {
+                            double v = dt == LCL_F32 ? (double)((float *)B.val)[(e * M + p) * M + q] : ((double *)B.val)[(e * M + p) * M + q];
+                            if (v != at_any(&a, B.idx[e] * M + p, j * M + q)) bad++;
+                        }
+                }
+            CHECK_MSG(bad == 0, "%s %s: %lld entries differ", specs[s], d ? "single" : "double", (long long)bad);
+            lclg_bmat_free(&B);
+            lcl_coo_free(&a);
+        }
+    {   /* product, norm and refill against the scalar matrix (double) */
+        lclg_hb h;
+        lcl_bmat B;
+        lcl_coo a;
+        double *x, *y, *yr, *sc, num = 0, den = 0, rs = 0, nrm = 0;
+        int64_t i, k, e, M, bad = 0;
+        CHECK_OK(ctx, lclg_hb_open(ctx, "gen:circuit:57", 3, 7, &h, err, sizeof err));
+        CHECK_OK(ctx, lclg_gen_coo(ctx, "hb:gen:circuit:57:3", 7, LCL_F64, &a, err, sizeof err));
+        {   /* the base is gen:circuit:57 with the same seed */
+            lcl_coo base;
+            CHECK_OK(ctx, lclg_gen_coo(ctx, "circuit:57", 7, LCL_F64, &base, err, sizeof err));
+            CHECK(coo_equal(&base, &h.base));
+            lcl_coo_free(&base);
+        }
+        M = h.m;
+        x = (double *)malloc((size_t)a.rows * sizeof(double));
+        y = (double *)malloc((size_t)a.rows * sizeof(double));
+        yr = (double *)malloc((size_t)a.rows * sizeof(double));
+        for (i = 0; i < a.rows; i++) x[i] = sin(1.0 + (double)i);
+        CHECK_OK(ctx, lclg_hb_mv(&h, x, y));
+        coo_mv(&a, x, yr);
+        for (i = 0; i < a.rows; i++) {
+            num = fmax(num, fabs(y[i] - yr[i]));
+            den = fmax(den, fabs(yr[i]));
+        }
+        CHECK_MSG(num <= 1e-14 * den && den > 0, "hb_mv: %g of %g", num, den);
+        /* and the library's block product agrees */
+        CHECK_OK(ctx, lclg_hb_bmat(&h, LCL_F64, &B, err, sizeof err));
+        CHECK(lcl_bmat_mv(&B, x, y) == LCL_OK);
+        for (i = 0, num = 0; i < a.rows; i++) num = fmax(num, fabs(y[i] - yr[i]));
+        CHECK_MSG(num <= 1e-14 * den, "lcl_bmat_mv: %g of %g", num, den);
+        for (k = 0, i = -1; k < a.nnz; k++) {     /* |A|_inf from the scalar rows */
+            if (a.row[k] != i) { nrm = fmax(nrm, rs); rs = 0; i = a.row[k]; }
+            rs += fabs(((double *)a.val)[k]);
+        }
+        nrm = fmax(nrm, rs);
+        CHECK_MSG(fabs(lclg_hb_norm_inf(&h) - nrm) <= 1e-13 * nrm, "norm %g vs %g", lclg_hb_norm_inf(&h), nrm);
+        /* refill with a scale per block: block e = (a_e s_e) * B, and back to the same bits */
+        sc = (double *)malloc((size_t)B.nnzb * sizeof(double));
+        for (e = 0; e < B.nnzb; e++) sc[e] = 1 + 0.01 * (double)(e % 7);
+        lclg_hb_fill(&h, &B, sc);
+        for (e = 0; e < B.nnzb; e++) {
+            double ae = ((double *)h.base.val)[h.entry[e]] * sc[e];
+            for (k = 0; k < M * M; k++)
+                if (((double *)B.val)[e * M * M + k] != ae * h.B[k]) bad++;
+        }
+        lclg_hb_fill(&h, &B, NULL);
+        for (e = 0; e < B.nnzb; e++)
+            for (k = 0; k < M * M; k++)
+                if (((double *)B.val)[e * M * M + k] != at_any(&a, (int64_t)B.idx[e] * M + k / M, (int64_t)h.base.col[h.entry[e]] * M + k % M))
+                    bad++;
+        CHECK(bad == 0);
+        free(sc);
+        free(x);
+        free(y);
+        free(yr);
+        lclg_bmat_free(&B);
+        lcl_coo_free(&a);
+        lclg_hb_free(&h);
+    }
+    {   /* refusals: not hb, a non-square base, a bad base, a bad M */
+        static const char *const bad[] = {"circuit:10", "gen:poisson2d:3", "hb:gen:nosuch:3:2", "hb:gen:circuit:20:0", "hb:gen:circuit:20",
+                                          "hb:/nonexistent.mtx:2"};
+        lcl_bmat B;
+        lclg_hb h;
+        int64_t m;
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            err[0] = 0;
+            CHECK_MSG(lclg_gen_bmat(ctx, bad[i], 1, LCL_F64, &B, err, sizeof err) != LCL_OK && err[0], "%s: '%s'", bad[i], err);
+            CHECK(B.val == NULL && B.ptr == NULL);
+        }
+        lt_matrix_path(path, sizeof path, "ash219.mtx");   /* 219 x 85 */
+        CHECK(lclg_hb_open(ctx, path, 2, 1, &h, err, sizeof err) == LCL_ERR_DIMENSION && strstr(err, "square") != NULL);
+        CHECK(lclg_hb_open(ctx, "gen:circuit:20", 0, 1, &h, err, sizeof err) == LCL_ERR_INVALID_ARGUMENT);
+        CHECK(lclg_hb_spec("hb:x.mtx:12", &m) == 1 && m == 12);
+        CHECK(lclg_hb_spec("gen:hb:C:\\m\\x.mtx:5", &m) == 1 && m == 5);   /* a path with ':' */
+        CHECK(lclg_hb_spec("gen:hb:x.mtx:1x", &m) == 1 && m == 0);
+        CHECK(lclg_hb_spec("hb:", &m) == 1 && m == 0);
+        CHECK(lclg_hb_spec("gen:circuit:20", &m) == 0 && lclg_hb_spec("hbx:a:2", &m) == 0 && lclg_hb_spec(NULL, &m) == 0);
+    }
+    lcl_context_destroy(ctx);
+}
+
 static void test_gen_bad_specs(void) {
     static const char *bad[] = {"", "nosuch:3", "poisson2d", "poisson2d:x", "poisson2d:0", "poisson2d:-4",
                                 "poisson3d:99999999", "dense-random:3:4", "powerlaw:100", "powerlaw:100:0",
@@ -271,6 +415,7 @@ void lt_suite_gen(void) {
     LT_RUN(test_gen_powerlaw);
     LT_RUN(test_gen_circuit);
     LT_RUN(test_gen_hb);
+    LT_RUN(test_gen_hb_block);
     LT_RUN(test_gen_bad_specs);
     LT_RUN(test_stat_known);
 }

@@ -538,23 +538,31 @@ static int spmv_json(const char *args, const char *want_format, double tol, doub
 }
 
 /* ---- solve --method klu and bench klu ---- */
+/* `lcl solve ARGS --method METHOD --json`: one line, every key of keys; returns the exit code, out
+   holds the line */
+static int method_json(const char *method, const char *args, const char *const *keys, int nkeys, char *out, size_t cap) {
+    char cmd[1024], head[64];
+    int rc, k;
+    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --method %s --json 2>/dev/null", args, method);
+    rc = sh(cmd, out, cap);
+    snprintf(head, sizeof head, "{\"op\":\"solve\",\"method\":\"%s\"", method);
+    CHECK_MSG(one_line(out) && !strncmp(out, head, strlen(head)), "%s: %s", args, out);
+    for (k = 0; k < nkeys; k++) {
+        char pat[64];
+        snprintf(pat, sizeof pat, "\"%s\":", keys[k]);
+        CHECK_MSG(strstr(out, pat) != NULL, "%s: no key %s in %s", args, keys[k], out);
+    }
+    return rc;
+}
+
 /* `lcl solve ARGS --method klu --json`: the dense solve's keys and the KLU ones, residual within
    res_tol (when > 0); returns the exit code, out holds the line */
 static int klu_json(const char *args, double res_tol, char *out, size_t cap) {
     static const char *const keys[] = {"op", "method", "backend", "device", "precision", "n", "nnz", "residual", "forward_error",
                                        "t_analyze", "t_factor", "t_refactor", "t_solve", "nnz_lu", "blocks", "rcond", "growth",
                                        "off_diag_pivots", "status"};
-    char cmd[1024];
     double v;
-    int rc, k;
-    snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --method klu --json 2>/dev/null", args);
-    rc = sh(cmd, out, cap);
-    CHECK_MSG(one_line(out) && !strncmp(out, "{\"op\":\"solve\",\"method\":\"klu\"", 28), "%s: %s", args, out);
-    for (k = 0; k < (int)(sizeof keys / sizeof keys[0]); k++) {
-        char pat[64];
-        snprintf(pat, sizeof pat, "\"%s\":", keys[k]);
-        CHECK_MSG(strstr(out, pat) != NULL, "%s: no key %s in %s", args, keys[k], out);
-    }
+    int rc = method_json("klu", args, keys, (int)(sizeof keys / sizeof keys[0]), out, cap);
     if (res_tol > 0) {
         CHECK_MSG(json_num(out, "residual", &v) && v >= 0 && v <= res_tol, "%s: residual > %g: %s", args, res_tol, out);
         CHECK_MSG(json_num(out, "nnz_lu", &v) && v >= 1 && json_num(out, "blocks", &v) && v >= 1, "%s: %s", args, out);
@@ -662,6 +670,214 @@ static void test_tool_bench_klu(void) {
     /* the plain build says where the reference is */
     CHECK(sh(LCL_BIN " bench klu gen:circuit:50 --reps 1 2>&1 >/dev/null", out, sizeof out) == 0 && strstr(out, "make bench-klu") != NULL);
     CHECK(sh("rm -f build/t_bk.csv build/t_bk.svg", NULL, 0) == 0);
+}
+
+/* ---- solve --method bklu and bench bklu ---- */
+/* `lcl solve ARGS --method bklu --json`: the KLU method's keys and the block ones, residual within
+   res_tol (when > 0); returns the exit code, out holds the line */
+static int bklu_json(const char *args, double res_tol, char *out, size_t cap) {
+    static const char *const keys[] = {"op", "method", "ordering", "scale", "tol", "nopivot", "schedule", "mem_limit", "backend",
+                                       "device", "devices", "precision", "n", "m", "n_blocks", "nnz", "nnzb", "residual",
+                                       "forward_error", "t_analyze", "t_factor", "t_refactor", "refactors", "t_solve", "nnzb_lu",
+                                       "nnzb_l", "nnzb_u", "blocks", "levels", "flops", "gflops", "gflops_refactor", "transfers",
+                                       "evictions", "status"};
+    double v, l, u;
+    int rc = method_json("bklu", args, keys, (int)(sizeof keys / sizeof keys[0]), out, cap);
+    if (res_tol > 0) {
+        CHECK_MSG(json_num(out, "residual", &v) && v >= 0 && v <= res_tol, "%s: residual > %g: %s", args, res_tol, out);
+        CHECK_MSG(json_num(out, "forward_error", &v) && v >= 0 && v <= 1e4 * res_tol, "%s: %s", args, out);
+        CHECK_MSG(json_num(out, "nnzb_lu", &v) && json_num(out, "nnzb_l", &l) && json_num(out, "nnzb_u", &u) && v == l + u &&
+                  json_num(out, "n_blocks", &l) && u >= l && json_num(out, "blocks", &v) && v >= 1 && json_num(out, "levels", &v) && v >= 1,
+                  "%s: %s", args, out);
+        CHECK_MSG(json_num(out, "t_factor", &v) && v >= 0 && json_num(out, "t_solve", &v) && v >= 0 && json_num(out, "flops", &v) &&
+                  v > 0, "%s: %s", args, out);
+        CHECK_MSG(json_has(out, "status", "\"ok\""), "%s: %s", args, out);
+    }
+    return rc;
+}
+
+/* the largest |a_i - b_i| of two one-column Matrix Market arrays of n entries (-1: unreadable) */
+static double mtx_maxdiff(const char *pa, const char *pb, int n) {
+    lcl_dense A, B;
+    double d = -1;
+    int i;
+    if (lcl_mm_read_dense(NULL, pa, LCL_F64, LCL_COL_MAJOR, 0, &A, NULL) != LCL_OK) return -1;
+    if (lcl_mm_read_dense(NULL, pb, LCL_F64, LCL_COL_MAJOR, 0, &B, NULL) == LCL_OK) {
+        if (A.rows == n && B.rows == n && A.cols == 1 && B.cols == 1)
+            for (i = 0, d = 0; i < n; i++) d = fmax(d, fabs(((double *)A.data)[i] - ((double *)B.data)[i]));
+        lcl_dense_free(&B);
+    }
+    lcl_dense_free(&A);
+    return d;
+}
+
+static void test_tool_solve_bklu(void) {
+    char out[4096], args[1024], west[512];
+    double v;
+    FILE *f;
+    /* a base expanded by --block, and the same matrix as a gen:hb spec: the same answer */
+    CHECK(bklu_json("gen:circuit:300 --block 16 --backend serial -o build/t_bklu_x1.mtx", 1e-12, out, sizeof out) == 0);
+    CHECK_MSG(json_has(out, "n", "4800") && json_has(out, "m", "16") && json_has(out, "n_blocks", "300") && json_has(out, "devices", "0") &&
+              json_has(out, "backend", "\"serial\"") && json_has(out, "t_refactor", "null") && json_has(out, "tol", "1"), "%s", out);
+    CHECK(bklu_json("gen:hb:gen:circuit:300:16 --backend openmp -o build/t_bklu_x2.mtx", 1e-12, out, sizeof out) == 0);
+    CHECK(bklu_json("gen:hb:gen:circuit:300:16 --block 16 --backend serial", 1e-12, out, sizeof out) == 0);
+    /* the scalar KLU of the expanded matrix (the generator's scalar gen:hb) agrees with the block LU */
+    CHECK(klu_json("gen:hb:gen:circuit:300:16 --backend serial -o build/t_bklu_x3.mtx", 1e-12, out, sizeof out) == 0);
+    v = mtx_maxdiff("build/t_bklu_x1.mtx", "build/t_bklu_x3.mtx", 4800);
+    CHECK_MSG(v >= 0 && v < 1e-10, "bklu vs klu: max |x_b - x_k| = %g", v);
+    v = mtx_maxdiff("build/t_bklu_x1.mtx", "build/t_bklu_x2.mtx", 4800);
+    CHECK_MSG(v >= 0 && v < 1e-12, "serial vs openmp: %g", v);
+    /* a file base, odd M; refactors of perturbed values; every library option through */
+    lt_matrix_path(west, sizeof west, "west0067.mtx");
+    snprintf(args, sizeof args, "%s --block 5 --backend openmp --refactor 3 --reps 2", west);
+    CHECK(bklu_json(args, 1e-12, out, sizeof out) == 0);
+    CHECK_MSG(json_has(out, "n", "335") && json_has(out, "refactors", "3") && json_num(out, "t_refactor", &v) && v >= 0 &&
+              json_num(out, "gflops_refactor", &v) && v > 0, "%s", out);
+    CHECK(bklu_json("gen:circuit:200 --block 7 --backend serial --nopivot --schedule static --mem-limit 64M --ordering colamd "
+                    "--scale sum --tol 0.5 --refactor 2", 1e-12, out, sizeof out) == 0);
+    CHECK_MSG(json_has(out, "nopivot", "true") && json_has(out, "schedule", "\"static\"") && json_has(out, "mem_limit", "67108864") &&
+              json_has(out, "ordering", "\"colamd\"") && json_has(out, "scale", "\"sum\"") && json_has(out, "tol", "0.5"), "%s", out);
+    CHECK(bklu_json("gen:circuit:200 --block 7 --backend serial --schedule affinity --mem-limit 1.5G", 1e-12, out, sizeof out) == 0);
+    CHECK_MSG(json_has(out, "schedule", "\"affinity\"") && json_has(out, "mem_limit", "1610612736"), "%s", out);
+    CHECK(bklu_json("gen:circuit:200 --block 9 --backend openmp --precision single --refactor 2", 1e-5, out, sizeof out) == 0);
+    CHECK(json_has(out, "precision", "\"single\""));
+    /* the text report */
+    CHECK(sh(LCL_BIN " solve gen:circuit:50 --method bklu --block 4 --backend serial --refactor 2", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "block columns of M = 4") && strstr(out, "refactor") && strstr(out, "residual") && strstr(out, "status      ok"),
+              "%s", out);
+    /* a structurally singular base (column 2 empty), and one whose blocks' representatives are singular */
+    f = fopen("build/t_bklu_sing.mtx", "w");
+    CHECK(f != NULL);
+    if (f) { fputs("%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1.0\n2 1 2.0\n3 3 1.0\n", f); fclose(f); }
+    CHECK(bklu_json("build/t_bklu_sing.mtx --block 3 --backend serial", 0, out, sizeof out) == 1);
+    CHECK_MSG(json_has(out, "status", "\"singular matrix\"") && json_has(out, "residual", "null"), "%s", out);
+    CHECK(sh(LCL_BIN " solve build/t_bklu_sing.mtx --method bklu --block 3 --backend serial 2>&1 >/dev/null", out, sizeof out) == 1);
+    CHECK_MSG(!strncmp(out, "lcl: error: analyze: ", 21) && strstr(out, "singular") != NULL, "%s", out);
+    f = fopen("build/t_bklu_sing2.mtx", "w");
+    CHECK(f != NULL);
+    if (f) { fputs("%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 1.0\n1 2 1.0\n2 1 1.0\n2 2 1.0\n", f); fclose(f); }
+    CHECK(sh(LCL_BIN " solve build/t_bklu_sing2.mtx --method bklu --block 3 --backend serial 2>&1 >/dev/null", out, sizeof out) == 1);
+    CHECK_MSG(!strncmp(out, "lcl: error: factor: ", 20) && strstr(out, "singular") != NULL, "%s", out);
+    {
+        static const exit_case usage[] = {
+            {LCL_BIN " solve gen:circuit:20 --method bklu", 2},                 /* no M */
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 0", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 65537", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block x", 2},
+            {LCL_BIN " solve gen:hb:gen:circuit:20:4 --method bklu --block 3", 2},   /* M mismatch */
+            {LCL_BIN " solve gen:hb:gen:circuit:20:x --method bklu", 2},
+            {LCL_BIN " solve gen:hb:gen:nosuch:20:4 --method bklu", 2},
+            {LCL_BIN " solve /nonexistent.mtx --method bklu --block 2", 2},
+            {LCL_BIN " solve gen:circuit:20 gen:circuit:30 --method bklu --block 2", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --schedule fastest", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --schedule", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --mem-limit 0", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --mem-limit -1G", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --mem-limit 12X", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --mem-limit 1.G", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --mem-limit 0x100", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --mem-limit 99999999999T", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --refactor 0", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --ordering metis", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --tol 0", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --scale both", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --reps 0", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --vec", 2},          /* KLU's and dense options */
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --dense 0.5", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --algorithm crout", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --blocks 4", 2},
+            {LCL_BIN " solve gen:circuit:20 --method klu --nopivot", 2},                 /* bklu options elsewhere */
+            {LCL_BIN " solve gen:circuit:20 --method lu --schedule static", 2},
+            {LCL_BIN " spmv gen:circuit:20 --mem-limit 1G", 2},
+            {LCL_BIN " solve gen:circuit:20 --method bklu --block 2 --device no-such-device-xyz", 3},
+            {NO_OPENCL " solve gen:circuit:20 --method bklu --block 2 --backend opencl", 3},
+            {NO_OPENCL " solve gen:circuit:20 --method bklu --block 2", 0},             /* auto: the CPU */
+        };
+        CHECK_EXITS(usage);
+    }
+    CHECK(sh(LCL_BIN " solve gen:hb:gen:circuit:20:4 --method bklu --block 3 2>&1 >/dev/null", out, sizeof out) == 2);
+    CHECK_MSG(strstr(out, "--block 3 does not match M = 4") != NULL, "%s", out);
+    CHECK(sh(LCL_BIN " solve gen:circuit:20 --method bklu 2>&1 >/dev/null", out, sizeof out) == 2 && strstr(out, "needs --block M") != NULL);
+    {
+        char help[32768];
+        CHECK(sh(LCL_BIN " --help", help, sizeof help) == 0 && strstr(help, "solve --method bklu MATRIX --block M") &&
+              strstr(help, "bench bklu") && strstr(help, "--mem-limit") && strstr(help, "gen:hb:BASE:M"));
+    }
+    CHECK(sh("rm -f build/t_bklu_sing.mtx build/t_bklu_sing2.mtx build/t_bklu_x1.mtx build/t_bklu_x2.mtx build/t_bklu_x3.mtx", NULL, 0) == 0);
+    /* on OpenCL devices: every device of the context (--device all), two PoCL devices when PoCL is there */
+    if (sh(LCL_BIN " info --json", out, sizeof out) == 0 && strstr(out, "\"index\":0")) {
+        int pocl = strstr(out, "Portable Computing Language") != NULL;
+        CHECK(bklu_json("gen:circuit:200 --block 8 --device all --refactor 2", 1e-12, out, sizeof out) == 0);
+        CHECK_MSG(json_has(out, "backend", "\"opencl\"") && json_num(out, "devices", &v) && v >= 0, "%s", out);
+        if (pocl) {
+            CHECK(bklu_json("gen:circuit:200 --block 8 --device all --schedule static --mem-limit 1M --refactor 2 "
+                            "--precision single", 1e-5, out, sizeof out) == 0);
+            CHECK(sh("POCL_DEVICES='pthread pthread' " LCL_BIN " solve gen:circuit:200 --method bklu --block 8 --device all "
+                     "--schedule dynamic --refactor 2 --json 2>/dev/null", out, sizeof out) == 0);
+            CHECK_MSG(strstr(out, "\"device\":\"2 devices: ") != NULL && json_num(out, "residual", &v) && v <= 1e-12, "%s", out);
+        }
+    }
+}
+
+static void test_tool_bench_bklu(void) {
+    char out[16384], first[8192];
+    double v;
+    CHECK(sh("rm -f build/t_bb.csv build/t_bb.svg", NULL, 0) == 0);
+    CHECK(sh(LCL_BIN " bench bklu gen:circuit:100 --blocks 3,8 --reps 2 --backend serial --csv build/t_bb.csv --svg build/t_bb.svg "
+             "2>/dev/null", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "| matrix | M | n | nnzb | nnzb(L+U) | levels | serial CPU | 1 device | 2 devices | all devices | S1 | S2 |") &&
+              strstr(out, "| gen:circuit:100 | 3 | 100 |") && strstr(out, "| gen:circuit:100 | 8 | 100 |") && !strstr(out, "FAIL"),
+              "%s", out);
+    CHECK(count_lines("build/t_bb.csv", first, sizeof first) == 3 && !strncmp(first, "matrix,m,n_blocks,nnzb,nnzb_lu,levels,", 38) &&
+          strstr(first, ",cpu_t_refactor,") && strstr(first, ",dev2_t_refactor,") && strstr(first, ",s1,s2,check,message"));
+    CHECK(sh("grep -c ',ok,$' build/t_bb.csv", out, sizeof out) == 0 && atoi(out) == 2);
+    CHECK(count_lines("build/t_bb.svg", first, sizeof first) > 5 && !strncmp(first, "<svg", 4));
+    CHECK(sh(LCL_BIN " bench bklu gen:circuit:60 --blocks 4 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
+    CHECK_MSG(one_line(out) && strstr(out, "\"suite\":\"bklu\"") && json_has(out, "m", "4") && json_has(out, "check", "\"ok\"") &&
+              json_has(out, "cpu_check", "\"ok\"") && json_num(out, "cpu_t_refactor", &v) && v > 0 && json_num(out, "cpu_residual", &v) &&
+              v <= 1e-10 && json_has(out, "cpu_backend", "\"openmp\""), "%s", out);
+    /* a base whose factorization fails: the row fails loudly, exit 1 */
+    {
+        FILE *f = fopen("build/t_bb_sing.mtx", "w");
+        CHECK(f != NULL);
+        if (f) { fputs("%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 1.0\n1 2 1.0\n2 1 1.0\n2 2 1.0\n", f); fclose(f); }
+        CHECK(sh(LCL_BIN " bench bklu build/t_bb_sing.mtx --blocks 2 --reps 1 --backend serial 2>/dev/null", out, sizeof out) == 1);
+        CHECK_MSG(strstr(out, "| FAIL |") && strstr(out, "- FAIL t_bb_sing M = 2, serial CPU: factor: "), "%s", out);
+        CHECK(sh(LCL_BIN " bench bklu build/t_bb_sing.mtx --blocks 2 --reps 1 --backend serial 2>&1 >/dev/null", out, sizeof out) == 1);
+        CHECK_MSG(strstr(out, "FAIL") && strstr(out, "1 row FAILED"), "%s", out);
+    }
+    {
+        static const exit_case usage[] = {
+            {LCL_BIN " bench bklu --blocks 0", 2},
+            {LCL_BIN " bench bklu --blocks 65537", 2},
+            {LCL_BIN " bench bklu --blocks 4,,8", 2},
+            {LCL_BIN " bench bklu --blocks a", 2},
+            {LCL_BIN " bench bklu --block 4", 2},
+            {LCL_BIN " bench bklu --refactor 2", 2},
+            {LCL_BIN " bench bklu --backend opencl", 2},
+            {LCL_BIN " bench bklu --reps 0", 2},
+            {LCL_BIN " bench bklu --schedule none", 2},
+            {LCL_BIN " bench bklu --mem-limit 1Z", 2},
+            {LCL_BIN " bench klu --blocks 4", 2},
+            {LCL_BIN " bench bklu /nonexistent.mtx --blocks 2 --backend serial", 2},
+            {LCL_BIN " bench bklu gen:circuit:20 --blocks 2 --device no-such-device-xyz", 3},
+        };
+        CHECK_EXITS(usage);
+    }
+    /* no OpenCL: the device columns are skipped, with a note */
+    CHECK(sh(NO_OPENCL " bench bklu gen:circuit:40 --blocks 2 --reps 1 --backend serial 2>/dev/null", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "- device columns: no OpenCL device") && strstr(out, "| gen:circuit:40 | 2 | 40 |"), "%s", out);
+    /* two PoCL devices: the 2-device column and S2 */
+    if (sh(LCL_BIN " info --json", out, sizeof out) == 0 && strstr(out, "Portable Computing Language")) {
+        CHECK(sh("POCL_DEVICES='pthread pthread' " LCL_BIN " bench bklu gen:circuit:60 --blocks 4 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
+        CHECK_MSG(json_has(out, "dev1_check", "\"ok\"") && json_has(out, "dev2_check", "\"ok\"") && json_has(out, "all_check", "\"skipped\"") &&
+                  json_num(out, "s1", &v) && v > 0 && json_num(out, "s2", &v) && v > 0 && json_num(out, "dev2_residual", &v) && v <= 1e-10,
+                  "%s", out);
+        CHECK(sh("POCL_DEVICES='pthread pthread pthread' " LCL_BIN " bench bklu gen:circuit:60 --blocks 4 --reps 1 --json --schedule static "
+                 "--mem-limit 2M 2>/dev/null", out, sizeof out) == 0);
+        CHECK_MSG(json_has(out, "all_check", "\"ok\"") && json_has(out, "schedule", "\"static\""), "%s", out);
+    }
+    CHECK(sh("rm -f build/t_bb.csv build/t_bb.svg build/t_bb_sing.mtx", NULL, 0) == 0);
 }
 
 static void test_tool_spmv_usage(void) {
@@ -898,6 +1114,8 @@ void lt_suite_tool(void) {
     LT_RUN(test_tool_bench_dense);
     LT_RUN(test_tool_solve_klu);
     LT_RUN(test_tool_bench_klu);
+    LT_RUN(test_tool_solve_bklu);
+    LT_RUN(test_tool_bench_bklu);
     LT_RUN(test_tool_spmv_usage);
     LT_RUN(test_tool_spmv_json);
     LT_RUN(test_tool_spmv_roundtrip);

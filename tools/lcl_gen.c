@@ -4,7 +4,8 @@
    be produced on its own: gen_file counts entries in one pass (the header needs the count) and
    writes them in a second without holding the matrix, and gen_coo produces the same entries.
 
-   SECTIONS: >>util >>rng >>spec >>dense >>poisson >>powerlaw >>circuit >>hb >>emit >>public >>stats
+   SECTIONS: >>util >>rng >>spec >>dense >>poisson >>powerlaw >>circuit >>hb >>emit >>public >>hbblock
+             >>stats
 */
 #include "lcl_gen.h"
 #include <stdlib.h>
@@ -108,10 +109,10 @@ static const struct lclg__kind { const char *name; int nargs; const char *arg0, 
     { "poisson3d", 1, "m", NULL, "one argument m (grid side)" },
     { "powerlaw", 2, "n", "avg", "two arguments n (matrix size) and avg (mean row length)" },
     { "circuit", 1, "n", NULL, "one argument n (matrix size)" },
-    { "hb", 2, "BASE.mtx", "M", "two arguments BASE.mtx (Matrix Market file) and M (block size)" }
+    { "hb", 2, "BASE", "M", "two arguments BASE (a Matrix Market file or gen:SPEC) and M (block size)" }
 };
 #define LCLG__KINDS_LIST "dense-random:N, dense-spd:N, poisson2d:m, poisson3d:m, powerlaw:n:avg, " \
-    "circuit:n, hb:BASE.mtx:M"
+    "circuit:n, hb:BASE:M"
 
 typedef struct lclg__block { int64_t start; int32_t nn, nv, d1, d2; } lclg__block;
 
@@ -216,7 +217,7 @@ static lcl_status lclg__parse(lcl_context *ctx, const char *spec, uint64_t seed,
         char *path;
         lcl_status st;
         if (nf < 2) {
-            lclg__msg(err, errlen, "gen: hb needs %s, e.g. hb:west0067.mtx:4, got '%s'", kd->usage, spec);
+            lclg__msg(err, errlen, "gen: hb needs %s, e.g. hb:west0067.mtx:4 or hb:gen:circuit:100:4, got '%s'", kd->usage, spec);
             return LCL_ERR_INVALID_ARGUMENT;
         }
         mfield = strrchr(spec, ':') + 1;
@@ -233,11 +234,12 @@ static lcl_status lclg__parse(lcl_context *ctx, const char *spec, uint64_t seed,
         }
         memcpy(path, colon + 1, plen);
         path[plen] = '\0';
-        st = lcl_mm_read(ctx, path, LCL_F64, LCL_MM_EXPAND, &g->base, NULL);
+        /* BASE is a file or itself a generator (hb:gen:circuit:2000:64), with the same seed */
+        st = lclg_load(ctx, path, seed, LCL_F64, &g->base, err, errlen);
         free(path);
         if (st != LCL_OK) {
             memset(&g->base, 0, sizeof g->base);
-            return lclg__lib(ctx, st, err, errlen);
+            return st;
         }
         if (g->base.rows > LCLG__I32MAX / g->a || g->base.cols > LCLG__I32MAX / g->a) {
             lclg__msg(err, errlen, "gen: hb M = %lld is too large: the result (%lld x %lld times M) must fit int32",
@@ -666,6 +668,12 @@ static lcl_status lclg__emit_circuit(const lclg__gen *g, lclg__sink *s)
 /* >>hb ----------------------------------------------------------------------------------------- */
 /* J (x) B with B = M*I + uniform[-0.5,0.5] off the diagonal: strictly dominant, so well-conditioned.
    Rows come out in order: base row i, block row p, base entries of row i, block column q. */
+/* B's entry (p, q); lclg_hb_bmat's blocks take the same values */
+static double lclg__hb_b(uint64_t key, int64_t M, int64_t p, int64_t q)
+{
+    return p == q ? (double)M : 0.5 * lclg__sym(lclg__h2(key, (uint64_t)p, (uint64_t)q));
+}
+
 static lcl_status lclg__emit_hb(const lclg__gen *g, lclg__sink *s)
 {
     uint64_t key = lclg__key(g->seed, LCLG__T_HB);
@@ -676,10 +684,7 @@ static lcl_status lclg__emit_hb(const lclg__gen *g, lclg__sink *s)
             for (e = g->bptr[i]; e < g->bptr[i + 1]; e++) {
                 int64_t j = A->col[e];
                 double a = ((const double *)A->val)[e];
-                for (q = 0; q < M; q++) {
-                    double bv = p == q ? (double)M : 0.5 * lclg__sym(lclg__h2(key, (uint64_t)p, (uint64_t)q));
-                    LCLG__PUT(s, i * M + p, j * M + q, a * bv);
-                }
+                for (q = 0; q < M; q++) LCLG__PUT(s, i * M + p, j * M + q, a * lclg__hb_b(key, M, p, q));
             }
     return LCL_OK;
 }
@@ -823,6 +828,256 @@ int lclg_is_dense_kind(const char *spec)
     len = strcspn(spec, ":");
     return (len == 12 && strncmp(spec, "dense-random", 12) == 0) ||
            (len == 9 && strncmp(spec, "dense-spd", 9) == 0);
+}
+
+/* >>hbblock ----------------------------------------------------------------------------------- */
+/* hb in block form: J's pattern as block compressed columns, each block a_ij * B computed as
+   lclg__emit_hb computes the scalar entries (the same double product, the same rounding to the
+   dtype), so both forms hold identical values. The expanded COO is never built. */
+#if defined(_OPENMP)
+#define LCLG__OMP(x) _Pragma(#x)
+#else
+#define LCLG__OMP(x)
+#endif
+
+int lclg_hb_spec(const char *spec, int64_t *m)
+{
+    const char *last;
+    int64_t v = 0;
+    *m = 0;
+    if (!spec) return 0;
+    if (strncmp(spec, "gen:", 4) == 0) spec += 4;
+    if (strncmp(spec, "hb:", 3) != 0) return 0;
+    last = strrchr(spec, ':');
+    if (last == spec + 2) return 1;             /* "hb:" alone: hb, no M */
+    for (last++; *last >= '0' && *last <= '9' && v <= LCLG__I32MAX; last++) v = v * 10 + (*last - '0');
+    if (!*last && v >= 1 && v <= LCLG__I32MAX) *m = v;
+    return 1;
+}
+
+void lclg_hb_free(lclg_hb *h)
+{
+    if (!h) return;
+    lcl_coo_free(&h->base);
+    free(h->B);
+    free(h->colptr);
+    free(h->entry);
+    free(h->rowptr);
+    memset(h, 0, sizeof *h);
+}
+
+lcl_status lclg_hb_open_spec(lcl_context *ctx, const char *spec, uint64_t seed, lclg_hb *h, char *err, size_t errlen)
+{
+    lclg__gen g;
+    lcl_status st;
+    int64_t n, M, e, j, p, q;
+    uint64_t key;
+    if (err && errlen) err[0] = '\0';
+    if (!h) {
+        lclg__msg(err, errlen, "gen: out is NULL");
+        return LCL_ERR_INVALID_ARGUMENT;
+    }
+    memset(h, 0, sizeof *h);
+    if (spec && strncmp(spec, "gen:", 4) == 0) spec += 4;
+    if (!lclg_hb_spec(spec, &M)) {
+        lclg__msg(err, errlen, "gen: the block form needs an hb:BASE:M spec, got '%s'", spec ? spec : "(null)");
+        return LCL_ERR_INVALID_ARGUMENT;
+    }
+    st = lclg__parse(ctx, spec, seed, &g, err, errlen);
+    if (st != LCL_OK) { lclg__gen_free(&g); return st; }
+    h->base = g.base;               /* taken over: canonical, double */
+    h->m = M = g.a;
+    memset(&g.base, 0, sizeof g.base);
+    lclg__gen_free(&g);
+    n = h->base.rows;
+    if (h->base.rows != h->base.cols || n == 0) {
+        lclg__msg(err, errlen, "gen: hb block form: BASE is %lld x %lld, needs a square non-empty matrix",
+                  (long long)h->base.rows, (long long)h->base.cols);
+        lclg_hb_free(h);
+        return LCL_ERR_DIMENSION;
+    }
+    if ((uint64_t)M > (uint64_t)(SIZE_MAX / sizeof(double)) / (uint64_t)M) {
+        lclg__msg(err, errlen, "gen: hb M = %lld: the block overflows memory sizes", (long long)M);
+        lclg_hb_free(h);
+        return LCL_ERR_OVERFLOW;
+    }
+    h->B = (double *)malloc((size_t)(M * M) * sizeof(double));
+    h->colptr = (int64_t *)calloc((size_t)n + 1, sizeof(int64_t));
+    h->rowptr = (int64_t *)calloc((size_t)n + 1, sizeof(int64_t));
+    h->entry = (int64_t *)malloc((size_t)h->base.nnz * sizeof(int64_t) + 1);
+    if (!h->B || !h->colptr || !h->rowptr || !h->entry) {
+        lclg__msg(err, errlen, "gen: hb block form: out of memory (M = %lld)", (long long)M);
+        lclg_hb_free(h);
+        return LCL_ERR_OUT_OF_MEMORY;
+    }
+    key = lclg__key(seed, LCLG__T_HB);
+    for (p = 0; p < M; p++)
+        for (q = 0; q < M; q++) h->B[p * M + q] = lclg__hb_b(key, M, p, q);
+    /* canonical COO is row-major: counting by column keeps each column's rows sorted */
+    for (e = 0; e < h->base.nnz; e++) {
+        h->colptr[h->base.col[e] + 1]++;
+        h->rowptr[h->base.row[e] + 1]++;
+    }
+    for (j = 0; j < n; j++) {
+        h->colptr[j + 1] += h->colptr[j];
+        h->rowptr[j + 1] += h->rowptr[j];
+    }
+    {
+        int64_t *next = (int64_t *)malloc((size_t)n * sizeof(int64_t));
+        if (!next) {
+            lclg__msg(err, errlen, "gen: hb block form: out of memory");
+            lclg_hb_free(h);
+            return LCL_ERR_OUT_OF_MEMORY;
+        }
+        memcpy(next, h->colptr, (size_t)n * sizeof(int64_t));
+        for (e = 0; e < h->base.nnz; e++) h->entry[next[h->base.col[e]]++] = e;
+        free(next);
+    }
+    return LCL_OK;
+}
+
+lcl_status lclg_hb_open(lcl_context *ctx, const char *base, int64_t m, uint64_t seed, lclg_hb *h, char *err, size_t errlen)
+{
+    size_t len = base ? strlen(base) : 0;
+    char *spec;
+    lcl_status st;
+    if (h) memset(h, 0, sizeof *h);
+    if (!base || !base[0] || m < 1) {
+        lclg__msg(err, errlen, "gen: hb block form needs a BASE and M >= 1");
+        return LCL_ERR_INVALID_ARGUMENT;
+    }
+    if (!(spec = (char *)malloc(len + 32))) {
+        lclg__msg(err, errlen, "gen: out of memory");
+        return LCL_ERR_OUT_OF_MEMORY;
+    }
+    snprintf(spec, len + 32, "hb:%s:%lld", base, (long long)m);
+    st = lclg_hb_open_spec(ctx, spec, seed, h, err, errlen);
+    free(spec);
+    return st;
+}
+
+void lclg_hb_fill(const lclg_hb *h, lcl_bmat *A, const double *scale)
+{
+    int64_t M = h->m, mm = M * M, e, nb = h->base.nnz;
+    const double *bv = (const double *)h->base.val;
+    LCLG__OMP(omp parallel for schedule(static))
+    for (e = 0; e < nb; e++) {
+        double a = bv[h->entry[e]];
+        int64_t k;
+        if (scale) a *= scale[e];
+        if (A->dtype == LCL_F32) {
+            float *d = (float *)A->val + (size_t)e * (size_t)mm;
+            for (k = 0; k < mm; k++) d[k] = (float)(a * h->B[k]);
+        } else {
+            double *d = (double *)A->val + (size_t)e * (size_t)mm;
+            for (k = 0; k < mm; k++) d[k] = a * h->B[k];
+        }
+    }
+}
+
+lcl_status lclg_hb_bmat(const lclg_hb *h, lcl_dtype dtype, lcl_bmat *out, char *err, size_t errlen)
+{
+    int64_t n, e, M;
+    size_t es = dtype == LCL_F32 ? sizeof(float) : sizeof(double), cnt;
+    if (err && errlen) err[0] = '\0';
+    if (!out || !h || !h->B) {
+        lclg__msg(err, errlen, "gen: hb block form: NULL argument");
+        return LCL_ERR_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out);
+    n = h->base.rows;
+    M = h->m;
+    cnt = (size_t)(M * M);
+    if (h->base.nnz > 0 && (cnt > SIZE_MAX / es / (size_t)h->base.nnz)) {
+        lclg__msg(err, errlen, "gen: hb block form: %lld blocks of %lld x %lld overflow memory sizes", (long long)h->base.nnz,
+                  (long long)M, (long long)M);
+        return LCL_ERR_OVERFLOW;
+    }
+    out->n = n;
+    out->m = M;
+    out->nnzb = h->base.nnz;
+    out->dtype = dtype;
+    out->by_row = 0;
+    out->ptr = (int64_t *)malloc(((size_t)n + 1) * sizeof(int64_t));
+    out->idx = (int32_t *)malloc((size_t)h->base.nnz * sizeof(int32_t) + 1);
+    out->val = malloc((size_t)h->base.nnz * cnt * es + 1);
+    if (!out->ptr || !out->idx || !out->val) {
+        lclg__msg(err, errlen, "gen: hb block form: out of memory for %lld blocks of %lld x %lld (%.3g GB)", (long long)h->base.nnz,
+                  (long long)M, (long long)M, (double)h->base.nnz * (double)cnt * (double)es * 1e-9);
+        lclg_bmat_free(out);
+        return LCL_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(out->ptr, h->colptr, ((size_t)n + 1) * sizeof(int64_t));
+    for (e = 0; e < h->base.nnz; e++) out->idx[e] = h->base.row[h->entry[e]];
+    lclg_hb_fill(h, out, NULL);
+    return LCL_OK;
+}
+
+void lclg_bmat_free(lcl_bmat *A)
+{
+    if (!A) return;
+    free(A->ptr);
+    free(A->idx);
+    free(A->val);
+    memset(A, 0, sizeof *A);
+}
+
+lcl_status lclg_gen_bmat(lcl_context *ctx, const char *spec, uint64_t seed, lcl_dtype dtype, lcl_bmat *out,
+                         char *err, size_t errlen)
+{
+    lclg_hb h;
+    lcl_status st;
+    if (out) memset(out, 0, sizeof *out);
+    st = lclg_hb_open_spec(ctx, spec, seed, &h, err, errlen);
+    if (st == LCL_OK) st = lclg_hb_bmat(&h, dtype, out, err, errlen);
+    lclg_hb_free(&h);
+    return st;
+}
+
+lcl_status lclg_hb_mv(const lclg_hb *h, const double *x, double *y)
+{
+    int64_t n = h->base.rows, M = h->m, j, i;
+    const double *bv = (const double *)h->base.val;
+    double *t = (double *)malloc((size_t)(n * M) * sizeof(double) + 1);
+    if (!t) return LCL_ERR_OUT_OF_MEMORY;
+    LCLG__OMP(omp parallel for schedule(static))
+    for (j = 0; j < n; j++) {   /* t_j = B x_j */
+        int64_t p, q;
+        for (p = 0; p < M; p++) {
+            double acc = 0;
+            for (q = 0; q < M; q++) acc += h->B[p * M + q] * x[j * M + q];
+            t[j * M + p] = acc;
+        }
+    }
+    LCLG__OMP(omp parallel for schedule(static))
+    for (i = 0; i < n; i++) {   /* y_i = sum_j a_ij t_j */
+        int64_t e, p;
+        for (p = 0; p < M; p++) y[i * M + p] = 0;
+        for (e = h->rowptr[i]; e < h->rowptr[i + 1]; e++) {
+            double a = bv[e];
+            const double *tj = t + (size_t)h->base.col[e] * (size_t)M;
+            for (p = 0; p < M; p++) y[i * M + p] += a * tj[p];
+        }
+    }
+    free(t);
+    return LCL_OK;
+}
+
+double lclg_hb_norm_inf(const lclg_hb *h)
+{
+    int64_t i, e, p, q, M = h->m;
+    double jmax = 0, bmax = 0;
+    for (i = 0; i < h->base.rows; i++) {
+        double s = 0;
+        for (e = h->rowptr[i]; e < h->rowptr[i + 1]; e++) s += fabs(((const double *)h->base.val)[e]);
+        if (s > jmax) jmax = s;
+    }
+    for (p = 0; p < M; p++) {
+        double s = 0;
+        for (q = 0; q < M; q++) s += fabs(h->B[p * M + q]);
+        if (s > bmax) bmax = s;
+    }
+    return jmax * bmax;
 }
 
 /* >>stats -------------------------------------------------------------------------------------- */

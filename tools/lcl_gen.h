@@ -9,9 +9,18 @@
             powerlaw:N:AVG      heavy-tailed row lengths (tail exponent 2) with mean about AVG (less
                                 when AVG is near N: lengths are clamped to N), diagonal = row length
             circuit:N           unsymmetric MNA-style circuit matrix, many BTF blocks, permuted
-            hb:BASE.mtx:M       every entry a_ij of BASE becomes the M x M block a_ij * B
+            hb:BASE:M           every entry a_ij of BASE becomes the M x M block a_ij * B (J (x) B), with
+                                B = M*I + uniform[-0.5,0.5] off the diagonal (the same B for every
+                                block). BASE is a Matrix Market file or itself a generator spec with
+                                its "gen:" (hb:gen:circuit:2000:64); M is the last field, so a path
+                                may hold ':' of its own.
         The same spec and seed give the same matrix, and gen_file the same bytes.
         gen_file streams the output: it never holds the matrix (hb holds BASE).
+
+    BLOCK FORM (lclg_hb_*)
+        hb as an lcl_bmat (block compressed columns, row-major blocks) generated straight into the
+        block arrays, never the expanded COO: the same values as the scalar hb, bit for bit, so a
+        scalar solver on gen:hb cross-checks a block solver on the block form.
 
     ERRORS
         Every function takes `char *err, size_t errlen` last (err may be NULL) and writes a one-line
@@ -38,6 +47,37 @@ lcl_status lclg_load(lcl_context *ctx, const char *path_or_gen, uint64_t seed, l
                      lcl_coo *out, char *err, size_t errlen);
 /* 1 for dense-random / dense-spd (with or without the "gen:" prefix), else 0. */
 int lclg_is_dense_kind(const char *spec);
+
+/* hb in block form: J (BASE) and B, enough to make the block matrix, refill its values and
+   multiply by it without it. */
+typedef struct lclg_hb {
+    lcl_coo base;               /* J: canonical, double */
+    int64_t m;                  /* M */
+    double *B;                  /* M x M, row-major */
+    int64_t *colptr;            /* n + 1: J's columns, the lcl_bmat's ptr */
+    int64_t *entry;             /* nnz: block e of the lcl_bmat (column order) is base entry entry[e] */
+    int64_t *rowptr;            /* n + 1: J's rows in base (row-major) */
+} lclg_hb;
+/* spec "hb:BASE:M" or "gen:hb:BASE:M": 1 when of kind hb, with *m = M (0 when M is malformed) */
+int lclg_hb_spec(const char *spec, int64_t *m);
+/* from an hb spec, or from BASE (a file or gen:SPEC) and M; BASE must be square */
+lcl_status lclg_hb_open_spec(lcl_context *ctx, const char *spec, uint64_t seed, lclg_hb *h, char *err, size_t errlen);
+lcl_status lclg_hb_open(lcl_context *ctx, const char *base, int64_t m, uint64_t seed, lclg_hb *h, char *err, size_t errlen);
+void lclg_hb_free(lclg_hb *h);
+/* the block matrix (malloc'd arrays; lclg_bmat_free), values as lclg_hb_fill with scale NULL */
+lcl_status lclg_hb_bmat(const lclg_hb *h, lcl_dtype dtype, lcl_bmat *out, char *err, size_t errlen);
+/* A's values again (A from lclg_hb_bmat): block e = (a_e * scale[e]) * B, scale NULL: a_e * B.
+   OpenMP threads when compiled with it. */
+void lclg_hb_fill(const lclg_hb *h, lcl_bmat *A, const double *scale);
+void lclg_bmat_free(lcl_bmat *A);
+/* lclg_hb_open_spec + lclg_hb_bmat */
+lcl_status lclg_gen_bmat(lcl_context *ctx, const char *spec, uint64_t seed, lcl_dtype dtype, lcl_bmat *out,
+                         char *err, size_t errlen);
+/* y = (J (x) B) x in double from J and B (n*M values each; x and y distinct): B x_j per block
+   column, then J's rows. LCL_ERR_OUT_OF_MEMORY for its n*M work array. */
+lcl_status lclg_hb_mv(const lclg_hb *h, const double *x, double *y);
+/* |J (x) B|_inf = |J|_inf |B|_inf */
+double lclg_hb_norm_inf(const lclg_hb *h);
 
 typedef struct lclg_stats {
     int64_t rows, cols, nnz;

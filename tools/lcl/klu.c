@@ -16,7 +16,6 @@
 #endif
 
 #define KLU_BENCH_REPS 5
-#define KLU_PERTURB 1e-3        /* refactor values: a_ij (1 + KLU_PERTURB u), u uniform in [-1, 1) */
 
 int klu_ordering_parse(const char *s) {
     return !strcmp(s, "amd") ? LCL_KLU_AMD : !strcmp(s, "colamd") ? LCL_KLU_COLAMD : !strcmp(s, "natural") ? LCL_KLU_NATURAL : -1;
@@ -25,7 +24,7 @@ int klu_scale_parse(const char *s) {
     return !strcmp(s, "none") ? LCL_KLU_SCALE_NONE : !strcmp(s, "sum") ? LCL_KLU_SCALE_SUM : !strcmp(s, "max") ? LCL_KLU_SCALE_MAX : -1;
 }
 
-static void klu_opts_from(const opts *o, lcl_klu_opts *ko) {
+void klu_opts_from(const opts *o, lcl_klu_opts *ko) {
     memset(ko, 0, sizeof *ko);
     if (o->ordering) ko->ordering = (lcl_klu_ordering)klu_ordering_parse(o->ordering);
     if (o->scale) ko->scale = (lcl_klu_scaling)klu_scale_parse(o->scale);
@@ -39,18 +38,60 @@ static void klu_opts_from(const opts *o, lcl_klu_opts *ko) {
 typedef struct klu_system {
     lcl_csr A, Aw;
     double normA;
-    double *xs, *b, *x, *ax;    /* n each */
-    void *bw;                   /* b in the working precision, solved in place */
+    sys_vecs v;
 } klu_system;
+
+int sys_vecs_alloc(sys_vecs *v, int64_t n, lcl_dtype dt, uint64_t seed) {
+    int64_t i;
+    memset(v, 0, sizeof *v);
+    v->n = n;
+    v->dt = dt;
+    v->xs = (double *)malloc((size_t)n * sizeof(double) + 1);
+    v->b = (double *)malloc((size_t)n * sizeof(double) + 1);
+    v->x = (double *)malloc((size_t)n * sizeof(double) + 1);
+    v->ax = (double *)malloc((size_t)n * sizeof(double) + 1);
+    v->bw = malloc((size_t)n * sizeof(double) + 1);
+    if (!v->xs || !v->b || !v->x || !v->ax || !v->bw) { sys_vecs_free(v); return 0; }
+    for (i = 0; i < n; i++) v->xs[i] = urand_sym(seed, (uint64_t)i);
+    return 1;
+}
+void sys_vecs_free(sys_vecs *v) {
+    free(v->xs);
+    free(v->b);
+    free(v->x);
+    free(v->ax);
+    free(v->bw);
+    memset(v, 0, sizeof *v);
+}
+void sys_vecs_load(sys_vecs *v) {
+    int64_t i;
+    for (i = 0; i < v->n; i++)
+        if (v->dt == LCL_F64) ((double *)v->bw)[i] = v->b[i];
+        else ((float *)v->bw)[i] = (float)v->b[i];
+}
+void sys_vecs_take(sys_vecs *v) {
+    int64_t i;
+    for (i = 0; i < v->n; i++) v->x[i] = v->dt == LCL_F64 ? ((double *)v->bw)[i] : (double)((float *)v->bw)[i];
+}
+int sys_vecs_write_x(lcl_context *ctx, const sys_vecs *v, const char *path) {
+    lcl_dense X;
+    lcl_status st;
+    if ((st = dense_from_array(ctx, v->x, v->n, 1, LCL_F64, &X)) == LCL_OK) {
+        st = lcl_mm_write_dense(ctx, path, &X);
+        lcl_dense_free(&X);
+    }
+    return st == LCL_OK ? -1 : fail(exit_code(st), "%s", lcl_last_error(ctx));
+}
+void sys_vecs_report(double residual, double ferr, const char *path) {
+    printf("  residual    %.3e   |b - Ax| / (|A| |x| + |b|), infinity norms\n", residual);
+    printf("  fwd error   %.3e   |x - x*| / |x*|\n", ferr);
+    if (path) printf("  x written   %s\n", path);
+}
 
 static void klu_system_free(klu_system *s) {
     lcl_csr_free(&s->A);
     lcl_csr_free(&s->Aw);
-    free(s->xs);
-    free(s->b);
-    free(s->x);
-    free(s->ax);
-    free(s->bw);
+    sys_vecs_free(&s->v);
     memset(s, 0, sizeof *s);
 }
 
@@ -77,17 +118,11 @@ static void set_values(const lcl_csr *A, lcl_csr *Aw, uint64_t seed, double amp)
 }
 
 /* b (double) into bw (the working precision) and bw back into x */
-static void rhs_load(klu_system *s) {
-    int64_t i, n = s->A.rows;
-    for (i = 0; i < n; i++)
-        if (s->Aw.dtype == LCL_F64) ((double *)s->bw)[i] = s->b[i];
-        else ((float *)s->bw)[i] = (float)s->b[i];
-}
+static void rhs_load(klu_system *s) { sys_vecs_load(&s->v); }
 static double rhs_residual(klu_system *s) {
-    int64_t i, n = s->A.rows;
-    for (i = 0; i < n; i++) s->x[i] = s->Aw.dtype == LCL_F64 ? ((double *)s->bw)[i] : (double)((float *)s->bw)[i];
-    csr_matvec64(&s->A, s->x, s->ax);
-    return backward_error_ax(s->ax, s->normA, s->x, s->b, n);
+    sys_vecs_take(&s->v);
+    csr_matvec64(&s->A, s->v.x, s->v.ax);
+    return backward_error_ax(s->v.ax, s->normA, s->v.x, s->v.b, s->v.n);
 }
 
 /* MATRIX as a square system: -1, else the exit code (printed) */
@@ -118,12 +153,7 @@ static int klu_system_make(lcl_context *ctx, const char *src, uint64_t seed, lcl
         return code;
     }
     n = s->A.rows;
-    s->xs = (double *)malloc((size_t)n * sizeof(double));
-    s->b = (double *)malloc((size_t)n * sizeof(double));
-    s->x = (double *)malloc((size_t)n * sizeof(double));
-    s->ax = (double *)malloc((size_t)n * sizeof(double));
-    s->bw = malloc((size_t)n * sizeof(double));
-    if (!s->xs || !s->b || !s->x || !s->ax || !s->bw) {
+    if (!sys_vecs_alloc(&s->v, n, dt, seed)) {
         klu_system_free(s);
         return fail(EXIT_NUMERIC, "out of memory (n = %lld)", (long long)n);
     }
@@ -131,13 +161,12 @@ static int klu_system_make(lcl_context *ctx, const char *src, uint64_t seed, lcl
         double r = 0;
         for (k = s->A.ptr[i]; k < s->A.ptr[i + 1]; k++) r += fabs(((const double *)s->A.val)[k]);
         s->normA = amax(s->normA, r);
-        s->xs[i] = urand_sym(seed, (uint64_t)i);
     }
-    csr_matvec64(&s->A, s->xs, s->b);
+    csr_matvec64(&s->A, s->v.xs, s->v.b);
     return -1;
 }
 
-/* A x = b for b in s->bw, in place: lcl_klu_solve on host arrays, or (vec) lcl_klu_solve_vec on a
+/* A x = b for b in s->v.bw, in place: lcl_klu_solve on host arrays, or (vec) lcl_klu_solve_vec on a
    vector where the context computes, b written before the clock starts, x read after it stops
    (the solve timed to lcl_finish). reps > 0: *t is the median of reps solves after one warm-up,
    else the one solve's time. */
@@ -150,17 +179,17 @@ static lcl_status klu_solve_timed(lcl_context *ctx, const lcl_klu_symbolic *S, c
     long r;
     if (!tt) return LCL_ERR_OUT_OF_MEMORY;
     rhs_load(s);
-    if (vec) st = lcl_vec_create(ctx, s->Aw.dtype, n, s->bw, &v);
+    if (vec) st = lcl_vec_create(ctx, s->Aw.dtype, n, s->v.bw, &v);
     for (r = 0; r <= reps && st == LCL_OK; r++) {
-        if (r > 0) st = vec ? lcl_vec_write(ctx, v, s->bw) : (rhs_load(s), LCL_OK);
+        if (r > 0) st = vec ? lcl_vec_write(ctx, v, s->v.bw) : (rhs_load(s), LCL_OK);
         if (st != LCL_OK) break;
         t0 = now_s();
-        st = vec ? lcl_klu_solve_vec(ctx, S, N, LCL_NO_TRANS, v) : lcl_klu_solve(ctx, S, N, 1, s->bw, n);
+        st = vec ? lcl_klu_solve_vec(ctx, S, N, LCL_NO_TRANS, v) : lcl_klu_solve(ctx, S, N, 1, s->v.bw, n);
         if (st == LCL_OK && vec) st = lcl_finish(ctx);
         tt[r] = now_s() - t0;
         if (!vec && r < reps) rhs_load(s);   /* the next solve's b; the last x stays */
     }
-    if (st == LCL_OK && vec) st = lcl_vec_read(ctx, v, s->bw);
+    if (st == LCL_OK && vec) st = lcl_vec_read(ctx, v, s->v.bw);
     *t = reps > 0 ? median(tt + 1, reps) : tt[0];
     lcl_vec_free(v);
     free(tt);
@@ -179,10 +208,10 @@ static int klu_failure(lcl_context *ctx, const char *src, const char *phase, lcl
     return fail(exit_code(st), "%s: %s", phase, lcl_last_error(ctx));
 }
 
-static const char *ordering_name(const lcl_klu_opts *ko) {
+const char *klu_ordering_name(const lcl_klu_opts *ko) {
     return ko->ordering == LCL_KLU_COLAMD ? "colamd" : ko->ordering == LCL_KLU_NATURAL ? "natural" : "amd";
 }
-static const char *scale_name(const lcl_klu_opts *ko) {
+const char *klu_scale_name(const lcl_klu_opts *ko) {
     return ko->scale == LCL_KLU_SCALE_NONE ? "none" : ko->scale == LCL_KLU_SCALE_SUM ? "sum" : "max";
 }
 
@@ -226,16 +255,9 @@ int cmd_solve_klu(const opts *o) {
     st = klu_solve_timed(ctx, S, N, &s, o->vec, o->reps, &t_solve);
     if ((code = klu_failure(ctx, src, "solve", st, &finfo)) >= 0) goto report;
     residual = rhs_residual(&s);
-    ferr = forward_error(s.x, s.xs, s.A.rows);
+    ferr = forward_error(s.v.x, s.v.xs, s.A.rows);
     have_x = 1;
-    if (o->out) {
-        lcl_dense X;
-        if ((st = dense_from_array(ctx, s.x, s.A.rows, 1, LCL_F64, &X)) == LCL_OK) {
-            st = lcl_mm_write_dense(ctx, o->out, &X);
-            lcl_dense_free(&X);
-        }
-        if (st != LCL_OK) { code = fail(exit_code(st), "%s", lcl_last_error(ctx)); goto done; }
-    }
+    if (o->out && (code = sys_vecs_write_x(ctx, &s.v, o->out)) >= 0) goto done;
     if (o->refactor > 0) {
         if (!(tref = (double *)malloc((size_t)o->refactor * sizeof *tref))) { code = fail(EXIT_NUMERIC, "out of memory"); goto done; }
         for (r = 0; r < o->refactor; r++) {
@@ -261,7 +283,7 @@ int cmd_solve_klu(const opts *o) {
     }
 report:
     if (o->json) {
-        printf("{\"op\":\"solve\",\"method\":\"klu\",\"ordering\":\"%s\",\"scale\":\"%s\",\"tol\":", ordering_name(&ko), scale_name(&ko));
+        printf("{\"op\":\"solve\",\"method\":\"klu\",\"ordering\":\"%s\",\"scale\":\"%s\",\"tol\":", klu_ordering_name(&ko), klu_scale_name(&ko));
         json_double(stdout, ko.tol > 0 ? ko.tol : 1e-3, 1);
         printf(",\"backend\":\"%s\",\"device\":", lcl_backend_name(lcl_context_backend(ctx)));
         lclg_json_str(stdout, dev);
@@ -292,7 +314,7 @@ report:
         printf("solve %s\n", src);
         printf("  matrix      %lld x %lld, %lld nonzeros; b = A x* for a random x* (seed %llu)\n", (long long)s.A.rows,
                (long long)s.A.rows, (long long)s.A.nnz, (unsigned long long)o->seed);
-        printf("  method      sparse LU (KLU class): ordering %s, scaling %s, pivot tolerance %g\n", ordering_name(&ko), scale_name(&ko),
+        printf("  method      sparse LU (KLU class): ordering %s, scaling %s, pivot tolerance %g\n", klu_ordering_name(&ko), klu_scale_name(&ko),
                ko.tol > 0 ? ko.tol : 1e-3);
         printf("  backend     %s on %s, %s precision\n", lcl_backend_name(lcl_context_backend(ctx)), dev, prec_name(o->dtype));
         if (S) printf("  analyze     %.6f s: %lld diagonal blocks, the largest %lld\n", t_analyze, (long long)ainfo.blocks,
@@ -305,9 +327,7 @@ report:
         if (have_x) {
             printf("  solve       %.6f s%s%s\n", t_solve, o->vec ? " (device vector, lcl_klu_solve_vec)" : "",
                    o->reps > 0 ? " (median)" : "");
-            printf("  residual    %.3e   |b - Ax| / (|A| |x| + |b|), infinity norms\n", residual);
-            printf("  fwd error   %.3e   |x - x*| / |x*|\n", ferr);
-            if (o->out) printf("  x written   %s\n", o->out);
+            sys_vecs_report(residual, ferr, o->out);
         }
         printf("  status      %s\n", lcl_status_string(st));
     }
@@ -360,7 +380,7 @@ static void bench_ours(lcl_context *ctx, klu_system *s, const lcl_klu_opts *ko, 
             st = ph == 0 ? lcl_klu_analyze(ctx, &s->Aw, ko, &S, &info)
                : ph == 1 ? lcl_klu_factor(ctx, S, &s->Aw, &N, &info)
                : ph == 2 ? lcl_klu_refactor(ctx, S, &s->Aw, N, &info)
-                         : lcl_klu_solve(ctx, S, N, 1, s->bw, s->A.rows);
+                         : lcl_klu_solve(ctx, S, N, 1, s->v.bw, s->A.rows);
             if (r > 0) t[r - 1] = now_s() - t0;
         }
         if (st != LCL_OK) break;
@@ -442,13 +462,13 @@ static void bench_ref(klu_system *s, const lcl_klu_opts *ko, long reps, uint64_t
             if (ph == 1 && Num) klu_free_numeric(&Num, &c);
             if (ph == 2)    /* the values bench_ours refactors with */
                 for (k = 0; k < s->A.nnz; k++) Av[k] = Ax[k] * (1 + KLU_PERTURB * urand_sym(seed + 1 + (uint64_t)r, (uint64_t)pos[k]));
-            if (ph == 3) memcpy(s->x, s->b, (size_t)n * sizeof(double));
+            if (ph == 3) memcpy(s->v.x, s->v.b, (size_t)n * sizeof(double));
             t0 = now_s();
             if (ph == 0) ok = (Sym = ko->ordering == LCL_KLU_NATURAL ? klu_analyze_given(n, Ap, Ai, NULL, NULL, &c)
                                                                        : klu_analyze(n, Ap, Ai, &c)) != NULL;
             else if (ph == 1) ok = (Num = klu_factor(Ap, Ai, Ax, Sym, &c)) != NULL;
             else if (ph == 2) ok = klu_refactor(Ap, Ai, Av, Sym, Num, &c);
-            else ok = klu_solve(Sym, Num, n, 1, s->x, &c);
+            else ok = klu_solve(Sym, Num, n, 1, s->v.x, &c);
             if (r > 0) t[r - 1] = now_s() - t0;
         }
         if (!ok) {
@@ -463,8 +483,8 @@ static void bench_ref(klu_system *s, const lcl_klu_opts *ko, long reps, uint64_t
             goto done;
         }
     }
-    csr_matvec64(&s->A, s->x, s->ax);
-    p->residual = backward_error_ax(s->ax, s->normA, s->x, s->b, n);
+    csr_matvec64(&s->A, s->v.x, s->v.ax);
+    p->residual = backward_error_ax(s->v.ax, s->normA, s->v.x, s->v.b, n);
     p->ok = p->residual <= 1e-12;
     if (!p->ok) snprintf(p->msg, sizeof p->msg, "residual %.2e above 1e-12", p->residual);
 done:
@@ -576,7 +596,7 @@ int cmd_bench_klu(const opts *o) {
             printf("{\"op\":\"bench\",\"suite\":\"klu\",\"matrix\":");
             lclg_json_str(stdout, row.label);
             printf(",\"n\":%lld,\"nnz\":%lld,\"backend\":\"%s\",\"reps\":%ld,\"ordering\":\"%s\"", (long long)row.n, (long long)row.nnz,
-                   lcl_backend_name(lcl_context_backend(ctx)), reps, ordering_name(&ko));
+                   lcl_backend_name(lcl_context_backend(ctx)), reps, klu_ordering_name(&ko));
             for (ph = 0; ph < 4; ph++) {
                 printf(",\"t_%s\":", phase_names[ph]);
                 json_double(stdout, row.ours.t[ph], row.ours.ok);
@@ -603,7 +623,7 @@ int cmd_bench_klu(const opts *o) {
     if (!o->json) {
         printf("Sparse LU (KLU class), %s backend%s%s: milliseconds, the median of %ld runs after one warm-up; refactor: values "
                "perturbed by up to %g; every solve checked (residual <= 1e-12); ordering %s.%s\n\n",
-               lcl_backend_name(lcl_context_backend(ctx)), dev[0] ? " on " : "", dev, reps, KLU_PERTURB, ordering_name(&ko),
+               lcl_backend_name(lcl_context_backend(ctx)), dev[0] ? " on " : "", dev, reps, KLU_PERTURB, klu_ordering_name(&ko),
                KLU_REF ? " Cells: ours / SuiteSparse KLU's = ratio (< 1: ours is faster, or fills less)."
                        : " SuiteSparse KLU's columns: make bench-klu.");
         printf("| matrix | n | nnz | blocks | analyze | factor | refactor | solve | nnz(L+U) | residual |\n"
@@ -636,7 +656,7 @@ int cmd_bench_klu(const opts *o) {
             int w;
             csv_field(fo, r->label);
             fprintf(fo, ",%lld,%lld,%s,%ld,%s", (long long)r->n, (long long)r->nnz, lcl_backend_name(lcl_context_backend(ctx)), reps,
-                    ordering_name(&ko));
+                    klu_ordering_name(&ko));
             for (w = 0; w < 2; w++) {
                 if (p[w]->ok) fprintf(fo, ",%.9g,%.9g,%.9g,%.9g,%lld,%lld,%.3g", p[w]->t[0], p[w]->t[1], p[w]->t[2], p[w]->t[3],
                                       (long long)p[w]->nnz_lu, (long long)p[w]->blocks, p[w]->residual);

@@ -45,14 +45,19 @@ typedef struct opts {
     int refine;             /* opts.refine of the sparse LU (0 auto, -1 off) */
     double dense;           /* opts.dense of the sparse LU (0: the library's default) */
     int vec;                /* solve --method klu: lcl_klu_solve_vec */
+    /* solve --method bklu and bench bklu (--block is M there) */
+    const char *blocks;     /* bench bklu: M,M,... */
+    const char *schedule;   /* static|affinity|dynamic|default */
+    int64_t mem_limit;      /* bytes, 0: the library's default */
+    int nopivot;
 } opts;
 
 /* ---- main.c: the commands -------------------------------------------------------------------- */
 enum {                      /* one bit per command: which options apply where */
     CMD_INFO = 1 << 0, CMD_GEN = 1 << 1, CMD_STAT = 1 << 2, CMD_SOLVE = 1 << 3, CMD_SPMV = 1 << 4,
     CMD_BENCH_DENSE = 1 << 5, CMD_BENCH_SPMV = 1 << 6, CMD_TUNE = 1 << 7, CMD_DEMO = 1 << 8,
-    CMD_SOLVE_KLU = 1 << 9, CMD_BENCH_KLU = 1 << 10,
-    CMD_ALL = (1 << 11) - 1
+    CMD_SOLVE_KLU = 1 << 9, CMD_BENCH_KLU = 1 << 10, CMD_SOLVE_BKLU = 1 << 11, CMD_BENCH_BKLU = 1 << 12,
+    CMD_ALL = (1 << 13) - 1
 };
 typedef struct lcl_command {
     const char *word;       /* argv[1] */
@@ -188,8 +193,29 @@ void free_strings(char ***list);                /* the strings and the array */
 void matrix_label(const char *src, char *buf, size_t cap);     /* west0067 for dir/west0067.mtx; gen: specs as they are */
 
 /* ---- klu.c: sparse direct LU (solve --method klu, bench klu) ------------------------------------- */
+#define KLU_PERTURB 1e-3        /* refactor values: a_ij (1 + KLU_PERTURB u), u uniform in [-1, 1) */
 int klu_ordering_parse(const char *s);          /* lcl_klu_ordering of amd|colamd|natural, -1 */
 int klu_scale_parse(const char *s);             /* lcl_klu_scaling of none|sum|max, -1 */
+void klu_opts_from(const opts *o, lcl_klu_opts *ko);   /* --ordering, --scale, --tol, --refine, --dense */
+const char *klu_ordering_name(const lcl_klu_opts *ko);
+const char *klu_scale_name(const lcl_klu_opts *ko);
+/* The vectors of one test system A x = b, for solve --method klu|bklu and their benchmarks */
+typedef struct sys_vecs {
+    int64_t n;
+    lcl_dtype dt;               /* of bw */
+    double *xs, *b, *x, *ax;    /* n each: x* = urand_sym(seed, i), b = A x*, x, A x (the caller's products) */
+    void *bw;                   /* b in the working precision, solved in place */
+} sys_vecs;
+int sys_vecs_alloc(sys_vecs *v, int64_t n, lcl_dtype dt, uint64_t seed);   /* x* set; 0 when out of memory (v freed) */
+void sys_vecs_free(sys_vecs *v);
+void sys_vecs_load(sys_vecs *v);                /* bw = b */
+void sys_vecs_take(sys_vecs *v);                /* x = bw */
+int sys_vecs_write_x(lcl_context *ctx, const sys_vecs *v, const char *path);   /* x as a Matrix Market array: -1, else the exit code */
+void sys_vecs_report(double residual, double ferr, const char *path);         /* the text report's check lines */
+
+/* ---- bklu.c: block sparse LU (solve --method bklu, bench bklu) ------------------------------------ */
+int bklu_schedule_parse(const char *s);         /* lcl_bklu_schedule of default|static|affinity|dynamic, -1 */
+int parse_bytes(const char *s, int64_t *out);   /* "512M", "1.5G", "4096": bytes >= 1 (K/M/G/T: powers of 1024) */
 
 /* ---- the commands: check (before anything runs) and run ------------------------------------------ */
 int check_gen(const opts *o);
@@ -200,6 +226,8 @@ int check_bench_dense(const opts *o);
 int check_bench_spmv(const opts *o);
 int check_tune(const opts *o);
 int check_bench_klu(const opts *o);
+int check_solve_bklu(const opts *o);
+int check_bench_bklu(const opts *o);
 int cmd_info(const opts *o);
 int cmd_gen(const opts *o);
 int cmd_stat(const opts *o);
@@ -210,6 +238,8 @@ int cmd_bench_spmv(const opts *o);
 int cmd_tune(const opts *o);
 int cmd_solve_klu(const opts *o);
 int cmd_bench_klu(const opts *o);
+int cmd_solve_bklu(const opts *o);
+int cmd_bench_bklu(const opts *o);
 int cmd_demo(const opts *o);
 
 #endif

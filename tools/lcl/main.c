@@ -1,7 +1,8 @@
 /* main.c -- lcl, the linalg_cl command-line tool: every operation on Matrix Market files.
 
    lcl info | gen KIND ARGS... -o FILE | stat MATRIX | solve MATRIX --method M | spmv MATRIX
-   | bench dense --op M | bench spmv [MATRIX...] | bench klu [MATRIX...] | tune | demo   (lcl --help for all)
+   | bench dense --op M | bench spmv [MATRIX...] | bench klu [MATRIX...] | bench bklu [BASE...] | tune | demo
+   (lcl --help for all)
 
    The command table below names each command, its help and its handlers; options.c's table
    says which options each takes. A command line is parsed and checked in full (options, the
@@ -15,12 +16,15 @@ const lcl_command lcl_commands[] = {
     {"gen", NULL, NULL, "KIND ARGS... -o FILE.mtx",
      "generate a matrix (seeded, streamed):\n"
      "      dense-random N | dense-spd N | poisson2d M | poisson3d M\n"
-     "      powerlaw N AVG | circuit N | hb BASE.mtx M", CMD_GEN, check_gen, cmd_gen},
+     "      powerlaw N AVG | circuit N | hb BASE M (BASE: a file or gen:SPEC)", CMD_GEN, check_gen, cmd_gen},
     {"stat", NULL, NULL, "MATRIX...", "sizes, row lengths, bandwidth, symmetry, dominance", CMD_STAT, check_stat, cmd_stat},
     {"solve", NULL, NULL, "MATRIX --method lu|cholesky", "factor and solve A x = b: residual, forward error, times", CMD_SOLVE, check_solve,
      cmd_solve},
     {"solve", NULL, "klu", "MATRIX", "sparse direct LU (KLU class): analyze, factor, refactor, solve; residual, "
      "forward error, times, fill", CMD_SOLVE_KLU, check_solve, cmd_solve_klu},
+    {"solve", NULL, "bklu", "MATRIX --block M", "block sparse LU of J (x) B (each nonzero of the base MATRIX a dense M x M block; "
+     "or MATRIX = gen:hb:BASE:M): analyze, factor, refactor, solve on the CPU or OpenCL devices; residual, times, GF/s, "
+     "block fill, devices, transfers", CMD_SOLVE_BKLU, check_solve_bklu, cmd_solve_bklu},
     {"spmv", NULL, NULL, "MATRIX", "y = A x in one storage format, timed and checked against the tool's own product: M nnz/s, "
      "GF/s, GB/s, rel_err", CMD_SPMV, check_spmv, cmd_spmv},
     {"bench", "dense", NULL, "--op lu|cholesky", "GF/s per size, backend and algorithm (every backend available unless --backend)",
@@ -31,6 +35,9 @@ const lcl_command lcl_commands[] = {
     {"bench", "klu", NULL, "[MATRIX...]", "sparse LU analyze, factor, refactor, solve times and nnz(L+U) per matrix, next to "
      "SuiteSparse KLU's in the build of 'make bench-klu' (default matrices: gen:circuit:10000, gen:circuit:100000, the square "
      "real ones of tests/data/matrices)", CMD_BENCH_KLU, check_bench_klu, cmd_bench_klu},
+    {"bench", "bklu", NULL, "[BASE...]", "block sparse LU refactor times per base and M (--blocks) on the OpenMP CPU, 1, 2 and all "
+     "OpenCL devices; S1 = CPU / 2 devices, S2 = 1 / 2 devices; every run checked (default: gen:circuit:2000, --blocks 64,128,256)",
+     CMD_BENCH_BKLU, check_bench_bklu, cmd_bench_bklu},
     {"tune", NULL, NULL, "", "measure GEMM tiles on an OpenCL device, print its tuning-table row", CMD_TUNE, check_tune, cmd_tune},
     {"demo", NULL, NULL, "", "a short tour on the best device found, with timings", CMD_DEMO, NULL, cmd_demo},
 };

@@ -135,6 +135,15 @@ static int set_dense(opts *o, void *field, const char *v) {     /* a fraction in
     *(double *)field = t;
     return 1;
 }
+static int set_mem_limit(opts *o, void *field, const char *v) { (void)o; return parse_bytes(v, (int64_t *)field); }
+/* --blocks: sizes from 1 to 65536, as --block */
+static int block_list(const char *v) {
+    int64_t m[MAX_SIZES];
+    int n = parse_sizes(v, m, MAX_SIZES), k;
+    for (k = 0; k < n; k++)
+        if (m[k] > 65536) return 0;
+    return n > 0;
+}
 static int known_format(const char *v) { lcl_format f; return lcl_format_parse(v, &f); }
 static int known_kernel(const char *v) { lcl_spmv_kernel k; return lcl_spmv_kernel_parse(v, &k); }
 /* a string option whose value must pass `valid` */
@@ -145,7 +154,7 @@ static int known_kernel(const char *v) { lcl_spmv_kernel k; return lcl_spmv_kern
         *(const char **)field = v;                                          \
         return 1;                                                           \
     }
-STRING_SETTER(set_method, method_parse(v) >= 0 || !strcmp(v, "klu"))
+STRING_SETTER(set_method, method_parse(v) >= 0 || !strcmp(v, "klu") || !strcmp(v, "bklu"))
 STRING_SETTER(set_op, method_parse(v) >= 0)
 STRING_SETTER(set_ordering, klu_ordering_parse(v) >= 0)
 STRING_SETTER(set_scale, klu_scale_parse(v) >= 0)
@@ -156,11 +165,14 @@ STRING_SETTER(set_format, known_format(v))
 STRING_SETTER(set_kernel, known_kernel(v))
 STRING_SETTER(set_formats, parse_formats(v, NULL, MAX_FORMATS) > 0)
 STRING_SETTER(set_backends, parse_backends(v, NULL, MAX_BACKENDS) > 0)
+STRING_SETTER(set_schedule, bklu_schedule_parse(v) >= 0)
+STRING_SETTER(set_blocks, block_list(v))
 
 #define OFF(field) offsetof(opts, field)
 #define DENSE_CMDS (CMD_SOLVE | CMD_BENCH_DENSE)
-#define BENCH_CMDS (CMD_BENCH_DENSE | CMD_BENCH_SPMV | CMD_BENCH_KLU)
+#define BENCH_CMDS (CMD_BENCH_DENSE | CMD_BENCH_SPMV | CMD_BENCH_KLU | CMD_BENCH_BKLU)
 #define KLU_CMDS (CMD_SOLVE_KLU | CMD_BENCH_KLU)
+#define BKLU_CMDS (CMD_SOLVE_BKLU | CMD_BENCH_BKLU)
 
 /* The first rows are taken by every command; the help prints them first, unmarked. */
 static const lcl_option options[] = {
@@ -172,8 +184,8 @@ static const lcl_option options[] = {
     {"--seed", "N", OFF(seed), set_seed, "--seed needs a non-negative integer below 2^64, got '%s'", CMD_ALL,
      "generator seed (default 1)"},
     {"-o", "FILE", OFF(out), NULL, NULL, CMD_ALL, "output file: gen's matrix, solve's x, spmv's y"},
-    {"--method", "lu|cholesky|klu", OFF(method), set_method, "unknown --method '%s' (lu, cholesky, klu)", CMD_SOLVE | CMD_SOLVE_KLU,
-     "the factorization (required); klu: sparse direct LU"},
+    {"--method", "lu|cholesky|klu|bklu", OFF(method), set_method, "unknown --method '%s' (lu, cholesky, klu, bklu)",
+     CMD_SOLVE | CMD_SOLVE_KLU | CMD_SOLVE_BKLU, "the factorization (required); klu: sparse direct LU; bklu: block sparse LU"},
     {"--rhs", "B.mtx", OFF(rhs), NULL, NULL, CMD_SOLVE, "right-hand sides (default b = A x* for a random x*)"},
     {"--algorithm", "A", OFF(algorithm), set_algorithm,
      "unknown algorithm '%s' (auto, blocked, unblocked, crout, banachiewicz)", CMD_SOLVE,
@@ -186,23 +198,36 @@ static const lcl_option options[] = {
     {"--algorithms", "A,A,...", OFF(algorithms), set_algorithms,
      "--algorithms needs a comma-separated list of at most 16 of auto, blocked, unblocked, crout, banachiewicz, got '%s'",
      CMD_BENCH_DENSE, "algorithms compared (default blocked; unblocked ones only to n = 2048)"},
-    {"--block", "N", OFF(block), set_block, "--block needs a block size from 1 to 65536, got '%s'", DENSE_CMDS,
-     "block size (default: tuned)"},
+    {"--block", "N", OFF(block), set_block, "--block needs a block size from 1 to 65536, got '%s'", DENSE_CMDS | CMD_SOLVE_BKLU,
+     "dense: the blocking (default: tuned); bklu: M, each nonzero of the base MATRIX becomes a dense M x M block (J (x) B)"},
+    {"--blocks", "M,M,...", OFF(blocks), set_blocks,
+     "--blocks needs a comma-separated list of at most 64 block sizes from 1 to 65536, got '%s'", CMD_BENCH_BKLU,
+     "block sizes M, each base expanded by each (default 64,128,256)"},
     {"--force", NULL, OFF(force), NULL, NULL, CMD_BENCH_DENSE, "unblocked algorithms beyond n = 2048 too"},
     {"--split", NULL, OFF(split), NULL, NULL, DENSE_CMDS | CMD_SPMV,
      "the work over every device of --device: solve and bench dense split the factorization (opts.device = -1; bench "
      "dense times one device against all, host arrays, transfers included); spmv splits the rows by nnz"},
-    {"--ordering", "amd|colamd|natural", OFF(ordering), set_ordering, "unknown --ordering '%s' (amd, colamd, natural)", KLU_CMDS,
-     "fill-reducing ordering of each diagonal block (default amd)"},
-    {"--tol", "T", OFF(tol), set_tol, "--tol needs a pivot threshold in (0, 1], got '%s'", KLU_CMDS,
-     "partial pivoting threshold; the diagonal is kept while |a_jj| >= T * the column's largest (default 0.001)"},
-    {"--scale", "none|sum|max", OFF(scale), set_scale, "unknown --scale '%s' (none, sum, max)", KLU_CMDS, "row scaling (default max)"},
+    {"--ordering", "amd|colamd|natural", OFF(ordering), set_ordering, "unknown --ordering '%s' (amd, colamd, natural)",
+     KLU_CMDS | BKLU_CMDS, "fill-reducing ordering of each diagonal block (default amd)"},
+    {"--tol", "T", OFF(tol), set_tol, "--tol needs a pivot threshold in (0, 1], got '%s'", KLU_CMDS | BKLU_CMDS,
+     "partial pivoting threshold; the diagonal is kept while |a_jj| >= T * the column's largest (default 0.001; bklu: 1 on "
+     "the blocks' norms)"},
+    {"--scale", "none|sum|max", OFF(scale), set_scale, "unknown --scale '%s' (none, sum, max)", KLU_CMDS | BKLU_CMDS,
+     "row scaling (default max)"},
     {"--refine", "K", OFF(refine), set_refine, "--refine needs -1 (off), 0 (auto) or a step count up to 100, got '%s'", KLU_CMDS,
      "iterative refinement steps of each solve (default 0: up to 2 when pivot growth lost digits)"},
     {"--dense", "F", OFF(dense), set_dense, "--dense needs a fraction in (0, 1] or a negative number (never), got '%s'", KLU_CMDS,
      "a block goes dense once a column of L fills F of the rows below it (default 0.8; negative: never)"},
-    {"--refactor", "K", OFF(refactor), set_reps, "--refactor needs a count from 1 to 10000, got '%s'", CMD_SOLVE_KLU,
+    {"--refactor", "K", OFF(refactor), set_reps, "--refactor needs a count from 1 to 10000, got '%s'", CMD_SOLVE_KLU | CMD_SOLVE_BKLU,
      "K refactors with perturbed values (same pattern and pivots): t_refactor is their median"},
+    {"--schedule", "static|affinity|dynamic", OFF(schedule), set_schedule,
+     "unknown --schedule '%s' (static, affinity, dynamic, default)", BKLU_CMDS,
+     "block columns over several OpenCL devices: static per level (the 2016 thesis), dependency affinity, or dynamic list "
+     "scheduling (default: the library's, dynamic)"},
+    {"--mem-limit", "BYTES", OFF(mem_limit), set_mem_limit,
+     "--mem-limit needs a byte count >= 1 with an optional K, M, G or T (powers of 1024), e.g. 512M or 1.5G, got '%s'", BKLU_CMDS,
+     "device memory each OpenCL device may use (default 90% of it); factors beyond it are evicted and replaced"},
+    {"--nopivot", NULL, OFF(nopivot), NULL, NULL, BKLU_CMDS, "no pivoting inside the pivot blocks (the 2016 thesis)"},
     {"--vec", NULL, OFF(vec), NULL, NULL, CMD_SOLVE_KLU,
      "solve through a vector where the context computes (lcl_klu_solve_vec; on OpenCL the factors' device copy, "
      "no transfers timed)"},
@@ -218,8 +243,9 @@ static const lcl_option options[] = {
     {"--backends", "B,B,...", OFF(backends), set_backends,
      "--backends needs a comma-separated list of at most 4 of serial, openmp, opencl, auto, got '%s'", CMD_BENCH_SPMV,
      "backends measured (default every one available)"},
-    {"--reps", "N", OFF(reps), set_reps, "--reps needs a count from 1 to 10000, got '%s'", BENCH_CMDS | CMD_SPMV | CMD_SOLVE_KLU,
-     "timed runs (default 3 dense, 20 spmv, 5 klu; solve --method klu: 1, no warm-up), after one warm-up"},
+    {"--reps", "N", OFF(reps), set_reps, "--reps needs a count from 1 to 10000, got '%s'",
+     BENCH_CMDS | CMD_SPMV | CMD_SOLVE_KLU | CMD_SOLVE_BKLU,
+     "timed runs (default 3 dense, 20 spmv, 5 klu, 3 bklu; solve --method klu|bklu: 1, no warm-up), after one warm-up"},
     {"--csv", "FILE", OFF(csv), NULL, NULL, BENCH_CMDS, "the results as CSV"},
     {"--svg", "FILE", OFF(svg), NULL, NULL, BENCH_CMDS, "the results as a chart"},
 };
@@ -317,7 +343,8 @@ void print_usage(FILE *f) {
                  lcl_commands[c].args);
         help_line(f, left, lcl_commands[c].summary, 32);
     }
-    fputs("MATRIX is a Matrix Market file or gen:KIND:ARG... (e.g. gen:poisson3d:100)\n"
+    fputs("MATRIX is a Matrix Market file or gen:KIND:ARG... (e.g. gen:poisson3d:100); gen:hb:BASE:M is J (x) B\n"
+          "of a BASE that is a file or a gen: spec itself (gen:hb:gen:circuit:2000:64)\n"
           "options for every command:\n", f);
     for (i = 0; i < NOPTIONS; i++) {
         char left[128], text[512], where[256];
