@@ -105,11 +105,11 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
     const int po = list[lo + 3 * t + 2];
     __global const real *S = FRAME(list[lo + 3 * t]);
     __global real *D = FRAME(list[lo + 3 * t + 1]);
-    long i, mm = (long)m * m;
-    for (i = get_global_id(0); i < mm; i += get_global_size(0)) {
-        int r = (int)(i / m), c = (int)(i % m);
-        int sr = po < 0 ? r : perm[po + r];
-        D[i] = S[(long)sr * m + c];
+    int r, c;
+    /* dimension 0 walks the rows' columns: a row per get_local_size(0) work-items */
+    for (r = get_group_id(0); r < m; r += get_num_groups(0)) {
+        const int sr = po < 0 ? r : perm[po + r];
+        for (c = get_local_id(0); c < m; c += get_local_size(0)) D[(long)r * m + c] = S[(long)sr * m + c];
     }
 }
 
@@ -128,7 +128,6 @@ __kernel void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, _
     const int t = get_group_id(0), lid = get_local_id(0), WG = get_local_size(0), po = list[lo + 3 * t + 1];
     __global real *D = FRAME(list[lo + 3 * t]);
     int k, i, s;
-    long q;
     for (i = lid; i < m; i += WG) perm[po + i] = i;
     if (lid == 0) zero = 0;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
@@ -176,12 +175,16 @@ __kernel void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, _
             }
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
-        /* trailing update, one element per work-item at a time */
+        /* trailing update: rows split among WG / TW groups of TW work-items, each group along a
+           row (coalesced), no division per element */
         {
-            long w = m - k - 1, cnt = w * w;
-            for (q = lid; q < cnt; q += WG) {
-                int r = k + 1 + (int)(q / w), c = k + 1 + (int)(q % w);
-                D[(long)r * m + c] -= D[(long)r * m + k] * D[(long)k * m + c];
+            const int TW = WG < 32 ? WG : 32;
+            int r, c;
+            for (r = k + 1 + lid / TW; r < m; r += WG / TW) {
+                const real l = D[(long)r * m + k];
+                __global real *row = D + (long)r * m;
+                __global const real *kr = D + (long)k * m;
+                for (c = k + 1 + lid % TW; c < m; c += TW) row[c] -= l * kr[c];
             }
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
@@ -201,17 +204,31 @@ __kernel void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo
     if (!which) {   /* column j of L^-1: zero above j, 1 at j, forward below */
         for (i = 0; i < j; i++) X[(long)i * m + j] = 0;
         X[(long)j * m + j] = 1;
-        for (i = j + 1; i < m; i++) {
-            real s = 0;
-            for (k = j; k < i; k++) s -= D[(long)i * m + k] * X[(long)k * m + j];
-            X[(long)i * m + j] = s;
+        for (i = j + 1; i < m; i++) {   /* four partial sums: the loads overlap */
+            __global const real *di = D + (long)i * m;
+            real s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+            for (k = j; k + 3 < i; k += 4) {
+                s0 -= di[k] * X[(long)k * m + j];
+                s1 -= di[k + 1] * X[(long)(k + 1) * m + j];
+                s2 -= di[k + 2] * X[(long)(k + 2) * m + j];
+                s3 -= di[k + 3] * X[(long)(k + 3) * m + j];
+            }
+            for (; k < i; k++) s0 -= di[k] * X[(long)k * m + j];
+            X[(long)i * m + j] = (s0 + s1) + (s2 + s3);
         }
     } else {        /* column j of U^-1: zero below j, backward from j */
         for (i = m - 1; i > j; i--) X[(long)i * m + j] = 0;
         for (i = j; i >= 0; i--) {
-            real s = i == j ? 1 : 0;
-            for (k = i + 1; k <= j; k++) s -= D[(long)i * m + k] * X[(long)k * m + j];
-            X[(long)i * m + j] = s / D[(long)i * m + i];
+            __global const real *di = D + (long)i * m;
+            real s0 = i == j ? 1 : 0, s1 = 0, s2 = 0, s3 = 0;
+            for (k = i + 1; k + 3 <= j; k += 4) {
+                s0 -= di[k] * X[(long)k * m + j];
+                s1 -= di[k + 1] * X[(long)(k + 1) * m + j];
+                s2 -= di[k + 2] * X[(long)(k + 2) * m + j];
+                s3 -= di[k + 3] * X[(long)(k + 3) * m + j];
+            }
+            for (; k <= j; k++) s0 -= di[k] * X[(long)k * m + j];
+            X[(long)i * m + j] = ((s0 + s1) + (s2 + s3)) / di[i];
         }
     }
 }
