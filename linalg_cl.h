@@ -448,7 +448,7 @@ typedef struct lcl_bmat {
     void *val;                  /* nnzb * m * m values: block e at e*m*m, row-major */
 } lcl_bmat;
 typedef enum lcl_bklu_schedule {
-    LCL_BKLU_SCHEDULE_DEFAULT = 0,  /* the faster measured: dynamic */
+    LCL_BKLU_SCHEDULE_DEFAULT = 0,  /* the fastest measured: static (2 H100s, BENCHMARKS.md) */
     LCL_BKLU_STATIC,            /* the thesis: each level's columns split evenly in linear chunks */
     LCL_BKLU_AFFINITY,          /* each column to the device holding most of its dependencies */
     LCL_BKLU_DYNAMIC            /* list scheduling: a ready column to the device free first */
@@ -11717,7 +11717,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         }
         cost[k] = c;
     }
-    lcl__bklu_assign(N, S->opts.schedule == LCL_BKLU_SCHEDULE_DEFAULT ? LCL_BKLU_DYNAMIC : S->opts.schedule, nd, D->owner, cost, load, cols);
+    lcl__bklu_assign(N, S->opts.schedule == LCL_BKLU_SCHEDULE_DEFAULT ? LCL_BKLU_STATIC : S->opts.schedule, nd, D->owner, cost, load, cols);
     for (k = 0; k < n; k++)
         for (p = 0; p < N->ucnt[k]; p++) {
             int64_t j = N->slotrow[N->colp[k] + p];
