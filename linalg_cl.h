@@ -429,10 +429,15 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
    or rows (by_row 1), indices sorted and unique within each column (row), each block M x M
    row-major, the blocks in ptr order. Backends: serial; OpenMP runs independent block columns
    (levels of the column DAG) on the threads, and a narrow level's blocks inside one column;
-   OpenCL runs the factorization on the context's devices (opts.devices), columns scheduled
-   statically per level (the thesis) or dynamically, factors kept on the devices when they fit and
-   otherwise evicted after their last use (and replaced, Belady's OPT, when even that does not
-   fit); opts.mem_limit caps the device memory used. Errors: block-size or pattern mismatch
+   OpenCL runs the numeric phase on the context's devices (opts.devices; a context that auto chose
+   CPU OpenCL devices runs it on the host's OpenMP threads, as the dense routines), a level's
+   columns split among them (opts.schedule) and batched per device (one launch per step of all its
+   columns), A's blocks of the next level written while a level computes. The factors stay on the
+   devices when they fit (the first solve then fetches them); otherwise each column is read back
+   after its level and its L blocks dropped after their last use on that device (zero-column
+   transfer), resident ones replaced by Belady's rule when even that does not fit, and a column
+   whose dependencies do not fit together takes them one at a time; opts.mem_limit caps the device
+   memory used. Solves run on the host. Errors: block-size or pattern mismatch
    LCL_ERR_DIMENSION / LCL_ERR_INVALID_ARGUMENT; NaN or Inf LCL_ERR_NAN; a singular pivot block
    LCL_ERR_SINGULAR with info.singular_col (block column of A), info.singular_row (block row of A
    pivotal there) and info.singular_index (0-based row inside the block); too little device memory
@@ -10623,6 +10628,17 @@ LCL__PRIVATE lcl_status lcl__bklu_matches(lcl_context *ctx, const char *fn, cons
     return LCL_OK;
 }
 
+/* host threads: the context's, or OpenMP's where auto found only CPU OpenCL devices (as dense) */
+LCL__PRIVATE int lcl__bklu_threads(const lcl_context *ctx) {
+#ifdef _OPENMP
+    if (ctx && ctx->dense_cpu) {
+        int t = ctx->num_threads > 0 ? ctx->num_threads : omp_get_max_threads();
+        return t < 1 ? 1 : t;
+    }
+#endif
+    return lcl__ctx_threads(ctx);
+}
+
 LCL__PRIVATE void lcl__bklu_info(const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, lcl_bklu_info *info) {
     int64_t k, nu = 0;
     if (!info) return;
@@ -10644,7 +10660,7 @@ LCL__PRIVATE lcl_status lcl__bklu_run(lcl_context *ctx, const char *fn, const lc
                                       lcl_bklu_numeric *N, lcl_bklu_info *info) {
     lcl_status st = LCL_OK;
     /* the device path reads A's blocks itself (and checks them there): the host takes F only */
-    int dev = ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0;
+    int dev = ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0 && !ctx->dense_cpu;
     int64_t bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(S, A, N, !dev) : lcl__bklu_gather_d(S, A, N, !dev);
     if (info) lcl__bklu_info(S, N, info);
     if (bad >= 0) {
@@ -10695,7 +10711,7 @@ LCL_API lcl_status lcl_bklu_factor(lcl_context *ctx, const lcl_bklu_symbolic *S,
     N->mm = S->m * S->m;
     N->hash = S->hash;
     N->nopivot = S->opts.nopivot != 0;
-    N->nth = lcl__ctx_threads(ctx);
+    N->nth = lcl__bklu_threads(ctx);
     if (!(jv = (double *)lcl__alloc(ctx, "block LU representatives", (size_t)S->nnzb + 1, sizeof(double), &st))) goto fail;
     if ((st = lcl__bklu_rep(ctx, fn, S, A, jv)) != LCL_OK) goto fail;
     J.dtype = LCL_F64;
@@ -10748,8 +10764,8 @@ LCL_API lcl_status lcl_bklu_refactor(lcl_context *ctx, const lcl_bklu_symbolic *
     if ((st = lcl__bklu_matches(ctx, fn, S, A)) != LCL_OK) return st;
     if (A->dtype != N->dtype || N->hash != S->hash)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the numeric object was factored from another pattern or dtype", fn);
-    if (lcl__ctx_threads(ctx) > N->nth)
-        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %d threads, the numeric object was made for %d", fn, lcl__ctx_threads(ctx),
+    if (lcl__bklu_threads(ctx) > N->nth)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %d threads, the numeric object was made for %d", fn, lcl__bklu_threads(ctx),
                          N->nth);
     return lcl__bklu_run(ctx, fn, S, A, N, info);
 }
@@ -11196,7 +11212,7 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
 LCL__PRIVATE lcl_status lcl__bklu_dev_open(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N,
                                            lcl__bklu_dev *v, int64_t need_res, int64_t need_min, int *resident) {
     lcl__device *d = v->d;
-    size_t fb = lcl__bklu_fbytes(N), aux = (size_t)N->n * (size_t)N->m * 8 + (size_t)N->n * 4 + ((size_t)1 << 20);
+    size_t fb = lcl__bklu_fbytes(N), aux = (size_t)N->n * (size_t)N->m * 8 + (size_t)N->n * 4 + ((size_t)1 << 16);
     double budget = S->opts.mem_limit > 0 ? (double)S->opts.mem_limit : 0.9 * (double)d->info.global_mem;
     int64_t fit = budget > (double)aux ? (int64_t)((budget - (double)aux) / (double)fb) : 0, per, want, got = 0, i;
     lcl_status st;
@@ -11655,7 +11671,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     lcl__device *d = NULL;
     int nd, i, resident = 1;
     (void)info;
-    if (!ctx || ctx->backend != LCL_BACKEND_OPENCL || ctx->ndev < 1) return 0;
+    if (!ctx || ctx->backend != LCL_BACKEND_OPENCL || ctx->ndev < 1 || ctx->dense_cpu) return 0;
     nd = S->opts.devices > 0 ? LCL__MIN(S->opts.devices, ctx->ndev) : ctx->ndev;
     for (i = 0; i < nd; i++)
         if (N->dtype == LCL_F64 && !ctx->dev[i].info.fp64) {
