@@ -8972,37 +8972,6 @@ LCL__PRIVATE int lcl__klu_lu_##S(lcl_context *ctx, const lcl_klu_symbolic *Sy, l
     } \
     return 0; \
 } \
-/* Refactor's sparse part of column j: X = B(:, j) in its block, then the updates of U(:, j)'s \
-   entries Up[j] .. e1-1 in order, their values into Ux. Returns their max |value|, *am that of \
-   B(:, j) in its block (lcl__klu_acc_col). */ \
-LCL__PRIVATE double lcl__klu_spcol_##S(lcl_klu_numeric *N, int64_t j, int64_t e1, T *X, double *flops, double *am) { \
-    const T *cx = (const T *)N->Cx, *Lx = (const T *)N->Lx; \
-    const int32_t *Li = N->Li, *Ci = N->Ci, *Ui = N->Ui; \
-    const int64_t *Lp = N->Lp; \
-    T *Ux = (T *)N->Ux; \
-    int64_t p, e, fl = 0; \
-    double a = 0, u = 0; \
-    for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) { \
-        T v = cx[p]; \
-        X[Ci[p]] = v; \
-        a = LCL__MAX(a, LCL__ABS((double)v)); \
-    } \
-    for (e = N->Up[j]; e < e1; e++) { \
-        int32_t k = Ui[e]; \
-        T xk = X[k]; \
-        X[k] = 0; \
-        Ux[e] = xk; \
-        u = LCL__MAX(u, LCL__ABS((double)xk)); \
-        if (xk != 0) { \
-            int64_t p1 = Lp[k + 1]; \
-            for (p = Lp[k]; p < p1; p++) X[Li[p]] -= Lx[p] * xk; \
-            fl += p1 - Lp[k]; \
-        } \
-    } \
-    *flops += 2.0 * (double)fl; \
-    *am = a; \
-    return u; \
-} \
 /* column j's max |B(:, j) in its block| and max |U(:, j)| off the diagonal (entries Up[j] .. \
    e1-1; the rest are added by the caller), from the stored values, for lcl__klu_acc_col */ \
 LCL__PRIVATE double lcl__klu_colmax_##S(const lcl_klu_numeric *N, int64_t j, int64_t e1, double *am) { \
@@ -9014,6 +8983,70 @@ LCL__PRIVATE double lcl__klu_colmax_##S(const lcl_klu_numeric *N, int64_t j, int
     *am = a; \
     return u; \
 } \
+/* Column j of refactor when it has no update and no L (1x1 blocks, mostly): B(:, j)'s only entry \
+   in its block is the pivot, am = um = d. Returns 1 on a zero pivot, -1 for any other column \
+   (lcl__klu_recol), kept apart so that its callers run these without recol's set-up. */ \
+LCL__PRIVATE int lcl__klu_re1_##S(lcl_klu_numeric *N, int64_t j, lcl__klu_acc *acc) { \
+    T pv; \
+    double d; \
+    if (N->Lp[j] != N->Lp[j + 1] || N->Up[j] != N->Up[j + 1]) return -1; \
+    pv = N->Cd[j] < N->Cp[j + 1] ? ((const T *)N->Cx)[N->Cd[j]] : 0; \
+    if (pv == 0) return 1; \
+    ((T *)N->Ud)[j] = pv; \
+    d = LCL__ABS((double)pv); \
+    lcl__klu_acc_col(acc, d, d, d); \
+    return 0; \
+} \
+/* Column j of refactor through the work vector X (zero on entry and on return): X = B(:, j) in \
+   its block, the updates of U(:, j)'s entries in order (their values into Ux), the pivot, L(:, j). \
+   The serial and the OpenMP refactor both run this, so their results are bitwise equal. Returns 1 \
+   on a zero pivot. Column c >= 0 of a dense tail (lcl__klu_retail): only the sparse part, U's \
+   entries up to Up[j + 1] - c, the tail's rows left in X. */ \
+LCL__PRIVATE int lcl__klu_recol_##S(lcl_klu_numeric *N, int64_t j, T *X, lcl__klu_acc *acc, int64_t c) { \
+    const T *cx = (const T *)N->Cx; \
+    const int32_t *Li = N->Li, *Ci = N->Ci, *Ui = N->Ui; \
+    const int64_t *Lp = N->Lp; \
+    T *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, pv; \
+    int64_t p, e, fl = 0, p0 = Lp[j], p1 = Lp[j + 1], e0 = N->Up[j], e1 = N->Up[j + 1] - LCL__MAX(c, 0); \
+    double am = 0, um = 0, mx, d; \
+    for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) { \
+        T v = cx[p]; \
+        X[Ci[p]] = v; \
+        am = LCL__MAX(am, LCL__ABS((double)v)); \
+    } \
+    for (e = e0; e < e1; e++) { \
+        int32_t k = Ui[e]; \
+        T xk = X[k]; \
+        X[k] = 0; \
+        Ux[e] = xk; \
+        um = LCL__MAX(um, LCL__ABS((double)xk)); \
+        if (xk != 0) { \
+            int64_t q1 = Lp[k + 1]; \
+            for (p = Lp[k]; p < q1; p++) X[Li[p]] -= Lx[p] * xk; \
+            fl += q1 - Lp[k]; \
+        } \
+    } \
+    if (c >= 0) { acc->flops += 2.0 * (double)fl; return 0; } \
+    pv = X[j]; \
+    X[j] = 0; \
+    if (pv == 0) { \
+        for (p = p0; p < p1; p++) X[Li[p]] = 0; \
+        return 1; \
+    } \
+    d = mx = LCL__ABS((double)pv); \
+    for (p = p0; p < p1; p++) { \
+        T v = X[Li[p]]; \
+        mx = LCL__MAX(mx, LCL__ABS((double)v)); \
+        Lx[p] = v / pv; \
+        X[Li[p]] = 0; \
+    } \
+    if (d < N->tol * mx) acc->unstable = 1; \
+    ((T *)N->Ud)[j] = pv; \
+    lcl__klu_acc_col(acc, am, um, d); \
+    acc->flops += 2.0 * (double)fl; \
+    acc->flops += (double)(p1 - p0); \
+    return 0; \
+} \
 /* Refactor of block b's dense tail (columns j0 = tail[b] .. k2-1, layout of lcl__klu_tail), after \
    the block's other columns: each tail column's sparse part into U and its rows j0 .. k2-1 into \
    D, a dense LU of D without pivoting (the factor's order), D back into L and U. Returns 0, or 1 \
@@ -9021,14 +9054,14 @@ LCL__PRIVATE double lcl__klu_colmax_##S(const lcl_klu_numeric *N, int64_t j, int
 LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t b, lcl__klu_acc *acc, int64_t *bad) { \
     int64_t j0 = N->tail[b], k2 = Sy->R[b + 1], t = k2 - j0, j, c, r, info; \
     T *X = (T *)N->X, *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, *D = (T *)N->D; \
-    double lim = 1 / N->tol, am; \
+    double lim = 1 / N->tol; \
     /* the solves leave values in X; the sparse loop never reads a row before writing it (a row's \
        first entry in L + U is an entry of B), but the gather below reads every tail row */ \
     for (r = j0; r < k2; r++) X[r] = 0; \
     for (j = j0; j < k2; j++) { \
         T *dc = D + (j - j0) * t; \
         c = j - j0; \
-        lcl__klu_spcol_##S(N, j, N->Up[j + 1] - c, X, &acc->flops, &am); \
+        lcl__klu_recol_##S(N, j, X, acc, c); \
         for (r = 0; r < t; r++) { dc[r] = X[j0 + r]; X[j0 + r] = 0; } \
     } \
     info = lcl__klu_dense_lu(N, t, 0); \
@@ -9036,7 +9069,7 @@ LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric
     for (c = 0; c < t; c++) { \
         const T *dc = D + c * t; \
         T *ux = Ux + N->Up[j0 + c + 1] - c, *lx = Lx + N->Lp[j0 + c] - (c + 1); \
-        double um = lcl__klu_colmax_##S(N, j0 + c, N->Up[j0 + c + 1] - c, &am); \
+        double am, um = lcl__klu_colmax_##S(N, j0 + c, N->Up[j0 + c + 1] - c, &am); \
         for (r = 0; r < c; r++) { ux[r] = dc[r]; um = LCL__MAX(um, LCL__ABS((double)dc[r])); } \
         ((T *)N->Ud)[j0 + c] = dc[c]; \
         lcl__klu_acc_col(acc, am, um, LCL__ABS((double)dc[c])); \
@@ -9048,38 +9081,6 @@ LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric
     acc->flops += 2.0 / 3.0 * (double)t * (double)t * (double)t; \
     return 0; \
 } \
-/* Column j of refactor through the work vector X (zero on entry and on return): the serial and \
-   the OpenMP refactor both run this, so their results are bitwise equal. Returns 1 on a zero pivot. */ \
-LCL__PRIVATE int lcl__klu_recol_##S(lcl_klu_numeric *N, int64_t j, T *X, lcl__klu_acc *acc) { \
-    const int32_t *Li = N->Li; \
-    T *Lx = (T *)N->Lx, pv; \
-    int64_t p, p0 = N->Lp[j], p1 = N->Lp[j + 1]; \
-    double mx, am, um, d; \
-    if (p0 == p1 && N->Up[j] == N->Up[j + 1]) {   /* no update, no L: B(:, j)'s only entry in its block \
-                                                    is the pivot (1x1 blocks), am = um = d */ \
-        pv = N->Cd[j] < N->Cp[j + 1] ? ((const T *)N->Cx)[N->Cd[j]] : 0; \
-        if (pv == 0) return 1; \
-        ((T *)N->Ud)[j] = pv; \
-        d = LCL__ABS((double)pv); \
-        lcl__klu_acc_col(acc, d, d, d); \
-        return 0; \
-    } \
-    um = lcl__klu_spcol_##S(N, j, N->Up[j + 1], X, &acc->flops, &am); \
-    pv = X[j]; \
-    X[j] = 0; \
-    d = mx = LCL__ABS((double)pv); \
-    for (p = p0; p < p1; p++) mx = LCL__MAX(mx, LCL__ABS((double)X[Li[p]])); \
-    if (pv == 0) { \
-        for (p = p0; p < p1; p++) X[Li[p]] = 0; \
-        return 1; \
-    } \
-    if (d < N->tol * mx) acc->unstable = 1; \
-    ((T *)N->Ud)[j] = pv; \
-    lcl__klu_acc_col(acc, am, um, d); \
-    for (p = p0; p < p1; p++) { Lx[p] = X[Li[p]] / pv; X[Li[p]] = 0; } \
-    acc->flops += (double)(p1 - p0); \
-    return 0; \
-} \
 /* The same factorization with the patterns and pivots fixed (Ci already pivoted): no search, no \
    allocation. Returns 0, or 1 with *bad = the column of a zero pivot; *unstable set when a pivot \
    fails the threshold test against its column. */ \
@@ -9087,8 +9088,11 @@ LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *
     int64_t b, j; \
     for (b = 0; b < Sy->nblocks; b++) { \
         int64_t k2 = Sy->R[b + 1]; \
-        for (j = Sy->R[b]; j < N->tail[b]; j++) \
-            if (lcl__klu_recol_##S(N, j, (T *)N->X, acc)) { *bad = j; return 1; } \
+        for (j = Sy->R[b]; j < N->tail[b]; j++) { \
+            int r = lcl__klu_re1_##S(N, j, acc); \
+            if (r < 0) r = lcl__klu_recol_##S(N, j, (T *)N->X, acc, -1); \
+            if (r) { *bad = j; return 1; } \
+        } \
         if (N->tail[b] < k2 && lcl__klu_retail_##S(Sy, N, b, acc, bad)) return 1; \
     } \
     return 0; \
@@ -9126,7 +9130,9 @@ LCL__PRIVATE int lcl__klu_relu_omp_##S(const lcl_klu_symbolic *Sy, lcl_klu_numer
             for (q = N->chunkp[c]; q < N->chunkp[c + 1]; q++) { \
                 int64_t j = N->sched[q]; \
                 lcl__klu_wait(N, j, ep); \
-                if (lcl__klu_recol_##S(N, j, X, &a)) first = LCL__MIN(first, j); \
+                int r = lcl__klu_re1_##S(N, j, &a); \
+                if (r < 0) r = lcl__klu_recol_##S(N, j, X, &a, -1); \
+                if (r) first = LCL__MIN(first, j); \
                 LCL__OMP(omp flush) \
                 LCL__OMP(omp atomic write) \
                 N->done[j] = ep; \
@@ -9557,7 +9563,8 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
                          A->dtype != N->dtype ? "dtype is" : "pattern or symbolic analysis is");
     if ((st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) return st;
     lcl__klu_acc_init(&acc);
-    r = lcl__klu_cl_refactor(ctx, S, N, &acc.flops, &acc.unstable, &bad, &st);
+    /* without a device copy or an OpenCL context the device has nothing to do (nor mark stale) */
+    r = N->cl || (ctx && ctx->backend == LCL_BACKEND_OPENCL) ? lcl__klu_cl_refactor(ctx, S, N, &acc.flops, &acc.unstable, &bad, &st) : -1;
     if (r < 0) {
         nt = LCL__MIN(lcl__ctx_threads(ctx), N->nth);
         if (nt > 1 && N->nchunk > 0)
