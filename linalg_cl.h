@@ -9050,7 +9050,7 @@ LCL__PRIVATE int lcl__klu_recol_##S(lcl_klu_numeric *N, int64_t j, T *X, lcl__kl
 /* Refactor of block b's dense tail (columns j0 = tail[b] .. k2-1, layout of lcl__klu_tail), after \
    the block's other columns: each tail column's sparse part into U and its rows j0 .. k2-1 into \
    D, a dense LU of D without pivoting (the factor's order), D back into L and U. Returns 0, or 1 \
-   with *bad = the column of a zero pivot; *unstable when an L entry exceeds 1 / tol. */ \
+   with *bad = the column of a zero pivot; acc->unstable when an L entry exceeds 1 / tol. */ \
 LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t b, lcl__klu_acc *acc, int64_t *bad) { \
     int64_t j0 = N->tail[b], k2 = Sy->R[b + 1], t = k2 - j0, j, c, r, info; \
     T *X = (T *)N->X, *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, *D = (T *)N->D; \
@@ -9082,8 +9082,8 @@ LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric
     return 0; \
 } \
 /* The same factorization with the patterns and pivots fixed (Ci already pivoted): no search, no \
-   allocation. Returns 0, or 1 with *bad = the column of a zero pivot; *unstable set when a pivot \
-   fails the threshold test against its column. */ \
+   allocation. Returns 0, or 1 with *bad = the column of a zero pivot; acc->unstable set when a \
+   pivot fails the threshold test against its column. */ \
 LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, lcl__klu_acc *acc, int64_t *bad) { \
     int64_t b, j; \
     for (b = 0; b < Sy->nblocks; b++) { \
@@ -9129,8 +9129,9 @@ LCL__PRIVATE int lcl__klu_relu_omp_##S(const lcl_klu_symbolic *Sy, lcl_klu_numer
             if (c >= N->nchunk) break; \
             for (q = N->chunkp[c]; q < N->chunkp[c + 1]; q++) { \
                 int64_t j = N->sched[q]; \
+                int r; \
                 lcl__klu_wait(N, j, ep); \
-                int r = lcl__klu_re1_##S(N, j, &a); \
+                r = lcl__klu_re1_##S(N, j, &a); \
                 if (r < 0) r = lcl__klu_recol_##S(N, j, X, &a, -1); \
                 if (r) first = LCL__MIN(first, j); \
                 LCL__OMP(omp flush) \
@@ -9563,8 +9564,8 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
                          A->dtype != N->dtype ? "dtype is" : "pattern or symbolic analysis is");
     if ((st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) return st;
     lcl__klu_acc_init(&acc);
-    /* without a device copy or an OpenCL context the device has nothing to do (nor mark stale) */
-    r = N->cl || (ctx && ctx->backend == LCL_BACKEND_OPENCL) ? lcl__klu_cl_refactor(ctx, S, N, &acc.flops, &acc.unstable, &bad, &st) : -1;
+    r = -1;   /* without a device copy or an OpenCL context the device has nothing to do (nor mark stale) */
+    if (N->cl || (ctx && ctx->backend == LCL_BACKEND_OPENCL)) r = lcl__klu_cl_refactor(ctx, S, N, &acc.flops, &acc.unstable, &bad, &st);
     if (r < 0) {
         nt = LCL__MIN(lcl__ctx_threads(ctx), N->nth);
         if (nt > 1 && N->nchunk > 0)
