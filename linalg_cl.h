@@ -8983,19 +8983,30 @@ LCL__PRIVATE double lcl__klu_colmax_##S(const lcl_klu_numeric *N, int64_t j, int
     *am = a; \
     return u; \
 } \
-/* Column j of refactor when it has no update and no L (1x1 blocks, mostly): B(:, j)'s only entry \
-   in its block is the pivot, am = um = d. Returns 1 on a zero pivot, -1 for any other column \
-   (lcl__klu_recol), kept apart so that its callers run these without recol's set-up. */ \
-LCL__PRIVATE int lcl__klu_re1_##S(lcl_klu_numeric *N, int64_t j, lcl__klu_acc *acc) { \
-    T pv; \
-    double d; \
-    if (N->Lp[j] != N->Lp[j + 1] || N->Up[j] != N->Up[j + 1]) return -1; \
-    pv = N->Cd[j] < N->Cp[j + 1] ? ((const T *)N->Cx)[N->Cd[j]] : 0; \
-    if (pv == 0) return 1; \
-    ((T *)N->Ud)[j] = pv; \
-    d = LCL__ABS((double)pv); \
-    lcl__klu_acc_col(acc, d, d, d); \
-    return 0; \
+/* Refactor of columns j, j + 1, ... (before j1) while they have no update and no L (1x1 blocks, \
+   mostly): B(:, j)'s only entry in its block is the pivot (am = um = d: growth unchanged). Returns \
+   the first column it leaves to lcl__klu_recol: with an update or L, a zero pivot, or j1. Apart \
+   from recol, and over runs of such columns, as a circuit matrix has thousands of them. */ \
+LCL__PRIVATE int64_t lcl__klu_re1_##S(lcl_klu_numeric *N, int64_t j, int64_t j1, lcl__klu_acc *acc) { \
+    const int64_t *Lp = N->Lp, *Up = N->Up, *Cp = N->Cp, *Cd = N->Cd; \
+    const T *cx = (const T *)N->Cx; \
+    T *Ud = (T *)N->Ud; \
+    double dmin, dmax; \
+    if (j >= j1 || Lp[j] != Lp[j + 1] || Up[j] != Up[j + 1]) return j; \
+    dmin = acc->dmin; \
+    dmax = acc->dmax; \
+    for (; j < j1; j++) { \
+        T pv; \
+        double d; \
+        if (Lp[j] != Lp[j + 1] || Up[j] != Up[j + 1] || Cd[j] == Cp[j + 1] || (pv = cx[Cd[j]]) == 0) break; \
+        Ud[j] = pv; \
+        d = fabs((double)pv); \
+        dmin = LCL__MIN(dmin, d); \
+        dmax = LCL__MAX(dmax, d); \
+    } \
+    acc->dmin = dmin; \
+    acc->dmax = dmax; \
+    return j; \
 } \
 /* Column j of refactor through the work vector X (zero on entry and on return): X = B(:, j) in \
    its block, the updates of U(:, j)'s entries in order (their values into Ux), the pivot, L(:, j). \
@@ -9012,14 +9023,14 @@ LCL__PRIVATE int lcl__klu_recol_##S(lcl_klu_numeric *N, int64_t j, T *X, lcl__kl
     for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) { \
         T v = cx[p]; \
         X[Ci[p]] = v; \
-        am = LCL__MAX(am, LCL__ABS((double)v)); \
+        am = LCL__MAX(am, fabs((double)v)); \
     } \
     for (e = e0; e < e1; e++) { \
         int32_t k = Ui[e]; \
         T xk = X[k]; \
         X[k] = 0; \
         Ux[e] = xk; \
-        um = LCL__MAX(um, LCL__ABS((double)xk)); \
+        um = LCL__MAX(um, fabs((double)xk)); \
         if (xk != 0) { \
             int64_t q1 = Lp[k + 1]; \
             for (p = Lp[k]; p < q1; p++) X[Li[p]] -= Lx[p] * xk; \
@@ -9036,7 +9047,7 @@ LCL__PRIVATE int lcl__klu_recol_##S(lcl_klu_numeric *N, int64_t j, T *X, lcl__kl
     d = mx = LCL__ABS((double)pv); \
     for (p = p0; p < p1; p++) { \
         T v = X[Li[p]]; \
-        mx = LCL__MAX(mx, LCL__ABS((double)v)); \
+        mx = LCL__MAX(mx, fabs((double)v)); \
         Lx[p] = v / pv; \
         X[Li[p]] = 0; \
     } \
@@ -9085,15 +9096,19 @@ LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric
    allocation. Returns 0, or 1 with *bad = the column of a zero pivot; acc->unstable set when a \
    pivot fails the threshold test against its column. */ \
 LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, lcl__klu_acc *acc, int64_t *bad) { \
-    int64_t b, j; \
-    for (b = 0; b < Sy->nblocks; b++) { \
-        int64_t k2 = Sy->R[b + 1]; \
-        for (j = Sy->R[b]; j < N->tail[b]; j++) { \
-            int r = lcl__klu_re1_##S(N, j, acc); \
-            if (r < 0) r = lcl__klu_recol_##S(N, j, (T *)N->X, acc, -1); \
-            if (r) { *bad = j; return 1; } \
+    int64_t b, j = 0, j1; \
+    for (b = 0; b <= Sy->nblocks; b++) { \
+        if (b < Sy->nblocks && N->tail[b] == Sy->R[b + 1]) continue;   /* no dense tail: joins the run */ \
+        j1 = b < Sy->nblocks ? N->tail[b] : N->n; \
+        while (j < j1) {   /* the columns of the blocks since the last tail, up to block b's tail */ \
+            j = lcl__klu_re1_##S(N, j, j1, acc); \
+            if (j < j1 && lcl__klu_recol_##S(N, j, (T *)N->X, acc, -1)) { *bad = j; return 1; } \
+            j++; \
         } \
-        if (N->tail[b] < k2 && lcl__klu_retail_##S(Sy, N, b, acc, bad)) return 1; \
+        if (b < Sy->nblocks) { \
+            if (lcl__klu_retail_##S(Sy, N, b, acc, bad)) return 1; \
+            j = Sy->R[b + 1]; \
+        } \
     } \
     return 0; \
 } \
@@ -9129,11 +9144,8 @@ LCL__PRIVATE int lcl__klu_relu_omp_##S(const lcl_klu_symbolic *Sy, lcl_klu_numer
             if (c >= N->nchunk) break; \
             for (q = N->chunkp[c]; q < N->chunkp[c + 1]; q++) { \
                 int64_t j = N->sched[q]; \
-                int r; \
                 lcl__klu_wait(N, j, ep); \
-                r = lcl__klu_re1_##S(N, j, &a); \
-                if (r < 0) r = lcl__klu_recol_##S(N, j, X, &a, -1); \
-                if (r) first = LCL__MIN(first, j); \
+                if (lcl__klu_re1_##S(N, j, j + 1, &a) == j && lcl__klu_recol_##S(N, j, X, &a, -1)) first = LCL__MIN(first, j); \
                 LCL__OMP(omp flush) \
                 LCL__OMP(omp atomic write) \
                 N->done[j] = ep; \
