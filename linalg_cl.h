@@ -8674,6 +8674,7 @@ struct lcl_klu_numeric {
     lcl__ws dws;
     int dnt;
     double growth, rcond;       /* of the last factor or refactor */
+    int64_t offpiv;             /* columns whose pivot row is not the diagonal one (fixed by factor) */
     int refine, refine_opt;     /* refinement steps of the solves (0: none), opts.refine */
     void *rb, *rr;              /* nth * n values each: a right-hand side and its residual, for refinement */
     double *racc;               /* nth * n: the residual, summed in double (thread t's at t n, as X) */
@@ -8693,6 +8694,25 @@ typedef struct lcl__klu_work {
     double flops;
     int64_t offpiv;
 } lcl__klu_work;
+/* a refactor's running results: flops, a pivot failing the threshold test, and lcl__klu_stats's
+   minimum of max |B(:, j)| / max |U(:, j)|, min and max |U_jj|, gathered column by column while
+   the values are hot (refactor makes no second pass); min and max are exact, so any order of the
+   columns (OpenMP) gives the serial values */
+typedef struct lcl__klu_acc {
+    double flops, growth, dmin, dmax;
+    int unstable;
+} lcl__klu_acc;
+LCL__PRIVATE void lcl__klu_acc_init(lcl__klu_acc *a) {
+    a->flops = 0; a->growth = 1; a->dmin = HUGE_VAL; a->dmax = 0; a->unstable = 0;
+}
+/* column j's share of the statistics: am = max |B(:, j) in its block|, um = max |U(:, j)| off the
+   diagonal, d = |U_jj| */
+LCL__PRIVATE void lcl__klu_acc_col(lcl__klu_acc *a, double am, double um, double d) {
+    um = LCL__MAX(um, d);
+    if (um > 0 && am < um) a->growth = LCL__MIN(a->growth, am / um);   /* else am / um >= 1 >= growth */
+    a->dmin = LCL__MIN(a->dmin, d);
+    a->dmax = LCL__MAX(a->dmax, d);
+}
 
 /* L (which 0) or U (1) to hold at least need entries: doubling, so factor reallocates O(log) times */
 LCL__PRIVATE int lcl__klu_grow(lcl_klu_numeric *N, int which, int64_t need, size_t es) {
@@ -8760,18 +8780,29 @@ LCL__PRIVATE int64_t lcl__klu_dense_lu(lcl_klu_numeric *N, int64_t t, int pivot)
    Returns -1, or the first entry of A (CSR position) that is NaN or Inf. */ \
 LCL__PRIVATE int64_t lcl__klu_gather_##S(const lcl_csr *A, lcl_klu_numeric *N) { \
     const T *a = (const T *)A->val; \
+    const int64_t *ptr = A->ptr, *amap = N->amap; \
     T *cx = (T *)N->Cx; \
+    double *Rs = N->Rs; \
+    int sum = N->scale == LCL_KLU_SCALE_SUM; \
     int64_t i, p; \
     for (i = 0; i < A->rows; i++) { \
-        double s = 0; \
+        int64_t p0 = ptr[i], p1 = ptr[i + 1]; \
+        double s = 0, z = 0;   /* z: the row's sum of |entries|, not finite if one is not (or on overflow) */ \
         T r = 1; \
-        for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) { \
-            double v = LCL__ABS((double)a[p]); \
-            if (!(v - v == 0)) return p; \
-            s = N->scale == LCL_KLU_SCALE_SUM ? s + v : LCL__MAX(s, v); \
-        } \
-        if (N->Rs) { N->Rs[i] = s > 0 ? s : 1; r = (T)(1 / N->Rs[i]); } \
-        for (p = A->ptr[i]; p < A->ptr[i + 1]; p++) cx[N->amap[p]] = a[p] * r; \
+        if (sum) { \
+            for (p = p0; p < p1; p++) s += fabs((double)a[p]); \
+            z = s; \
+        } else \
+            for (p = p0; p < p1; p++) { \
+                double v = fabs((double)a[p]); \
+                s = LCL__MAX(s, v); \
+                z += v; \
+            } \
+        if (!(z - z == 0)) \
+            for (p = p0; p < p1; p++) \
+                if (!(a[p] - a[p] == 0)) return p; \
+        if (Rs) { Rs[i] = s > 0 ? s : 1; r = (T)(1 / Rs[i]); } \
+        for (p = p0; p < p1; p++) cx[amap[p]] = a[p] * r; \
     } \
     return -1; \
 } \
@@ -8946,31 +8977,97 @@ LCL__PRIVATE int lcl__klu_lu_##S(lcl_context *ctx, const lcl_klu_symbolic *Sy, l
     } \
     return 0; \
 } \
-/* Refactor's sparse part of column j: X = B(:, j) in its block, then the updates of U(:, j)'s \
-   entries Up[j] .. e1-1 in order, their values into Ux */ \
-LCL__PRIVATE void lcl__klu_spcol_##S(lcl_klu_numeric *N, int64_t j, int64_t e1, T *X, double *flops) { \
-    const T *cx = (const T *)N->Cx, *Lx = (const T *)N->Lx; \
-    const int32_t *Li = N->Li; \
-    T *Ux = (T *)N->Ux; \
-    int64_t p, e; \
-    for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) X[N->Ci[p]] = cx[p]; \
-    for (e = N->Up[j]; e < e1; e++) { \
-        int32_t k = N->Ui[e]; \
+/* column j's max |B(:, j) in its block| and max |U(:, j)| off the diagonal (entries Up[j] .. \
+   e1-1; the rest are added by the caller), from the stored values, for lcl__klu_acc_col */ \
+LCL__PRIVATE double lcl__klu_colmax_##S(const lcl_klu_numeric *N, int64_t j, int64_t e1, double *am) { \
+    const T *cx = (const T *)N->Cx, *Ux = (const T *)N->Ux; \
+    double a = 0, u = 0; \
+    int64_t p; \
+    for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) a = LCL__MAX(a, LCL__ABS((double)cx[p])); \
+    for (p = N->Up[j]; p < e1; p++) u = LCL__MAX(u, LCL__ABS((double)Ux[p])); \
+    *am = a; \
+    return u; \
+} \
+/* Refactor of columns j, j + 1, ... (before j1) while they have no update and no L (1x1 blocks, \
+   mostly): B(:, j)'s only entry in its block is the pivot (am = um = d: growth unchanged). Returns \
+   the first column it leaves to lcl__klu_recol: with an update or L, a zero pivot, or j1. Apart \
+   from recol, and over runs of such columns, as a circuit matrix has thousands of them. */ \
+LCL__PRIVATE int64_t lcl__klu_re1_##S(lcl_klu_numeric *N, int64_t j, int64_t j1, lcl__klu_acc *acc) { \
+    const int64_t *Lp = N->Lp, *Up = N->Up, *Cp = N->Cp, *Cd = N->Cd; \
+    const T *cx = (const T *)N->Cx; \
+    T *Ud = (T *)N->Ud; \
+    double dmin, dmax; \
+    if (j >= j1 || Lp[j] != Lp[j + 1] || Up[j] != Up[j + 1]) return j; \
+    dmin = acc->dmin; \
+    dmax = acc->dmax; \
+    for (; j < j1; j++) { \
+        T pv; \
+        double d; \
+        if (Lp[j] != Lp[j + 1] || Up[j] != Up[j + 1] || Cd[j] == Cp[j + 1] || (pv = cx[Cd[j]]) == 0) break; \
+        Ud[j] = pv; \
+        d = fabs((double)pv); \
+        dmin = LCL__MIN(dmin, d); \
+        dmax = LCL__MAX(dmax, d); \
+    } \
+    acc->dmin = dmin; \
+    acc->dmax = dmax; \
+    return j; \
+} \
+/* Column j of refactor through the work vector X (zero on entry and on return): X = B(:, j) in \
+   its block, the updates of U(:, j)'s entries in order (their values into Ux), the pivot, L(:, j). \
+   The serial and the OpenMP refactor both run this, so their results are bitwise equal. Returns 1 \
+   on a zero pivot. Column c >= 0 of a dense tail (lcl__klu_retail): only the sparse part, U's \
+   entries up to Up[j + 1] - c, the tail's rows left in X. */ \
+LCL__PRIVATE int lcl__klu_recol_##S(lcl_klu_numeric *N, int64_t j, T *X, lcl__klu_acc *acc, int64_t c) { \
+    const T *cx = (const T *)N->Cx; \
+    const int32_t *Li = N->Li, *Ci = N->Ci, *Ui = N->Ui; \
+    const int64_t *Lp = N->Lp; \
+    T *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, pv; \
+    int64_t p, e, fl = 0, p0 = Lp[j], p1 = Lp[j + 1], e0 = N->Up[j], e1 = N->Up[j + 1] - LCL__MAX(c, 0); \
+    double am = 0, um = 0, mx, d; \
+    for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) { \
+        T v = cx[p]; \
+        X[Ci[p]] = v; \
+        am = LCL__MAX(am, fabs((double)v)); \
+    } \
+    for (e = e0; e < e1; e++) { \
+        int32_t k = Ui[e]; \
         T xk = X[k]; \
         X[k] = 0; \
         Ux[e] = xk; \
+        um = LCL__MAX(um, fabs((double)xk)); \
         if (xk != 0) { \
-            for (p = N->Lp[k]; p < N->Lp[k + 1]; p++) X[Li[p]] -= Lx[p] * xk; \
-            *flops += 2.0 * (double)(N->Lp[k + 1] - N->Lp[k]); \
+            int64_t q1 = Lp[k + 1]; \
+            for (p = Lp[k]; p < q1; p++) X[Li[p]] -= Lx[p] * xk; \
+            fl += q1 - Lp[k]; \
         } \
     } \
+    if (c >= 0) { acc->flops += 2.0 * (double)fl; return 0; } \
+    pv = X[j]; \
+    X[j] = 0; \
+    if (pv == 0) { \
+        for (p = p0; p < p1; p++) X[Li[p]] = 0; \
+        return 1; \
+    } \
+    d = mx = LCL__ABS((double)pv); \
+    for (p = p0; p < p1; p++) { \
+        T v = X[Li[p]]; \
+        mx = LCL__MAX(mx, fabs((double)v)); \
+        Lx[p] = v / pv; \
+        X[Li[p]] = 0; \
+    } \
+    if (d < N->tol * mx) acc->unstable = 1; \
+    ((T *)N->Ud)[j] = pv; \
+    lcl__klu_acc_col(acc, am, um, d); \
+    acc->flops += 2.0 * (double)fl; \
+    acc->flops += (double)(p1 - p0); \
+    return 0; \
 } \
 /* Refactor of block b's dense tail (columns j0 = tail[b] .. k2-1, layout of lcl__klu_tail), after \
    the block's other columns: each tail column's sparse part into U and its rows j0 .. k2-1 into \
    D, a dense LU of D without pivoting (the factor's order), D back into L and U. Returns 0, or 1 \
-   with *bad = the column of a zero pivot; *unstable when an L entry exceeds 1 / tol. */ \
-LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t b, double *flops, int *unstable, \
-                                     int64_t *bad) { \
+   with *bad = the column of a zero pivot; acc->unstable when an L entry exceeds 1 / tol. */ \
+LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int64_t b, lcl__klu_acc *acc, int64_t *bad) { \
     int64_t j0 = N->tail[b], k2 = Sy->R[b + 1], t = k2 - j0, j, c, r, info; \
     T *X = (T *)N->X, *Lx = (T *)N->Lx, *Ux = (T *)N->Ux, *D = (T *)N->D; \
     double lim = 1 / N->tol; \
@@ -8980,7 +9077,7 @@ LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric
     for (j = j0; j < k2; j++) { \
         T *dc = D + (j - j0) * t; \
         c = j - j0; \
-        lcl__klu_spcol_##S(N, j, N->Up[j + 1] - c, X, flops); \
+        lcl__klu_recol_##S(N, j, X, acc, c); \
         for (r = 0; r < t; r++) { dc[r] = X[j0 + r]; X[j0 + r] = 0; } \
     } \
     info = lcl__klu_dense_lu(N, t, 0); \
@@ -8988,49 +9085,35 @@ LCL__PRIVATE int lcl__klu_retail_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric
     for (c = 0; c < t; c++) { \
         const T *dc = D + c * t; \
         T *ux = Ux + N->Up[j0 + c + 1] - c, *lx = Lx + N->Lp[j0 + c] - (c + 1); \
-        for (r = 0; r < c; r++) ux[r] = dc[r]; \
+        double am, um = lcl__klu_colmax_##S(N, j0 + c, N->Up[j0 + c + 1] - c, &am); \
+        for (r = 0; r < c; r++) { ux[r] = dc[r]; um = LCL__MAX(um, LCL__ABS((double)dc[r])); } \
         ((T *)N->Ud)[j0 + c] = dc[c]; \
+        lcl__klu_acc_col(acc, am, um, LCL__ABS((double)dc[c])); \
         for (r = c + 1; r < t; r++) { \
             lx[r] = dc[r]; \
-            if (LCL__ABS((double)dc[r]) > lim) *unstable = 1; \
+            if (LCL__ABS((double)dc[r]) > lim) acc->unstable = 1; \
         } \
     } \
-    *flops += 2.0 / 3.0 * (double)t * (double)t * (double)t; \
-    return 0; \
-} \
-/* Column j of refactor through the work vector X (zero on entry and on return): the serial and \
-   the OpenMP refactor both run this, so their results are bitwise equal. Returns 1 on a zero pivot. */ \
-LCL__PRIVATE int lcl__klu_recol_##S(lcl_klu_numeric *N, int64_t j, T *X, double *flops, int *unstable) { \
-    const int32_t *Li = N->Li; \
-    T *Lx = (T *)N->Lx, pv; \
-    int64_t p; \
-    double mx; \
-    lcl__klu_spcol_##S(N, j, N->Up[j + 1], X, flops); \
-    pv = X[j]; \
-    X[j] = 0; \
-    mx = LCL__ABS((double)pv); \
-    for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) mx = LCL__MAX(mx, LCL__ABS((double)X[Li[p]])); \
-    if (pv == 0) { \
-        for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) X[Li[p]] = 0; \
-        return 1; \
-    } \
-    if (LCL__ABS((double)pv) < N->tol * mx) *unstable = 1; \
-    ((T *)N->Ud)[j] = pv; \
-    for (p = N->Lp[j]; p < N->Lp[j + 1]; p++) { Lx[p] = X[Li[p]] / pv; X[Li[p]] = 0; } \
-    *flops += (double)(N->Lp[j + 1] - N->Lp[j]); \
+    acc->flops += 2.0 / 3.0 * (double)t * (double)t * (double)t; \
     return 0; \
 } \
 /* The same factorization with the patterns and pivots fixed (Ci already pivoted): no search, no \
-   allocation. Returns 0, or 1 with *bad = the column of a zero pivot; *unstable set when a pivot \
-   fails the threshold test against its column. */ \
-LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, double *flops, int *unstable, \
-                                   int64_t *bad) { \
-    int64_t b, j; \
-    for (b = 0; b < Sy->nblocks; b++) { \
-        int64_t k2 = Sy->R[b + 1]; \
-        for (j = Sy->R[b]; j < N->tail[b]; j++) \
-            if (lcl__klu_recol_##S(N, j, (T *)N->X, flops, unstable)) { *bad = j; return 1; } \
-        if (N->tail[b] < k2 && lcl__klu_retail_##S(Sy, N, b, flops, unstable, bad)) return 1; \
+   allocation. Returns 0, or 1 with *bad = the column of a zero pivot; acc->unstable set when a \
+   pivot fails the threshold test against its column. */ \
+LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, lcl__klu_acc *acc, int64_t *bad) { \
+    int64_t b, j = 0, j1; \
+    for (b = 0; b <= Sy->nblocks; b++) { \
+        if (b < Sy->nblocks && N->tail[b] == Sy->R[b + 1]) continue;   /* no dense tail: joins the run */ \
+        j1 = b < Sy->nblocks ? N->tail[b] : N->n; \
+        while (j < j1) {   /* the columns of the blocks since the last tail, up to block b's tail */ \
+            j = lcl__klu_re1_##S(N, j, j1, acc); \
+            if (j < j1 && lcl__klu_recol_##S(N, j, (T *)N->X, acc, -1)) { *bad = j; return 1; } \
+            j++; \
+        } \
+        if (b < Sy->nblocks) { \
+            if (lcl__klu_retail_##S(Sy, N, b, acc, bad)) return 1; \
+            j = Sy->R[b + 1]; \
+        } \
     } \
     return 0; \
 } \
@@ -9039,18 +9122,21 @@ LCL__PRIVATE int lcl__klu_relu_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *
    that the shared machine preempts holds up only what depends on its chunk. The dense tails \
    follow, one after another from this thread (retail may have its own team). The zero pivot \
    reported is the first the serial order meets: every column before it got its serial values. */ \
-LCL__PRIVATE int lcl__klu_relu_omp_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int nt, double *flops, \
-                                       int *unstable, int64_t *bad) { \
+LCL__PRIVATE int lcl__klu_relu_omp_##S(const lcl_klu_symbolic *Sy, lcl_klu_numeric *N, int nt, lcl__klu_acc *acc, \
+                                       int64_t *bad) { \
     int64_t b, first = N->n, next = 0; \
-    double fl = 0; \
-    int un = 0; \
+    double fl = acc->flops, g = acc->growth, dmin = acc->dmin, dmax = acc->dmax; \
+    int un = acc->unstable; \
     unsigned ep = ++N->epoch; \
     (void)nt; \
     if (ep == 0) { memset(N->done, 0, (size_t)N->n * sizeof(unsigned)); ep = N->epoch = 1; } \
-    LCL__OMP(omp parallel num_threads(nt) reduction(+ : fl) reduction(| : un) reduction(min : first)) \
+    LCL__OMP(omp parallel num_threads(nt) reduction(+ : fl) reduction(| : un) reduction(min : first, g, dmin) \
+             reduction(max : dmax)) \
     { \
         int t = 0, tn = 1; \
+        lcl__klu_acc a; \
         T *X; \
+        lcl__klu_acc_init(&a); \
         LCL__OMP_TID(t, tn); \
         (void)tn; \
         X = (T *)N->X + (size_t)t * (size_t)N->n; \
@@ -9064,36 +9150,32 @@ LCL__PRIVATE int lcl__klu_relu_omp_##S(const lcl_klu_symbolic *Sy, lcl_klu_numer
             for (q = N->chunkp[c]; q < N->chunkp[c + 1]; q++) { \
                 int64_t j = N->sched[q]; \
                 lcl__klu_wait(N, j, ep); \
-                if (lcl__klu_recol_##S(N, j, X, &fl, &un)) first = LCL__MIN(first, j); \
+                if (lcl__klu_re1_##S(N, j, j + 1, &a) == j && lcl__klu_recol_##S(N, j, X, &a, -1)) first = LCL__MIN(first, j); \
                 LCL__OMP(omp flush) \
                 LCL__OMP(omp atomic write) \
                 N->done[j] = ep; \
             } \
         } \
+        /* this thread's share (without OpenMP, the whole) into the reductions */ \
+        fl += a.flops; \
+        un |= a.unstable; \
+        g = LCL__MIN(g, a.growth); \
+        dmin = LCL__MIN(dmin, a.dmin); \
+        dmax = LCL__MAX(dmax, a.dmax); \
     } \
+    acc->flops = fl; acc->unstable = un; acc->growth = g; acc->dmin = dmin; acc->dmax = dmax; \
     for (b = 0; b < Sy->nblocks && first >= N->tail[b]; b++) \
-        if (N->tail[b] < Sy->R[b + 1] && lcl__klu_retail_##S(Sy, N, b, &fl, &un, &first)) break; \
-    *flops += fl; \
-    *unstable |= un; \
+        if (N->tail[b] < Sy->R[b + 1] && lcl__klu_retail_##S(Sy, N, b, acc, &first)) break; \
     if (first < N->n) { *bad = first; return 1; } \
     return 0; \
 } \
-/* reciprocal pivot growth (min over columns of max |B(:, j) in its block| / max |U(:, j)|) and \
-   min |U_jj| / max |U_jj| */ \
-LCL__PRIVATE void lcl__klu_stats_##S(const lcl_klu_numeric *N, double *growth, double *rcond) { \
-    const T *cx = (const T *)N->Cx, *Ux = (const T *)N->Ux, *Ud = (const T *)N->Ud; \
-    double g = 1, dmin = 0, dmax = 0; \
-    int64_t j, p; \
+/* the statistics of factor's values (lcl__klu_acc): refactor gathers them as it goes */ \
+LCL__PRIVATE void lcl__klu_stats_##S(const lcl_klu_numeric *N, lcl__klu_acc *acc) { \
+    int64_t j; \
     for (j = 0; j < N->n; j++) { \
-        double am = 0, um = LCL__ABS((double)Ud[j]); \
-        for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) am = LCL__MAX(am, LCL__ABS((double)cx[p])); \
-        for (p = N->Up[j]; p < N->Up[j + 1]; p++) um = LCL__MAX(um, LCL__ABS((double)Ux[p])); \
-        if (um > 0) g = LCL__MIN(g, am / um); \
-        dmin = j == 0 ? LCL__ABS((double)Ud[j]) : LCL__MIN(dmin, LCL__ABS((double)Ud[j])); \
-        dmax = LCL__MAX(dmax, LCL__ABS((double)Ud[j])); \
+        double am, um = lcl__klu_colmax_##S(N, j, N->Up[j + 1], &am); \
+        lcl__klu_acc_col(acc, am, um, LCL__ABS((double)((const T *)N->Ud)[j])); \
     } \
-    *growth = g; \
-    *rcond = dmax > 0 ? dmin / dmax : 0; \
 } \
 /* A X = B (trans 0) or A^T X = B, one column at a time through the work vector wv (see the \
    section comment) */ \
@@ -9193,11 +9275,21 @@ LCL__DEF_KLU(s, float)
 LCL__DEF_KLU_REFINE(d, double)
 LCL__DEF_KLU_REFINE(s, float)
 
-/* the numeric object's statistics and refinement steps after a factor or refactor */
-LCL__PRIVATE void lcl__klu_after(lcl_klu_numeric *N) {
-    if (lcl__klu_cl_stats(N, &N->growth, &N->rcond)) {}   /* refactored on the device */
-    else if (N->dtype == LCL_F32) lcl__klu_stats_s(N, &N->growth, &N->rcond);
-    else lcl__klu_stats_d(N, &N->growth, &N->rcond);
+/* the numeric object's statistics and refinement steps after a factor (acc NULL) or a refactor on
+   the host (its acc) or the device: reciprocal pivot growth (min over columns of max |B(:, j) in
+   its block| / max |U(:, j)|) and min |U_jj| / max |U_jj| */
+LCL__PRIVATE void lcl__klu_after(lcl_klu_numeric *N, lcl__klu_acc *acc) {
+    lcl__klu_acc a;
+    if (!lcl__klu_cl_stats(N, &N->growth, &N->rcond)) {   /* else refactored on the device */
+        if (!acc) {
+            lcl__klu_acc_init(&a);
+            if (N->dtype == LCL_F32) lcl__klu_stats_s(N, &a);
+            else lcl__klu_stats_d(N, &a);
+            acc = &a;
+        }
+        N->growth = acc->growth;
+        N->rcond = acc->dmax > 0 ? acc->dmin / acc->dmax : 0;
+    }
     N->refine = N->refine_opt < 0 ? 0 : N->refine_opt > 0 ? N->refine_opt : N->growth < 1e-3 ? 2 : 0;
 }
 
@@ -9459,7 +9551,8 @@ LCL_API lcl_status lcl_klu_factor(lcl_context *ctx, const lcl_klu_symbolic *S, c
     for (j = 0; j < A->nnz; j++) N->Ci[j] = N->pinv[N->Ci[j]];
     for (j = 0; j < n; j++) N->prow[j] = S->P[N->piv[j]];
     if (N->nth > 1 && (st = lcl__klu_schedule(ctx, S, N, LCL__KLU_WIDE, 2 * N->nth, LCL__KLU_PAR)) != LCL_OK) goto fail;
-    lcl__klu_after(N);
+    N->offpiv = w.offpiv;
+    lcl__klu_after(N, NULL);
     if ((st = lcl__klu_cl_factored(ctx, S, N)) != LCL_OK) goto fail;
     if (info) {
         lcl__klu_info_fill(S, N, w.flops, info);
@@ -9478,32 +9571,32 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
                                     lcl_klu_info *info) {
     const char *fn = "lcl_klu_refactor";
     lcl_status st;
-    double flops = 0;
+    lcl__klu_acc acc;
     int64_t bad = -1;
-    int unstable = 0, r, nt;
+    int r, nt;
     if (!N) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL numeric", fn);
     if ((st = lcl__klu_check(ctx, fn, S, A)) != LCL_OK) return st;
     if (A->dtype != N->dtype || S->pattern_hash != N->pattern_hash || S->n != N->n)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: A's %s not the factors'", fn,
                          A->dtype != N->dtype ? "dtype is" : "pattern or symbolic analysis is");
     if ((st = lcl__klu_values(ctx, fn, A, N)) != LCL_OK) return st;
-    r = lcl__klu_cl_refactor(ctx, S, N, &flops, &unstable, &bad, &st);
+    lcl__klu_acc_init(&acc);
+    r = -1;   /* without a device copy or an OpenCL context the device has nothing to do (nor mark stale) */
+    if (N->cl || (ctx && ctx->backend == LCL_BACKEND_OPENCL)) r = lcl__klu_cl_refactor(ctx, S, N, &acc.flops, &acc.unstable, &bad, &st);
     if (r < 0) {
         nt = LCL__MIN(lcl__ctx_threads(ctx), N->nth);
         if (nt > 1 && N->nchunk > 0)
-            r = N->dtype == LCL_F32 ? lcl__klu_relu_omp_s(S, N, nt, &flops, &unstable, &bad)
-                                    : lcl__klu_relu_omp_d(S, N, nt, &flops, &unstable, &bad);
+            r = N->dtype == LCL_F32 ? lcl__klu_relu_omp_s(S, N, nt, &acc, &bad) : lcl__klu_relu_omp_d(S, N, nt, &acc, &bad);
         else
-            r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &flops, &unstable, &bad) : lcl__klu_relu_d(S, N, &flops, &unstable, &bad);
+            r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &acc, &bad) : lcl__klu_relu_d(S, N, &acc, &bad);
     }
     if (r > 1) return st;
     if (r) return lcl__klu_singular(ctx, fn, S, bad, info);
-    lcl__klu_after(N);
+    lcl__klu_after(N, &acc);
     if (info) {
-        lcl__klu_info_fill(S, N, flops, info);
-        info->off_diag_pivots = 0;
-        for (r = 0; r < N->n; r++) info->off_diag_pivots += N->piv[r] != r;
-        info->refactor_unstable = unstable || info->growth < 1 / N->growth_limit;
+        lcl__klu_info_fill(S, N, acc.flops, info);
+        info->off_diag_pivots = N->offpiv;
+        info->refactor_unstable = acc.unstable || info->growth < 1 / N->growth_limit;
     }
     return LCL_OK;
 }

@@ -171,6 +171,27 @@ static void *kt_rhs(lcl_dtype dt, int64_t n, int64_t nrhs, int64_t ld) {
 }
 
 static double kt_dense = 0;   /* opts.dense of kt_check's factorizations */
+/* info's growth, rcond and off-diagonal pivots against their definitions, over N's stored values
+   (refactor gathers them column by column as it goes) */
+static void kt_stats(const char *name, const lcl_klu_numeric *N, const lcl_klu_info *info) {
+    int f = N->dtype == LCL_F32;
+    int64_t j, p, off = 0;
+    double g = 1, dmin = 0, dmax = 0;
+#define KT_V(x, k) (f ? (double)((const float *)(x))[k] : ((const double *)(x))[k])
+    for (j = 0; j < N->n; j++) {
+        double am = 0, d = fabs(KT_V(N->Ud, j)), um = d;
+        for (p = N->Cd[j]; p < N->Cp[j + 1]; p++) am = fmax(am, fabs(KT_V(N->Cx, p)));
+        for (p = N->Up[j]; p < N->Up[j + 1]; p++) um = fmax(um, fabs(KT_V(N->Ux, p)));
+        if (um > 0) g = fmin(g, am / um);
+        dmin = j ? fmin(dmin, d) : d;
+        dmax = fmax(dmax, d);
+        off += N->piv[j] != j;
+    }
+#undef KT_V
+    CHECK_MSG(info->growth == g && info->rcond == (dmax > 0 ? dmin / dmax : 0) && info->off_diag_pivots == off,
+              "%s: growth %.17g (expected %.17g), rcond %.17g (%.17g), off-diagonal pivots %lld (%lld)", name, info->growth, g,
+              info->rcond, dmax > 0 ? dmin / dmax : 0, (long long)info->off_diag_pivots, (long long)off);
+}
 /* factor, solve and tsolve with nrhs = 3, residuals; then refactor with perturbed values (0
    allocation calls) and solve again; with n <= 500 the solution against lcl_gesv's */
 static void kt_check(lcl_context *ctx, const char *name, lcl_csr *A, int btf, lcl_klu_scaling scale, double ptol) {
@@ -191,6 +212,7 @@ static void kt_check(lcl_context *ctx, const char *name, lcl_csr *A, int btf, lc
     if (!N) { kt_sym_free(&S); return; }
     CHECK(info.singular_col == -1 && info.n == n && info.blocks == S.nblocks && info.nnz_l >= n && info.nnz_u >= n);
     CHECK(info.growth > 0 && info.growth <= 1 && info.rcond > 0 && info.rcond <= 1);
+    kt_stats(name, N, &info);
     b = kt_rhs(A->dtype, n, nrhs, ld);
     x = malloc((size_t)(ld * nrhs) * es);
     memcpy(x, b, (size_t)(ld * nrhs) * es);
@@ -229,6 +251,7 @@ static void kt_check(lcl_context *ctx, const char *name, lcl_csr *A, int btf, lc
     }
     lt_alloc_fail_at(0);
     CHECK_OK(ctx, lcl_klu_refactor(ctx, &S, A, N, &info));
+    kt_stats(name, N, &info);
     CHECK_OK(ctx, lcl_klu_solve(ctx, &S, N, nrhs, x, ld));
     CHECK_MSG(lt_alloc_calls() == 0, "%s: refactor and solve made %ld allocation calls", name, lt_alloc_calls());
     memcpy(x, b, (size_t)(ld * nrhs) * es);
@@ -415,6 +438,10 @@ static void test_klu_errors(void) {
         for (p = A.ptr[0]; p < A.ptr[1]; p++) if (A.col[p] == S.Q[0] && S.P[0] == 0) v[p] = 1e-30;
         free(keep);
     }
+    /* huge finite values whose row sum overflows are no Inf */
+    for (p = A.ptr[2]; p < A.ptr[3]; p++) v[p] = p & 1 ? 1.5e308 : -1.5e308;
+    CHECK(A.ptr[3] - A.ptr[2] >= 2);
+    CHECK_OK(ctx, lcl_klu_refactor(ctx, &S, &A, N, &info));
     /* NaN and Inf */
     v[3] = 0.0 / 0.0 * 0;
     CHECK_STATUS(ctx, lcl_klu_refactor(ctx, &S, &A, N, &info), LCL_ERR_NAN);
@@ -465,6 +492,32 @@ static void test_klu_errors(void) {
     }
     kt_sym_free(&S); kt_sym_free(&S2);
     lcl_csr_free(&A); lcl_csr_free(&A2);
+    /* a zero pivot in a 1x1 block (lower bidiagonal: every block 1x1), at refactor */
+    {
+        lcl_coo C;
+        int64_t i, n = 6;
+        CHECK_OK(ctx, lcl_coo_alloc(ctx, &C, LCL_F64, n, n, 16));
+        for (i = 0; i < n; i++) {
+            CHECK_OK(ctx, lcl_coo_push(ctx, &C, i, i, 2.0 + (double)i));
+            if (i) CHECK_OK(ctx, lcl_coo_push(ctx, &C, i, i - 1, -1.0));
+        }
+        CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &A));
+        kt_symbolic(&A, 1, &S);
+        CHECK(S.nblocks == n);
+        CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info));
+        v = (double *)A.val;
+        for (p = A.ptr[3]; p < A.ptr[4]; p++) if (A.col[p] == 3) v[p] = 0;
+        info.singular_col = 99;
+        CHECK_STATUS(ctx, lcl_klu_refactor(ctx, &S, &A, N, &info), LCL_ERR_SINGULAR);
+        CHECK(info.singular_col == 3);
+        for (p = A.ptr[3]; p < A.ptr[4]; p++) if (A.col[p] == 3) v[p] = -0.5;
+        CHECK_OK(ctx, lcl_klu_refactor(ctx, &S, &A, N, &info));
+        CHECK(info.refactor_unstable == 0 && info.growth == 1 && info.rcond == 0.5);   /* rows scaled by their max: pivots 1 and -0.5 */
+        lcl_klu_numeric_free(N);
+        kt_sym_free(&S);
+        lcl_csr_free(&A);
+        lcl_coo_free(&C);
+    }
     lcl_context_destroy(ctx);
 }
 
