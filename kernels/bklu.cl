@@ -120,72 +120,102 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 #ifndef BK_LU_WG
 #define BK_LU_WG 1024  /* the largest work-group the pivot LU may be given (its local arrays) */
 #endif
+#define LU_NB 32       /* its panel width */
+#define LU_TW 64       /* columns of the rest updated at a time */
 __kernel void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad,
                                const int nopivot) {
     __local real vmax[BK_LU_WG];
     __local int imax[BK_LU_WG];
+    __local real Us[LU_NB][LU_TW];
     __local int zero;
     const int t = get_group_id(0), lid = get_local_id(0), WG = get_local_size(0), po = list[lo + 3 * t + 1];
+    const int TW = WG < LU_TW ? WG : LU_TW, RG = WG / TW, tx = lid % TW, ty = lid / TW;
     __global real *D = FRAME(list[lo + 3 * t]);
-    int k, i, s;
+    int k, k0, i, s;
     for (i = lid; i < m; i += WG) perm[po + i] = i;
     if (lid == 0) zero = 0;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    for (k = 0; k < m; k++) {
-        int p = k;
-        real best = -1;
-        if (!nopivot) {
-            for (i = k + lid; i < m; i += WG) {
-                real v = fabs(D[(long)i * m + k]);
-                if (v > best) { best = v; p = i; }
-            }
-            vmax[lid] = best;
-            imax[lid] = p;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            for (s = WG / 2; s > 0; s >>= 1) {
-                if (lid < s && (vmax[lid + s] > vmax[lid] || (vmax[lid + s] == vmax[lid] && imax[lid + s] < imax[lid]))) {
-                    vmax[lid] = vmax[lid + s];
-                    imax[lid] = imax[lid + s];
+    /* right-looking, blocked: a panel of LU_NB columns by rank-1 steps, then U12 by forward
+       substitution and one rank-LU_NB update of the rest, U12 staged in local memory by column
+       tiles (the rest is read and written once per panel instead of once per column) */
+    for (k0 = 0; k0 < m; k0 += LU_NB) {
+        const int kb = m - k0 < LU_NB ? m - k0 : LU_NB, ke = k0 + kb;
+        int c0, r, c;
+        for (k = k0; k < ke; k++) {
+            int p = k;
+            real best = -1;
+            if (!nopivot) {
+                for (i = k + lid; i < m; i += WG) {
+                    real v = fabs(D[(long)i * m + k]);
+                    if (v > best) { best = v; p = i; }
                 }
+                vmax[lid] = best;
+                imax[lid] = p;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (s = WG / 2; s > 0; s >>= 1) {
+                    if (lid < s && (vmax[lid + s] > vmax[lid] || (vmax[lid + s] == vmax[lid] && imax[lid + s] < imax[lid]))) {
+                        vmax[lid] = vmax[lid + s];
+                        imax[lid] = imax[lid + s];
+                    }
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                }
+                p = imax[0];
                 barrier(CLK_LOCAL_MEM_FENCE);
             }
-            p = imax[0];
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        if (p != k) {
-            for (i = lid; i < m; i += WG) {
-                real a = D[(long)k * m + i];
-                D[(long)k * m + i] = D[(long)p * m + i];
-                D[(long)p * m + i] = a;
+            if (p != k) {   /* whole rows: the rest is swapped before its update */
+                for (i = lid; i < m; i += WG) {
+                    real a = D[(long)k * m + i];
+                    D[(long)k * m + i] = D[(long)p * m + i];
+                    D[(long)p * m + i] = a;
+                }
+                if (lid == 0) {
+                    int a = perm[po + k];
+                    perm[po + k] = perm[po + p];
+                    perm[po + p] = a;
+                }
             }
-            if (lid == 0) {
-                int a = perm[po + k];
-                perm[po + k] = perm[po + p];
-                perm[po + p] = a;
+            if (lid == 0) ipiv[po + k] = p;
+            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+            {
+                real piv = D[(long)k * m + k];
+                if (piv == 0) {
+                    if (lid == 0 && !zero) zero = k + 1;
+                } else {
+                    for (i = k + 1 + lid; i < m; i += WG) D[(long)i * m + k] /= piv;
+                }
             }
-        }
-        if (lid == 0) ipiv[po + k] = p;
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        {
-            real piv = D[(long)k * m + k];
-            if (piv == 0) {
-                if (lid == 0 && !zero) zero = k + 1;
-            } else {
-                for (i = k + 1 + lid; i < m; i += WG) D[(long)i * m + k] /= piv;
-            }
-        }
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        /* trailing update: rows split among WG / TW groups of TW work-items, each group along a
-           row (coalesced), no division per element */
-        {
-            const int TW = WG < 32 ? WG : 32;
-            int r, c;
-            for (r = k + 1 + lid / TW; r < m; r += WG / TW) {
+            barrier(CLK_GLOBAL_MEM_FENCE);
+            /* the panel's own columns right of k */
+            for (r = k + 1 + ty; r < m; r += RG) {
                 const real l = D[(long)r * m + k];
-                __global real *row = D + (long)r * m;
-                __global const real *kr = D + (long)k * m;
-                for (c = k + 1 + lid % TW; c < m; c += TW) row[c] -= l * kr[c];
+                for (c = k + 1 + tx; c < ke; c += TW) D[(long)r * m + c] -= l * D[(long)k * m + c];
             }
+            barrier(CLK_GLOBAL_MEM_FENCE);
+        }
+        /* U12 = L11^-1 A12: a column per work-item */
+        for (c = ke + lid; c < m; c += WG)
+            for (i = k0 + 1; i < ke; i++) {
+                real a = D[(long)i * m + c];
+                for (k = k0; k < i; k++) a -= D[(long)i * m + k] * D[(long)k * m + c];
+                D[(long)i * m + c] = a;
+            }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        /* A22 -= L21 U12, TW columns at a time */
+        for (c0 = ke; c0 < m; c0 += TW) {
+            for (i = lid; i < LU_NB * TW; i += WG) {
+                int q = i / TW, cc = c0 + i % TW;
+                Us[q][i % TW] = q < kb && cc < m ? D[(long)(k0 + q) * m + cc] : 0;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            c = c0 + tx;
+            if (c < m)
+                for (r = ke + ty; r < m; r += RG) {
+                    __global const real *lr = D + (long)r * m + k0;
+                    real a = D[(long)r * m + c];
+                    for (k = 0; k < kb; k++) a -= lr[k] * Us[k][tx];
+                    D[(long)r * m + c] = a;
+                }
+            barrier(CLK_LOCAL_MEM_FENCE);
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
