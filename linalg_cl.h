@@ -10292,8 +10292,7 @@ LCL_API lcl_status lcl_bklu_analyze(lcl_context *ctx, const lcl_bmat *A, const l
     S->m = A->m;
     S->nnzb = A->nnzb;
     S->by_row = A->by_row;
-    if (o) S->opts = *o;
-    S->opts.klu.perm = NULL;
+    if (o) S->opts = *o;        /* opts.klu.perm (LCL_KLU_USER) is read by the analysis, not kept */
     S->opts.klu.dense = -1;     /* the block structure needs L and U sparse throughout */
     /* partial pivoting on the blocks' norms by default: KLU's threshold (prefer the diagonal
        down to 0.001 of the column's largest) lets whole blocks grow by 1000 per step */
@@ -10329,7 +10328,9 @@ LCL_API lcl_status lcl_bklu_analyze(lcl_context *ctx, const lcl_bmat *A, const l
     J.col = S->ji;
     J.val = NULL;
     memset(&ki, 0, sizeof ki);
-    if ((st = lcl_klu_analyze(ctx, &J, &S->opts.klu, &S->ks, &ki)) != LCL_OK) {
+    st = lcl_klu_analyze(ctx, &J, &S->opts.klu, &S->ks, &ki);
+    S->opts.klu.perm = NULL;
+    if (st != LCL_OK) {
         if (info) info->blocks = 0;
         goto fail;
     }
