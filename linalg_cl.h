@@ -10354,14 +10354,18 @@ LCL__PRIVATE lcl_status lcl__bklu_rep(lcl_context *ctx, const char *fn, const lc
     int64_t p, q, m = A->m, mm = m * m;
     for (p = 0; p < A->nnzb; p++) {
         int64_t e = S->jblk[p];
-        double f = 0, tr = 0;
+        double f = 0, tr = 0, s = 0;
         if (A->dtype == LCL_F32) {
             const float *b = (const float *)A->val + e * mm;
             for (q = 0; q < mm; q++) f += (double)b[q] * b[q];
+            f = sqrt(f);
             for (q = 0; q < m; q++) tr += b[q * m + q];
-        } else {
+        } else {    /* the squares scaled by the largest entry: 1e200 or 1e-170 neither overflow nor vanish */
             const double *b = (const double *)A->val + e * mm;
-            for (q = 0; q < mm; q++) f += b[q] * b[q];
+            for (q = 0; q < mm; q++) s = fabs(b[q]) > s ? fabs(b[q]) : s;
+            if (!(s > 0 && s <= DBL_MAX)) s = 1;   /* zero, or Inf: f says so below */
+            for (q = 0; q < mm; q++) f += (b[q] / s) * (b[q] / s);
+            f = s * sqrt(f);
             for (q = 0; q < m; q++) tr += b[q * m + q];
         }
         if (f != f || f > DBL_MAX || tr != tr) {
@@ -10373,7 +10377,7 @@ LCL__PRIVATE lcl_status lcl__bklu_rep(lcl_context *ctx, const char *fn, const lc
             return lcl__fail(ctx, LCL_ERR_NAN, "%s: block (%lld, %lld) (block row, column; 0-based) holds NaN or Inf", fn,
                              (long long)(A->by_row ? lo : A->idx[e]), (long long)(A->by_row ? A->idx[e] : lo));
         }
-        f = sqrt(f) / (double)m;
+        f /= (double)m;
         jv[p] = tr < 0 ? -f : f;
     }
     return LCL_OK;
