@@ -10226,11 +10226,12 @@ LCL__PRIVATE lcl_status lcl__bklu_check(lcl_context *ctx, const char *fn, const 
     if (A->dtype != LCL_F64 && A->dtype != LCL_F32) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown dtype %d", fn, (int)A->dtype);
     if (A->n < 1 || A->m < 1)
         return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: empty matrix (%lld block columns of size %lld)", fn, (long long)A->n, (long long)A->m);
+    if (A->nnzb < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: nnzb %lld < 0", fn, (long long)A->nnzb);
     if (A->n > INT32_MAX || !lcl__mul_i64(A->m, A->m, &mm) || !lcl__mul_i64(A->n, A->m, &p) || p > INT32_MAX ||
         !lcl__mul_size((size_t)A->nnzb, (size_t)mm, &bytes) || !lcl__mul_size(bytes, lcl__dsize(A->dtype), &bytes))
         return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: %lld block columns of size %lld overflow the index types", fn, (long long)A->n,
                          (long long)A->m);
-    if (!A->ptr || (A->nnzb > 0 && (!A->idx || !A->val)) || A->nnzb < 0)
+    if (!A->ptr || (A->nnzb > 0 && (!A->idx || !A->val)))
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL block arrays", fn);
     if (A->ptr[0] != 0 || A->ptr[A->n] != A->nnzb)
         return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: ptr[0] = %lld and ptr[n] = %lld, expected 0 and nnzb = %lld", fn, (long long)A->ptr[0],
@@ -10827,7 +10828,9 @@ LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, 
 
 LCL_API lcl_status lcl_bmat_mv(const lcl_bmat *A, const void *x, void *y) {
     int64_t i, p, r, c, m, mm;
-    if (!A || !x || !y || !A->ptr || (A->nnzb && (!A->idx || !A->val)) || A->n < 0 || A->m < 1) return LCL_ERR_INVALID_ARGUMENT;
+    if (!A || !x || !y || !A->ptr || (A->nnzb && (!A->idx || !A->val)) || A->n < 0 || A->m < 1 ||
+        (A->dtype != LCL_F64 && A->dtype != LCL_F32))
+        return LCL_ERR_INVALID_ARGUMENT;
     m = A->m;
     mm = m * m;
     memset(y, 0, (size_t)(A->n * m) * lcl__dsize(A->dtype));
