@@ -10580,8 +10580,23 @@ LCL__PRIVATE int64_t lcl__bklu_col(lcl_bklu_numeric *N, const lcl__dops *op, int
     return bad;
 }
 
+/* Column k's flops (as lcl__bklu_col counts them, the pivot block's LU as m^3) */
+LCL__PRIVATE double lcl__bklu_work(const lcl_bklu_numeric *N, int64_t k) {
+    int64_t u, w = 1 + (N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1);
+    for (u = 0; u < N->ucnt[k]; u++) {
+        int64_t j = N->slotrow[N->colp[k] + u];
+        w += 1 + 2 * (N->colp[j + 1] - N->colp[j] - N->ucnt[j] - 1);
+    }
+    return (double)w * (double)N->m * (double)N->m * (double)N->m;
+}
+/* a narrow level's column is split among the threads from this many flops: below, its parallel
+   regions (two per U block, each waking the team) cost more than its blocks */
+#ifndef LCL__BKLU_SPLIT_FLOPS
+#define LCL__BKLU_SPLIT_FLOPS 1e6
+#endif
 /* the numeric phase on the host: level by level; a level of at least half as many columns as
-   threads runs its columns on the threads, a narrower one each column on all of them */
+   threads runs its columns on the threads, a narrower one each column on all of them (when it
+   has the work for them) */
 LCL__PRIVATE void lcl__bklu_host(lcl_bklu_numeric *N) {
     const lcl__dops *op = lcl__dops_for(N->dtype);
     int64_t l, first = -1, first_i = 0;
@@ -10605,7 +10620,8 @@ LCL__PRIVATE void lcl__bklu_host(lcl_bklu_numeric *N) {
             }
         } else {
             for (c = 0; c < cnt && first < 0; c++) {
-                int64_t k = N->levc[c0 + c], bad = lcl__bklu_col(N, op, 0, nth, k, &flops);
+                int64_t k = N->levc[c0 + c];
+                int64_t bad = lcl__bklu_col(N, op, 0, lcl__bklu_work(N, k) >= LCL__BKLU_SPLIT_FLOPS ? nth : 1, k, &flops);
                 if (bad) first = k, first_i = bad - 1;
             }
         }
