@@ -23,10 +23,15 @@ typedef int lt_bklu_compiled_in_run_tests;
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* 1 once >>bklu-opencl factors on the devices: OpenCL contexts must then report info.devices >= 1
-   and tiny opts.mem_limit must fail with LCL_ERR_DEVICE_MEMORY. 0 while it is a stub (the host
-   factors; the OpenCL tests then check the same results through the OpenCL context). */
+/* 1 where >>bklu-opencl factors on the devices (its arenas are defined): OpenCL contexts must
+   then report info.devices >= 1 and a tiny opts.mem_limit must fail with LCL_ERR_DEVICE_MEMORY.
+   0 while it is a stub (the host factors; the OpenCL tests then check the same results through
+   the OpenCL context). */
+#if defined(LCL__BKLU_ARENAS) && !defined(LINALG_CL_NO_OPENCL)
+#define BT_DEVICE_PATH 1
+#else
 #define BT_DEVICE_PATH 0
+#endif
 #define BT_DENSE_MAX 640        /* expanded sizes up to which lcl_gesv's solution is compared */
 
 enum { BT_KRON, BT_RAND, BT_ZERO00, BT_SINGB };
@@ -1321,10 +1326,13 @@ static void bt_ocl_sweep(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts
         }
     }
 }
-/* opts.mem_limit: a third of the factors' bytes (the device path evicts and fetches again, same
-   results); one byte (too little even with replacement: LCL_ERR_DEVICE_MEMORY from the device
-   path; the host path ignores it) */
+/* opts.mem_limit below the factors' bytes (plus 2 MiB for what a device keeps besides them): the
+   device path streams (evicts, fetches again) with the same results, or refuses a limit with
+   LCL_ERR_DEVICE_MEMORY when a column does not fit; some limit under the factors' size must
+   work. One byte: too little even with replacement, LCL_ERR_DEVICE_MEMORY from the device path
+   (the host path ignores the limit). */
 static void bt_ocl_memory(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *base) {
+    static const double frac[] = {0.1, 0.25, 0.5};
     bt_case c;
     lcl_csr J;
     lcl_bklu_opts o = *base;
@@ -1333,19 +1341,50 @@ static void bt_ocl_memory(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opt
     lcl_bklu_info info;
     lcl_dtype dt = bt_fp64(ocl) ? LCL_F64 : LCL_F32;
     lcl_status st;
-    int64_t bytes = 0;
+    int64_t bytes = 0, nm;
+    int f, streamed = 0;
     bt_Jrand(&J, 150, 0.02);
     bt_make(&c, &J, 8, BT_KRON, dt, 0);
+    nm = c.A.n * c.m;
     CHECK_OK(ser, lcl_bklu_analyze(ser, &c.A, &o, &S, NULL));
     if (S) CHECK_OK(ser, lcl_bklu_factor(ser, S, &c.A, &N, NULL));
     if (N) bytes = N->nslot * N->mm * (int64_t)lcl__dsize(dt);
     lcl_bklu_numeric_free(N);
-    lcl_bklu_symbolic_free(S);
     N = NULL;
+    for (f = 0; f < 3 && S; f++) {
+        o.mem_limit = (int64_t)(frac[f] * (double)bytes) + ((int64_t)2 << 20);
+        memset(&info, 0, sizeof info);
+        lcl_clear_error(ocl);
+        st = lcl_bklu_factor(ocl, S, &c.A, &N, &info);
+        if (st == LCL_OK) {
+            void *b = kt_rhs(dt, nm, 1, nm), *x = malloc((size_t)nm * lcl__dsize(dt));
+            memcpy(x, b, (size_t)nm * lcl__dsize(dt));
+            CHECK_OK(ocl, lcl_bklu_solve(ocl, S, N, 1, x, nm));
+            CHECK_MSG(bt_resid(&c, x, b, 1, nm, 0) <= bt_rtol(dt), "mem_limit %lld: residual %.3g", (long long)o.mem_limit,
+                      bt_resid(&c, x, b, 1, nm, 0));
+            streamed++;
+            free(b); free(x);
+        } else
+            CHECK_MSG(st == LCL_ERR_DEVICE_MEMORY && N == NULL && strstr(lcl_last_error(ocl), "lcl_bklu_factor"), "mem_limit %lld: %s: %s",
+                      (long long)o.mem_limit, lcl_status_string(st), lcl_last_error(ocl));
+        lcl_bklu_numeric_free(N);
+        N = NULL;
+    }
+    CHECK_MSG(streamed > 0, "no limit under the factors' %lld bytes (+ 2 MiB) factored", (long long)bytes);
+    lcl_bklu_symbolic_free(S);
     S = NULL;
-    o.mem_limit = bytes / 3;
-    bt_check(ocl, &c, &o, 3, "OpenCL, a third of the memory");
-    bt_cross(ser, ocl, &c, &o, bt_xtol(dt), "OpenCL, a third of the memory");
+    o.mem_limit = ((int64_t)2 << 20) + bytes / 2;
+    {   /* the whole check at the middle limit, when it is taken */
+        lcl_bklu_symbolic *S2 = NULL;
+        lcl_bklu_numeric *N2 = NULL;
+        CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, &o, &S2, NULL));
+        if (S2 && lcl_bklu_factor(ocl, S2, &c.A, &N2, NULL) == LCL_OK) {
+            bt_check(ocl, &c, &o, 3, "OpenCL, half the memory");
+            bt_cross(ser, ocl, &c, &o, bt_xtol(dt), "OpenCL, half the memory");
+        }
+        lcl_bklu_numeric_free(N2);
+        lcl_bklu_symbolic_free(S2);
+    }
     o.mem_limit = 1;
     CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, &o, &S, NULL));
     lcl_clear_error(ocl);
