@@ -10325,11 +10325,12 @@ LCL__PRIVATE lcl_status lcl__bklu_check(lcl_context *ctx, const char *fn, const 
     if (A->dtype != LCL_F64 && A->dtype != LCL_F32) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown dtype %d", fn, (int)A->dtype);
     if (A->n < 1 || A->m < 1)
         return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: empty matrix (%lld block columns of size %lld)", fn, (long long)A->n, (long long)A->m);
+    if (A->nnzb < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: nnzb %lld < 0", fn, (long long)A->nnzb);
     if (A->n > INT32_MAX || !lcl__mul_i64(A->m, A->m, &mm) || !lcl__mul_i64(A->n, A->m, &p) || p > INT32_MAX ||
         !lcl__mul_size((size_t)A->nnzb, (size_t)mm, &bytes) || !lcl__mul_size(bytes, lcl__dsize(A->dtype), &bytes))
         return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: %lld block columns of size %lld overflow the index types", fn, (long long)A->n,
                          (long long)A->m);
-    if (!A->ptr || (A->nnzb > 0 && (!A->idx || !A->val)) || A->nnzb < 0)
+    if (!A->ptr || (A->nnzb > 0 && (!A->idx || !A->val)))
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL block arrays", fn);
     if (A->ptr[0] != 0 || A->ptr[A->n] != A->nnzb)
         return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: ptr[0] = %lld and ptr[n] = %lld, expected 0 and nnzb = %lld", fn, (long long)A->ptr[0],
@@ -10391,8 +10392,7 @@ LCL_API lcl_status lcl_bklu_analyze(lcl_context *ctx, const lcl_bmat *A, const l
     S->m = A->m;
     S->nnzb = A->nnzb;
     S->by_row = A->by_row;
-    if (o) S->opts = *o;
-    S->opts.klu.perm = NULL;
+    if (o) S->opts = *o;        /* opts.klu.perm (LCL_KLU_USER) is read by the analysis, not kept */
     S->opts.klu.dense = -1;     /* the block structure needs L and U sparse throughout */
     /* partial pivoting on the blocks' norms by default: KLU's threshold (prefer the diagonal
        down to 0.001 of the column's largest) lets whole blocks grow by 1000 per step */
@@ -10428,7 +10428,9 @@ LCL_API lcl_status lcl_bklu_analyze(lcl_context *ctx, const lcl_bmat *A, const l
     J.col = S->ji;
     J.val = NULL;
     memset(&ki, 0, sizeof ki);
-    if ((st = lcl_klu_analyze(ctx, &J, &S->opts.klu, &S->ks, &ki)) != LCL_OK) {
+    st = lcl_klu_analyze(ctx, &J, &S->opts.klu, &S->ks, &ki);
+    S->opts.klu.perm = NULL;
+    if (st != LCL_OK) {
         if (info) info->blocks = 0;
         goto fail;
     }
@@ -10452,14 +10454,18 @@ LCL__PRIVATE lcl_status lcl__bklu_rep(lcl_context *ctx, const char *fn, const lc
     int64_t p, q, m = A->m, mm = m * m;
     for (p = 0; p < A->nnzb; p++) {
         int64_t e = S->jblk[p];
-        double f = 0, tr = 0;
+        double f = 0, tr = 0, s = 0;
         if (A->dtype == LCL_F32) {
             const float *b = (const float *)A->val + e * mm;
             for (q = 0; q < mm; q++) f += (double)b[q] * b[q];
+            f = sqrt(f);
             for (q = 0; q < m; q++) tr += b[q * m + q];
-        } else {
+        } else {    /* the squares scaled by the largest entry: 1e200 or 1e-170 neither overflow nor vanish */
             const double *b = (const double *)A->val + e * mm;
-            for (q = 0; q < mm; q++) f += b[q] * b[q];
+            for (q = 0; q < mm; q++) s = fabs(b[q]) > s ? fabs(b[q]) : s;
+            if (!(s > 0 && s <= DBL_MAX)) s = 1;   /* zero, or Inf: f says so below */
+            for (q = 0; q < mm; q++) f += (b[q] / s) * (b[q] / s);
+            f = s * sqrt(f);
             for (q = 0; q < m; q++) tr += b[q * m + q];
         }
         if (f != f || f > DBL_MAX || tr != tr) {
@@ -10471,7 +10477,7 @@ LCL__PRIVATE lcl_status lcl__bklu_rep(lcl_context *ctx, const char *fn, const lc
             return lcl__fail(ctx, LCL_ERR_NAN, "%s: block (%lld, %lld) (block row, column; 0-based) holds NaN or Inf", fn,
                              (long long)(A->by_row ? lo : A->idx[e]), (long long)(A->by_row ? A->idx[e] : lo));
         }
-        f = sqrt(f) / (double)m;
+        f /= (double)m;
         jv[p] = tr < 0 ? -f : f;
     }
     return LCL_OK;
@@ -10674,8 +10680,23 @@ LCL__PRIVATE int64_t lcl__bklu_col(lcl_bklu_numeric *N, const lcl__dops *op, int
     return bad;
 }
 
+/* Column k's flops (as lcl__bklu_col counts them, the pivot block's LU as m^3) */
+LCL__PRIVATE double lcl__bklu_work(const lcl_bklu_numeric *N, int64_t k) {
+    int64_t u, w = 1 + (N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1);
+    for (u = 0; u < N->ucnt[k]; u++) {
+        int64_t j = N->slotrow[N->colp[k] + u];
+        w += 1 + 2 * (N->colp[j + 1] - N->colp[j] - N->ucnt[j] - 1);
+    }
+    return (double)w * (double)N->m * (double)N->m * (double)N->m;
+}
+/* a narrow level's column is split among the threads from this many flops: below, its parallel
+   regions (two per U block, each waking the team) cost more than its blocks */
+#ifndef LCL__BKLU_SPLIT_FLOPS
+#define LCL__BKLU_SPLIT_FLOPS 1e6
+#endif
 /* the numeric phase on the host: level by level; a level of at least half as many columns as
-   threads runs its columns on the threads, a narrower one each column on all of them */
+   threads runs its columns on the threads, a narrower one each column on all of them (when it
+   has the work for them) */
 LCL__PRIVATE void lcl__bklu_host(lcl_bklu_numeric *N) {
     const lcl__dops *op = lcl__dops_for(N->dtype);
     int64_t l, first = -1, first_i = 0;
@@ -10699,7 +10720,8 @@ LCL__PRIVATE void lcl__bklu_host(lcl_bklu_numeric *N) {
             }
         } else {
             for (c = 0; c < cnt && first < 0; c++) {
-                int64_t k = N->levc[c0 + c], bad = lcl__bklu_col(N, op, 0, nth, k, &flops);
+                int64_t k = N->levc[c0 + c];
+                int64_t bad = lcl__bklu_col(N, op, 0, lcl__bklu_work(N, k) >= LCL__BKLU_SPLIT_FLOPS ? nth : 1, k, &flops);
                 if (bad) first = k, first_i = bad - 1;
             }
         }
@@ -10937,7 +10959,9 @@ LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, 
 
 LCL_API lcl_status lcl_bmat_mv(const lcl_bmat *A, const void *x, void *y) {
     int64_t i, p, r, c, m, mm;
-    if (!A || !x || !y || !A->ptr || (A->nnzb && (!A->idx || !A->val)) || A->n < 0 || A->m < 1) return LCL_ERR_INVALID_ARGUMENT;
+    if (!A || !x || !y || !A->ptr || (A->nnzb && (!A->idx || !A->val)) || A->n < 0 || A->m < 1 ||
+        (A->dtype != LCL_F64 && A->dtype != LCL_F32))
+        return LCL_ERR_INVALID_ARGUMENT;
     m = A->m;
     mm = m * m;
     memset(y, 0, (size_t)(A->n * m) * lcl__dsize(A->dtype));

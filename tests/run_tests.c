@@ -372,6 +372,7 @@ int lt_child_dense(const char *name);
 #include "test_klu.c"
 #include "test_klu_opencl.c"
 #include "test_klu_analyze.c"
+#include "test_bklu.c"
 
 int main(int argc, char **argv) {
     const char *sh = getenv("LCL_SHARED");
@@ -379,6 +380,7 @@ int main(int argc, char **argv) {
     lt_self = argv[0];
     if (argc >= 3 && !strcmp(argv[1], "--child") && !strncmp(argv[2], "spmv", 4)) return lt_child_spmv(argv[2]);
     if (argc >= 3 && !strcmp(argv[1], "--child") && !strncmp(argv[2], "dense", 5)) return lt_child_dense(argv[2]);
+    if (argc >= 3 && !strcmp(argv[1], "--child") && !strncmp(argv[2], "bklu", 4)) return lt_child_bklu(argv[2]);
     if (argc >= 3 && !strcmp(argv[1], "--child")) return lt_child(argv[2]);
     lt_suite_core();
     lt_suite_mm();
@@ -393,6 +395,7 @@ int main(int argc, char **argv) {
     lt_suite_klu();
     lt_suite_klu_opencl();
     lt_suite_klu_analyze();
+    lt_suite_bklu();
     if (failed) fprintf(stderr, "failed:%s\n", failed_names);
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;

@@ -661,6 +661,100 @@ static void test_fault_alloc_sparse(void) {
     lcl_context_destroy(ctx);
 }
 
+/* ---- block LU: every allocation of lcl_bklu_analyze, factor, refactor and solve (stage 0), or of
+   refactor and solve alone (stage 1, after an unfaulted factor), fails in turn; a run ends with
+   the right solution, or with an error and no object, no leak; after a spent fault in refactor or
+   solve the same objects work. ---- */
+#define BK_N 10
+#define BK_M 3
+#define BK_NM (BK_N * BK_M)
+typedef struct bk_arg {
+    lcl_bmat A;
+    int64_t ptr[BK_N + 1];
+    int32_t idx[4 * BK_N];
+    double val[4 * BK_N * BK_M * BK_M], b[BK_NM];
+    int stage;
+} bk_arg;
+/* block tridiagonal by columns with the corner blocks (0, n-1) and (n-1, 0): fill, one BTF block;
+   blocks c B with B = 3 I + 0.25 (r - c) off the diagonal, c = 4 on the diagonal, -1 off it */
+static void bk_matrix(bk_arg *a) {
+    int64_t i, j, q = 0, r, c;
+    memset(a, 0, sizeof *a);
+    for (j = 0; j < BK_N; j++) {
+        a->ptr[j] = q;
+        for (i = 0; i < BK_N; i++) {
+            if (!(i - j <= 1 && j - i <= 1) && !(i == 0 && j == BK_N - 1) && !(i == BK_N - 1 && j == 0)) continue;
+            for (r = 0; r < BK_M; r++)
+                for (c = 0; c < BK_M; c++) a->val[(q * BK_M + r) * BK_M + c] = (i == j ? 4.0 : -1.0) * (r == c ? 3.0 : 0.25 * (double)(r - c));
+            a->idx[q++] = (int32_t)i;
+        }
+    }
+    a->ptr[BK_N] = q;
+    a->A.n = BK_N;
+    a->A.m = BK_M;
+    a->A.nnzb = q;
+    a->A.dtype = LCL_F64;
+    a->A.ptr = a->ptr;
+    a->A.idx = a->idx;
+    a->A.val = a->val;
+    for (i = 0; i < BK_NM; i++) a->b[i] = 1.0 + 0.125 * (double)(i % 7);
+}
+/* refactor and solve with a's values: 1 when the solution is right */
+static int bk_solves(lcl_context *ctx, const bk_arg *a, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, lcl_status *st) {
+    double x[BK_NM], y[BK_NM];
+    int i;
+    *st = lcl_bklu_refactor(ctx, S, &a->A, N, NULL);
+    memcpy(x, a->b, sizeof x);
+    if (*st == LCL_OK) *st = lcl_bklu_solve(ctx, S, N, 1, x, BK_NM);
+    if (*st != LCL_OK || lcl_bmat_mv(&a->A, x, y) != LCL_OK) return 0;
+    for (i = 0; i < BK_NM; i++)
+        if (!(fabs(y[i] - a->b[i]) <= 1e-12 * 10)) return 0;
+    return 1;
+}
+static lcl_status op_bklu(lcl_context *ctx, void *u) {
+    const bk_arg *a = (const bk_arg *)u;
+    lcl_bklu_symbolic *S = NULL;
+    lcl_bklu_numeric *N = NULL;
+    lcl_status st;
+    int ok;
+    if ((st = lcl_bklu_analyze(ctx, &a->A, NULL, &S, NULL)) != LCL_OK) { note(ctx); CHECK(S == NULL); return st; }
+    if ((st = lcl_bklu_factor(ctx, S, &a->A, &N, NULL)) != LCL_OK) {
+        note(ctx);
+        CHECK(N == NULL);
+        lcl_bklu_symbolic_free(S);
+        return st;
+    }
+    if (a->stage) arm();
+    ok = bk_solves(ctx, a, S, N, &st);
+    if (st != LCL_OK) note(ctx);
+    else CHECK_MSG(ok, "block LU: a wrong solution after a clean run");
+    if (st != LCL_OK && a->stage && !sw_sticky) {   /* the fault is spent: the objects still work */
+        lcl_status st2;
+        CHECK_MSG(bk_solves(ctx, a, S, N, &st2), "block LU after a failed refactor or solve: %s", lcl_status_string(st2));
+    }
+    lcl_bklu_numeric_free(N);
+    lcl_bklu_symbolic_free(S);
+    return st;
+}
+static void test_fault_alloc_bklu(void) {
+    static const lcl_backend bs[] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP, LCL_BACKEND_OPENCL};
+    bk_arg a;
+    int b;
+    bk_matrix(&a);
+    for (b = 0; b < 3; b++) {
+        lcl_context *ctx;
+        char name[80];
+        if (bs[b] == LCL_BACKEND_OPENCL && !opencl_devices()) { fprintf(stderr, "  no OpenCL device: OpenCL left out\n"); continue; }
+        if (bs[b] == LCL_BACKEND_OPENMP && !lcl_backend_compiled(LCL_BACKEND_OPENMP)) continue;
+        if (!(ctx = make(bs[b], NULL, NULL, NULL))) { CHECK(ctx != NULL); continue; }
+        for (a.stage = 0; a.stage < 2; a.stage++) {
+            snprintf(name, sizeof name, "lcl_bklu %s %s", a.stage ? "refactor, solve" : "analyze .. solve", lcl_backend_name(bs[b]));
+            sweep(name, ctx, op_bklu, &a, LCL_OK, a.stage ? SW_LATE_ARM : 0);
+        }
+        lcl_context_destroy(ctx);
+    }
+}
+
 /* ---- OpenCL faults -------------------------------------------------------------------------- */
 static void on_alarm(int sig) {
     static const char m[] = "\nFAILED: an OpenCL fault test hung (alarm)\n";
@@ -951,6 +1045,33 @@ static void test_fault_cl_spmv(void) {
     alarm(0);
 }
 
+/* the block LU through an OpenCL context: factor, solve, refactor, solve (-1: a wrong solution) */
+static int bklu_cl_op(lcl_context *ctx, void *u) {
+    const bk_arg *a = (const bk_arg *)u;
+    lcl_bklu_symbolic *S = NULL;
+    lcl_bklu_numeric *N = NULL;
+    lcl_status st;
+    int ok = 0;
+    if ((st = lcl_bklu_analyze(ctx, &a->A, NULL, &S, NULL)) == LCL_OK && (st = lcl_bklu_factor(ctx, S, &a->A, &N, NULL)) == LCL_OK)
+        ok = bk_solves(ctx, a, S, N, &st);
+    lcl_bklu_numeric_free(N);
+    lcl_bklu_symbolic_free(S);
+    return st == LCL_OK && !ok ? -1 : (int)st;
+}
+static void test_fault_cl_bklu(void) {
+    lcl_context *ctx;
+    bk_arg a;
+    unsigned reached = 0;
+    int runs;
+    if (!cl_begin(240)) return;
+    if (!(ctx = cl_first(NULL))) return;
+    bk_matrix(&a);
+    runs = lt_cl_sweep("bklu", ctx, LT_CL_ONE, 400, "lcl_bklu", bklu_cl_op, &a, &reached);
+    fprintf(stderr, "  %d faulted block LU runs%s\n", runs, reached ? "" : " (no OpenCL call reached: the host factors)");
+    lcl_context_destroy(ctx);
+    alarm(0);
+}
+
 void lt_suite_faults(void) {
     char cmd[400];
     snprintf(tmpdir, sizeof tmpdir, "build/test-faults-%d", (int)getpid());
@@ -963,10 +1084,12 @@ void lt_suite_faults(void) {
     LT_RUN(test_fault_alloc_containers);
     LT_RUN(test_fault_alloc_messages);
     LT_RUN(test_fault_alloc_sparse);
+    LT_RUN(test_fault_alloc_bklu);
     LT_RUN(test_fault_cl_calls);
     LT_RUN(test_fault_cl_build);
     LT_RUN(test_fault_cl_context);
     LT_RUN(test_fault_cl_dense);
     LT_RUN(test_fault_cl_spmv);
+    LT_RUN(test_fault_cl_bklu);
     rm_tmpdir();
 }
