@@ -11249,9 +11249,9 @@ LCL__PRIVATE lcl_status lcl__bklu_lists(lcl_context *ctx, const lcl_bklu_numeric
     if (N->dtype == LCL_F32)    /* the scale factors in the matrix dtype, in place of the doubles' first half */
         for (i = 0; i < v->nhl; i++) ((float *)v->hs)[i] = (float)v->hs[i];
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->list, CL_TRUE, 0, (size_t)v->nhl * sizeof(int32_t), v->hl, 0, NULL, NULL),
-               "clEnqueueWriteBuffer(block LU lists)");
+               "clEnqueueWriteBuffer(lcl_bklu lists)");
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->sval, CL_TRUE, 0, (size_t)v->nhl * es, v->hs, 0, NULL, NULL),
-               "clEnqueueWriteBuffer(block LU scales)");
+               "clEnqueueWriteBuffer(lcl_bklu scales)");
 done:
     return st;
 }
@@ -11383,6 +11383,15 @@ LCL__PRIVATE cl_int lcl__bklu_export(lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__
     return e;
 }
 
+/* every queue of D's devices done, before host memory they write into is freed (a failed
+   clFinish is retried: the devices may still be writing) */
+LCL__PRIVATE void lcl__bklu_drain(lcl__bklu_cl *D) {
+    int i, q, r;
+    for (i = 0; i < D->nd; i++)
+        for (q = 0; q < 2 && D->dv[i].d; q++)
+            for (r = 0; r < 3 && LCL__CL->clFinish(D->dv[i].d->queue[q]) != CL_SUCCESS; r++) {}
+}
+
 /* the host copy of everything (the first solve after a resident factorization) */
 LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N) {
     lcl__bklu_cl *D = N->cl;
@@ -11395,7 +11404,10 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
     for (k = 0; k < N->n && e == CL_SUCCESS; k++)
         if (!D->onhost[k]) e = lcl__bklu_export(N, D, &D->dv[D->owner[k]], k), d = D->dv[D->owner[k]].d;
     for (i = 0; i < D->nd && e == CL_SUCCESS; i++) e = LCL__CL->clFinish(D->dv[i].d->queue[0]), d = D->dv[i].d;
-    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "reading the block LU factors", d ? d->info.name : NULL);
+    if (e != CL_SUCCESS) {
+        lcl__bklu_drain(D);
+        return lcl__clfail(ctx, e, "lcl_bklu_solve: reading the factors (clEnqueueReadBuffer, clFinish)", d ? d->info.name : NULL);
+    }
     for (k = 0; k < N->n; k++) D->onhost[k] = 1;
     D->stale = 0;
     return st;
@@ -11524,7 +11536,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, con
     }
     return LCL_OK;
 clfail:
-    return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(block LU)", d->info.name);
+    return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(lcl_bklu)", d->info.name);
 }
 
 /* resident mode: the frames of the columns cols[0..cnt) taken and A's blocks written on the
@@ -11551,9 +11563,11 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
     }
     if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
     v->stage_ev = NULL;
-    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &v->stage_ev);
-    if (e == CL_SUCCESS) e = LCL__CL->clFlush(d->queue[1]);
-    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueWriteBuffer(block LU, transfer queue)", d->info.name);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(lcl_bklu, transfer queue)", d->info.name);
+    if ((e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &v->stage_ev)) != CL_SUCCESS)
+        return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, transfer queue)", d->info.name);
+    if ((e = LCL__CL->clFlush(d->queue[1])) != CL_SUCCESS) return lcl__clfail(ctx, e, "clFlush(lcl_bklu)", d->info.name);
+    return LCL_OK;
 }
 
 /* the columns cols[0..cnt) of one level on device v, in chunks whose frames fit */
@@ -11772,7 +11786,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
     }
     return LCL_OK;
 clfail:
-    return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(block LU)", d->info.name);
+    return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(lcl_bklu)", d->info.name);
 }
 
 LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, const lcl_bmat *A,
@@ -12009,12 +12023,11 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     }
     goto out;
 clfail:
-    st = lcl__clfail(ctx, e, "block LU", d ? d->info.name : NULL);
+    st = lcl__clfail(ctx, e, fn, d ? d->info.name : NULL);
 out:
 #undef LCL__BA
     if (st != LCL_OK && D) {
-        for (i = 0; i < D->nd; i++)
-            if (D->dv[i].d) LCL__CL->clFinish(D->dv[i].d->queue[0]), LCL__CL->clFinish(D->dv[i].d->queue[1]);
+        lcl__bklu_drain(D);
         lcl__bklu_cl_free(D);
         N->cl = NULL;
     }
