@@ -10349,6 +10349,26 @@ LCL__PRIVATE lcl_status lcl__bklu_check(lcl_context *ctx, const char *fn, const 
     return LCL_OK;
 }
 
+/* the segment of ptr[0..n] that holds entry e: the last i with ptr[i] <= e (so e < ptr[i+1]) */
+LCL__PRIVATE int64_t lcl__bklu_seg(const int64_t *ptr, int64_t n, int64_t e) {
+    int64_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        int64_t mid = (lo + hi) / 2;
+        if (ptr[mid] <= e) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+/* A's block e: its block row */
+LCL__PRIVATE int64_t lcl__bklu_arow(const lcl_bmat *A, int64_t e) {
+    return A->by_row ? lcl__bklu_seg(A->ptr, A->n, e) : A->idx[e];
+}
+/* A's block e holds NaN or Inf: the error, naming it */
+LCL__PRIVATE lcl_status lcl__bklu_nan(lcl_context *ctx, const char *fn, const lcl_bmat *A, int64_t e) {
+    int64_t s = lcl__bklu_seg(A->ptr, A->n, e);
+    return lcl__fail(ctx, LCL_ERR_NAN, "%s: block (%lld, %lld) (block row, column; 0-based) holds NaN or Inf", fn,
+                     (long long)(A->by_row ? s : A->idx[e]), (long long)(A->by_row ? A->idx[e] : s));
+}
+
 LCL_API void lcl_bklu_symbolic_free(lcl_bklu_symbolic *S) {
     if (!S) return;
     lcl_klu_symbolic_free(S->ks);
@@ -10468,15 +10488,7 @@ LCL__PRIVATE lcl_status lcl__bklu_rep(lcl_context *ctx, const char *fn, const lc
             f = s * sqrt(f);
             for (q = 0; q < m; q++) tr += b[q * m + q];
         }
-        if (f != f || f > DBL_MAX || tr != tr) {
-            int64_t lo = 0, hi = A->n;   /* the block's own column (or row) */
-            while (hi - lo > 1) {
-                int64_t mid = (lo + hi) / 2;
-                if (A->ptr[mid] <= e) lo = mid; else hi = mid;
-            }
-            return lcl__fail(ctx, LCL_ERR_NAN, "%s: block (%lld, %lld) (block row, column; 0-based) holds NaN or Inf", fn,
-                             (long long)(A->by_row ? lo : A->idx[e]), (long long)(A->by_row ? A->idx[e] : lo));
-        }
+        if (f != f || f > DBL_MAX || tr != tr) return lcl__bklu_nan(ctx, fn, A, e);
         f /= (double)m;
         jv[p] = tr < 0 ? -f : f;
     }
@@ -10570,25 +10582,17 @@ done:
 
 /* A's blocks, scaled by their rows, into the slots (zeroed first) and F */
 #define LCL__DEF_BKLU(S, T) \
-LCL__PRIVATE int64_t lcl__bklu_gather_##S(const lcl_bklu_symbolic *Sy, const lcl_bmat *A, lcl_bklu_numeric *N, int xs) { \
+LCL__PRIVATE int64_t lcl__bklu_gather_##S(const lcl_bmat *A, lcl_bklu_numeric *N, int xs) { \
     const lcl_klu_numeric *kn = N->kn; \
     int64_t mm = N->mm, e, q; \
     int64_t bad = -1; \
-    (void)Sy; \
     if (xs) memset(N->X, 0, (size_t)N->nslot * (size_t)mm * sizeof(T)); \
     for (e = 0; e < A->nnzb; e++) { \
         const T *src = (const T *)A->val + e * mm; \
         int64_t a = N->amap[e]; \
         if (a >= 0 && !xs) continue; \
         T *dst = a >= 0 ? (T *)N->X + a * mm : (T *)N->F + (-1 - a) * mm; \
-        int32_t arow = A->by_row ? -1 : A->idx[e]; \
-        double r = 1; \
-        if (arow < 0) { /* by rows: the row is found from ptr */ \
-            int64_t lo = 0, hi = A->n; \
-            while (hi - lo > 1) { int64_t mid = (lo + hi) / 2; if (A->ptr[mid] <= e) lo = mid; else hi = mid; } \
-            arow = (int32_t)lo; \
-        } \
-        if (kn->Rs) r = 1.0 / kn->Rs[arow]; \
+        double r = kn->Rs ? 1.0 / kn->Rs[lcl__bklu_arow(A, e)] : 1.0; \
         for (q = 0; q < mm; q++) dst[q] = (T)(src[q] * r); \
         if (bad < 0) \
             for (q = 0; q < mm; q++) \
@@ -10776,17 +10780,9 @@ LCL__PRIVATE lcl_status lcl__bklu_run(lcl_context *ctx, const char *fn, const lc
     lcl_status st = LCL_OK;
     /* the device path reads A's blocks itself (and checks them there): the host takes F only */
     int dev = ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0 && !ctx->dense_cpu;
-    int64_t bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(S, A, N, !dev) : lcl__bklu_gather_d(S, A, N, !dev);
+    int64_t bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(A, N, !dev) : lcl__bklu_gather_d(A, N, !dev);
     if (info) lcl__bklu_info(S, N, info);
-    if (bad >= 0) {
-        int64_t lo = 0, hi = A->n;
-        while (hi - lo > 1) {
-            int64_t mid = (lo + hi) / 2;
-            if (A->ptr[mid] <= bad) lo = mid; else hi = mid;
-        }
-        return lcl__fail(ctx, LCL_ERR_NAN, "%s: block (%lld, %lld) (block row, column; 0-based) holds NaN or Inf", fn,
-                         (long long)(A->by_row ? lo : A->idx[bad]), (long long)(A->by_row ? A->idx[bad] : lo));
-    }
+    if (bad >= 0) return lcl__bklu_nan(ctx, fn, A, bad);
     N->bad_k = -1;
     if (!lcl__bklu_cl_run(ctx, fn, S, N, A, info, &st)) lcl__bklu_host(N);
     else if (st != LCL_OK) return st;
@@ -11413,17 +11409,6 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
     return st;
 }
 
-/* A's block e: its block row */
-LCL__PRIVATE int64_t lcl__bklu_arow(const lcl_bmat *A, int64_t e) {
-    int64_t lo = 0, hi = A->n;
-    if (!A->by_row) return A->idx[e];
-    while (hi - lo > 1) {
-        int64_t mid = (lo + hi) / 2;
-        if (A->ptr[mid] <= e) lo = mid; else hi = mid;
-    }
-    return lo;
-}
-
 typedef struct lcl__bklu_chunk {
     int64_t *uo, *uc, *wo, *wc;     /* per U step t: permuted copies / L_jj^-1 GEMMs at uo (uc), updates at wo (wc) */
     int64_t cap;
@@ -11830,14 +11815,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     /* A's blocks by the pivoted column of their slot */
     for (k = 0; k <= n; k++) D->acp[k] = 0;
     for (e64 = 0; e64 < A->nnzb; e64++)
-        if (N->amap[e64] >= 0) {
-            int64_t lo = 0, hi = n, s = N->amap[e64];
-            while (hi - lo > 1) {
-                int64_t mid = (lo + hi) / 2;
-                if (N->colp[mid] <= s) lo = mid; else hi = mid;
-            }
-            D->acp[lo + 1]++;
-        }
+        if (N->amap[e64] >= 0) D->acp[lcl__bklu_seg(N->colp, n, N->amap[e64]) + 1]++;
     for (k = 0; k < n; k++) D->acp[k + 1] += D->acp[k];
     if (!LCL__BA(D->aslot, N->nslot + 1, unsigned char)) goto out;
     memset(D->aslot, 0, (size_t)N->nslot);
@@ -11845,14 +11823,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         if (N->amap[e64] >= 0) D->aslot[N->amap[e64]] = 1;
     for (k = 0; k < n; k++) cols[k] = (int32_t)D->acp[k];
     for (e64 = 0; e64 < A->nnzb; e64++)
-        if (N->amap[e64] >= 0) {
-            int64_t lo = 0, hi = n, s = N->amap[e64];
-            while (hi - lo > 1) {
-                int64_t mid = (lo + hi) / 2;
-                if (N->colp[mid] <= s) lo = mid; else hi = mid;
-            }
-            D->ace[cols[lo]++] = e64;
-        }
+        if (N->amap[e64] >= 0) D->ace[cols[lcl__bklu_seg(N->colp, n, N->amap[e64])]++] = e64;
     /* levels, costs (in M^3 flops), owners */
     for (l = 0; l < N->nlev; l++)
         for (p = N->levp[l]; p < N->levp[l + 1]; p++) levof[N->levc[p]] = (int32_t)l;
@@ -11992,15 +11963,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
                 for (q = 0; q < mm; q++) {
                     double x = A->dtype == LCL_F32 ? (double)((const float *)A->val)[e64 * mm + q] : ((const double *)A->val)[e64 * mm + q];
                     if (!(x - x == 0)) {
-                        int64_t r = lcl__bklu_arow(A, e64), c;
-                        if (A->by_row) c = A->idx[e64];
-                        else {
-                            int64_t lo = 0, hi = n;
-                            while (hi - lo > 1) { int64_t mid = (lo + hi) / 2; if (A->ptr[mid] <= e64) lo = mid; else hi = mid; }
-                            c = lo;
-                        }
-                        st = lcl__fail(ctx, LCL_ERR_NAN, "%s: block (%lld, %lld) (block row, column; 0-based) holds NaN or Inf", fn,
-                                       (long long)r, (long long)c);
+                        st = lcl__bklu_nan(ctx, fn, A, e64);
                         goto out;
                     }
                 }
