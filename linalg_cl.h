@@ -791,11 +791,20 @@ struct lcl_context {
 #endif
 };
 
+LCL__PRIVATE void lcl__vfail_(lcl_context *ctx, lcl_status st, const char *fmt, va_list ap);
+/* one message at a time: the block LU's device threads (>>bklu-opencl) may fail together */
 LCL__PRIVATE lcl_status lcl__vfail(lcl_context *ctx, lcl_status st, const char *fmt, va_list ap) {
+#ifdef _OPENMP
+    _Pragma("omp critical(lcl__msg)")
+#endif
+    lcl__vfail_(ctx, st, fmt, ap);
+    return st;
+}
+LCL__PRIVATE void lcl__vfail_(lcl_context *ctx, lcl_status st, const char *fmt, va_list ap) {
     va_list ap2;
     char tmp[sizeof ctx->msg_small];    /* not msg_small itself: an argument may be the old message */
     int n;
-    if (!ctx) return st;
+    if (!ctx) return;
     ctx->status = st;
     va_copy(ap2, ap);
     n = vsnprintf(tmp, sizeof tmp, fmt, ap);
@@ -807,14 +816,13 @@ LCL__PRIVATE lcl_status lcl__vfail(lcl_context *ctx, lcl_status st, const char *
             if (ctx->msg && ctx->msg != ctx->msg_small) LCL_FREE(ctx->msg);
             ctx->msg = m;
             va_end(ap2);
-            return st;
+            return;
         }
     }
     va_end(ap2);
     if (ctx->msg && ctx->msg != ctx->msg_small) LCL_FREE(ctx->msg);
     memcpy(ctx->msg_small, tmp, strlen(tmp) + 1);
     ctx->msg = ctx->msg_small;
-    return st;
 }
 
 LCL__PRIVATE lcl_status lcl__fail(lcl_context *ctx, lcl_status st, const char *fmt, ...) {
@@ -996,6 +1004,9 @@ LCL__PRIVATE lcl_backend lcl__dense_backend(const lcl_context *ctx) {
         const size_t *, size_t, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueNDRangeKernel, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, \
         const size_t *, cl_uint, const cl_event *, cl_event *)) \
+    X(void *, clEnqueueMapBuffer, (cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t, size_t, cl_uint, \
+        const cl_event *, cl_event *, cl_int *)) \
+    X(cl_int, clEnqueueUnmapMemObject, (cl_command_queue, cl_mem, void *, cl_uint, const cl_event *, cl_event *)) \
     X(cl_mem, clCreateImage, (cl_context, cl_mem_flags, const cl_image_format *, const cl_image_desc *, void *, cl_int *)) \
     X(cl_int, clEnqueueMarkerWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
     X(cl_int, clEnqueueBarrierWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
@@ -11015,6 +11026,10 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
 #else
 #define LCL__BKLU_MARK(q, ph) ((void)0)
 #endif
+typedef struct lcl__bklu_chunk {
+    int64_t *uo, *uc, *wo, *wc;     /* per U step t: permuted copies / L_jj^-1 GEMMs at uo (uc), updates at wo (wc) */
+    int64_t cap;
+} lcl__bklu_chunk;
 typedef struct lcl__bklu_dev {
     lcl__device *d;
     cl_mem arena[LCL__BKLU_ARENAS];
@@ -11039,6 +11054,21 @@ typedef struct lcl__bklu_dev {
     int32_t *hl;                /* host lists of one level (kept until the level's sync) */
     double *hs;                 /* scale factors, parallel to hl */
     int64_t nhl, hlcap;
+    /* the device's own scratch: with several devices each has a host thread (resident mode) */
+    int32_t *pin, stamp, *tmpf, *cols;
+    int64_t *pos;               /* n: row -> slot of the column being listed, -1 */
+    lcl__bklu_chunk ch;
+    int64_t transfers, evictions;
+    lcl_status st;
+    /* pinned host memory (mapped CL_MEM_ALLOC_HOST_PTR buffers; NULL: pageable fallback): a ring
+       that A's blocks pass through to the transfer queue (DMA, not the driver's pageable copy), in
+       two halves, each reused once its writes are done (ringev); and the exchange area, where
+       columns other devices need are read back to */
+    cl_mem ring, xbuf;
+    char *ringp, *xptr;
+    size_t ringsz, ringpos;
+    int ringhalf;
+    cl_event ringev[2];
 } lcl__bklu_dev;
 struct lcl__bklu_cl {
     int nd;
@@ -11052,7 +11082,29 @@ struct lcl__bklu_cl {
     int64_t *acp;               /* n + 1: A's blocks of column k that go to slots */
     int64_t *ace;
     int32_t *hperm;             /* n * m: pivots as permutations (host copy) */
+    int64_t *xoff;              /* n: offset of column k's pivot and L blocks in its owner's exchange area, -1 */
+    unsigned char *inx;         /* n: those are there (read back after k's level) */
 };
+/* pinned host memory of bytes for device v's transfers, mapped; 0 (nothing held) when the
+   device cannot give it: the caller then uses pageable memory */
+LCL__PRIVATE int lcl__bklu_pinned(lcl__bklu_dev *v, size_t bytes, cl_mem *buf, char **ptr) {
+    cl_int e = CL_SUCCESS;
+    *ptr = NULL;
+    *buf = bytes && bytes <= v->d->info.max_alloc ? LCL__CL->clCreateBuffer(v->d->cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &e) : NULL;
+    if (!*buf) return 0;
+    *ptr = (char *)LCL__CL->clEnqueueMapBuffer(v->d->queue[1], *buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &e);
+    if (!*ptr) {
+        LCL__CL->clReleaseMemObject(*buf);
+        *buf = NULL;
+        return 0;
+    }
+    return 1;
+}
+LCL__PRIVATE void lcl__bklu_unpin(lcl__bklu_dev *v, cl_mem buf, char *ptr) {
+    if (!buf) return;
+    if (ptr && LCL__CL->clEnqueueUnmapMemObject(v->d->queue[1], buf, ptr, 0, NULL, NULL) == CL_SUCCESS) LCL__CL->clFinish(v->d->queue[1]);
+    LCL__CL->clReleaseMemObject(buf);
+}
 LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
     int i, a;
     if (!D) return;
@@ -11069,9 +11121,16 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         LCL_FREE(v->freel); LCL_FREE(v->fslot); LCL_FREE(v->finv); LCL_FREE(v->has);
         LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->hl); LCL_FREE(v->hs); LCL_FREE(v->pend);
         LCL_FREE(v->staged); LCL_FREE(v->defer);
+        LCL_FREE(v->pin); LCL_FREE(v->tmpf); LCL_FREE(v->cols); LCL_FREE(v->pos);
+        LCL_FREE(v->ch.uo); LCL_FREE(v->ch.uc); LCL_FREE(v->ch.wo); LCL_FREE(v->ch.wc);
         if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
+        for (a = 0; a < 2; a++)
+            if (v->ringev[a]) LCL__CL->clReleaseEvent(v->ringev[a]);
+        lcl__bklu_unpin(v, v->ring, v->ringp);
+        lcl__bklu_unpin(v, v->xbuf, v->xptr);
     }
     LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->aslot); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
+    LCL_FREE(D->xoff); LCL_FREE(D->inx);
     LCL_FREE(D);
 }
 
@@ -11142,11 +11201,18 @@ LCL__PRIVATE int lcl__bklu_room(const lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl_
             }
         if (best < 0) return 0;
         lcl__bklu_drop(N, v, best);
-        if (bd != INT64_MAX) D->evictions++;
+        if (bd != INT64_MAX) v->evictions++;
     }
     return 1;
 }
 
+/* the host copy of slot s of column j, for a device that imports it: its owner's exchange area
+   (the pivot and L blocks only) or the host factors */
+LCL__PRIVATE const char *lcl__bklu_hsrc(const lcl_bklu_numeric *N, const lcl__bklu_cl *D, int64_t j, int64_t s) {
+    size_t fb = lcl__bklu_fbytes(N);
+    if (D->inx && D->inx[j]) return D->dv[D->owner[j]].xptr + D->xoff[j] + (size_t)(s - N->colp[j] - N->ucnt[j]) * fb;
+    return (const char *)N->X + (size_t)s * fb;
+}
 /* write column j's L part from the host to v (frames taken by the caller's room check) */
 LCL__PRIVATE cl_int lcl__bklu_import(const lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__bklu_dev *v, int64_t j) {
     size_t fb = lcl__bklu_fbytes(N);
@@ -11156,9 +11222,9 @@ LCL__PRIVATE cl_int lcl__bklu_import(const lcl_bklu_numeric *N, lcl__bklu_cl *D,
     for (s = N->colp[j] + N->ucnt[j] + 1; s < N->colp[j + 1] && e == CL_SUCCESS; s++) {
         int32_t f = lcl__bklu_take(v);
         v->fslot[s] = f;
-        e = LCL__CL->clEnqueueWriteBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, (char *)N->X + (size_t)s * fb, 0,
+        e = LCL__CL->clEnqueueWriteBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, lcl__bklu_hsrc(N, D, j, s), 0,
                                           NULL, NULL);
-        D->transfers++;
+        v->transfers++;
     }
     if (e == CL_SUCCESS) {
         int32_t f = lcl__bklu_take(v);
@@ -11372,9 +11438,28 @@ LCL__PRIVATE cl_int lcl__bklu_export(lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__
         int32_t f = v->fslot[s];
         e = LCL__CL->clEnqueueReadBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, (char *)N->X + (size_t)s * fb, 0,
                                          NULL, NULL);
-        D->transfers++;
+        v->transfers++;
     }
     if (e == CL_SUCCESS) e = LCL__CL->clEnqueueReadBuffer(q, v->ipiv, CL_FALSE, (size_t)k * ib, ib, N->ipiv + k * N->m, 0, NULL, NULL);
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueReadBuffer(q, v->perm, CL_FALSE, (size_t)k * ib, ib, D->hperm + k * N->m, 0, NULL, NULL);
+    return e;
+}
+
+/* column k's pivot and L blocks and its pivots, for the devices that use k after its level: into
+   v's exchange area when it has one (the host factors then stay stale: the first solve reads them),
+   else the whole column into the host factors (non-blocking) */
+LCL__PRIVATE cl_int lcl__bklu_share(lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__bklu_dev *v, int64_t k) {
+    size_t fb = lcl__bklu_fbytes(N), ib = (size_t)N->m * sizeof(int32_t);
+    cl_command_queue q = v->d->queue[0];
+    int64_t s, p = N->colp[k] + N->ucnt[k];
+    cl_int e = CL_SUCCESS;
+    if (!v->xptr || D->xoff[k] < 0) return lcl__bklu_export(N, D, v, k);
+    for (s = p; s < N->colp[k + 1] && e == CL_SUCCESS; s++) {
+        int32_t f = v->fslot[s];
+        e = LCL__CL->clEnqueueReadBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, v->xptr + D->xoff[k] + (size_t)(s - p) * fb,
+                                         0, NULL, NULL);
+        v->transfers++;
+    }
     if (e == CL_SUCCESS) e = LCL__CL->clEnqueueReadBuffer(q, v->perm, CL_FALSE, (size_t)k * ib, ib, D->hperm + k * N->m, 0, NULL, NULL);
     return e;
 }
@@ -11409,15 +11494,10 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
     return st;
 }
 
-typedef struct lcl__bklu_chunk {
-    int64_t *uo, *uc, *wo, *wc;     /* per U step t: permuted copies / L_jj^-1 GEMMs at uo (uc), updates at wo (wc) */
-    int64_t cap;
-} lcl__bklu_chunk;
-
 /* one column with its dependencies' L parts brought in one at a time: the fallback when even a
    single column and all of them do not fit (memory far below the factors') */
 LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
-                                           lcl__bklu_dev *v, int64_t k, int64_t l, int32_t *pin, int32_t *stamp, int32_t *tmpf) {
+                                           lcl__bklu_dev *v, int64_t k, int64_t l) {
     lcl__device *d = v->d;
     size_t fb = lcl__bklu_fbytes(N);
     const lcl_klu_numeric *kn = N->kn;
@@ -11425,8 +11505,8 @@ LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, con
     const char *kcopy = N->dtype == LCL_F32 ? "lcl_bklu_permcopy_f" : "lcl_bklu_permcopy_d";
     const char *ktri = N->dtype == LCL_F32 ? "lcl_bklu_trtri_f" : "lcl_bklu_trtri_d";
     int64_t m = N->m, s0 = N->colp[k], nu = N->ucnt[k], nl = N->colp[k + 1] - s0 - nu - 1, base = (N->colp[k + 1] - s0) + 3 + nl;
-    int64_t dep = 0, t, s, q, q0, ntmp = 0, *pos = N->pos;
-    int32_t st_ = ++*stamp, ut;
+    int64_t dep = 0, t, s, q, q0, ntmp = 0, *pos = v->pos;
+    int32_t *pin = v->pin, *tmpf = v->tmpf, st_ = ++v->stamp, ut;
     cl_int e = CL_SUCCESS;
     lcl_status st;
     for (t = 0; t < nu; t++) {
@@ -11462,13 +11542,13 @@ LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, con
         if ((e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb,
                                                (const char *)A->val + (size_t)ea * fb, 0, NULL, NULL)) != CL_SUCCESS)
             goto clfail;
-        D->transfers++;
+        v->transfers++;
     }
     if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_scale_f" : "lcl_bklu_scale_d", 1, q0, v->nhl - q0, 0, 0, 0)) != LCL_OK)
         return st;
     for (t = 0; t < nu; t++) {
         int64_t j = N->slotrow[s0 + t], lj = N->colp[j] + N->ucnt[j] + 1, ni = 0, o;
-        int32_t st2 = ++*stamp, df = -1;
+        int32_t st2 = ++v->stamp, df = -1;
         pin[k] = pin[j] = st2;
         v->nhl = 0;
         if (!v->has[j]) {
@@ -11477,9 +11557,9 @@ LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, con
             if ((e = lcl__bklu_import(N, D, v, j)) != CL_SUCCESS) goto clfail;
             df = lcl__bklu_take(v);
             if ((e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->arena[df / v->fpa], CL_FALSE, (size_t)(df % v->fpa) * fb, fb,
-                                                   (char *)N->X + (size_t)(lj - 1) * fb, 0, NULL, NULL)) != CL_SUCCESS)
+                                                   lcl__bklu_hsrc(N, D, j, lj - 1), 0, NULL, NULL)) != CL_SUCCESS)
                 goto clfail;
-            D->transfers++;
+            v->transfers++;
             LCL__PUSH(df, 0); LCL__PUSH(v->finv[2 * j], 0); LCL__PUSH(v->finv[2 * j], 0);
             ni = 1;
         }
@@ -11532,6 +11612,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
     size_t fb = lcl__bklu_fbytes(N);
     int64_t c, s, q;
     cl_int e = CL_SUCCESS;
+    const char *what = "clEnqueueWriteBuffer(lcl_bklu, transfer queue)";
     for (c = 0; c < cnt; c++) {
         int64_t k = cols[c];
         for (s = N->colp[k]; s < N->colp[k + 1]; s++) v->fslot[s] = lcl__bklu_take(v);
@@ -11540,15 +11621,36 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
         for (q = D->acp[k]; q < D->acp[k + 1] && e == CL_SUCCESS; q++) {
             int64_t ea = D->ace[q];
             int32_t f = v->fslot[N->amap[ea]];
-            e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb,
-                                              (const char *)A->val + (size_t)ea * fb, 0, NULL, NULL);
-            D->transfers++;
+            const char *src = (const char *)A->val + (size_t)ea * fb;
+            if (v->ringp) {     /* through the ring: into a half whose earlier writes are done */
+                size_t half = v->ringsz / 2;
+                if (v->ringpos + fb > (size_t)(v->ringhalf + 1) * half) {
+                    if (v->ringev[v->ringhalf]) LCL__CL->clReleaseEvent(v->ringev[v->ringhalf]);
+                    v->ringev[v->ringhalf] = NULL;
+                    if ((e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &v->ringev[v->ringhalf])) != CL_SUCCESS) {
+                        what = "clEnqueueMarkerWithWaitList(lcl_bklu, staging ring)";
+                        break;
+                    }
+                    LCL__CL->clFlush(d->queue[1]);
+                    v->ringhalf ^= 1;
+                    v->ringpos = (size_t)v->ringhalf * half;
+                    if (v->ringev[v->ringhalf] && (e = LCL__CL->clWaitForEvents(1, &v->ringev[v->ringhalf])) != CL_SUCCESS) {
+                        what = "clWaitForEvents(lcl_bklu, staging ring)";
+                        break;
+                    }
+                }
+                memcpy(v->ringp + v->ringpos, src, fb);
+                src = v->ringp + v->ringpos;
+                v->ringpos += fb;
+            }
+            e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, src, 0, NULL, NULL);
+            v->transfers++;
         }
         v->staged[k] = 1;
     }
     if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
     v->stage_ev = NULL;
-    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(lcl_bklu, transfer queue)", d->info.name);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, what, d->info.name);
     if ((e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &v->stage_ev)) != CL_SUCCESS)
         return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, transfer queue)", d->info.name);
     if ((e = LCL__CL->clFlush(d->queue[1])) != CL_SUCCESS) return lcl__clfail(ctx, e, "clFlush(lcl_bklu)", d->info.name);
@@ -11557,17 +11659,18 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
 
 /* the columns cols[0..cnt) of one level on device v, in chunks whose frames fit */
 LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
-                                        lcl__bklu_dev *v, const int32_t *cols, int64_t cnt, int64_t l, int32_t *pin, int32_t *stamp,
-                                        lcl__bklu_chunk *ch, int32_t *tmpf) {
+                                        lcl__bklu_dev *v, const int32_t *cols, int64_t cnt, int64_t l) {
     lcl__device *d = v->d;
     size_t fb = lcl__bklu_fbytes(N);
     const lcl_klu_numeric *kn = N->kn;
     int64_t i0 = 0, m = N->m;
+    int32_t *pin = v->pin, *tmpf = v->tmpf;
+    lcl__bklu_chunk *ch = &v->ch;
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
     while (i0 < cnt) {
         int64_t i1 = i0, need = 0, ni = 0, nz, na, nt0, nlt = 0, maxu = 0, c, s, t, p, o_it, o_z, o_a, o_lu, o_tr, o_lc, o_lg, ntmp = 0;
-        int32_t st_ = ++*stamp;
+        int32_t st_ = ++v->stamp;
         /* which columns: as many as fit, at least one */
         while (i1 < cnt) {
             int64_t k = cols[i1], r = (v->staged[k] ? 1 : (N->colp[k + 1] - N->colp[k]) + 3) + (N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1);
@@ -11583,7 +11686,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             i1++;
         }
         if (i1 == i0) {     /* not even one column with all its dependencies: one at a time */
-            if ((st = lcl__bklu_stepwise(ctx, fn, N, A, D, v, cols[i0], l, pin, stamp, tmpf)) != LCL_OK) return st;
+            if ((st = lcl__bklu_stepwise(ctx, fn, N, A, D, v, cols[i0], l)) != LCL_OK) return st;
             i0++;
             continue;
         }
@@ -11611,9 +11714,9 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
                 df = lcl__bklu_take(v);
                 tmpf[ntmp++] = df;
                 e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->arena[df / v->fpa], CL_FALSE, (size_t)(df % v->fpa) * fb, fb,
-                                                  (char *)N->X + (size_t)(N->colp[j] + N->ucnt[j]) * fb, 0, NULL, NULL);
+                                                  lcl__bklu_hsrc(N, D, j, N->colp[j] + N->ucnt[j]), 0, NULL, NULL);
                 if (e != CL_SUCCESS) goto clfail;
-                D->transfers++;
+                v->transfers++;
                 LCL__PUSH(df, 0); LCL__PUSH(v->finv[2 * j], 0); LCL__PUSH(v->finv[2 * j], 0);
                 ni++;
             }
@@ -11664,7 +11767,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             }
             ch->wo[t] = v->nhl;
             for (c = i0; c < i1; c++) {
-                int64_t k = cols[c], j, lj, q, *pos = N->pos;
+                int64_t k = cols[c], j, lj, q, *pos = v->pos;
                 if (N->ucnt[k] <= t) continue;
                 j = N->slotrow[N->colp[k] + t];
                 lj = N->colp[j] + N->ucnt[j] + 1;
@@ -11726,7 +11829,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
                 e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb,
                                                   (const char *)A->val + (size_t)ea * fb, 0, NULL, NULL);
                 if (e != CL_SUCCESS) goto clfail;
-                D->transfers++;
+                v->transfers++;
             }
         }
         if (v->stage_ev) {      /* the staged writes first */
@@ -11774,11 +11877,45 @@ clfail:
     return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(lcl_bklu)", d->info.name);
 }
 
+/* device v's part of level l (index i of the context's devices): its columns launched, the next
+   level's A staged (resident), the columns other devices need read back (resident) */
+LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
+                                     lcl__bklu_dev *v, int i, int64_t l, const unsigned char *needx) {
+    int64_t cnt = 0, p, ls = l + 1;
+    lcl_status st;
+    cl_int e;
+    if (l >= 0) {
+        for (p = N->levp[l]; p < N->levp[l + 1]; p++)
+            if (D->owner[N->levc[p]] == i) v->cols[cnt++] = N->levc[p];
+        if (cnt && (st = lcl__bklu_level(ctx, fn, N, A, D, v, v->cols, cnt, l)) != LCL_OK) return st;
+    }
+    if (D->resident && ls < N->nlev) {
+        cnt = 0;
+        for (p = N->levp[ls]; p < N->levp[ls + 1]; p++)
+            if (D->owner[N->levc[p]] == i) v->cols[cnt++] = N->levc[p];
+        if (cnt && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols, cnt)) != LCL_OK) return st;
+    }
+    if (D->resident && l >= 0)
+        for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
+            int64_t k = N->levc[p];
+            if (needx[k] && D->owner[k] == i && (e = lcl__bklu_share(N, D, v, k)) != CL_SUCCESS)
+                return lcl__clfail(ctx, e, "clEnqueueReadBuffer(lcl_bklu)", v->d->info.name);
+        }
+    return LCL_OK;
+}
+/* the end of v's level: its queue done, read-backs settled, the level's work frames free */
+LCL__PRIVATE lcl_status lcl__bklu_done(lcl_context *ctx, lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__bklu_dev *v) {
+    cl_int e;
+    if ((e = LCL__CL->clFinish(v->d->queue[0])) != CL_SUCCESS || (e = lcl__bklu_settle(N, D, v)) != CL_SUCCESS)
+        return lcl__clfail(ctx, e, "clFinish(lcl_bklu)", v->d->info.name);
+    while (v->ndefer > 0) lcl__bklu_give(v, &v->defer[--v->ndefer]);
+    return LCL_OK;
+}
+
 LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, const lcl_bmat *A,
                                   lcl_bklu_info *info, lcl_status *stp) {
     lcl__bklu_cl *D = NULL;
-    lcl__bklu_chunk ch;
-    int32_t *pin = NULL, *levof = NULL, *cols = NULL, *tmpf = NULL, *badk = NULL, stamp = 0;
+    int32_t *levof = NULL, *cols = NULL, *badk = NULL;
     double *cost = NULL, *load = NULL;
     unsigned char *needx = NULL;
     int64_t n = N->n, m = N->m, k, p, l, e64, maxframes = 0;
@@ -11796,7 +11933,6 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         }
     lcl__bklu_cl_free(N->cl);
     N->cl = NULL;
-    memset(&ch, 0, sizeof ch);
 #define LCL__BA(ptr, cnt, T) ((ptr) = (T *)lcl__alloc(ctx, "block LU device state", (size_t)(cnt), sizeof(T), &st))
     if (!LCL__BA(D, 1, lcl__bklu_cl)) goto out;
     memset(D, 0, sizeof *D);
@@ -11805,13 +11941,12 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     memset(D->dv, 0, (size_t)nd * sizeof *D->dv);
     D->nd = nd;
     if (!LCL__BA(D->owner, n, int32_t) || !LCL__BA(D->onhost, n, unsigned char) || !LCL__BA(D->hperm, n * m, int32_t) ||
-        !LCL__BA(D->acp, n + 1, int64_t) || !LCL__BA(D->ace, A->nnzb + 1, int64_t) || !LCL__BA(pin, n, int32_t) ||
+        !LCL__BA(D->acp, n + 1, int64_t) || !LCL__BA(D->ace, A->nnzb + 1, int64_t) ||
         !LCL__BA(levof, n, int32_t) || !LCL__BA(cols, n, int32_t) || !LCL__BA(cost, n, double) || !LCL__BA(load, nd, double) ||
         !LCL__BA(needx, n, unsigned char) || !LCL__BA(badk, n, int32_t))
         goto out;
     memset(D->onhost, 0, (size_t)n);
     memset(needx, 0, (size_t)n);
-    for (k = 0; k < n; k++) pin[k] = 0;
     /* A's blocks by the pivoted column of their slot */
     for (k = 0; k <= n; k++) D->acp[k] = 0;
     for (e64 = 0; e64 < A->nnzb; e64++)
@@ -11898,40 +12033,63 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         maxframes = LCL__MAX(maxframes, v->nframes);
     }
     D->resident = resident;
-    if (!LCL__BA(tmpf, maxframes + 1, int32_t)) goto out;
-    /* level by level */
-    /* resident: A's blocks of level l + 1 go up on the transfer queue while level l computes (the
-       host is busy in the writes: pageable memory); level l's work frames stay taken meanwhile */
-    for (l = -1; l < N->nlev; l++) {
-        int64_t ls = l + 1;
-        for (i = 0; i < nd && l >= 0; i++) {
-            int64_t cnt = 0;
-            for (p = N->levp[l]; p < N->levp[l + 1]; p++)
-                if (D->owner[N->levc[p]] == i) cols[cnt++] = N->levc[p];
-            if (cnt && (st = lcl__bklu_level(ctx, fn, N, A, D, &D->dv[i], cols, cnt, l, pin, &stamp, &ch, tmpf)) != LCL_OK) goto out;
-        }
-        if (resident && ls < N->nlev)
-            for (i = 0; i < nd; i++) {
-                int64_t cnt = 0;
-                for (p = N->levp[ls]; p < N->levp[ls + 1]; p++)
-                    if (D->owner[N->levc[p]] == i) cols[cnt++] = N->levc[p];
-                if (cnt && (st = lcl__bklu_stage(ctx, N, A, D, &D->dv[i], cols, cnt)) != LCL_OK) goto out;
+    /* each device's scratch, its ring for A's blocks (resident), its exchange area (resident, for
+       the columns other devices use: at most 8 GB of pinned memory a device, else pageable) */
+    if (!LCL__BA(D->xoff, n, int64_t) || !LCL__BA(D->inx, n, unsigned char)) goto out;
+    memset(D->inx, 0, (size_t)n);
+    for (k = 0; k < n; k++) D->xoff[k] = -1;
+    for (i = 0; i < nd; i++) {
+        lcl__bklu_dev *v = &D->dv[i];
+        size_t fb = lcl__bklu_fbytes(N), abytes = 0, xbytes = 0;
+        if (!LCL__BA(v->pin, n, int32_t) || !LCL__BA(v->tmpf, maxframes + 1, int32_t) || !LCL__BA(v->cols, n, int32_t) ||
+            !LCL__BA(v->pos, n, int64_t))
+            goto out;
+        for (k = 0; k < n; k++) v->pin[k] = 0, v->pos[k] = -1;
+        if (!resident) continue;
+        for (k = 0; k < n; k++)
+            if (D->owner[k] == i) {
+                abytes += (size_t)(D->acp[k + 1] - D->acp[k]) * fb;
+                if (needx[k]) xbytes += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
             }
+        v->ringsz = LCL__MAX(2 * fb, LCL__MIN(abytes, (size_t)256 << 20));
+        if (abytes && !lcl__bklu_pinned(v, v->ringsz, &v->ring, &v->ringp)) v->ringsz = 0;
+        if (xbytes && xbytes <= ((size_t)8 << 30) && lcl__bklu_pinned(v, xbytes, &v->xbuf, &v->xptr)) {
+            size_t off = 0;
+            for (k = 0; k < n; k++)
+                if (D->owner[k] == i && needx[k]) D->xoff[k] = (int64_t)off, off += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
+        }
+    }
+    /* level by level; with several devices in resident mode, one host thread per device (the
+       writes of A and the exchanges of one device then overlap another's). Resident: A's blocks of
+       level l + 1 go up on the transfer queue while level l computes, level l's work frames stay
+       taken meanwhile, and the columns another device needs are read back after their level. */
+    for (l = -1; l < N->nlev; l++) {
+        int nt = resident ? nd : 1;
+        if (nt > 1) {
+            LCL__OMP(omp parallel for num_threads(nt) schedule(static, 1))
+            for (i = 0; i < nd; i++) {
+                lcl__bklu_dev *v = &D->dv[i];
+                v->st = lcl__bklu_go(ctx, fn, N, A, D, v, i, l, needx);
+                if (v->st == LCL_OK) v->st = lcl__bklu_done(ctx, N, D, v);
+            }
+        } else {
+            for (i = 0; i < nd; i++) D->dv[i].st = LCL_OK;
+            for (i = 0; i < nd && D->dv[nd - 1].st == LCL_OK; i++)
+                if ((D->dv[i].st = lcl__bklu_go(ctx, fn, N, A, D, &D->dv[i], i, l, needx)) != LCL_OK) D->dv[nd - 1].st = D->dv[i].st;
+            for (i = 0; i < nd && D->dv[nd - 1].st == LCL_OK; i++)
+                if ((D->dv[i].st = lcl__bklu_done(ctx, N, D, &D->dv[i])) != LCL_OK) D->dv[nd - 1].st = D->dv[i].st;
+        }
+        for (i = 0; i < nd; i++)
+            if ((st = D->dv[i].st) != LCL_OK) goto out;
         if (l < 0) continue;
-        if (resident)       /* columns another device needs, read back */
+        if (resident)
             for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
                 k = N->levc[p];
-                d = D->dv[D->owner[k]].d;
-                if (needx[k] && (e = lcl__bklu_export(N, D, &D->dv[D->owner[k]], k)) != CL_SUCCESS) goto clfail;
+                if (needx[k]) {
+                    if (D->xoff[k] >= 0 && D->dv[D->owner[k]].xptr) D->inx[k] = 1;
+                    else D->onhost[k] = 1;
+                }
             }
-        for (i = 0; i < nd; i++) {
-            d = D->dv[i].d;
-            if ((e = LCL__CL->clFinish(d->queue[0])) != CL_SUCCESS || (e = lcl__bklu_settle(N, D, &D->dv[i])) != CL_SUCCESS) goto clfail;
-            while (D->dv[i].ndefer > 0) lcl__bklu_give(&D->dv[i], &D->dv[i].defer[--D->dv[i].ndefer]);
-        }
-        if (resident)
-            for (p = N->levp[l]; p < N->levp[l + 1]; p++)
-                if (needx[N->levc[p]]) D->onhost[N->levc[p]] = 1;
         if (!resident)          /* zero-column-transfer eviction: L parts past their last use */
             for (i = 0; i < nd; i++) {
                 lcl__bklu_dev *v = &D->dv[i];
@@ -11979,6 +12137,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         if (!D->onhost[k]) D->stale = 1;
     N->flops = 0;
     for (k = 0; k < n; k++) N->flops += cost[k] * (double)m * (double)m * (double)m;
+    for (i = 0; i < nd; i++) D->transfers += D->dv[i].transfers, D->evictions += D->dv[i].evictions;
     if (info) {
         info->devices = nd;
         info->transfers = D->transfers;
@@ -11994,8 +12153,7 @@ out:
         lcl__bklu_cl_free(D);
         N->cl = NULL;
     }
-    LCL_FREE(ch.uo); LCL_FREE(ch.uc); LCL_FREE(ch.wo); LCL_FREE(ch.wc);
-    LCL_FREE(pin); LCL_FREE(levof); LCL_FREE(cols); LCL_FREE(tmpf); LCL_FREE(badk); LCL_FREE(cost); LCL_FREE(load); LCL_FREE(needx);
+    LCL_FREE(levof); LCL_FREE(cols); LCL_FREE(badk); LCL_FREE(cost); LCL_FREE(load); LCL_FREE(needx);
     *stp = st;
     return 1;
 }

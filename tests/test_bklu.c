@@ -1528,7 +1528,7 @@ int lt_child_bklu(const char *name) {
         int runs;
         bt_Jrand(&J, 24, 0.1);
         bt_make(&c, &J, 4, BT_KRON, LCL_F64, 0);
-        runs = lt_cl_sweep("bklu, two devices", ocl, LT_CL_ONE | LT_CL_SPLIT, 200, "lcl_bklu", bt_cl_run, &c, &reached);
+        runs = lt_cl_sweep("bklu, two devices", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 200, "lcl_bklu", bt_cl_run, &c, &reached);
         fprintf(stderr, "  %d faulted runs%s\n", runs, reached ? "" : " (no OpenCL call reached: the host factors)");
         bt_free(&c);
     }
