@@ -12046,6 +12046,9 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             goto out;
         for (k = 0; k < n; k++) v->pin[k] = 0, v->pos[k] = -1;
         if (!resident) continue;
+#ifdef LCL_BKLU_PAGEABLE    /* benchmarks only: the driver's pageable copies, for comparison */
+        continue;
+#endif
         for (k = 0; k < n; k++)
             if (D->owner[k] == i) {
                 abytes += (size_t)(D->acp[k + 1] - D->acp[k]) * fb;

@@ -223,42 +223,63 @@ __kernel void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, _
     if (lid == 0) bad[list[lo + 3 * t + 2]] = zero;
 }
 
-/* item t of list (D, Li, Ui): Li = L^-1 (L unit lower of D), Ui = U^-1 (U upper of D), one
-   work-item per column j of the inverses (dimension 0), dimension 1 picks L (0) or U (1) */
-__kernel void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
-    const int j = get_global_id(0), which = get_global_id(1), t = get_global_id(2);
+/* item t: the inverses of the unit lower (which 0) and the upper (which 1) triangle of frame
+   list[3t], into frames list[3t + 1 + which]. Each work-item computes one column j of the inverse,
+   a work-group 64 neighbouring columns, by row tiles of TT: the tiles of the triangle pass through
+   local memory (shared by the group's columns), the column's finished rows come back from global
+   memory (coalesced: row-major, neighbouring j), the tile's own rows stay in registers. Tiles
+   that hold only zeros of the group's columns are skipped (the inverse is triangular too). */
+#define TT 32
+#define LCL_MIN_I(a, b) ((a) < (b) ? (a) : (b))
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
+    __local real Dt[TT][TT + 1];
+    const int lj = get_local_id(0), j0 = get_group_id(0) * 64, j = j0 + lj, which = get_global_id(1), t = get_global_id(2);
     __global const real *D = FRAME(list[lo + 3 * t]);
     __global real *X = FRAME(list[lo + 3 * t + 1 + which]);
-    int i, k;
-    if (j >= m) return;
-    if (!which) {   /* column j of L^-1: zero above j, 1 at j, forward below */
-        for (i = 0; i < j; i++) X[(long)i * m + j] = 0;
-        X[(long)j * m + j] = 1;
-        for (i = j + 1; i < m; i++) {   /* four partial sums: the loads overlap */
-            __global const real *di = D + (long)i * m;
-            real s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-            for (k = j; k + 3 < i; k += 4) {
-                s0 -= di[k] * X[(long)k * m + j];
-                s1 -= di[k + 1] * X[(long)(k + 1) * m + j];
-                s2 -= di[k + 2] * X[(long)(k + 2) * m + j];
-                s3 -= di[k + 3] * X[(long)(k + 3) * m + j];
+    const int nt = (m + TT - 1) / TT, jt0 = j0 / TT, jt1 = (LCL_MIN_I(j0 + 64, m) - 1) / TT;
+    real acc[TT];
+    int ti, tk, r, q, l;
+    for (ti = 0; ti < nt; ti++) {
+        /* L: tiles from the top; U: from the bottom */
+        const int I = (which ? nt - 1 - ti : ti) * TT, it = I / TT;
+        const int zero = which ? it > jt1 : it < jt0;   /* rows of only zeros in these columns */
+        for (r = 0; r < TT; r++) acc[r] = (I + r == j) ? 1 : 0;
+        if (!zero) {
+            /* the tiles beside the diagonal one: acc -= D(I, K) X(K, j) */
+            const int k0 = which ? it + 1 : jt0, k1 = which ? jt1 + 1 : it;
+            for (tk = k0; tk < k1; tk++) {
+                const int K = tk * TT;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (l = lj; l < TT * TT; l += 64) {
+                    int rr = l / TT, cc = l % TT;
+                    Dt[rr][cc] = (I + rr < m && K + cc < m) ? D[(long)(I + rr) * m + K + cc] : 0;
+                }
+                barrier(CLK_LOCAL_MEM_FENCE);
+                for (q = 0; q < TT; q++) {
+                    real x = (j < m && K + q < m) ? X[(long)(K + q) * m + j] : 0;
+                    for (r = 0; r < TT; r++) acc[r] = fma(-Dt[r][q], x, acc[r]);
+                }
             }
-            for (; k < i; k++) s0 -= di[k] * X[(long)k * m + j];
-            X[(long)i * m + j] = (s0 + s1) + (s2 + s3);
-        }
-    } else {        /* column j of U^-1: zero below j, backward from j */
-        for (i = m - 1; i > j; i--) X[(long)i * m + j] = 0;
-        for (i = j; i >= 0; i--) {
-            __global const real *di = D + (long)i * m;
-            real s0 = i == j ? 1 : 0, s1 = 0, s2 = 0, s3 = 0;
-            for (k = i + 1; k + 3 <= j; k += 4) {
-                s0 -= di[k] * X[(long)k * m + j];
-                s1 -= di[k + 1] * X[(long)(k + 1) * m + j];
-                s2 -= di[k + 2] * X[(long)(k + 2) * m + j];
-                s3 -= di[k + 3] * X[(long)(k + 3) * m + j];
+            /* the diagonal tile: forward (L, unit) or backward (U) within the registers */
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (l = lj; l < TT * TT; l += 64) {
+                int rr = l / TT, cc = l % TT;
+                Dt[rr][cc] = (I + rr < m && I + cc < m) ? D[(long)(I + rr) * m + I + cc] : (rr == cc ? 1 : 0);
             }
-            for (; k <= j; k++) s0 -= di[k] * X[(long)k * m + j];
-            X[(long)i * m + j] = ((s0 + s1) + (s2 + s3)) / di[i];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (!which) {
+                for (r = 1; r < TT; r++)
+                    for (q = 0; q < r; q++) acc[r] = fma(-Dt[r][q], acc[q], acc[r]);
+            } else {
+                for (r = TT - 1; r >= 0; r--) {
+                    for (q = r + 1; q < TT; q++) acc[r] = fma(-Dt[r][q], acc[q], acc[r]);
+                    acc[r] /= Dt[r][r];
+                }
+            }
         }
+        if (j < m)
+            for (r = 0; r < TT; r++)
+                if (I + r < m) X[(long)(I + r) * m + j] = zero ? 0 : acc[r];
     }
 }
