@@ -672,9 +672,9 @@ LCL_API int lcl_format_double(char *buf, size_t cap, double v);
 /* ---- over MPI (>>mpi): only where LINALG_CL_MPI is defined before including this file (in the
    implementation's file too); it includes <mpi.h> (build with mpicc). Without it the library
    references no MPI symbol. Part p of a lcl_rowpart runs on rank p of comm (comm's size must be
-   nparts). lcl_mpi_halo fills the ghosts of x (nloc + nghost values of the plan's dtype) from
-   their owners' owned values, by nonblocking point-to-point messages with tag LCL_MPI_TAG, and
-   returns once they arrived; every rank calls it. lcl_mpi_dot: the dot product of the n local
+   nparts). lcl_mpi_halo fills the ghosts of x (nloc + nghost values of dtype, which need not be
+   the local matrix's) from their owners' owned values, by nonblocking point-to-point messages with
+   tag LCL_MPI_TAG, and returns once they arrived; every rank calls it. lcl_mpi_dot: the dot product of the n local
    values of x and y (dtype), summed in double here, then over comm (MPI_Allreduce), into *out.
    MPI failures (when comm's error handler returns) are LCL_ERR_INTERNAL with MPI's message. */
 #ifdef LINALG_CL_MPI
@@ -685,7 +685,7 @@ LCL_API int lcl_format_double(char *buf, size_t cap, double v);
 #ifdef __cplusplus
 extern "C" {
 #endif
-LCL_API lcl_status lcl_mpi_halo(lcl_context *ctx, MPI_Comm comm, const lcl_rowpart *P, void *x);
+LCL_API lcl_status lcl_mpi_halo(lcl_context *ctx, MPI_Comm comm, const lcl_rowpart *P, lcl_dtype dtype, void *x);
 LCL_API lcl_status lcl_mpi_dot(lcl_context *ctx, MPI_Comm comm, lcl_dtype dtype, int64_t n, const void *x, const void *y,
                                double *out);
 #ifdef __cplusplus
@@ -7396,7 +7396,7 @@ LCL__PRIVATE lcl_status lcl__mpi_rank(lcl_context *ctx, MPI_Comm comm, int npart
                          size, part, nparts);
     return LCL_OK;
 }
-LCL_API lcl_status lcl_mpi_halo(lcl_context *ctx, MPI_Comm comm, const lcl_rowpart *P, void *x) {
+LCL_API lcl_status lcl_mpi_halo(lcl_context *ctx, MPI_Comm comm, const lcl_rowpart *P, lcl_dtype dtype, void *x) {
     static const char fn[] = "lcl_mpi_halo";
     MPI_Datatype t;
     MPI_Request *req = NULL;
@@ -7407,9 +7407,10 @@ LCL_API lcl_status lcl_mpi_halo(lcl_context *ctx, MPI_Comm comm, const lcl_rowpa
     const char *call = NULL;
     lcl_status st;
     if (!P || !x || !P->recv_off || !P->send_off) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL plan or x", fn);
+    if (dtype != LCL_F32 && dtype != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown dtype %d", fn, (int)dtype);
     if ((st = lcl__mpi_rank(ctx, comm, P->nparts, P->part, fn)) != LCL_OK) return st;
-    es = lcl__dsize(P->local.dtype);
-    t = P->local.dtype == LCL_F32 ? MPI_FLOAT : MPI_DOUBLE;
+    es = lcl__dsize(dtype);
+    t = dtype == LCL_F32 ? MPI_FLOAT : MPI_DOUBLE;
     req = (MPI_Request *)lcl__alloc(ctx, "MPI requests", 2 * (size_t)P->nparts, sizeof(MPI_Request), &st);
     buf = (char *)lcl__alloc(ctx, "halo send buffer", (size_t)P->send_off[P->nparts], es, &st);
     if (!req || !buf) goto out;
