@@ -4982,8 +4982,9 @@ LCL__PRIVATE void lcl__setval(void *v, lcl_dtype dt, int64_t k, double x) {
 }
 /* Cut units [0, n) into parts balanced by work(a, u), the work of units [0, u): bounds[0] = 0,
    bounds[parts] = n, and bounds[p] the first multiple of gran (or n) whose prefix work reaches
-   p/parts of the total. The rows of a matrix split over devices (>>spmv-opencl) and of
-   lcl_rowpart (>>rowpart) are cut so; parts may be empty when a few units hold most work. */
+   p/parts of the total. The CPU products' thread parts (lcl__make_split), the rows of a matrix
+   split over devices (>>spmv-opencl) and lcl_rowpart's (>>rowpart) are cut so; parts may be
+   empty when a few units hold most work. */
 LCL__PRIVATE void lcl__balance(int64_t n, int parts, int64_t gran, int64_t (*work)(const void *a, int64_t u), const void *a,
                                int64_t *bounds) {
     int64_t total = work(a, n);
@@ -5649,7 +5650,8 @@ LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lc
 }
 
 /* work of units [0, u): the split balances it */
-LCL__PRIVATE int64_t lcl__work(const lcl_spmat *A, int64_t u) {
+LCL__PRIVATE int64_t lcl__work(const void *a, int64_t u) {
+    const lcl_spmat *A = (const lcl_spmat *)a;
     switch (A->format) {
     case LCL_FMT_CSR: return A->ptr[u] + u;
     case LCL_FMT_CSC: return A->ptr[u] + u;     /* columns */
@@ -5669,19 +5671,11 @@ LCL__PRIVATE int64_t lcl__units(const lcl_spmat *A) {
          : A->format == LCL_FMT_CSC ? A->cols : A->rows;
 }
 LCL__PRIVATE lcl_status lcl__make_split(lcl_context *ctx, lcl_spmat *A, int parts) {
-    int64_t n = lcl__units(A), total, p;
     lcl_status st = LCL_OK;
     A->split = (int64_t *)lcl__alloc(ctx, "work split", (size_t)parts + 1, sizeof(int64_t), &st);
     if (!A->split) return st;
     A->nsplit = parts;
-    total = lcl__work(A, n);
-    A->split[0] = 0;
-    for (p = 1; p < parts; p++) {   /* first unit whose prefix work reaches p/parts of the total */
-        int64_t want = (int64_t)((double)total * (double)p / (double)parts), lo = A->split[p - 1], hi = n;
-        while (lo < hi) { int64_t m = lo + (hi - lo) / 2; if (lcl__work(A, m) < want) lo = m + 1; else hi = m; }
-        A->split[p] = lo;
-    }
-    A->split[parts] = n;
+    lcl__balance(lcl__units(A), parts, 1, lcl__work, A, A->split);
     return LCL_OK;
 }
 
