@@ -146,9 +146,10 @@ check-dense-variants: | $(B)
 	  tail -1 $(B)/run_tests_variant.log; grep -q ' 0 failed' $(B)/run_tests_variant.log || { tail -30 $(B)/run_tests_variant.log; exit 1; }; \
 	done; echo "dense variants: ok"
 
-# ---- over MPI (issue 17): examples/mpi_cg.c on 2 ranks (serial, OpenMP, then OpenCL with two PoCL
-# devices, rank r on device r) and on 3 (uneven parts, a rank with two neighbours); each must
-# PASS (the same solve as one process). Without mpicc or mpirun it says so and succeeds: the
+# ---- over MPI (issue 17): tests/mpi/test_mpi.c (the LINALG_CL_MPI section) on 2 and 3 ranks, then
+# examples/mpi_cg.c on 2 ranks (serial, OpenMP, then OpenCL with two PoCL devices, rank r on
+# device r) and on 3 (uneven parts, a rank with two neighbours); each CG run must PASS (the same
+# solve as one process). Without mpicc or mpirun it says so and succeeds: the
 # library never needs MPI (make deps-mpi installs Debian's OpenMPI). In containers OpenMPI's
 # shared-memory transport cannot always use single-copy (ptrace), hence the MCA setting.
 MPICC    ?= mpicc
@@ -161,12 +162,16 @@ deps-mpi:
 $(B)/mpi_cg: examples/mpi_cg.c $(HDRS) | $(B)
 	OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
+$(B)/test_mpi: tests/mpi/test_mpi.c $(HDRS) | $(B)
+	OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+
 check-mpi:
 	@if ! command -v $(MPICC) >/dev/null 2>&1 || ! command -v $(MPIRUN) >/dev/null 2>&1; then \
 	  echo "check-mpi: SKIPPED: $(MPICC) or $(MPIRUN) not found (Debian's OpenMPI: make deps-mpi, or apt-get install $(MPI_DEBS))"; exit 0; fi; \
-	$(MAKE) --no-print-directory $(B)/mpi_cg || exit 1; \
+	$(MAKE) --no-print-directory $(B)/test_mpi $(B)/mpi_cg || exit 1; \
 	run="$(MPIRUN) --oversubscribe $$( [ "$$(id -u)" = 0 ] && echo --allow-run-as-root )"; \
-	for c in "-np 2 $(B)/mpi_cg --backend serial" "-np 2 $(B)/mpi_cg --backend openmp" "-np 3 $(B)/mpi_cg --backend serial --grid 17" \
+	for c in "-np 2 $(B)/test_mpi" "-np 3 $(B)/test_mpi" "-np 2 $(B)/mpi_cg --backend serial" \
+	         "-np 2 $(B)/mpi_cg --backend openmp" "-np 3 $(B)/mpi_cg --backend serial --grid 17" \
 	         "-np 2 -x POCL_DEVICES $(B)/mpi_cg --backend opencl"; do \
 	  echo "mpirun $$c"; \
 	  env $(MPI_ENV) POCL_DEVICES="pthread pthread" timeout 300 $$run $$c; rc=$$?; \

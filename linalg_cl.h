@@ -674,9 +674,11 @@ LCL_API int lcl_format_double(char *buf, size_t cap, double v);
    references no MPI symbol. Part p of a lcl_rowpart runs on rank p of comm (comm's size must be
    nparts). lcl_mpi_halo fills the ghosts of x (nloc + nghost values of dtype, which need not be
    the local matrix's) from their owners' owned values, by nonblocking point-to-point messages with
-   tag LCL_MPI_TAG, and returns once they arrived; every rank calls it. lcl_mpi_dot: the dot product of the n local
-   values of x and y (dtype), summed in double here, then over comm (MPI_Allreduce), into *out.
-   MPI failures (when comm's error handler returns) are LCL_ERR_INTERNAL with MPI's message. */
+   tag LCL_MPI_TAG, and returns once they arrived; every rank calls it. lcl_mpi_dot: the dot
+   product of the n local values of x and y (dtype), summed in double here, then over comm
+   (MPI_Allreduce), into *out. MPI failures (when comm's error handler returns) are
+   LCL_ERR_INTERNAL with MPI's message. C++: OpenMPI's deprecated C++ bindings in <mpi.h> are not
+   warning-free; -DOMPI_SKIP_MPICXX leaves them out. */
 #ifdef LINALG_CL_MPI
 #include <mpi.h>
 #ifndef LCL_MPI_TAG
@@ -7411,7 +7413,8 @@ LCL_API lcl_status lcl_mpi_halo(lcl_context *ctx, MPI_Comm comm, const lcl_rowpa
     for (k = 0; k < P->send_off[P->nparts]; k++) memcpy(buf + (size_t)k * es, xc + (size_t)P->send_idx[k] * es, es);
     for (q = 0; q < P->nparts && e == MPI_SUCCESS; q++) {     /* receives first: the sends find them posted */
         int64_t c = P->recv_off[q + 1] - P->recv_off[q];
-        if (c > 0 && (e = MPI_Irecv(xc + (size_t)(P->nloc + P->recv_off[q]) * es, (int)c, t, q, LCL_MPI_TAG, comm, &req[nreq])) == MPI_SUCCESS) nreq++;
+        char *at = xc + (size_t)(P->nloc + P->recv_off[q]) * es;
+        if (c > 0 && (e = MPI_Irecv(at, (int)c, t, q, LCL_MPI_TAG, comm, &req[nreq])) == MPI_SUCCESS) nreq++;
         if (e != MPI_SUCCESS) call = "MPI_Irecv";
     }
     for (q = 0; q < P->nparts && e == MPI_SUCCESS; q++) {
