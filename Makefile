@@ -20,9 +20,10 @@ GEN      := tools/lcl_gen.c tools/lcl_gen.h
 LCL_SRC  := $(sort $(wildcard tools/lcl/*.c))
 LCL_DEPS := $(LCL_SRC) tools/lcl/lcl.h tools/lcl_tool.h
 TESTSRC  := $(sort $(wildcard tests/test_*.c))
-EXAMPLES := $(patsubst examples/%.c,$(B)/%,$(wildcard examples/*.c))
+# mpi_cg needs MPI: built by check-mpi only
+EXAMPLES := $(patsubst examples/%.c,$(B)/%,$(filter-out examples/mpi_cg.c,$(wildcard examples/*.c)))
 
-.PHONY: all deps deps-test test check-asan check-tsan check-valgrind demo kernels check-kernels bench clean compile-matrix
+.PHONY: all deps deps-test deps-mpi check-mpi test check-asan check-tsan check-valgrind demo kernels check-kernels bench clean compile-matrix
 
 all: $(B)/lcl $(B)/run_tests $(B)/embed_kernels $(EXAMPLES)
 
@@ -144,6 +145,39 @@ check-dense-variants: | $(B)
 	  LT_FILTER=test_dense LCL_SHARED=$(SHARED) $(B)/run_tests_variant > $(B)/run_tests_variant.log 2>&1; \
 	  tail -1 $(B)/run_tests_variant.log; grep -q ' 0 failed' $(B)/run_tests_variant.log || { tail -30 $(B)/run_tests_variant.log; exit 1; }; \
 	done; echo "dense variants: ok"
+
+# ---- over MPI (issue 17): tests/mpi/test_mpi.c (the LINALG_CL_MPI section) on 2 and 3 ranks, then
+# examples/mpi_cg.c on 2 ranks (serial, OpenMP, then OpenCL with two PoCL devices, rank r on
+# device r) and on 3 (uneven parts, a rank with two neighbours); each CG run must PASS (the same
+# solve as one process). Without mpicc or mpirun it says so and succeeds: the
+# library never needs MPI (make deps-mpi installs Debian's OpenMPI). In containers OpenMPI's
+# shared-memory transport cannot always use single-copy (ptrace), hence the MCA setting.
+MPICC    ?= mpicc
+MPIRUN   ?= mpirun
+MPI_DEBS := libopenmpi-dev openmpi-bin
+MPI_ENV  := OMPI_MCA_btl_vader_single_copy_mechanism=none OMP_NUM_THREADS=1
+deps-mpi:
+	@$(MAKE) --no-print-directory install-debs PKGS="$(MPI_DEBS)"
+
+$(B)/mpi_cg: examples/mpi_cg.c $(HDRS) | $(B)
+	OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+
+$(B)/test_mpi: tests/mpi/test_mpi.c $(HDRS) | $(B)
+	OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+
+check-mpi:
+	@if ! command -v $(MPICC) >/dev/null 2>&1 || ! command -v $(MPIRUN) >/dev/null 2>&1; then \
+	  echo "check-mpi: SKIPPED: $(MPICC) or $(MPIRUN) not found (Debian's OpenMPI: make deps-mpi, or apt-get install $(MPI_DEBS))"; exit 0; fi; \
+	$(MAKE) --no-print-directory $(B)/test_mpi $(B)/mpi_cg || exit 1; \
+	run="$(MPIRUN) --oversubscribe $$( [ "$$(id -u)" = 0 ] && echo --allow-run-as-root )"; \
+	for c in "-np 2 $(B)/test_mpi" "-np 3 $(B)/test_mpi" "-np 2 $(B)/mpi_cg --backend serial" \
+	         "-np 2 $(B)/mpi_cg --backend openmp" "-np 3 $(B)/mpi_cg --backend serial --grid 17" \
+	         "-np 2 -x POCL_DEVICES $(B)/mpi_cg --backend opencl"; do \
+	  echo "mpirun $$c"; \
+	  env $(MPI_ENV) POCL_DEVICES="pthread pthread" timeout 300 $$run $$c; rc=$$?; \
+	  if [ $$rc = 3 ]; then echo "check-mpi: this backend is unavailable here: skipped"; \
+	  elif [ $$rc != 0 ]; then echo "check-mpi: FAILED: mpirun $$c (exit $$rc)"; exit 1; fi; \
+	done; echo "check-mpi: ok"
 
 # ---- sanitizers and valgrind (issue 3). Each builds its own runner under build/<kind>/.
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer

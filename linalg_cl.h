@@ -54,6 +54,8 @@
         lcl_csr    compressed sparse rows (int64 row pointers, int32 column indices)
         lcl_spmat  a sparse matrix in one of COO, CSR, CSC, ELL, SELL-C-sigma, HYB, DIA, BCSR, dense
                    (or chosen by auto), kept where the context computes; lcl_spmv / lcl_spmv_vec
+        lcl_rowpart  part p of a row partition: its rows with local columns and the halo plan
+                   (distributed or multi-device SpMV; lcl_mpi_halo exchanges it over MPI)
         Matrix Market: lcl_mm_read / lcl_mm_read_dense / lcl_mm_write / lcl_mm_write_dense.
         Sparse direct LU (KLU class): lcl_klu_analyze -> lcl_klu_factor -> lcl_klu_refactor (new
         values, same pattern) -> lcl_klu_solve / lcl_klu_tsolve (host arrays) or lcl_klu_solve_vec
@@ -67,6 +69,7 @@
         LINALG_CL_IMPLEMENTATION  create the implementation in this translation unit
         LINALG_CL_NO_OPENCL       no OpenCL backend, no OpenCL header needed
         LINALG_CL_LINK_OPENCL     call the OpenCL API directly (link with -lOpenCL)
+        LINALG_CL_MPI             add lcl_mpi_halo / lcl_mpi_dot (>>mpi; includes <mpi.h>)
         LCL_API                   declaration prefix for public functions (default: extern)
         LCL_MALLOC(sz) LCL_REALLOC(p,sz) LCL_FREE(p)   allocation (default: malloc/realloc/free)
         LCL_ASSERT(c)             internal invariants (default: assert)
@@ -101,8 +104,8 @@
     SECTIONS (search for the marker)
         >>api >>config >>util >>loader >>devices >>cache >>tuning >>context >>programs >>blas1
         >>dense >>dmat >>dense-cpu >>dense-opencl >>dense-multi >>dense-api >>sparse >>formats
-        >>spmv-cpu >>spmv-opencl >>spmv-api >>mmio >>klu-analyze >>klu-numeric >>klu-opencl
-        >>bklu >>bklu-opencl
+        >>spmv-cpu >>spmv-opencl >>spmv-api >>rowpart >>mpi >>mmio >>klu-analyze >>klu-numeric
+        >>klu-opencl >>bklu >>bklu-opencl
 
     LICENSE: MIT (see end of file).
 */
@@ -588,6 +591,37 @@ LCL_API lcl_status lcl_finish(lcl_context *ctx);   /* wait for all work queued o
 LCL_API lcl_status lcl_klu_solve_vec(lcl_context *ctx, const lcl_klu_symbolic *S, const lcl_klu_numeric *N, lcl_trans trans,
                                      lcl_vec *b);
 
+/* ---- row partition, for SpMV over several processes or devices (>>rowpart) -------------------
+   The rows of a square canonical CSR cut into nparts contiguous ranges balanced by nonzeros (the
+   rule of the multi-device SpMV: part p starts at the first row whose prefix of nnz + rows
+   reaches p/nparts of the total; a part may be empty when a few rows hold most nonzeros), and
+   part p's own view: its rows [r0, r1) as `local`, a canonical CSR of nloc = r1 - r0 rows whose
+   columns are renumbered: the owned columns r0..r1-1 first (0..nloc-1), then the ghosts, the
+   columns it needs from other parts, ascending (so grouped by owner part). Before each product the
+   ghost values arrive as the plan says: x_local[nloc + recv_off[q] .. nloc + recv_off[q+1]) from
+   part q, which sends x_local[send_idx[send_off[p] .. send_off[p+1])] of its own x_local (owned
+   indices, in the order the receiver stores them). Then local * x_local is rows r0..r1-1 of A x.
+   `local` is ready for lcl_spmat_create on any backend. Every part is computed from the global
+   matrix (each process holds it; O(nnz + n) time and O(n) scratch per part). No communication is
+   done here: LINALG_CL_MPI adds the MPI exchange (below). Errors: nparts < 1, part outside
+   0..nparts-1 LCL_ERR_INVALID_ARGUMENT; a non-square A, nparts > rows LCL_ERR_DIMENSION; A not
+   canonical or NaN/Inf values as lcl_spmat_create. */
+typedef struct lcl_rowpart {
+    int nparts, part;
+    int64_t n;                  /* rows = columns of the global matrix */
+    int64_t r0, r1;             /* the part's global rows [r0, r1) */
+    int64_t nloc, nghost;       /* owned rows (= owned columns) and ghost columns */
+    lcl_csr local;              /* nloc x (nloc + nghost), A's dtype */
+    int32_t *ghost;             /* nghost: global column of each ghost, ascending */
+    int64_t *recv_off;          /* nparts + 1: ghosts from part q at [recv_off[q], recv_off[q+1]) */
+    int64_t *send_off;          /* nparts + 1: values for part q at send_idx[send_off[q] ..] */
+    int32_t *send_idx;          /* send_off[nparts] owned local indices, ascending per destination */
+} lcl_rowpart;
+/* bounds[0..nparts]: the rows of each part (part p holds [bounds[p], bounds[p+1])) */
+LCL_API lcl_status lcl_rowpart_bounds(lcl_context *ctx, const lcl_csr *A, int nparts, int64_t *bounds);
+LCL_API lcl_status lcl_rowpart_create(lcl_context *ctx, const lcl_csr *A, int nparts, int part, lcl_rowpart *out);
+LCL_API void lcl_rowpart_free(lcl_rowpart *P);
+
 /* Matrix Market */
 typedef enum lcl_mm_format { LCL_MM_COORDINATE = 0, LCL_MM_ARRAY = 1 } lcl_mm_format;
 typedef enum lcl_mm_field { LCL_MM_REAL = 0, LCL_MM_INTEGER, LCL_MM_PATTERN, LCL_MM_COMPLEX } lcl_mm_field;
@@ -634,6 +668,32 @@ LCL_API int lcl_format_double(char *buf, size_t cap, double v);
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- over MPI (>>mpi): only where LINALG_CL_MPI is defined before including this file (in the
+   implementation's file too); it includes <mpi.h> (build with mpicc). Without it the library
+   references no MPI symbol. Part p of a lcl_rowpart runs on rank p of comm (comm's size must be
+   nparts). lcl_mpi_halo fills the ghosts of x (nloc + nghost values of dtype, which need not be
+   the local matrix's) from their owners' owned values, by nonblocking point-to-point messages with
+   tag LCL_MPI_TAG, and returns once they arrived; every rank calls it. lcl_mpi_dot: the dot
+   product of the n local values of x and y (dtype), summed in double here, then over comm
+   (MPI_Allreduce), into *out. MPI failures (when comm's error handler returns) are
+   LCL_ERR_INTERNAL with MPI's message. C++: OpenMPI's deprecated C++ bindings in <mpi.h> are not
+   warning-free; -DOMPI_SKIP_MPICXX leaves them out. */
+#ifdef LINALG_CL_MPI
+#include <mpi.h>
+#ifndef LCL_MPI_TAG
+#define LCL_MPI_TAG 0x4c43
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+LCL_API lcl_status lcl_mpi_halo(lcl_context *ctx, MPI_Comm comm, const lcl_rowpart *P, lcl_dtype dtype, void *x);
+LCL_API lcl_status lcl_mpi_dot(lcl_context *ctx, MPI_Comm comm, lcl_dtype dtype, int64_t n, const void *x, const void *y,
+                               double *out);
+#ifdef __cplusplus
+}
+#endif
+#endif /* LINALG_CL_MPI */
 #endif /* LINALG_CL_H_INCLUDED */
 
 /* ============================================================================================== */
@@ -4933,6 +4993,27 @@ LCL__PRIVATE void lcl__setval(void *v, lcl_dtype dt, int64_t k, double x) {
     if (dt == LCL_F32) ((float *)v)[k] = (float)x;
     else ((double *)v)[k] = x;
 }
+/* Cut units [0, n) into parts balanced by work(a, u), the work of units [0, u): bounds[0] = 0,
+   bounds[parts] = n, and bounds[p] the first multiple of gran (or n) whose prefix work reaches
+   p/parts of the total. The CPU products' thread parts (lcl__make_split), the rows of a matrix
+   split over devices (>>spmv-opencl) and lcl_rowpart's (>>rowpart) are cut so; parts may be
+   empty when a few units hold most work. */
+LCL__PRIVATE void lcl__balance(int64_t n, int parts, int64_t gran, int64_t (*work)(const void *a, int64_t u), const void *a,
+                               int64_t *bounds) {
+    int64_t total = work(a, n);
+    int p;
+    bounds[0] = 0;
+    for (p = 1; p < parts; p++) {
+        int64_t lo = bounds[p - 1] / gran, hi = (n + gran - 1) / gran;
+        double want = (double)total * p / parts;
+        while (lo < hi) {
+            int64_t m = lo + (hi - lo) / 2, r = m * gran < n ? m * gran : n;
+            if ((double)work(a, r) < want) lo = m + 1; else hi = m;
+        }
+        bounds[p] = lo * gran < n ? lo * gran : n;
+    }
+    bounds[parts] = n;
+}
 LCL__PRIVATE lcl_status lcl__coo_reserve(lcl_context *ctx, lcl_coo *m, int64_t need) {
     int64_t nc;
     size_t es = lcl__dsize(m->dtype), b;
@@ -5582,7 +5663,8 @@ LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lc
 }
 
 /* work of units [0, u): the split balances it */
-LCL__PRIVATE int64_t lcl__work(const lcl_spmat *A, int64_t u) {
+LCL__PRIVATE int64_t lcl__work(const void *a, int64_t u) {
+    const lcl_spmat *A = (const lcl_spmat *)a;
     switch (A->format) {
     case LCL_FMT_CSR: return A->ptr[u] + u;
     case LCL_FMT_CSC: return A->ptr[u] + u;     /* columns */
@@ -5602,19 +5684,11 @@ LCL__PRIVATE int64_t lcl__units(const lcl_spmat *A) {
          : A->format == LCL_FMT_CSC ? A->cols : A->rows;
 }
 LCL__PRIVATE lcl_status lcl__make_split(lcl_context *ctx, lcl_spmat *A, int parts) {
-    int64_t n = lcl__units(A), total, p;
     lcl_status st = LCL_OK;
     A->split = (int64_t *)lcl__alloc(ctx, "work split", (size_t)parts + 1, sizeof(int64_t), &st);
     if (!A->split) return st;
     A->nsplit = parts;
-    total = lcl__work(A, n);
-    A->split[0] = 0;
-    for (p = 1; p < parts; p++) {   /* first unit whose prefix work reaches p/parts of the total */
-        int64_t want = (int64_t)((double)total * (double)p / (double)parts), lo = A->split[p - 1], hi = n;
-        while (lo < hi) { int64_t m = lo + (hi - lo) / 2; if (lcl__work(A, m) < want) lo = m + 1; else hi = m; }
-        A->split[p] = lo;
-    }
-    A->split[parts] = n;
+    lcl__balance(lcl__units(A), parts, 1, lcl__work, A, A->split);
     return LCL_OK;
 }
 
@@ -6041,7 +6115,8 @@ LCL__PRIVATE int64_t lcl__sp_gran(const lcl_spmat *A) {
     return 1;
 }
 /* work of rows [0, r), r a multiple of lcl__sp_gran or rows: stored slots plus rows */
-LCL__PRIVATE int64_t lcl__sp_work(const lcl_spmat *A, int64_t r) {
+LCL__PRIVATE int64_t lcl__sp_work(const void *a, int64_t r) {
+    const lcl_spmat *A = (const lcl_spmat *)a;
     switch (A->format) {
     case LCL_FMT_CSR: return A->ptr[r] + r;
     case LCL_FMT_COO: return lcl__sp_lower(A->row, A->nnz, r) + r;
@@ -6295,7 +6370,7 @@ LCL__PRIVATE lcl_status lcl__sp_image(lcl_context *ctx, lcl__device *d, lcl_dtyp
 
 LCL__PRIVATE lcl_status lcl__spmat_upload(lcl_context *ctx, lcl_spmat *A) {
     int nd, p, first, devs[64];
-    int64_t gran = lcl__sp_gran(A), total, bounds[65];
+    int64_t bounds[65];
     lcl_status st = LCL_OK;
     if (!ctx || ctx->ndev < 1) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "OpenCL SpMV needs an OpenCL context");
     if (A->opts.device < -1 || A->opts.device >= ctx->ndev)
@@ -6311,18 +6386,7 @@ LCL__PRIVATE lcl_status lcl__spmat_upload(lcl_context *ctx, lcl_spmat *A) {
         if ((s2 = lcl__program_of(ctx, &ctx->dev[devs[p]], A->dtype, "lcl_spmv_csr_scalar_d", &pr)) != LCL_OK) return s2;   /* NO_FP64, build errors: early */
     }
     /* rows split by work (stored slots + rows), part boundaries at multiples of gran */
-    total = lcl__sp_work(A, A->rows);
-    bounds[0] = 0;
-    for (p = 1; p < nd; p++) {
-        int64_t lo = bounds[p - 1] / gran, hi = (A->rows + gran - 1) / gran;
-        double want = (double)total * p / nd;
-        while (lo < hi) {
-            int64_t m = lo + (hi - lo) / 2, r = m * gran < A->rows ? m * gran : A->rows;
-            if ((double)lcl__sp_work(A, r) < want) lo = m + 1; else hi = m;
-        }
-        bounds[p] = lo * gran < A->rows ? lo * gran : A->rows;
-    }
-    bounds[nd] = A->rows;
+    lcl__balance(A->rows, nd, lcl__sp_gran(A), lcl__sp_work, A, bounds);
     A->part = (lcl__spdev *)lcl__alloc(ctx, "matrix parts", (size_t)nd, sizeof(lcl__spdev), &st);
     if (!A->part) return st;
     memset(A->part, 0, (size_t)nd * sizeof(lcl__spdev));
@@ -7194,6 +7258,204 @@ LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha,
 #endif
     return lcl_spmv(ctx, trans, alpha, A, x->host, beta, y->host);
 }
+
+/* >>rowpart ------------------------------------------------------------------------------------ */
+/* lcl_rowpart (see >>api). The parts are contiguous row ranges, so ghosts numbered by ascending
+   global column come grouped by owner part, and a row's columns in global order are
+   [below r0 | owned | from r1 on]: the local row is that rotated, owned first, with no sort. */
+LCL__PRIVATE int64_t lcl__csr_work(const void *a, int64_t r) {     /* nnz + rows: CSR's lcl__sp_work */
+    return ((const lcl_csr *)a)->ptr[r] + r;
+}
+LCL__PRIVATE lcl_status lcl__rowpart_check(lcl_context *ctx, const lcl_csr *A, int nparts, const char *fn) {
+    lcl_status st;
+    if (nparts < 1) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %d parts: at least 1", fn, nparts);
+    if ((st = lcl__csr_check(ctx, A, fn)) != LCL_OK) return st;
+    if (A->rows != A->cols)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: the matrix is %lldx%lld: a row partition needs a square one (x is cut as the rows)", fn,
+                         (long long)A->rows, (long long)A->cols);
+    if (nparts > A->rows)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: %d parts of a %lld-row matrix: at most one part per row", fn, nparts, (long long)A->rows);
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_rowpart_bounds(lcl_context *ctx, const lcl_csr *A, int nparts, int64_t *bounds) {
+    lcl_status st = lcl__rowpart_check(ctx, A, nparts, "lcl_rowpart_bounds");
+    if (st != LCL_OK) return st;
+    if (!bounds) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_rowpart_bounds: NULL bounds (nparts + 1 entries)");
+    lcl__balance(A->rows, nparts, 1, lcl__csr_work, A, bounds);
+    return LCL_OK;
+}
+LCL_API void lcl_rowpart_free(lcl_rowpart *P) {
+    if (!P) return;
+    lcl_csr_free(&P->local);
+    LCL_FREE(P->ghost); LCL_FREE(P->recv_off); LCL_FREE(P->send_off); LCL_FREE(P->send_idx);
+    memset(P, 0, sizeof *P);
+}
+/* the local rows: owned columns renumbered from r0, ghosts through map (global -> local index) */
+LCL__PRIVATE void lcl__rowpart_rows(const lcl_csr *A, lcl_rowpart *P, const int32_t *map) {
+    size_t es = lcl__dsize(A->dtype);
+    int64_t i, k, o = 0, r0 = P->r0, r1 = P->r1;
+    P->local.ptr[0] = 0;
+    for (i = r0; i < r1; i++) {
+        int64_t b = A->ptr[i], e = A->ptr[i + 1], lo = b, hi, s;
+        while (lo < e && A->col[lo] < r0) lo++;
+        for (hi = lo; hi < e && A->col[hi] < r1; hi++) {}
+        for (s = 0; s < 3; s++) {       /* owned [lo, hi), below [b, lo), above [hi, e) */
+            int64_t f = s == 0 ? lo : s == 1 ? b : hi, t = s == 0 ? hi : s == 1 ? lo : e;
+            for (k = f; k < t; k++, o++) P->local.col[o] = s == 0 ? (int32_t)(A->col[k] - r0) : map[A->col[k]];
+            if (t > f) memcpy((char *)P->local.val + (size_t)(o - (t - f)) * es, (const char *)A->val + (size_t)f * es, (size_t)(t - f) * es);
+        }
+        P->local.ptr[i - r0 + 1] = o;
+    }
+}
+/* what each other part q needs of this part's x: the owned columns q's rows use, counted (fill 0)
+   or listed ascending (fill 1); stamp (nloc entries) remembers the last part that used a column */
+LCL__PRIVATE void lcl__rowpart_sends(const lcl_csr *A, lcl_rowpart *P, const int64_t *bounds, int32_t *stamp, int fill) {
+    int64_t k, j, r0 = P->r0, r1 = P->r1, n = 0;
+    int q;
+    for (j = 0; j < P->nloc; j++) stamp[j] = -1;
+    for (q = 0; q < P->nparts; q++) {
+        int64_t c = 0;
+        if (q != P->part)
+            for (k = A->ptr[bounds[q]]; k < A->ptr[bounds[q + 1]]; k++)
+                if (A->col[k] >= r0 && A->col[k] < r1 && stamp[A->col[k] - r0] != q) { stamp[A->col[k] - r0] = q; c++; }
+        if (fill && c > 0)
+            for (j = 0; j < P->nloc; j++) if (stamp[j] == q) P->send_idx[n++] = (int32_t)j;
+        if (!fill) P->send_off[q + 1] = P->send_off[q] + c;
+    }
+}
+LCL_API lcl_status lcl_rowpart_create(lcl_context *ctx, const lcl_csr *A, int nparts, int part, lcl_rowpart *out) {
+    static const char fn[] = "lcl_rowpart_create";
+    lcl_rowpart P;
+    int64_t *bounds = NULL, c, nz;
+    int32_t *map = NULL;
+    lcl_status st;
+    int q;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL output", fn);
+    memset(out, 0, sizeof *out);
+    if ((st = lcl__rowpart_check(ctx, A, nparts, fn)) != LCL_OK) return st;
+    if (part < 0 || part >= nparts) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: part %d outside 0..%d", fn, part, nparts - 1);
+    memset(&P, 0, sizeof P);
+    P.nparts = nparts;
+    P.part = part;
+    P.n = A->rows;
+    if (!(bounds = (int64_t *)lcl__alloc(ctx, "part bounds", (size_t)nparts + 1, sizeof(int64_t), &st))) return st;
+    lcl__balance(A->rows, nparts, 1, lcl__csr_work, A, bounds);
+    P.r0 = bounds[part];
+    P.r1 = bounds[part + 1];
+    P.nloc = P.r1 - P.r0;
+    nz = A->ptr[P.r1] - A->ptr[P.r0];
+    map = (int32_t *)lcl__alloc(ctx, "ghost map", (size_t)A->cols, sizeof(int32_t), &st);
+    P.recv_off = (int64_t *)lcl__alloc(ctx, "receive offsets", (size_t)nparts + 1, sizeof(int64_t), &st);
+    P.send_off = (int64_t *)lcl__alloc(ctx, "send offsets", (size_t)nparts + 1, sizeof(int64_t), &st);
+    P.local.ptr = (int64_t *)lcl__alloc(ctx, "local row pointers", (size_t)P.nloc + 1, sizeof(int64_t), &st);
+    P.local.col = (int32_t *)lcl__alloc(ctx, "local columns", (size_t)nz, sizeof(int32_t), &st);
+    P.local.val = lcl__alloc(ctx, "local values", (size_t)nz, lcl__dsize(A->dtype), &st);
+    if (!map || !P.recv_off || !P.send_off || !P.local.ptr || !P.local.col || !P.local.val) goto done;
+    /* ghosts: mark the outside columns the rows use (0), then number them ascending */
+    for (c = 0; c < A->cols; c++) map[c] = -1;
+    for (c = A->ptr[P.r0]; c < A->ptr[P.r1]; c++)
+        if (A->col[c] < P.r0 || A->col[c] >= P.r1) map[A->col[c]] = 0;
+    for (c = 0; c < A->cols; c++)
+        if (map[c] == 0) P.nghost++;
+    if (!(P.ghost = (int32_t *)lcl__alloc(ctx, "ghost columns", (size_t)P.nghost, sizeof(int32_t), &st))) goto done;
+    P.recv_off[0] = 0;
+    for (q = 0, c = 0; q < nparts; q++) {       /* c: ghosts numbered so far */
+        int64_t g;
+        for (g = bounds[q]; g < bounds[q + 1]; g++)
+            if (map[g] == 0) { P.ghost[c] = (int32_t)g; map[g] = (int32_t)(P.nloc + c); c++; }
+        P.recv_off[q + 1] = c;
+    }
+    P.local.dtype = A->dtype;
+    P.local.rows = P.nloc;
+    P.local.cols = P.nloc + P.nghost;
+    P.local.nnz = nz;
+    lcl__rowpart_rows(A, &P, map);
+    /* sends: count per destination, then list (map's first nloc entries serve as the stamps) */
+    P.send_off[0] = 0;
+    lcl__rowpart_sends(A, &P, bounds, map, 0);
+    if (!(P.send_idx = (int32_t *)lcl__alloc(ctx, "send indices", (size_t)P.send_off[nparts], sizeof(int32_t), &st))) goto done;
+    lcl__rowpart_sends(A, &P, bounds, map, 1);
+    st = LCL_OK;
+done:
+    LCL_FREE(bounds);
+    LCL_FREE(map);
+    if (st != LCL_OK) lcl_rowpart_free(&P);
+    else *out = P;
+    return st;
+}
+
+/* >>mpi ---------------------------------------------------------------------------------------- */
+/* The MPI helpers (see >>api), compiled only with LINALG_CL_MPI. */
+#ifdef LINALG_CL_MPI
+LCL__PRIVATE lcl_status lcl__mpi_fail(lcl_context *ctx, int e, const char *call, const char *fn) {
+    char msg[MPI_MAX_ERROR_STRING + 1];
+    int len = 0;
+    if (MPI_Error_string(e, msg, &len) != MPI_SUCCESS) len = 0;
+    msg[len] = 0;
+    return lcl__fail(ctx, LCL_ERR_INTERNAL, "%s: %s failed: %s", fn, call, len ? msg : "unknown MPI error");
+}
+LCL__PRIVATE lcl_status lcl__mpi_rank(lcl_context *ctx, MPI_Comm comm, int nparts, int part, const char *fn) {
+    int size = 0, rank = 0, e;
+    if ((e = MPI_Comm_size(comm, &size)) != MPI_SUCCESS) return lcl__mpi_fail(ctx, e, "MPI_Comm_size", fn);
+    if ((e = MPI_Comm_rank(comm, &rank)) != MPI_SUCCESS) return lcl__mpi_fail(ctx, e, "MPI_Comm_rank", fn);
+    if (size != nparts || rank != part)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: this is rank %d of %d, the plan is part %d of %d (part p runs on rank p)", fn, rank,
+                         size, part, nparts);
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_mpi_halo(lcl_context *ctx, MPI_Comm comm, const lcl_rowpart *P, lcl_dtype dtype, void *x) {
+    static const char fn[] = "lcl_mpi_halo";
+    MPI_Datatype t;
+    MPI_Request *req = NULL;
+    char *buf = NULL, *xc = (char *)x;
+    size_t es;
+    int64_t k;
+    int q, nreq = 0, e = MPI_SUCCESS;
+    const char *call = NULL;
+    lcl_status st;
+    if (!P || !x || !P->recv_off || !P->send_off) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL plan or x", fn);
+    if (dtype != LCL_F32 && dtype != LCL_F64) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown dtype %d", fn, (int)dtype);
+    if ((st = lcl__mpi_rank(ctx, comm, P->nparts, P->part, fn)) != LCL_OK) return st;
+    es = lcl__dsize(dtype);
+    t = dtype == LCL_F32 ? MPI_FLOAT : MPI_DOUBLE;
+    req = (MPI_Request *)lcl__alloc(ctx, "MPI requests", 2 * (size_t)P->nparts, sizeof(MPI_Request), &st);
+    buf = (char *)lcl__alloc(ctx, "halo send buffer", (size_t)P->send_off[P->nparts], es, &st);
+    if (!req || !buf) goto out;
+    for (k = 0; k < P->send_off[P->nparts]; k++) memcpy(buf + (size_t)k * es, xc + (size_t)P->send_idx[k] * es, es);
+    for (q = 0; q < P->nparts && e == MPI_SUCCESS; q++) {     /* receives first: the sends find them posted */
+        int64_t c = P->recv_off[q + 1] - P->recv_off[q];
+        char *at = xc + (size_t)(P->nloc + P->recv_off[q]) * es;
+        if (c > 0 && (e = MPI_Irecv(at, (int)c, t, q, LCL_MPI_TAG, comm, &req[nreq])) == MPI_SUCCESS) nreq++;
+        if (e != MPI_SUCCESS) call = "MPI_Irecv";
+    }
+    for (q = 0; q < P->nparts && e == MPI_SUCCESS; q++) {
+        int64_t c = P->send_off[q + 1] - P->send_off[q];
+        if (c > 0 && (e = MPI_Isend(buf + (size_t)P->send_off[q] * es, (int)c, t, q, LCL_MPI_TAG, comm, &req[nreq])) == MPI_SUCCESS) nreq++;
+        if (e != MPI_SUCCESS) call = "MPI_Isend";
+    }
+    {   /* what was posted completes before the buffers go, even after a failure */
+        int w = MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+        if (e == MPI_SUCCESS && w != MPI_SUCCESS) { e = w; call = "MPI_Waitall"; }
+    }
+    if (e != MPI_SUCCESS) st = lcl__mpi_fail(ctx, e, call, fn);
+out:
+    LCL_FREE(req);
+    LCL_FREE(buf);
+    return st;
+}
+LCL_API lcl_status lcl_mpi_dot(lcl_context *ctx, MPI_Comm comm, lcl_dtype dtype, int64_t n, const void *x, const void *y,
+                               double *out) {
+    double s = 0;
+    int64_t k;
+    int e;
+    if (!out || n < 0 || (n > 0 && (!x || !y)) || (dtype != LCL_F32 && dtype != LCL_F64))
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mpi_dot: NULL argument, negative length or unknown dtype");
+    if (dtype == LCL_F32) for (k = 0; k < n; k++) s += (double)((const float *)x)[k] * (double)((const float *)y)[k];
+    else for (k = 0; k < n; k++) s += ((const double *)x)[k] * ((const double *)y)[k];
+    if ((e = MPI_Allreduce(&s, out, 1, MPI_DOUBLE, MPI_SUM, comm)) != MPI_SUCCESS) return lcl__mpi_fail(ctx, e, "MPI_Allreduce", "lcl_mpi_dot");
+    return LCL_OK;
+}
+#endif /* LINALG_CL_MPI */
 
 /* >>mmio --------------------------------------------------------------------------------------- */
 /* Text source: a file read in large blocks, or caller memory. Lines are [b, e) ranges, so NUL

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Compile matrix: {gcc, clang} x {c99, c11, c++11, c++17} x {OpenCL, LINALG_CL_NO_OPENCL} x
-# {-fopenmp, none}, plus LINALG_CL_LINK_OPENCL; each warning-free (-Werror) and each binary runs.
+# {-fopenmp, none}, plus LINALG_CL_LINK_OPENCL and LINALG_CL_MPI (with mpicc); each warning-free
+# (-Werror) and each binary runs.
 # NO_OPENCL builds see a CL/cl.h that #errors, proving no OpenCL header is needed.
 set -u
 out=build/compile-matrix
@@ -36,6 +37,16 @@ for cc in gcc clang; do
 done
 ( XLIBS=-lOpenCL one gcc-c99-linked gcc c99 c -DLINALG_CL_LINK_OPENCL > $out/gcc-c99-linked.result ) &
 wait
+# the optional MPI section (LINALG_CL_MPI), when MPI's compiler wrappers are there; C++ without
+# OpenMPI's deprecated C++ bindings, whose header is not warning-free
+if command -v mpicc >/dev/null && command -v mpicxx >/dev/null; then
+  ( OMPI_CC=gcc one mpi-gcc-c99 mpicc c99 c -DLINALG_CL_MPI -fopenmp > $out/mpi-gcc-c99.result ) &
+  ( OMPI_CC=clang one mpi-clang-c11 mpicc c11 c -DLINALG_CL_MPI > $out/mpi-clang-c11.result ) &
+  ( OMPI_CXX=g++ one mpi-g++-c++17 mpicxx c++17 cxx -DLINALG_CL_MPI -DOMPI_SKIP_MPICXX > $out/mpi-g++-c++17.result ) &
+  wait
+else
+  echo "(no mpicc/mpicxx: the LINALG_CL_MPI builds are skipped)"
+fi
 cat $out/*.result
 fails=$(grep -c '^FAIL' $out/*.result | awk -F: '{s+=$2} END {print s}')
 total=$(ls $out/*.result | wc -l)

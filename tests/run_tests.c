@@ -365,6 +365,7 @@ void lt_suite_dense_opencl(void);
 void lt_suite_faults(void);
 void lt_suite_dense(void);
 void lt_suite_sparse(void);
+void lt_suite_rowpart(void);
 int lt_child(const char *name);
 int lt_child_dense(const char *name);
 /* compiled here, with the implementation: they see struct lcl_spmat / lcl_klu_symbolic (see the files) */
@@ -391,6 +392,7 @@ int main(int argc, char **argv) {
     lt_suite_faults();
     lt_suite_dense();
     lt_suite_sparse();
+    lt_suite_rowpart();
     lt_suite_spmv_opencl();
     lt_suite_spmv_cpu();
     lt_suite_klu();

@@ -250,6 +250,14 @@ static lcl_status op_csr_from_coo(lcl_context *ctx, void *u) {
     lcl_csr_free(&c);
     return st;
 }
+static lcl_status op_rowpart(lcl_context *ctx, void *u) {
+    lcl_rowpart P;
+    lcl_status st = lcl_rowpart_create(ctx, (const lcl_csr *)u, 3, 1, &P);
+    if (st == LCL_OK) CHECK(P.local.rows == P.nloc && P.nghost > 0 && P.send_off[3] > 0);
+    else CHECK(P.local.ptr == NULL && P.ghost == NULL && P.send_idx == NULL);
+    lcl_rowpart_free(&P);
+    return st;
+}
 static lcl_status op_csr_to_coo(lcl_context *ctx, void *u) {
     const lcl_csr *c = ((const ct_arg *)u)->csr;
     lcl_coo m;
@@ -478,6 +486,16 @@ static void test_fault_alloc_containers(void) {
     sweep("lcl_coo_canonicalize, huge and sparse", ctx, op_coo_huge, &a, LCL_OK, 0);
     sweep("lcl_csr_from_coo", ctx, op_csr_from_coo, &a, LCL_OK, 0);
     sweep("lcl_csr_to_coo", ctx, op_csr_to_coo, &a, LCL_OK, 0);
+    {   /* a square one for the row partition */
+        lcl_coo Q;
+        lcl_csr S;
+        CHECK_OK(ctx, lcl_coo_alloc(ctx, &Q, LCL_F64, 60, 60, 0));
+        for (k = 0; k < 400; k++) CHECK_OK(ctx, lcl_coo_push(ctx, &Q, (k * 53) % 60, (k * 29) % 60, 1.0 + k % 7));
+        CHECK_OK(ctx, lcl_csr_from_coo(ctx, &Q, &S));
+        sweep("lcl_rowpart_create", ctx, op_rowpart, &S, LCL_OK, 0);
+        lcl_coo_free(&Q);
+        lcl_csr_free(&S);
+    }
     sweep("lcl_coo_to_dense", ctx, op_coo_to_dense, &a, LCL_OK, 0);
     sweep("lcl_dense_to_coo", ctx, op_dense_to_coo, &a, LCL_OK, 0);
     sweep("lcl_coo_copy", ctx, op_coo_copy, &a, LCL_OK, 0);

@@ -472,6 +472,14 @@ static int lt_child_spmv(const char *name) {
                 fprintf(stderr, "  parts: rows [%lld,%lld) on %d, [%lld,%lld) on %d\n", (long long)M->part[0].r0, (long long)M->part[0].r1, M->part[0].dev,
                         (long long)M->part[1].r0, (long long)M->part[1].r1, M->part[1].dev);
             }
+            if (M && A.rows == A.cols) {    /* the same rows as lcl_rowpart's (one rule, >>rowpart) */
+                int64_t rb[3] = {-1, -1, -1};
+                if (lcl_rowpart_bounds(ctx, &A, 2, rb) != LCL_OK || rb[1] != M->part[0].r1 || rb[1] != M->part[1].r0) {
+                    fprintf(stderr, "  lcl_rowpart_bounds: [0,%lld) [%lld,%lld), the split's [0,%lld): %s\n", (long long)rb[1], (long long)rb[1],
+                            (long long)rb[2], (long long)M->part[0].r1, lcl_last_error(ctx));
+                    bad++;
+                }
+            }
             lcl_vec_free(x); lcl_vec_free(y);
             lcl_spmat_free(M);
             M = NULL;

@@ -13,6 +13,12 @@ int main(void) {
     if (lcl_mm_read_mem(ctx, mm, sizeof mm - 1, LCL_F64, 0, &a, NULL) != LCL_OK || a.nnz != 3) fails++;
     lcl_coo_free(&a);
     if (lcl_axpy(ctx, LCL_F64, 3, 2.0, x, y) != LCL_OK || y[2] != 7.0) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); fails++; }
+#ifdef LINALG_CL_MPI
+    {   /* the MPI section links (not run: no MPI_Init here) */
+        lcl_status (*volatile halo)(lcl_context *, MPI_Comm, const lcl_rowpart *, lcl_dtype, void *) = lcl_mpi_halo;
+        if (!halo) fails++;
+    }
+#endif
     printf("%s backend, %d device(s)\n", lcl_backend_name(lcl_context_backend(ctx)), lcl_context_num_devices(ctx));
     lcl_context_destroy(ctx);
     return fails;
