@@ -505,8 +505,8 @@ LCL_API void lcl_bklu_numeric_free(lcl_bklu_numeric *N);
    it fails with LCL_ERR_FILL when A^T would pad more than that). CSC on OpenCL runs both products
    with the CSR kernels and no atomics: A x on the CSR it was built from, kept on the device, and
    A^T x on the CSC arrays, uploaded by the first LCL_TRANS product. CSR on a CPU backend whose
-   columns are scattered and whose x exceeds 8 MB is stored in column panels: 8 bytes per row and
-   panel more (2 panels for a random 2M x 2M double matrix: +32 MB on its 400 MB), and during
+   columns are scattered and whose x exceeds 16 MiB is stored in column panels: 8 bytes per row and
+   panel more (2 panels for a random 3M x 3M double matrix: +48 MB on its 600 MB), and during
    create a second copy of the indices and values.
    Input is validated in full: CSR pointers monotone, columns in range (LCL_ERR_DIMENSION), sorted
    and unique (lcl_spmat_from_coo sorts a copy and sums duplicates); NaN or Inf values are
@@ -5760,6 +5760,56 @@ LCL__CSR_ROWS(d, double, lcl__csr_rows_d, LCL__PF_NONE)
 LCL__CSR_ROWS(s, float, lcl__csr_rows_s, LCL__PF_NONE)
 LCL__CSR_ROWS(d, double, lcl__csr_rows_pf_d, LCL__PF_X)
 LCL__CSR_ROWS(s, float, lcl__csr_rows_pf_s, LCL__PF_X)
+/* DIA rows [i0, i1) where every diagonal lies inside the matrix (no bounds per entry): a register
+   block of rows at a time, summed over the diagonals in their order (so each row's sum is the
+   scalar loop's), unit-stride loads of values and x. The scalar block loop of lcl__spmv_part keeps
+   the edge rows. */
+#if LCL__VEXT
+#define LCL__DIA_ROWS(S, T) \
+LCL__PRIVATE LCL__KATTR void lcl__dia_rows_##S(const T *LCL__RESTRICT val, int64_t ld, const int32_t *off, int nd, const T *LCL__RESTRICT x, \
+                                               T alpha, T beta, T *LCL__RESTRICT y, int64_t i0, int64_t i1) { \
+    typedef T V __attribute__((vector_size(LCL__VB))); \
+    enum { L = LCL__VB / sizeof(T) }; \
+    int64_t i = i0; \
+    int k; \
+    for (; i + 2 * L <= i1; i += 2 * L) { \
+        V s0 = {0}, s1 = {0}; \
+        for (k = 0; k < nd; k++) { \
+            const T *v = val + k * ld + i, *xk = x + i + off[k]; \
+            V a0, a1, b0, b1; \
+            memcpy(&a0, v, sizeof a0); memcpy(&a1, v + L, sizeof a1); \
+            memcpy(&b0, xk, sizeof b0); memcpy(&b1, xk + L, sizeof b1); \
+            s0 += a0 * b0; s1 += a1 * b1; \
+        } \
+        if (beta == 0) { s0 *= alpha; s1 *= alpha; } \
+        else { \
+            V y0, y1; \
+            memcpy(&y0, y + i, sizeof y0); memcpy(&y1, y + i + L, sizeof y1); \
+            s0 = alpha * s0 + beta * y0; s1 = alpha * s1 + beta * y1; \
+        } \
+        memcpy(y + i, &s0, sizeof s0); memcpy(y + i + L, &s1, sizeof s1); \
+    } \
+    for (; i < i1; i++) { \
+        T s = 0; \
+        for (k = 0; k < nd; k++) s += val[k * ld + i] * x[i + off[k]]; \
+        LCL__YOUT(y[i], s); \
+    } \
+}
+#else
+#define LCL__DIA_ROWS(S, T) \
+LCL__PRIVATE void lcl__dia_rows_##S(const T *LCL__RESTRICT val, int64_t ld, const int32_t *off, int nd, const T *LCL__RESTRICT x, \
+                                    T alpha, T beta, T *LCL__RESTRICT y, int64_t i0, int64_t i1) { \
+    int64_t i; \
+    int k; \
+    for (i = i0; i < i1; i++) { \
+        T s = 0; \
+        for (k = 0; k < nd; k++) s += val[k * ld + i] * x[i + off[k]]; \
+        LCL__YOUT(y[i], s); \
+    } \
+}
+#endif
+LCL__DIA_ROWS(d, double)
+LCL__DIA_ROWS(s, float)
 #define LCL__DEF_SPMV(S, T) \
 LCL__PRIVATE T lcl__sdot_##S(const T *LCL__RESTRICT v, const int32_t *LCL__RESTRICT c, const T *LCL__RESTRICT x, int64_t k, int64_t k1) { \
     T s0 = 0, s1 = 0, s2 = 0, s3 = 0; \
@@ -5776,11 +5826,39 @@ LCL__PRIVATE T lcl__ddot_##S(const T *LCL__RESTRICT v, const T *LCL__RESTRICT x,
     for (; k < n; k++) s0 += v[k] * x[k]; \
     return (s0 + s1) + (s2 + s3); \
 } \
+/* ELL, HYB and DIA's edge rows [u0, u1): blocks of rows summed in a small array (DIA: each \
+   diagonal clipped to the matrix) */ \
+LCL__PRIVATE void lcl__spmv_blocks_##S(const lcl_spmat *A, T alpha, const T *LCL__RESTRICT x, T beta, T *LCL__RESTRICT y, \
+                                       int64_t u0, int64_t u1) { \
+    const T *val = (const T *)A->val; \
+    int64_t i, k, b0; \
+    for (b0 = u0; b0 < u1; b0 += LCL__SPMV_BLK) { \
+        T acc[LCL__SPMV_BLK]; \
+        int64_t n = LCL__MIN((int64_t)LCL__SPMV_BLK, u1 - b0); \
+        for (i = 0; i < n; i++) acc[i] = 0; \
+        if (A->format == LCL_FMT_DIA) { \
+            for (k = 0; k < A->ndiag; k++) { \
+                int64_t o = A->off[k], lo = LCL__MAX(b0, -o), hi = LCL__MIN(b0 + n, A->cols - o); \
+                const T *vd = val + k * A->ld; \
+                for (i = lo; i < hi; i++) acc[i - b0] += vd[i] * x[i + o]; \
+            } \
+        } else { \
+            for (k = 0; k < A->width; k++) { \
+                const int32_t *ci = A->idx + k * A->ld + b0; \
+                const T *vi = val + k * A->ld + b0; \
+                for (i = 0; i < n; i++) if (ci[i] >= 0) acc[i] += vi[i] * x[ci[i]]; \
+            } \
+            if (A->format == LCL_FMT_HYB) \
+                for (i = 0; i < n; i++) acc[i] += lcl__sdot_##S((const T *)A->cval, A->ccol, x, A->cptr[b0 + i], A->cptr[b0 + i + 1]); \
+        } \
+        for (i = 0; i < n; i++) LCL__YOUT(y[b0 + i], acc[i]); \
+    } \
+} \
 /* units [u0, u1) of A (rows; SELL slices; BCSR block rows; CSC columns, accumulating into y) */ \
 LCL__PRIVATE void lcl__spmv_part_##S(const lcl_spmat *A, T alpha, const T *LCL__RESTRICT x, T beta, T *LCL__RESTRICT y, \
                                      int64_t u0, int64_t u1, int atomic) { \
     const T *val = (const T *)A->val; \
-    int64_t i, k, b0; \
+    int64_t i, k; \
     switch (A->format) { \
     case LCL_FMT_CSR: \
         if (u0 >= u1) break; \
@@ -5815,30 +5893,18 @@ LCL__PRIVATE void lcl__spmv_part_##S(const lcl_spmat *A, T alpha, const T *LCL__
                 for (k = A->ptr[i]; k < A->ptr[i + 1]; k++) y[A->idx[k]] += val[k] * xj; \
         } \
         break; \
+    case LCL_FMT_DIA: { /* interior rows [ia, ib) vectorized, the edges below */ \
+        int64_t ia = 0, ib = LCL__MIN(A->rows, A->cols); \
+        for (k = 0; k < A->ndiag; k++) { ia = LCL__MAX(ia, -(int64_t)A->off[k]); ib = LCL__MIN(ib, A->cols - A->off[k]); } \
+        ia = LCL__MIN(LCL__MAX(ia, u0), u1); ib = LCL__MAX(LCL__MIN(ib, u1), ia); \
+        lcl__dia_rows_##S(val, A->ld, A->off, A->ndiag, x, alpha, beta, y, ia, ib); \
+        if (ia > u0) lcl__spmv_blocks_##S(A, alpha, x, beta, y, u0, ia); \
+        if (u1 > ib) lcl__spmv_blocks_##S(A, alpha, x, beta, y, ib, u1); \
+        break; \
+    } \
     case LCL_FMT_ELL: \
     case LCL_FMT_HYB: \
-    case LCL_FMT_DIA: \
-        for (b0 = u0; b0 < u1; b0 += LCL__SPMV_BLK) { \
-            T acc[LCL__SPMV_BLK]; \
-            int64_t n = LCL__MIN((int64_t)LCL__SPMV_BLK, u1 - b0); \
-            for (i = 0; i < n; i++) acc[i] = 0; \
-            if (A->format == LCL_FMT_DIA) { \
-                for (k = 0; k < A->ndiag; k++) { \
-                    int64_t o = A->off[k], lo = LCL__MAX(b0, -o), hi = LCL__MIN(b0 + n, A->cols - o); \
-                    const T *vd = val + k * A->ld; \
-                    for (i = lo; i < hi; i++) acc[i - b0] += vd[i] * x[i + o]; \
-                } \
-            } else { \
-                for (k = 0; k < A->width; k++) { \
-                    const int32_t *ci = A->idx + k * A->ld + b0; \
-                    const T *vi = val + k * A->ld + b0; \
-                    for (i = 0; i < n; i++) if (ci[i] >= 0) acc[i] += vi[i] * x[ci[i]]; \
-                } \
-                if (A->format == LCL_FMT_HYB) \
-                    for (i = 0; i < n; i++) acc[i] += lcl__sdot_##S((const T *)A->cval, A->ccol, x, A->cptr[b0 + i], A->cptr[b0 + i + 1]); \
-            } \
-            for (i = 0; i < n; i++) LCL__YOUT(y[b0 + i], acc[i]); \
-        } \
+        lcl__spmv_blocks_##S(A, alpha, x, beta, y, u0, u1); \
         break; \
     case LCL_FMT_SELL: { \
         int64_t C = A->C, s, r; \
@@ -6757,7 +6823,8 @@ LCL__PRIVATE int lcl__csr_scattered(const lcl_csr *M) {
    part of x that the last-level cache holds while the values stream past. Costs npanel x (rows+1)
    row pointers and one more pass over y per extra panel; measured in BENCHMARKS.md. */
 #ifndef LCL__PANEL_X
-#define LCL__PANEL_X (8 << 20)  /* bytes of x per panel */
+#define LCL__PANEL_X (16 << 20) /* bytes of x per panel: half an L3 of 32 MB (8 MiB: 1.4x slower on
+                                   the 2M power-law matrix on Zen 5, BENCHMARKS.md) */
 #endif
 LCL__PRIVATE lcl_status lcl__csr_panels(lcl_context *ctx, lcl_spmat *A, int np) {
     size_t es = lcl__dsize(A->dtype);

@@ -265,7 +265,7 @@ static void test_spmv_cpu_panels_faults(void) {
 }
 
 /* create's choice: scattered columns with x beyond LCL__PF_XMIN prefetch, stencils and small x do
-   not; past LCL__PANEL_X (8 MB) of x the entries go into panels. Matrices that prefetch are then
+   not; past LCL__PANEL_X (16 MiB) of x the entries go into panels. Matrices that prefetch are then
    checked with the choice left as made (A^T, scattered too, chooses alike) */
 static void test_spmv_cpu_prefetch_choice(void) {
     static const struct { const char *spec; lcl_dtype dt; int want, panels; } c[] = {
@@ -274,8 +274,9 @@ static void test_spmv_cpu_prefetch_choice(void) {
         {"powerlaw:300000:5", LCL_F32, 1, 0},
         {"poisson3d:64", LCL_F64, 0, 0},          /* x 2 MB, but a stencil */
         {"powerlaw:3000:6", LCL_F64, 0, 0},
-        {"powerlaw:1100000:2", LCL_F64, 1, 2},    /* x 8.8 MB: two panels */
-        {"powerlaw:1100000:2", LCL_F32, 1, 0}};
+        {"powerlaw:2000000:2", LCL_F64, 1, 0},    /* x 16 MB: whole (the matrix of BENCHMARKS.md) */
+        {"powerlaw:2200000:2", LCL_F64, 1, 2},    /* x 17.6 MB: two panels */
+        {"powerlaw:2200000:2", LCL_F32, 1, 0}};
     lcl_context *ctx = cpu_ctx(LCL_BACKEND_OPENMP);
     int i;
     if (!ctx) { CHECK(ctx != NULL); return; }
@@ -306,10 +307,68 @@ static void test_spmv_cpu_prefetch_choice(void) {
     lcl_context_destroy(ctx);
 }
 
+/* DIA (>>spmv-cpu): the vector loop over the rows where every diagonal is inside the matrix and the
+   clipped block loop over the edge rows, on sizes whose interior is empty, one row, shorter than a
+   vector, odd, wider and taller than square, and one past LCL__SPMV_PAR_MIN (parts split by
+   threads, an edge in only one part), diagonals that start beyond the matrix; double and float,
+   serial and OpenMP, every alpha / beta case and A^T x (DIA too) */
+static void test_spmv_cpu_dia(void) {
+    static const int64_t sz[][2] = {{1, 1}, {2, 3}, {3, 2}, {17, 17}, {37, 29}, {29, 37}, {100, 100}, {1001, 997}, {20011, 20011}};
+    static const int32_t offs[][6] = {{0, 1, -1, 0, 0, 0}, {-7, -1, 0, 1, 3, 40}, {2, 5, 9, 0, 0, 0}, {-64, -33, 0, 0, 0, 0}};
+    static const int noff[] = {3, 6, 3, 2};
+    lcl_backend bs[2] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP};
+    int s, q, b, d;
+    for (s = 0; s < (int)(sizeof sz / sizeof sz[0]); s++)
+        for (q = 0; q < (int)(sizeof noff / sizeof noff[0]); q++) {
+            int64_t rows = sz[s][0], cols = sz[s][1], i, nnz = 0;
+            lcl_csr M;
+            int j, o[6];
+            for (j = 0; j < noff[q]; j++) o[j] = offs[q][j];
+            for (j = 1; j < noff[q]; j++) { int v = o[j], m = j; while (m > 0 && o[m - 1] > v) { o[m] = o[m - 1]; m--; } o[m] = v; }
+            for (i = 0; i < rows; i++)
+                for (j = 0; j < noff[q]; j++) nnz += i + o[j] >= 0 && i + o[j] < cols;
+            if (nnz == 0) continue;
+            cpu_alloc(&M, LCL_F64, rows, cols, nnz);
+            M.ptr[0] = 0;
+            for (i = 0, nnz = 0; i < rows; i++) {
+                for (j = 0; j < noff[q]; j++)
+                    if (i + o[j] >= 0 && i + o[j] < cols) { M.col[nnz] = (int32_t)(i + o[j]); ((double *)M.val)[nnz++] = cpu_val(); }
+                M.ptr[i + 1] = nnz;
+            }
+            for (b = 0; b < 2; b++) {
+                lcl_context *ctx = cpu_ctx(bs[b]);
+                if (!ctx) { CHECK(ctx != NULL); continue; }
+                for (d = 0; d < 2; d++) {
+                    lcl_dtype dt = d ? LCL_F32 : LCL_F64;
+                    lcl_csr C;
+                    lcl_spmat_opts op;
+                    lcl_spmat *S = NULL;
+                    char what[200];
+                    cpu_as(&M, dt, &C);
+                    memset(&op, 0, sizeof op);
+                    op.format = LCL_FMT_DIA;
+                    op.max_fill = 1000;
+                    snprintf(what, sizeof what, "DIA %lldx%lld offsets %d..%d %s %s", (long long)rows, (long long)cols, o[0], o[noff[q] - 1],
+                             d ? "f32" : "f64", lcl_backend_name(bs[b]));
+                    CHECK_OK(ctx, lcl_spmat_create(ctx, &C, &op, &S));
+                    if (S) {
+                        CHECK_MSG(S->format == LCL_FMT_DIA, "%s: format %s", what, lcl_format_name(S->format));
+                        cpu_products(ctx, what, S, &C, dt, -1);
+                    }
+                    lcl_spmat_free(S);
+                    cpu_free(&C);
+                }
+                lcl_context_destroy(ctx);
+            }
+            cpu_free(&M);
+        }
+}
+
 void lt_suite_spmv_cpu(void) {
     LT_RUN(test_spmv_cpu_csr_rows);
     LT_RUN(test_spmv_cpu_panels);
     LT_RUN(test_spmv_cpu_panels_faults);
     LT_RUN(test_spmv_cpu_prefetch_choice);
+    LT_RUN(test_spmv_cpu_dia);
 }
 #endif
