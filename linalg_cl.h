@@ -5723,7 +5723,9 @@ LCL__PRIVATE lcl_status lcl__host_to_csr(lcl_context *ctx, const lcl_spmat *A, l
    a carry per part). Inner loops keep four partial sums (CSR rows eight): ILP without -ffast-math.
    Scalar CSR with scattered columns (lcl__csr_scattered) prefetches x ahead of the gathers, and
    past LCL__PANEL_X of x also stores its entries in column panels (lcl__csr_panels): locality
-   kept inside the matrix, the product's API and results unchanged (sums in another order). */
+   kept inside the matrix, the product's API and results unchanged (sums in another order).
+   DIA runs its interior rows (every diagonal inside the matrix) in registers (lcl__dia_rows), the
+   edge rows through the clipped block loop (lcl__spmv_blocks). */
 /* ---- host products, written once per type (S = d: double, s: float) ---- */
 #define LCL__YOUT(yi, s) ((yi) = beta == 0 ? alpha * (s) : alpha * (s) + beta * (yi))
 #if defined(__GNUC__) || defined(__clang__)
