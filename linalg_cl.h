@@ -5812,6 +5812,57 @@ LCL__PRIVATE void lcl__dia_rows_##S(const T *LCL__RESTRICT val, int64_t ld, cons
 #endif
 LCL__DIA_ROWS(d, double)
 LCL__DIA_ROWS(s, float)
+/* SELL slices of C = one AVX-512 vector (16 floats, 8 doubles): each slot column of a slice is a
+   load of indices and values and a gather of x masked by the padding (column -1), summed in one
+   register; no branch depends on a row's length, so the gathers of many rows stay in flight. */
+#if defined(__AVX512F__) && defined(__AVX512VL__) && (defined(__GNUC__) || defined(__clang__)) && !defined(LCL_NO_AVX512)
+#include <immintrin.h>
+#define LCL__SELL_VEC 1
+LCL__PRIVATE void lcl__sell_vec_s(const lcl_spmat *A, float alpha, const float *LCL__RESTRICT x, float beta, float *LCL__RESTRICT y, int64_t s0, int64_t s1) {
+    int64_t s, k, r;
+    for (s = s0; s < s1; s++) {
+        const int32_t *ci = A->idx + A->ptr[s];
+        const float *vi = (const float *)A->val + A->ptr[s];
+        int64_t lanes = LCL__MIN(16, A->rows - s * 16);
+        __m512 acc = _mm512_setzero_ps();
+        float t[16];
+        for (k = 0; k < A->swidth[s]; k++, ci += 16, vi += 16) {
+            __m512i c = _mm512_loadu_si512((const void *)ci);
+            __mmask16 m = _mm512_cmpge_epi32_mask(c, _mm512_setzero_si512());
+            acc = _mm512_fmadd_ps(_mm512_loadu_ps(vi), _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, c, x, 4), acc);
+        }
+        _mm512_storeu_ps(t, acc);
+        for (r = 0; r < lanes; r++) LCL__YOUT(y[A->perm[s * 16 + r]], t[r]);
+    }
+}
+LCL__PRIVATE void lcl__sell_vec_d(const lcl_spmat *A, double alpha, const double *LCL__RESTRICT x, double beta, double *LCL__RESTRICT y, int64_t s0, int64_t s1) {
+    int64_t s, k, r;
+    for (s = s0; s < s1; s++) {
+        const int32_t *ci = A->idx + A->ptr[s];
+        const double *vi = (const double *)A->val + A->ptr[s];
+        int64_t lanes = LCL__MIN(8, A->rows - s * 8);
+        __m512d acc = _mm512_setzero_pd();
+        double t[8];
+        for (k = 0; k < A->swidth[s]; k++, ci += 8, vi += 8) {
+            __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)ci);
+            __mmask8 m = _mm256_cmpge_epi32_mask(c, _mm256_setzero_si256());
+            acc = _mm512_fmadd_pd(_mm512_loadu_pd(vi), _mm512_mask_i32gather_pd(_mm512_setzero_pd(), m, c, x, 8), acc);
+        }
+        _mm512_storeu_pd(t, acc);
+        for (r = 0; r < lanes; r++) LCL__YOUT(y[A->perm[s * 8 + r]], t[r]);
+    }
+}
+#else
+#define LCL__SELL_VEC 0
+#endif
+#ifndef LCL__SELL_SIGMA_CPU
+#define LCL__SELL_SIGMA_CPU 65536   /* auto's SELL sort window: its y (256-512 KB) stays in L2 */
+#endif
+#if LCL__SELL_VEC
+#define LCL__SELL_VEC_CALL(S) lcl__sell_vec_##S(A, alpha, x, beta, y, u0, u1)
+#else
+#define LCL__SELL_VEC_CALL(S) ((void)0)
+#endif
 #define LCL__DEF_SPMV(S, T) \
 LCL__PRIVATE T lcl__sdot_##S(const T *LCL__RESTRICT v, const int32_t *LCL__RESTRICT c, const T *LCL__RESTRICT x, int64_t k, int64_t k1) { \
     T s0 = 0, s1 = 0, s2 = 0, s3 = 0; \
@@ -5910,6 +5961,7 @@ LCL__PRIVATE void lcl__spmv_part_##S(const lcl_spmat *A, T alpha, const T *LCL__
         break; \
     case LCL_FMT_SELL: { \
         int64_t C = A->C, s, r; \
+        if (LCL__SELL_VEC && C == (int64_t)(64 / sizeof(T))) { LCL__SELL_VEC_CALL(S); break; } \
         for (s = u0; s < u1; s++) { \
             T acc[LCL__SELL_MAXC]; \
             const int32_t *ci = A->idx + A->ptr[s]; \
@@ -7039,6 +7091,14 @@ LCL__PRIVATE lcl_status lcl__spmat_auto(lcl_context *ctx, const lcl_csr *M, cons
     else snprintf(stats, sizeof stats, "rows %.1f +- %.1f, max %lld", s.mean, s.sd, (long long)s.max);
     if (r->trial) return lcl__spmat_trial(ctx, M, r, b, gpu, stats, out);
     if (s.ndiag >= 1 && s.ndiag <= 64 && diafill <= 1.1) { o.format = LCL_FMT_DIA; why = "DIA fill"; }
+    else if (b != LCL_BACKEND_OPENCL && LCL__SELL_VEC && lcl__csr_scattered(M)) {
+        /* columns scattered beyond the cache: SELL with one AVX-512 vector per slice (lcl__sell_vec),
+           rows sorted by length within LCL__SELL_SIGMA_CPU, so little padding and no branch per row */
+        o.format = LCL_FMT_SELL;
+        o.sell_c = (int)(64 / lcl__dsize(M->dtype));
+        o.sell_sigma = LCL__SELL_SIGMA_CPU;
+        why = "scattered columns, SELL for AVX-512 gathers";
+    }
     else if (!gpu) { o.format = LCL_FMT_CSR; why = "CSR on a CPU"; }
     else if (s.cv > 1 || (double)s.max > 32 * s.mean + 64) { o.format = LCL_FMT_CSR; k = LCL_KERNEL_MERGE; why = "heavy tail"; }
     else if (s.mean >= 24) { o.format = LCL_FMT_CSR; k = LCL_KERNEL_VECTOR; why = "long rows"; }

@@ -364,11 +364,92 @@ static void test_spmv_cpu_dia(void) {
         }
 }
 
+/* SELL (>>spmv-cpu): C of one AVX-512 vector (16 floats, 8 doubles) takes lcl__sell_vec where the
+   target has AVX-512, other C the scalar slice loop; row lengths 0..40 (empty rows, padding in every
+   slice), sizes not a multiple of C, sort windows of 1 row (no sort), 7 and 65536; double and float,
+   serial and OpenMP (3 threads: uneven parts), every alpha / beta case and A^T x (SELL alike) */
+static void test_spmv_cpu_sell(void) {
+    static const int64_t sz[][2] = {{1, 1}, {17, 17}, {17, 5}, {5, 40}, {41, 41}, {300, 64}, {2000, 1000}};
+    static const int sig[] = {1, 7, 65536};
+    lcl_backend bs[2] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP};
+    int s, b, d, c, g;
+    for (s = 0; s < (int)(sizeof sz / sizeof sz[0]); s++) {
+        lcl_csr M;
+        cpu_csr(&M, sz[s][0], sz[s][1], len_mod);
+        for (b = 0; b < 2; b++) {
+            lcl_context *ctx = cpu_ctx(bs[b]);
+            if (!ctx) { CHECK(ctx != NULL); continue; }
+            for (d = 0; d < 2; d++) {
+                lcl_dtype dt = d ? LCL_F32 : LCL_F64;
+                lcl_csr C;
+                cpu_as(&M, dt, &C);
+                for (c = 0; c < 2; c++)
+                    for (g = 0; g < (int)(sizeof sig / sizeof sig[0]); g++) {
+                        lcl_spmat_opts o;
+                        lcl_spmat *S = NULL;
+                        char what[200];
+                        memset(&o, 0, sizeof o);
+                        o.format = LCL_FMT_SELL;
+                        o.sell_c = c == 0 ? (d ? 16 : 8) : (d ? 8 : 16);   /* the vector's width, then not */
+                        o.sell_sigma = sig[g];
+                        o.max_fill = 100;
+                        snprintf(what, sizeof what, "SELL-%d-%d %lldx%lld %s %s", o.sell_c, o.sell_sigma, (long long)sz[s][0],
+                                 (long long)sz[s][1], d ? "f32" : "f64", lcl_backend_name(bs[b]));
+                        CHECK_OK(ctx, lcl_spmat_create(ctx, &C, &o, &S));
+                        if (S) cpu_products(ctx, what, S, &C, dt, -1);
+                        lcl_spmat_free(S);
+                    }
+                cpu_free(&C);
+            }
+            lcl_context_destroy(ctx);
+        }
+        cpu_free(&M);
+    }
+}
+
+/* auto on the CPU backends: scattered columns beyond LCL__PF_XMIN take SELL with C of one AVX-512
+   vector and LCL__SELL_SIGMA_CPU where the target has AVX-512 (CSR elsewhere); a stencil keeps DIA,
+   small x keeps CSR; the products are then checked */
+static void test_spmv_cpu_auto_sell(void) {
+    static const struct { const char *spec; lcl_dtype dt; int scattered; } c[] = {
+        {"powerlaw:200000:6", LCL_F64, 1}, {"powerlaw:300000:5", LCL_F32, 1}, {"powerlaw:200000:6", LCL_F32, 0},
+        {"powerlaw:3000:6", LCL_F64, 0}, {"poisson3d:30", LCL_F64, 0}};
+    lcl_backend bs[2] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP};
+    int i, b;
+    for (b = 0; b < 2; b++) {
+        lcl_context *ctx = cpu_ctx(bs[b]);
+        if (!ctx) { CHECK(ctx != NULL); continue; }
+        for (i = 0; i < (int)(sizeof c / sizeof c[0]); i++) {
+            lcl_coo A;
+            lcl_csr M;
+            lcl_spmat *S = NULL;
+            char err[256], what[96];
+            lcl_format want = c[i].scattered && LCL__SELL_VEC ? LCL_FMT_SELL : strstr(c[i].spec, "poisson") ? LCL_FMT_DIA : LCL_FMT_CSR;
+            if (lclg_gen_coo(ctx, c[i].spec, 3, c[i].dt, &A, err, sizeof err) != LCL_OK) { CHECK_MSG(0, "gen %s: %s", c[i].spec, err); continue; }
+            CHECK_OK(ctx, lcl_csr_from_coo(ctx, &A, &M));
+            lcl_coo_free(&A);
+            CHECK_OK(ctx, lcl_spmat_create(ctx, &M, NULL, &S));
+            snprintf(what, sizeof what, "auto %s %s %s", c[i].spec, c[i].dt == LCL_F32 ? "f32" : "f64", lcl_backend_name(bs[b]));
+            if (S) {
+                CHECK_MSG(S->format == want, "%s: %s, want %s (%s)", what, lcl_format_name(S->format), lcl_format_name(want), S->reason);
+                if (S->format == LCL_FMT_SELL)
+                    CHECK_MSG(S->C == (c[i].dt == LCL_F32 ? 16 : 8) && S->sigma == LCL__SELL_SIGMA_CPU, "%s: SELL-%d-%d", what, S->C, S->sigma);
+                cpu_products(ctx, what, S, &M, c[i].dt, -1);
+            }
+            lcl_spmat_free(S);
+            lcl_csr_free(&M);
+        }
+        lcl_context_destroy(ctx);
+    }
+}
+
 void lt_suite_spmv_cpu(void) {
     LT_RUN(test_spmv_cpu_csr_rows);
     LT_RUN(test_spmv_cpu_panels);
     LT_RUN(test_spmv_cpu_panels_faults);
     LT_RUN(test_spmv_cpu_prefetch_choice);
     LT_RUN(test_spmv_cpu_dia);
+    LT_RUN(test_spmv_cpu_sell);
+    LT_RUN(test_spmv_cpu_auto_sell);
 }
 #endif
