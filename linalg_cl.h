@@ -5818,40 +5818,30 @@ LCL__DIA_ROWS(s, float)
 #if defined(__AVX512F__) && defined(__AVX512VL__) && (defined(__GNUC__) || defined(__clang__)) && !defined(LCL_NO_AVX512)
 #include <immintrin.h>
 #define LCL__SELL_VEC 1
-LCL__PRIVATE void lcl__sell_vec_s(const lcl_spmat *A, float alpha, const float *LCL__RESTRICT x, float beta, float *LCL__RESTRICT y, int64_t s0, int64_t s1) {
-    int64_t s, k, r;
-    for (s = s0; s < s1; s++) {
-        const int32_t *ci = A->idx + A->ptr[s];
-        const float *vi = (const float *)A->val + A->ptr[s];
-        int64_t lanes = LCL__MIN(16, A->rows - s * 16);
-        __m512 acc = _mm512_setzero_ps();
-        float t[16];
-        for (k = 0; k < A->swidth[s]; k++, ci += 16, vi += 16) {
-            __m512i c = _mm512_loadu_si512((const void *)ci);
-            __mmask16 m = _mm512_cmpge_epi32_mask(c, _mm512_setzero_si512());
-            acc = _mm512_fmadd_ps(_mm512_loadu_ps(vi), _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, c, x, 4), acc);
-        }
-        _mm512_storeu_ps(t, acc);
-        for (r = 0; r < lanes; r++) LCL__YOUT(y[A->perm[s * 16 + r]], t[r]);
-    }
+/* S, T; L lanes; VT, IT, MT: the value, index and mask vector types and their intrinsics */
+#define LCL__SELL_VEC_DEF(S, T, L, VT, IT, MT, LOADI, CMPGE, ZEROI, ZERO, LOADV, GATHER, FMA, STORE) \
+LCL__PRIVATE void lcl__sell_vec_##S(const lcl_spmat *A, T alpha, const T *LCL__RESTRICT x, T beta, T *LCL__RESTRICT y, int64_t s0, int64_t s1) { \
+    int64_t s, k, r; \
+    for (s = s0; s < s1; s++) { \
+        const int32_t *ci = A->idx + A->ptr[s]; \
+        const T *vi = (const T *)A->val + A->ptr[s]; \
+        int64_t lanes = LCL__MIN(L, A->rows - s * L); \
+        VT acc = ZERO(); \
+        T t[L]; \
+        for (k = 0; k < A->swidth[s]; k++, ci += L, vi += L) { \
+            IT c = LOADI((const void *)ci); \
+            MT m = CMPGE(c, ZEROI()); \
+            acc = FMA(LOADV(vi), GATHER(ZERO(), m, c, x, (int)sizeof(T)), acc); \
+        } \
+        STORE(t, acc); \
+        for (r = 0; r < lanes; r++) LCL__YOUT(y[A->perm[s * L + r]], t[r]); \
+    } \
 }
-LCL__PRIVATE void lcl__sell_vec_d(const lcl_spmat *A, double alpha, const double *LCL__RESTRICT x, double beta, double *LCL__RESTRICT y, int64_t s0, int64_t s1) {
-    int64_t s, k, r;
-    for (s = s0; s < s1; s++) {
-        const int32_t *ci = A->idx + A->ptr[s];
-        const double *vi = (const double *)A->val + A->ptr[s];
-        int64_t lanes = LCL__MIN(8, A->rows - s * 8);
-        __m512d acc = _mm512_setzero_pd();
-        double t[8];
-        for (k = 0; k < A->swidth[s]; k++, ci += 8, vi += 8) {
-            __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)ci);
-            __mmask8 m = _mm256_cmpge_epi32_mask(c, _mm256_setzero_si256());
-            acc = _mm512_fmadd_pd(_mm512_loadu_pd(vi), _mm512_mask_i32gather_pd(_mm512_setzero_pd(), m, c, x, 8), acc);
-        }
-        _mm512_storeu_pd(t, acc);
-        for (r = 0; r < lanes; r++) LCL__YOUT(y[A->perm[s * 8 + r]], t[r]);
-    }
-}
+#define LCL__LOAD256I(p) _mm256_loadu_si256((const __m256i *)(p))
+LCL__SELL_VEC_DEF(s, float, 16, __m512, __m512i, __mmask16, _mm512_loadu_si512, _mm512_cmpge_epi32_mask, _mm512_setzero_si512,
+                  _mm512_setzero_ps, _mm512_loadu_ps, _mm512_mask_i32gather_ps, _mm512_fmadd_ps, _mm512_storeu_ps)
+LCL__SELL_VEC_DEF(d, double, 8, __m512d, __m256i, __mmask8, LCL__LOAD256I, _mm256_cmpge_epi32_mask, _mm256_setzero_si256,
+                  _mm512_setzero_pd, _mm512_loadu_pd, _mm512_mask_i32gather_pd, _mm512_fmadd_pd, _mm512_storeu_pd)
 #else
 #define LCL__SELL_VEC 0
 #endif
@@ -6984,6 +6974,10 @@ LCL__PRIVATE lcl_status lcl__spmv_run(lcl_context *ctx, lcl_spmat *A, double alp
    CPU backends, and OpenCL CPU devices (bound by bytes per nonzero; CSR reads value + index, and a
    padded format reads as much plus its padding, gathering no better than CSR does):
      DIA         nd <= 64 and DIA fill <= 1.1 (a banded stencil: no indices, contiguous x)
+     SELL        CPU backends built for AVX-512, columns scattered beyond the cache
+                 (lcl__csr_scattered): C = one vector (16 floats, 8 doubles), sigma
+                 LCL__SELL_SIGMA_CPU; masked gathers, no branch per row (1.5x CSR on the
+                 2M power-law matrix, BENCHMARKS.md)
      CSR         otherwise; kernel merge when one row outweighs half a thread's share
                  (2 * threads * mx > nnz + rows), else scalar (parts are balanced by nnz already)
    OpenCL GPUs (coalescing decides):

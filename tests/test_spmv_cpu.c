@@ -135,34 +135,41 @@ static void cpu_products(lcl_context *ctx, const char *what, lcl_spmat *S, const
     free(y);
 }
 
-/* M (double) as CSR in both dtypes on both CPU backends, the kernel's prefetch forced each way */
-static void cpu_check(const char *name, const lcl_csr *M) {
+/* M (double) in o's format, in both dtypes on both CPU backends: create, the format kept, products
+   (pf as in cpu_products) */
+static void cpu_each(const char *name, const lcl_csr *M, const lcl_spmat_opts *o, int pf) {
     lcl_backend bs[2] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP};
-    int b, d, pf;
+    int b, d;
     for (b = 0; b < 2; b++) {
         lcl_context *ctx = cpu_ctx(bs[b]);
         if (!ctx) { CHECK(ctx != NULL); continue; }
         for (d = 0; d < 2; d++) {
             lcl_dtype dt = d ? LCL_F32 : LCL_F64;
             lcl_csr C;
+            lcl_spmat *S = NULL;
+            char what[240];
             cpu_as(M, dt, &C);
-            for (pf = 0; pf < 2; pf++) {
-                lcl_spmat_opts o;
-                lcl_spmat *S = NULL;
-                char what[200];
-                memset(&o, 0, sizeof o);
-                o.format = LCL_FMT_CSR;
-                o.kernel = LCL_KERNEL_SCALAR;
-                snprintf(what, sizeof what, "%s %s %s", name, d ? "f32" : "f64", lcl_backend_name(bs[b]));
-                CHECK_OK(ctx, lcl_spmat_create(ctx, &C, &o, &S));
-                if (!S) continue;
+            snprintf(what, sizeof what, "%s %s %s", name, d ? "f32" : "f64", lcl_backend_name(bs[b]));
+            CHECK_OK(ctx, lcl_spmat_create(ctx, &C, o, &S));
+            if (S) {
+                CHECK_MSG(S->format == o->format, "%s: format %s", what, lcl_format_name(S->format));
                 cpu_products(ctx, what, S, &C, dt, pf);
-                lcl_spmat_free(S);
             }
+            lcl_spmat_free(S);
             cpu_free(&C);
         }
         lcl_context_destroy(ctx);
     }
+}
+
+/* M (double) as CSR in both dtypes on both CPU backends, the kernel's prefetch forced each way */
+static void cpu_check(const char *name, const lcl_csr *M) {
+    lcl_spmat_opts o;
+    int pf;
+    memset(&o, 0, sizeof o);
+    o.format = LCL_FMT_CSR;
+    o.kernel = LCL_KERNEL_SCALAR;
+    for (pf = 0; pf < 2; pf++) cpu_each(name, M, &o, pf);
 }
 
 static void test_spmv_cpu_csr_rows(void) {
@@ -316,12 +323,13 @@ static void test_spmv_cpu_dia(void) {
     static const int64_t sz[][2] = {{1, 1}, {2, 3}, {3, 2}, {17, 17}, {37, 29}, {29, 37}, {100, 100}, {1001, 997}, {20011, 20011}};
     static const int32_t offs[][6] = {{0, 1, -1, 0, 0, 0}, {-7, -1, 0, 1, 3, 40}, {2, 5, 9, 0, 0, 0}, {-64, -33, 0, 0, 0, 0}};
     static const int noff[] = {3, 6, 3, 2};
-    lcl_backend bs[2] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP};
-    int s, q, b, d;
+    int s, q;
     for (s = 0; s < (int)(sizeof sz / sizeof sz[0]); s++)
         for (q = 0; q < (int)(sizeof noff / sizeof noff[0]); q++) {
             int64_t rows = sz[s][0], cols = sz[s][1], i, nnz = 0;
             lcl_csr M;
+            lcl_spmat_opts op;
+            char what[160];
             int j, o[6];
             for (j = 0; j < noff[q]; j++) o[j] = offs[q][j];
             for (j = 1; j < noff[q]; j++) { int v = o[j], m = j; while (m > 0 && o[m - 1] > v) { o[m] = o[m - 1]; m--; } o[m] = v; }
@@ -335,31 +343,11 @@ static void test_spmv_cpu_dia(void) {
                     if (i + o[j] >= 0 && i + o[j] < cols) { M.col[nnz] = (int32_t)(i + o[j]); ((double *)M.val)[nnz++] = cpu_val(); }
                 M.ptr[i + 1] = nnz;
             }
-            for (b = 0; b < 2; b++) {
-                lcl_context *ctx = cpu_ctx(bs[b]);
-                if (!ctx) { CHECK(ctx != NULL); continue; }
-                for (d = 0; d < 2; d++) {
-                    lcl_dtype dt = d ? LCL_F32 : LCL_F64;
-                    lcl_csr C;
-                    lcl_spmat_opts op;
-                    lcl_spmat *S = NULL;
-                    char what[200];
-                    cpu_as(&M, dt, &C);
-                    memset(&op, 0, sizeof op);
-                    op.format = LCL_FMT_DIA;
-                    op.max_fill = 1000;
-                    snprintf(what, sizeof what, "DIA %lldx%lld offsets %d..%d %s %s", (long long)rows, (long long)cols, o[0], o[noff[q] - 1],
-                             d ? "f32" : "f64", lcl_backend_name(bs[b]));
-                    CHECK_OK(ctx, lcl_spmat_create(ctx, &C, &op, &S));
-                    if (S) {
-                        CHECK_MSG(S->format == LCL_FMT_DIA, "%s: format %s", what, lcl_format_name(S->format));
-                        cpu_products(ctx, what, S, &C, dt, -1);
-                    }
-                    lcl_spmat_free(S);
-                    cpu_free(&C);
-                }
-                lcl_context_destroy(ctx);
-            }
+            memset(&op, 0, sizeof op);
+            op.format = LCL_FMT_DIA;
+            op.max_fill = 1000;
+            snprintf(what, sizeof what, "DIA %lldx%lld offsets %d..%d", (long long)rows, (long long)cols, o[0], o[noff[q] - 1]);
+            cpu_each(what, &M, &op, -1);
             cpu_free(&M);
         }
 }
@@ -370,39 +358,23 @@ static void test_spmv_cpu_dia(void) {
    serial and OpenMP (3 threads: uneven parts), every alpha / beta case and A^T x (SELL alike) */
 static void test_spmv_cpu_sell(void) {
     static const int64_t sz[][2] = {{1, 1}, {17, 17}, {17, 5}, {5, 40}, {41, 41}, {300, 64}, {2000, 1000}};
-    static const int sig[] = {1, 7, 65536};
-    lcl_backend bs[2] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP};
-    int s, b, d, c, g;
+    static const int cs[] = {8, 16}, sig[] = {1, 7, 65536};
+    int s, c, g;
     for (s = 0; s < (int)(sizeof sz / sizeof sz[0]); s++) {
         lcl_csr M;
         cpu_csr(&M, sz[s][0], sz[s][1], len_mod);
-        for (b = 0; b < 2; b++) {
-            lcl_context *ctx = cpu_ctx(bs[b]);
-            if (!ctx) { CHECK(ctx != NULL); continue; }
-            for (d = 0; d < 2; d++) {
-                lcl_dtype dt = d ? LCL_F32 : LCL_F64;
-                lcl_csr C;
-                cpu_as(&M, dt, &C);
-                for (c = 0; c < 2; c++)
-                    for (g = 0; g < (int)(sizeof sig / sizeof sig[0]); g++) {
-                        lcl_spmat_opts o;
-                        lcl_spmat *S = NULL;
-                        char what[200];
-                        memset(&o, 0, sizeof o);
-                        o.format = LCL_FMT_SELL;
-                        o.sell_c = c == 0 ? (d ? 16 : 8) : (d ? 8 : 16);   /* the vector's width, then not */
-                        o.sell_sigma = sig[g];
-                        o.max_fill = 100;
-                        snprintf(what, sizeof what, "SELL-%d-%d %lldx%lld %s %s", o.sell_c, o.sell_sigma, (long long)sz[s][0],
-                                 (long long)sz[s][1], d ? "f32" : "f64", lcl_backend_name(bs[b]));
-                        CHECK_OK(ctx, lcl_spmat_create(ctx, &C, &o, &S));
-                        if (S) cpu_products(ctx, what, S, &C, dt, -1);
-                        lcl_spmat_free(S);
-                    }
-                cpu_free(&C);
+        for (c = 0; c < 2; c++)     /* 8: the vector of doubles, 16: of floats; each the other's scalar loop */
+            for (g = 0; g < (int)(sizeof sig / sizeof sig[0]); g++) {
+                lcl_spmat_opts o;
+                char what[160];
+                memset(&o, 0, sizeof o);
+                o.format = LCL_FMT_SELL;
+                o.sell_c = cs[c];
+                o.sell_sigma = sig[g];
+                o.max_fill = 100;
+                snprintf(what, sizeof what, "SELL-%d-%d %lldx%lld", o.sell_c, o.sell_sigma, (long long)sz[s][0], (long long)sz[s][1]);
+                cpu_each(what, &M, &o, -1);
             }
-            lcl_context_destroy(ctx);
-        }
         cpu_free(&M);
     }
 }
