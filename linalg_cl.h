@@ -508,8 +508,8 @@ LCL_API void lcl_bklu_numeric_free(lcl_bklu_numeric *N);
    it fails with LCL_ERR_FILL when A^T would pad more than that). CSC on OpenCL runs both products
    with the CSR kernels and no atomics: A x on the CSR it was built from, kept on the device, and
    A^T x on the CSC arrays, uploaded by the first LCL_TRANS product. CSR on a CPU backend whose
-   columns are scattered and whose x exceeds 8 MB is stored in column panels: 8 bytes per row and
-   panel more (2 panels for a random 2M x 2M double matrix: +32 MB on its 400 MB), and during
+   columns are scattered and whose x exceeds 16 MiB is stored in column panels: 8 bytes per row and
+   panel more (2 panels for a random 3M x 3M double matrix: +48 MB on its 600 MB), and during
    create a second copy of the indices and values.
    Input is validated in full: CSR pointers monotone, columns in range (LCL_ERR_DIMENSION), sorted
    and unique (lcl_spmat_from_coo sorts a copy and sums duplicates); NaN or Inf values are
@@ -5808,7 +5808,9 @@ LCL__PRIVATE lcl_status lcl__host_to_csr(lcl_context *ctx, const lcl_spmat *A, l
    a carry per part). Inner loops keep four partial sums (CSR rows eight): ILP without -ffast-math.
    Scalar CSR with scattered columns (lcl__csr_scattered) prefetches x ahead of the gathers, and
    past LCL__PANEL_X of x also stores its entries in column panels (lcl__csr_panels): locality
-   kept inside the matrix, the product's API and results unchanged (sums in another order). */
+   kept inside the matrix, the product's API and results unchanged (sums in another order).
+   DIA runs its interior rows (every diagonal inside the matrix) in registers (lcl__dia_rows), the
+   edge rows through the clipped block loop (lcl__spmv_blocks). */
 /* ---- host products, written once per type (S = d: double, s: float) ---- */
 #define LCL__YOUT(yi, s) ((yi) = beta == 0 ? alpha * (s) : alpha * (s) + beta * (yi))
 #if defined(__GNUC__) || defined(__clang__)
@@ -5845,6 +5847,97 @@ LCL__CSR_ROWS(d, double, lcl__csr_rows_d, LCL__PF_NONE)
 LCL__CSR_ROWS(s, float, lcl__csr_rows_s, LCL__PF_NONE)
 LCL__CSR_ROWS(d, double, lcl__csr_rows_pf_d, LCL__PF_X)
 LCL__CSR_ROWS(s, float, lcl__csr_rows_pf_s, LCL__PF_X)
+/* DIA rows [i0, i1) where every diagonal lies inside the matrix (no bounds per entry): a register
+   block of rows at a time, summed over the diagonals in their order (so each row's sum is the
+   scalar loop's), unit-stride loads of values and x. The scalar block loop of lcl__spmv_part keeps
+   the edge rows. */
+#if LCL__VEXT
+#define LCL__DIA_ROWS(S, T) \
+LCL__PRIVATE LCL__KATTR void lcl__dia_rows_##S(const T *LCL__RESTRICT val, int64_t ld, const int32_t *off, int nd, const T *LCL__RESTRICT x, \
+                                               T alpha, T beta, T *LCL__RESTRICT y, int64_t i0, int64_t i1) { \
+    typedef T V __attribute__((vector_size(LCL__VB))); \
+    enum { L = LCL__VB / sizeof(T) }; \
+    int64_t i = i0; \
+    int k; \
+    for (; i + 2 * L <= i1; i += 2 * L) { \
+        V s0 = {0}, s1 = {0}; \
+        for (k = 0; k < nd; k++) { \
+            const T *v = val + k * ld + i, *xk = x + i + off[k]; \
+            V a0, a1, b0, b1; \
+            memcpy(&a0, v, sizeof a0); memcpy(&a1, v + L, sizeof a1); \
+            memcpy(&b0, xk, sizeof b0); memcpy(&b1, xk + L, sizeof b1); \
+            s0 += a0 * b0; s1 += a1 * b1; \
+        } \
+        if (beta == 0) { s0 *= alpha; s1 *= alpha; } \
+        else { \
+            V y0, y1; \
+            memcpy(&y0, y + i, sizeof y0); memcpy(&y1, y + i + L, sizeof y1); \
+            s0 = alpha * s0 + beta * y0; s1 = alpha * s1 + beta * y1; \
+        } \
+        memcpy(y + i, &s0, sizeof s0); memcpy(y + i + L, &s1, sizeof s1); \
+    } \
+    for (; i < i1; i++) { \
+        T s = 0; \
+        for (k = 0; k < nd; k++) s += val[k * ld + i] * x[i + off[k]]; \
+        LCL__YOUT(y[i], s); \
+    } \
+}
+#else
+#define LCL__DIA_ROWS(S, T) \
+LCL__PRIVATE void lcl__dia_rows_##S(const T *LCL__RESTRICT val, int64_t ld, const int32_t *off, int nd, const T *LCL__RESTRICT x, \
+                                    T alpha, T beta, T *LCL__RESTRICT y, int64_t i0, int64_t i1) { \
+    int64_t i; \
+    int k; \
+    for (i = i0; i < i1; i++) { \
+        T s = 0; \
+        for (k = 0; k < nd; k++) s += val[k * ld + i] * x[i + off[k]]; \
+        LCL__YOUT(y[i], s); \
+    } \
+}
+#endif
+LCL__DIA_ROWS(d, double)
+LCL__DIA_ROWS(s, float)
+/* SELL slices of C = one AVX-512 vector (16 floats, 8 doubles): each slot column of a slice is a
+   load of indices and values and a gather of x masked by the padding (column -1), summed in one
+   register; no branch depends on a row's length, so the gathers of many rows stay in flight. */
+#if defined(__AVX512F__) && defined(__AVX512VL__) && (defined(__GNUC__) || defined(__clang__)) && !defined(LCL_NO_AVX512)
+#include <immintrin.h>
+#define LCL__SELL_VEC 1
+/* S, T; L lanes; VT, IT, MT: the value, index and mask vector types and their intrinsics */
+#define LCL__SELL_VEC_DEF(S, T, L, VT, IT, MT, LOADI, CMPGE, ZEROI, ZERO, LOADV, GATHER, FMA, STORE) \
+LCL__PRIVATE void lcl__sell_vec_##S(const lcl_spmat *A, T alpha, const T *LCL__RESTRICT x, T beta, T *LCL__RESTRICT y, int64_t s0, int64_t s1) { \
+    int64_t s, k, r; \
+    for (s = s0; s < s1; s++) { \
+        const int32_t *ci = A->idx + A->ptr[s]; \
+        const T *vi = (const T *)A->val + A->ptr[s]; \
+        int64_t lanes = LCL__MIN(L, A->rows - s * L); \
+        VT acc = ZERO(); \
+        T t[L]; \
+        for (k = 0; k < A->swidth[s]; k++, ci += L, vi += L) { \
+            IT c = LOADI((const void *)ci); \
+            MT m = CMPGE(c, ZEROI()); \
+            acc = FMA(LOADV(vi), GATHER(ZERO(), m, c, x, (int)sizeof(T)), acc); \
+        } \
+        STORE(t, acc); \
+        for (r = 0; r < lanes; r++) LCL__YOUT(y[A->perm[s * L + r]], t[r]); \
+    } \
+}
+#define LCL__LOAD256I(p) _mm256_loadu_si256((const __m256i *)(p))
+LCL__SELL_VEC_DEF(s, float, 16, __m512, __m512i, __mmask16, _mm512_loadu_si512, _mm512_cmpge_epi32_mask, _mm512_setzero_si512,
+                  _mm512_setzero_ps, _mm512_loadu_ps, _mm512_mask_i32gather_ps, _mm512_fmadd_ps, _mm512_storeu_ps)
+LCL__SELL_VEC_DEF(d, double, 8, __m512d, __m256i, __mmask8, LCL__LOAD256I, _mm256_cmpge_epi32_mask, _mm256_setzero_si256,
+                  _mm512_setzero_pd, _mm512_loadu_pd, _mm512_mask_i32gather_pd, _mm512_fmadd_pd, _mm512_storeu_pd)
+#else
+#define LCL__SELL_VEC 0
+#endif
+#ifndef LCL__SELL_SIGMA_CPU
+#define LCL__SELL_SIGMA_CPU 65536   /* auto's SELL sort window: its y (256-512 KB) stays in L2 */
+#endif
+#if LCL__SELL_VEC
+#define LCL__SELL_VEC_CALL(S) lcl__sell_vec_##S(A, alpha, x, beta, y, u0, u1)
+#else
+#define LCL__SELL_VEC_CALL(S) ((void)0)
+#endif
 #define LCL__DEF_SPMV(S, T) \
 LCL__PRIVATE T lcl__sdot_##S(const T *LCL__RESTRICT v, const int32_t *LCL__RESTRICT c, const T *LCL__RESTRICT x, int64_t k, int64_t k1) { \
     T s0 = 0, s1 = 0, s2 = 0, s3 = 0; \
@@ -5861,11 +5954,39 @@ LCL__PRIVATE T lcl__ddot_##S(const T *LCL__RESTRICT v, const T *LCL__RESTRICT x,
     for (; k < n; k++) s0 += v[k] * x[k]; \
     return (s0 + s1) + (s2 + s3); \
 } \
+/* ELL, HYB and DIA's edge rows [u0, u1): blocks of rows summed in a small array (DIA: each \
+   diagonal clipped to the matrix) */ \
+LCL__PRIVATE void lcl__spmv_blocks_##S(const lcl_spmat *A, T alpha, const T *LCL__RESTRICT x, T beta, T *LCL__RESTRICT y, \
+                                       int64_t u0, int64_t u1) { \
+    const T *val = (const T *)A->val; \
+    int64_t i, k, b0; \
+    for (b0 = u0; b0 < u1; b0 += LCL__SPMV_BLK) { \
+        T acc[LCL__SPMV_BLK]; \
+        int64_t n = LCL__MIN((int64_t)LCL__SPMV_BLK, u1 - b0); \
+        for (i = 0; i < n; i++) acc[i] = 0; \
+        if (A->format == LCL_FMT_DIA) { \
+            for (k = 0; k < A->ndiag; k++) { \
+                int64_t o = A->off[k], lo = LCL__MAX(b0, -o), hi = LCL__MIN(b0 + n, A->cols - o); \
+                const T *vd = val + k * A->ld; \
+                for (i = lo; i < hi; i++) acc[i - b0] += vd[i] * x[i + o]; \
+            } \
+        } else { \
+            for (k = 0; k < A->width; k++) { \
+                const int32_t *ci = A->idx + k * A->ld + b0; \
+                const T *vi = val + k * A->ld + b0; \
+                for (i = 0; i < n; i++) if (ci[i] >= 0) acc[i] += vi[i] * x[ci[i]]; \
+            } \
+            if (A->format == LCL_FMT_HYB) \
+                for (i = 0; i < n; i++) acc[i] += lcl__sdot_##S((const T *)A->cval, A->ccol, x, A->cptr[b0 + i], A->cptr[b0 + i + 1]); \
+        } \
+        for (i = 0; i < n; i++) LCL__YOUT(y[b0 + i], acc[i]); \
+    } \
+} \
 /* units [u0, u1) of A (rows; SELL slices; BCSR block rows; CSC columns, accumulating into y) */ \
 LCL__PRIVATE void lcl__spmv_part_##S(const lcl_spmat *A, T alpha, const T *LCL__RESTRICT x, T beta, T *LCL__RESTRICT y, \
                                      int64_t u0, int64_t u1, int atomic) { \
     const T *val = (const T *)A->val; \
-    int64_t i, k, b0; \
+    int64_t i, k; \
     switch (A->format) { \
     case LCL_FMT_CSR: \
         if (u0 >= u1) break; \
@@ -5900,33 +6021,22 @@ LCL__PRIVATE void lcl__spmv_part_##S(const lcl_spmat *A, T alpha, const T *LCL__
                 for (k = A->ptr[i]; k < A->ptr[i + 1]; k++) y[A->idx[k]] += val[k] * xj; \
         } \
         break; \
+    case LCL_FMT_DIA: { /* interior rows [ia, ib) vectorized, the edges below */ \
+        int64_t ia = 0, ib = LCL__MIN(A->rows, A->cols); \
+        for (k = 0; k < A->ndiag; k++) { ia = LCL__MAX(ia, -(int64_t)A->off[k]); ib = LCL__MIN(ib, A->cols - A->off[k]); } \
+        ia = LCL__MIN(LCL__MAX(ia, u0), u1); ib = LCL__MAX(LCL__MIN(ib, u1), ia); \
+        lcl__dia_rows_##S(val, A->ld, A->off, A->ndiag, x, alpha, beta, y, ia, ib); \
+        if (ia > u0) lcl__spmv_blocks_##S(A, alpha, x, beta, y, u0, ia); \
+        if (u1 > ib) lcl__spmv_blocks_##S(A, alpha, x, beta, y, ib, u1); \
+        break; \
+    } \
     case LCL_FMT_ELL: \
     case LCL_FMT_HYB: \
-    case LCL_FMT_DIA: \
-        for (b0 = u0; b0 < u1; b0 += LCL__SPMV_BLK) { \
-            T acc[LCL__SPMV_BLK]; \
-            int64_t n = LCL__MIN((int64_t)LCL__SPMV_BLK, u1 - b0); \
-            for (i = 0; i < n; i++) acc[i] = 0; \
-            if (A->format == LCL_FMT_DIA) { \
-                for (k = 0; k < A->ndiag; k++) { \
-                    int64_t o = A->off[k], lo = LCL__MAX(b0, -o), hi = LCL__MIN(b0 + n, A->cols - o); \
-                    const T *vd = val + k * A->ld; \
-                    for (i = lo; i < hi; i++) acc[i - b0] += vd[i] * x[i + o]; \
-                } \
-            } else { \
-                for (k = 0; k < A->width; k++) { \
-                    const int32_t *ci = A->idx + k * A->ld + b0; \
-                    const T *vi = val + k * A->ld + b0; \
-                    for (i = 0; i < n; i++) if (ci[i] >= 0) acc[i] += vi[i] * x[ci[i]]; \
-                } \
-                if (A->format == LCL_FMT_HYB) \
-                    for (i = 0; i < n; i++) acc[i] += lcl__sdot_##S((const T *)A->cval, A->ccol, x, A->cptr[b0 + i], A->cptr[b0 + i + 1]); \
-            } \
-            for (i = 0; i < n; i++) LCL__YOUT(y[b0 + i], acc[i]); \
-        } \
+        lcl__spmv_blocks_##S(A, alpha, x, beta, y, u0, u1); \
         break; \
     case LCL_FMT_SELL: { \
         int64_t C = A->C, s, r; \
+        if (LCL__SELL_VEC && C == (int64_t)(64 / sizeof(T))) { LCL__SELL_VEC_CALL(S); break; } \
         for (s = u0; s < u1; s++) { \
             T acc[LCL__SELL_MAXC]; \
             const int32_t *ci = A->idx + A->ptr[s]; \
@@ -6832,7 +6942,8 @@ LCL__PRIVATE int lcl__csr_scattered(const lcl_csr *M) {
    part of x that the last-level cache holds while the values stream past. Costs npanel x (rows+1)
    row pointers and one more pass over y per extra panel; measured in BENCHMARKS.md. */
 #ifndef LCL__PANEL_X
-#define LCL__PANEL_X (8 << 20)  /* bytes of x per panel */
+#define LCL__PANEL_X (16 << 20) /* bytes of x per panel: half an L3 of 32 MB (8 MiB: 1.4x slower on
+                                   the 2M power-law matrix on Zen 5, BENCHMARKS.md) */
 #endif
 LCL__PRIVATE lcl_status lcl__csr_panels(lcl_context *ctx, lcl_spmat *A, int np) {
     size_t es = lcl__dsize(A->dtype);
@@ -6938,6 +7049,10 @@ LCL__PRIVATE lcl_status lcl__spmv_run(lcl_context *ctx, lcl_spmat *A, double alp
    CPU backends, and OpenCL CPU devices (bound by bytes per nonzero; CSR reads value + index, and a
    padded format reads as much plus its padding, gathering no better than CSR does):
      DIA         nd <= 64 and DIA fill <= 1.1 (a banded stencil: no indices, contiguous x)
+     SELL        CPU backends built for AVX-512, columns scattered beyond the cache
+                 (lcl__csr_scattered): C = one vector (16 floats, 8 doubles), sigma
+                 LCL__SELL_SIGMA_CPU; masked gathers, no branch per row (1.5x CSR on the
+                 2M power-law matrix, BENCHMARKS.md)
      CSR         otherwise; kernel merge when one row outweighs half a thread's share
                  (2 * threads * mx > nnz + rows), else scalar (parts are balanced by nnz already)
    OpenCL GPUs (coalescing decides):
@@ -7045,6 +7160,14 @@ LCL__PRIVATE lcl_status lcl__spmat_auto(lcl_context *ctx, const lcl_csr *M, cons
     else snprintf(stats, sizeof stats, "rows %.1f +- %.1f, max %lld", s.mean, s.sd, (long long)s.max);
     if (r->trial) return lcl__spmat_trial(ctx, M, r, b, gpu, stats, out);
     if (s.ndiag >= 1 && s.ndiag <= 64 && diafill <= 1.1) { o.format = LCL_FMT_DIA; why = "DIA fill"; }
+    else if (b != LCL_BACKEND_OPENCL && LCL__SELL_VEC && lcl__csr_scattered(M)) {
+        /* columns scattered beyond the cache: SELL with one AVX-512 vector per slice (lcl__sell_vec),
+           rows sorted by length within LCL__SELL_SIGMA_CPU, so little padding and no branch per row */
+        o.format = LCL_FMT_SELL;
+        o.sell_c = (int)(64 / lcl__dsize(M->dtype));
+        o.sell_sigma = LCL__SELL_SIGMA_CPU;
+        why = "scattered columns, SELL for AVX-512 gathers";
+    }
     else if (!gpu) { o.format = LCL_FMT_CSR; why = "CSR on a CPU"; }
     else if (s.cv > 1 || (double)s.max > 32 * s.mean + 64) { o.format = LCL_FMT_CSR; k = LCL_KERNEL_MERGE; why = "heavy tail"; }
     else if (s.mean >= 24) { o.format = LCL_FMT_CSR; k = LCL_KERNEL_VECTOR; why = "long rows"; }

@@ -135,34 +135,41 @@ static void cpu_products(lcl_context *ctx, const char *what, lcl_spmat *S, const
     free(y);
 }
 
-/* M (double) as CSR in both dtypes on both CPU backends, the kernel's prefetch forced each way */
-static void cpu_check(const char *name, const lcl_csr *M) {
+/* M (double) in o's format, in both dtypes on both CPU backends: create, the format kept, products
+   (pf as in cpu_products) */
+static void cpu_each(const char *name, const lcl_csr *M, const lcl_spmat_opts *o, int pf) {
     lcl_backend bs[2] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP};
-    int b, d, pf;
+    int b, d;
     for (b = 0; b < 2; b++) {
         lcl_context *ctx = cpu_ctx(bs[b]);
         if (!ctx) { CHECK(ctx != NULL); continue; }
         for (d = 0; d < 2; d++) {
             lcl_dtype dt = d ? LCL_F32 : LCL_F64;
             lcl_csr C;
+            lcl_spmat *S = NULL;
+            char what[240];
             cpu_as(M, dt, &C);
-            for (pf = 0; pf < 2; pf++) {
-                lcl_spmat_opts o;
-                lcl_spmat *S = NULL;
-                char what[200];
-                memset(&o, 0, sizeof o);
-                o.format = LCL_FMT_CSR;
-                o.kernel = LCL_KERNEL_SCALAR;
-                snprintf(what, sizeof what, "%s %s %s", name, d ? "f32" : "f64", lcl_backend_name(bs[b]));
-                CHECK_OK(ctx, lcl_spmat_create(ctx, &C, &o, &S));
-                if (!S) continue;
+            snprintf(what, sizeof what, "%s %s %s", name, d ? "f32" : "f64", lcl_backend_name(bs[b]));
+            CHECK_OK(ctx, lcl_spmat_create(ctx, &C, o, &S));
+            if (S) {
+                CHECK_MSG(S->format == o->format, "%s: format %s", what, lcl_format_name(S->format));
                 cpu_products(ctx, what, S, &C, dt, pf);
-                lcl_spmat_free(S);
             }
+            lcl_spmat_free(S);
             cpu_free(&C);
         }
         lcl_context_destroy(ctx);
     }
+}
+
+/* M (double) as CSR in both dtypes on both CPU backends, the kernel's prefetch forced each way */
+static void cpu_check(const char *name, const lcl_csr *M) {
+    lcl_spmat_opts o;
+    int pf;
+    memset(&o, 0, sizeof o);
+    o.format = LCL_FMT_CSR;
+    o.kernel = LCL_KERNEL_SCALAR;
+    for (pf = 0; pf < 2; pf++) cpu_each(name, M, &o, pf);
 }
 
 static void test_spmv_cpu_csr_rows(void) {
@@ -265,7 +272,7 @@ static void test_spmv_cpu_panels_faults(void) {
 }
 
 /* create's choice: scattered columns with x beyond LCL__PF_XMIN prefetch, stencils and small x do
-   not; past LCL__PANEL_X (8 MB) of x the entries go into panels. Matrices that prefetch are then
+   not; past LCL__PANEL_X (16 MiB) of x the entries go into panels. Matrices that prefetch are then
    checked with the choice left as made (A^T, scattered too, chooses alike) */
 static void test_spmv_cpu_prefetch_choice(void) {
     static const struct { const char *spec; lcl_dtype dt; int want, panels; } c[] = {
@@ -274,8 +281,9 @@ static void test_spmv_cpu_prefetch_choice(void) {
         {"powerlaw:300000:5", LCL_F32, 1, 0},
         {"poisson3d:64", LCL_F64, 0, 0},          /* x 2 MB, but a stencil */
         {"powerlaw:3000:6", LCL_F64, 0, 0},
-        {"powerlaw:1100000:2", LCL_F64, 1, 2},    /* x 8.8 MB: two panels */
-        {"powerlaw:1100000:2", LCL_F32, 1, 0}};
+        {"powerlaw:2000000:2", LCL_F64, 1, 0},    /* x 16 MB: whole (the matrix of BENCHMARKS.md) */
+        {"powerlaw:2200000:2", LCL_F64, 1, 2},    /* x 17.6 MB: two panels */
+        {"powerlaw:2200000:2", LCL_F32, 1, 0}};
     lcl_context *ctx = cpu_ctx(LCL_BACKEND_OPENMP);
     int i;
     if (!ctx) { CHECK(ctx != NULL); return; }
@@ -306,10 +314,114 @@ static void test_spmv_cpu_prefetch_choice(void) {
     lcl_context_destroy(ctx);
 }
 
+/* DIA (>>spmv-cpu): the vector loop over the rows where every diagonal is inside the matrix and the
+   clipped block loop over the edge rows, on sizes whose interior is empty, one row, shorter than a
+   vector, odd, wider and taller than square, and one past LCL__SPMV_PAR_MIN (parts split by
+   threads, an edge in only one part), diagonals that start beyond the matrix; double and float,
+   serial and OpenMP, every alpha / beta case and A^T x (DIA too) */
+static void test_spmv_cpu_dia(void) {
+    static const int64_t sz[][2] = {{1, 1}, {2, 3}, {3, 2}, {17, 17}, {37, 29}, {29, 37}, {100, 100}, {1001, 997}, {20011, 20011}};
+    static const int32_t offs[][6] = {{0, 1, -1, 0, 0, 0}, {-7, -1, 0, 1, 3, 40}, {2, 5, 9, 0, 0, 0}, {-64, -33, 0, 0, 0, 0}};
+    static const int noff[] = {3, 6, 3, 2};
+    int s, q;
+    for (s = 0; s < (int)(sizeof sz / sizeof sz[0]); s++)
+        for (q = 0; q < (int)(sizeof noff / sizeof noff[0]); q++) {
+            int64_t rows = sz[s][0], cols = sz[s][1], i, nnz = 0;
+            lcl_csr M;
+            lcl_spmat_opts op;
+            char what[160];
+            int j, o[6];
+            for (j = 0; j < noff[q]; j++) o[j] = offs[q][j];
+            for (j = 1; j < noff[q]; j++) { int v = o[j], m = j; while (m > 0 && o[m - 1] > v) { o[m] = o[m - 1]; m--; } o[m] = v; }
+            for (i = 0; i < rows; i++)
+                for (j = 0; j < noff[q]; j++) nnz += i + o[j] >= 0 && i + o[j] < cols;
+            if (nnz == 0) continue;
+            cpu_alloc(&M, LCL_F64, rows, cols, nnz);
+            M.ptr[0] = 0;
+            for (i = 0, nnz = 0; i < rows; i++) {
+                for (j = 0; j < noff[q]; j++)
+                    if (i + o[j] >= 0 && i + o[j] < cols) { M.col[nnz] = (int32_t)(i + o[j]); ((double *)M.val)[nnz++] = cpu_val(); }
+                M.ptr[i + 1] = nnz;
+            }
+            memset(&op, 0, sizeof op);
+            op.format = LCL_FMT_DIA;
+            op.max_fill = 1000;
+            snprintf(what, sizeof what, "DIA %lldx%lld offsets %d..%d", (long long)rows, (long long)cols, o[0], o[noff[q] - 1]);
+            cpu_each(what, &M, &op, -1);
+            cpu_free(&M);
+        }
+}
+
+/* SELL (>>spmv-cpu): C of one AVX-512 vector (16 floats, 8 doubles) takes lcl__sell_vec where the
+   target has AVX-512, other C the scalar slice loop; row lengths 0..40 (empty rows, padding in every
+   slice), sizes not a multiple of C, sort windows of 1 row (no sort), 7 and 65536; double and float,
+   serial and OpenMP (3 threads: uneven parts), every alpha / beta case and A^T x (SELL alike) */
+static void test_spmv_cpu_sell(void) {
+    static const int64_t sz[][2] = {{1, 1}, {17, 17}, {17, 5}, {5, 40}, {41, 41}, {300, 64}, {2000, 1000}};
+    static const int cs[] = {8, 16}, sig[] = {1, 7, 65536};
+    int s, c, g;
+    for (s = 0; s < (int)(sizeof sz / sizeof sz[0]); s++) {
+        lcl_csr M;
+        cpu_csr(&M, sz[s][0], sz[s][1], len_mod);
+        for (c = 0; c < 2; c++)     /* 8: the vector of doubles, 16: of floats; each the other's scalar loop */
+            for (g = 0; g < (int)(sizeof sig / sizeof sig[0]); g++) {
+                lcl_spmat_opts o;
+                char what[160];
+                memset(&o, 0, sizeof o);
+                o.format = LCL_FMT_SELL;
+                o.sell_c = cs[c];
+                o.sell_sigma = sig[g];
+                o.max_fill = 100;
+                snprintf(what, sizeof what, "SELL-%d-%d %lldx%lld", o.sell_c, o.sell_sigma, (long long)sz[s][0], (long long)sz[s][1]);
+                cpu_each(what, &M, &o, -1);
+            }
+        cpu_free(&M);
+    }
+}
+
+/* auto on the CPU backends: scattered columns beyond LCL__PF_XMIN take SELL with C of one AVX-512
+   vector and LCL__SELL_SIGMA_CPU where the target has AVX-512 (CSR elsewhere); a stencil keeps DIA,
+   small x keeps CSR; the products are then checked */
+static void test_spmv_cpu_auto_sell(void) {
+    static const struct { const char *spec; lcl_dtype dt; int scattered; } c[] = {
+        {"powerlaw:200000:6", LCL_F64, 1}, {"powerlaw:300000:5", LCL_F32, 1}, {"powerlaw:200000:6", LCL_F32, 0},
+        {"powerlaw:3000:6", LCL_F64, 0}, {"poisson3d:30", LCL_F64, 0}};
+    lcl_backend bs[2] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP};
+    int i, b;
+    for (b = 0; b < 2; b++) {
+        lcl_context *ctx = cpu_ctx(bs[b]);
+        if (!ctx) { CHECK(ctx != NULL); continue; }
+        for (i = 0; i < (int)(sizeof c / sizeof c[0]); i++) {
+            lcl_coo A;
+            lcl_csr M;
+            lcl_spmat *S = NULL;
+            char err[256], what[96];
+            lcl_format want = c[i].scattered && LCL__SELL_VEC ? LCL_FMT_SELL : strstr(c[i].spec, "poisson") ? LCL_FMT_DIA : LCL_FMT_CSR;
+            if (lclg_gen_coo(ctx, c[i].spec, 3, c[i].dt, &A, err, sizeof err) != LCL_OK) { CHECK_MSG(0, "gen %s: %s", c[i].spec, err); continue; }
+            CHECK_OK(ctx, lcl_csr_from_coo(ctx, &A, &M));
+            lcl_coo_free(&A);
+            CHECK_OK(ctx, lcl_spmat_create(ctx, &M, NULL, &S));
+            snprintf(what, sizeof what, "auto %s %s %s", c[i].spec, c[i].dt == LCL_F32 ? "f32" : "f64", lcl_backend_name(bs[b]));
+            if (S) {
+                CHECK_MSG(S->format == want, "%s: %s, want %s (%s)", what, lcl_format_name(S->format), lcl_format_name(want), S->reason);
+                if (S->format == LCL_FMT_SELL)
+                    CHECK_MSG(S->C == (c[i].dt == LCL_F32 ? 16 : 8) && S->sigma == LCL__SELL_SIGMA_CPU, "%s: SELL-%d-%d", what, S->C, S->sigma);
+                cpu_products(ctx, what, S, &M, c[i].dt, -1);
+            }
+            lcl_spmat_free(S);
+            lcl_csr_free(&M);
+        }
+        lcl_context_destroy(ctx);
+    }
+}
+
 void lt_suite_spmv_cpu(void) {
     LT_RUN(test_spmv_cpu_csr_rows);
     LT_RUN(test_spmv_cpu_panels);
     LT_RUN(test_spmv_cpu_panels_faults);
     LT_RUN(test_spmv_cpu_prefetch_choice);
+    LT_RUN(test_spmv_cpu_dia);
+    LT_RUN(test_spmv_cpu_sell);
+    LT_RUN(test_spmv_cpu_auto_sell);
 }
 #endif
