@@ -11404,6 +11404,9 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
    resident L parts are dropped by Belady's rule (the one used again farthest ahead) and written
    again when needed; a level whose working set is larger runs in chunks of columns. */
 #define LCL__BKLU_ARENAS 4
+#ifndef LCL__BKLU_DEVTHREADS    /* benchmarks: 1 = a host thread per device with the ring too */
+#define LCL__BKLU_DEVTHREADS 0
+#endif
 /* a benchmark's hook after each phase of a level (LCL_BKLU_TIMING(queue, phase), defined before
    the implementation is included): 0 lists, 1 values in, 2 updates, 3 pivot LU, 4 inverses, 5 L */
 #ifdef LCL_BKLU_TIMING
@@ -11451,6 +11454,7 @@ typedef struct lcl__bklu_dev {
        columns other devices need are read back to */
     cl_mem ring, xbuf;
     char *ringp, *xptr;
+    int64_t *bq;                /* the ring's batch: (block of A, frame) pairs of one stage */
     size_t ringsz, ringpos;
     int ringhalf;
     cl_event ringev[2];
@@ -11506,7 +11510,7 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         LCL_FREE(v->freel); LCL_FREE(v->fslot); LCL_FREE(v->finv); LCL_FREE(v->has);
         LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->hl); LCL_FREE(v->hs); LCL_FREE(v->pend);
         LCL_FREE(v->staged); LCL_FREE(v->defer);
-        LCL_FREE(v->pin); LCL_FREE(v->tmpf); LCL_FREE(v->cols); LCL_FREE(v->pos);
+        LCL_FREE(v->pin); LCL_FREE(v->tmpf); LCL_FREE(v->cols); LCL_FREE(v->pos); LCL_FREE(v->bq);
         LCL_FREE(v->ch.uo); LCL_FREE(v->ch.uc); LCL_FREE(v->ch.wo); LCL_FREE(v->ch.wc);
         if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
         for (a = 0; a < 2; a++)
@@ -11995,7 +11999,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
                                         const int32_t *cols, int64_t cnt) {
     lcl__device *d = v->d;
     size_t fb = lcl__bklu_fbytes(N);
-    int64_t c, s, q;
+    int64_t c, s, q, nq = 0, b = 0;
     cl_int e = CL_SUCCESS;
     const char *what = "clEnqueueWriteBuffer(lcl_bklu, transfer queue)";
     for (c = 0; c < cnt; c++) {
@@ -12003,35 +12007,55 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
         for (s = N->colp[k]; s < N->colp[k + 1]; s++) v->fslot[s] = lcl__bklu_take(v);
         v->finv[2 * k] = lcl__bklu_take(v);
         v->finv[2 * k + 1] = lcl__bklu_take(v);
-        for (q = D->acp[k]; q < D->acp[k + 1] && e == CL_SUCCESS; q++) {
+        for (q = D->acp[k]; q < D->acp[k + 1]; q++) {
             int64_t ea = D->ace[q];
             int32_t f = v->fslot[N->amap[ea]];
-            const char *src = (const char *)A->val + (size_t)ea * fb;
-            if (v->ringp) {     /* through the ring: into a half whose earlier writes are done */
-                size_t half = v->ringsz / 2;
-                if (v->ringpos + fb > (size_t)(v->ringhalf + 1) * half) {
-                    if (v->ringev[v->ringhalf]) LCL__CL->clReleaseEvent(v->ringev[v->ringhalf]);
-                    v->ringev[v->ringhalf] = NULL;
-                    if ((e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &v->ringev[v->ringhalf])) != CL_SUCCESS) {
-                        what = "clEnqueueMarkerWithWaitList(lcl_bklu, staging ring)";
-                        break;
-                    }
-                    LCL__CL->clFlush(d->queue[1]);
-                    v->ringhalf ^= 1;
-                    v->ringpos = (size_t)v->ringhalf * half;
-                    if (v->ringev[v->ringhalf] && (e = LCL__CL->clWaitForEvents(1, &v->ringev[v->ringhalf])) != CL_SUCCESS) {
-                        what = "clWaitForEvents(lcl_bklu, staging ring)";
-                        break;
-                    }
-                }
-                memcpy(v->ringp + v->ringpos, src, fb);
-                src = v->ringp + v->ringpos;
-                v->ringpos += fb;
+            if (v->ringp) {
+                v->bq[2 * nq] = ea, v->bq[2 * nq + 1] = f, nq++;
+                continue;
             }
-            e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, src, 0, NULL, NULL);
+            if (e == CL_SUCCESS)
+                e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb,
+                                                  (const char *)A->val + (size_t)ea * fb, 0, NULL, NULL);
             v->transfers++;
         }
         v->staged[k] = 1;
+    }
+    /* through the ring: a batch fills what is left of the current half (copied by the context's
+       threads: one thread's memcpy, not the bus, limits the upload), then its DMA writes; a half
+       is reused once the writes from it are done */
+    while (e == CL_SUCCESS && b < nq) {
+        size_t half = v->ringsz / 2, room = (size_t)(v->ringhalf + 1) * half - v->ringpos;
+        int64_t nb = LCL__MIN(nq - b, (int64_t)(room / fb)), t;
+        char *base = v->ringp + v->ringpos;
+        if (nb == 0) {
+            if (v->ringev[v->ringhalf]) LCL__CL->clReleaseEvent(v->ringev[v->ringhalf]);
+            v->ringev[v->ringhalf] = NULL;
+            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &v->ringev[v->ringhalf])) != CL_SUCCESS) {
+                what = "clEnqueueMarkerWithWaitList(lcl_bklu, staging ring)";
+                break;
+            }
+            LCL__CL->clFlush(d->queue[1]);
+            v->ringhalf ^= 1;
+            v->ringpos = (size_t)v->ringhalf * half;
+            if (v->ringev[v->ringhalf] && (e = LCL__CL->clWaitForEvents(1, &v->ringev[v->ringhalf])) != CL_SUCCESS) what = "clWaitForEvents(lcl_bklu, staging ring)";
+            continue;
+        }
+        {
+#ifdef _OPENMP
+            int nt = ctx->num_threads > 0 ? ctx->num_threads : omp_get_max_threads();
+#endif
+            LCL__OMP(omp parallel for num_threads(nt) schedule(static) if (nb > 1 && nt > 1))
+            for (t = 0; t < nb; t++) memcpy(base + (size_t)t * fb, (const char *)A->val + (size_t)v->bq[2 * (b + t)] * fb, fb);
+        }
+        for (t = 0; t < nb && e == CL_SUCCESS; t++) {
+            int64_t f = v->bq[2 * (b + t) + 1];
+            e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, base + (size_t)t * fb, 0,
+                                              NULL, NULL);
+            v->transfers++;
+        }
+        v->ringpos += (size_t)nb * fb;
+        b += nb;
     }
     if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
     v->stage_ev = NULL;
@@ -12440,6 +12464,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
                 if (needx[k]) xbytes += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
             }
         v->ringsz = LCL__MAX(2 * fb, LCL__MIN(abytes, (size_t)256 << 20));
+        if (abytes && !LCL__BA(v->bq, 2 * (abytes / fb) + 2, int64_t)) goto out;
         if (abytes && !lcl__bklu_pinned(v, v->ringsz, &v->ring, &v->ringp)) v->ringsz = 0;
         if (xbytes && xbytes <= ((size_t)8 << 30) && lcl__bklu_pinned(v, xbytes, &v->xbuf, &v->xptr)) {
             size_t off = 0;
@@ -12452,7 +12477,8 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
        level l + 1 go up on the transfer queue while level l computes, level l's work frames stay
        taken meanwhile, and the columns another device needs are read back after their level. */
     for (l = -1; l < N->nlev; l++) {
-        int nt = resident ? nd : 1;
+        /* the ring's copies take the context's threads; without a ring, a thread per device */
+        int nt = resident && (!D->dv[0].ringp || LCL__BKLU_DEVTHREADS) ? nd : 1;
         if (nt > 1) {
             LCL__OMP(omp parallel for num_threads(nt) schedule(static, 1))
             for (i = 0; i < nd; i++) {
