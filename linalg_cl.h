@@ -11405,7 +11405,7 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
    again when needed; a level whose working set is larger runs in chunks of columns. */
 #define LCL__BKLU_ARENAS 4
 #ifndef LCL__BKLU_XPIN          /* benchmarks: 1 = exchanges through pinned memory of the producer's context */
-#define LCL__BKLU_XPIN 0
+#define LCL__BKLU_XPIN 1
 #endif
 #ifndef LCL__BKLU_DEVTHREADS    /* benchmarks: 1 = a host thread per device with the ring too */
 #define LCL__BKLU_DEVTHREADS 0
@@ -11458,6 +11458,9 @@ typedef struct lcl__bklu_dev {
     cl_mem ring, xbuf;
     char *ringp, *xptr;
     int64_t *bq;                /* the ring's batch: (block of A, frame) pairs of one stage */
+    cl_mem inb;                 /* pinned, this device's context: imported blocks pass through it */
+    char *inp;                  /* (pinned memory of another device's context is pageable here) */
+    size_t insz, inpos;
     size_t ringsz, ringpos;
     int ringhalf;
     cl_event ringev[2];
@@ -11520,6 +11523,7 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
             if (v->ringev[a]) LCL__CL->clReleaseEvent(v->ringev[a]);
         lcl__bklu_unpin(v, v->ring, v->ringp);
         lcl__bklu_unpin(v, v->xbuf, v->xptr);
+        lcl__bklu_unpin(v, v->inb, v->inp);
     }
     LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->aslot); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
     LCL_FREE(D->xoff); LCL_FREE(D->inx);
@@ -11605,6 +11609,21 @@ LCL__PRIVATE const char *lcl__bklu_hsrc(const lcl_bklu_numeric *N, const lcl__bk
     if (D->inx && D->inx[j]) return D->dv[D->owner[j]].xptr + D->xoff[j] + (size_t)(s - N->colp[j] - N->ucnt[j]) * fb;
     return (const char *)N->X + (size_t)s * fb;
 }
+/* write one block from host memory src into frame f of v, on queue q: through v's import ring
+   when it has one (once full, the ring is reused after q's writes are done) */
+LCL__PRIVATE cl_int lcl__bklu_put(lcl__bklu_dev *v, cl_command_queue q, int32_t f, const char *src, size_t fb) {
+    cl_int e;
+    if (v->inp && fb <= v->insz) {
+        if (v->inpos + fb > v->insz) {
+            if ((e = LCL__CL->clFinish(q)) != CL_SUCCESS) return e;
+            v->inpos = 0;
+        }
+        memcpy(v->inp + v->inpos, src, fb);
+        src = v->inp + v->inpos;
+        v->inpos += fb;
+    }
+    return LCL__CL->clEnqueueWriteBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, src, 0, NULL, NULL);
+}
 /* write column j's L part from the host to v (frames taken by the caller's room check) */
 LCL__PRIVATE cl_int lcl__bklu_import(const lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__bklu_dev *v, int64_t j) {
     size_t fb = lcl__bklu_fbytes(N);
@@ -11614,8 +11633,7 @@ LCL__PRIVATE cl_int lcl__bklu_import(const lcl_bklu_numeric *N, lcl__bklu_cl *D,
     for (s = N->colp[j] + N->ucnt[j] + 1; s < N->colp[j + 1] && e == CL_SUCCESS; s++) {
         int32_t f = lcl__bklu_take(v);
         v->fslot[s] = f;
-        e = LCL__CL->clEnqueueWriteBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, lcl__bklu_hsrc(N, D, j, s), 0,
-                                          NULL, NULL);
+        e = lcl__bklu_put(v, q, f, lcl__bklu_hsrc(N, D, j, s), fb);
         v->transfers++;
     }
     if (e == CL_SUCCESS) {
@@ -11948,8 +11966,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, con
                 return lcl__fail(ctx, LCL_ERR_INTERNAL, "%s: block LU frames miscounted", fn);
             if ((e = lcl__bklu_import(N, D, v, j)) != CL_SUCCESS) goto clfail;
             df = lcl__bklu_take(v);
-            if ((e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->arena[df / v->fpa], CL_FALSE, (size_t)(df % v->fpa) * fb, fb,
-                                                   lcl__bklu_hsrc(N, D, j, lj - 1), 0, NULL, NULL)) != CL_SUCCESS)
+            if ((e = lcl__bklu_put(v, d->queue[0], df, lcl__bklu_hsrc(N, D, j, lj - 1), fb)) != CL_SUCCESS)
                 goto clfail;
             v->transfers++;
             LCL__PUSH(df, 0); LCL__PUSH(v->finv[2 * j], 0); LCL__PUSH(v->finv[2 * j], 0);
@@ -12125,8 +12142,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
                 if ((e = lcl__bklu_import(N, D, v, j)) != CL_SUCCESS) goto clfail;
                 df = lcl__bklu_take(v);
                 tmpf[ntmp++] = df;
-                e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->arena[df / v->fpa], CL_FALSE, (size_t)(df % v->fpa) * fb, fb,
-                                                  lcl__bklu_hsrc(N, D, j, N->colp[j] + N->ucnt[j]), 0, NULL, NULL);
+                e = lcl__bklu_put(v, d->queue[0], df, lcl__bklu_hsrc(N, D, j, N->colp[j] + N->ucnt[j]), fb);
                 if (e != CL_SUCCESS) goto clfail;
                 v->transfers++;
                 LCL__PUSH(df, 0); LCL__PUSH(v->finv[2 * j], 0); LCL__PUSH(v->finv[2 * j], 0);
@@ -12469,6 +12485,13 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         v->ringsz = LCL__MAX(2 * fb, LCL__MIN(abytes, (size_t)256 << 20));
         if (abytes && !LCL__BA(v->bq, 2 * (abytes / fb) + 2, int64_t)) goto out;
         if (abytes && !lcl__bklu_pinned(v, v->ringsz, &v->ring, &v->ringp)) v->ringsz = 0;
+        {
+            size_t ib = 0;
+            for (k = 0; k < n; k++)
+                if (D->owner[k] != i && needx[k]) ib += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
+            v->insz = LCL__MAX(fb, LCL__MIN(ib, (size_t)256 << 20));
+            if (ib && !lcl__bklu_pinned(v, v->insz, &v->inb, &v->inp)) v->insz = 0;
+        }
         if (LCL__BKLU_XPIN && xbytes && xbytes <= ((size_t)8 << 30) && lcl__bklu_pinned(v, xbytes, &v->xbuf, &v->xptr)) {
             size_t off = 0;
             for (k = 0; k < n; k++)
