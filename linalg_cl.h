@@ -11404,8 +11404,9 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
    resident L parts are dropped by Belady's rule (the one used again farthest ahead) and written
    again when needed; a level whose working set is larger runs in chunks of columns. */
 #define LCL__BKLU_ARENAS 4
-#ifndef LCL__BKLU_XPIN          /* benchmarks: 1 = exchanges through pinned memory of the producer's context */
-#define LCL__BKLU_XPIN 1
+#ifndef LCL__BKLU_XPIN  /* benchmarks: 1 = exchanges read back into pinned memory of the producer's context and
+                           written through a pinned ring of the consumer's (slower on two H200s: BENCHMARKS.md) */
+#define LCL__BKLU_XPIN 0
 #endif
 #ifndef LCL__BKLU_DEVTHREADS    /* benchmarks: 1 = a host thread per device with the ring too */
 #define LCL__BKLU_DEVTHREADS 0
@@ -12490,7 +12491,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             for (k = 0; k < n; k++)
                 if (D->owner[k] != i && needx[k]) ib += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
             v->insz = LCL__MAX(fb, LCL__MIN(ib, (size_t)256 << 20));
-            if (ib && !lcl__bklu_pinned(v, v->insz, &v->inb, &v->inp)) v->insz = 0;
+            if (LCL__BKLU_XPIN && ib && !lcl__bklu_pinned(v, v->insz, &v->inb, &v->inp)) v->insz = 0;
         }
         if (LCL__BKLU_XPIN && xbytes && xbytes <= ((size_t)8 << 30) && lcl__bklu_pinned(v, xbytes, &v->xbuf, &v->xptr)) {
             size_t off = 0;
