@@ -435,7 +435,8 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
    OpenCL runs the numeric phase on the context's devices (opts.devices; a context that auto chose
    CPU OpenCL devices runs it on the host's OpenMP threads, as the dense routines), a level's
    columns split among them (opts.schedule) and batched per device (one launch per step of all its
-   columns), A's blocks of the next level written while a level computes. The factors stay on the
+   columns), A's blocks of the next level written while a level computes (through pinned memory,
+   copied by the context's threads; with a host thread per device when there is none). The factors stay on the
    devices when they fit (the first solve then fetches them); otherwise each column is read back
    after its level and its L blocks dropped after their last use on that device (zero-column
    transfer), resident ones replaced by Belady's rule when even that does not fit, and a column
@@ -456,7 +457,7 @@ typedef struct lcl_bmat {
     void *val;                  /* nnzb * m * m values: block e at e*m*m, row-major */
 } lcl_bmat;
 typedef enum lcl_bklu_schedule {
-    LCL_BKLU_SCHEDULE_DEFAULT = 0,  /* the fastest measured: static (2 H100s, BENCHMARKS.md) */
+    LCL_BKLU_SCHEDULE_DEFAULT = 0,  /* the fastest measured: static (2 H100s, 2 H200s, BENCHMARKS.md) */
     LCL_BKLU_STATIC,            /* the thesis: each level's columns split evenly in linear chunks */
     LCL_BKLU_AFFINITY,          /* each column to the device holding most of its dependencies */
     LCL_BKLU_DYNAMIC            /* list scheduling: a ready column to the device free first */
