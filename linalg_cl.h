@@ -86,7 +86,9 @@
         LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its work-groups in the
         trailing updates), LCL_NO_GRID / LCL_GRID (no / forced one-launch LU panel; forced needs
         -DLCL_GRID_PORTABLE off NVIDIA), LCL_GRID_GROUPS (that panel's work-groups),
-        LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches), LCL_KLU_REFACTOR=0|1 (the sparse
+        LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches), LCL_HALO_SKIP (the resident split
+        SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
+        on a repeated x), LCL_KLU_REFACTOR=0|1 (the sparse
         LU's refactor on the host / device), LCL_KLU_SOLVE_MIN=N (its host-array solves on the
         device from nnz(L+U) = N on; 0 never)
 
@@ -825,6 +827,7 @@ typedef struct lcl__tuning {
     int chol_upd_groups;            /* potrf's trailing-update groups (0 all): the rest runs the panel */
     int grid_panel, grid_groups;    /* LU panel in one launch (lcl_panel_grid); its groups, 0 one a unit */
     int fused_step;                 /* potrf's double step in one launch (lcl_potrf_step_d) */
+    int halo_skip;                  /* LCL_HALO_SKIP: the resident split's products skip the exchange */
     /* sparse.cl: SpMV */
     int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
@@ -1535,6 +1538,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     for (k = 0; k < 2; k++) if (d->info.max_work_group < (size_t)(t->gemm[k].wx * t->gemm[k].wy)) t->gemm[k] = tiny;
     /* the environment (tuning runs and tests; listed in the manual under ENVIRONMENT) */
     if (getenv("LCL_NO_TC")) t->tc = 0;
+    if (getenv("LCL_HALO_SKIP")) t->halo_skip = 1;
     if (getenv("LCL_NO_FUSED_STEP") || !t->tc) t->fused_step = 0;
     lcl__env_int("LCL_UPD_GROUPS", 1, 1 << 20, &t->upd_groups);
     if (t->upd_groups) t->chol_upd_groups = t->upd_groups;
@@ -6848,6 +6852,7 @@ typedef struct lcl__hpart {
     int64_t r0, r1, nloc, nghost, nsend;
     lcl_spmat *M;               /* the local rows, nloc x (nloc + nghost) on dev; NULL when nloc = 0 */
     int64_t *send_off, *recv_off;   /* lcl_rowpart's plan */
+    int32_t *ghost;             /* nghost global columns (a vector made from init gets its ghosts too) */
     cl_mem sidx, sbuf, pin;     /* send indices, gathered values, pinned staging */
     void *host;                 /* pin, mapped */
     cl_command_queue q;         /* where pin was mapped (unmapped there at release) */
@@ -6889,6 +6894,7 @@ LCL__PRIVATE void lcl__halo_free(lcl__halo *H) {
             lcl_spmat_free(h->M);
             LCL_FREE(h->send_off);
             LCL_FREE(h->recv_off);
+            LCL_FREE(h->ghost);
         }
     }
     LCL_FREE(H->p);
@@ -6908,8 +6914,9 @@ LCL__PRIVATE lcl_status lcl__halo_part(lcl_context *ctx, lcl_spmat *A, const lcl
     if (st != LCL_OK) return st;
     h->dev = p;
     h->r0 = R.r0; h->r1 = R.r1; h->nloc = R.nloc; h->nghost = R.nghost; h->nsend = R.send_off[nd];
-    h->send_off = R.send_off; h->recv_off = R.recv_off;
+    h->send_off = R.send_off; h->recv_off = R.recv_off; h->ghost = R.ghost;
     R.send_off = R.recv_off = NULL;     /* kept */
+    R.ghost = NULL;
     h->q = d->queue[1];
     o.device = p;
     if (h->nloc > 0) st = lcl_spmat_create(ctx, &R.local, &o, &h->M);
@@ -6949,6 +6956,16 @@ LCL__PRIVATE lcl_status lcl__halo_build(lcl_context *ctx, lcl_spmat *A) {
     lcl_csr_free(&C);
     if (st != LCL_OK) { lcl__halo_free(H); return st; }
     A->halo = H;
+    {   /* the parts' own formats, after the reason (as room allows) */
+        size_t at = strlen(A->reason);
+        for (p = 0; p < nd && at + 1 < sizeof A->reason; p++) {
+            const lcl_spmat *M = H->p[p].M;
+            int w = snprintf(A->reason + at, sizeof A->reason - at, "%s%s", p ? ", " : at ? "; resident parts: " : "resident parts: ",
+                             M ? lcl_format_name(M->format) : "empty");
+            if (w < 0) break;
+            at += (size_t)w;
+        }
+    }
     return LCL_OK;
 }
 
@@ -6989,7 +7006,11 @@ LCL__PRIVATE lcl_status lcl__vec_parts_create(lcl_context *ctx, lcl_vec *v, cons
         bytes = (size_t)w->cap * es;
         if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &w->buf)) != LCL_OK || bytes == 0) continue;
         memset(tmp, 0, bytes);      /* the ghosts too: defined until the first product fills them */
-        if (init) memcpy(tmp, (const char *)init + (size_t)w->r0 * es, (size_t)(w->r1 - w->r0) * es);
+        if (init) {
+            int64_t k, nl = H->p[p].nloc;
+            memcpy(tmp, (const char *)init + (size_t)w->r0 * es, (size_t)nl * es);
+            for (k = 0; k < H->p[p].nghost; k++) memcpy(tmp + (size_t)(nl + k) * es, (const char *)init + (size_t)H->p[p].ghost[k] * es, es);
+        }
         e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], w->buf, CL_TRUE, 0, bytes, tmp, 0, NULL, NULL);
         if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
     }
@@ -7066,15 +7087,16 @@ LCL__PRIVATE lcl_status lcl__halo_spmv(lcl_context *ctx, lcl_spmat *A, double al
     size_t es = lcl__dsize(A->dtype);
     lcl_status st = LCL_OK;
     int p, q;
+    int skip = ctx->dev[H->p[0].dev].tune.halo_skip;
     cl_int e = lcl__halo_quiet(H);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clWaitForEvents", ctx->dev[H->p[0].dev].info.name);
-    for (p = 0; p < H->nparts && st == LCL_OK; p++)
+    for (p = 0; p < H->nparts && st == LCL_OK && !skip; p++)
         if (H->p[p].nsend > 0) st = lcl__halo_send(ctx, A->dtype, &H->p[p], x->vp[p].buf);
     for (q = 0; q < H->nparts && st == LCL_OK; q++) {
         lcl__hpart *h = &H->p[q];
         if (h->nloc == 0) continue;
         for (p = 0; p < H->nparts && st == LCL_OK; p++)
-            if (p != q && h->recv_off[p + 1] > h->recv_off[p]) st = lcl__halo_recv(ctx, H, es, q, p, x->vp[q].buf);
+            if (p != q && h->recv_off[p + 1] > h->recv_off[p] && !skip) st = lcl__halo_recv(ctx, H, es, q, p, x->vp[q].buf);
         if (st == LCL_OK) st = lcl__sp_run_buf(ctx, h->M, x->vp[q].buf, y->vp[q].buf, alpha, beta);
     }
     if (st != LCL_OK) {     /* what was queued finishes (every callback that was set fires) */
