@@ -6855,7 +6855,7 @@ typedef struct lcl__hpart {
     int32_t *ghost;             /* nghost global columns (a vector made from init gets its ghosts too) */
     cl_mem sidx, sbuf, pin;     /* send indices, gathered values, pinned staging */
     void *host;                 /* pin, mapped */
-    cl_command_queue q;         /* where pin was mapped (unmapped there at release) */
+    cl_command_queue q, q0;     /* where pin was mapped (unmapped there at release); the compute queue */
     cl_event rd;                /* the last product's read of sbuf into host */
 } lcl__hpart;
 struct lcl__halo {
@@ -6883,8 +6883,10 @@ LCL__PRIVATE cl_int lcl__halo_quiet(lcl__halo *H) {
 LCL__PRIVATE void lcl__halo_free(lcl__halo *H) {
     int p;
     if (!H) return;
-    if (H->p) {
-        lcl__halo_quiet(H);
+    if (H->p) {     /* the last writes from the staging end on the receivers' compute queues */
+        for (p = 0; p < H->nparts; p++) if (H->p[p].q0) LCL__CL->clFinish(H->p[p].q0);
+        for (p = 0; p < H->npend; p++) LCL__CL->clReleaseEvent(H->pend[p]);
+        for (p = 0; p < H->nparts; p++) if (H->p[p].rd) LCL__CL->clReleaseEvent(H->p[p].rd);
         for (p = 0; p < H->nparts; p++) {
             lcl__hpart *h = &H->p[p];
             if (h->host) { LCL__CL->clEnqueueUnmapMemObject(h->q, h->pin, h->host, 0, NULL, NULL); LCL__CL->clFinish(h->q); }
@@ -6918,6 +6920,7 @@ LCL__PRIVATE lcl_status lcl__halo_part(lcl_context *ctx, lcl_spmat *A, const lcl
     R.send_off = R.recv_off = NULL;     /* kept */
     R.ghost = NULL;
     h->q = d->queue[1];
+    h->q0 = d->queue[0];
     o.device = p;
     if (h->nloc > 0) st = lcl_spmat_create(ctx, &R.local, &o, &h->M);
     if (st == LCL_OK && h->nsend > 0) {

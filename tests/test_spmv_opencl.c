@@ -581,6 +581,81 @@ out:
     return bad;
 }
 
+/* the fault sweep's run: a split matrix, its resident copy and vectors, two products, a dot and an
+   axpby, checked against the host; -1 for a wrong result */
+typedef struct sp_sweep_arg { const lcl_csr *A; const double *x; const double *ref; lcl_format f; } sp_sweep_arg;
+static int sp_halo_run(lcl_context *ctx, void *u) {
+    const sp_sweep_arg *a = (const sp_sweep_arg *)u;
+    int64_t n = a->A->rows, i;
+    double *y = (double *)malloc((size_t)n * sizeof(double)), d = 0, want = 0;
+    lcl_spmat *M = NULL;
+    lcl_vec *x = NULL, *v = NULL;
+    lcl_status st = sp_make(ctx, a->A, LCL_F64, a->f, LCL_KERNEL_AUTO, -1, &M);
+    if (st == LCL_OK) st = lcl_vec_create_like(ctx, M, a->x, &x);
+    if (st == LCL_OK) st = lcl_vec_create_like(ctx, M, NULL, &v);
+    if (st == LCL_OK) st = lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, x, 0.0, v);
+    if (st == LCL_OK) st = lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, x, 0.0, v);
+    if (st == LCL_OK) st = lcl_vec_dot(ctx, x, v, &d);
+    if (st == LCL_OK) st = lcl_vec_axpby(ctx, 1.0, x, 0.0, x);
+    if (st == LCL_OK) st = lcl_vec_read(ctx, v, y);
+    lcl_vec_free(x);
+    lcl_vec_free(v);
+    lcl_spmat_free(M);
+    if (st == LCL_OK) {
+        for (i = 0; i < n; i++) {
+            want += a->x[i] * a->ref[i];
+            if (!(fabs(y[i] - a->ref[i]) <= 1e-12 * (1 + fabs(a->ref[i])))) st = (lcl_status)-1;
+        }
+        if (!(fabs(d - want) <= 1e-10 * (1 + fabs(want)))) st = (lcl_status)-1;
+    }
+    free(y);
+    return (int)st;
+}
+/* OpenCL faults anywhere in the resident split (build, vectors, exchange, products, dot, axpby) */
+static int sp_halo_faults(void) {
+    lcl_context *ctx = lt_ocl("Portable Computing Language");
+    int before = lt_checks_failed, t;
+    unsigned reached = 0;
+    lcl_csr A;
+    double *x, *ref;
+    int64_t i;
+    sp_gen(&A, 300, 300, 0);
+    x = (double *)malloc(300 * sizeof(double));
+    ref = (double *)malloc(300 * sizeof(double));
+    for (i = 0; i < 300; i++) x[i] = sp_rand();
+    sp_host_mv(&A, x, ref);
+    for (t = 0; t < 2; t++) {
+        sp_sweep_arg a;
+        a.A = &A; a.x = x; a.ref = ref; a.f = t ? LCL_FMT_SELL : LCL_FMT_CSR;
+        fprintf(stderr, "  %d faulted resident runs (%s)\n", lt_cl_sweep("resident split", ctx, LT_CL_ONE | LT_CL_SPLIT, 400, "lcl_", sp_halo_run,
+                &a, &reached), lcl_format_name(a.f));
+    }
+    fprintf(stderr, "  faults not reached: %s\n", lt_cl_unreached(reached, LT_CL_ONE | LT_CL_SPLIT) ? lt_cl_unreached(reached, LT_CL_ONE | LT_CL_SPLIT) : "none");
+    {   /* the calls only the exchange makes: the staging's map, the user events and their callbacks */
+        static const char *const fns[] = {"clEnqueueMapBuffer", "clCreateUserEvent", "clSetEventCallback"};
+        sp_sweep_arg a;
+        int f, nth;
+        a.A = &A; a.x = x; a.ref = ref; a.f = LCL_FMT_CSR;
+        for (f = 0; f < 3; f++)
+            for (nth = 1; nth <= 2; nth++) {
+                long base = lt_alloc_outstanding();
+                int st;
+                CHECK(lt_cl_fail(fns[f], nth, -6));
+                st = sp_halo_run(ctx, &a);
+                lt_cl_reset();
+                CHECK_MSG(st == LCL_ERR_OPENCL && strstr(lcl_last_error(ctx), fns[f]), "%s #%d failing: %d: %s", fns[f], nth, st, lcl_last_error(ctx));
+                CHECK_MSG(lt_alloc_outstanding() == base, "%s #%d: %ld blocks leaked", fns[f], nth, lt_alloc_outstanding() - base);
+                lcl_clear_error(ctx);
+                CHECK(sp_halo_run(ctx, &a) == LCL_OK);
+            }
+    }
+    free(x);
+    free(ref);
+    sp_csr_free(&A);
+    lcl_context_destroy(ctx);
+    return lt_checks_failed != before;
+}
+
 /* child (POCL_DEVICES="pthread pthread"): the resident split (lcl_vec_create_like): every format
    (auto included) on Poisson, heavy-tailed, random-with-empty-rows matrices and n = 1, 2, 17,
    against the serial product; the halo's size; dot and axpby part by part; a few CG steps on the
@@ -636,6 +711,7 @@ static int lt_child_halo(void) {
     }
     bad += sp_halo_ops(ctx);
     lcl_context_destroy(ctx);
+    bad += sp_halo_faults();
     return bad ? 1 : 0;
 }
 
