@@ -6883,8 +6883,14 @@ LCL__PRIVATE cl_int lcl__halo_quiet(lcl__halo *H) {
 LCL__PRIVATE void lcl__halo_free(lcl__halo *H) {
     int p;
     if (!H) return;
-    if (H->p) {     /* the last writes from the staging end on the receivers' compute queues */
-        for (p = 0; p < H->nparts; p++) if (H->p[p].q0) LCL__CL->clFinish(H->p[p].q0);
+    if (H->p) {     /* the last writes from the staging end on the receivers' compute queues (or
+                       on their events); where neither can be waited for, the staging is left
+                       mapped rather than freed under a copy */
+        int done = 1;
+        for (p = 0; p < H->nparts; p++) if (H->p[p].q0 && LCL__CL->clFinish(H->p[p].q0) != CL_SUCCESS) done = 0;
+        for (p = 0; p < H->npend && !done; p++) if (LCL__CL->clWaitForEvents(1, &H->pend[p]) != CL_SUCCESS) break;
+        if (!done && p == H->npend) done = 1;
+        for (p = 0; p < H->nparts && !done; p++) H->p[p].host = NULL, H->p[p].pin = NULL;
         for (p = 0; p < H->npend; p++) LCL__CL->clReleaseEvent(H->pend[p]);
         for (p = 0; p < H->nparts; p++) if (H->p[p].rd) LCL__CL->clReleaseEvent(H->p[p].rd);
         for (p = 0; p < H->nparts; p++) {
@@ -7169,7 +7175,8 @@ LCL__PRIVATE lcl_status lcl__vec_cl_axpby(lcl_context *ctx, double alpha, const 
 LCL__PRIVATE lcl_status lcl__vec_cl_dot(lcl_context *ctx, const lcl_vec *x, const lcl_vec *y, double *out) {
     lcl__vview wx[64], wy[64];
     cl_mem part[64];
-    int nv = lcl__vec_pair(ctx, "lcl_vec_dot", x, y, wx, wy), i, started = 0, f = x->dtype == LCL_F32;
+    cl_event rd[64];
+    int nv = lcl__vec_pair(ctx, "lcl_vec_dot", x, y, wx, wy), i, started = 0, f = x->dtype == LCL_F32, lost = 0;
     size_t es = lcl__dsize(x->dtype), off = 0, ng[64];
     lcl_status st = LCL_OK;
     char *sums = NULL;
@@ -7187,20 +7194,24 @@ LCL__PRIVATE lcl_status lcl__vec_cl_dot(lcl_context *ctx, const lcl_vec *x, cons
         gws = ng[i] * wg;
         if ((st = lcl__kernel(ctx, d, x->dtype, f ? "lcl_dot_f" : "lcl_dot_d", &k)) != LCL_OK) break;
         if ((st = lcl__buffer(ctx, d, ng[i] * es, CL_MEM_READ_WRITE, &part[i])) != LCL_OK) break;
+        rd[i] = NULL;
         started = i + 1;
         e = lcl__argv(k, 4, LCL__A(n), LCL__A(wx[i].buf), LCL__A(wy[i].buf), LCL__A(part[i]));
         if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clSetKernelArg(lcl_dot)", d->info.name); break; }
         e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, &gws, &wg, 0, NULL, NULL);
-        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueReadBuffer(d->queue[0], part[i], CL_FALSE, 0, ng[i] * es, sums + off * es, 0, NULL, NULL);
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueReadBuffer(d->queue[0], part[i], CL_FALSE, 0, ng[i] * es, sums + off * es, 0, NULL, &rd[i]);
         if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueue(lcl_dot)", d->info.name); break; }
         LCL__CL->clFlush(d->queue[0]);
         off += ng[i];
     }
     for (i = 0; i < started; i++) {    /* also after a failure: the reads write into sums */
         cl_int e = LCL__CL->clFinish(ctx->dev[wx[i].dev].queue[0]);
+        if (e != CL_SUCCESS && rd[i] && LCL__CL->clWaitForEvents(1, &rd[i]) != CL_SUCCESS) lost = 1;
         if (st == LCL_OK && e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clFinish", ctx->dev[wx[i].dev].info.name);
+        if (rd[i]) LCL__CL->clReleaseEvent(rd[i]);
         LCL__CL->clReleaseMemObject(part[i]);
     }
+    if (lost) return st;    /* a read may still write into sums: left allocated, not freed under it */
     if (st == LCL_OK) {
         size_t j;
         double s = 0;

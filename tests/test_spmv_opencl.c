@@ -491,7 +491,7 @@ static int sp_halo_ops(lcl_context *ctx) {
     static double xs[N], ys[N], back[N], u[N], r[N], pp[N], q[N];
     lcl_csr A, B, C;
     lcl_spmat *M = NULL, *MB = NULL, *MC = NULL, *MF = NULL;
-    lcl_vec *x = NULL, *y = NULL, *w = NULL, *w1 = NULL, *xb = NULL, *xf = NULL, *vu = NULL, *vr = NULL, *vp = NULL, *vq = NULL;
+    lcl_vec *x = NULL, *y = NULL, *w = NULL, *w1 = NULL, *xb = NULL, *xf = NULL, *vu = NULL, *vr = NULL, *vp = NULL, *vq = NULL, *w2 = NULL;
     double d = 0, want = 0, rr_dev[SP_CG_STEPS + 1], rr_host[SP_CG_STEPS + 1];
     int bad = 0, i, k;
     lcl_status st;
@@ -569,8 +569,9 @@ static int sp_halo_ops(lcl_context *ctx) {
     SP_ERR(lcl_vec_dot(ctx, x, xf, &d), LCL_ERR_INVALID_ARGUMENT, "x is double, y is float");
     SP_ERR(lcl_vec_dot(ctx, x, NULL, &d), LCL_ERR_INVALID_ARGUMENT, "NULL y");
     SP_ERR(lcl_vec_dot(ctx, x, y, NULL), LCL_ERR_INVALID_ARGUMENT, "NULL output");
-    SP_ERR(lcl_vec_create_like(ctx, MC, NULL, &vq), LCL_ERR_UNSUPPORTED, "square");
-    SP_ERR(lcl_vec_create_like(ctx, NULL, NULL, &vq), LCL_ERR_INVALID_ARGUMENT, "NULL matrix");
+    SP_ERR(lcl_vec_create_like(ctx, MC, NULL, &w2), LCL_ERR_UNSUPPORTED, "square");
+    SP_ERR(lcl_vec_create_like(ctx, NULL, NULL, &w2), LCL_ERR_INVALID_ARGUMENT, "NULL matrix");
+    if (w2) bad++;
     SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, w, 0.0, w1), LCL_ERR_DIMENSION, "1023");
 #undef SP_ERR
 out:
