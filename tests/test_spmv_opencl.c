@@ -525,7 +525,7 @@ static int sp_halo_ops(lcl_context *ctx) {
     if (st == LCL_OK) st = lcl_vec_create_like(ctx, M, NULL, &vq);
     if (st == LCL_OK) st = lcl_vec_dot(ctx, vr, vr, &rr_dev[0]);
     for (k = 0; k < SP_CG_STEPS && st == LCL_OK; k++) {
-        double pq, a;
+        double pq = 1, a;
         st = lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, vp, 0.0, vq);
         if (st == LCL_OK) st = lcl_vec_dot(ctx, vp, vq, &pq);
         a = rr_dev[k] / pq;
