@@ -54,6 +54,8 @@
         lcl_csr    compressed sparse rows (int64 row pointers, int32 column indices)
         lcl_spmat  a sparse matrix in one of COO, CSR, CSC, ELL, SELL-C-sigma, HYB, DIA, BCSR, dense
                    (or chosen by auto), kept where the context computes; lcl_spmv / lcl_spmv_vec
+        lcl_vec    a vector kept where the context computes; lcl_vec_create_like cuts it as a matrix
+                   split over devices (x and y stay per device, only x's halo crosses); dot, axpby
         lcl_rowpart  part p of a row partition: its rows with local columns and the halo plan
                    (distributed or multi-device SpMV; lcl_mpi_halo exchanges it over MPI)
         Matrix Market: lcl_mm_read / lcl_mm_read_dense / lcl_mm_write / lcl_mm_write_dense.
@@ -577,7 +579,8 @@ LCL_API lcl_status lcl_spmat_describe(const lcl_spmat *A, lcl_spmat_info *out);
 LCL_API lcl_status lcl_spmat_to_csr(lcl_context *ctx, const lcl_spmat *A, lcl_csr *out);
 LCL_API lcl_status lcl_spmv(lcl_context *ctx, lcl_trans trans, double alpha, lcl_spmat *A, const void *x,
                             double beta, void *y);
-/* Vectors kept where the context computes (one device; on a multi-device matrix use lcl_spmv). */
+/* Vectors kept where the context computes (device 0; for a matrix split over devices, see
+   lcl_vec_create_like below). */
 LCL_API lcl_status lcl_vec_create(lcl_context *ctx, lcl_dtype dtype, int64_t n, const void *init, lcl_vec **out);
 LCL_API lcl_status lcl_vec_write(lcl_context *ctx, lcl_vec *v, const void *src);
 LCL_API lcl_status lcl_vec_read(lcl_context *ctx, const lcl_vec *v, void *dst);
