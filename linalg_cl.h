@@ -592,12 +592,13 @@ LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha,
    devices. For a square matrix split over devices (opts.device = -1, two or more devices) the
    vector is partitioned: part p (rows cut by nnz, lcl_rowpart's rule) lives on device p with room
    for its ghosts, the entries of x other parts own that p's rows read. The first such vector builds
-   A's resident copy: each device holds its rows as lcl_rowpart's local matrix (columns owned then
-   ghosts; the format is opts.format, AUTO choosing per device), once more the matrix's device memory.
-   lcl_spmv_vec(A x) on partitioned x and y then moves only the halo: each device gathers the values
-   others need (a kernel), they are read to pinned host memory and written into the receivers' ghost
-   areas (no peer copy between the library's one-context-per-device), ordered by events, then each
-   device multiplies its rows; lcl_spmat_describe().halo counts the values. A^T x needs host arrays.
+   A's resident copy: each device holds its rows as lcl_rowpart's local matrix, cut into its owned
+   columns (format opts.format, AUTO choosing per device) and its ghost columns (CSR), once more the
+   matrix's device memory. lcl_spmv_vec(A x) on partitioned x and y then moves only the halo: each
+   device gathers the values others need (a kernel), they are read to pinned host memory and written
+   into the receivers' ghost areas (no peer copy between the library's one-context-per-device),
+   ordered by events, while each device multiplies its owned columns; the ghost columns follow.
+   lcl_spmat_describe().halo counts the values. A^T x needs host arrays.
    Otherwise (one device, CPU backends) the vector is lcl_vec_create's, on A's device. Partitioned
    vectors go with matrices of the same row cut; lcl_vec_read / lcl_vec_write move the whole vector. */
 LCL_API lcl_status lcl_vec_create_like(lcl_context *ctx, lcl_spmat *A, const void *init, lcl_vec **out);
@@ -6853,7 +6854,9 @@ LCL__PRIVATE void lcl__vec_cl_free(lcl_vec *v) {
 typedef struct lcl__hpart {
     int dev;
     int64_t r0, r1, nloc, nghost, nsend;
-    lcl_spmat *M;               /* the local rows, nloc x (nloc + nghost) on dev; NULL when nloc = 0 */
+    lcl_spmat *M, *G;           /* the local rows on dev: their owned columns (nloc x nloc, NULL when
+                                   nloc = 0) and their ghost columns (CSR, nloc x (nloc + nghost), NULL
+                                   when none), so the owned part runs while the halo moves */
     int64_t *send_off, *recv_off;   /* lcl_rowpart's plan */
     int32_t *ghost;             /* nghost global columns (a vector made from init gets its ghosts too) */
     cl_mem sidx, sbuf, pin;     /* send indices, gathered values, pinned staging */
@@ -6890,6 +6893,7 @@ LCL__PRIVATE void lcl__halo_free(lcl__halo *H) {
                        on their events); where neither can be waited for, the staging is left
                        mapped rather than freed under a copy */
         int done = 1;
+        for (p = 0; p < H->nparts; p++) if (H->p[p].q && LCL__CL->clFinish(H->p[p].q) != CL_SUCCESS) done = 0;
         for (p = 0; p < H->nparts; p++) if (H->p[p].q0 && LCL__CL->clFinish(H->p[p].q0) != CL_SUCCESS) done = 0;
         for (p = 0; p < H->npend && !done; p++) if (LCL__CL->clWaitForEvents(1, &H->pend[p]) != CL_SUCCESS) break;
         if (!done && p == H->npend) done = 1;
@@ -6903,6 +6907,7 @@ LCL__PRIVATE void lcl__halo_free(lcl__halo *H) {
             if (h->sbuf) LCL__CL->clReleaseMemObject(h->sbuf);
             if (h->sidx) LCL__CL->clReleaseMemObject(h->sidx);
             lcl_spmat_free(h->M);
+            lcl_spmat_free(h->G);
             LCL_FREE(h->send_off);
             LCL_FREE(h->recv_off);
             LCL_FREE(h->ghost);
@@ -6914,6 +6919,48 @@ LCL__PRIVATE void lcl__halo_free(lcl__halo *H) {
 }
 LCL__PRIVATE int64_t lcl__halo_entries(const lcl_spmat *A) { return A->halo ? A->halo->entries : 0; }
 
+/* the local rows (owned columns first, then ghosts, each ascending) cut into h->M, the owned columns
+   in the asked options o, and h->G, the ghost columns, in CSR (a padded format would pad the rows
+   without ghosts) */
+LCL__PRIVATE lcl_status lcl__halo_blocks(lcl_context *ctx, const lcl_csr *L, const lcl_spmat_opts *o, lcl__hpart *h) {
+    size_t es = lcl__dsize(L->dtype);
+    lcl_csr B[2];
+    lcl_spmat_opts og = *o;
+    int64_t i, k, n[2] = {0, 0};
+    int b;
+    lcl_status st = LCL_OK;
+    memset(B, 0, sizeof B);
+    for (b = 0; b < 2; b++) {
+        B[b].dtype = L->dtype;
+        B[b].rows = h->nloc;
+        B[b].cols = b ? h->nloc + h->nghost : h->nloc;
+        B[b].ptr = (int64_t *)lcl__alloc(ctx, "local block rows", (size_t)h->nloc + 1, sizeof(int64_t), &st);
+        B[b].col = (int32_t *)lcl__alloc(ctx, "local block columns", (size_t)L->nnz, sizeof(int32_t), &st);
+        B[b].val = lcl__alloc(ctx, "local block values", (size_t)L->nnz, es, &st);
+    }
+    if (st == LCL_OK) {
+        B[0].ptr[0] = B[1].ptr[0] = 0;
+        for (i = 0; i < h->nloc; i++) {
+            for (k = L->ptr[i]; k < L->ptr[i + 1]; k++) {
+                b = L->col[k] >= h->nloc;
+                B[b].col[n[b]] = L->col[k];
+                memcpy((char *)B[b].val + (size_t)n[b] * es, (const char *)L->val + (size_t)k * es, es);
+                n[b]++;
+            }
+            B[0].ptr[i + 1] = n[0];
+            B[1].ptr[i + 1] = n[1];
+        }
+        B[0].nnz = n[0];
+        B[1].nnz = n[1];
+        og.format = LCL_FMT_CSR;
+        og.kernel = LCL_KERNEL_AUTO;
+        og.trial = 0;
+        st = lcl_spmat_create(ctx, &B[0], o, &h->M);
+        if (st == LCL_OK && n[1] > 0) st = lcl_spmat_create(ctx, &B[1], &og, &h->G);
+    }
+    for (b = 0; b < 2; b++) { LCL_FREE(B[b].ptr); LCL_FREE(B[b].col); LCL_FREE(B[b].val); }
+    return st;
+}
 /* part p's device arrays: the local matrix (A's asked options on device p), the send plan, staging */
 LCL__PRIVATE lcl_status lcl__halo_part(lcl_context *ctx, lcl_spmat *A, const lcl_csr *C, int nd, int p, lcl__hpart *h) {
     lcl__device *d = &ctx->dev[p];
@@ -6931,7 +6978,7 @@ LCL__PRIVATE lcl_status lcl__halo_part(lcl_context *ctx, lcl_spmat *A, const lcl
     h->q = d->queue[1];
     h->q0 = d->queue[0];
     o.device = p;
-    if (h->nloc > 0) st = lcl_spmat_create(ctx, &R.local, &o, &h->M);
+    if (h->nloc > 0) st = lcl__halo_blocks(ctx, &R.local, &o, h);
     if (st == LCL_OK && h->nsend > 0) {
         st = lcl__sp_put(ctx, d, &h->sidx, R.send_idx, (size_t)h->nsend * sizeof(int32_t));
         if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)h->nsend * es, CL_MEM_READ_WRITE, &h->sbuf);
@@ -6972,8 +7019,8 @@ LCL__PRIVATE lcl_status lcl__halo_build(lcl_context *ctx, lcl_spmat *A) {
         size_t at = strlen(A->reason);
         for (p = 0; p < nd && at + 1 < sizeof A->reason; p++) {
             const lcl_spmat *M = H->p[p].M;
-            int w = snprintf(A->reason + at, sizeof A->reason - at, "%s%s", p ? ", " : at ? "; resident parts: " : "resident parts: ",
-                             M ? lcl_format_name(M->format) : "empty");
+            int w = snprintf(A->reason + at, sizeof A->reason - at, "%s%s%s", p ? ", " : at ? "; resident parts: " : "resident parts: ",
+                             M ? lcl_format_name(M->format) : "empty", H->p[p].G ? "+csr" : "");
             if (w < 0) break;
             at += (size_t)w;
         }
@@ -7053,31 +7100,36 @@ static void CL_CALLBACK lcl__halo_done(cl_event ev, cl_int status, void *u) {
     LCL__CL->clSetUserEventStatus((cl_event)u, status < 0 ? status : CL_COMPLETE);
     LCL__CL->clReleaseEvent((cl_event)u);
 }
-/* part p's gather of the values the others need, read into its staging (event h->rd) */
+/* part p's gather of the values the others need (compute queue), read into its staging on the
+   transfer queue (event h->rd), so the owned columns' product runs meanwhile */
 LCL__PRIVATE lcl_status lcl__halo_send(lcl_context *ctx, lcl_dtype dt, lcl__hpart *h, cl_mem x) {
     lcl__device *d = &ctx->dev[h->dev];
     size_t wg = lcl__wg(d), gws = (size_t)lcl__round_up(h->nsend, (int64_t)wg), es = lcl__dsize(dt);
     int n = (int)h->nsend;
     cl_kernel k;
+    cl_event g;
     cl_int e;
     lcl_status st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_gather_f" : "lcl_gather_d", &k);
     if (st != LCL_OK) return st;
     e = lcl__argv(k, 4, LCL__A(n), LCL__A(h->sidx), LCL__A(x), LCL__A(h->sbuf));
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_gather)", d->info.name);
-    e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, &gws, &wg, 0, NULL, NULL);
+    e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, &gws, &wg, 0, NULL, &g);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_gather)", d->info.name);
-    e = LCL__CL->clEnqueueReadBuffer(d->queue[0], h->sbuf, CL_FALSE, 0, (size_t)h->nsend * es, h->host, 0, NULL, &h->rd);
-    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueReadBuffer", d->info.name);
     LCL__CL->clFlush(d->queue[0]);
+    e = LCL__CL->clEnqueueReadBuffer(d->queue[1], h->sbuf, CL_FALSE, 0, (size_t)h->nsend * es, h->host, 1, &g, &h->rd);
+    LCL__CL->clReleaseEvent(g);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueReadBuffer", d->info.name);
+    LCL__CL->clFlush(d->queue[1]);
     return LCL_OK;
 }
-/* receiver q's ghosts from sender p, written once p's read has completed */
-LCL__PRIVATE lcl_status lcl__halo_recv(lcl_context *ctx, lcl__halo *H, size_t es, int q, int p, cl_mem x) {
+/* receiver q's ghosts from sender p, written on q's transfer queue once p's read has completed and
+   q's compute queue has passed mk (the last product's ghost block read these ghosts) */
+LCL__PRIVATE lcl_status lcl__halo_recv(lcl_context *ctx, lcl__halo *H, size_t es, int q, int p, cl_mem x, cl_event mk) {
     lcl__hpart *hq = &H->p[q], *hp = &H->p[p];
     lcl__device *d = &ctx->dev[hq->dev];
     int64_t cnt = hq->recv_off[p + 1] - hq->recv_off[p];
     cl_int e;
-    cl_event u = LCL__CL->clCreateUserEvent(d->cl, &e);
+    cl_event w[2], u = LCL__CL->clCreateUserEvent(d->cl, &e);
     if (!u) return lcl__clfail(ctx, e, "clCreateUserEvent", d->info.name);
     LCL__CL->clRetainEvent(u);          /* the callback's reference */
     e = LCL__CL->clSetEventCallback(hp->rd, CL_COMPLETE, lcl__halo_done, u);
@@ -7086,33 +7138,58 @@ LCL__PRIVATE lcl_status lcl__halo_recv(lcl_context *ctx, lcl__halo *H, size_t es
         LCL__CL->clReleaseEvent(u);
         return lcl__clfail(ctx, e, "clSetEventCallback", d->info.name);
     }
-    e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], x, CL_FALSE, (size_t)(hq->nloc + hq->recv_off[p]) * es, (size_t)cnt * es,
-                                      (const char *)hp->host + (size_t)hp->send_off[q] * es, 1, &u, &H->pend[H->npend]);
+    w[0] = u;
+    w[1] = mk;
+    e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], x, CL_FALSE, (size_t)(hq->nloc + hq->recv_off[p]) * es, (size_t)cnt * es,
+                                      (const char *)hp->host + (size_t)hp->send_off[q] * es, 2, w, &H->pend[H->npend]);
     LCL__CL->clReleaseEvent(u);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
     H->npend++;
     return LCL_OK;
 }
-/* y = alpha*A*x + beta*y on partitioned vectors (checked by the caller) */
+/* y = alpha*A*x + beta*y on partitioned vectors (checked by the caller). Per device: a marker (the
+   last product done with the ghosts), the gather (compute queue) and its read to the staging
+   (transfer queue), the owned columns' product (compute queue), the ghost writes (transfer queue,
+   after the marker and their sender's read), then the ghost columns' product (beta 1) after them. */
 LCL__PRIVATE lcl_status lcl__halo_spmv(lcl_context *ctx, lcl_spmat *A, double alpha, const lcl_vec *x, double beta, lcl_vec *y) {
     lcl__halo *H = A->halo;
     size_t es = lcl__dsize(A->dtype);
     lcl_status st = LCL_OK;
-    int p, q;
-    int skip = ctx->dev[H->p[0].dev].tune.halo_skip;
+    int p, q, skip = ctx->dev[H->p[0].dev].tune.halo_skip;
+    cl_event mk[64];
     cl_int e = lcl__halo_quiet(H);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clWaitForEvents", ctx->dev[H->p[0].dev].info.name);
+    memset(mk, 0, sizeof mk);
+    for (q = 0; q < H->nparts && st == LCL_OK; q++) {
+        lcl__device *d = &ctx->dev[H->p[q].dev];
+        if (skip || !H->p[q].G) continue;
+        e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &mk[q]);
+        if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList", d->info.name);
+    }
     for (p = 0; p < H->nparts && st == LCL_OK && !skip; p++)
         if (H->p[p].nsend > 0) st = lcl__halo_send(ctx, A->dtype, &H->p[p], x->vp[p].buf);
+    for (q = 0; q < H->nparts && st == LCL_OK; q++)
+        if (H->p[q].M) st = lcl__sp_run_buf(ctx, H->p[q].M, x->vp[q].buf, y->vp[q].buf, alpha, beta);
     for (q = 0; q < H->nparts && st == LCL_OK; q++) {
         lcl__hpart *h = &H->p[q];
-        if (h->nloc == 0) continue;
-        for (p = 0; p < H->nparts && st == LCL_OK; p++)
-            if (p != q && h->recv_off[p + 1] > h->recv_off[p] && !skip) st = lcl__halo_recv(ctx, H, es, q, p, x->vp[q].buf);
-        if (st == LCL_OK) st = lcl__sp_run_buf(ctx, h->M, x->vp[q].buf, y->vp[q].buf, alpha, beta);
+        lcl__device *d = &ctx->dev[h->dev];
+        int first = H->npend;
+        if (!h->G) continue;
+        for (p = 0; p < H->nparts && st == LCL_OK && !skip; p++)
+            if (p != q && h->recv_off[p + 1] > h->recv_off[p]) st = lcl__halo_recv(ctx, H, es, q, p, x->vp[q].buf, mk[q]);
+        if (st == LCL_OK && H->npend > first) {
+            LCL__CL->clFlush(d->queue[1]);
+            e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], (cl_uint)(H->npend - first), H->pend + first, NULL);
+            if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name);
+        }
+        if (st == LCL_OK) st = lcl__sp_run_buf(ctx, h->G, x->vp[q].buf, y->vp[q].buf, alpha, 1.0);
     }
+    for (q = 0; q < H->nparts; q++) if (mk[q]) LCL__CL->clReleaseEvent(mk[q]);
     if (st != LCL_OK) {     /* what was queued finishes (every callback that was set fires) */
-        for (p = 0; p < H->nparts; p++) LCL__CL->clFinish(ctx->dev[H->p[p].dev].queue[0]);
+        for (p = 0; p < H->nparts; p++) {
+            LCL__CL->clFinish(ctx->dev[H->p[p].dev].queue[1]);
+            LCL__CL->clFinish(ctx->dev[H->p[p].dev].queue[0]);
+        }
         lcl__halo_quiet(H);
     }
     return st;
