@@ -455,6 +455,13 @@ static void test_spmv_opencl_faults(void) {
     lcl_context_destroy(ctx);
 }
 
+/* a child's context has two devices; else it is destroyed, with a message */
+static int sp_two_devices(lcl_context *ctx) {
+    if (ctx && lcl_context_num_devices(ctx) == 2) return 1;
+    fprintf(stderr, "  want 2 devices, the context has %d\n", ctx ? lcl_context_num_devices(ctx) : 0);
+    lcl_context_destroy(ctx);
+    return 0;
+}
 /* a 2-D Poisson matrix (5 points) on an m x m grid */
 static void sp_poisson(lcl_csr *A, int64_t m) {
     int64_t n = m * m, i, nz = 0;
@@ -670,11 +677,7 @@ static int lt_child_halo(void) {
         {LCL_FMT_BCSR, LCL_KERNEL_AUTO, "bcsr"}, {LCL_FMT_DENSE, LCL_KERNEL_AUTO, "dense"}};
     static const struct sp_shape shapes[] = {{1024, 1024, -1}, {1000, 1000, 0}, {61, 61, 4}, {1, 1, 1}, {2, 2, 0}, {17, 17, 0}, {17, 17, 4}};
     int bad = 0, s, c, t;
-    if (!ctx || lcl_context_num_devices(ctx) != 2) {
-        fprintf(stderr, "  want 2 devices, the context has %d\n", ctx ? lcl_context_num_devices(ctx) : 0);
-        lcl_context_destroy(ctx);
-        return 1;
-    }
+    if (!sp_two_devices(ctx)) return 1;
     for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
         lcl_csr A;
         if (shapes[s].kind < 0) sp_poisson(&A, 32);
@@ -733,11 +736,7 @@ static int lt_child_spmv(const char *name) {
     int bad = 0, s, c;
     static const struct sp_shape shapes[] = {{1000, 1000, 0}, {33, 20, 0}, {1, 5, 1}, {0, 3, 0}, {3, 20000, 2}, {61, 45, 4}};
     if (!strcmp(name, "spmvhalo")) { lcl_context_destroy(ctx); return lt_child_halo(); }
-    if (!ctx || lcl_context_num_devices(ctx) != 2) {
-        fprintf(stderr, "  want 2 devices, the context has %d\n", ctx ? lcl_context_num_devices(ctx) : 0);
-        lcl_context_destroy(ctx);
-        return 1;
-    }
+    if (!sp_two_devices(ctx)) return 1;
     for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
         lcl_csr A;
         sp_gen(&A, shapes[s].rows, shapes[s].cols, shapes[s].kind);
