@@ -328,6 +328,9 @@ static const char *const lcl__kernel_blas1_cl[] = {
     "#if LCL_FP64\n"
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
     "#endif\n"
+    "#ifndef LCL_WG\n"
+    "#define LCL_WG 256\n"
+    "#endif\n"
     "\n"
     "/* y = alpha*x + y */\n"
     "__kernel void lcl_axpy_f(const long n, const float alpha, __global const float *x, __global floa"
@@ -342,7 +345,47 @@ static const char *const lcl__kernel_blas1_cl[] = {
     "    long i = get_global_id(0);\n"
     "    if (i < n) y[i] = fma(alpha, x[i], y[i]);\n"
     "}\n"
-    "#endif\n",
+    "#endif\n"
+    "\n"
+    "/* the kernels below once per build: double (LCL_FP64=1, suffix _d) or float (_f) */\n"
+    "#if LCL_FP64\n"
+    "#define real double\n"
+    "#define SFX(name) name##_d\n"
+    "#else\n"
+    "#define real float\n"
+    "#define SFX(name) name##_f\n"
+    "#endif\n"
+    "\n"
+    "/* y = alpha*x + beta*y; beta 0 does not read y (it may hold NaN) */\n"
+    "__kernel void SFX(lcl_axpby)(const long n, const real alpha, __global const real *x, const real "
+    "beta, __global real *y) {\n"
+    "    long i = get_global_id(0);\n"
+    "    if (i < n) y[i] = beta == (real)0 ? alpha * x[i] : fma(alpha, x[i], beta * y[i]);\n"
+    "}\n"
+    "/* per work-group partial sums of x . y (the host adds them in double); LCL_WG lanes, a power of"
+    " two */\n"
+    "__kernel void SFX(lcl_dot)(const long n, __global const real *x, __global const real *y, __globa"
+    "l real *part) {\n"
+    "    __local real s[LCL_WG];\n"
+    "    size_t l = get_local_id(0), h;\n"
+    "    long i;\n"
+    "    real a = 0;\n"
+    "    for (i = get_global_id(0); i < n; i += (long)get_global_size(0)) a = fma(x[i], y[i], a);\n"
+    "    s[l] = a;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (h = LCL_WG / 2; h > 0; h >>= 1) {\n"
+    "        if (l < h) s[l] += s[l + h];\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    if (l == 0) part[get_group_id(0)] = s[0];\n"
+    "}\n"
+    "/* out[i] = x[idx[i]]: the entries of x another device needs (its halo), packed for one transfer"
+    " */\n"
+    "__kernel void SFX(lcl_gather)(const int n, __global const int *idx, __global const real *x, __gl"
+    "obal real *out) {\n"
+    "    int i = get_global_id(0);\n"
+    "    if (i < n) out[i] = x[idx[i]];\n"
+    "}\n",
     0
 };
 /* dense.cl */
@@ -1882,7 +1925,7 @@ static const char *const lcl__kernel_sparse_cl[] = {
 typedef struct lcl__kernel_file { const char *name; const char *const *chunks; const char *kernels; } lcl__kernel_file;
 static const lcl__kernel_file lcl__kernel_files[] = {
     { "bklu.cl", lcl__kernel_bklu_cl, "lcl_bklu_gemm lcl_bklu_zero lcl_bklu_scale lcl_bklu_permcopy lcl_bklu_lu lcl_bklu_trtri" },
-    { "blas1.cl", lcl__kernel_blas1_cl, "lcl_axpy_f lcl_axpy_d" },
+    { "blas1.cl", lcl__kernel_blas1_cl, "lcl_axpy_f lcl_axpy_d lcl_axpby lcl_dot lcl_gather" },
     { "dense.cl", lcl__kernel_dense_cl, "lcl_gemm lcl_gemm_tc_d lcl_gemm_tc64_d lcl_bklu_gemm_tc_d lcl_laswp lcl_transpose lcl_nonfinite lcl_panel_step lcl_panel_grid lcl_trtri_lower lcl_trsm_llu lcl_trsm_rlt lcl_potf2_local lcl_potrf_step_d lcl_potf2_local lcl_trsm_left" },
     { "klu.cl", lcl__kernel_klu_cl, "lcl_klu_gather lcl_klu_perm_in lcl_klu_perm_out lcl_klu_solve_level lcl_klu_solve_level_vec lcl_klu_solve_run lcl_klu_refactor_level" },
     { "sparse.cl", lcl__kernel_sparse_cl, "lcl_spmv_csr_scalar lcl_spmv_csr_vec lcl_spmv_csr_adaptive lcl_spmv_csr_long lcl_spmv_scale lcl_spmv_coo lcl_spmv_coo_fix lcl_spmv_ell lcl_spmv_ell_img lcl_spmv_sell lcl_spmv_dia lcl_spmv_bcsr lcl_spmv_dense" }

@@ -54,6 +54,8 @@
         lcl_csr    compressed sparse rows (int64 row pointers, int32 column indices)
         lcl_spmat  a sparse matrix in one of COO, CSR, CSC, ELL, SELL-C-sigma, HYB, DIA, BCSR, dense
                    (or chosen by auto), kept where the context computes; lcl_spmv / lcl_spmv_vec
+        lcl_vec    a vector kept where the context computes; lcl_vec_create_like cuts it as a matrix
+                   split over devices (x and y stay per device, only x's halo crosses); dot, axpby
         lcl_rowpart  part p of a row partition: its rows with local columns and the halo plan
                    (distributed or multi-device SpMV; lcl_mpi_halo exchanges it over MPI)
         Matrix Market: lcl_mm_read / lcl_mm_read_dense / lcl_mm_write / lcl_mm_write_dense.
@@ -86,7 +88,9 @@
         LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its work-groups in the
         trailing updates), LCL_NO_GRID / LCL_GRID (no / forced one-launch LU panel; forced needs
         -DLCL_GRID_PORTABLE off NVIDIA), LCL_GRID_GROUPS (that panel's work-groups),
-        LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches), LCL_KLU_REFACTOR=0|1 (the sparse
+        LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches), LCL_HALO_SKIP (the resident split
+        SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
+        on a repeated x), LCL_KLU_REFACTOR=0|1 (the sparse
         LU's refactor on the host / device), LCL_KLU_SOLVE_MIN=N (its host-array solves on the
         device from nnz(L+U) = N on; 0 never)
 
@@ -559,6 +563,8 @@ typedef struct lcl_spmat_info {
     double bytes;               /* bytes one product moves at least (matrix + x + y) */
     int devices;                /* OpenCL devices holding a part; 0 on the CPU backends */
     char reason[192];           /* why auto chose this format/kernel ("" when given) */
+    int64_t halo;               /* resident split (lcl_vec_create_like): x values that cross between
+                                   devices per lcl_spmv_vec, each read to the host and written on */
 } lcl_spmat_info;
 typedef struct lcl_spmat lcl_spmat;
 typedef struct lcl_vec lcl_vec;
@@ -574,7 +580,8 @@ LCL_API lcl_status lcl_spmat_describe(const lcl_spmat *A, lcl_spmat_info *out);
 LCL_API lcl_status lcl_spmat_to_csr(lcl_context *ctx, const lcl_spmat *A, lcl_csr *out);
 LCL_API lcl_status lcl_spmv(lcl_context *ctx, lcl_trans trans, double alpha, lcl_spmat *A, const void *x,
                             double beta, void *y);
-/* Vectors kept where the context computes (one device; on a multi-device matrix use lcl_spmv). */
+/* Vectors kept where the context computes (device 0; for a matrix split over devices, see
+   lcl_vec_create_like below). */
 LCL_API lcl_status lcl_vec_create(lcl_context *ctx, lcl_dtype dtype, int64_t n, const void *init, lcl_vec **out);
 LCL_API lcl_status lcl_vec_write(lcl_context *ctx, lcl_vec *v, const void *src);
 LCL_API lcl_status lcl_vec_read(lcl_context *ctx, const lcl_vec *v, void *dst);
@@ -582,6 +589,24 @@ LCL_API void lcl_vec_free(lcl_vec *v);
 LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha, lcl_spmat *A, const lcl_vec *x,
                                 double beta, lcl_vec *y);
 /* lcl_spmv_vec returns once the product is queued (OpenCL): lcl_vec_read, or lcl_finish, waits. */
+/* Vectors laid out as A's products read them, so that an iterative solver keeps every vector on the
+   devices. For a square matrix split over devices (opts.device = -1, two or more devices) the
+   vector is partitioned: part p (rows cut by nnz, lcl_rowpart's rule) lives on device p with room
+   for its ghosts, the entries of x other parts own that p's rows read. The first such vector builds
+   A's resident copy: each device holds its rows as lcl_rowpart's local matrix, cut into its owned
+   columns (format opts.format, AUTO choosing per device) and its ghost columns (CSR), once more the
+   matrix's device memory. lcl_spmv_vec(A x) on partitioned x and y then moves only the halo: each
+   device gathers the values others need (a kernel), they are read to pinned host memory and written
+   into the receivers' ghost areas (no peer copy between the library's one-context-per-device),
+   ordered by events, while each device multiplies its owned columns; the ghost columns follow.
+   lcl_spmat_describe().halo counts the values. A^T x needs host arrays.
+   Otherwise (one device, CPU backends) the vector is lcl_vec_create's, on A's device. Partitioned
+   vectors go with matrices of the same row cut; lcl_vec_read / lcl_vec_write move the whole vector. */
+LCL_API lcl_status lcl_vec_create_like(lcl_context *ctx, lcl_spmat *A, const void *init, lcl_vec **out);
+/* y = alpha x + beta y (beta 0 does not read y) and x . y (summed in double on the host from per-device
+   partial sums; waits), on vectors of the same length and layout, on their devices. */
+LCL_API lcl_status lcl_vec_axpby(lcl_context *ctx, double alpha, const lcl_vec *x, double beta, lcl_vec *y);
+LCL_API lcl_status lcl_vec_dot(lcl_context *ctx, const lcl_vec *x, const lcl_vec *y, double *out);
 LCL_API lcl_status lcl_finish(lcl_context *ctx);   /* wait for all work queued on ctx's devices */
 /* The sparse LU's solve of a vector where the context computes (see lcl_klu_solve): A x = b
    (LCL_NO_TRANS) or A^T x = b, in place. On OpenCL the factors' copy on device 0 is used (made
@@ -807,6 +832,7 @@ typedef struct lcl__tuning {
     int chol_upd_groups;            /* potrf's trailing-update groups (0 all): the rest runs the panel */
     int grid_panel, grid_groups;    /* LU panel in one launch (lcl_panel_grid); its groups, 0 one a unit */
     int fused_step;                 /* potrf's double step in one launch (lcl_potrf_step_d) */
+    int halo_skip;                  /* LCL_HALO_SKIP: the resident split's products skip the exchange */
     /* sparse.cl: SpMV */
     int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
@@ -1076,6 +1102,9 @@ LCL__PRIVATE lcl_backend lcl__dense_backend(const lcl_context *ctx) {
     X(cl_int, clWaitForEvents, (cl_uint, const cl_event *)) \
     X(cl_int, clReleaseEvent, (cl_event)) \
     X(cl_int, clRetainEvent, (cl_event)) \
+    X(cl_event, clCreateUserEvent, (cl_context, cl_int *)) \
+    X(cl_int, clSetUserEventStatus, (cl_event, cl_int)) \
+    X(cl_int, clSetEventCallback, (cl_event, cl_int, void (CL_CALLBACK *)(cl_event, cl_int, void *), void *)) \
     X(cl_int, clGetEventProfilingInfo, (cl_event, cl_profiling_info, size_t, void *, size_t *))
 
 #define LCL__CL_TYPEDEF(ret, name, args) typedef ret (CL_API_CALL *lcl__pfn_##name) args;
@@ -1514,6 +1543,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     for (k = 0; k < 2; k++) if (d->info.max_work_group < (size_t)(t->gemm[k].wx * t->gemm[k].wy)) t->gemm[k] = tiny;
     /* the environment (tuning runs and tests; listed in the manual under ENVIRONMENT) */
     if (getenv("LCL_NO_TC")) t->tc = 0;
+    if (getenv("LCL_HALO_SKIP")) t->halo_skip = 1;
     if (getenv("LCL_NO_FUSED_STEP") || !t->tc) t->fused_step = 0;
     lcl__env_int("LCL_UPD_GROUPS", 1, 1 << 20, &t->upd_groups);
     if (t->upd_groups) t->chol_upd_groups = t->upd_groups;
@@ -5267,6 +5297,8 @@ LCL_API lcl_status lcl_dense_to_coo(lcl_context *ctx, const lcl_dense *src, lcl_
    - values are float or double per dtype, indices int32, offsets int64. */
 #define LCL__ALIGN_ROWS 32
 typedef struct lcl__spdev lcl__spdev;       /* one device's part (>>spmv-opencl) */
+typedef struct lcl__halo lcl__halo;         /* the resident copy of a split matrix (>>spmv-opencl) */
+typedef struct lcl__vpart lcl__vpart;       /* a partitioned vector's part (>>spmv-opencl) */
 struct lcl_spmat {
     lcl_format format;
     lcl_spmv_kernel kernel;     /* resolved, never AUTO after create */
@@ -5301,6 +5333,8 @@ struct lcl_spmat {
                                    (CSC on OpenCL: a CSR on the device only, lcl__csc_cl_transpose) */
     int nparts;                 /* OpenCL */
     lcl__spdev *part;
+    lcl__halo *halo;            /* OpenCL, split: the resident copy, built by lcl_vec_create_like */
+    lcl_spmat_opts asked;       /* opts as given to lcl_spmat_create (format may be AUTO) */
     /* CPU products (>>spmv-cpu), private to the host kernels */
     int nsplit;                 /* parts the product is cut into (threads at create; 1 serial) */
     int64_t *split;             /* nsplit+1 boundaries in rows (SELL: slices, BCSR: block rows),
@@ -5320,6 +5354,8 @@ struct lcl_vec {
     int dev;
     cl_mem buf;
     cl_context cl;              /* buf's: another context's vector is refused */
+    int nparts;                 /* partitioned (lcl_vec_create_like): parts in vp, buf NULL, dev -1 */
+    lcl__vpart *vp;
 #endif
     lcl_backend backend;        /* the context's backend at create */
 };
@@ -6162,6 +6198,14 @@ struct lcl__spdev {
     cl_mem x, y, ximg;          /* host-array products: x (all columns), y (the part's rows), x as an image */
 };
 
+/* a partitioned vector's part (see the resident split, below) */
+struct lcl__vpart {
+    int dev;
+    int64_t r0, r1, cap;        /* owned rows [r0, r1), cap values: owned then ghost room */
+    cl_mem buf;
+    cl_context cl;
+};
+
 /* kernel names, double and float (the table keeps the pointers: literals) */
 enum { LCL__K_SCALAR, LCL__K_VEC2, LCL__K_VEC4, LCL__K_VEC8, LCL__K_VEC16, LCL__K_VEC32, LCL__K_ADAPTIVE, LCL__K_LONG,
        LCL__K_SCALE, LCL__K_COO, LCL__K_COOFIX, LCL__K_ELL, LCL__K_ELLIMG, LCL__K_SELL, LCL__K_DIA, LCL__K_BCSR, LCL__K_DENSE };
@@ -6717,14 +6761,12 @@ LCL__PRIVATE lcl_status lcl__spmv_cl(lcl_context *ctx, double alpha, lcl_spmat *
     return st;
 }
 
+LCL__PRIVATE lcl_status lcl__sp_run_buf(lcl_context *ctx, const lcl_spmat *A, cl_mem x, cl_mem y, double alpha, double beta);
 LCL__PRIVATE lcl_status lcl__spmv_cl_vec(lcl_context *ctx, double alpha, lcl_spmat *A, const lcl_vec *x, double beta, lcl_vec *y) {
     lcl__spdev *P;
-    lcl__device *d;
-    cl_mem img = NULL;
-    int texels = 1;
-    lcl_status st;
     if (A->nparts > 1)
-        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "the matrix is split across %d devices: use lcl_spmv with host arrays for a matrix split across devices", A->nparts);
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "the matrix is split across %d devices: create x and y with lcl_vec_create_like(A) "
+                         "(or use lcl_spmv with host arrays for a matrix split across devices)", A->nparts);
     if (x->dtype != A->dtype || y->dtype != A->dtype)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: vectors are %s/%s, the matrix %s", x->dtype == LCL_F32 ? "float" : "double",
                          y->dtype == LCL_F32 ? "float" : "double", A->dtype == LCL_F32 ? "float" : "double");
@@ -6736,9 +6778,17 @@ LCL__PRIVATE lcl_status lcl__spmv_cl_vec(lcl_context *ctx, double alpha, lcl_spm
     P = &A->part[0];
     if (x->dev != P->dev || y->dev != P->dev)
         return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "lcl_spmv_vec: the vectors live on device %d, the matrix on device %d", x->dev, P->dev);
-    d = &ctx->dev[P->dev];
-    if (P->ximg && (st = lcl__sp_image(ctx, d, A->dtype, x->buf, A->cols, &img, &texels)) != LCL_OK) return st;   /* same texels as at upload */
-    st = lcl__sp_run(ctx, A, P, x->buf, img, y->buf, alpha, beta, d->queue[0]);
+    return lcl__sp_run_buf(ctx, A, x->buf, y->buf, alpha, beta);
+}
+/* y = alpha*A*x + beta*y, A on one device (one part), x and y its buffers; queued on its compute queue */
+LCL__PRIVATE lcl_status lcl__sp_run_buf(lcl_context *ctx, const lcl_spmat *A, cl_mem x, cl_mem y, double alpha, double beta) {
+    const lcl__spdev *P = &A->part[0];
+    lcl__device *d = &ctx->dev[P->dev];
+    cl_mem img = NULL;
+    int texels = 1;
+    lcl_status st;
+    if (P->ximg && (st = lcl__sp_image(ctx, d, A->dtype, x, A->cols, &img, &texels)) != LCL_OK) return st;   /* same texels as at upload */
+    st = lcl__sp_run(ctx, A, P, x, img, y, alpha, beta, d->queue[0]);
     if (st == LCL_OK) LCL__CL->clFlush(d->queue[0]);
     if (img) {
         if (st == LCL_OK) LCL__CL->clFinish(d->queue[0]);   /* the image must outlive the kernel */
@@ -6748,14 +6798,14 @@ LCL__PRIVATE lcl_status lcl__spmv_cl_vec(lcl_context *ctx, double alpha, lcl_spm
 }
 
 /* Device vectors live on device 0 and use its compute queue, so they are ordered with products. */
-LCL__PRIVATE lcl_status lcl__vec_cl_create(lcl_context *ctx, lcl_vec *v, const void *init) {
+LCL__PRIVATE lcl_status lcl__vec_cl_create(lcl_context *ctx, lcl_vec *v, int dev, const void *init) {
     lcl__device *d;
     size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
     lcl_status st;
-    v->dev = 0;
+    v->dev = dev;
     v->buf = NULL;
     if (!ctx || ctx->ndev < 1) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "OpenCL vectors need an OpenCL context");
-    d = &ctx->dev[0];
+    d = &ctx->dev[dev];
     v->cl = d->cl;
     if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &v->buf)) != LCL_OK) return st;
     if (init) st = lcl__vec_cl_copy(ctx, v, init, NULL);
@@ -6770,19 +6820,487 @@ LCL__PRIVATE lcl_status lcl__vec_cl_create(lcl_context *ctx, lcl_vec *v, const v
     if (st != LCL_OK) { LCL__CL->clReleaseMemObject(v->buf); v->buf = NULL; }
     return st;
 }
+LCL__PRIVATE lcl_status lcl__vec_parts_copy(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst);
 /* the whole vector from host memory src, or (src NULL) to dst; blocking */
 LCL__PRIVATE lcl_status lcl__vec_cl_copy(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst) {
-    lcl__device *d = &ctx->dev[v->dev];
+    lcl__device *d;
     size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
     cl_int e;
+    if (v->nparts) return lcl__vec_parts_copy(ctx, v, src, dst);
+    d = &ctx->dev[v->dev];
     if (!bytes) return LCL_OK;
     e = src ? LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, src, 0, NULL, NULL)
             : LCL__CL->clEnqueueReadBuffer(d->queue[0], v->buf, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
     return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, src ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", d->info.name);
 }
 LCL__PRIVATE void lcl__vec_cl_free(lcl_vec *v) {
+    int p;
     if (v && v->buf) LCL__CL->clReleaseMemObject(v->buf);
     if (v) v->buf = NULL;
+    if (!v || !v->vp) return;
+    for (p = 0; p < v->nparts; p++) if (v->vp[p].buf) LCL__CL->clReleaseMemObject(v->vp[p].buf);
+    LCL_FREE(v->vp);
+    v->vp = NULL;
+    v->nparts = 0;
+}
+
+/* ---- the resident split (lcl_vec_create_like, >>api): part p of lcl_rowpart's cut on device p
+   holds its local matrix and its x with the ghosts after the owned values, so the local product
+   needs x_local only. A product: every part gathers what the others need into sbuf (a kernel) and
+   reads it into pinned staging (CL_MEM_ALLOC_HOST_PTR, mapped once); a receiver's write of its
+   ghosts waits on a user event of its own context that the read's completion callback sets (events
+   cannot cross contexts, and the library keeps one context per device), then its product runs;
+   nothing waits on the host. The staging is reused, so the next product first waits for the last
+   one's writes (long done in a solver, whose dot products wait anyway). */
+typedef struct lcl__hpart {
+    int dev;
+    int64_t r0, r1, nloc, nghost, nsend;
+    lcl_spmat *M, *G;           /* the local rows on dev: their owned columns (nloc x nloc, NULL when
+                                   nloc = 0) and their ghost columns (CSR, nloc x (nloc + nghost), NULL
+                                   when none), so the owned part runs while the halo moves */
+    int64_t *send_off, *recv_off;   /* lcl_rowpart's plan */
+    int32_t *ghost;             /* nghost global columns (a vector made from init gets its ghosts too) */
+    cl_mem sidx, sbuf, pin;     /* send indices, gathered values, pinned staging */
+    void *host;                 /* pin, mapped */
+    cl_command_queue q, q0;     /* where pin was mapped (unmapped there at release); the compute queue */
+    cl_event rd;                /* the last product's read of sbuf into host */
+} lcl__hpart;
+struct lcl__halo {
+    int nparts;
+    int64_t entries;            /* values sent per product, all parts together */
+    lcl__hpart *p;
+    cl_event *pend;             /* the last product's ghost writes (they read the staging) */
+    int npend;
+};
+
+/* wait for the last product's exchange (one event at a time: they belong to several contexts);
+   events released */
+LCL__PRIVATE cl_int lcl__halo_quiet(lcl__halo *H) {
+    cl_int e = CL_SUCCESS, e1;
+    int i;
+    for (i = 0; i < H->npend; i++) {
+        if ((e1 = LCL__CL->clWaitForEvents(1, &H->pend[i])) != CL_SUCCESS && e == CL_SUCCESS) e = e1;
+        LCL__CL->clReleaseEvent(H->pend[i]);
+    }
+    H->npend = 0;
+    for (i = 0; i < H->nparts; i++)
+        if (H->p[i].rd) { LCL__CL->clReleaseEvent(H->p[i].rd); H->p[i].rd = NULL; }
+    return e;
+}
+LCL__PRIVATE void lcl__halo_free(lcl__halo *H) {
+    int p;
+    if (!H) return;
+    if (H->p) {     /* the last writes from the staging end on the receivers' compute queues (or
+                       on their events); where neither can be waited for, the staging is left
+                       mapped rather than freed under a copy */
+        int done = 1;
+        for (p = 0; p < H->nparts; p++) if (H->p[p].q && LCL__CL->clFinish(H->p[p].q) != CL_SUCCESS) done = 0;
+        for (p = 0; p < H->nparts; p++) if (H->p[p].q0 && LCL__CL->clFinish(H->p[p].q0) != CL_SUCCESS) done = 0;
+        for (p = 0; p < H->npend && !done; p++) if (LCL__CL->clWaitForEvents(1, &H->pend[p]) != CL_SUCCESS) break;
+        if (!done && p == H->npend) done = 1;
+        for (p = 0; p < H->nparts && !done; p++) H->p[p].host = NULL, H->p[p].pin = NULL;
+        for (p = 0; p < H->npend; p++) LCL__CL->clReleaseEvent(H->pend[p]);
+        for (p = 0; p < H->nparts; p++) if (H->p[p].rd) LCL__CL->clReleaseEvent(H->p[p].rd);
+        for (p = 0; p < H->nparts; p++) {
+            lcl__hpart *h = &H->p[p];
+            if (h->host) { LCL__CL->clEnqueueUnmapMemObject(h->q, h->pin, h->host, 0, NULL, NULL); LCL__CL->clFinish(h->q); }
+            if (h->pin) LCL__CL->clReleaseMemObject(h->pin);
+            if (h->sbuf) LCL__CL->clReleaseMemObject(h->sbuf);
+            if (h->sidx) LCL__CL->clReleaseMemObject(h->sidx);
+            lcl_spmat_free(h->M);
+            lcl_spmat_free(h->G);
+            LCL_FREE(h->send_off);
+            LCL_FREE(h->recv_off);
+            LCL_FREE(h->ghost);
+        }
+    }
+    LCL_FREE(H->p);
+    LCL_FREE(H->pend);
+    LCL_FREE(H);
+}
+LCL__PRIVATE int64_t lcl__halo_entries(const lcl_spmat *A) { return A->halo ? A->halo->entries : 0; }
+
+/* the local rows (owned columns first, then ghosts, each ascending) cut into h->M, the owned columns
+   in the asked options o, and h->G, the ghost columns, in CSR (a padded format would pad the rows
+   without ghosts) */
+LCL__PRIVATE lcl_status lcl__halo_blocks(lcl_context *ctx, const lcl_csr *L, const lcl_spmat_opts *o, lcl__hpart *h) {
+    size_t es = lcl__dsize(L->dtype);
+    lcl_csr B[2];
+    lcl_spmat_opts og = *o;
+    int64_t i, k, n[2] = {0, 0};
+    int b;
+    lcl_status st = LCL_OK;
+    memset(B, 0, sizeof B);
+    for (b = 0; b < 2; b++) {
+        B[b].dtype = L->dtype;
+        B[b].rows = h->nloc;
+        B[b].cols = b ? h->nloc + h->nghost : h->nloc;
+        B[b].ptr = (int64_t *)lcl__alloc(ctx, "local block rows", (size_t)h->nloc + 1, sizeof(int64_t), &st);
+        B[b].col = (int32_t *)lcl__alloc(ctx, "local block columns", (size_t)L->nnz, sizeof(int32_t), &st);
+        B[b].val = lcl__alloc(ctx, "local block values", (size_t)L->nnz, es, &st);
+    }
+    if (st == LCL_OK) {
+        B[0].ptr[0] = B[1].ptr[0] = 0;
+        for (i = 0; i < h->nloc; i++) {
+            for (k = L->ptr[i]; k < L->ptr[i + 1]; k++) {
+                b = L->col[k] >= h->nloc;
+                B[b].col[n[b]] = L->col[k];
+                memcpy((char *)B[b].val + (size_t)n[b] * es, (const char *)L->val + (size_t)k * es, es);
+                n[b]++;
+            }
+            B[0].ptr[i + 1] = n[0];
+            B[1].ptr[i + 1] = n[1];
+        }
+        B[0].nnz = n[0];
+        B[1].nnz = n[1];
+        og.format = LCL_FMT_CSR;
+        og.kernel = LCL_KERNEL_AUTO;
+        og.trial = 0;
+        st = lcl_spmat_create(ctx, &B[0], o, &h->M);
+        if (st == LCL_OK && n[1] > 0) st = lcl_spmat_create(ctx, &B[1], &og, &h->G);
+    }
+    for (b = 0; b < 2; b++) { LCL_FREE(B[b].ptr); LCL_FREE(B[b].col); LCL_FREE(B[b].val); }
+    return st;
+}
+/* part p's device arrays: the local matrix (A's asked options on device p), the send plan, staging */
+LCL__PRIVATE lcl_status lcl__halo_part(lcl_context *ctx, lcl_spmat *A, const lcl_csr *C, int nd, int p, lcl__hpart *h) {
+    lcl__device *d = &ctx->dev[p];
+    size_t es = lcl__dsize(A->dtype);
+    lcl_spmat_opts o = A->asked;
+    lcl_rowpart R;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = lcl_rowpart_create(ctx, C, nd, p, &R);
+    if (st != LCL_OK) return st;
+    h->dev = p;
+    h->r0 = R.r0; h->r1 = R.r1; h->nloc = R.nloc; h->nghost = R.nghost; h->nsend = R.send_off[nd];
+    h->send_off = R.send_off; h->recv_off = R.recv_off; h->ghost = R.ghost;
+    R.send_off = R.recv_off = NULL;     /* kept */
+    R.ghost = NULL;
+    h->q = d->queue[1];
+    h->q0 = d->queue[0];
+    o.device = p;
+    if (h->nloc > 0) st = lcl__halo_blocks(ctx, &R.local, &o, h);
+    if (st == LCL_OK && h->nsend > 0) {
+        st = lcl__sp_put(ctx, d, &h->sidx, R.send_idx, (size_t)h->nsend * sizeof(int32_t));
+        if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)h->nsend * es, CL_MEM_READ_WRITE, &h->sbuf);
+        if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)h->nsend * es, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, &h->pin);
+        if (st == LCL_OK) {
+            h->host = LCL__CL->clEnqueueMapBuffer(h->q, h->pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, (size_t)h->nsend * es, 0, NULL, NULL, &e);
+            if (!h->host) st = lcl__clfail(ctx, e, "clEnqueueMapBuffer", d->info.name);
+        }
+    }
+    lcl_rowpart_free(&R);
+    return st;
+}
+LCL__PRIVATE lcl_status lcl__halo_build(lcl_context *ctx, lcl_spmat *A) {
+    int nd = ctx->ndev < 64 ? ctx->ndev : 64, p;
+    lcl_csr C;
+    lcl__halo *H;
+    lcl_status st;
+    if (nd > A->rows) nd = (int)A->rows;
+    if ((st = lcl__host_to_csr(ctx, A, &C)) != LCL_OK) return st;
+    H = (lcl__halo *)lcl__alloc(ctx, "resident split", 1, sizeof *H, &st);
+    if (H) {
+        memset(H, 0, sizeof *H);
+        H->p = (lcl__hpart *)lcl__alloc(ctx, "resident parts", (size_t)nd, sizeof *H->p, &st);
+        if (H->p) memset(H->p, 0, (size_t)nd * sizeof *H->p);
+        H->pend = H->p ? (cl_event *)lcl__alloc(ctx, "halo events", (size_t)nd * (size_t)nd, sizeof(cl_event), &st) : NULL;
+    }
+    if (H && H->pend) {
+        H->nparts = nd;
+        for (p = 0; p < nd && st == LCL_OK; p++) {
+            st = lcl__halo_part(ctx, A, &C, nd, p, &H->p[p]);
+            H->entries += H->p[p].nsend;
+        }
+    }
+    lcl_csr_free(&C);
+    if (st != LCL_OK) { lcl__halo_free(H); return st; }
+    A->halo = H;
+    {   /* the parts' own formats, after the reason (as room allows) */
+        size_t at = strlen(A->reason);
+        for (p = 0; p < nd && at + 1 < sizeof A->reason; p++) {
+            const lcl_spmat *M = H->p[p].M;
+            int w = snprintf(A->reason + at, sizeof A->reason - at, "%s%s%s", p ? ", " : at ? "; resident parts: " : "resident parts: ",
+                             M ? lcl_format_name(M->format) : "empty", H->p[p].G ? "+csr" : "");
+            if (w < 0) break;
+            at += (size_t)w;
+        }
+    }
+    return LCL_OK;
+}
+
+/* v's parts are H's rows on H's devices of ctx, with room for H's ghosts when ghosts is set */
+LCL__PRIVATE int lcl__halo_fits(lcl_context *ctx, const lcl__halo *H, const lcl_vec *v, int ghosts) {
+    int p;
+    if (v->nparts != H->nparts) return 0;
+    for (p = 0; p < H->nparts; p++) {
+        const lcl__vpart *w = &v->vp[p];
+        const lcl__hpart *h = &H->p[p];
+        if (w->dev != h->dev || w->r0 != h->r0 || w->r1 != h->r1 || w->cl != ctx->dev[h->dev].cl) return 0;
+        if (ghosts && w->cap < h->nloc + h->nghost) return 0;
+    }
+    return 1;
+}
+
+LCL__PRIVATE lcl_status lcl__vec_parts_create(lcl_context *ctx, lcl_vec *v, const lcl__halo *H, const void *init) {
+    size_t es = lcl__dsize(v->dtype);
+    int64_t mx = 1;
+    int p;
+    lcl_status st = LCL_OK;
+    char *tmp;
+    v->dev = -1;
+    v->buf = NULL;
+    v->vp = (lcl__vpart *)lcl__alloc(ctx, "vector parts", (size_t)H->nparts, sizeof(lcl__vpart), &st);
+    if (!v->vp) return st;
+    memset(v->vp, 0, (size_t)H->nparts * sizeof(lcl__vpart));
+    v->nparts = H->nparts;
+    for (p = 0; p < H->nparts; p++) mx = LCL__MAX(mx, H->p[p].nloc + H->p[p].nghost);
+    if (!(tmp = (char *)lcl__alloc(ctx, "vector staging", (size_t)mx, es, &st))) { lcl__vec_cl_free(v); return st; }
+    for (p = 0; p < H->nparts && st == LCL_OK; p++) {
+        lcl__vpart *w = &v->vp[p];
+        lcl__device *d = &ctx->dev[H->p[p].dev];
+        size_t bytes;
+        cl_int e;
+        w->dev = H->p[p].dev; w->r0 = H->p[p].r0; w->r1 = H->p[p].r1; w->cap = H->p[p].nloc + H->p[p].nghost;
+        w->cl = d->cl;
+        bytes = (size_t)w->cap * es;
+        if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &w->buf)) != LCL_OK || bytes == 0) continue;
+        memset(tmp, 0, bytes);      /* the ghosts too: defined until the first product fills them */
+        if (init) {
+            int64_t k, nl = H->p[p].nloc;
+            memcpy(tmp, (const char *)init + (size_t)w->r0 * es, (size_t)nl * es);
+            for (k = 0; k < H->p[p].nghost; k++) memcpy(tmp + (size_t)(nl + k) * es, (const char *)init + (size_t)H->p[p].ghost[k] * es, es);
+        }
+        e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], w->buf, CL_TRUE, 0, bytes, tmp, 0, NULL, NULL);
+        if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
+    }
+    LCL_FREE(tmp);
+    if (st != LCL_OK) lcl__vec_cl_free(v);
+    return st;
+}
+/* a partitioned vector's owned values from src, or (src NULL) to dst; blocking */
+LCL__PRIVATE lcl_status lcl__vec_parts_copy(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst) {
+    size_t es = lcl__dsize(v->dtype);
+    int p;
+    for (p = 0; p < v->nparts; p++) {
+        const lcl__vpart *w = &v->vp[p];
+        lcl__device *d = &ctx->dev[w->dev];
+        size_t bytes = (size_t)(w->r1 - w->r0) * es, off = (size_t)w->r0 * es;
+        cl_int e;
+        if (!bytes) continue;
+        e = src ? LCL__CL->clEnqueueWriteBuffer(d->queue[0], w->buf, CL_TRUE, 0, bytes, (const char *)src + off, 0, NULL, NULL)
+                : LCL__CL->clEnqueueReadBuffer(d->queue[0], w->buf, CL_TRUE, 0, bytes, (char *)dst + off, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, src ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", d->info.name);
+    }
+    return LCL_OK;
+}
+
+/* a read finished (or failed): the receiver's user event follows, and the callback's reference goes */
+static void CL_CALLBACK lcl__halo_done(cl_event ev, cl_int status, void *u) {
+    (void)ev;
+    LCL__CL->clSetUserEventStatus((cl_event)u, status < 0 ? status : CL_COMPLETE);
+    LCL__CL->clReleaseEvent((cl_event)u);
+}
+/* part p's gather of the values the others need (compute queue), read into its staging on the
+   transfer queue (event h->rd), so the owned columns' product runs meanwhile */
+LCL__PRIVATE lcl_status lcl__halo_send(lcl_context *ctx, lcl_dtype dt, lcl__hpart *h, cl_mem x) {
+    lcl__device *d = &ctx->dev[h->dev];
+    size_t wg = lcl__wg(d), gws = (size_t)lcl__round_up(h->nsend, (int64_t)wg), es = lcl__dsize(dt);
+    int n = (int)h->nsend;
+    cl_kernel k;
+    cl_event g;
+    cl_int e;
+    lcl_status st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_gather_f" : "lcl_gather_d", &k);
+    if (st != LCL_OK) return st;
+    e = lcl__argv(k, 4, LCL__A(n), LCL__A(h->sidx), LCL__A(x), LCL__A(h->sbuf));
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_gather)", d->info.name);
+    e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, &gws, &wg, 0, NULL, &g);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_gather)", d->info.name);
+    LCL__CL->clFlush(d->queue[0]);
+    e = LCL__CL->clEnqueueReadBuffer(d->queue[1], h->sbuf, CL_FALSE, 0, (size_t)h->nsend * es, h->host, 1, &g, &h->rd);
+    LCL__CL->clReleaseEvent(g);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueReadBuffer", d->info.name);
+    LCL__CL->clFlush(d->queue[1]);
+    return LCL_OK;
+}
+/* receiver q's ghosts from sender p, written on q's transfer queue once p's read has completed and
+   q's compute queue has passed mk (the last product's ghost block read these ghosts) */
+LCL__PRIVATE lcl_status lcl__halo_recv(lcl_context *ctx, lcl__halo *H, size_t es, int q, int p, cl_mem x, cl_event mk) {
+    lcl__hpart *hq = &H->p[q], *hp = &H->p[p];
+    lcl__device *d = &ctx->dev[hq->dev];
+    int64_t cnt = hq->recv_off[p + 1] - hq->recv_off[p];
+    cl_int e;
+    cl_event w[2], u = LCL__CL->clCreateUserEvent(d->cl, &e);
+    if (!u) return lcl__clfail(ctx, e, "clCreateUserEvent", d->info.name);
+    LCL__CL->clRetainEvent(u);          /* the callback's reference */
+    e = LCL__CL->clSetEventCallback(hp->rd, CL_COMPLETE, lcl__halo_done, u);
+    if (e != CL_SUCCESS) {
+        LCL__CL->clReleaseEvent(u);
+        LCL__CL->clReleaseEvent(u);
+        return lcl__clfail(ctx, e, "clSetEventCallback", d->info.name);
+    }
+    w[0] = u;
+    w[1] = mk;
+    e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], x, CL_FALSE, (size_t)(hq->nloc + hq->recv_off[p]) * es, (size_t)cnt * es,
+                                      (const char *)hp->host + (size_t)hp->send_off[q] * es, 2, w, &H->pend[H->npend]);
+    LCL__CL->clReleaseEvent(u);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
+    H->npend++;
+    return LCL_OK;
+}
+/* y = alpha*A*x + beta*y on partitioned vectors (checked by the caller). Per device: a marker (the
+   last product done with the ghosts), the gather (compute queue) and its read to the staging
+   (transfer queue), the owned columns' product (compute queue), the ghost writes (transfer queue,
+   after the marker and their sender's read), then the ghost columns' product (beta 1) after them. */
+LCL__PRIVATE lcl_status lcl__halo_spmv(lcl_context *ctx, lcl_spmat *A, double alpha, const lcl_vec *x, double beta, lcl_vec *y) {
+    lcl__halo *H = A->halo;
+    size_t es = lcl__dsize(A->dtype);
+    lcl_status st = LCL_OK;
+    int p, q, skip = ctx->dev[H->p[0].dev].tune.halo_skip;
+    cl_event mk[64];
+    cl_int e = lcl__halo_quiet(H);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clWaitForEvents", ctx->dev[H->p[0].dev].info.name);
+    memset(mk, 0, sizeof mk);
+    for (q = 0; q < H->nparts && st == LCL_OK; q++) {
+        lcl__device *d = &ctx->dev[H->p[q].dev];
+        if (skip || !H->p[q].G) continue;
+        e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &mk[q]);
+        if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList", d->info.name);
+    }
+    for (p = 0; p < H->nparts && st == LCL_OK && !skip; p++)
+        if (H->p[p].nsend > 0) st = lcl__halo_send(ctx, A->dtype, &H->p[p], x->vp[p].buf);
+    for (q = 0; q < H->nparts && st == LCL_OK; q++)
+        if (H->p[q].M) st = lcl__sp_run_buf(ctx, H->p[q].M, x->vp[q].buf, y->vp[q].buf, alpha, beta);
+    for (q = 0; q < H->nparts && st == LCL_OK; q++) {
+        lcl__hpart *h = &H->p[q];
+        lcl__device *d = &ctx->dev[h->dev];
+        int first = H->npend;
+        if (!h->G) continue;
+        for (p = 0; p < H->nparts && st == LCL_OK && !skip; p++)
+            if (p != q && h->recv_off[p + 1] > h->recv_off[p]) st = lcl__halo_recv(ctx, H, es, q, p, x->vp[q].buf, mk[q]);
+        if (st == LCL_OK && H->npend > first) {
+            LCL__CL->clFlush(d->queue[1]);
+            e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], (cl_uint)(H->npend - first), H->pend + first, NULL);
+            if (e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList", d->info.name);
+        }
+        if (st == LCL_OK) st = lcl__sp_run_buf(ctx, h->G, x->vp[q].buf, y->vp[q].buf, alpha, 1.0);
+    }
+    for (q = 0; q < H->nparts; q++) if (mk[q]) LCL__CL->clReleaseEvent(mk[q]);
+    if (st != LCL_OK) {     /* what was queued finishes (every callback that was set fires) */
+        for (p = 0; p < H->nparts; p++) {
+            LCL__CL->clFinish(ctx->dev[H->p[p].dev].queue[1]);
+            LCL__CL->clFinish(ctx->dev[H->p[p].dev].queue[0]);
+        }
+        lcl__halo_quiet(H);
+    }
+    return st;
+}
+
+/* ---- vector operations on a device vector or a partitioned one, part by part */
+typedef struct lcl__vview { int dev; cl_mem buf; int64_t r0, n; cl_context cl; } lcl__vview;
+LCL__PRIVATE int lcl__vec_views(const lcl_vec *v, lcl__vview *w) {  /* w: 64 entries */
+    int p, k = 0;
+    if (!v->nparts) {
+        if (v->n == 0) return 0;
+        w[0].dev = v->dev; w[0].buf = v->buf; w[0].r0 = 0; w[0].n = v->n; w[0].cl = v->cl;
+        return 1;
+    }
+    for (p = 0; p < v->nparts; p++)
+        if (v->vp[p].r1 > v->vp[p].r0) {
+            w[k].dev = v->vp[p].dev; w[k].buf = v->vp[p].buf; w[k].r0 = v->vp[p].r0; w[k].n = v->vp[p].r1 - v->vp[p].r0; w[k].cl = v->vp[p].cl;
+            k++;
+        }
+    return k;
+}
+/* the views of x and y, which must match one another and belong to ctx: their count, or -1 (reported) */
+LCL__PRIVATE int lcl__vec_pair(lcl_context *ctx, const char *fn, const lcl_vec *x, const lcl_vec *y, lcl__vview *wx, lcl__vview *wy) {
+    int nx = lcl__vec_views(x, wx), ny = lcl__vec_views(y, wy), i, same = nx == ny;
+    for (i = 0; i < nx && same; i++) same = wx[i].dev == wy[i].dev && wx[i].r0 == wy[i].r0 && wx[i].n == wy[i].n;
+    if (!same) {
+        lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: x and y are laid out differently (%s over %d device(s), %s over %d): make both with "
+                  "lcl_vec_create_like of the same matrix, or both with lcl_vec_create", fn, x->nparts ? "partitioned" : "whole", nx,
+                  y->nparts ? "partitioned" : "whole", ny);
+        return -1;
+    }
+    for (i = 0; i < nx; i++)
+        if (wx[i].dev >= ctx->ndev || wx[i].cl != ctx->dev[wx[i].dev].cl) {
+            lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the vectors were created with another context: use vectors of this context", fn);
+            return -1;
+        }
+    return nx;
+}
+LCL__PRIVATE lcl_status lcl__vec_cl_axpby(lcl_context *ctx, double alpha, const lcl_vec *x, double beta, lcl_vec *y) {
+    lcl__vview wx[64], wy[64];
+    int nv = lcl__vec_pair(ctx, "lcl_vec_axpby", x, y, wx, wy), i, f = x->dtype == LCL_F32;
+    float af = (float)alpha, bf = (float)beta;
+    const void *pa = f ? (const void *)&af : (const void *)&alpha, *pb = f ? (const void *)&bf : (const void *)&beta;
+    size_t rs = f ? sizeof(float) : sizeof(double);
+    if (nv < 0) return lcl_last_status(ctx);
+    for (i = 0; i < nv; i++) {
+        lcl__device *d = &ctx->dev[wx[i].dev];
+        size_t wg = lcl__wg(d), gws = (size_t)lcl__round_up(wx[i].n, (int64_t)wg);
+        cl_long n = (cl_long)wx[i].n;
+        cl_kernel k;
+        cl_int e;
+        lcl_status st = lcl__kernel(ctx, d, x->dtype, f ? "lcl_axpby_f" : "lcl_axpby_d", &k);
+        if (st != LCL_OK) return st;
+        e = lcl__argv(k, 5, LCL__A(n), rs, pa, LCL__A(wx[i].buf), rs, pb, LCL__A(wy[i].buf));
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_axpby)", d->info.name);
+        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, &gws, &wg, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_axpby)", d->info.name);
+        LCL__CL->clFlush(d->queue[0]);
+    }
+    return LCL_OK;
+}
+#define LCL__DOT_GROUPS 1024    /* work-groups of a dot product: enough to fill a GPU, few to add on the host */
+LCL__PRIVATE lcl_status lcl__vec_cl_dot(lcl_context *ctx, const lcl_vec *x, const lcl_vec *y, double *out) {
+    lcl__vview wx[64], wy[64];
+    cl_mem part[64];
+    cl_event rd[64];
+    int nv = lcl__vec_pair(ctx, "lcl_vec_dot", x, y, wx, wy), i, started = 0, f = x->dtype == LCL_F32, lost = 0;
+    size_t es = lcl__dsize(x->dtype), off = 0, ng[64];
+    lcl_status st = LCL_OK;
+    char *sums = NULL;
+    *out = 0;
+    if (nv < 0) return lcl_last_status(ctx);
+    if (nv == 0) return LCL_OK;
+    if (!(sums = (char *)lcl__alloc(ctx, "partial sums", (size_t)nv * LCL__DOT_GROUPS, es, &st))) return st;
+    for (i = 0; i < nv && st == LCL_OK; i++) {
+        lcl__device *d = &ctx->dev[wx[i].dev];
+        size_t wg = lcl__wg(d), gws;
+        cl_long n = (cl_long)wx[i].n;
+        cl_kernel k;
+        cl_int e;
+        ng[i] = (size_t)LCL__MIN((wx[i].n + (int64_t)wg - 1) / (int64_t)wg, LCL__DOT_GROUPS);
+        gws = ng[i] * wg;
+        if ((st = lcl__kernel(ctx, d, x->dtype, f ? "lcl_dot_f" : "lcl_dot_d", &k)) != LCL_OK) break;
+        if ((st = lcl__buffer(ctx, d, ng[i] * es, CL_MEM_READ_WRITE, &part[i])) != LCL_OK) break;
+        rd[i] = NULL;
+        started = i + 1;
+        e = lcl__argv(k, 4, LCL__A(n), LCL__A(wx[i].buf), LCL__A(wy[i].buf), LCL__A(part[i]));
+        if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clSetKernelArg(lcl_dot)", d->info.name); break; }
+        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, &gws, &wg, 0, NULL, NULL);
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueReadBuffer(d->queue[0], part[i], CL_FALSE, 0, ng[i] * es, sums + off * es, 0, NULL, &rd[i]);
+        if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueue(lcl_dot)", d->info.name); break; }
+        LCL__CL->clFlush(d->queue[0]);
+        off += ng[i];
+    }
+    for (i = 0; i < started; i++) {    /* also after a failure: the reads write into sums */
+        cl_int e = LCL__CL->clFinish(ctx->dev[wx[i].dev].queue[0]);
+        if (e != CL_SUCCESS && rd[i] && LCL__CL->clWaitForEvents(1, &rd[i]) != CL_SUCCESS) lost = 1;
+        if (st == LCL_OK && e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clFinish", ctx->dev[wx[i].dev].info.name);
+        if (rd[i]) LCL__CL->clReleaseEvent(rd[i]);
+        LCL__CL->clReleaseMemObject(part[i]);
+    }
+    if (lost) return st;    /* a read may still write into sums: left allocated, not freed under it */
+    if (st == LCL_OK) {
+        size_t j;
+        double s = 0;
+        for (j = 0; j < off; j++) s += f ? (double)((const float *)sums)[j] : ((const double *)sums)[j];
+        *out = s;
+    }
+    LCL_FREE(sums);
+    return st;
 }
 #endif
 
@@ -7197,8 +7715,12 @@ LCL_API lcl_status lcl_spmat_create(lcl_context *ctx, const lcl_csr *M, const lc
     *out = NULL;
     if ((st = lcl__csr_check(ctx, M, "lcl_spmat_create")) != LCL_OK) return st;
     if ((st = lcl__opts_resolve(ctx, o, &r)) != LCL_OK) return st;
-    if (r.format == LCL_FMT_AUTO) return lcl__spmat_auto(ctx, M, &r, b, out);
-    return lcl__spmat_build(ctx, M, &r, b, r.kernel, 0, out);
+    st = r.format == LCL_FMT_AUTO ? lcl__spmat_auto(ctx, M, &r, b, out) : lcl__spmat_build(ctx, M, &r, b, r.kernel, 0, out);
+    if (st == LCL_OK) {
+        if (o) (*out)->asked = *o;      /* the resident copy's parts choose as this call did */
+        else memset(&(*out)->asked, 0, sizeof (*out)->asked);
+    }
+    return st;
 }
 LCL_API lcl_status lcl_spmat_from_coo(lcl_context *ctx, const lcl_coo *A, const lcl_spmat_opts *o, lcl_spmat **out) {
     lcl_csr C;
@@ -7214,6 +7736,7 @@ LCL_API void lcl_spmat_free(lcl_spmat *A) {
     if (!A) return;
     lcl_spmat_free(A->tr);
 #ifndef LINALG_CL_NO_OPENCL
+    lcl__halo_free(A->halo);
     lcl__spmat_release(A);
 #endif
     lcl__spmat_free_host(A);
@@ -7252,6 +7775,9 @@ LCL_API lcl_status lcl_spmat_describe(const lcl_spmat *A, lcl_spmat_info *out) {
     out->bytes = m + xy;
     out->devices = A->nparts;
     memcpy(out->reason, A->reason, sizeof out->reason);
+#ifndef LINALG_CL_NO_OPENCL
+    out->halo = lcl__halo_entries(A);
+#endif
     return LCL_OK;
 }
 LCL_API lcl_status lcl_spmat_to_csr(lcl_context *ctx, const lcl_spmat *A, lcl_csr *out) {
@@ -7319,7 +7845,7 @@ LCL_API lcl_status lcl_vec_create(lcl_context *ctx, lcl_dtype dt, int64_t n, con
     v->backend = ctx ? ctx->backend : LCL_BACKEND_SERIAL;
 #ifndef LINALG_CL_NO_OPENCL
     if (v->backend == LCL_BACKEND_OPENCL) {
-        if ((st = lcl__vec_cl_create(ctx, v, init)) != LCL_OK) { LCL_FREE(v); return st; }
+        if ((st = lcl__vec_cl_create(ctx, v, 0, init)) != LCL_OK) { LCL_FREE(v); return st; }
         *out = v;
         return LCL_OK;
     }
@@ -7375,12 +7901,90 @@ LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha,
                          (long long)x->n, (long long)y->n);
     if (x == y && nin + nout > 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: x and y are the same vector");
 #ifndef LINALG_CL_NO_OPENCL
+    if (A->backend == LCL_BACKEND_OPENCL && (x->nparts || y->nparts)) {
+        if (trans) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "lcl_spmv_vec: A^T x on vectors partitioned over devices: use lcl_spmv with host arrays");
+        if (!A->halo && A->opts.device < 0 && A->rows == A->cols && A->rows > 1 && ctx->ndev > 1 && (st = lcl__halo_build(ctx, A)) != LCL_OK)
+            return st;
+        if (!A->halo || !lcl__halo_fits(ctx, A->halo, x, 1) || !lcl__halo_fits(ctx, A->halo, y, 0))
+            return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: %s is partitioned otherwise than the matrix's rows%s: make x and y "
+                             "with lcl_vec_create_like(A)", !A->halo || !lcl__halo_fits(ctx, A->halo, x, 1) ? "x" : "y",
+                             A->halo ? "" : " (which are not split over devices)");
+        return lcl__halo_spmv(ctx, A, alpha, x, beta, y);
+    }
     if (A->backend == LCL_BACKEND_OPENCL) {
         if (trans && !A->tr && (st = lcl__spmat_transpose(ctx, A)) != LCL_OK) return st;
         return lcl__spmv_cl_vec(ctx, alpha, trans ? A->tr : A, x, beta, y);
     }
 #endif
     return lcl_spmv(ctx, trans, alpha, A, x->host, beta, y->host);
+}
+
+LCL_API lcl_status lcl_vec_create_like(lcl_context *ctx, lcl_spmat *A, const void *init, lcl_vec **out) {
+    static const char fn[] = "lcl_vec_create_like";
+    lcl_status st;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL output", fn);
+    *out = NULL;
+    if (!A) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL matrix", fn);
+    if ((st = lcl__backend_check(ctx, A->backend, fn, "matrix")) != LCL_OK) return st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (A->backend == LCL_BACKEND_OPENCL) {
+        lcl_vec *v;
+        int split = A->opts.device < 0 && ctx->ndev > 1 && A->rows > 1;
+        if (split && A->rows != A->cols)
+            return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: the %lldx%lld matrix is split over devices with x whole on each; partitioned "
+                             "vectors need a square one (x is cut as the rows): use lcl_spmv with host arrays", fn, (long long)A->rows,
+                             (long long)A->cols);
+        if (split && !A->halo && (st = lcl__halo_build(ctx, A)) != LCL_OK) return st;
+        if (!(v = (lcl_vec *)LCL_MALLOC(sizeof *v))) return lcl__oom(ctx, "lcl_vec", sizeof *v);
+        memset(v, 0, sizeof *v);
+        v->dtype = A->dtype;
+        v->n = A->cols;
+        v->backend = A->backend;
+        st = split ? lcl__vec_parts_create(ctx, v, A->halo, init) : lcl__vec_cl_create(ctx, v, A->opts.device > 0 ? A->opts.device : 0, init);
+        if (st != LCL_OK) { LCL_FREE(v); return st; }
+        *out = v;
+        return LCL_OK;
+    }
+#endif
+    return lcl_vec_create(ctx, A->dtype, A->cols, init, out);
+}
+/* the checks lcl_vec_axpby and lcl_vec_dot share */
+LCL__PRIVATE lcl_status lcl__vec_pair_check(lcl_context *ctx, const char *fn, const lcl_vec *x, const lcl_vec *y) {
+    lcl_status st;
+    if (!x || !y) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL %s", fn, !x ? "x" : "y");
+    if ((st = lcl__backend_check(ctx, x->backend, fn, "vector x")) != LCL_OK) return st;
+    if ((st = lcl__backend_check(ctx, y->backend, fn, "vector y")) != LCL_OK) return st;
+    if (x->dtype != y->dtype)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: x is %s, y is %s", fn, x->dtype == LCL_F32 ? "float" : "double",
+                         y->dtype == LCL_F32 ? "float" : "double");
+    if (x->n != y->n) return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: x has %lld elements, y %lld", fn, (long long)x->n, (long long)y->n);
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_vec_axpby(lcl_context *ctx, double alpha, const lcl_vec *x, double beta, lcl_vec *y) {
+    int64_t i;
+    lcl_status st = lcl__vec_pair_check(ctx, "lcl_vec_axpby", x, y);
+    if (st != LCL_OK) return st;
+#ifndef LINALG_CL_NO_OPENCL
+    if (x->backend == LCL_BACKEND_OPENCL) return lcl__vec_cl_axpby(ctx, alpha, x, beta, y);
+#endif
+    for (i = 0; i < x->n; i++) {
+        double t = alpha * lcl__val(x->host, x->dtype, i) + (beta == 0 ? 0.0 : beta * lcl__val(y->host, y->dtype, i));
+        lcl__setval(y->host, y->dtype, i, t);
+    }
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_vec_dot(lcl_context *ctx, const lcl_vec *x, const lcl_vec *y, double *out) {
+    int64_t i;
+    double s = 0;
+    lcl_status st = lcl__vec_pair_check(ctx, "lcl_vec_dot", x, y);
+    if (st != LCL_OK) return st;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_vec_dot: NULL output");
+#ifndef LINALG_CL_NO_OPENCL
+    if (x->backend == LCL_BACKEND_OPENCL) return lcl__vec_cl_dot(ctx, x, y, out);
+#endif
+    for (i = 0; i < x->n; i++) s += lcl__val(x->host, x->dtype, i) * lcl__val(y->host, y->dtype, i);
+    *out = s;
+    return LCL_OK;
 }
 
 /* >>rowpart ------------------------------------------------------------------------------------ */
@@ -10638,6 +11242,8 @@ LCL_API lcl_status lcl_klu_solve_vec(lcl_context *ctx, const lcl_klu_symbolic *S
         lcl__device *d;
         lcl_klu_numeric *Nm = (lcl_klu_numeric *)N;   /* the device copy is the object's cache */
         if (!lcl__klu_cl_get(ctx, fn, S, Nm, &d, &st)) return st;
+        if (b->nparts) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: b is partitioned over devices (lcl_vec_create_like); the factors "
+                                        "live on device 0: use a vector of lcl_vec_create", fn);
         if (b->dev != 0 || b->cl != d->cl)
             return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: b was created with another context: use vectors of this context", fn);
         if ((st = lcl__klu_cl_run(ctx, d, S, Nm, b->buf, trans)) == LCL_OK) LCL__CL->clFlush(d->queue[0]);

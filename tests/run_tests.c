@@ -67,7 +67,7 @@ void lt_free(void *p) {
     X(clCreateProgramWithSource) X(clCreateProgramWithBinary) X(clBuildProgram) X(clCreateKernel) \
     X(clSetKernelArg) X(clCreateBuffer) X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer) \
     X(clEnqueueNDRangeKernel) X(clFinish) X(clEnqueueReadBufferRect) X(clEnqueueWriteBufferRect) X(clEnqueueCopyBufferRect) \
-    X(clEnqueueMarkerWithWaitList) X(clWaitForEvents)
+    X(clEnqueueMarkerWithWaitList) X(clWaitForEvents) X(clCreateUserEvent) X(clSetEventCallback) X(clEnqueueMapBuffer)
 #define LT__CL_ENUM(name) LT__CL_##name,
 enum { LT__CL_HOOKS(LT__CL_ENUM) LT__CL_NHOOKS };
 static struct { int armed, nth, calls; cl_int code; } lt__clh[LT__CL_NHOOKS];
@@ -146,6 +146,14 @@ static cl_int CL_API_CALL lt__clEnqueueMarkerWithWaitList(cl_command_queue q, cl
     LT__CL_RET(clEnqueueMarkerWithWaitList, lt__cl_orig.clEnqueueMarkerWithWaitList(q, nw, w, ev));
 }
 static cl_int CL_API_CALL lt__clWaitForEvents(cl_uint n, const cl_event *ev) { LT__CL_RET(clWaitForEvents, lt__cl_orig.clWaitForEvents(n, ev)); }
+static cl_event CL_API_CALL lt__clCreateUserEvent(cl_context c, cl_int *e) { LT__CL_OBJ(clCreateUserEvent, lt__cl_orig.clCreateUserEvent(c, e)); }
+static cl_int CL_API_CALL lt__clSetEventCallback(cl_event ev, cl_int t, void (CL_CALLBACK *cb)(cl_event, cl_int, void *), void *u) {
+    LT__CL_RET(clSetEventCallback, lt__cl_orig.clSetEventCallback(ev, t, cb, u));
+}
+static void *CL_API_CALL lt__clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool b, cl_map_flags f, size_t o, size_t n, cl_uint nw,
+                                                const cl_event *w, cl_event *ev, cl_int *e) {
+    LT__CL_OBJ(clEnqueueMapBuffer, lt__cl_orig.clEnqueueMapBuffer(q, m, b, f, o, n, nw, w, ev, e));
+}
 static int lt__cl_index(const char *fn) {
 #define LT__CL_NAME(name) if (!strcmp(fn, #name)) return LT__CL_##name;
     LT__CL_HOOKS(LT__CL_NAME)

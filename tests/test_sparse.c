@@ -646,6 +646,32 @@ static void test_sparse_vectors(void) {
     lt_alloc_fail_at(0);
     CHECK_OK(omp, lcl_spmv(omp, LCL_TRANS, 1, P, ys, 0.5, out));
     CHECK(lt_alloc_calls() == 0);
+    /* lcl_vec_create_like (CPU: lcl_vec_create's), lcl_vec_dot, lcl_vec_axpby and their errors */
+    {
+        lcl_vec *l = NULL;
+        double d = -1, back[20];
+        CHECK_OK(ctx, lcl_vec_create_like(ctx, S, xs, &l));
+        CHECK_OK(ctx, lcl_vec_dot(ctx, l, x, &d));
+        CHECK(d == 2470);                                   /* sum of i^2, i < 20 */
+        CHECK_OK(ctx, lcl_vec_axpby(ctx, 2, x, -1, l));     /* l = 2 xs - xs */
+        CHECK_OK(ctx, lcl_vec_read(ctx, l, back));
+        for (i = 0; i < 20; i++) CHECK(back[i] == xs[i]);
+        for (i = 0; i < 20; i++) back[i] = NAN;
+        CHECK_OK(ctx, lcl_vec_write(ctx, l, back));
+        CHECK_OK(ctx, lcl_vec_axpby(ctx, 0.5, x, 0, l));    /* beta 0 does not read l's NaN */
+        CHECK_OK(ctx, lcl_vec_dot(ctx, l, l, &d));
+        CHECK(d == 2470 / 4.0);
+        CHECK_STATUS(ctx, lcl_vec_dot(ctx, l, y, &d), LCL_ERR_DIMENSION);
+        CHECK_STATUS(ctx, lcl_vec_dot(ctx, l, xf, &d), LCL_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(ctx, lcl_vec_dot(ctx, l, x, NULL), LCL_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(ctx, lcl_vec_axpby(ctx, 1, NULL, 1, l), LCL_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(ctx, lcl_vec_axpby(ctx, 1, xo, 1, l), LCL_ERR_INVALID_ARGUMENT);   /* OpenMP vector, serial context */
+        CHECK_STATUS(ctx, lcl_vec_create_like(ctx, P, NULL, &l), LCL_ERR_INVALID_ARGUMENT);
+        CHECK(l == NULL);
+        CHECK_STATUS(ctx, lcl_vec_create_like(ctx, NULL, NULL, &l), LCL_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(ctx, lcl_vec_create_like(ctx, S, NULL, NULL), LCL_ERR_INVALID_ARGUMENT);
+        lcl_vec_free(l);
+    }
     lcl_vec_write(ctx, x, xs);
     lcl_vec_free(x); lcl_vec_free(y); lcl_vec_free(xt); lcl_vec_free(yt); lcl_vec_free(xf); lcl_vec_free(xo);
     lcl_vec_free(NULL);

@@ -148,7 +148,8 @@ static const double sp_ab[][2] = {{1.0, 0.0}, {-0.75, 2.0}, {2.5, 0.0}, {0.0, 0.
 #define SP_NAB (int)(sizeof sp_ab / sizeof sp_ab[0])
 
 /* one format x dtype x op on A: every alpha/beta with host arrays, then (vecs) with device
-   vectors; returns the number of failed checks */
+   vectors: lcl_vec_create's (1) or lcl_vec_create_like's (2, partitioned on a split matrix; beta 0
+   runs twice, the second product reusing the halo staging); returns the number of failed checks */
 static int sp_check(lcl_context *ctx, const lcl_csr *A, const struct sp_case *c, lcl_dtype dt, int device, int vecs, lcl_trans tr) {
     int64_t nin = tr ? A->rows : A->cols, nout = tr ? A->cols : A->rows, i;
     size_t es = dt == LCL_F32 ? sizeof(float) : sizeof(double);
@@ -177,9 +178,11 @@ static int sp_check(lcl_context *ctx, const lcl_csr *A, const struct sp_case *c,
         if (pass < SP_NAB) st = lcl_spmv(ctx, tr, alpha, M, xd, beta, yd);
         else {
             lcl_vec *xv = NULL, *yv = NULL;
-            st = lcl_vec_create(ctx, dt, nin, xd, &xv);
-            if (st == LCL_OK) st = lcl_vec_create(ctx, dt, nout, yd, &yv);
+            st = vecs == 2 ? lcl_vec_create_like(ctx, M, xd, &xv) : lcl_vec_create(ctx, dt, nin, xd, &xv);
+            if (st == LCL_OK) st = vecs == 2 ? lcl_vec_create_like(ctx, M, NULL, &yv) : lcl_vec_create(ctx, dt, nout, yd, &yv);
+            if (st == LCL_OK && vecs == 2) st = lcl_vec_write(ctx, yv, yd);
             if (st == LCL_OK) st = lcl_spmv_vec(ctx, tr, alpha, M, xv, beta, yv);
+            if (st == LCL_OK && vecs == 2 && beta == 0) st = lcl_spmv_vec(ctx, tr, alpha, M, xv, beta, yv);
             if (st == LCL_OK) st = lcl_vec_read(ctx, yv, yd);
             lcl_vec_free(xv);
             lcl_vec_free(yv);
@@ -317,6 +320,21 @@ static void test_spmv_opencl_vec(void) {
         CHECK_OK(ctx, lcl_vec_read(ctx, y, back));
         for (i = 0; i < 33; i++) CHECK(back[i] == ys[i]);
     }
+    if (M && x) {   /* one device: lcl_vec_create_like is lcl_vec_create's on its device; dot and axpby there */
+        lcl_vec *l = NULL;
+        double d = -1;
+        CHECK_OK(ctx, lcl_vec_create_like(ctx, M, xs, &l));
+        if (l) {
+            CHECK(l->nparts == 0 && l->n == 20 && l->dev == 0);
+            CHECK_OK(ctx, lcl_vec_dot(ctx, l, x, &d));
+            CHECK(d == 2470);
+            CHECK_OK(ctx, lcl_vec_axpby(ctx, 3, x, -2, l));
+            CHECK_OK(ctx, lcl_vec_read(ctx, l, back));
+            for (i = 0; i < 20; i++) CHECK(back[i] == xs[i]);
+            CHECK_STATUS(ctx, lcl_vec_dot(ctx, l, y, &d), LCL_ERR_DIMENSION);
+        }
+        lcl_vec_free(l);
+    }
     lcl_vec_free(x); lcl_vec_free(y); lcl_vec_free(y2);
     lcl_spmat_free(M);
     sp_csr_free(&A);
@@ -437,18 +455,288 @@ static void test_spmv_opencl_faults(void) {
     lcl_context_destroy(ctx);
 }
 
+/* a child's context has two devices; else it is destroyed, with a message */
+static int sp_two_devices(lcl_context *ctx) {
+    if (ctx && lcl_context_num_devices(ctx) == 2) return 1;
+    fprintf(stderr, "  want 2 devices, the context has %d\n", ctx ? lcl_context_num_devices(ctx) : 0);
+    lcl_context_destroy(ctx);
+    return 0;
+}
+/* a 2-D Poisson matrix (5 points) on an m x m grid */
+static void sp_poisson(lcl_csr *A, int64_t m) {
+    int64_t n = m * m, i, nz = 0;
+    memset(A, 0, sizeof *A);
+    A->dtype = LCL_F64;
+    A->rows = A->cols = n;
+    A->ptr = (int64_t *)malloc(((size_t)n + 1) * sizeof(int64_t));
+    A->col = (int32_t *)malloc(((size_t)n * 5 + 1) * sizeof(int32_t));
+    A->val = malloc(((size_t)n * 5 + 1) * sizeof(double));
+    A->ptr[0] = 0;
+    for (i = 0; i < n; i++) {
+        int64_t r = i / m, c = i % m, j[5], k;
+        j[0] = r > 0 ? i - m : -1; j[1] = c > 0 ? i - 1 : -1; j[2] = i; j[3] = c < m - 1 ? i + 1 : -1; j[4] = r < m - 1 ? i + m : -1;
+        for (k = 0; k < 5; k++)
+            if (j[k] >= 0) { A->col[nz] = (int32_t)j[k]; ((double *)A->val)[nz] = k == 2 ? 4.0 : -1.0; nz++; }
+        A->ptr[i + 1] = nz;
+    }
+    A->nnz = nz;
+}
+
+/* y = A x on the host, double (the CG reference) */
+static void sp_host_mv(const lcl_csr *A, const double *x, double *y) {
+    int64_t i, k;
+    for (i = 0; i < A->rows; i++) {
+        double s = 0;
+        for (k = A->ptr[i]; k < A->ptr[i + 1]; k++) s += ((const double *)A->val)[k] * x[A->col[k]];
+        y[i] = s;
+    }
+}
+#define SP_CG_STEPS 25
+/* dot and axpby on partitioned vectors; CG steps on the devices against the host's; the errors */
+static int sp_halo_ops(lcl_context *ctx) {
+    enum { N = 1024 };
+    static double xs[N], ys[N], back[N], u[N], r[N], pp[N], q[N];
+    lcl_csr A, B, C;
+    lcl_spmat *M = NULL, *MB = NULL, *MC = NULL, *MF = NULL;
+    lcl_vec *x = NULL, *y = NULL, *w = NULL, *w1 = NULL, *xb = NULL, *xf = NULL, *vu = NULL, *vr = NULL, *vp = NULL, *vq = NULL, *w2 = NULL;
+    double d = 0, want = 0, rr_dev[SP_CG_STEPS + 1], rr_host[SP_CG_STEPS + 1];
+    int bad = 0, i, k;
+    lcl_status st;
+    sp_poisson(&A, 32);
+    sp_gen(&B, N, N, 0);
+    sp_gen(&C, 33, 20, 0);
+    for (i = 0; i < N; i++) { xs[i] = sp_rand(); ys[i] = sp_rand(); want += xs[i] * ys[i]; }
+    if (sp_make(ctx, &A, LCL_F64, LCL_FMT_AUTO, LCL_KERNEL_AUTO, -1, &M) != LCL_OK || lcl_vec_create_like(ctx, M, xs, &x) != LCL_OK ||
+        lcl_vec_create_like(ctx, M, ys, &y) != LCL_OK || lcl_vec_create(ctx, LCL_F64, N, xs, &w) != LCL_OK ||
+        lcl_vec_create(ctx, LCL_F64, N - 1, NULL, &w1) != LCL_OK || sp_make(ctx, &B, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_AUTO, -1, &MB) != LCL_OK ||
+        lcl_vec_create_like(ctx, MB, NULL, &xb) != LCL_OK || sp_make(ctx, &C, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_AUTO, -1, &MC) != LCL_OK ||
+        sp_make(ctx, &A, LCL_F32, LCL_FMT_AUTO, LCL_KERNEL_AUTO, -1, &MF) != LCL_OK || lcl_vec_create_like(ctx, MF, NULL, &xf) != LCL_OK) {
+        fprintf(stderr, "  ops setup: %s\n", lcl_last_error(ctx));
+        bad++;
+        goto out;
+    }
+    /* dot: partial sums per device, added on the host */
+    if (lcl_vec_dot(ctx, x, y, &d) != LCL_OK || !(fabs(d - want) <= 1e-12 * N)) { fprintf(stderr, "  dot %.17g, want %.17g\n", d, want); bad++; }
+    if (lcl_vec_dot(ctx, w, w, &d) != LCL_OK || !(d > 0)) { fprintf(stderr, "  dot on one device: %s\n", lcl_last_error(ctx)); bad++; }
+    /* axpby, then beta 0 over NaN */
+    if (lcl_vec_axpby(ctx, 2.0, x, -0.5, y) != LCL_OK || lcl_vec_read(ctx, y, back) != LCL_OK) bad++;
+    for (i = 0; i < N; i++) if (back[i] != 2.0 * xs[i] - 0.5 * ys[i]) { fprintf(stderr, "  axpby [%d] %g\n", i, back[i]); bad++; break; }
+    for (i = 0; i < N; i++) back[i] = NAN;
+    if (lcl_vec_write(ctx, y, back) != LCL_OK || lcl_vec_axpby(ctx, 1.5, x, 0.0, y) != LCL_OK || lcl_vec_read(ctx, y, back) != LCL_OK) bad++;
+    for (i = 0; i < N; i++) if (back[i] != 1.5 * xs[i]) { fprintf(stderr, "  axpby beta 0 [%d] %g\n", i, back[i]); bad++; break; }
+    /* CG on A u = 1 from u = 0: every vector on the devices, against the same steps on the host */
+    for (i = 0; i < N; i++) { u[i] = 0; r[i] = pp[i] = 1; }
+    st = lcl_vec_create_like(ctx, M, u, &vu);
+    if (st == LCL_OK) st = lcl_vec_create_like(ctx, M, r, &vr);
+    if (st == LCL_OK) st = lcl_vec_create_like(ctx, M, pp, &vp);
+    if (st == LCL_OK) st = lcl_vec_create_like(ctx, M, NULL, &vq);
+    if (st == LCL_OK) st = lcl_vec_dot(ctx, vr, vr, &rr_dev[0]);
+    for (k = 0; k < SP_CG_STEPS && st == LCL_OK; k++) {
+        double pq = 1, a;
+        st = lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, vp, 0.0, vq);
+        if (st == LCL_OK) st = lcl_vec_dot(ctx, vp, vq, &pq);
+        a = rr_dev[k] / pq;
+        if (st == LCL_OK) st = lcl_vec_axpby(ctx, a, vp, 1.0, vu);
+        if (st == LCL_OK) st = lcl_vec_axpby(ctx, -a, vq, 1.0, vr);
+        if (st == LCL_OK) st = lcl_vec_dot(ctx, vr, vr, &rr_dev[k + 1]);
+        if (st == LCL_OK) st = lcl_vec_axpby(ctx, 1.0, vr, rr_dev[k + 1] / rr_dev[k], vp);
+    }
+    if (st != LCL_OK) { fprintf(stderr, "  CG on the devices: %s\n", lcl_last_error(ctx)); bad++; }
+    rr_host[0] = N;
+    for (k = 0; k < SP_CG_STEPS; k++) {
+        double pq = 0, a, rr = 0;
+        sp_host_mv(&A, pp, q);
+        for (i = 0; i < N; i++) pq += pp[i] * q[i];
+        a = rr_host[k] / pq;
+        for (i = 0; i < N; i++) { u[i] += a * pp[i]; r[i] -= a * q[i]; rr += r[i] * r[i]; }
+        rr_host[k + 1] = rr;
+        for (i = 0; i < N; i++) pp[i] = r[i] + rr / rr_host[k] * pp[i];
+    }
+    if (st == LCL_OK) {
+        double err = 0, mx = 0;
+        if (lcl_vec_read(ctx, vu, back) != LCL_OK) bad++;
+        for (i = 0; i < N; i++) { err = fmax(err, fabs(back[i] - u[i])); mx = fmax(mx, fabs(u[i])); }
+        fprintf(stderr, "  CG %d steps: |r|^2 %.3e (host %.3e), max |u - u_host| / max |u| %.2e\n", SP_CG_STEPS, rr_dev[SP_CG_STEPS],
+                rr_host[SP_CG_STEPS], err / mx);
+        if (!(err <= 1e-9 * mx) || !(fabs(rr_dev[SP_CG_STEPS] - rr_host[SP_CG_STEPS]) <= 1e-6 * rr_host[SP_CG_STEPS] + 1e-20)) bad++;
+    }
+    /* errors: each a named status, with its advice */
+#define SP_ERR(call, want, text) do { lcl_status s_ = (call); if (s_ != (want) || !strstr(lcl_last_error(ctx), text)) { \
+        fprintf(stderr, "  %s: %s: %s\n", #call, lcl_status_string(s_), lcl_last_error(ctx)); bad++; } lcl_clear_error(ctx); } while (0)
+    SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, w, 0.0, vq), LCL_ERR_INVALID_ARGUMENT, "lcl_vec_create_like");
+    SP_ERR(lcl_spmv_vec(ctx, LCL_TRANS, 1.0, M, x, 0.0, y), LCL_ERR_UNSUPPORTED, "host arrays");
+    SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, MB, x, 0.0, xb), LCL_ERR_INVALID_ARGUMENT, "x is partitioned otherwise");
+    SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, x, 0.0, xb), LCL_ERR_INVALID_ARGUMENT, "y is partitioned otherwise");
+    SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, x, 0.0, x), LCL_ERR_INVALID_ARGUMENT, "same vector");
+    SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, MF, x, 0.0, xf), LCL_ERR_INVALID_ARGUMENT, "the matrix is float");
+    SP_ERR(lcl_vec_dot(ctx, x, w, &d), LCL_ERR_INVALID_ARGUMENT, "laid out differently");
+    SP_ERR(lcl_vec_axpby(ctx, 1.0, w, 1.0, x), LCL_ERR_INVALID_ARGUMENT, "laid out differently");
+    SP_ERR(lcl_vec_dot(ctx, x, xb, &d), LCL_ERR_INVALID_ARGUMENT, "laid out differently");
+    SP_ERR(lcl_vec_dot(ctx, w, w1, &d), LCL_ERR_DIMENSION, "1023");
+    SP_ERR(lcl_vec_dot(ctx, x, xf, &d), LCL_ERR_INVALID_ARGUMENT, "x is double, y is float");
+    SP_ERR(lcl_vec_dot(ctx, x, NULL, &d), LCL_ERR_INVALID_ARGUMENT, "NULL y");
+    SP_ERR(lcl_vec_dot(ctx, x, y, NULL), LCL_ERR_INVALID_ARGUMENT, "NULL output");
+    SP_ERR(lcl_vec_create_like(ctx, MC, NULL, &w2), LCL_ERR_UNSUPPORTED, "square");
+    SP_ERR(lcl_vec_create_like(ctx, NULL, NULL, &w2), LCL_ERR_INVALID_ARGUMENT, "NULL matrix");
+    if (w2) bad++;
+    SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, w, 0.0, w1), LCL_ERR_DIMENSION, "1023");
+#undef SP_ERR
+out:
+    lcl_vec_free(x); lcl_vec_free(y); lcl_vec_free(w); lcl_vec_free(w1); lcl_vec_free(xb); lcl_vec_free(xf);
+    lcl_vec_free(vu); lcl_vec_free(vr); lcl_vec_free(vp); lcl_vec_free(vq);
+    lcl_spmat_free(M); lcl_spmat_free(MB); lcl_spmat_free(MC); lcl_spmat_free(MF);
+    sp_csr_free(&A); sp_csr_free(&B); sp_csr_free(&C);
+    return bad;
+}
+
+/* the fault sweep's run: a split matrix, its resident copy and vectors, two products, a dot and an
+   axpby, checked against the host; -1 for a wrong result */
+typedef struct sp_sweep_arg { const lcl_csr *A; const double *x; const double *ref; lcl_format f; } sp_sweep_arg;
+static int sp_halo_run(lcl_context *ctx, void *u) {
+    const sp_sweep_arg *a = (const sp_sweep_arg *)u;
+    int64_t n = a->A->rows, i;
+    double *y = (double *)malloc((size_t)n * sizeof(double)), d = 0, want = 0;
+    lcl_spmat *M = NULL;
+    lcl_vec *x = NULL, *v = NULL;
+    lcl_status st = sp_make(ctx, a->A, LCL_F64, a->f, LCL_KERNEL_AUTO, -1, &M);
+    if (st == LCL_OK) st = lcl_vec_create_like(ctx, M, a->x, &x);
+    if (st == LCL_OK) st = lcl_vec_create_like(ctx, M, NULL, &v);
+    if (st == LCL_OK) st = lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, x, 0.0, v);
+    if (st == LCL_OK) st = lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, x, 0.0, v);
+    if (st == LCL_OK) st = lcl_vec_dot(ctx, x, v, &d);
+    if (st == LCL_OK) st = lcl_vec_axpby(ctx, 1.0, x, 0.0, x);
+    if (st == LCL_OK) st = lcl_vec_read(ctx, v, y);
+    lcl_vec_free(x);
+    lcl_vec_free(v);
+    lcl_spmat_free(M);
+    if (st == LCL_OK) {
+        for (i = 0; i < n; i++) {
+            want += a->x[i] * a->ref[i];
+            if (!(fabs(y[i] - a->ref[i]) <= 1e-12 * (1 + fabs(a->ref[i])))) st = (lcl_status)-1;
+        }
+        if (!(fabs(d - want) <= 1e-10 * (1 + fabs(want)))) st = (lcl_status)-1;
+    }
+    free(y);
+    return (int)st;
+}
+/* OpenCL faults anywhere in the resident split (build, vectors, exchange, products, dot, axpby) */
+static int sp_halo_faults(void) {
+    lcl_context *ctx = lt_ocl("Portable Computing Language");
+    int before = lt_checks_failed, t;
+    unsigned reached = 0;
+    lcl_csr A;
+    double *x, *ref;
+    int64_t i;
+    sp_gen(&A, 300, 300, 0);
+    x = (double *)malloc(300 * sizeof(double));
+    ref = (double *)malloc(300 * sizeof(double));
+    for (i = 0; i < 300; i++) x[i] = sp_rand();
+    sp_host_mv(&A, x, ref);
+    for (t = 0; t < 2; t++) {
+        sp_sweep_arg a;
+        a.A = &A; a.x = x; a.ref = ref; a.f = t ? LCL_FMT_SELL : LCL_FMT_CSR;
+        fprintf(stderr, "  %d faulted resident runs (%s)\n", lt_cl_sweep("resident split", ctx, LT_CL_ONE | LT_CL_SPLIT, 400, "lcl_", sp_halo_run,
+                &a, &reached), lcl_format_name(a.f));
+    }
+    fprintf(stderr, "  faults not reached: %s\n", lt_cl_unreached(reached, LT_CL_ONE | LT_CL_SPLIT) ? lt_cl_unreached(reached, LT_CL_ONE | LT_CL_SPLIT) : "none");
+    {   /* the calls only the exchange makes: the staging's map, the user events and their callbacks */
+        static const char *const fns[] = {"clEnqueueMapBuffer", "clCreateUserEvent", "clSetEventCallback"};
+        sp_sweep_arg a;
+        int f, nth;
+        a.A = &A; a.x = x; a.ref = ref; a.f = LCL_FMT_CSR;
+        for (f = 0; f < 3; f++)
+            for (nth = 1; nth <= 2; nth++) {
+                long base = lt_alloc_outstanding();
+                int st;
+                CHECK(lt_cl_fail(fns[f], nth, -6));
+                st = sp_halo_run(ctx, &a);
+                lt_cl_reset();
+                CHECK_MSG(st == LCL_ERR_OPENCL && strstr(lcl_last_error(ctx), fns[f]), "%s #%d failing: %d: %s", fns[f], nth, st, lcl_last_error(ctx));
+                CHECK_MSG(lt_alloc_outstanding() == base, "%s #%d: %ld blocks leaked", fns[f], nth, lt_alloc_outstanding() - base);
+                lcl_clear_error(ctx);
+                CHECK(sp_halo_run(ctx, &a) == LCL_OK);
+            }
+    }
+    free(x);
+    free(ref);
+    sp_csr_free(&A);
+    lcl_context_destroy(ctx);
+    return lt_checks_failed != before;
+}
+
+/* child (POCL_DEVICES="pthread pthread"): the resident split (lcl_vec_create_like): every format
+   (auto included) on Poisson, heavy-tailed, random-with-empty-rows matrices and n = 1, 2, 17,
+   against the serial product; the halo's size; dot and axpby part by part; a few CG steps on the
+   devices against the same steps on the host; the errors */
+static int lt_child_halo(void) {
+    lcl_context *ctx = lt_ocl("Portable Computing Language");
+    static const struct sp_case cases[] = {{LCL_FMT_AUTO, LCL_KERNEL_AUTO, "auto"}, {LCL_FMT_CSR, LCL_KERNEL_SCALAR, "csr-scalar"},
+        {LCL_FMT_CSR, LCL_KERNEL_VECTOR, "csr-vector"}, {LCL_FMT_CSR, LCL_KERNEL_MERGE, "csr-merge"}, {LCL_FMT_CSC, LCL_KERNEL_AUTO, "csc"},
+        {LCL_FMT_COO, LCL_KERNEL_AUTO, "coo"}, {LCL_FMT_ELL, LCL_KERNEL_AUTO, "ell"}, {LCL_FMT_ELL, LCL_KERNEL_IMAGE, "ell-image"},
+        {LCL_FMT_SELL, LCL_KERNEL_AUTO, "sell"}, {LCL_FMT_HYB, LCL_KERNEL_AUTO, "hyb"}, {LCL_FMT_DIA, LCL_KERNEL_AUTO, "dia"},
+        {LCL_FMT_BCSR, LCL_KERNEL_AUTO, "bcsr"}, {LCL_FMT_DENSE, LCL_KERNEL_AUTO, "dense"}};
+    static const struct sp_shape shapes[] = {{1024, 1024, -1}, {1000, 1000, 0}, {61, 61, 4}, {1, 1, 1}, {2, 2, 0}, {17, 17, 0}, {17, 17, 4}};
+    int bad = 0, s, c, t;
+    if (!sp_two_devices(ctx)) return 1;
+    for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+        lcl_csr A;
+        if (shapes[s].kind < 0) sp_poisson(&A, 32);
+        else sp_gen(&A, shapes[s].rows, shapes[s].cols, shapes[s].kind);
+        for (t = 0; t < 2; t++)
+            for (c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++) {
+                int b = sp_check(ctx, &A, &cases[c], t ? LCL_F32 : LCL_F64, -1, 2, LCL_NO_TRANS);
+                if (b) fprintf(stderr, "  resident: %s %s on %lldx%lld failed\n", cases[c].name, t ? "f32" : "f64", (long long)A.rows, (long long)A.cols);
+                bad += b;
+            }
+        {   /* white box: two parts on two devices, the halo as lcl_rowpart plans it */
+            lcl_spmat *M = NULL;
+            lcl_vec *x = NULL;
+            lcl_spmat_info inf;
+            if (sp_make(ctx, &A, LCL_F64, LCL_FMT_AUTO, LCL_KERNEL_AUTO, -1, &M) == LCL_OK && lcl_vec_create_like(ctx, M, NULL, &x) == LCL_OK &&
+                lcl_spmat_describe(M, &inf) == LCL_OK) {
+                int want = A.rows > 1 ? 2 : 0;
+                int64_t h = 0;
+                int p;
+                if (M->halo) for (p = 0; p < M->halo->nparts; p++) h += M->halo->p[p].nsend;
+                if ((M->halo ? M->halo->nparts : 0) != want || x->nparts != want || inf.halo != h || (A.rows == 1024 && h != 64)) {
+                    fprintf(stderr, "  %lldx%lld: %d part(s), vector %d, halo %lld (sent %lld)\n", (long long)A.rows, (long long)A.cols,
+                            M->halo ? M->halo->nparts : 0, x->nparts, (long long)inf.halo, (long long)h);
+                    bad++;
+                } else if (M->halo)
+                    fprintf(stderr, "  %lldx%lld: parts [%lld,%lld) %s, [%lld,%lld) %s; halo %lld values\n", (long long)A.rows, (long long)A.cols,
+                            (long long)M->halo->p[0].r0, (long long)M->halo->p[0].r1, M->halo->p[0].M ? lcl_format_name(M->halo->p[0].M->format) : "-",
+                            (long long)M->halo->p[1].r0, (long long)M->halo->p[1].r1, M->halo->p[1].M ? lcl_format_name(M->halo->p[1].M->format) : "-",
+                            (long long)inf.halo);
+            } else { fprintf(stderr, "  white box: %s\n", lcl_last_error(ctx)); bad++; }
+            lcl_vec_free(x);
+            lcl_spmat_free(M);
+        }
+        sp_csr_free(&A);
+    }
+    bad += sp_halo_ops(ctx);
+    lcl_context_destroy(ctx);
+    bad += sp_halo_faults();
+    return bad ? 1 : 0;
+}
+
+static void test_spmv_opencl_resident(void) {
+    char cmd[1200];
+    int rc, n = 0;
+    lcl_list_devices(NULL, NULL, 0, &n);
+    if (!n) { lt_skip("no OpenCL device"); return; }
+    snprintf(cmd, sizeof cmd, "POCL_DEVICES='pthread pthread' '%s' --child spmvhalo", lt_self);
+    rc = system(cmd);
+    CHECK_MSG(rc != -1 && WEXITSTATUS(rc) == 0, "resident two-device child failed (%d)", rc);
+}
+
 /* child (POCL_DEVICES="pthread pthread"): a matrix split over both devices, every format, A x and
    (CSR, CSC) A^T x; CSC's two products split different dimensions */
 static int lt_child_spmv(const char *name) {
     lcl_context *ctx = lt_ocl("Portable Computing Language");
     int bad = 0, s, c;
     static const struct sp_shape shapes[] = {{1000, 1000, 0}, {33, 20, 0}, {1, 5, 1}, {0, 3, 0}, {3, 20000, 2}, {61, 45, 4}};
-    (void)name;
-    if (!ctx || lcl_context_num_devices(ctx) != 2) {
-        fprintf(stderr, "  want 2 devices, the context has %d\n", ctx ? lcl_context_num_devices(ctx) : 0);
-        lcl_context_destroy(ctx);
-        return 1;
-    }
+    if (!strcmp(name, "spmvhalo")) { lcl_context_destroy(ctx); return lt_child_halo(); }
+    if (!sp_two_devices(ctx)) return 1;
     for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
         lcl_csr A;
         sp_gen(&A, shapes[s].rows, shapes[s].cols, shapes[s].kind);
@@ -465,7 +753,7 @@ static int lt_child_spmv(const char *name) {
             if (sp_make(ctx, &A, LCL_F32, LCL_FMT_CSR, LCL_KERNEL_AUTO, -1, &M) != LCL_OK || M->nparts != 2) { bad++; fprintf(stderr, "  no 2-part matrix\n"); }
             else if (lcl_vec_create(ctx, LCL_F32, A.cols, NULL, &x) == LCL_OK && lcl_vec_create(ctx, LCL_F32, A.rows, NULL, &y) == LCL_OK) {
                 st = lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M, x, 0.0, y);
-                if (st != LCL_ERR_UNSUPPORTED || !strstr(lcl_last_error(ctx), "use lcl_spmv with host arrays for a matrix split across devices")) {
+                if (st != LCL_ERR_UNSUPPORTED || !strstr(lcl_last_error(ctx), "create x and y with lcl_vec_create_like(A)")) {
                     fprintf(stderr, "  split matrix with device vectors: %s: %s\n", lcl_status_string(st), lcl_last_error(ctx));
                     bad++;
                 }
@@ -529,6 +817,7 @@ void lt_suite_spmv_opencl(void) {
     LT_RUN(test_spmv_opencl_csc);
     LT_RUN(test_spmv_opencl_faults);
     LT_RUN(test_spmv_opencl_two_devices);
+    LT_RUN(test_spmv_opencl_resident);
 }
 #else
 static int lt_child_spmv(const char *name) { (void)name; return 0; }

@@ -177,6 +177,7 @@ typedef struct spmv_run {
     double seconds;             /* median of the timed products */
     double rel_err;             /* the largest over every product */
     int ok;                     /* st == LCL_OK and every product within ref->tol */
+    int resident;               /* split over devices with partitioned x and y (lcl_vec_create_like) */
 } spmv_run;
 lcl_status spmv_ref_make(const lcl_coo *A, int trans, const double *x0, spmv_ref *r);
 void spmv_ref_free(spmv_ref *r);

@@ -97,10 +97,15 @@ void spmv_measure(lcl_context *ctx, const lcl_coo *A, const lcl_spmat_opts *so, 
     r->st = lcl_spmat_from_coo(ctx, A, so, &M);
     if (r->st == LCL_OK) r->st = lcl_spmat_describe(M, &r->info);
     /* a matrix on one OpenCL device is timed as an iterative solver uses it: x and y stay on the
-       device (lcl_spmv_vec, then lcl_finish); y is read back, untimed, to check every product */
-    if (r->st == LCL_OK && r->info.devices == 1) {
-        r->st = lcl_vec_create(ctx, A->dtype, trans ? A->rows : A->cols, ref->xw, &xv);
-        if (r->st == LCL_OK) r->st = lcl_vec_create(ctx, A->dtype, ref->n_out, NULL, &yv);
+       device (lcl_spmv_vec, then lcl_finish); y is read back, untimed, to check every product. A
+       square one split over devices likewise, on vectors partitioned as its rows (only the halo of
+       x crosses between devices); its A^T x, and a non-square split, take host arrays. */
+    r->resident = r->st == LCL_OK && r->info.devices > 1 && !trans && A->rows == A->cols;
+    if (r->st == LCL_OK && (r->info.devices == 1 || r->resident)) {
+        if (trans) r->st = lcl_vec_create(ctx, A->dtype, A->rows, ref->xw, &xv);
+        else r->st = lcl_vec_create_like(ctx, M, ref->xw, &xv);
+        if (r->st == LCL_OK) r->st = trans ? lcl_vec_create(ctx, A->dtype, ref->n_out, NULL, &yv) : lcl_vec_create_like(ctx, M, NULL, &yv);
+        if (r->st == LCL_OK) r->st = lcl_spmat_describe(M, &r->info);   /* the halo, now built */
     }
     for (k = 0; k <= reps && r->st == LCL_OK; k++) {
         double t0, t1;
@@ -158,10 +163,11 @@ int cmd_spmv(const opts *o) {
     lcl_dense X;
     lcl_spmat_opts so;
     spmv_ref ref;
-    spmv_run run;
+    spmv_run run, one;
     double *x0 = NULL;
     void *y = NULL;
     int64_t n_in, i;
+    size_t es = o->dtype == LCL_F64 ? sizeof(double) : sizeof(float);
     int code;
     lcl_status st;
     char dev[128];
@@ -169,6 +175,7 @@ int cmd_spmv(const opts *o) {
     memset(&X, 0, sizeof X);
     memset(&ref, 0, sizeof ref);
     memset(&so, 0, sizeof so);
+    memset(&one, 0, sizeof one);
     if (o->format) lcl_format_parse(o->format, &so.format);
     if (o->kernel) lcl_spmv_kernel_parse(o->kernel, &so.kernel);
     if ((code = make_context(o, &ctx)) >= 0) return code;
@@ -180,7 +187,7 @@ int cmd_spmv(const opts *o) {
     if (o->split) {   /* rows split by nnz over every device of the context */
         if ((code = split_check(ctx)) >= 0) goto done;
         so.device = -1;
-        snprintf(dev, sizeof dev, "%d devices, split", lcl_context_num_devices(ctx));
+        snprintf(dev, sizeof dev, "%d devices, split%s", lcl_context_num_devices(ctx), getenv("LCL_HALO_SKIP") ? ", halo exchange skipped (LCL_HALO_SKIP)" : "");
     }
     if ((code = spmv_load(ctx, src, o->seed, o->dtype, &A)) >= 0) goto done;
     code = -1;
@@ -207,6 +214,16 @@ int cmd_spmv(const opts *o) {
         code = fail(EXIT_NUMERIC, "out of memory");
         goto done;
     }
+    if (o->split) {   /* device 0 alone first, in the same run: the split's reference */
+        lcl_spmat_opts s1 = so;
+        s1.device = 0;
+        spmv_measure(ctx, &A, &s1, o->trans, reps, &ref, y, &one);
+        if (one.st != LCL_OK) { code = fail(exit_code(one.st), "%s", one.msg); goto done; }
+        if (!one.ok) {
+            code = fail(EXIT_NUMERIC, "%s on device 0: wrong result: rel_err %.3e above %.1e", src, one.rel_err, ref.tol);
+            goto done;
+        }
+    }
     spmv_measure(ctx, &A, &so, o->trans, reps, &ref, y, &run);
     if (run.st != LCL_OK) { code = fail(exit_code(run.st), "%s", run.msg); goto done; }
     if (run.ok && o->out) {
@@ -231,6 +248,13 @@ int cmd_spmv(const opts *o) {
         printf(",\"rel_err\":");
         json_double(stdout, run.rel_err, 1);
         if (run.info.reason[0]) { printf(",\"reason\":"); lclg_json_str(stdout, run.info.reason); }
+        if (o->split) {
+            printf(",\"resident\":%s,\"halo_values\":%lld,\"halo_bytes\":%.0f,\"one_device_seconds\":", run.resident ? "true" : "false",
+                   (long long)run.info.halo, (double)run.info.halo * (double)es);
+            json_double(stdout, one.seconds, 1);
+            printf(",\"one_device_format\":\"%s\",\"speedup\":", lcl_format_name(one.info.format));
+            json_double(stdout, run.seconds > 0 ? one.seconds / run.seconds : 0, 1);
+        }
         printf("}\n");
     } else {
         printf("spmv %s\n", src);
@@ -243,7 +267,15 @@ int cmd_spmv(const opts *o) {
         if (run.info.reason[0]) printf("  auto        %s\n", run.info.reason);
         printf("  backend     %s%s%s, %s precision\n", lcl_backend_name(lcl_context_backend(ctx)), dev[0] ? " on " : "", dev,
                prec_name(o->dtype));
-        printf("  time        %.3e s per product (median of %ld after one warm-up)\n", run.seconds, reps);
+        printf("  time        %.3e s per product (median of %ld after one warm-up)%s\n", run.seconds, reps,
+               run.resident ? ", x and y resident per device" : o->split ? ", host arrays" : "");
+        if (o->split) {
+            printf("  one device  %.3e s per product on device 0 alone (%s), same run: speedup (one / split) %.2fx\n", one.seconds,
+                   lcl_format_name(one.info.format), run.seconds > 0 ? one.seconds / run.seconds : 0.0);
+            if (run.resident)
+                printf("  halo        %lld values = %.0f bytes of x per product, each read to pinned host memory and written to its "
+                       "receiver (no peer copy between OpenCL contexts)\n", (long long)run.info.halo, (double)run.info.halo * (double)es);
+        }
         printf("  speed       %.1f M nnz/s, %.3f GF/s, %.2f GB/s (%.0f bytes moved per product at least)\n", spmv_mnnz(&run),
                2e-3 * spmv_mnnz(&run), spmv_gbps(&run), run.info.bytes);
         printf("  rel_err     %.2e   max|y - y_ref| / max_i sum_j |a_ij||x_j|, every product (bound %.1e: %s)\n", run.rel_err, ref.tol,
