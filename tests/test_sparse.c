@@ -666,11 +666,12 @@ static void test_sparse_vectors(void) {
         CHECK_STATUS(ctx, lcl_vec_dot(ctx, l, x, NULL), LCL_ERR_INVALID_ARGUMENT);
         CHECK_STATUS(ctx, lcl_vec_axpby(ctx, 1, NULL, 1, l), LCL_ERR_INVALID_ARGUMENT);
         CHECK_STATUS(ctx, lcl_vec_axpby(ctx, 1, xo, 1, l), LCL_ERR_INVALID_ARGUMENT);   /* OpenMP vector, serial context */
+        lcl_vec_free(l);    /* before the failing creates: they set l to NULL */
+        l = NULL;
         CHECK_STATUS(ctx, lcl_vec_create_like(ctx, P, NULL, &l), LCL_ERR_INVALID_ARGUMENT);
         CHECK(l == NULL);
         CHECK_STATUS(ctx, lcl_vec_create_like(ctx, NULL, NULL, &l), LCL_ERR_INVALID_ARGUMENT);
         CHECK_STATUS(ctx, lcl_vec_create_like(ctx, S, NULL, NULL), LCL_ERR_INVALID_ARGUMENT);
-        lcl_vec_free(l);
     }
     lcl_vec_write(ctx, x, xs);
     lcl_vec_free(x); lcl_vec_free(y); lcl_vec_free(xt); lcl_vec_free(yt); lcl_vec_free(xf); lcl_vec_free(xo);
