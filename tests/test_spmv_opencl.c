@@ -143,8 +143,8 @@ static const struct sp_case { lcl_format f; lcl_spmv_kernel k; const char *name;
     {LCL_FMT_BCSR, LCL_KERNEL_AUTO, "bcsr"}, {LCL_FMT_DENSE, LCL_KERNEL_AUTO, "dense"}};
 #define SP_NCASES (int)(sizeof sp_cases / sizeof sp_cases[0])
 
-/* alpha, beta of each pass: beta 0 runs with NaN in y (it must not be read) */
-static const double sp_ab[][2] = {{1.0, 0.0}, {-0.75, 2.0}, {2.5, 0.0}, {0.0, 0.5}};
+/* alpha, beta of each pass: beta 0 runs with NaN in y (it must not be read); beta 1 (COO skips its scaling) */
+static const double sp_ab[][2] = {{1.0, 0.0}, {-0.75, 2.0}, {2.5, 0.0}, {0.0, 0.5}, {1.5, 1.0}};
 #define SP_NAB (int)(sizeof sp_ab / sizeof sp_ab[0])
 
 /* one format x dtype x op on A: every alpha/beta with host arrays, then (vecs) with device
