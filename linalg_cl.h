@@ -35,7 +35,11 @@
         desc.device (or the environment variable LCL_DEVICE, which overrides it unless
         desc.ignore_env) picks OpenCL devices: "0" or "0,2" (indices as listed by `lcl info`),
         "gpu", "cpu", "all", or a case-insensitive name substring ("H200", "pthread").
-        One context may hold several devices; each has a compute and a transfer queue. Each kernel
+        One context may hold several devices; each has a compute and a transfer queue, and by
+        default its own cl_context. desc.shared_context (or LCL_SHARED_CONTEXT=1) puts the devices
+        of one platform in one cl_context: the resident split SpMV's halo and the block LU's
+        exchanges then wait on events across devices directly and stage in memory pinned for all of
+        them; each buffer is still used by one device only. Each kernel
         file (kernels/NAME.cl, embedded in kernels_embedded.h) is its own program, built per device
         and precision on first use (lcl_context_prepare builds all), so a file that fails to
         compile fails only the operations that need it. Binaries are cached on disk in
@@ -83,6 +87,8 @@
         LCL_CACHE_DIR       program binary cache directory
         LCL_OPENCL_LIBRARY  path of the OpenCL loader to open instead of the default
         LCL_BUILD_OPTIONS   kernel build options, when desc.build_options is NULL
+        LCL_SHARED_CONTEXT  1: one cl_context per platform (as desc.shared_context = 1), 0: one per
+                            device; overrides desc.shared_context when set
         Tuning runs and tests only (>>tuning): LCL_DENSE_NB (panel width of getrf/potrf),
         LCL_TUNE_GEMM=TM,TN,TK,WX,WY (portable GEMM tile), LCL_NO_TC (no tensor-core GEMM),
         LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its work-groups in the
@@ -175,8 +181,13 @@ typedef struct lcl_context_desc {
     const char *build_options;  /* appended to every kernel build (e.g. "-DLCL_WG=128") */
     lcl_log_fn log;             /* NULL = silent */
     void *log_user;
-    int ignore_env;             /* nonzero: ignore LCL_DEVICE, LCL_CACHE_DIR, LCL_BUILD_OPTIONS */
+    int ignore_env;             /* nonzero: ignore LCL_DEVICE, LCL_CACHE_DIR, LCL_BUILD_OPTIONS,
+                                   LCL_SHARED_CONTEXT */
     int num_threads;            /* OpenMP threads, 0 = the OpenMP default */
+    int shared_context;         /* nonzero: the selected devices of one OpenCL platform share one
+                                   cl_context (pinned host memory serves them all, and their queues
+                                   wait on one another's events directly); 0: one per device.
+                                   Unmeasured on GPUs, so off by default (see DEVICES) */
 } lcl_context_desc;
 
 typedef enum lcl_device_type {
@@ -598,8 +609,9 @@ LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha,
    columns (format opts.format, AUTO choosing per device) and its ghost columns (COO), once more the
    matrix's device memory. lcl_spmv_vec(A x) on partitioned x and y then moves only the halo: each
    device gathers the values others need (a kernel), they are read to pinned host memory and written
-   into the receivers' ghost areas (no peer copy between the library's one-context-per-device),
+   into the receivers' ghost areas (no peer copy: by default each device has its own cl_context),
    ordered by events, while each device multiplies its owned columns; the ghost columns follow.
+   With lcl_context_desc.shared_context the writes wait on the reads' events directly.
    lcl_spmat_describe().halo counts the values. A^T x needs host arrays.
    Otherwise (one device, CPU backends) the vector is lcl_vec_create's, on A's device. Partitioned
    vectors go with matrices of the same row cut; lcl_vec_read / lcl_vec_write move the whole vector. */
@@ -1063,6 +1075,7 @@ LCL__PRIVATE lcl_backend lcl__dense_backend(const lcl_context *ctx) {
     X(cl_context, clCreateContext, (const cl_context_properties *, cl_uint, const cl_device_id *, \
         void (CL_CALLBACK *)(const char *, const void *, size_t, void *), void *, cl_int *)) \
     X(cl_int, clReleaseContext, (cl_context)) \
+    X(cl_int, clRetainContext, (cl_context)) \
     X(cl_command_queue, clCreateCommandQueue, (cl_context, cl_device_id, cl_command_queue_properties, cl_int *)) \
     X(cl_int, clReleaseCommandQueue, (cl_command_queue)) \
     X(cl_program, clCreateProgramWithSource, (cl_context, cl_uint, const char **, const size_t *, cl_int *)) \
@@ -1594,11 +1607,13 @@ LCL__PRIVATE void lcl__device_release(lcl__device *d) {
     d->cl = NULL;
 }
 
-/* Open the selected devices: one cl_context per device (devices of different platforms cannot
-   share one), and two in-order queues each, so transfers can overlap compute. */
-LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec) {
+/* Open the selected devices: one cl_context per device, or with shared one per platform (devices
+   of different platforms cannot share one; each device holds a reference), and two in-order queues
+   each, so transfers can overlap compute. */
+LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec, int shared) {
     lcl__cldev *devs = NULL;
-    int n = 0, nsel = 0, i, *sel;
+    cl_device_id *ids = NULL;
+    int n = 0, nsel = 0, i, j, *sel;
     lcl_status st;
     cl_int e;
     st = lcl__cl_enumerate(ctx, &devs, &n);
@@ -1609,7 +1624,8 @@ LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec) {
         return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "OpenCL unavailable: %s", why);
     }
     sel = (int *)lcl__alloc(ctx, "device selection", (size_t)n, sizeof(int), &st);
-    if (!sel) { LCL_FREE(devs); return st; }
+    ids = sel ? (cl_device_id *)lcl__alloc(ctx, "device ids", (size_t)n, sizeof *ids, &st) : NULL;
+    if (!ids) { LCL_FREE(sel); LCL_FREE(devs); return st; }
     st = lcl__cl_select(ctx, devs, n, spec, sel, &nsel);
     if (st == LCL_OK) {
         ctx->dev = (lcl__device *)LCL_MALLOC((size_t)nsel * sizeof *ctx->dev);
@@ -1632,16 +1648,26 @@ LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec) {
         }
         lcl__tune_device(d, nv_cc);
         ctx->ndev = i + 1;
-        props[0] = CL_CONTEXT_PLATFORM;
-        props[1] = (cl_context_properties)d->platform;
-        props[2] = 0;
-        d->cl = LCL__CL->clCreateContext(props, 1, &d->id, NULL, NULL, &e);
-        if (!d->cl) { st = lcl__clfail(ctx, e, "clCreateContext", d->info.name); break; }
+        for (j = 0; shared && j < i && ctx->dev[j].platform != d->platform; j++) {}
+        if (shared && j < i) {      /* the context made with the platform's first device holds it */
+            d->cl = ctx->dev[j].cl;
+            if ((e = LCL__CL->clRetainContext(d->cl)) != CL_SUCCESS) { d->cl = NULL; st = lcl__clfail(ctx, e, "clRetainContext", d->info.name); break; }
+        } else {
+            cl_uint nid = 0;
+            for (j = i; j < nsel; j++)
+                if (j == i || (shared && devs[sel[j]].platform == d->platform)) ids[nid++] = devs[sel[j]].id;
+            props[0] = CL_CONTEXT_PLATFORM;
+            props[1] = (cl_context_properties)d->platform;
+            props[2] = 0;
+            d->cl = LCL__CL->clCreateContext(props, nid, ids, NULL, NULL, &e);
+            if (!d->cl) { st = lcl__clfail(ctx, e, "clCreateContext", d->info.name); break; }
+        }
         for (q = 0; q < 2 && st == LCL_OK; q++) {
             d->queue[q] = LCL__CL->clCreateCommandQueue(d->cl, d->id, 0, &e);
             if (!d->queue[q]) st = lcl__clfail(ctx, e, "clCreateCommandQueue", d->info.name);
         }
     }
+    LCL_FREE(ids);
     LCL_FREE(sel);
     LCL_FREE(devs);
     return st;
@@ -1674,6 +1700,10 @@ LCL_API lcl_status lcl_context_create(const lcl_context_desc *desc_in, lcl_conte
     }
     if (cache && cache[0] && !(ctx->cache_dir = lcl__strdup(cache))) return lcl__oom(ctx, "cache path", strlen(cache));
     if (!desc.build_options && !desc.ignore_env) desc.build_options = getenv("LCL_BUILD_OPTIONS");
+    if (!desc.ignore_env) {
+        const char *e = getenv("LCL_SHARED_CONTEXT");
+        if (e && e[0]) desc.shared_context = atoi(e) != 0;
+    }
     if (desc.build_options && !(ctx->build_options = lcl__strdup(desc.build_options)))
         return lcl__oom(ctx, "build options", strlen(desc.build_options));
     if ((int)desc.backend < 0 || (int)desc.backend > (int)LCL_BACKEND_OPENCL)
@@ -1683,7 +1713,7 @@ LCL_API lcl_status lcl_context_create(const lcl_context_desc *desc_in, lcl_conte
                          desc.backend == LCL_BACKEND_OPENMP ? " (build with -fopenmp)" : " (LINALG_CL_NO_OPENCL)");
 #ifndef LINALG_CL_NO_OPENCL
     if (desc.backend == LCL_BACKEND_OPENCL || desc.backend == LCL_BACKEND_AUTO) {
-        st = lcl__cl_open(ctx, spec);
+        st = lcl__cl_open(ctx, spec, desc.shared_context);
         if (st == LCL_OK) {
             int i;
             ctx->backend = LCL_BACKEND_OPENCL;
@@ -1805,6 +1835,33 @@ LCL__PRIVATE int lcl__kernel_file_of(const char *name) {
     return best;
 }
 
+/* Store d's binary of prog, built for d alone. A program from source belongs to every device of its
+   cl_context (several when they share one), and the binary queries answer per device, in
+   CL_PROGRAM_DEVICES' order; PoCL answers for the built device alone (one entry of each), so one
+   entry is d's. Room for every binary reported: PoCL fills NULL entries, which the standard skips. */
+LCL__PRIVATE void lcl__cache_program(lcl_context *ctx, const lcl__device *d, cl_program prog, uint64_t key) {
+    cl_device_id ids[64];
+    size_t sizes[64], ret = 0, n;
+    unsigned char *bins[64];
+    cl_uint nd = 0, k = 0, i;
+    int ok = 1;
+    if (LCL__CL->clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof nd, &nd, NULL) != CL_SUCCESS || nd < 1 || nd > 64 ||
+        LCL__CL->clGetProgramInfo(prog, CL_PROGRAM_DEVICES, nd * sizeof *ids, ids, NULL) != CL_SUCCESS ||
+        LCL__CL->clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, 0, NULL, &ret) != CL_SUCCESS)
+        return;
+    n = ret / sizeof *sizes;
+    if (n == nd) for (k = 0; k < nd && ids[k] != d->id; k++) {}
+    else if (n != 1) return;
+    memset(sizes, 0, sizeof sizes);
+    if (k == n || LCL__CL->clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, n * sizeof *sizes, sizes, NULL) != CL_SUCCESS || !sizes[k]) return;
+    memset(bins, 0, sizeof bins);
+    for (i = 0; i < n && ok; i++) ok = !sizes[i] || (bins[i] = (unsigned char *)LCL_MALLOC(sizes[i])) != NULL;
+    if (ok && LCL__CL->clGetProgramInfo(prog, CL_PROGRAM_BINARIES, n * sizeof *bins, bins, NULL) == CL_SUCCESS &&
+        lcl__cache_store(ctx, key, bins[k], sizes[k]))
+        ctx->cache.stores++;
+    for (i = 0; i < n; i++) LCL_FREE(bins[i]);
+}
+
 /* Build (or load from the cache) the program of kernel file `file` on device d for dtype, once.
    Each file is its own program, so a file that fails to compile leaves the others working. */
 LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, int file, lcl_dtype dt, lcl__program **out) {
@@ -1870,20 +1927,7 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, int f
         return st;
     }
     p->state = 1;
-    if (ctx->cache_dir) {
-        size_t bsize = 0;
-        if (LCL__CL->clGetProgramInfo(p->prog, CL_PROGRAM_BINARY_SIZES, sizeof bsize, &bsize, NULL) == CL_SUCCESS && bsize > 0) {
-            unsigned char *bin = (unsigned char *)LCL_MALLOC(bsize);
-            if (bin) {
-                unsigned char *bins[1];
-                bins[0] = bin;
-                if (LCL__CL->clGetProgramInfo(p->prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS &&
-                    lcl__cache_store(ctx, key, bin, bsize))
-                    ctx->cache.stores++;
-                LCL_FREE(bin);
-            }
-        }
-    }
+    if (ctx->cache_dir) lcl__cache_program(ctx, d, p->prog, key);
     return LCL_OK;
 }
 
@@ -6855,8 +6899,9 @@ LCL__PRIVATE void lcl__vec_cl_free(lcl_vec *v) {
    needs x_local only. A product: every part gathers what the others need into sbuf (a kernel) and
    reads it into pinned staging (CL_MEM_ALLOC_HOST_PTR, mapped once); a receiver's write of its
    ghosts waits on a user event of its own context that the read's completion callback sets (events
-   cannot cross contexts, and the library keeps one context per device), then its product runs;
-   nothing waits on the host. The staging is reused, so the next product first waits for the last
+   cannot cross contexts, and by default the library keeps one context per device) or, where the
+   two devices share a context (lcl_context_desc.shared_context), on the read itself, then its
+   product runs; nothing waits on the host. The staging is reused, so the next product first waits for the last
    one's writes (long done in a solver, whose dot products wait anyway). */
 typedef struct lcl__hpart {
     int dev;
@@ -7130,26 +7175,29 @@ LCL__PRIVATE lcl_status lcl__halo_send(lcl_context *ctx, lcl_dtype dt, lcl__hpar
     return LCL_OK;
 }
 /* receiver q's ghosts from sender p, written on q's transfer queue once p's read has completed and
-   q's compute queue has passed mk (the last product's ghost block read these ghosts) */
+   q's compute queue has passed mk (the last product's ghost block read these ghosts). One shared
+   cl_context: the write waits on the read itself; else on a user event its callback sets. */
 LCL__PRIVATE lcl_status lcl__halo_recv(lcl_context *ctx, lcl__halo *H, size_t es, int q, int p, cl_mem x, cl_event mk) {
     lcl__hpart *hq = &H->p[q], *hp = &H->p[p];
     lcl__device *d = &ctx->dev[hq->dev];
     int64_t cnt = hq->recv_off[p + 1] - hq->recv_off[p];
     cl_int e;
-    cl_event w[2], u = LCL__CL->clCreateUserEvent(d->cl, &e);
-    if (!u) return lcl__clfail(ctx, e, "clCreateUserEvent", d->info.name);
-    LCL__CL->clRetainEvent(u);          /* the callback's reference */
-    e = LCL__CL->clSetEventCallback(hp->rd, CL_COMPLETE, lcl__halo_done, u);
-    if (e != CL_SUCCESS) {
-        LCL__CL->clReleaseEvent(u);
-        LCL__CL->clReleaseEvent(u);
-        return lcl__clfail(ctx, e, "clSetEventCallback", d->info.name);
+    cl_event w[2], u = NULL;
+    if (d->cl != ctx->dev[hp->dev].cl) {
+        if (!(u = LCL__CL->clCreateUserEvent(d->cl, &e))) return lcl__clfail(ctx, e, "clCreateUserEvent", d->info.name);
+        LCL__CL->clRetainEvent(u);          /* the callback's reference */
+        e = LCL__CL->clSetEventCallback(hp->rd, CL_COMPLETE, lcl__halo_done, u);
+        if (e != CL_SUCCESS) {
+            LCL__CL->clReleaseEvent(u);
+            LCL__CL->clReleaseEvent(u);
+            return lcl__clfail(ctx, e, "clSetEventCallback", d->info.name);
+        }
     }
-    w[0] = u;
+    w[0] = u ? u : hp->rd;
     w[1] = mk;
     e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], x, CL_FALSE, (size_t)(hq->nloc + hq->recv_off[p]) * es, (size_t)cnt * es,
                                       (const char *)hp->host + (size_t)hp->send_off[q] * es, 2, w, &H->pend[H->npend]);
-    LCL__CL->clReleaseEvent(u);
+    if (u) LCL__CL->clReleaseEvent(u);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
     H->npend++;
     return LCL_OK;
@@ -7228,8 +7276,8 @@ LCL__PRIVATE int lcl__vec_pair(lcl_context *ctx, const char *fn, const lcl_vec *
                   y->nparts ? "partitioned" : "whole", ny);
         return -1;
     }
-    for (i = 0; i < nx; i++)
-        if (wx[i].dev >= ctx->ndev || wx[i].cl != ctx->dev[wx[i].dev].cl) {
+    for (i = 0; i < nx; i++)   /* dev alone: devices may share one cl_context; cl alone: contexts may hold alike devices */
+        if (wx[i].dev >= ctx->ndev || wx[i].cl != ctx->dev[wx[i].dev].cl || wy[i].cl != wx[i].cl) {
             lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the vectors were created with another context: use vectors of this context", fn);
             return -1;
         }

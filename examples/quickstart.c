@@ -13,7 +13,7 @@ static void say(void *user, lcl_log_level level, const char *msg) {
 
 int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : "../shared/matrices/west0067.mtx";
-    lcl_context_desc desc = {LCL_BACKEND_AUTO, NULL, NULL, NULL, say, NULL, 0, 0};
+    lcl_context_desc desc = {LCL_BACKEND_AUTO, NULL, NULL, NULL, say, NULL, 0, 0, 0};
     lcl_context *ctx;
     lcl_coo A;
     lcl_mm_info info;

@@ -67,7 +67,8 @@ void lt_free(void *p) {
     X(clCreateProgramWithSource) X(clCreateProgramWithBinary) X(clBuildProgram) X(clCreateKernel) \
     X(clSetKernelArg) X(clCreateBuffer) X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer) \
     X(clEnqueueNDRangeKernel) X(clFinish) X(clEnqueueReadBufferRect) X(clEnqueueWriteBufferRect) X(clEnqueueCopyBufferRect) \
-    X(clEnqueueMarkerWithWaitList) X(clWaitForEvents) X(clCreateUserEvent) X(clSetEventCallback) X(clEnqueueMapBuffer)
+    X(clEnqueueMarkerWithWaitList) X(clWaitForEvents) X(clCreateUserEvent) X(clSetEventCallback) X(clEnqueueMapBuffer) \
+    X(clRetainContext)
 #define LT__CL_ENUM(name) LT__CL_##name,
 enum { LT__CL_HOOKS(LT__CL_ENUM) LT__CL_NHOOKS };
 static struct { int armed, nth, calls; cl_int code; } lt__clh[LT__CL_NHOOKS];
@@ -154,6 +155,7 @@ static void *CL_API_CALL lt__clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl
                                                 const cl_event *w, cl_event *ev, cl_int *e) {
     LT__CL_OBJ(clEnqueueMapBuffer, lt__cl_orig.clEnqueueMapBuffer(q, m, b, f, o, n, nw, w, ev, e));
 }
+static cl_int CL_API_CALL lt__clRetainContext(cl_context c) { LT__CL_RET(clRetainContext, lt__cl_orig.clRetainContext(c)); }
 static int lt__cl_index(const char *fn) {
 #define LT__CL_NAME(name) if (!strcmp(fn, #name)) return LT__CL_##name;
     LT__CL_HOOKS(LT__CL_NAME)
@@ -315,10 +317,17 @@ int lt_matrix_list(char (*names)[LT_NAME_MAX], int cap) {
     qsort(names, (size_t)n, sizeof names[0], lt__name_cmp);
     return n;
 }
+/* LCL_SHARED_CONTEXT reaches the tests' contexts although they ignore the environment, so the
+   multi-device tests run with either kind of context */
+int lt_shared_env(void) {
+    const char *e = getenv("LCL_SHARED_CONTEXT");
+    return e && atoi(e) != 0;
+}
 lcl_context *lt_context(lcl_backend b, const char *device, const char *cache, const char *opts, int threads) {
     lcl_context_desc d;
     lcl_context *ctx = NULL;
     memset(&d, 0, sizeof d);
+    d.shared_context = lt_shared_env();
     d.backend = b;
     d.device = device;
     d.cache_dir = cache;
@@ -342,6 +351,7 @@ lcl_context *lt_ocl(const char *device) {
     d.backend = LCL_BACKEND_OPENCL;
     d.device = device;
     d.ignore_env = device != NULL;
+    d.shared_context = lt_shared_env();
     d.cache_dir = getenv("LT_CACHE");
     if (lcl_context_create(&d, &c) != LCL_OK) {
         fprintf(stderr, "  %s\n", lcl_last_error(c));

@@ -647,10 +647,15 @@ static int sp_halo_faults(void) {
         for (f = 0; f < 3; f++)
             for (nth = 1; nth <= 2; nth++) {
                 long base = lt_alloc_outstanding();
-                int st;
+                int st, calls;
                 CHECK(lt_cl_fail(fns[f], nth, -6));
                 st = sp_halo_run(ctx, &a);
+                calls = lt_cl_calls(fns[f]);
                 lt_cl_reset();
+                if (f > 0 && lt_shared_env()) {     /* one cl_context: the writes wait on the reads, no user event */
+                    CHECK_MSG(st == LCL_OK && calls == 0, "shared context: %s called %d times: %d: %s", fns[f], calls, st, lcl_last_error(ctx));
+                    continue;
+                }
                 CHECK_MSG(st == LCL_ERR_OPENCL && strstr(lcl_last_error(ctx), fns[f]), "%s #%d failing: %d: %s", fns[f], nth, st, lcl_last_error(ctx));
                 CHECK_MSG(lt_alloc_outstanding() == base, "%s #%d: %ld blocks leaked", fns[f], nth, lt_alloc_outstanding() - base);
                 lcl_clear_error(ctx);
@@ -662,6 +667,88 @@ static int sp_halo_faults(void) {
     sp_csr_free(&A);
     lcl_context_destroy(ctx);
     return lt_checks_failed != before;
+}
+
+/* With LCL_SHARED_CONTEXT=1 (one cl_context for both devices): device 0's vectors are still refused
+   where device 1's are expected, and another context's where this one's are; each device's programs
+   go to and come from the binary cache */
+static int sp_shared_checks(lcl_context *ctx) {
+    static const struct sp_case csr = {LCL_FMT_CSR, LCL_KERNEL_AUTO, "csr"};
+    lcl_csr A;
+    lcl_spmat *M1 = NULL, *MS = NULL, *M2 = NULL;
+    lcl_vec *x0 = NULL, *y0 = NULL, *x1 = NULL, *xs = NULL, *ys = NULL, *x2 = NULL;
+    lcl_context *ctx2 = lt_ocl("Portable Computing Language"), *cc;
+    lcl_cache_stats cs;
+    char dir[128], cmd[200];
+    double d = 0;
+    int bad = 0, r;
+    sp_gen(&A, 100, 100, 0);
+    if (!ctx2 || ctx2->dev[0].cl == ctx->dev[0].cl || sp_make(ctx, &A, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_AUTO, 1, &M1) != LCL_OK ||
+        lcl_vec_create(ctx, LCL_F64, 100, NULL, &x0) != LCL_OK || lcl_vec_create(ctx, LCL_F64, 100, NULL, &y0) != LCL_OK ||
+        lcl_vec_create_like(ctx, M1, NULL, &x1) != LCL_OK || sp_make(ctx, &A, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_AUTO, -1, &MS) != LCL_OK ||
+        lcl_vec_create_like(ctx, MS, NULL, &xs) != LCL_OK || lcl_vec_create_like(ctx, MS, NULL, &ys) != LCL_OK ||
+        sp_make(ctx2, &A, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_AUTO, -1, &M2) != LCL_OK || lcl_vec_create_like(ctx2, M2, NULL, &x2) != LCL_OK ||
+        x0->dev != 0 || x1->dev != 1 || xs->nparts != 2) {
+        fprintf(stderr, "  shared setup: %s\n", lcl_last_error(ctx));
+        bad++;
+        goto out;
+    }
+#define SP_ERR(call, want, text) do { lcl_status s_ = (call); if (s_ != (want) || !strstr(lcl_last_error(ctx), text)) { \
+        fprintf(stderr, "  shared: %s: %s: %s\n", #call, lcl_status_string(s_), lcl_last_error(ctx)); bad++; } lcl_clear_error(ctx); } while (0)
+    SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M1, x0, 0.0, y0), LCL_ERR_UNSUPPORTED, "live on device 0, the matrix on device 1");
+    SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M1, x1, 0.0, y0), LCL_ERR_UNSUPPORTED, "the matrix on device 1");
+    SP_ERR(lcl_vec_dot(ctx, x1, x0, &d), LCL_ERR_INVALID_ARGUMENT, "laid out differently");
+    SP_ERR(lcl_vec_axpby(ctx, 1.0, x0, 1.0, x1), LCL_ERR_INVALID_ARGUMENT, "laid out differently");
+    SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, MS, x2, 0.0, ys), LCL_ERR_INVALID_ARGUMENT, "x is partitioned otherwise");
+    SP_ERR(lcl_vec_dot(ctx, xs, x2, &d), LCL_ERR_INVALID_ARGUMENT, "another context");
+    SP_ERR(lcl_vec_axpby(ctx, 1.0, x2, 1.0, ys), LCL_ERR_INVALID_ARGUMENT, "another context");
+#undef SP_ERR
+    /* the cache: device 1 builds sparse.cl and stores it, device 0 loads it (the pthread devices
+       share a key), a new context loads both */
+    snprintf(dir, sizeof dir, "build/test-shared-cache-%d", (int)getpid());
+    for (r = 0; r < 2; r++) {
+        lcl_context_desc dd;
+        memset(&dd, 0, sizeof dd);
+        dd.backend = LCL_BACKEND_OPENCL;
+        dd.device = "Portable Computing Language";
+        dd.cache_dir = dir;
+        dd.ignore_env = 1;
+        dd.shared_context = 1;
+        cc = NULL;
+        if (lcl_context_create(&dd, &cc) != LCL_OK || cc->ndev != 2 || cc->dev[0].cl != cc->dev[1].cl) { bad++; lcl_context_destroy(cc); break; }
+        bad += sp_check(cc, &A, &csr, LCL_F32, 1, 0, LCL_NO_TRANS) + sp_check(cc, &A, &csr, LCL_F32, 0, 0, LCL_NO_TRANS);
+        lcl_context_cache_stats(cc, &cs);
+        fprintf(stderr, "  shared context, cache run %d: %d stored, %d hits, %d misses, %d rejected\n", r, cs.stores, cs.hits, cs.misses, cs.rejected);
+        if (cs.rejected || (r == 0 && (cs.stores < 1 || cs.stores != cs.misses || cs.hits < 1)) || (r == 1 && (cs.misses || cs.hits < 2))) bad++;
+        lcl_context_destroy(cc);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "  (could not remove %s)\n", dir);
+    /* the second device's reference to the shared cl_context, or the context itself, failing */
+    for (r = 0; r < 2; r++) {
+        const char *fn = r ? "clCreateContext" : "clRetainContext";
+        long base = lt_alloc_outstanding();
+        lcl_context_desc dd;
+        lcl_status st;
+        memset(&dd, 0, sizeof dd);
+        dd.backend = LCL_BACKEND_OPENCL;
+        dd.device = "Portable Computing Language";
+        dd.ignore_env = 1;
+        dd.shared_context = 1;
+        cc = NULL;
+        if (!lt_cl_fail(fn, 1, -6)) { bad++; continue; }
+        st = lcl_context_create(&dd, &cc);
+        lt_cl_reset();
+        if (st != LCL_ERR_OPENCL || !strstr(lcl_last_error(cc), fn)) { fprintf(stderr, "  %s failing: %s: %s\n", fn, lcl_status_string(st), lcl_last_error(cc)); bad++; }
+        lcl_context_destroy(cc);
+        if (lt_alloc_outstanding() != base) { fprintf(stderr, "  %s failing: %ld blocks leaked\n", fn, lt_alloc_outstanding() - base); bad++; }
+    }
+out:
+    lcl_vec_free(x0); lcl_vec_free(y0); lcl_vec_free(x1); lcl_vec_free(xs); lcl_vec_free(ys); lcl_vec_free(x2);
+    lcl_spmat_free(M1); lcl_spmat_free(MS); lcl_spmat_free(M2);
+    lcl_context_destroy(ctx2);
+    sp_csr_free(&A);
+    return bad;
 }
 
 /* child (POCL_DEVICES="pthread pthread"): the resident split (lcl_vec_create_like): every format
@@ -678,6 +765,11 @@ static int lt_child_halo(void) {
     static const struct sp_shape shapes[] = {{1024, 1024, -1}, {1000, 1000, 0}, {61, 61, 4}, {1, 1, 1}, {2, 2, 0}, {17, 17, 0}, {17, 17, 4}};
     int bad = 0, s, c, t;
     if (!sp_two_devices(ctx)) return 1;
+    if ((ctx->dev[0].cl == ctx->dev[1].cl) != lt_shared_env()) {
+        fprintf(stderr, "  LCL_SHARED_CONTEXT=%d, but the devices %s a cl_context\n", lt_shared_env(), lt_shared_env() ? "do not share" : "share");
+        bad++;
+    }
+    if (lt_shared_env()) bad += sp_shared_checks(ctx);
     for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
         lcl_csr A;
         if (shapes[s].kind < 0) sp_poisson(&A, 32);
@@ -810,6 +902,20 @@ static void test_spmv_opencl_two_devices(void) {
     CHECK_MSG(rc != -1 && WEXITSTATUS(rc) == 0, "two-device child failed (%d)", rc);
 }
 
+/* both two-device children with one cl_context for the two devices (lcl_context_desc.shared_context) */
+static void test_spmv_opencl_shared(void) {
+    static const char *const kids[] = {"spmvhalo", "spmv2dev"};
+    char cmd[1200];
+    int rc, n = 0, k;
+    lcl_list_devices(NULL, NULL, 0, &n);
+    if (!n) { lt_skip("no OpenCL device"); return; }
+    for (k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "LCL_SHARED_CONTEXT=1 POCL_DEVICES='pthread pthread' '%s' --child %s", lt_self, kids[k]);
+        rc = system(cmd);
+        CHECK_MSG(rc != -1 && WEXITSTATUS(rc) == 0, "%s child with a shared context failed (%d)", kids[k], rc);
+    }
+}
+
 void lt_suite_spmv_opencl(void) {
     LT_RUN(test_spmv_opencl_formats);
     LT_RUN(test_spmv_opencl_kernels);
@@ -818,6 +924,7 @@ void lt_suite_spmv_opencl(void) {
     LT_RUN(test_spmv_opencl_faults);
     LT_RUN(test_spmv_opencl_two_devices);
     LT_RUN(test_spmv_opencl_resident);
+    LT_RUN(test_spmv_opencl_shared);
 }
 #else
 static int lt_child_spmv(const char *name) { (void)name; return 0; }
