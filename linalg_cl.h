@@ -37,9 +37,10 @@
         "gpu", "cpu", "all", or a case-insensitive name substring ("H200", "pthread").
         One context may hold several devices; each has a compute and a transfer queue, and by
         default its own cl_context. desc.shared_context (or LCL_SHARED_CONTEXT=1) puts the devices
-        of one platform in one cl_context: the resident split SpMV's halo and the block LU's
-        exchanges then wait on events across devices directly and stage in memory pinned for all of
-        them; each buffer is still used by one device only. Each kernel
+        of one platform in one cl_context (off by default: not yet measured on GPUs): the resident
+        split SpMV's halo then waits on events across devices directly, and it and the block LU
+        exchange through host memory pinned for every device; each buffer is still used by one
+        device only (a copy between devices' buffers would be slow). Each kernel
         file (kernels/NAME.cl, embedded in kernels_embedded.h) is its own program, built per device
         and precision on first use (lcl_context_prepare builds all), so a file that fails to
         compile fails only the operations that need it. Binaries are cached on disk in
@@ -4157,7 +4158,8 @@ done:
 #ifndef LINALG_CL_NO_OPENCL
 /* lcl_getrf / lcl_potrf of host arrays over every device of the context (opts.device = -1).
    Column blocks of width nb go round-robin (block j to device j % D); a device holds its columns,
-   all n rows, row-major. The devices of one lcl_context have separate cl_contexts, so whatever
+   all n rows, row-major. The devices of one lcl_context have separate cl_contexts (or share one,
+   shared_context, and still never each other's buffers), so whatever
    they share passes through the host: the LU panel is factored on the host (lcl__host_rgetf, as
    the host-panel path does) and sent to every device with columns to its right; Cholesky's
    diagonal block is factored on the host and L21 by the block's owner, then sent the same way.
@@ -6828,6 +6830,8 @@ LCL__PRIVATE lcl_status lcl__spmv_cl_vec(lcl_context *ctx, double alpha, lcl_spm
     P = &A->part[0];
     if (x->dev != P->dev || y->dev != P->dev)
         return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "lcl_spmv_vec: the vectors live on device %d, the matrix on device %d", x->dev, P->dev);
+    if (P->dev >= ctx->ndev || x->cl != ctx->dev[P->dev].cl || y->cl != x->cl)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: the vectors were created with another context: use vectors of this context");
     return lcl__sp_run_buf(ctx, A, x->buf, y->buf, alpha, beta);
 }
 /* y = alpha*A*x + beta*y, A on one device (one part), x and y its buffers; queued on its compute queue */
@@ -12066,7 +12070,9 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
    again when needed; a level whose working set is larger runs in chunks of columns. */
 #define LCL__BKLU_ARENAS 4
 #ifndef LCL__BKLU_XPIN  /* benchmarks: 1 = exchanges read back into pinned memory of the producer's context and
-                           written through a pinned ring of the consumer's (slower on two H200s: BENCHMARKS.md) */
+                           written through a pinned ring of the consumer's (slower on two H200s: BENCHMARKS.md).
+                           Devices in one shared cl_context always exchange through the producer's pinned
+                           area, which is pinned for the consumer too: written from directly, no ring */
 #define LCL__BKLU_XPIN 0
 #endif
 #ifndef LCL__BKLU_DEVTHREADS    /* benchmarks: 1 = a host thread per device with the ring too */
@@ -12141,6 +12147,7 @@ struct lcl__bklu_cl {
     int32_t *hperm;             /* n * m: pivots as permutations (host copy) */
     int64_t *xoff;              /* n: offset of column k's pivot and L blocks in its owner's exchange area, -1 */
     unsigned char *inx;         /* n: those are there (read back after k's level) */
+    int shared;                 /* the devices share one cl_context: exchange areas are pinned for all */
 };
 /* pinned host memory of bytes for device v's transfers, mapped; 0 (nothing held) when the
    device cannot give it: the caller then uses pageable memory */
@@ -13123,6 +13130,8 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         maxframes = LCL__MAX(maxframes, v->nframes);
     }
     D->resident = resident;
+    for (i = 1; i < nd && ctx->dev[i].cl == ctx->dev[0].cl; i++) {}
+    D->shared = nd > 1 && i == nd;
     /* each device's scratch, its ring for A's blocks (resident), its exchange area (resident, for
        the columns other devices use: at most 8 GB of pinned memory a device, else pageable) */
     if (!LCL__BA(D->xoff, n, int64_t) || !LCL__BA(D->inx, n, unsigned char)) goto out;
@@ -13152,9 +13161,9 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             for (k = 0; k < n; k++)
                 if (D->owner[k] != i && needx[k]) ib += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
             v->insz = LCL__MAX(fb, LCL__MIN(ib, (size_t)256 << 20));
-            if (LCL__BKLU_XPIN && ib && !lcl__bklu_pinned(v, v->insz, &v->inb, &v->inp)) v->insz = 0;
+            if (LCL__BKLU_XPIN && !D->shared && ib && !lcl__bklu_pinned(v, v->insz, &v->inb, &v->inp)) v->insz = 0;
         }
-        if (LCL__BKLU_XPIN && xbytes && xbytes <= ((size_t)8 << 30) && lcl__bklu_pinned(v, xbytes, &v->xbuf, &v->xptr)) {
+        if ((LCL__BKLU_XPIN || D->shared) && xbytes && xbytes <= ((size_t)8 << 30) && lcl__bklu_pinned(v, xbytes, &v->xbuf, &v->xptr)) {
             size_t off = 0;
             for (k = 0; k < n; k++)
                 if (D->owner[k] == i && needx[k]) D->xoff[k] = (int64_t)off, off += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;

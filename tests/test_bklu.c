@@ -1521,6 +1521,35 @@ int lt_child_bklu(const char *name) {
     bt_ocl_memory(ocl, ser, &o);
     o.schedule = LCL_BKLU_AFFINITY;
     bt_ocl_errors(ocl, ser, &o);
+    {   /* white box: a split factorization's exchanges pass through the producers' pinned areas
+           exactly when the devices share a cl_context (LCL_SHARED_CONTEXT=1) */
+        bt_case c;
+        lcl_csr J;
+        lcl_bklu_symbolic *S = NULL;
+        lcl_bklu_numeric *N = NULL;
+        lcl_bklu_info info;
+        int64_t k, nx = 0;
+        int shared = ocl->dev[0].cl == ocl->dev[1].cl;
+        bt_Jrand(&J, 40, 0.08);
+        bt_make(&c, &J, 4, BT_KRON, LCL_F32, 1);
+        memset(&o, 0, sizeof o);
+        memset(&info, 0, sizeof info);
+        CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, &o, &S, NULL));
+        if (S) CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &N, &info));
+        if (N && N->cl) for (k = 0; k < c.A.n; k++) nx += N->cl->inx[k];
+        CHECK_MSG(shared == lt_shared_env() && N && N->cl && N->cl->resident && info.devices == 2 && N->cl->shared == shared &&
+                  (shared ? nx > 0 && (N->cl->dv[0].xptr || N->cl->dv[1].xptr) : nx == 0 && !N->cl->dv[0].xptr && !N->cl->dv[1].xptr) &&
+                  !N->cl->dv[0].inp && !N->cl->dv[1].inp,
+                  "exchange: LCL_SHARED_CONTEXT=%d, shared %d, %d device(s), %lld columns through pinned areas", lt_shared_env(), shared,
+                  info.devices, (long long)nx);
+        fprintf(stderr, "  %s cl_context: %lld of %lld columns exchanged through pinned areas\n", shared ? "one shared" : "a", (long long)nx,
+                (long long)c.A.n);
+        if (N) bt_check(ocl, &c, &o, 3, shared ? "OpenCL, shared context" : "OpenCL, two contexts");
+        bt_cross(ser, ocl, &c, &o, bt_xtol(LCL_F32), "OpenCL exchange");
+        lcl_bklu_numeric_free(N);
+        lcl_bklu_symbolic_free(S);
+        bt_free(&c);
+    }
     if (bt_fp64(ocl)) {
         bt_case c;
         lcl_csr J;
@@ -1536,6 +1565,17 @@ int lt_child_bklu(const char *name) {
     lcl_context_destroy(ocl);
     CHECK_MSG(lt_alloc_outstanding() == 0, "%ld library blocks not freed", lt_alloc_outstanding());
     return lt_checks_failed ? 1 : 0;
+}
+/* the same child with one cl_context for both devices (lcl_context_desc.shared_context) */
+static void test_bklu_opencl_shared(void) {
+    char cmd[1200];
+    int rc, n = 0;
+    lcl_list_devices(NULL, NULL, 0, &n);
+    if (!n) { lt_skip("no OpenCL device"); return; }
+    snprintf(cmd, sizeof cmd, "LCL_SHARED_CONTEXT=1 POCL_DEVICES='pthread pthread' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" "
+             "'%s' --child bklu2dev", lt_self);
+    rc = system(cmd);
+    CHECK_MSG(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "the two-device child with a shared context failed (%d)", rc);
 }
 static void test_bklu_opencl_two_devices(void) {
     char cmd[1200];
@@ -1565,5 +1605,6 @@ void lt_suite_bklu(void) {
     LT_RUN(test_bklu_openmp);
     LT_RUN(test_bklu_opencl);
     LT_RUN(test_bklu_opencl_two_devices);
+    LT_RUN(test_bklu_opencl_shared);
 }
 #endif

@@ -676,7 +676,8 @@ static int sp_shared_checks(lcl_context *ctx) {
     static const struct sp_case csr = {LCL_FMT_CSR, LCL_KERNEL_AUTO, "csr"};
     lcl_csr A;
     lcl_spmat *M1 = NULL, *MS = NULL, *M2 = NULL;
-    lcl_vec *x0 = NULL, *y0 = NULL, *x1 = NULL, *xs = NULL, *ys = NULL, *x2 = NULL;
+    lcl_vec *x0 = NULL, *y0 = NULL, *x1 = NULL, *xs = NULL, *ys = NULL, *x2 = NULL, *w2 = NULL;
+    lcl_spmat *M0 = NULL;
     lcl_context *ctx2 = lt_ocl("Portable Computing Language"), *cc;
     lcl_cache_stats cs;
     char dir[128], cmd[200];
@@ -688,6 +689,7 @@ static int sp_shared_checks(lcl_context *ctx) {
         lcl_vec_create_like(ctx, M1, NULL, &x1) != LCL_OK || sp_make(ctx, &A, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_AUTO, -1, &MS) != LCL_OK ||
         lcl_vec_create_like(ctx, MS, NULL, &xs) != LCL_OK || lcl_vec_create_like(ctx, MS, NULL, &ys) != LCL_OK ||
         sp_make(ctx2, &A, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_AUTO, -1, &M2) != LCL_OK || lcl_vec_create_like(ctx2, M2, NULL, &x2) != LCL_OK ||
+        sp_make(ctx, &A, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_AUTO, 0, &M0) != LCL_OK || lcl_vec_create(ctx2, LCL_F64, 100, NULL, &w2) != LCL_OK ||
         x0->dev != 0 || x1->dev != 1 || xs->nparts != 2) {
         fprintf(stderr, "  shared setup: %s\n", lcl_last_error(ctx));
         bad++;
@@ -702,20 +704,19 @@ static int sp_shared_checks(lcl_context *ctx) {
     SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, MS, x2, 0.0, ys), LCL_ERR_INVALID_ARGUMENT, "x is partitioned otherwise");
     SP_ERR(lcl_vec_dot(ctx, xs, x2, &d), LCL_ERR_INVALID_ARGUMENT, "another context");
     SP_ERR(lcl_vec_axpby(ctx, 1.0, x2, 1.0, ys), LCL_ERR_INVALID_ARGUMENT, "another context");
+    SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M0, w2, 0.0, x0), LCL_ERR_INVALID_ARGUMENT, "another context");
+    SP_ERR(lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M0, x0, 0.0, w2), LCL_ERR_INVALID_ARGUMENT, "another context");
+    if (lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, M0, x0, 0.0, y0) != LCL_OK) { fprintf(stderr, "  shared: device 0's product: %s\n", lcl_last_error(ctx)); bad++; }
 #undef SP_ERR
     /* the cache: device 1 builds sparse.cl and stores it, device 0 loads it (the pthread devices
        share a key), a new context loads both */
     snprintf(dir, sizeof dir, "build/test-shared-cache-%d", (int)getpid());
     for (r = 0; r < 2; r++) {
-        lcl_context_desc dd;
-        memset(&dd, 0, sizeof dd);
-        dd.backend = LCL_BACKEND_OPENCL;
-        dd.device = "Portable Computing Language";
-        dd.cache_dir = dir;
-        dd.ignore_env = 1;
-        dd.shared_context = 1;
-        cc = NULL;
-        if (lcl_context_create(&dd, &cc) != LCL_OK || cc->ndev != 2 || cc->dev[0].cl != cc->dev[1].cl) { bad++; lcl_context_destroy(cc); break; }
+        if (!(cc = lt_context(LCL_BACKEND_OPENCL, "Portable Computing Language", dir, NULL, 0)) || cc->ndev != 2 || cc->dev[0].cl != cc->dev[1].cl) {
+            bad++;
+            lcl_context_destroy(cc);
+            break;
+        }
         bad += sp_check(cc, &A, &csr, LCL_F32, 1, 0, LCL_NO_TRANS) + sp_check(cc, &A, &csr, LCL_F32, 0, 0, LCL_NO_TRANS);
         lcl_context_cache_stats(cc, &cs);
         fprintf(stderr, "  shared context, cache run %d: %d stored, %d hits, %d misses, %d rejected\n", r, cs.stores, cs.hits, cs.misses, cs.rejected);
@@ -728,13 +729,8 @@ static int sp_shared_checks(lcl_context *ctx) {
     for (r = 0; r < 2; r++) {
         const char *fn = r ? "clCreateContext" : "clRetainContext";
         long base = lt_alloc_outstanding();
-        lcl_context_desc dd;
+        lcl_context_desc dd = {LCL_BACKEND_OPENCL, "Portable Computing Language", NULL, NULL, NULL, NULL, 1, 0, 1};
         lcl_status st;
-        memset(&dd, 0, sizeof dd);
-        dd.backend = LCL_BACKEND_OPENCL;
-        dd.device = "Portable Computing Language";
-        dd.ignore_env = 1;
-        dd.shared_context = 1;
         cc = NULL;
         if (!lt_cl_fail(fn, 1, -6)) { bad++; continue; }
         st = lcl_context_create(&dd, &cc);
@@ -744,8 +740,8 @@ static int sp_shared_checks(lcl_context *ctx) {
         if (lt_alloc_outstanding() != base) { fprintf(stderr, "  %s failing: %ld blocks leaked\n", fn, lt_alloc_outstanding() - base); bad++; }
     }
 out:
-    lcl_vec_free(x0); lcl_vec_free(y0); lcl_vec_free(x1); lcl_vec_free(xs); lcl_vec_free(ys); lcl_vec_free(x2);
-    lcl_spmat_free(M1); lcl_spmat_free(MS); lcl_spmat_free(M2);
+    lcl_vec_free(x0); lcl_vec_free(y0); lcl_vec_free(x1); lcl_vec_free(xs); lcl_vec_free(ys); lcl_vec_free(x2); lcl_vec_free(w2);
+    lcl_spmat_free(M1); lcl_spmat_free(MS); lcl_spmat_free(M2); lcl_spmat_free(M0);
     lcl_context_destroy(ctx2);
     sp_csr_free(&A);
     return bad;
