@@ -315,6 +315,54 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "            for (r = 0; r < TT; r++)\n"
     "                if (I + r < m) X[(long)(I + r) * m + j] = zero ? 0 : acc[r];\n"
     "    }\n"
+    "}\n"
+    "\n"
+    "/* The block solve on the device (lcl_bklu_solve when one device holds every factor). W holds nr"
+    "hs\n"
+    "   vectors of ld entries, block row k at k * m; T is m x nrhs scratch. One work-item per row and"
+    "\n"
+    "   right-hand side: the blocks are read once, the vectors stay in cache.\n"
+    "   sv_diag: T = D (P_k w_k) for frame fd (L_kk^-1 with the pivots, or U_kk^-1 without them) */\n"
+    "__kernel void SFX(lcl_bklu_sv_diag)(ARENAS, const int fd, const int k, const int usep, __global "
+    "const int *perm, __global const real *W,\n"
+    "                                    const long ld, const int nrhs, __global real *T) {\n"
+    "    const int i = get_global_id(0), c = get_global_id(1);\n"
+    "    if (i < m && c < nrhs) {\n"
+    "        __global const real *D = FRAME(fd) + (long)i * m;\n"
+    "        __global const real *w = W + c * ld + (long)k * m;\n"
+    "        __global const int *p = perm + (long)k * m;\n"
+    "        real s = 0;\n"
+    "        int j;\n"
+    "        if (usep) for (j = 0; j < m; j++) s = fma(D[j], w[p[j]], s);\n"
+    "        else for (j = 0; j < m; j++) s = fma(D[j], w[j], s);\n"
+    "        T[(long)c * m + i] = s;\n"
+    "    }\n"
+    "}\n"
+    "/* item t of list (frame, row block r) from lo: w_r -= B x, x being T (fromw 0) or block k of W"
+    "\n"
+    "   (fromw 1); B is frame f, or block -1 - f of F (the off-diagonal blocks of the block triangula"
+    "r\n"
+    "   form) when f < 0; f == SV_COPY: w_r = T */\n"
+    "#define SV_COPY (-2147483647 - 1)\n"
+    "__kernel void SFX(lcl_bklu_sv_upd)(ARENAS, __global const int *list, const int lo, __global cons"
+    "t real *F, __global real *W,\n"
+    "                                   const long ld, const int nrhs, __global const real *T, const "
+    "int fromw, const int k) {\n"
+    "    const int i = get_global_id(0), c = get_global_id(1), t = get_global_id(2);\n",
+    "    if (i < m && c < nrhs) {\n"
+    "        const int f = list[lo + 2 * t], r = list[lo + 2 * t + 1];\n"
+    "        __global real *w = W + c * ld + (long)r * m;\n"
+    "        __global const real *x = fromw ? W + c * ld + (long)k * m : T + (long)c * m;\n"
+    "        if (f == SV_COPY) w[i] = T[(long)c * m + i];\n"
+    "        else {\n"
+    "            __global const real *B = (f >= 0 ? FRAME(f) : F + (long)(-1 - f) * m * m) + (long)i "
+    "* m;\n"
+    "            real s = 0;\n"
+    "            int j;\n"
+    "            for (j = 0; j < m; j++) s = fma(B[j], x[j], s);\n"
+    "            w[i] -= s;\n"
+    "        }\n"
+    "    }\n"
     "}\n",
     0
 };
@@ -1981,7 +2029,7 @@ static const char *const lcl__kernel_sparse_cl[] = {
 /* a file's kernels are those whose names start with one of `kernels` */
 typedef struct lcl__kernel_file { const char *name; const char *const *chunks; const char *kernels; } lcl__kernel_file;
 static const lcl__kernel_file lcl__kernel_files[] = {
-    { "bklu.cl", lcl__kernel_bklu_cl, "lcl_bklu_gemm lcl_bklu_zero lcl_bklu_scale lcl_bklu_permcopy lcl_bklu_lu lcl_bklu_trtri" },
+    { "bklu.cl", lcl__kernel_bklu_cl, "lcl_bklu_gemm lcl_bklu_zero lcl_bklu_scale lcl_bklu_permcopy lcl_bklu_lu lcl_bklu_trtri lcl_bklu_sv_diag lcl_bklu_sv_upd" },
     { "blas1.cl", lcl__kernel_blas1_cl, "lcl_axpy_f lcl_axpy_d lcl_axpby lcl_dot lcl_gather" },
     { "dense.cl", lcl__kernel_dense_cl, "lcl_gemm lcl_gemm_tc_d lcl_gemm_tc64_d lcl_bklu_gemm_tc_d lcl_laswp lcl_transpose lcl_nonfinite lcl_panel_step lcl_panel_grid lcl_trtri_lower lcl_trsm_llu lcl_trsm_rlt lcl_potf2_local lcl_potrf_step_d lcl_potf2_local lcl_trsm_left" },
     { "klu.cl", lcl__kernel_klu_cl, "lcl_klu_gather lcl_klu_perm_in lcl_klu_perm_out lcl_klu_solve_level lcl_klu_solve_level_vec lcl_klu_solve_run lcl_klu_refactor_level" },

@@ -454,11 +454,12 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
    columns split among them (opts.schedule) and batched per device (one launch per step of all its
    columns), A's blocks of the next level written while a level computes (through pinned memory,
    copied by the context's threads; with a host thread per device when there is none). The factors stay on the
-   devices when they fit (the first solve then fetches them); otherwise each column is read back
+   devices when they fit; otherwise each column is read back
    after its level and its L blocks dropped after their last use on that device (zero-column
    transfer), resident ones replaced by Belady's rule when even that does not fit, and a column
    whose dependencies do not fit together takes them one at a time; opts.mem_limit caps the device
-   memory used. Solves run on the host. Errors: block-size or pattern mismatch
+   memory used. Solves run on the device when one device holds every factor (they stay there),
+   else on the host, which fetches the factors from the devices once. Errors: block-size or pattern mismatch
    LCL_ERR_DIMENSION / LCL_ERR_INVALID_ARGUMENT; NaN or Inf LCL_ERR_NAN; a singular pivot block
    LCL_ERR_SINGULAR with info.singular_col (block column of A), info.singular_row (block row of A
    pivotal there) and info.singular_index (0-based row inside the block); too little device memory
@@ -11369,6 +11370,10 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D);
 LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, const lcl_bmat *A,
                                   lcl_bklu_info *info, lcl_status *st);
 LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N);
+/* the block solve on the device that holds every factor (W: the permuted, scaled right-hand sides,
+   nm x nrhs); *done 0 when the host must solve (factors elsewhere, or the device could not start) */
+LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, int64_t nrhs, void *W,
+                                           int *done);
 
 LCL__PRIVATE uint64_t lcl__bklu_hash(const lcl_bmat *A) {
     uint64_t h = (uint64_t)A->n * 0x9E3779B97F4A7C15u ^ (uint64_t)A->m * 0xBF58476D1CE4E5B9u ^ (uint64_t)A->by_row;
@@ -11946,6 +11951,7 @@ LCL_API lcl_status lcl_bklu_refactor(lcl_context *ctx, const lcl_bklu_symbolic *
 LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, int64_t nrhs,
                                   void *B, int64_t ldb) {
     const char *fn = "lcl_bklu_solve";
+    int dev = 0;
     const lcl__dops *op;
     const lcl_klu_numeric *kn;
     const lcl__ws *ws;
@@ -11962,8 +11968,6 @@ LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, 
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: nrhs %lld, B %s, ldb %lld (needs >= %lld)", fn, (long long)nrhs, B ? "set" : "NULL",
                          (long long)ldb, (long long)nm);
     if (nrhs == 0) return LCL_OK;
-    /* factors left on the devices: the host's copy, once (the object is their cache) */
-    if ((st = lcl__bklu_cl_fetch(ctx, (lcl_bklu_numeric *)N)) != LCL_OK) return st;
     op = lcl__dops_for(N->dtype);
     es = op->es;
     bs = (size_t)N->mm * es;
@@ -11981,8 +11985,14 @@ LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, 
                 else ((double *)W)[dst] = ((const double *)B)[src] * sc;
             }
         }
+    /* factors left on the devices: solved there when one device holds them all, else the host's
+       copy, fetched once (the object is their cache) */
+    if ((st = lcl__bklu_cl_solve(ctx, S, N, nrhs, W, &dev)) != LCL_OK || (!dev && (st = lcl__bklu_cl_fetch(ctx, (lcl_bklu_numeric *)N)) != LCL_OK)) {
+        LCL_FREE(W);
+        return st;
+    }
 #define LCL__BW(k) (W + (size_t)(k) * (size_t)m * es)
-    for (b = S->ks->nblocks - 1; b >= 0; b--) {
+    for (b = dev ? -1 : S->ks->nblocks - 1; b >= 0; b--) {
         int64_t k0 = S->ks->R[b], k1 = S->ks->R[b + 1];
         for (k = k0; k < k1; k++) {     /* forward: w_k = L_kk^-1 P_k w_k, then into the rows below */
             int64_t d = N->colp[k] + N->ucnt[k];
@@ -12053,6 +12063,12 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
     (void)ctx; (void)N;
     return LCL_OK;
 }
+LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, int64_t nrhs, void *W,
+                                           int *done) {
+    (void)ctx; (void)S; (void)N; (void)nrhs; (void)W;
+    *done = 0;
+    return LCL_OK;
+}
 #else
 /* >>bklu-opencl ---------------------------------------------------------------------------------- */
 /* The block LU on the context's devices (kernels/bklu.cl). Each device holds M x M frames in up to
@@ -12063,7 +12079,8 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
    L block of j, the pivot LU, the inverses of L_kk and U_kk, L(i,k) = X_i U_kk^-1 by GEMM). A
    host sync ends each level: columns another device needs are read back then, and written to
    that device before its first use. Resident mode (all slots fit the frames): nothing else
-   moves, and the host's copy of the factors is fetched by the first solve. Otherwise every column
+   moves: a solve runs on that device (lcl__bklu_cl_solve), or, with the factors on several, fetches
+   the host's copy once. Otherwise every column
    is read back after its level; its U and pivot frames are freed then, and its L frames after
    their last use on that device (zero-column-transfer eviction); when frames still run out,
    resident L parts are dropped by Belady's rule (the one used again farthest ahead) and written
@@ -12570,6 +12587,127 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
     }
     for (k = 0; k < N->n; k++) D->onhost[k] = 1;
     D->stale = 0;
+    return st;
+}
+
+/* The block solve on the device when it holds every factor (one device did them all, nothing
+   evicted): W up; per
+   block column two launches forward (T = L_kk^-1 P w_k, then w_k = T and the column's L blocks into
+   the rows below) and two back (U_kk^-1, the U blocks into the rows above); after each block of the
+   block triangular form, its off-diagonal blocks (F, uploaded per solve: the refactor changes them);
+   W down. Reading 10 GB of factors back to solve on the host took 16-22 s (M = 512, one H200).
+   The host solves instead (*done 0) when a factor is elsewhere or a buffer cannot be had. */
+#define LCL__SV_COPY (-2147483647 - 1)
+LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, int64_t nrhs, void *W,
+                                           int *done) {
+    lcl__bklu_cl *D = N->cl;
+    lcl__bklu_dev *v;
+    lcl__device *d;
+    lcl_status st = LCL_OK;
+    const char *kdn = N->dtype == LCL_F32 ? "lcl_bklu_sv_diag_f" : "lcl_bklu_sv_diag_d";
+    const char *kun = N->dtype == LCL_F32 ? "lcl_bklu_sv_upd_f" : "lcl_bklu_sv_upd_d";
+    int64_t n = N->n, m = N->m, nm = n * m, nslot, nf, k, s, f, b, at = 0, *lp = NULL;
+    size_t es = lcl__dsize(N->dtype), wb = (size_t)nm * (size_t)nrhs * es, fbs = (size_t)m * (size_t)m * es, wg, g[3], l[3];
+    int32_t *list = NULL;
+    cl_mem wbuf = NULL, tbuf = NULL, lbuf = NULL, fbuf = NULL;
+    cl_kernel kd = NULL, ku = NULL;
+    cl_long ld = (cl_long)nm;
+    cl_int e = CL_SUCCESS;
+    int mi = (int)m, nr = (int)nrhs, zero = 0, one = 1, usep = !N->nopivot, fpa;
+    *done = 0;
+    if (!D || !D->stale || n < 1 || nrhs > INT_MAX) return LCL_OK;
+    for (k = 1; k < n; k++) if (D->owner[k] != D->owner[0]) return LCL_OK;
+    v = &D->dv[D->owner[0]];
+    d = v->d;
+    fpa = v->fpa;
+    nslot = N->colp[n];
+    nf = N->fp ? N->fp[n] : 0;
+    for (s = 0; s < nslot; s++) if (v->fslot[s] < 0) return LCL_OK;
+    for (k = 0; k < 2 * n; k++) if (v->finv[k] < 0) return LCL_OK;
+    if (2 * (nslot + 2 * n + nf) > INT_MAX || wb > d->info.max_alloc || (size_t)LCL__MAX(nf, 1) * fbs > d->info.max_alloc) return LCL_OK;
+    list = (int32_t *)LCL_MALLOC((size_t)(2 * (nslot + 2 * n + nf) + 2) * sizeof(int32_t));
+    lp = (int64_t *)LCL_MALLOC((size_t)(3 * n + 1) * sizeof(int64_t));
+    if (!list || !lp) {
+        st = lcl__oom(ctx, "block LU solve lists", (size_t)(2 * (nslot + 2 * n + nf) + 2) * sizeof(int32_t));
+        goto host;
+    }
+    for (k = 0; k < n; k++) {
+        int64_t dg = N->colp[k] + N->ucnt[k];
+        lp[3 * k] = at;                 /* forward: the copy, then the L blocks */
+        list[at++] = LCL__SV_COPY; list[at++] = (int32_t)k;
+        for (s = dg + 1; s < N->colp[k + 1]; s++) { list[at++] = v->fslot[s]; list[at++] = N->slotrow[s]; }
+        lp[3 * k + 1] = at;             /* back: the copy, then the U blocks */
+        list[at++] = LCL__SV_COPY; list[at++] = (int32_t)k;
+        for (s = N->colp[k]; s < dg; s++) { list[at++] = v->fslot[s]; list[at++] = N->slotrow[s]; }
+        lp[3 * k + 2] = at;             /* the off-diagonal blocks of the block triangular form */
+        for (f = N->fp ? N->fp[k] : 0; f < (N->fp ? N->fp[k + 1] : 0); f++) { list[at++] = (int32_t)(-1 - f); list[at++] = N->fi[f]; }
+    }
+    lp[3 * n] = at;
+    if ((st = lcl__kernel(ctx, d, N->dtype, kdn, &kd)) != LCL_OK || (st = lcl__kernel(ctx, d, N->dtype, kun, &ku)) != LCL_OK) goto host;
+#define LCL__SVBUF(b, bytes) ((b) = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_WRITE, (bytes), NULL, &e)) != NULL
+    if (!(LCL__SVBUF(wbuf, wb) && LCL__SVBUF(tbuf, (size_t)m * (size_t)nrhs * es) && LCL__SVBUF(lbuf, (size_t)LCL__MAX(at, 1) * sizeof(int32_t)) &&
+          LCL__SVBUF(fbuf, (size_t)LCL__MAX(nf, 1) * fbs)))
+        goto host;
+#undef LCL__SVBUF
+    *done = 1;      /* from here on, a failure is the solve's */
+    e = LCL__CL->clFinish(d->queue[1]);
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], wbuf, CL_TRUE, 0, wb, W, 0, NULL, NULL);
+    if (e == CL_SUCCESS && at) e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], lbuf, CL_TRUE, 0, (size_t)at * sizeof(int32_t), list, 0, NULL, NULL);
+    if (e == CL_SUCCESS && nf) e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], fbuf, CL_TRUE, 0, (size_t)nf * fbs, N->F, 0, NULL, NULL);
+    if (e == CL_SUCCESS)
+        e = lcl__argv(kd, 6, LCL__A(v->arena[0]), LCL__A(v->arena[1]), LCL__A(v->arena[2]), LCL__A(v->arena[3]), LCL__A(fpa), LCL__A(mi));
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 9, sizeof(cl_mem), &v->perm);
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 10, sizeof(cl_mem), &wbuf);
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 11, sizeof ld, &ld);
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 12, sizeof nr, &nr);
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 13, sizeof(cl_mem), &tbuf);
+    if (e == CL_SUCCESS)
+        e = lcl__argv(ku, 7, LCL__A(v->arena[0]), LCL__A(v->arena[1]), LCL__A(v->arena[2]), LCL__A(v->arena[3]), LCL__A(fpa), LCL__A(mi),
+                      LCL__A(lbuf));
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 8, sizeof(cl_mem), &fbuf);
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 9, sizeof(cl_mem), &wbuf);
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 10, sizeof ld, &ld);
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 11, sizeof nr, &nr);
+    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 12, sizeof(cl_mem), &tbuf);
+    wg = lcl__wg(d);
+    g[0] = (size_t)lcl__round_up(m, (int64_t)wg); g[1] = (size_t)nrhs; l[0] = wg; l[1] = l[2] = 1;
+#define LCL__SVDIAG(frame, kk, up) do { int fr_ = (frame), k_ = (int)(kk), u_ = (up); \
+        e = LCL__CL->clSetKernelArg(kd, 6, sizeof fr_, &fr_); \
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 7, sizeof k_, &k_); \
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 8, sizeof u_, &u_); \
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kd, 2, NULL, g, l, 0, NULL, NULL); } while (0)
+#define LCL__SVUPD(lo, hi, fw, kk) do { int lo_ = (int)(lo), fw_ = (fw), k_ = (int)(kk); \
+        g[2] = (size_t)(((hi) - (lo)) / 2); \
+        if (g[2] > 0) { \
+            e = LCL__CL->clSetKernelArg(ku, 7, sizeof lo_, &lo_); \
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 13, sizeof fw_, &fw_); \
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 14, sizeof k_, &k_); \
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], ku, 3, NULL, g, l, 0, NULL, NULL); } } while (0)
+    for (b = S->ks->nblocks - 1; b >= 0 && e == CL_SUCCESS; b--) {
+        int64_t k0 = S->ks->R[b], k1 = S->ks->R[b + 1];
+        for (k = k0; k < k1 && e == CL_SUCCESS; k++) {
+            LCL__SVDIAG(v->finv[2 * k], k, usep);
+            if (e == CL_SUCCESS) LCL__SVUPD(lp[3 * k], lp[3 * k + 1], zero, k);
+        }
+        for (k = k1 - 1; k >= k0 && e == CL_SUCCESS; k--) {
+            LCL__SVDIAG(v->finv[2 * k + 1], k, zero);
+            if (e == CL_SUCCESS) LCL__SVUPD(lp[3 * k + 1], lp[3 * k + 2], zero, k);
+        }
+        for (k = k0; k < k1 && e == CL_SUCCESS; k++) LCL__SVUPD(lp[3 * k + 2], lp[3 * k + 3], one, k);
+    }
+#undef LCL__SVDIAG
+#undef LCL__SVUPD
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueReadBuffer(d->queue[0], wbuf, CL_TRUE, 0, wb, W, 0, NULL, NULL);
+    if (e != CL_SUCCESS) LCL__CL->clFinish(d->queue[0]);
+host:
+    if (wbuf) LCL__CL->clReleaseMemObject(wbuf);
+    if (tbuf) LCL__CL->clReleaseMemObject(tbuf);
+    if (lbuf) LCL__CL->clReleaseMemObject(lbuf);
+    if (fbuf) LCL__CL->clReleaseMemObject(fbuf);
+    LCL_FREE(list);
+    LCL_FREE(lp);
+    if (*done && e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_bklu_solve: the solve on the device", d->info.name);
+    if (st != LCL_OK) *done = 1;
     return st;
 }
 

@@ -283,3 +283,43 @@ void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
                 if (I + r < m) X[(long)(I + r) * m + j] = zero ? 0 : acc[r];
     }
 }
+
+/* The block solve on the device (lcl_bklu_solve when one device holds every factor). W holds nrhs
+   vectors of ld entries, block row k at k * m; T is m x nrhs scratch. One work-item per row and
+   right-hand side: the blocks are read once, the vectors stay in cache.
+   sv_diag: T = D (P_k w_k) for frame fd (L_kk^-1 with the pivots, or U_kk^-1 without them) */
+__kernel void SFX(lcl_bklu_sv_diag)(ARENAS, const int fd, const int k, const int usep, __global const int *perm, __global const real *W,
+                                    const long ld, const int nrhs, __global real *T) {
+    const int i = get_global_id(0), c = get_global_id(1);
+    if (i < m && c < nrhs) {
+        __global const real *D = FRAME(fd) + (long)i * m;
+        __global const real *w = W + c * ld + (long)k * m;
+        __global const int *p = perm + (long)k * m;
+        real s = 0;
+        int j;
+        if (usep) for (j = 0; j < m; j++) s = fma(D[j], w[p[j]], s);
+        else for (j = 0; j < m; j++) s = fma(D[j], w[j], s);
+        T[(long)c * m + i] = s;
+    }
+}
+/* item t of list (frame, row block r) from lo: w_r -= B x, x being T (fromw 0) or block k of W
+   (fromw 1); B is frame f, or block -1 - f of F (the off-diagonal blocks of the block triangular
+   form) when f < 0; f == SV_COPY: w_r = T */
+#define SV_COPY (-2147483647 - 1)
+__kernel void SFX(lcl_bklu_sv_upd)(ARENAS, __global const int *list, const int lo, __global const real *F, __global real *W,
+                                   const long ld, const int nrhs, __global const real *T, const int fromw, const int k) {
+    const int i = get_global_id(0), c = get_global_id(1), t = get_global_id(2);
+    if (i < m && c < nrhs) {
+        const int f = list[lo + 2 * t], r = list[lo + 2 * t + 1];
+        __global real *w = W + c * ld + (long)r * m;
+        __global const real *x = fromw ? W + c * ld + (long)k * m : T + (long)c * m;
+        if (f == SV_COPY) w[i] = T[(long)c * m + i];
+        else {
+            __global const real *B = (f >= 0 ? FRAME(f) : F + (long)(-1 - f) * m * m) + (long)i * m;
+            real s = 0;
+            int j;
+            for (j = 0; j < m; j++) s = fma(B[j], x[j], s);
+            w[i] -= s;
+        }
+    }
+}
