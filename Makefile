@@ -187,7 +187,7 @@ check-asan: deps-test
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 	  -o $(B)/asan/run_tests tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	UBSAN_OPTIONS=print_stacktrace=1 LT_SKIP_COMPILE_MATRIX=1 LCL_SHARED=$(SHARED) $(B)/asan/run_tests
+	UBSAN_OPTIONS=print_stacktrace=1 LT_SKIP_COMPILE_MATRIX=1 LT_SMALL=1 LCL_SHARED=$(SHARED) $(B)/asan/run_tests
 
 check-tsan: deps-test
 	@mkdir -p $(B)/tsan
@@ -196,12 +196,13 @@ check-tsan: deps-test
 	TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/tests/tsan.supp LT_FILTER=test_threads LCL_SHARED=$(SHARED) $(B)/tsan/run_tests
 
 # memcheck on the CPU paths: the OpenCL loader is hidden so every OpenCL test skips; the
-# largest dense and sparse sweeps are left to ASan (under valgrind they would take most of CI's time)
+# largest dense and sparse sweeps are left to ASan (under valgrind they would take most of CI's time),
+# and LT_SMALL=1 runs the KLU OpenMP test's circuit:20000 once (4 minutes in every thread count and precision)
 check-valgrind: deps-test
 	@mkdir -p $(B)/vg
 	@$(MAKE) --no-print-directory $(B)/lcl
 	gcc -std=c99 $(WARN) -O1 -gdwarf-4 -fopenmp -I. -I$(STB_INCLUDE) -o $(B)/vg/run_tests tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
-	LCL_OPENCL_LIBRARY=/nonexistent LT_SKIP_COMPILE_MATRIX=1 LCL_SHARED=$(SHARED) \
+	LCL_OPENCL_LIBRARY=/nonexistent LT_SKIP_COMPILE_MATRIX=1 LT_SMALL=1 LCL_SHARED=$(SHARED) \
 	  LT_SKIP=test_dense_shared_spd,test_dense_lu_all,test_dense_chol_all,test_dense_lu_blocks,test_dense_chol_blocks,test_sparse_heavy,test_sparse_generated,test_sparse_shared,test_fault_alloc_sparse,test_spmv_cpu_prefetch_choice,test_klu_circuit,test_klu_analyze_circuit,test_bklu_large,test_bklu_openmp \
 	  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 	  --suppressions=$(CURDIR)/tests/valgrind.supp $(B)/vg/run_tests

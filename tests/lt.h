@@ -13,6 +13,9 @@ extern const char *lt_self;      /* argv[0] of the runner */
 void lt_run(const char *name, void (*fn)(void));
 int lt_selected(const char *name); /* LT_FILTER substring */
 void lt_skip(const char *why);     /* marks the running test skipped */
+/* LT_SMALL=1 (check-asan, check-valgrind set it): the few tests that take minutes under valgrind
+   do less (their largest case once, fewer random values) */
+int lt_small(void);
 /* Real matrices: the ones the tests need ship in LT_MATRICES; $LCL_SHARED/matrices may add more.
    lt_matrix_path: the path of file NAME ("west0067.mtx"), shipped copy first; 1 when the file
    exists, 0 when neither folder has it (buf then holds the shared path, for messages).
@@ -50,7 +53,8 @@ void lt_cl_reset(void);
 int lt_kernel_files(void);
 /* OpenCL fault sweep. Each fault of a table in run_tests.c that `which` selects (LT_CL_ONE: the
    one-device paths; LT_CL_SPLIT: work split over devices) fails the 1st, 2nd, ... call of its
-   entry point in turn (below max_nth) until a run no longer reaches it. run returns a status, or
+   entry point in turn (below max_nth) until a run no longer reaches it; unless LT_FULL=1, only a
+   sample of those calls (run_tests.c says which). run returns a status, or
    -1 for a wrong result. Before the faults a clean run must succeed; a faulted run must end with
    the fault's status (a few faults may be absorbed) and a message naming the call or holding
    alt, leak no host memory, and the next run on the same context must succeed; a run past the

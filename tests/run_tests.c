@@ -216,15 +216,62 @@ static const struct { const char *fn; int code; lcl_status want; int use; } lt__
     {"clWaitForEvents", -6, LCL_ERR_OPENCL, LT_CL_SPLIT},
     {"clFinish", -6, LCL_ERR_OPENCL, LT_CL_SPLIT | LT__CL_ABSORB}};
 #define LT__CL_NFAULTS ((int)(sizeof lt__cl_faults / sizeof lt__cl_faults[0]))
+/* Sampled sweeps: the full ones were the largest part of CI's time (bklu's two-device sweep alone
+   about 1,150 faulted runs, in each make test and under ASan). For a fault whose entry point a
+   clean run calls n times: the first LT__SW_HEAD calls, every k-th call after them (about
+   LT__SW_MID, from an offset the seed gives), the last LT__SW_TAIL, then past the end as before;
+   each checked as in the full sweep. The seed is the time unless LT_SWEEP_SEED is set, and is
+   printed: runs over time cover every call, a failure is repeated with its seed. LT_FULL=1: every
+   call of every fault. */
+#define LT__SW_HEAD 8
+#define LT__SW_MID 12
+#define LT__SW_TAIL 3
+static int lt__env_on(const char *name) {
+    const char *e = getenv(name);
+    return e && e[0] && strcmp(e, "0") != 0;
+}
+static unsigned lt__sweep_seed(void) {   /* one per process: every sweep of a run prints the same */
+    static unsigned seed, have;
+    const char *e = getenv("LT_SWEEP_SEED");
+    if (!have) seed = e && e[0] ? (unsigned)strtoul(e, NULL, 10) : (unsigned)time(NULL) % 100000u;
+    have = 1;
+    return seed;
+}
+/* the stride for n calls (n < 0: not counted, every call) */
+static int lt__sw_stride(int n) {
+    if (n < 0 || n <= LT__SW_HEAD + LT__SW_MID + LT__SW_TAIL) return 1;
+    return (n - LT__SW_HEAD - LT__SW_TAIL + LT__SW_MID - 1) / LT__SW_MID;
+}
+/* the call to fail after nth (0: the first) for n calls, stride k, offset off in [0, k) */
+static int lt__sw_next(int nth, int n, int k, int off) {
+    int next = nth + 1;
+    if (k <= 1 || next <= LT__SW_HEAD || next > n - LT__SW_TAIL) return next;
+    next = LT__SW_HEAD + 1 + off + k * ((next - LT__SW_HEAD - 1 - off + k - 1) / k);   /* the stride's next point */
+    return next > n - LT__SW_TAIL ? n - LT__SW_TAIL + 1 : next;
+}
 int lt_cl_sweep(const char *name, lcl_context *ctx, int which, int max_nth, const char *alt,
                 int (*run)(lcl_context *ctx, void *u), void *u, unsigned *reached) {
-    int f, nth, runs = 0;
+    int f, nth, runs = 0, points = 0, full = lt__env_on("LT_FULL"), ncalls[LT__CL_NFAULTS];
+    unsigned seed = lt__sweep_seed();
     CHECK_MSG(run(ctx, u) == LCL_OK, "%s: the clean run failed", name);   /* warm: kernels built */
+    for (f = 0; f < LT__CL_NFAULTS; f++) ncalls[f] = -1;
+    if (!full) {   /* a clean run counts each entry point's calls (armed past any count: nothing fails) */
+        int st;
+        for (f = 0; f < LT__CL_NFAULTS; f++)
+            if (lt__cl_faults[f].use & which) lt_cl_fail(lt__cl_faults[f].fn, 0x7fffffff, lt__cl_faults[f].code);
+        st = run(ctx, u);
+        for (f = 0; f < LT__CL_NFAULTS; f++)
+            if (lt__cl_faults[f].use & which) ncalls[f] = LCL__MIN(lt_cl_calls(lt__cl_faults[f].fn), max_nth - 1);   /* the sweep's range */
+        lt_cl_reset();
+        CHECK_MSG(st == LCL_OK, "%s: the counting run failed", name);
+    }
     for (f = 0; f < LT__CL_NFAULTS; f++) {
         const char *fn = lt__cl_faults[f].fn;
         lcl_status want = lt__cl_faults[f].want;
+        int k = lt__sw_stride(ncalls[f]), off = (int)((seed + 7u * (unsigned)f) % (unsigned)k);
         if (!(lt__cl_faults[f].use & which)) continue;
-        for (nth = 1; nth < max_nth; nth++) {
+        points += ncalls[f] < 0 ? 0 : ncalls[f];
+        for (nth = lt__sw_next(0, ncalls[f], k, off); nth < max_nth; nth = lt__sw_next(nth, ncalls[f], k, off)) {
             long before = lt_alloc_outstanding();
             int st, calls;
             if (!lt_cl_fail(fn, nth, lt__cl_faults[f].code)) { CHECK_MSG(0, "%s cannot be hooked", fn); break; }
@@ -251,6 +298,8 @@ int lt_cl_sweep(const char *name, lcl_context *ctx, int which, int max_nth, cons
             CHECK_MSG(run(ctx, u) == LCL_OK, "%s: the context fails after %s #%d", name, fn, nth);
         }
     }
+    if (!full) fprintf(stderr, "  %s: %d faulted runs for %d calls, sampled (LT_SWEEP_SEED=%u; LT_FULL=1 fails every call)\n", name, runs,
+                       points, seed);
     return runs;
 }
 const char *lt_cl_unreached(unsigned reached, int which) {
@@ -276,6 +325,7 @@ int lt_selected(const char *name) {
     }
     return 1;
 }
+int lt_small(void) { return lt__env_on("LT_SMALL"); }
 /* ---- real matrices: shipped in LT_MATRICES, more in $LCL_SHARED/matrices when present ---- */
 static int lt__exists(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -361,11 +411,17 @@ lcl_context *lt_ocl(const char *device) {
     return c;
 }
 void lt_skip(const char *why) { lt_checks_failed = -1000000; fprintf(stderr, "  skipped: %s\n", why); }
+/* LT_TIMES=1: each test's wall time on its own line ("time NAME SECONDS"), to find what CI spends
+   (the library's clock: wall time with OpenMP, CPU time in the serial-only TSan build) */
 void lt_run(const char *name, void (*fn)(void)) {
+    int times = lt__env_on("LT_TIMES");
+    double t0;
     if (!lt_selected(name)) return;
     lt_checks_failed = 0;
     fprintf(stderr, "%s\n", name);
+    t0 = lcl__wtime();
     fn();
+    if (times) fprintf(stderr, "time %s %.2f\n", name, lcl__wtime() - t0);
     if (lt_checks_failed < 0) skipped++;
     else if (lt_checks_failed == 0) passed++;
     else {

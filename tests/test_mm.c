@@ -1151,17 +1151,17 @@ static void test_mm_format_double(void)
         3.14159265358979323846, 299792458.0, 1.7976931348623157e308, 4.9406564584124654e-324, 1e15, 1e16, 1e17
     };
     uint64_t seed = UINT64_C(0x243F6A8885A308D3);
-    size_t i;
+    size_t i, nrand = lt_small() ? 10000 : 100000;   /* LT_SMALL: the full count takes half a minute under valgrind */
     int bad = 0;
     char buf[40];
     for (i = 0; i < sizeof specials / sizeof specials[0]; i++)
         CHECK_MSG(check_format_one(specials[i], 1), "special value %.17g", specials[i]);
-    for (i = 0; i < 100000; i++) {
+    for (i = 0; i < nrand; i++) {
         double v = rand_finite_double(&seed);
         if (!check_format_one(v, bad < 5)) bad++;
     }
     /* also values with few digits, where "shortest" is easy to get wrong */
-    for (i = 0; i < 20000; i++) {
+    for (i = 0; i < nrand / 5; i++) {
         double v = (double)(int64_t)(rng_next(&seed) % 2000001) - 1000000.0;
         v /= (double)(1 + rng_next(&seed) % 1000);
         if (!check_format_one(v, bad < 5)) bad++;
