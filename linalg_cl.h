@@ -12092,11 +12092,15 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
                            area, which is pinned for the consumer too: written from directly, no ring */
 #define LCL__BKLU_XPIN 0
 #endif
+#ifndef LCL__BKLU_RING_MB    /* the pinned ring A's blocks pass through, per device (at most) */
+#define LCL__BKLU_RING_MB 256
+#endif
 #ifndef LCL__BKLU_DEVTHREADS    /* benchmarks: 1 = a host thread per device with the ring too */
 #define LCL__BKLU_DEVTHREADS 0
 #endif
 /* a benchmark's hook after each phase of a level (LCL_BKLU_TIMING(queue, phase), defined before
-   the implementation is included): 0 lists, 1 values in, 2 updates, 3 pivot LU, 4 inverses, 5 L */
+   the implementation is included): 0 lists, 1 values in, 2 updates, 3 pivot LU, 4 inverses, 5 L;
+   host side of each level, queue NULL: 6 start, 7 launched, 8 staged (one host thread), 9 synced */
 #ifdef LCL_BKLU_TIMING
 #define LCL__BKLU_MARK(q, ph) LCL_BKLU_TIMING(q, ph)
 #else
@@ -12108,6 +12112,7 @@ typedef struct lcl__bklu_chunk {
 } lcl__bklu_chunk;
 typedef struct lcl__bklu_dev {
     lcl__device *d;
+    cl_context clc;             /* d's context when made (what a refactor's reuse checks) */
     cl_mem arena[LCL__BKLU_ARENAS];
     int fpa;                    /* frames per arena */
     int64_t nframes, nfree;
@@ -12145,7 +12150,7 @@ typedef struct lcl__bklu_dev {
     int64_t *bq;                /* the ring's batch: (block of A, frame) pairs of one stage */
     cl_mem inb;                 /* pinned, this device's context: imported blocks pass through it */
     char *inp;                  /* (pinned memory of another device's context is pageable here) */
-    size_t insz, inpos;
+    size_t insz, inpos, xsz;
     size_t ringsz, ringpos;
     int ringhalf;
     cl_event ringev[2];
@@ -12185,6 +12190,14 @@ LCL__PRIVATE void lcl__bklu_unpin(lcl__bklu_dev *v, cl_mem buf, char *ptr) {
     if (!buf) return;
     if (ptr && LCL__CL->clEnqueueUnmapMemObject(v->d->queue[1], buf, ptr, 0, NULL, NULL) == CL_SUCCESS) LCL__CL->clFinish(v->d->queue[1]);
     LCL__CL->clReleaseMemObject(buf);
+}
+/* a refactor keeps the last run's device memory where the new run wants the same size (creating
+   and pinning it again took a third of a refactor on two H100s): *dst takes *src (and its mapping) */
+LCL__PRIVATE int lcl__bklu_keep(cl_mem *dst, char **dptr, cl_mem *src, char **sptr, int same) {
+    if (!*src || !same) return 0;
+    *dst = *src, *src = NULL;
+    if (dptr) *dptr = *sptr, *sptr = NULL;
+    return 1;
 }
 LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
     int i, a;
@@ -12485,12 +12498,12 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
 
 /* the frames of device v: resident need, or the budget; arenas of at most max_alloc each */
 LCL__PRIVATE lcl_status lcl__bklu_dev_open(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N,
-                                           lcl__bklu_dev *v, int64_t need_res, int64_t need_min, int *resident) {
+                                           lcl__bklu_dev *v, lcl__bklu_dev *old, int64_t need_res, int64_t need_min, int *resident) {
     lcl__device *d = v->d;
     size_t fb = lcl__bklu_fbytes(N), aux = (size_t)N->n * (size_t)N->m * 8 + (size_t)N->n * 4 + ((size_t)1 << 16);
     double budget = S->opts.mem_limit > 0 ? (double)S->opts.mem_limit : 0.9 * (double)d->info.global_mem;
     int64_t fit = budget > (double)aux ? (int64_t)((budget - (double)aux) / (double)fb) : 0, per, want, got = 0, i;
-    lcl_status st;
+    lcl_status st = LCL_OK;
     int a;
     per = (int64_t)(LCL__MIN(d->info.max_alloc, (uint64_t)INT32_MAX * fb) / fb);
     fit = LCL__MIN(fit, per * LCL__BKLU_ARENAS);
@@ -12501,20 +12514,38 @@ LCL__PRIVATE lcl_status lcl__bklu_dev_open(lcl_context *ctx, const char *fn, con
     if (*resident && need_res > fit) *resident = 0;
     want = *resident ? need_res : fit;
     v->fpa = (int)LCL__MIN(per, want);
-    for (a = 0; a < LCL__BKLU_ARENAS && got < want; a++) {
-        int64_t cnt = LCL__MIN((int64_t)v->fpa, want - got);
-        if ((st = lcl__buffer(ctx, d, (size_t)cnt * fb, CL_MEM_READ_WRITE, &v->arena[a])) != LCL_OK) return st;
-        got += cnt;
+    if (old && old->arena[0] && old->fpa == v->fpa && old->nframes == want) {
+        for (a = 0; a < LCL__BKLU_ARENAS; a++) v->arena[a] = old->arena[a], old->arena[a] = NULL;
+        got = want;
+    } else {
+        if (old) {      /* released first: the device may not hold both */
+            for (a = 0; a < LCL__BKLU_ARENAS; a++)
+                if (old->arena[a] && (a == 0 || old->arena[a] != old->arena[0])) LCL__CL->clReleaseMemObject(old->arena[a]);
+            for (a = 0; a < LCL__BKLU_ARENAS; a++) old->arena[a] = NULL;
+        }
+        for (a = 0; a < LCL__BKLU_ARENAS && got < want; a++) {
+            int64_t cnt = LCL__MIN((int64_t)v->fpa, want - got);
+            if ((st = lcl__buffer(ctx, d, (size_t)cnt * fb, CL_MEM_READ_WRITE, &v->arena[a])) != LCL_OK) return st;
+            got += cnt;
+        }
+        for (; a < LCL__BKLU_ARENAS; a++) v->arena[a] = v->arena[0];   /* unused kernel arguments */
     }
-    for (; a < LCL__BKLU_ARENAS; a++) v->arena[a] = v->arena[0];   /* unused kernel arguments */
     v->nframes = got;
     if (!(v->freel = (int32_t *)lcl__alloc(ctx, "block LU device frames", (size_t)got, sizeof(int32_t), &st))) return st;
     for (i = 0; i < got; i++) v->freel[i] = (int32_t)(got - 1 - i);
     v->nfree = got;
-    if ((st = lcl__buffer(ctx, d, (size_t)N->n * (size_t)N->m * sizeof(int32_t), CL_MEM_READ_WRITE, &v->perm)) != LCL_OK ||
-        (st = lcl__buffer(ctx, d, (size_t)N->n * (size_t)N->m * sizeof(int32_t), CL_MEM_READ_WRITE, &v->ipiv)) != LCL_OK ||
-        (st = lcl__buffer(ctx, d, (size_t)N->n * sizeof(int32_t), CL_MEM_READ_WRITE, &v->bad)) != LCL_OK ||
-        (st = lcl__buffer(ctx, d, sizeof(int32_t), CL_MEM_READ_WRITE, &v->flag)) != LCL_OK)
+    if (old) {          /* same N: same sizes */
+        lcl__bklu_keep(&v->perm, NULL, &old->perm, NULL, 1);
+        lcl__bklu_keep(&v->ipiv, NULL, &old->ipiv, NULL, 1);
+        lcl__bklu_keep(&v->bad, NULL, &old->bad, NULL, 1);
+        lcl__bklu_keep(&v->flag, NULL, &old->flag, NULL, 1);
+        if (lcl__bklu_keep(&v->list, NULL, &old->list, NULL, old->sval != NULL))
+            lcl__bklu_keep(&v->sval, NULL, &old->sval, NULL, 1), v->listcap = old->listcap;
+    }
+    if ((!v->perm && (st = lcl__buffer(ctx, d, (size_t)N->n * (size_t)N->m * sizeof(int32_t), CL_MEM_READ_WRITE, &v->perm)) != LCL_OK) ||
+        (!v->ipiv && (st = lcl__buffer(ctx, d, (size_t)N->n * (size_t)N->m * sizeof(int32_t), CL_MEM_READ_WRITE, &v->ipiv)) != LCL_OK) ||
+        (!v->bad && (st = lcl__buffer(ctx, d, (size_t)N->n * sizeof(int32_t), CL_MEM_READ_WRITE, &v->bad)) != LCL_OK) ||
+        (!v->flag && (st = lcl__buffer(ctx, d, sizeof(int32_t), CL_MEM_READ_WRITE, &v->flag)) != LCL_OK))
         return st;
     {
         cl_int e = CL_SUCCESS, z = 0;
@@ -13112,18 +13143,19 @@ clfail:
     return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(lcl_bklu)", d->info.name);
 }
 
-/* device v's part of level l (index i of the context's devices): its columns launched, the next
-   level's A staged (resident), the columns other devices need read back (resident) */
+/* device v's part of level l (index i of the context's devices): its columns launched (part & 1),
+   the next level's A staged and the columns other devices need read back (part & 2, resident) */
 LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
-                                     lcl__bklu_dev *v, int i, int64_t l, const unsigned char *needx) {
+                                     lcl__bklu_dev *v, int i, int64_t l, const unsigned char *needx, int part) {
     int64_t cnt = 0, p, ls = l + 1;
     lcl_status st;
     cl_int e;
-    if (l >= 0) {
+    if (l >= 0 && (part & 1)) {
         for (p = N->levp[l]; p < N->levp[l + 1]; p++)
             if (D->owner[N->levc[p]] == i) v->cols[cnt++] = N->levc[p];
         if (cnt && (st = lcl__bklu_level(ctx, fn, N, A, D, v, v->cols, cnt, l)) != LCL_OK) return st;
     }
+    if (!(part & 2)) return LCL_OK;
     if (D->resident && ls < N->nlev) {
         cnt = 0;
         for (p = N->levp[ls]; p < N->levp[ls + 1]; p++)
@@ -13149,8 +13181,8 @@ LCL__PRIVATE lcl_status lcl__bklu_done(lcl_context *ctx, lcl_bklu_numeric *N, lc
 
 LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, const lcl_bmat *A,
                                   lcl_bklu_info *info, lcl_status *stp) {
-    lcl__bklu_cl *D = NULL;
-    int32_t *levof = NULL, *cols = NULL, *badk = NULL;
+    lcl__bklu_cl *D = NULL, *old = NULL;
+    int32_t *levof = NULL, *cols = NULL, *badk = NULL, *piv2 = NULL;
     double *cost = NULL, *load = NULL;
     unsigned char *needx = NULL;
     int64_t n = N->n, m = N->m, k, p, l, e64, maxframes = 0;
@@ -13166,8 +13198,11 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             *stp = lcl__fail(ctx, LCL_ERR_NO_FP64, "%s: device '%s' has no double precision", fn, ctx->dev[i].info.name);
             return 1;
         }
-    lcl__bklu_cl_free(N->cl);
+    old = N->cl;     /* kept until the new state has taken what it can reuse */
     N->cl = NULL;
+    if (old && old->nd != nd) lcl__bklu_cl_free(old), old = NULL;
+    for (i = 0; old && i < nd; i++)
+        if (old->dv[i].d != &ctx->dev[i] || old->dv[i].clc != ctx->dev[i].cl) lcl__bklu_cl_free(old), old = NULL;
 #define LCL__BA(ptr, cnt, T) ((ptr) = (T *)lcl__alloc(ctx, "block LU device state", (size_t)(cnt), sizeof(T), &st))
     if (!LCL__BA(D, 1, lcl__bklu_cl)) goto out;
     memset(D, 0, sizeof *D);
@@ -13262,7 +13297,9 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             }
             tmax = LCL__MAX(tmax, t);
         }
-        if ((st = lcl__bklu_dev_open(ctx, fn, S, N, v, slots + 2 * own + imp + tmax + n, need_min, &resident)) != LCL_OK) goto out;
+        v->clc = v->d->cl;
+        if ((st = lcl__bklu_dev_open(ctx, fn, S, N, v, old ? &old->dv[i] : NULL, slots + 2 * own + imp + tmax + n, need_min, &resident)) != LCL_OK)
+            goto out;
         v->tc = N->dtype == LCL_F64 && v->d->tune.tc && m >= 128;
         if (!LCL__BA(v->defer, v->nframes + 1, int32_t)) goto out;
         maxframes = LCL__MAX(maxframes, v->nframes);
@@ -13291,22 +13328,31 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
                 abytes += (size_t)(D->acp[k + 1] - D->acp[k]) * fb;
                 if (needx[k]) xbytes += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
             }
-        v->ringsz = LCL__MAX(2 * fb, LCL__MIN(abytes, (size_t)256 << 20));
+        v->ringsz = LCL__MAX(2 * fb, LCL__MIN(abytes, (size_t)LCL__BKLU_RING_MB << 20));
         if (abytes && !LCL__BA(v->bq, 2 * (abytes / fb) + 2, int64_t)) goto out;
-        if (abytes && !lcl__bklu_pinned(v, v->ringsz, &v->ring, &v->ringp)) v->ringsz = 0;
+        if (abytes && !(old && lcl__bklu_keep(&v->ring, &v->ringp, &old->dv[i].ring, &old->dv[i].ringp, old->dv[i].ringsz == v->ringsz)) &&
+            !lcl__bklu_pinned(v, v->ringsz, &v->ring, &v->ringp))
+            v->ringsz = 0;
         {
             size_t ib = 0;
             for (k = 0; k < n; k++)
                 if (D->owner[k] != i && needx[k]) ib += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
             v->insz = LCL__MAX(fb, LCL__MIN(ib, (size_t)256 << 20));
-            if (LCL__BKLU_XPIN && !D->shared && ib && !lcl__bklu_pinned(v, v->insz, &v->inb, &v->inp)) v->insz = 0;
+            if (LCL__BKLU_XPIN && !D->shared && ib && !(old && lcl__bklu_keep(&v->inb, &v->inp, &old->dv[i].inb, &old->dv[i].inp, old->dv[i].insz == v->insz)) &&
+                !lcl__bklu_pinned(v, v->insz, &v->inb, &v->inp))
+                v->insz = 0;
         }
-        if ((LCL__BKLU_XPIN || D->shared) && xbytes && xbytes <= ((size_t)8 << 30) && lcl__bklu_pinned(v, xbytes, &v->xbuf, &v->xptr)) {
+        v->xsz = xbytes;
+        if ((LCL__BKLU_XPIN || D->shared) && xbytes && xbytes <= ((size_t)8 << 30) &&
+            ((old && lcl__bklu_keep(&v->xbuf, &v->xptr, &old->dv[i].xbuf, &old->dv[i].xptr, old->dv[i].xsz == xbytes)) ||
+             lcl__bklu_pinned(v, xbytes, &v->xbuf, &v->xptr))) {
             size_t off = 0;
             for (k = 0; k < n; k++)
                 if (D->owner[k] == i && needx[k]) D->xoff[k] = (int64_t)off, off += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
         }
     }
+    lcl__bklu_cl_free(old);     /* what the new state did not take */
+    old = NULL;
     /* level by level; with several devices in resident mode, one host thread per device (the
        writes of A and the exchanges of one device then overlap another's). Resident: A's blocks of
        level l + 1 go up on the transfer queue while level l computes, level l's work frames stay
@@ -13314,20 +13360,26 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     for (l = -1; l < N->nlev; l++) {
         /* the ring's copies take the context's threads; without a ring, a thread per device */
         int nt = resident && (!D->dv[0].ringp || LCL__BKLU_DEVTHREADS) ? nd : 1;
+        LCL__BKLU_MARK(NULL, 6);
         if (nt > 1) {
             LCL__OMP(omp parallel for num_threads(nt) schedule(static, 1))
             for (i = 0; i < nd; i++) {
                 lcl__bklu_dev *v = &D->dv[i];
-                v->st = lcl__bklu_go(ctx, fn, N, A, D, v, i, l, needx);
+                v->st = lcl__bklu_go(ctx, fn, N, A, D, v, i, l, needx, 3);
                 if (v->st == LCL_OK) v->st = lcl__bklu_done(ctx, N, D, v);
             }
-        } else {
+        } else {    /* every device's level launched before the host's copies for the next */
             for (i = 0; i < nd; i++) D->dv[i].st = LCL_OK;
             for (i = 0; i < nd && D->dv[nd - 1].st == LCL_OK; i++)
-                if ((D->dv[i].st = lcl__bklu_go(ctx, fn, N, A, D, &D->dv[i], i, l, needx)) != LCL_OK) D->dv[nd - 1].st = D->dv[i].st;
+                if ((D->dv[i].st = lcl__bklu_go(ctx, fn, N, A, D, &D->dv[i], i, l, needx, 1)) != LCL_OK) D->dv[nd - 1].st = D->dv[i].st;
+            LCL__BKLU_MARK(NULL, 7);
+            for (i = 0; i < nd && D->dv[nd - 1].st == LCL_OK; i++)
+                if ((D->dv[i].st = lcl__bklu_go(ctx, fn, N, A, D, &D->dv[i], i, l, needx, 2)) != LCL_OK) D->dv[nd - 1].st = D->dv[i].st;
+            LCL__BKLU_MARK(NULL, 8);
             for (i = 0; i < nd && D->dv[nd - 1].st == LCL_OK; i++)
                 if ((D->dv[i].st = lcl__bklu_done(ctx, N, D, &D->dv[i])) != LCL_OK) D->dv[nd - 1].st = D->dv[i].st;
         }
+        LCL__BKLU_MARK(NULL, 9);
         for (i = 0; i < nd; i++)
             if ((st = D->dv[i].st) != LCL_OK) goto out;
         if (l < 0) continue;
@@ -13346,24 +13398,27 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
                     if (v->has[k] && D->onhost[k] && lcl__bklu_next(v, k, l + 1) == INT64_MAX) lcl__bklu_drop(N, v, k);
             }
     }
-    /* pivots of every column, singular blocks, non-finite input */
-    for (k = 0; k < n; k++) {
-        lcl__bklu_dev *v = &D->dv[D->owner[k]];
-        size_t ib = (size_t)m * sizeof(int32_t);
-        d = v->d;
-        if (!D->onhost[k]) {
-            if ((e = LCL__CL->clEnqueueReadBuffer(d->queue[0], v->ipiv, CL_FALSE, (size_t)k * ib, ib, N->ipiv + k * m, 0, NULL, NULL)) != CL_SUCCESS ||
-                (e = LCL__CL->clEnqueueReadBuffer(d->queue[0], v->perm, CL_FALSE, (size_t)k * ib, ib, D->hperm + k * m, 0, NULL, NULL)) != CL_SUCCESS)
-                goto clfail;
-        }
-        if ((e = LCL__CL->clEnqueueReadBuffer(d->queue[0], v->bad, CL_FALSE, (size_t)k * sizeof(int32_t), sizeof(int32_t), badk + k, 0, NULL,
-                                              NULL)) != CL_SUCCESS)
-            goto clfail;
-    }
+    /* pivots of every column, singular blocks, non-finite input: whole arrays read from each
+       device (a read per column cost tens of microseconds each), each column's taken from its owner */
+    if (!LCL__BA(piv2, 2 * n * m + n, int32_t)) goto out;
     for (i = 0; i < nd; i++) {
         cl_int fl = 0;
+        size_t ib = (size_t)(n * m) * sizeof(int32_t);
         d = D->dv[i].d;
-        if ((e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].flag, CL_TRUE, 0, sizeof fl, &fl, 0, NULL, NULL)) != CL_SUCCESS) goto clfail;
+        if ((e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].ipiv, CL_FALSE, 0, ib, piv2, 0, NULL, NULL)) != CL_SUCCESS ||
+            (e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].perm, CL_FALSE, 0, ib, piv2 + n * m, 0, NULL, NULL)) != CL_SUCCESS ||
+            (e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].bad, CL_FALSE, 0, (size_t)n * sizeof(int32_t), piv2 + 2 * n * m, 0, NULL, NULL)) !=
+                CL_SUCCESS ||
+            (e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].flag, CL_TRUE, 0, sizeof fl, &fl, 0, NULL, NULL)) != CL_SUCCESS)
+            goto clfail;
+        for (k = 0; k < n; k++)
+            if (D->owner[k] == i) {
+                if (!D->onhost[k]) {
+                    memcpy(N->ipiv + k * m, piv2 + k * m, (size_t)m * sizeof(int32_t));
+                    memcpy(D->hperm + k * m, piv2 + n * m + k * m, (size_t)m * sizeof(int32_t));
+                }
+                badk[k] = piv2[2 * n * m + k];
+            }
         if (fl) {
             int64_t q, mm = N->mm;
             for (e64 = 0; e64 < A->nnzb; e64++)
@@ -13402,6 +13457,8 @@ out:
         lcl__bklu_cl_free(D);
         N->cl = NULL;
     }
+    lcl__bklu_cl_free(old);
+    LCL_FREE(piv2);
     LCL_FREE(levof); LCL_FREE(cols); LCL_FREE(badk); LCL_FREE(cost); LCL_FREE(load); LCL_FREE(needx);
     *stp = st;
     return 1;

@@ -1,7 +1,9 @@
 /* bklu_quick.c -- time the block LU's numeric phase (refactor: values in, factors out) on the
    OpenMP backend and on 1, 2, all OpenCL devices, for J (x) B with J a base matrix (file or gen:
    spec) and B = M I + uniform[-0.5, 0.5] off the diagonal; residual of a solve each run.
-     build/bklu_quick BASE M[,M...] [reps] [runs: omp,cl1,cl2,clall] */
+     build/bklu_quick BASE M[,M...] [reps] [runs: omp,cl1,cl2,clall; cl2s, clalls: one shared cl_context]
+   BKLU_PHASES=1: one more refactor with each device phase drained and timed; 2: the host's side
+   of each level timed (launches, staging, waiting) */
 #define _POSIX_C_SOURCE 199309L
 static void bq_mark(void *q, int ph);
 #define LCL_BKLU_TIMING(q, ph) bq_mark((void *)(q), ph)
@@ -12,11 +14,17 @@ static void bq_mark(void *q, int ph);
 #include <stdlib.h>
 #include <time.h>
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
-static double bq_t[6], bq_last;
-static int bq_on;
+static double bq_t[10], bq_last, bq_hlast;
+static int bq_on;   /* 1: each device phase drained and timed (0-5); 2: the host's side of each level (6-9) */
 static void bq_mark(void *q, int ph) {
     double t;
-    if (!bq_on) return;
+    if (bq_on == 2 && !q) {
+        t = now();
+        if (ph > 6) bq_t[ph] += t - bq_hlast;
+        bq_hlast = t;
+        return;
+    }
+    if (bq_on != 1 || !q) return;
     LCL__CL->clFinish((cl_command_queue)q);
     t = now();
     if (ph > 0) bq_t[ph] += t - bq_last;
@@ -87,7 +95,11 @@ int main(int argc, char **argv) {
             }
             lcl_bklu_opts o; memset(&o, 0, sizeof o);
             if (!strcmp(run, "omp")) d.backend = LCL_BACKEND_OPENMP;
-            else { d.backend = LCL_BACKEND_OPENCL; d.device = getenv("BKLU_DEVICE") ? getenv("BKLU_DEVICE") : "gpu"; o.devices = !strcmp(run, "cl1") ? 1 : !strcmp(run, "cl2") ? 2 : 0; }
+            else {  /* cl1, cl2, clall; a trailing s: one cl_context for the devices (shared_context) */
+                d.backend = LCL_BACKEND_OPENCL; d.device = getenv("BKLU_DEVICE") ? getenv("BKLU_DEVICE") : "gpu";
+                o.devices = !strncmp(run, "cl1", 3) ? 1 : !strncmp(run, "cl2", 3) ? 2 : 0;
+                d.shared_context = run[strlen(run) - 1] == 's';
+            }
             if (getenv("BKLU_SCHED")) o.schedule = atoi(getenv("BKLU_SCHED"));
             if (getenv("BKLU_MEM")) o.mem_limit = atoll(getenv("BKLU_MEM"));
             if (lcl_context_create(&d, &ctx) != LCL_OK) { printf("%s: no context (%s)\n", run, lcl_last_error(ctx)); lcl_context_destroy(ctx); continue; }
@@ -105,15 +117,19 @@ int main(int argc, char **argv) {
             }
             qsort(tr, reps, sizeof(double), cmpd);
             if (getenv("BKLU_PHASES") && d.backend == LCL_BACKEND_OPENCL) {
-                memset(bq_t, 0, sizeof bq_t); bq_on = 1;
+                memset(bq_t, 0, sizeof bq_t); bq_on = atoi(getenv("BKLU_PHASES")) == 2 ? 2 : 1;
                 t0 = now();
                 lcl_bklu_refactor(ctx, S, &A, N, &info);
+                if (bq_on == 1)
+                    printf("phases (drained): total %.3f s: values in %.3f, updates %.3f, pivot LU %.3f, inverses %.3f, L %.3f\n", now() - t0, bq_t[1], bq_t[2], bq_t[3], bq_t[4], bq_t[5]);
+                else
+                    printf("host per level: total %.3f s: launches %.3f, staging and exchange reads %.3f, waiting %.3f\n", now() - t0, bq_t[7], bq_t[8], bq_t[9]);
                 bq_on = 0;
-                printf("phases (drained): total %.3f s: values in %.3f, updates %.3f, pivot LU %.3f, inverses %.3f, L %.3f\n", now() - t0, bq_t[1], bq_t[2], bq_t[3], bq_t[4], bq_t[5]);
             }
             memcpy(r, b, 8 * n * m);
             t0 = now();
-            if (getenv("BKLU_NOSOLVE_ABOVE") && m > atoi(getenv("BKLU_NOSOLVE_ABOVE"))) memcpy(r, x, 8 * n * m);  /* skipped */
+            /* skipped above that M on several devices: the host solves there, after reading the factors back */
+            if (getenv("BKLU_NOSOLVE_ABOVE") && m > atoi(getenv("BKLU_NOSOLVE_ABOVE")) && info.devices > 1) memcpy(r, x, 8 * n * m);
             else lcl_bklu_solve(ctx, S, N, 1, r, n * m);
             double ts = now() - t0, er = 0, xn = 0;
             for (c = 0; c < n * m; c++) { er = fmax(er, fabs(r[c] - x[c])); xn = fmax(xn, fabs(x[c])); }
