@@ -851,6 +851,7 @@ typedef struct lcl__tuning {
     /* sparse.cl: SpMV */
     int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
     int spmv_hint;                  /* CSR adaptive: SPMV_HINT, NVIDIA's cache hints (kernels/sparse.cl) */
+    int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
     int spmv_vector_min;            /* CSR auto: lanes per row from this mean row length */
@@ -1534,6 +1535,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->grid_panel = nvidia;
     t->fused_step = t->tc && t->trsm_nb == 64;
     t->spmv_lds_per_wg = 4;
+    t->bklu_unroll = isgpu;
     t->spmv_hint = nvidia;          /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
     t->spmv_split_per_wg = 32;
     t->spmv_csr_scalar = d->info.type == LCL_DEVICE_CPU;
@@ -1794,14 +1796,16 @@ LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *ou
    reads), then the user's options, which may override them. */
 LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
     const lcl__tuning *t = &d->tune;
-    char shape[64] = "";
+    char extra[96] = "";    /* the tunables that only a user's option may override */
     size_t at = 0;
-    if (t->tc_shape && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE"))) at += (size_t)snprintf(shape, sizeof shape, " -DTC_SHAPE=%d", t->tc_shape);
-    if (t->spmv_hint && !(ctx->build_options && strstr(ctx->build_options, "SPMV_HINT"))) snprintf(shape + at, sizeof shape - at, " -DSPMV_HINT=%d", t->spmv_hint);
+    if (t->tc_shape && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE"))) at += (size_t)snprintf(extra, sizeof extra, " -DTC_SHAPE=%d", t->tc_shape);
+    if (t->spmv_hint && !(ctx->build_options && strstr(ctx->build_options, "SPMV_HINT")))
+        at += (size_t)snprintf(extra + at, sizeof extra - at, " -DSPMV_HINT=%d", t->spmv_hint);
+    if (t->bklu_unroll && !(ctx->build_options && strstr(ctx->build_options, "BK_LU_UNROLL"))) snprintf(extra + at, sizeof extra - at, " -DBK_LU_UNROLL=1");
     snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%d -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d "
              "-DTC_WM=%d -DTC_WN=%d%s -DSPMV_LDS=%d%s%s",
              dt == LCL_F64 ? 1 : 0, t->wg, t->gemm[dt].tm, t->gemm[dt].tn, t->gemm[dt].tk, t->gemm[dt].wx, t->gemm[dt].wy, t->trsm_nb,
-             t->tc_wm, t->tc_wn, shape, t->spmv_lds_per_wg * t->wg, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
+             t->tc_wm, t->tc_wn, extra, t->spmv_lds_per_wg * t->wg, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
 }
 
 LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, const char *file, cl_program prog, cl_int e, const char *opts) {
@@ -11648,23 +11652,26 @@ done:
 
 /* A's blocks, scaled by their rows, into the slots (zeroed first) and F */
 #define LCL__DEF_BKLU(S, T) \
-LCL__PRIVATE int64_t lcl__bklu_gather_##S(const lcl_bmat *A, lcl_bklu_numeric *N, int xs) { \
+LCL__PRIVATE int64_t lcl__bklu_gather_##S(const lcl_bmat *A, lcl_bklu_numeric *N, int xs, int nt) { \
     const lcl_klu_numeric *kn = N->kn; \
-    int64_t mm = N->mm, e, q; \
-    int64_t bad = -1; \
+    int64_t mm = N->mm, e, bad = INT64_MAX; \
+    (void)nt; \
     if (xs) memset(N->X, 0, (size_t)N->nslot * (size_t)mm * sizeof(T)); \
+    /* by the team: the blocks off the diagonal of the block triangular form alone are gigabytes at M = 512 */ \
+    LCL__OMP(omp parallel for num_threads(nt) schedule(dynamic, 4) reduction(min : bad)) \
     for (e = 0; e < A->nnzb; e++) { \
         const T *src = (const T *)A->val + e * mm; \
-        int64_t a = N->amap[e]; \
+        int64_t a = N->amap[e], q; \
+        T *dst; \
+        double r; \
         if (a >= 0 && !xs) continue; \
-        T *dst = a >= 0 ? (T *)N->X + a * mm : (T *)N->F + (-1 - a) * mm; \
-        double r = kn->Rs ? 1.0 / kn->Rs[lcl__bklu_arow(A, e)] : 1.0; \
+        dst = a >= 0 ? (T *)N->X + a * mm : (T *)N->F + (-1 - a) * mm; \
+        r = kn->Rs ? 1.0 / kn->Rs[lcl__bklu_arow(A, e)] : 1.0; \
         for (q = 0; q < mm; q++) dst[q] = (T)(src[q] * r); \
-        if (bad < 0) \
-            for (q = 0; q < mm; q++) \
-                if (!(src[q] - src[q] == 0)) { bad = e; break; } \
+        for (q = 0; q < mm; q++) \
+            if (!(src[q] - src[q] == 0)) { bad = LCL__MIN(bad, e); break; } \
     } \
-    return bad; \
+    return bad == INT64_MAX ? -1 : bad; \
 }
 LCL__DEF_BKLU(d, double)
 LCL__DEF_BKLU(s, float)
@@ -11824,6 +11831,18 @@ LCL__PRIVATE int lcl__bklu_threads(const lcl_context *ctx) {
     return lcl__ctx_threads(ctx);
 }
 
+/* the device path's host copies (A's blocks into the ring, the off-diagonal blocks): the
+   context's threads, else OpenMP's; one thread's memcpy, not the bus, limits them */
+LCL__PRIVATE int lcl__bklu_team(const lcl_context *ctx) {
+#ifdef _OPENMP
+    int t = ctx && ctx->num_threads > 0 ? ctx->num_threads : omp_get_max_threads();
+    return t < 1 ? 1 : t;
+#else
+    (void)ctx;
+    return 1;
+#endif
+}
+
 LCL__PRIVATE void lcl__bklu_info(const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, lcl_bklu_info *info) {
     int64_t k, nu = 0;
     if (!info) return;
@@ -11846,7 +11865,8 @@ LCL__PRIVATE lcl_status lcl__bklu_run(lcl_context *ctx, const char *fn, const lc
     lcl_status st = LCL_OK;
     /* the device path reads A's blocks itself (and checks them there): the host takes F only */
     int dev = ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0 && !ctx->dense_cpu;
-    int64_t bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(A, N, !dev) : lcl__bklu_gather_d(A, N, !dev);
+    int nt = dev ? lcl__bklu_team(ctx) : lcl__bklu_threads(ctx);
+    int64_t bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(A, N, !dev, nt) : lcl__bklu_gather_d(A, N, !dev, nt);
     if (info) lcl__bklu_info(S, N, info);
     if (bad >= 0) return lcl__bklu_nan(ctx, fn, A, bad);
     N->bad_k = -1;
@@ -12093,14 +12113,18 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
 #define LCL__BKLU_XPIN 0
 #endif
 #ifndef LCL__BKLU_RING_MB    /* the pinned ring A's blocks pass through, per device (at most) */
-#define LCL__BKLU_RING_MB 256
+#define LCL__BKLU_RING_MB 1024
+#endif
+#ifndef LCL__BKLU_NOXCHG    /* benchmarks only, wrong results: 1 = exchanges between devices skipped (their cost) */
+#define LCL__BKLU_NOXCHG 0
 #endif
 #ifndef LCL__BKLU_DEVTHREADS    /* benchmarks: 1 = a host thread per device with the ring too */
 #define LCL__BKLU_DEVTHREADS 0
 #endif
 /* a benchmark's hook after each phase of a level (LCL_BKLU_TIMING(queue, phase), defined before
    the implementation is included): 0 lists, 1 values in, 2 updates, 3 pivot LU, 4 inverses, 5 L;
-   host side of each level, queue NULL: 6 start, 7 launched, 8 staged (one host thread), 9 synced */
+   host side of each level, queue NULL: 6 start, 7 launched, 8 staged (one host thread), 9 synced;
+   and of the whole run: 10 device path entered, 11 levels start, 12 levels done, 13 run done */
 #ifdef LCL_BKLU_TIMING
 #define LCL__BKLU_MARK(q, ph) LCL_BKLU_TIMING(q, ph)
 #else
@@ -12312,6 +12336,7 @@ LCL__PRIVATE const char *lcl__bklu_hsrc(const lcl_bklu_numeric *N, const lcl__bk
    when it has one (once full, the ring is reused after q's writes are done) */
 LCL__PRIVATE cl_int lcl__bklu_put(lcl__bklu_dev *v, cl_command_queue q, int32_t f, const char *src, size_t fb) {
     cl_int e;
+    if (LCL__BKLU_NOXCHG) return CL_SUCCESS;
     if (v->inp && fb <= v->insz) {
         if (v->inpos + fb > v->insz) {
             if ((e = LCL__CL->clFinish(q)) != CL_SUCCESS) return e;
@@ -12581,6 +12606,7 @@ LCL__PRIVATE cl_int lcl__bklu_share(lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__b
     int64_t s, p = N->colp[k] + N->ucnt[k];
     cl_int e = CL_SUCCESS;
     if (!v->xptr || D->xoff[k] < 0) return lcl__bklu_export(N, D, v, k);
+    if (LCL__BKLU_NOXCHG) return CL_SUCCESS;
     for (s = p; s < N->colp[k + 1] && e == CL_SUCCESS; s++) {
         int32_t f = v->fslot[s];
         e = LCL__CL->clEnqueueReadBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, v->xptr + D->xoff[k] + (size_t)(s - p) * fb,
@@ -12900,9 +12926,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
             continue;
         }
         {
-#ifdef _OPENMP
-            int nt = ctx->num_threads > 0 ? ctx->num_threads : omp_get_max_threads();
-#endif
+            int nt = lcl__bklu_team(ctx);
             LCL__OMP(omp parallel for num_threads(nt) schedule(static) if (nb > 1 && nt > 1))
             for (t = 0; t < nb; t++) memcpy(base + (size_t)t * fb, (const char *)A->val + (size_t)v->bq[2 * (b + t)] * fb, fb);
         }
@@ -13192,6 +13216,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     int nd, i, resident = 1;
     (void)info;
     if (!ctx || ctx->backend != LCL_BACKEND_OPENCL || ctx->ndev < 1 || ctx->dense_cpu) return 0;
+    LCL__BKLU_MARK(NULL, 10);
     nd = S->opts.devices > 0 ? LCL__MIN(S->opts.devices, ctx->ndev) : ctx->ndev;
     for (i = 0; i < nd; i++)
         if (N->dtype == LCL_F64 && !ctx->dev[i].info.fp64) {
@@ -13353,6 +13378,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     }
     lcl__bklu_cl_free(old);     /* what the new state did not take */
     old = NULL;
+    LCL__BKLU_MARK(NULL, 11);
     /* level by level; with several devices in resident mode, one host thread per device (the
        writes of A and the exchanges of one device then overlap another's). Resident: A's blocks of
        level l + 1 go up on the transfer queue while level l computes, level l's work frames stay
@@ -13398,6 +13424,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
                     if (v->has[k] && D->onhost[k] && lcl__bklu_next(v, k, l + 1) == INT64_MAX) lcl__bklu_drop(N, v, k);
             }
     }
+    LCL__BKLU_MARK(NULL, 12);
     /* pivots of every column, singular blocks, non-finite input: whole arrays read from each
        device (a read per column cost tens of microseconds each), each column's taken from its owner */
     if (!LCL__BA(piv2, 2 * n * m + n, int32_t)) goto out;
@@ -13459,6 +13486,7 @@ out:
     }
     lcl__bklu_cl_free(old);
     LCL_FREE(piv2);
+    LCL__BKLU_MARK(NULL, 13);
     LCL_FREE(levof); LCL_FREE(cols); LCL_FREE(badk); LCL_FREE(cost); LCL_FREE(load); LCL_FREE(needx);
     *stp = st;
     return 1;

@@ -122,25 +122,129 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 #endif
 #define LU_NB 32       /* its panel width */
 #define LU_TW 64       /* columns of the rest updated at a time */
+#define LR_NB 16       /* the panel width when each row has its work-item (the panel in registers) */
+#ifndef BK_LU_UNROLL
+#define BK_LU_UNROLL 0
+#endif
 __kernel void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad,
                                const int nopivot) {
     __local real vmax[BK_LU_WG];
     __local int imax[BK_LU_WG];
     __local real Us[LU_NB][LU_TW];
+    __local real prow[LR_NB], srow[LR_NB], rv[32];
+    __local int ri[32];
+    __local int psw[LR_NB];
     __local int zero;
     const int t = get_group_id(0), lid = get_local_id(0), WG = get_local_size(0), po = list[lo + 3 * t + 1];
     const int TW = WG < LU_TW ? WG : LU_TW, RG = WG / TW, tx = lid % TW, ty = lid / TW;
+    /* a row per work-item: each column step of a panel works in registers and local memory (its
+       latency, m steps in a row, is what a level of few columns waits for) */
+#ifdef BK_LU_NOREG     /* tests: the other path for every M */
+    const int inreg = 0, NB = LU_NB;
+#else
+    const int inreg = WG >= m, NB = inreg ? LR_NB : LU_NB;
+#endif
     __global real *D = FRAME(list[lo + 3 * t]);
     int k, k0, i, s;
     for (i = lid; i < m; i += WG) perm[po + i] = i;
     if (lid == 0) zero = 0;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    /* right-looking, blocked: a panel of LU_NB columns by rank-1 steps, then U12 by forward
-       substitution and one rank-LU_NB update of the rest, U12 staged in local memory by column
+    /* right-looking, blocked: a panel of NB columns by rank-1 steps, then U12 by forward
+       substitution and one rank-NB update of the rest, U12 staged in local memory by column
        tiles (the rest is read and written once per panel instead of once per column) */
-    for (k0 = 0; k0 < m; k0 += LU_NB) {
-        const int kb = m - k0 < LU_NB ? m - k0 : LU_NB, ke = k0 + kb;
+    for (k0 = 0; k0 < m; k0 += NB) {
+        const int kb = m - k0 < NB ? m - k0 : NB, ke = k0 + kb;
         int c0, r, c;
+        if (inreg) {
+            real pr[LR_NB];
+            int j, jj;
+            const int act = lid >= k0 && lid < m;   /* this item's row takes part in the panel */
+#pragma unroll
+            for (j = 0; j < LR_NB; j++) pr[j] = act && j < kb ? D[(long)lid * m + k0 + j] : 0;
+#if BK_LU_UNROLL    /* pr[] stays in registers only when j is a constant */
+#pragma unroll
+#endif
+            for (j = 0; j < LR_NB; j++) {
+                if (j < kb) {
+                    int p = k0 + j;
+                    k = k0 + j;
+                    if (!nopivot) {     /* the largest |value| (first of equals) in two barriers, not log2(WG) */
+                        const int nw = WG < 32 ? WG : 32;
+                        real best;
+                        vmax[lid] = lid >= k && lid < m ? fabs(pr[j]) : -1;
+                        imax[lid] = lid >= k && lid < m ? lid : k;
+                        barrier(CLK_LOCAL_MEM_FENCE);
+                        if (lid < nw) {
+                            best = vmax[lid];
+                            p = imax[lid];
+                            for (i = lid + nw; i < WG; i += nw)
+                                if (vmax[i] > best || (vmax[i] == best && imax[i] < p)) best = vmax[i], p = imax[i];
+                            rv[lid] = best;
+                            ri[lid] = p;
+                        }
+                        barrier(CLK_LOCAL_MEM_FENCE);
+                        best = rv[0];
+                        p = ri[0];
+                        for (i = 1; i < nw; i++)
+                            if (rv[i] > best || (rv[i] == best && ri[i] < p)) best = rv[i], p = ri[i];
+                        if (p < k || p >= m) p = k;     /* NaN compares false: the input check reports it */
+                    }
+                    /* rows k and p swap their panel parts; row p's (the new row k) is the pivot row */
+                    if (lid == p)
+#pragma unroll
+                        for (jj = 0; jj < LR_NB; jj++) prow[jj] = pr[jj];
+                    if (lid == k)
+#pragma unroll
+                        for (jj = 0; jj < LR_NB; jj++) srow[jj] = pr[jj];
+                    if (lid == 0) {
+                        psw[j] = p;
+                        ipiv[po + k] = p;
+                        if (p != k) {
+                            int a = perm[po + k];
+                            perm[po + k] = perm[po + p];
+                            perm[po + p] = a;
+                        }
+                    }
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    if (p != k && lid == k)
+#pragma unroll
+                        for (jj = 0; jj < LR_NB; jj++) pr[jj] = prow[jj];
+                    if (p != k && lid == p)
+#pragma unroll
+                        for (jj = 0; jj < LR_NB; jj++) pr[jj] = srow[jj];
+                    {
+                        const real piv = prow[j];
+                        if (piv == 0) {
+                            if (lid == 0 && !zero) zero = k + 1;
+                        } else if (lid > k && lid < m) {
+                            const real l = pr[j] / piv;
+                            pr[j] = l;
+#pragma unroll
+                            for (jj = 0; jj < LR_NB; jj++)
+                                if (jj > j && jj < kb) pr[jj] -= l * prow[jj];
+                        }
+                    }
+                    /* no barrier here: the next step writes prow, srow, rv only after two more */
+                    if (nopivot) barrier(CLK_LOCAL_MEM_FENCE);
+                }
+            }
+#pragma unroll
+            for (j = 0; j < LR_NB; j++)
+                if (act && j < kb) D[(long)lid * m + k0 + j] = pr[j];
+            /* the panel's interchanges on the other columns, in order (each item its own columns) */
+            for (j = 0; j < kb; j++) {
+                const int p = psw[j];
+                k = k0 + j;
+                if (p != k)
+                    for (c = lid; c < m; c += WG)
+                        if (c < k0 || c >= ke) {
+                            real a = D[(long)k * m + c];
+                            D[(long)k * m + c] = D[(long)p * m + c];
+                            D[(long)p * m + c] = a;
+                        }
+            }
+            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        } else
         for (k = k0; k < ke; k++) {
             int p = k;
             real best = -1;

@@ -14,12 +14,13 @@ static void bq_mark(void *q, int ph);
 #include <stdlib.h>
 #include <time.h>
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
-static double bq_t[10], bq_last, bq_hlast;
+static double bq_t[14], bq_last, bq_hlast, bq_at[14];
 static int bq_on;   /* 1: each device phase drained and timed (0-5); 2: the host's side of each level (6-9) */
 static void bq_mark(void *q, int ph) {
     double t;
     if (bq_on == 2 && !q) {
         t = now();
+        if (ph >= 10) { bq_at[ph] = t; return; }
         if (ph > 6) bq_t[ph] += t - bq_hlast;
         bq_hlast = t;
         return;
@@ -117,13 +118,15 @@ int main(int argc, char **argv) {
             }
             qsort(tr, reps, sizeof(double), cmpd);
             if (getenv("BKLU_PHASES") && d.backend == LCL_BACKEND_OPENCL) {
-                memset(bq_t, 0, sizeof bq_t); bq_on = atoi(getenv("BKLU_PHASES")) == 2 ? 2 : 1;
+                memset(bq_t, 0, sizeof bq_t); memset(bq_at, 0, sizeof bq_at); bq_on = atoi(getenv("BKLU_PHASES")) == 2 ? 2 : 1;
                 t0 = now();
                 lcl_bklu_refactor(ctx, S, &A, N, &info);
                 if (bq_on == 1)
                     printf("phases (drained): total %.3f s: values in %.3f, updates %.3f, pivot LU %.3f, inverses %.3f, L %.3f\n", now() - t0, bq_t[1], bq_t[2], bq_t[3], bq_t[4], bq_t[5]);
                 else
-                    printf("host per level: total %.3f s: launches %.3f, staging and exchange reads %.3f, waiting %.3f\n", now() - t0, bq_t[7], bq_t[8], bq_t[9]);
+                    printf("host: total %.3f s: before the device path %.3f, its setup %.3f, levels %.3f (launches %.3f, staging and exchange "
+                           "reads %.3f, waiting %.3f), end %.3f\n", now() - t0, bq_at[10] - t0, bq_at[11] - bq_at[10], bq_at[12] - bq_at[11],
+                           bq_t[7], bq_t[8], bq_t[9], bq_at[13] - bq_at[12]);
                 bq_on = 0;
             }
             memcpy(r, b, 8 * n * m);
