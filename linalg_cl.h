@@ -12115,9 +12115,6 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
 #ifndef LCL__BKLU_RING_MB    /* the pinned ring A's blocks pass through, per device (at most) */
 #define LCL__BKLU_RING_MB 1024
 #endif
-#ifndef LCL__BKLU_NOXCHG    /* benchmarks only, wrong results: 1 = exchanges between devices skipped (their cost) */
-#define LCL__BKLU_NOXCHG 0
-#endif
 #ifndef LCL__BKLU_DEVTHREADS    /* benchmarks: 1 = a host thread per device with the ring too */
 #define LCL__BKLU_DEVTHREADS 0
 #endif
@@ -12336,7 +12333,6 @@ LCL__PRIVATE const char *lcl__bklu_hsrc(const lcl_bklu_numeric *N, const lcl__bk
    when it has one (once full, the ring is reused after q's writes are done) */
 LCL__PRIVATE cl_int lcl__bklu_put(lcl__bklu_dev *v, cl_command_queue q, int32_t f, const char *src, size_t fb) {
     cl_int e;
-    if (LCL__BKLU_NOXCHG) return CL_SUCCESS;
     if (v->inp && fb <= v->insz) {
         if (v->inpos + fb > v->insz) {
             if ((e = LCL__CL->clFinish(q)) != CL_SUCCESS) return e;
@@ -12606,7 +12602,6 @@ LCL__PRIVATE cl_int lcl__bklu_share(lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__b
     int64_t s, p = N->colp[k] + N->ucnt[k];
     cl_int e = CL_SUCCESS;
     if (!v->xptr || D->xoff[k] < 0) return lcl__bklu_export(N, D, v, k);
-    if (LCL__BKLU_NOXCHG) return CL_SUCCESS;
     for (s = p; s < N->colp[k + 1] && e == CL_SUCCESS; s++) {
         int32_t f = v->fslot[s];
         e = LCL__CL->clEnqueueReadBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, v->xptr + D->xoff[k] + (size_t)(s - p) * fb,
@@ -12927,6 +12922,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
         }
         {
             int nt = lcl__bklu_team(ctx);
+            (void)nt;     /* without OpenMP */
             LCL__OMP(omp parallel for num_threads(nt) schedule(static) if (nb > 1 && nt > 1))
             for (t = 0; t < nb; t++) memcpy(base + (size_t)t * fb, (const char *)A->val + (size_t)v->bq[2 * (b + t)] * fb, fb);
         }
