@@ -97,7 +97,8 @@
         -DLCL_GRID_PORTABLE off NVIDIA), LCL_GRID_GROUPS (that panel's work-groups),
         LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
-        on a repeated x), LCL_KLU_REFACTOR=0|1 (the sparse
+        on a repeated x), LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
+        LCL_KLU_REFACTOR=0|1 (the sparse
         LU's refactor on the host / device), LCL_KLU_SOLVE_MIN=N (its host-array solves on the
         device from nnz(L+U) = N on; 0 never), LCL_SPMV_LDS=N (CSR adaptive: a block's nonzeros
         per work-item, 1-16)
@@ -851,6 +852,7 @@ typedef struct lcl__tuning {
     /* sparse.cl: SpMV */
     int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
     int spmv_hint;                  /* CSR adaptive: SPMV_HINT, NVIDIA's cache hints (kernels/sparse.cl) */
+    int bklu_lu_wg;                 /* the block LU's pivot LU: largest work-group (a row per item up to it) */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
@@ -1536,6 +1538,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->fused_step = t->tc && t->trsm_nb == 64;
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
+    t->bklu_lu_wg = 1024;
     t->spmv_hint = nvidia;          /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
     t->spmv_split_per_wg = 32;
     t->spmv_csr_scalar = d->info.type == LCL_DEVICE_CPU;
@@ -1573,6 +1576,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     if (getenv("LCL_NO_GRID")) t->grid_panel = 0;
     if (lcl__env_int("LCL_DENSE_NB", 1, 4096, &v)) { t->dense_nb = v; t->big_n = 0; }
     lcl__env_int("LCL_SPMV_LDS", 1, 16, &t->spmv_lds_per_wg);
+    lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_KLU_REFACTOR", 0, 1, &t->klu_refactor);
     if (lcl__env_int("LCL_KLU_SOLVE_MIN", 0, 2147483647, &v)) t->klu_solve_min = v;
     {
@@ -12498,8 +12502,9 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         l[0] = 64; l[1] = 1;
         g[0] = per; g[1] = (size_t)cnt;
         e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
-    } else if (kind == 2) {     /* one work-group per block, as large as helps (up to 1024) */
-        size_t want = 64, cap = LCL__MIN((size_t)1024, d->info.max_work_group), kw = 0;
+    } else if (kind == 2) {     /* one work-group per block, as large as helps (up to 1024; NVIDIA's OpenCL
+                                   allows this kernel 256 on an H100, so its row-per-item path runs to M = 256) */
+        size_t want = 64, cap = LCL__MIN((size_t)d->tune.bklu_lu_wg, d->info.max_work_group), kw = 0;
         while (want < (size_t)(m * m / 8) && want < cap) want *= 2;
         if (LCL__CL->clGetKernelWorkGroupInfo(k, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kw, &kw, NULL) == CL_SUCCESS && kw > 0)
             while (want > kw && want > 1) want /= 2;

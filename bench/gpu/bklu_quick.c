@@ -3,7 +3,7 @@
    spec) and B = M I + uniform[-0.5, 0.5] off the diagonal; residual of a solve each run.
      build/bklu_quick BASE M[,M...] [reps] [runs: omp,cl1,cl2,clall; cl2s, clalls: one shared cl_context]
    BKLU_PHASES=1: one more refactor with each device phase drained and timed; 2: the host's side
-   of each level timed (launches, staging, waiting) */
+   of each level timed (launches, staging, waiting); 3: as 1, with each pivot LU launch's time */
 #define _POSIX_C_SOURCE 199309L
 static void bq_mark(void *q, int ph);
 #define LCL_BKLU_TIMING(q, ph) bq_mark((void *)(q), ph)
@@ -25,10 +25,11 @@ static void bq_mark(void *q, int ph) {
         bq_hlast = t;
         return;
     }
-    if (bq_on != 1 || !q) return;
+    if ((bq_on != 1 && bq_on != 3) || !q) return;
     LCL__CL->clFinish((cl_command_queue)q);
     t = now();
     if (ph > 0) bq_t[ph] += t - bq_last;
+    if (bq_on == 3 && ph == 3) printf(" %.2f", 1e3 * (t - bq_last));
     bq_last = t;
 }
 static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
@@ -118,10 +119,22 @@ int main(int argc, char **argv) {
             }
             qsort(tr, reps, sizeof(double), cmpd);
             if (getenv("BKLU_PHASES") && d.backend == LCL_BACKEND_OPENCL) {
-                memset(bq_t, 0, sizeof bq_t); memset(bq_at, 0, sizeof bq_at); bq_on = atoi(getenv("BKLU_PHASES")) == 2 ? 2 : 1;
+                int ph = atoi(getenv("BKLU_PHASES"));
+                memset(bq_t, 0, sizeof bq_t); memset(bq_at, 0, sizeof bq_at); bq_on = ph == 2 || ph == 3 ? ph : 1;
+                if (bq_on == 3) {   /* the pivot LU kernel's limits on device 0, then each launch's drained ms */
+                    cl_kernel kk; size_t kw = 0; cl_ulong pm = 0, lm = 0;
+                    if (lcl__kernel(ctx, &ctx->dev[0], LCL_F64, "lcl_bklu_lu_d", &kk) == LCL_OK) {
+                        LCL__CL->clGetKernelWorkGroupInfo(kk, ctx->dev[0].id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kw, &kw, NULL);
+                        LCL__CL->clGetKernelWorkGroupInfo(kk, ctx->dev[0].id, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof pm, &pm, NULL);
+                        LCL__CL->clGetKernelWorkGroupInfo(kk, ctx->dev[0].id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
+                    }
+                    printf("lcl_bklu_lu_d: work-group at most %zu, private %llu B, local %llu B; pivot LU launches (ms):", kw,
+                           (unsigned long long)pm, (unsigned long long)lm);
+                }
                 t0 = now();
                 lcl_bklu_refactor(ctx, S, &A, N, &info);
-                if (bq_on == 1)
+                if (bq_on == 3) printf("\n");
+                if (bq_on != 2)
                     printf("phases (drained): total %.3f s: values in %.3f, updates %.3f, pivot LU %.3f, inverses %.3f, L %.3f\n", now() - t0, bq_t[1], bq_t[2], bq_t[3], bq_t[4], bq_t[5]);
                 else
                     printf("host: total %.3f s: before the device path %.3f, its setup %.3f, levels %.3f (launches %.3f, staging and exchange "
