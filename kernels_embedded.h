@@ -90,6 +90,25 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "    }\n"
     "}\n"
     "\n"
+    "/* the same for M <= 32: one work-item per element of C (the tiled kernel computes 64 x 64\n"
+    "   whatever M is, and small blocks are where CPU devices spend their time) */\n"
+    "__kernel void SFX(lcl_bklu_gemm_small)(ARENAS, __global const int *list, const int lo, const rea"
+    "l alpha, const real keep) {\n"
+    "    const int t = get_global_id(1), e = get_global_id(0), r = e / m, c = e % m;\n"
+    "    __global const real *A;\n"
+    "    __global const real *B;\n"
+    "    __global real *C;\n"
+    "    real acc = 0;\n"
+    "    int k;\n"
+    "    if (e >= m * m) return;\n"
+    "    list += lo;\n"
+    "    A = FRAME(list[3 * t]) + (long)r * m;\n"
+    "    B = FRAME(list[3 * t + 1]) + c;\n"
+    "    C = FRAME(list[3 * t + 2]);\n"
+    "    for (k = 0; k < m; k++) acc = fma(A[k], B[(long)k * m], acc);\n"
+    "    C[e] = alpha * acc + keep * C[e];\n"
+    "}\n"
+    "\n"
     "/* item t: frame list[t] = 0 */\n"
     "__kernel void SFX(lcl_bklu_zero)(ARENAS, __global const int *list, const int lo) {\n"
     "    __global real *X = FRAME(list[lo + get_global_id(1)]);\n"
@@ -136,7 +155,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "\n"
     "   (perm[pofs + r]: row r of P D is row perm[pofs + r] of D); bad[k] = the 1-based first zero pi"
     "vot\n"
-    "   or 0. Lists start at element lo of list (a multiple of the tuple size). */\n"
+    "   or 0. Lists start at element lo of list (a multiple of the tuple size). */\n",
     "#ifndef BK_LU_WG\n"
     "#define BK_LU_WG 1024  /* the largest work-group the pivot LU may be given (its local arrays) */"
     "\n"
@@ -154,7 +173,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "    __local real vmax[BK_LU_WG];\n"
     "    __local int imax[BK_LU_WG];\n"
     "    __local real Us[LU_NB][LU_TW];\n"
-    "    __local real prow[LR_NB], srow[LR_NB], rv[32];\n",
+    "    __local real prow[LR_NB], srow[LR_NB], rv[32];\n"
     "    __local int ri[32];\n"
     "    __local int psw[LR_NB];\n"
     "    __local int zero;\n"
@@ -203,7 +222,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "                        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "                        if (lid < nw) {\n"
     "                            best = vmax[lid];\n"
-    "                            p = imax[lid];\n"
+    "                            p = imax[lid];\n",
     "                            for (i = lid + nw; i < WG; i += nw)\n"
     "                                if (vmax[i] > best || (vmax[i] == best && imax[i] < p)) best = v"
     "max[i], p = imax[i];\n"
@@ -218,7 +237,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "ri[i];\n"
     "                        if (p < k || p >= m) p = k;     /* NaN compares false: the input check r"
     "eports it */\n"
-    "                    }\n",
+    "                    }\n"
     "                    /* rows k and p swap their panel parts; row p's (the new row k) is the pivot"
     " row */\n"
     "                    if (lid == p)\n"
@@ -271,7 +290,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "                if (p != k)\n"
     "                    for (c = lid; c < m; c += WG)\n"
     "                        if (c < k0 || c >= ke) {\n"
-    "                            real a = D[(long)k * m + c];\n"
+    "                            real a = D[(long)k * m + c];\n",
     "                            D[(long)k * m + c] = D[(long)p * m + c];\n"
     "                            D[(long)p * m + c] = a;\n"
     "                        }\n"
@@ -289,7 +308,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "                vmax[lid] = best;\n"
     "                imax[lid] = p;\n"
     "                barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "                for (s = WG / 2; s > 0; s >>= 1) {\n",
+    "                for (s = WG / 2; s > 0; s >>= 1) {\n"
     "                    if (lid < s && (vmax[lid + s] > vmax[lid] || (vmax[lid + s] == vmax[lid] && "
     "imax[lid + s] < imax[lid]))) {\n"
     "                        vmax[lid] = vmax[lid + s];\n"
@@ -342,7 +361,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "        /* A22 -= L21 U12, TW columns at a time */\n"
     "        for (c0 = ke; c0 < m; c0 += TW) {\n"
     "            for (i = lid; i < LU_NB * TW; i += WG) {\n"
-    "                int q = i / TW, cc = c0 + i % TW;\n"
+    "                int q = i / TW, cc = c0 + i % TW;\n",
     "                Us[q][i % TW] = q < kb && cc < m ? D[(long)(k0 + q) * m + cc] : 0;\n"
     "            }\n"
     "            barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -361,7 +380,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    if (lid == 0) bad[list[lo + 3 * t + 2]] = zero;\n"
     "}\n"
-    "\n",
+    "\n"
     "/* item t: the inverses of the unit lower (which 0) and the upper (which 1) triangle of frame\n"
     "   list[3t], into frames list[3t + 1 + which]. Each work-item computes one column j of the inver"
     "se,\n"
@@ -405,7 +424,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "                    real x = (j < m && K + q < m) ? X[(long)(K + q) * m + j] : 0;\n"
     "                    for (r = 0; r < TT; r++) acc[r] = fma(-Dt[r][q], x, acc[r]);\n"
     "                }\n"
-    "            }\n"
+    "            }\n",
     "            /* the diagonal tile: forward (L, unit) or backward (U) within the registers */\n"
     "            barrier(CLK_LOCAL_MEM_FENCE);\n"
     "            for (l = lj; l < TT * TT; l += 64) {\n"
@@ -418,7 +437,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "                for (r = 1; r < TT; r++)\n"
     "                    for (q = 0; q < r; q++) acc[r] = fma(-Dt[r][q], acc[q], acc[r]);\n"
     "            } else {\n"
-    "                for (r = TT - 1; r >= 0; r--) {\n",
+    "                for (r = TT - 1; r >= 0; r--) {\n"
     "                    for (q = r + 1; q < TT; q++) acc[r] = fma(-Dt[r][q], acc[q], acc[r]);\n"
     "                    acc[r] /= Dt[r][r];\n"
     "                }\n"
@@ -469,7 +488,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "        if (f == SV_COPY) w[i] = T[(long)c * m + i];\n"
     "        else {\n"
     "            __global const real *B = (f >= 0 ? FRAME(f) : F + (long)(-1 - f) * m * m) + (long)i "
-    "* m;\n"
+    "* m;\n",
     "            real s = 0;\n"
     "            int j;\n"
     "            for (j = 0; j < m; j++) s = fma(B[j], x[j], s);\n"
@@ -2142,7 +2161,7 @@ static const char *const lcl__kernel_sparse_cl[] = {
 /* a file's kernels are those whose names start with one of `kernels` */
 typedef struct lcl__kernel_file { const char *name; const char *const *chunks; const char *kernels; } lcl__kernel_file;
 static const lcl__kernel_file lcl__kernel_files[] = {
-    { "bklu.cl", lcl__kernel_bklu_cl, "lcl_bklu_gemm lcl_bklu_zero lcl_bklu_scale lcl_bklu_permcopy lcl_bklu_lu lcl_bklu_trtri lcl_bklu_sv_diag lcl_bklu_sv_upd" },
+    { "bklu.cl", lcl__kernel_bklu_cl, "lcl_bklu_gemm lcl_bklu_gemm_small lcl_bklu_zero lcl_bklu_scale lcl_bklu_permcopy lcl_bklu_lu lcl_bklu_trtri lcl_bklu_sv_diag lcl_bklu_sv_upd" },
     { "blas1.cl", lcl__kernel_blas1_cl, "lcl_axpy_f lcl_axpy_d lcl_axpby lcl_dot lcl_gather" },
     { "dense.cl", lcl__kernel_dense_cl, "lcl_gemm lcl_gemm_tc_d lcl_gemm_tc64_d lcl_bklu_gemm_tc_d lcl_laswp lcl_transpose lcl_nonfinite lcl_panel_step lcl_panel_grid lcl_trtri_lower lcl_trsm_llu lcl_trsm_rlt lcl_potf2_local lcl_potrf_step_d lcl_potf2_local lcl_trsm_left" },
     { "klu.cl", lcl__kernel_klu_cl, "lcl_klu_gather lcl_klu_perm_in lcl_klu_perm_out lcl_klu_solve_level lcl_klu_solve_level_vec lcl_klu_solve_run lcl_klu_refactor_level" },

@@ -12469,6 +12469,7 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         if ((st = lcl__kernel_get(ctx, d, N->dtype, "lcl_bklu_gemm_tc_d", 1, &k)) != LCL_OK) return st;
         if (!k) v->tc = 0;
     }
+    if (kind == 0 && !v->tc && m <= 32) name = N->dtype == LCL_F32 ? "lcl_bklu_gemm_small_f" : "lcl_bklu_gemm_small_d";
     if ((kind != 0 || !v->tc) && (st = lcl__kernel(ctx, d, N->dtype, name, &k)) != LCL_OK) return st;
     e = lcl__argv(k, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo32));
     if (e == CL_SUCCESS && kind == 0) {
@@ -12491,6 +12492,10 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         size_t bm = (size_t)(32 * d->tune.tc_wm), bn = (size_t)(64 * d->tune.tc_wn);
         l[0] = (size_t)(32 * d->tune.tc_wm * d->tune.tc_wn); l[1] = 1;
         g[0] = (((size_t)m + bm - 1) / bm) * (((size_t)m + bn - 1) / bn) * l[0]; g[1] = (size_t)cnt;
+        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
+    } else if (kind == 0 && m <= 32) {
+        l[0] = 64; l[1] = 1;
+        g[0] = (size_t)lcl__round_up((int64_t)m * m, 64); g[1] = (size_t)cnt;
         e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
     } else if (kind == 0) {
         size_t tiles = (size_t)((m + 63) / 64);

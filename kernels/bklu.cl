@@ -76,6 +76,24 @@ void SFX(lcl_bklu_gemm)(ARENAS, __global const int *list, const int lo, const re
     }
 }
 
+/* the same for M <= 32: one work-item per element of C (the tiled kernel computes 64 x 64
+   whatever M is, and small blocks are where CPU devices spend their time) */
+__kernel void SFX(lcl_bklu_gemm_small)(ARENAS, __global const int *list, const int lo, const real alpha, const real keep) {
+    const int t = get_global_id(1), e = get_global_id(0), r = e / m, c = e % m;
+    __global const real *A;
+    __global const real *B;
+    __global real *C;
+    real acc = 0;
+    int k;
+    if (e >= m * m) return;
+    list += lo;
+    A = FRAME(list[3 * t]) + (long)r * m;
+    B = FRAME(list[3 * t + 1]) + c;
+    C = FRAME(list[3 * t + 2]);
+    for (k = 0; k < m; k++) acc = fma(A[k], B[(long)k * m], acc);
+    C[e] = alpha * acc + keep * C[e];
+}
+
 /* item t: frame list[t] = 0 */
 __kernel void SFX(lcl_bklu_zero)(ARENAS, __global const int *list, const int lo) {
     __global real *X = FRAME(list[lo + get_global_id(1)]);
