@@ -7936,7 +7936,7 @@ LCL__PRIVATE lcl_status lcl__vec_xfer(lcl_context *ctx, const lcl_vec *v, const 
     if (v->n > 0) {
         size_t bytes = (size_t)v->n * lcl__dsize(v->dtype);
         if (src) memcpy(v->host, src, bytes);
-        else memcpy(dst, v->host, bytes);
+        else if (dst) memcpy(dst, v->host, bytes);     /* (checked above; some fortified gcc builds warn without it) */
     }
     return LCL_OK;
 }
