@@ -12225,13 +12225,19 @@ LCL__PRIVATE int lcl__bklu_keep(cl_mem *dst, char **dptr, cl_mem *src, char **sp
     if (dptr) *dptr = *sptr, *sptr = NULL;
     return 1;
 }
+/* v's arena buffers released (unused arenas alias the first) */
+LCL__PRIVATE void lcl__bklu_arenas_free(lcl__bklu_dev *v) {
+    int a;
+    for (a = 0; a < LCL__BKLU_ARENAS; a++)
+        if (v->arena[a] && (a == 0 || v->arena[a] != v->arena[0])) LCL__CL->clReleaseMemObject(v->arena[a]);
+    for (a = 0; a < LCL__BKLU_ARENAS; a++) v->arena[a] = NULL;
+}
 LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
     int i, a;
     if (!D) return;
     for (i = 0; i < D->nd; i++) {
         lcl__bklu_dev *v = &D->dv[i];
-        for (a = 0; a < LCL__BKLU_ARENAS; a++)   /* unused arenas alias the first */
-            if (v->arena[a] && (a == 0 || v->arena[a] != v->arena[0])) LCL__CL->clReleaseMemObject(v->arena[a]);
+        lcl__bklu_arenas_free(v);
         if (v->perm) LCL__CL->clReleaseMemObject(v->perm);
         if (v->ipiv) LCL__CL->clReleaseMemObject(v->ipiv);
         if (v->bad) LCL__CL->clReleaseMemObject(v->bad);
@@ -12550,11 +12556,7 @@ LCL__PRIVATE lcl_status lcl__bklu_dev_open(lcl_context *ctx, const char *fn, con
         for (a = 0; a < LCL__BKLU_ARENAS; a++) v->arena[a] = old->arena[a], old->arena[a] = NULL;
         got = want;
     } else {
-        if (old) {      /* released first: the device may not hold both */
-            for (a = 0; a < LCL__BKLU_ARENAS; a++)
-                if (old->arena[a] && (a == 0 || old->arena[a] != old->arena[0])) LCL__CL->clReleaseMemObject(old->arena[a]);
-            for (a = 0; a < LCL__BKLU_ARENAS; a++) old->arena[a] = NULL;
-        }
+        if (old) lcl__bklu_arenas_free(old);   /* released first: the device may not hold both */
         for (a = 0; a < LCL__BKLU_ARENAS && got < want; a++) {
             int64_t cnt = LCL__MIN((int64_t)v->fpa, want - got);
             if ((st = lcl__buffer(ctx, d, (size_t)cnt * fb, CL_MEM_READ_WRITE, &v->arena[a])) != LCL_OK) return st;

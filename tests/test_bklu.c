@@ -1463,7 +1463,7 @@ static void test_bklu_opencl(void) {
     memset(&o, 0, sizeof o);
     bt_ocl_memory(ocl, ser, &o);
     bt_ocl_errors(ocl, ser, &o);
-    {   /* the pivot LU's other path (a work-group smaller than M: M > 1024 on GPUs), for every M */
+    {   /* the pivot LU's other path (a work-group smaller than M: M > 256 on an H100), for every M */
         lcl_context *old = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), "-DBK_LU_NOREG", 0);
         if (old) bt_ocl_sweep(old, ser, &o, 0);
         CHECK(old != NULL);
