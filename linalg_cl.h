@@ -12478,6 +12478,23 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
     }
     if (kind == 0 && !v->tc && m <= 32) name = N->dtype == LCL_F32 ? "lcl_bklu_gemm_small_f" : "lcl_bklu_gemm_small_d";
     if ((kind != 0 || !v->tc) && (st = lcl__kernel(ctx, d, N->dtype, name, &k)) != LCL_OK) return st;
+    if (kind == 2) {    /* one work-group per block, as large as helps: a row per item up to 1024 rows */
+        size_t want = 64, cap = LCL__MIN((size_t)d->tune.bklu_lu_wg, d->info.max_work_group), kw = 0, sz = m <= 512 ? 512 : 1024;
+        cl_kernel ks = NULL;
+        while (want < (size_t)(m * m / 8) && want < cap) want *= 2;
+        if (LCL__CL->clGetKernelWorkGroupInfo(k, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kw, &kw, NULL) == CL_SUCCESS && kw > 0)
+            while (want > kw && want > 1) want /= 2;
+        while (want > cap) want /= 2;
+        /* above 256 rows, the kernel that names its size: NVIDIA's OpenCL gives the other only 256
+           work-items on an H100 (its registers), so its row-per-item path would end there */
+        if (m > 256 && m <= 1024 && sz <= cap &&
+            (st = lcl__kernel_get(ctx, d, N->dtype, sz == 512 ? (N->dtype == LCL_F32 ? "lcl_bklu_lu512_f" : "lcl_bklu_lu512_d")
+                                                             : (N->dtype == LCL_F32 ? "lcl_bklu_lu1024_f" : "lcl_bklu_lu1024_d"), 1, &ks)) == LCL_OK &&
+            ks && LCL__CL->clGetKernelWorkGroupInfo(ks, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kw, &kw, NULL) == CL_SUCCESS && kw >= sz)
+            k = ks, want = sz;
+        if (st != LCL_OK) return st;
+        l[0] = want;
+    }
     e = lcl__argv(k, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo32));
     if (e == CL_SUCCESS && kind == 0) {
         e = LCL__CL->clSetKernelArg(k, 8, es, N->dtype == LCL_F32 ? (const void *)&af : (const void *)&alpha);
@@ -12514,14 +12531,7 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         l[0] = 64; l[1] = 1;
         g[0] = per; g[1] = (size_t)cnt;
         e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
-    } else if (kind == 2) {     /* one work-group per block, as large as helps (up to 1024; NVIDIA's OpenCL
-                                   allows this kernel 256 on an H100, so its row-per-item path runs to M = 256) */
-        size_t want = 64, cap = LCL__MIN((size_t)d->tune.bklu_lu_wg, d->info.max_work_group), kw = 0;
-        while (want < (size_t)(m * m / 8) && want < cap) want *= 2;
-        if (LCL__CL->clGetKernelWorkGroupInfo(k, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kw, &kw, NULL) == CL_SUCCESS && kw > 0)
-            while (want > kw && want > 1) want /= 2;
-        while (want > cap) want /= 2;
-        l[0] = want;
+    } else if (kind == 2) {     /* l[0] chosen above */
         g[0] = (size_t)cnt * l[0];
         e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, g, l, 0, NULL, NULL);
     } else {

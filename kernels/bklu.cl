@@ -144,15 +144,14 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 #ifndef BK_LU_UNROLL
 #define BK_LU_UNROLL 0
 #endif
-__kernel void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad,
-                               const int nopivot) {
-    __local real vmax[BK_LU_WG];
-    __local int imax[BK_LU_WG];
-    __local real Us[LU_NB][LU_TW];
-    __local real prow[LR_NB], srow[LR_NB], rv[32];
-    __local int ri[32];
-    __local int psw[LR_NB];
-    __local int zero;
+#define BK_LU_PARAMS ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad, const int nopivot
+/* its local memory, declared by each entry point (a kernel's scope) and passed down */
+#define BK_LU_LOCALS(W)                                                                                  \
+    __local real vmax[W], Us[LU_NB][LU_TW], prow[LR_NB], srow[LR_NB], rv[32];                           \
+    __local int imax[W], ri[32], psw[LR_NB], zero;                                                      \
+    SFX(lcl__bklu_lu_body)(a0, a1, a2, a3, fpa, m, list, lo, ipiv, perm, bad, nopivot, vmax, imax, Us, prow, srow, rv, ri, psw, &zero)
+void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax, __local real (*Us)[LU_TW], __local real *prow,
+                            __local real *srow, __local real *rv, __local int *ri, __local int *psw, __local int *zero) {
     const int t = get_group_id(0), lid = get_local_id(0), WG = get_local_size(0), po = list[lo + 3 * t + 1];
     const int TW = WG < LU_TW ? WG : LU_TW, RG = WG / TW, tx = lid % TW, ty = lid / TW;
     /* a row per work-item: each column step of a panel works in registers and local memory (its
@@ -165,7 +164,7 @@ __kernel void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, _
     __global real *D = FRAME(list[lo + 3 * t]);
     int k, k0, i, s;
     for (i = lid; i < m; i += WG) perm[po + i] = i;
-    if (lid == 0) zero = 0;
+    if (lid == 0) *zero = 0;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     /* right-looking, blocked: a panel of NB columns by rank-1 steps, then U12 by forward
        substitution and one rank-NB update of the rest, U12 staged in local memory by column
@@ -233,7 +232,7 @@ __kernel void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, _
                     {
                         const real piv = prow[j];
                         if (piv == 0) {
-                            if (lid == 0 && !zero) zero = k + 1;
+                            if (lid == 0 && !*zero) *zero = k + 1;
                         } else if (lid > k && lid < m) {
                             const real l = pr[j] / piv;
                             pr[j] = l;
@@ -301,7 +300,7 @@ __kernel void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, _
             {
                 real piv = D[(long)k * m + k];
                 if (piv == 0) {
-                    if (lid == 0 && !zero) zero = k + 1;
+                    if (lid == 0 && !*zero) *zero = k + 1;
                 } else {
                     for (i = k + 1 + lid; i < m; i += WG) D[(long)i * m + k] /= piv;
                 }
@@ -342,8 +341,16 @@ __kernel void SFX(lcl_bklu_lu)(ARENAS, __global const int *list, const int lo, _
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) bad[list[lo + 3 * t + 2]] = zero;
+    if (lid == 0) bad[list[lo + 3 * t + 2]] = *zero;
 }
+/* the entry points: any work-group (up to BK_LU_WG), and exactly 512 or 1024 work-items. A kernel
+   that names its size gets registers for it: NVIDIA's OpenCL allows the first only 256 work-items
+   on an H100, so its row-per-item path would end at M = 256 */
+__kernel void SFX(lcl_bklu_lu)(BK_LU_PARAMS) { BK_LU_LOCALS(BK_LU_WG); }
+__kernel __attribute__((reqd_work_group_size(512, 1, 1))) void SFX(lcl_bklu_lu512)(BK_LU_PARAMS) { BK_LU_LOCALS(512); }
+#if BK_LU_WG >= 1024
+__kernel __attribute__((reqd_work_group_size(1024, 1, 1))) void SFX(lcl_bklu_lu1024)(BK_LU_PARAMS) { BK_LU_LOCALS(1024); }
+#endif
 
 /* item t: the inverses of the unit lower (which 0) and the upper (which 1) triangle of frame
    list[3t], into frames list[3t + 1 + which]. Each work-item computes one column j of the inverse,

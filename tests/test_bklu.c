@@ -1449,6 +1449,22 @@ static void bt_ocl_errors(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opt
         bt_free(&c);
     }
 }
+/* blocks past 256 rows: the pivot LU's kernels that name their work-group (512 and 1024 items),
+   against the serial backend */
+static void bt_ocl_big(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *base) {
+    static const struct { int64_t n, m; int kind; } sh[] = {{3, 300, BT_ZERO00}, {2, 513, BT_RAND}};
+    int s;
+    for (s = 0; s < 2; s++) {
+        bt_case c;
+        lcl_csr J;
+        lcl_dtype dt = s == 0 && bt_fp64(ocl) ? LCL_F64 : LCL_F32;
+        bt_Jrand(&J, sh[s].n, 0.5);
+        bt_make(&c, &J, sh[s].m, sh[s].kind, dt, s);
+        bt_check(ocl, &c, base, 2, "OpenCL, large blocks");
+        bt_cross(ser, ocl, &c, base, bt_xtol(dt), "OpenCL vs serial, large blocks");
+        bt_free(&c);
+    }
+}
 static void test_bklu_opencl(void) {
     lcl_context *ocl = lt_ocl(NULL), *ser;
     lcl_bklu_opts o;
@@ -1463,9 +1479,11 @@ static void test_bklu_opencl(void) {
     memset(&o, 0, sizeof o);
     bt_ocl_memory(ocl, ser, &o);
     bt_ocl_errors(ocl, ser, &o);
-    {   /* the pivot LU's other path (a work-group smaller than M: M > 256 on an H100), for every M */
+    bt_ocl_big(ocl, ser, &o);
+    {   /* the pivot LU's other path (a work-group smaller than M: M > 1024), for every M */
         lcl_context *old = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), "-DBK_LU_NOREG", 0);
         if (old) bt_ocl_sweep(old, ser, &o, 0);
+        if (old) bt_ocl_big(old, ser, &o);
         CHECK(old != NULL);
         lcl_context_destroy(old);
     }

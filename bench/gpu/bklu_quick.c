@@ -121,15 +121,18 @@ int main(int argc, char **argv) {
             if (getenv("BKLU_PHASES") && d.backend == LCL_BACKEND_OPENCL) {
                 int ph = atoi(getenv("BKLU_PHASES"));
                 memset(bq_t, 0, sizeof bq_t); memset(bq_at, 0, sizeof bq_at); bq_on = ph == 2 || ph == 3 ? ph : 1;
-                if (bq_on == 3) {   /* the pivot LU kernel's limits on device 0, then each launch's drained ms */
-                    cl_kernel kk; size_t kw = 0; cl_ulong pm = 0, lm = 0;
-                    if (lcl__kernel(ctx, &ctx->dev[0], LCL_F64, "lcl_bklu_lu_d", &kk) == LCL_OK) {
-                        LCL__CL->clGetKernelWorkGroupInfo(kk, ctx->dev[0].id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kw, &kw, NULL);
-                        LCL__CL->clGetKernelWorkGroupInfo(kk, ctx->dev[0].id, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof pm, &pm, NULL);
-                        LCL__CL->clGetKernelWorkGroupInfo(kk, ctx->dev[0].id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
+                if (bq_on == 3) {   /* the pivot LU kernels' limits on device 0, then each launch's drained ms */
+                    static const char *kn[] = {"lcl_bklu_lu_d", "lcl_bklu_lu512_d", "lcl_bklu_lu1024_d"};
+                    for (int q = 0; q < 3; q++) {
+                        cl_kernel kk; size_t kw = 0; cl_ulong pm = 0, lm = 0;
+                        if (lcl__kernel(ctx, &ctx->dev[0], LCL_F64, kn[q], &kk) == LCL_OK) {
+                            LCL__CL->clGetKernelWorkGroupInfo(kk, ctx->dev[0].id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kw, &kw, NULL);
+                            LCL__CL->clGetKernelWorkGroupInfo(kk, ctx->dev[0].id, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof pm, &pm, NULL);
+                            LCL__CL->clGetKernelWorkGroupInfo(kk, ctx->dev[0].id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
+                        }
+                        printf("%s: work-group at most %zu, private %llu B, local %llu B\n", kn[q], kw, (unsigned long long)pm, (unsigned long long)lm);
                     }
-                    printf("lcl_bklu_lu_d: work-group at most %zu, private %llu B, local %llu B; pivot LU launches (ms):", kw,
-                           (unsigned long long)pm, (unsigned long long)lm);
+                    printf("pivot LU launches (ms):");
                 }
                 t0 = now();
                 lcl_bklu_refactor(ctx, S, &A, N, &info);
