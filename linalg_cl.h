@@ -12485,14 +12485,22 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         if (LCL__CL->clGetKernelWorkGroupInfo(k, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kw, &kw, NULL) == CL_SUCCESS && kw > 0)
             while (want > kw && want > 1) want /= 2;
         while (want > cap) want /= 2;
-        /* above 256 rows, the kernel that names its size: NVIDIA's OpenCL gives the other only 256
-           work-items on an H100 (its registers), so its row-per-item path would end there */
+        /* above 256 rows, a kernel compiled for its size, so that a row per item fits the registers.
+           NVIDIA's OpenCL says 256 (CL_KERNEL_WORK_GROUP_SIZE) for every kernel on an H100, yet
+           runs these at their size, and the other at 512 (not 1024): the size is tried, and where
+           the launch fails, the other kernel runs at its stated limit */
         if (m > 256 && m <= 1024 && sz <= cap &&
             (st = lcl__kernel_get(ctx, d, N->dtype, sz == 512 ? (N->dtype == LCL_F32 ? "lcl_bklu_lu512_f" : "lcl_bklu_lu512_d")
-                                                             : (N->dtype == LCL_F32 ? "lcl_bklu_lu1024_f" : "lcl_bklu_lu1024_d"), 1, &ks)) == LCL_OK &&
-            ks && LCL__CL->clGetKernelWorkGroupInfo(ks, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kw, &kw, NULL) == CL_SUCCESS && kw >= sz)
-            k = ks, want = sz;
-        if (st != LCL_OK) return st;
+                                                             : (N->dtype == LCL_F32 ? "lcl_bklu_lu1024_f" : "lcl_bklu_lu1024_d"), 1, &ks)) != LCL_OK)
+            return st;
+        if (ks) {
+            e = lcl__argv(ks, 12, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo32),
+                          LCL__A(v->ipiv), LCL__A(v->perm), LCL__A(v->bad), LCL__A(nop));
+            g[0] = (size_t)cnt * sz;
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], ks, 1, NULL, g, &sz, 0, NULL, NULL);
+            if (e == CL_SUCCESS) return LCL_OK;
+            if (e != CL_OUT_OF_RESOURCES && e != CL_INVALID_WORK_GROUP_SIZE) return lcl__clfail(ctx, e, name, d->info.name);
+        }
         l[0] = want;
     }
     e = lcl__argv(k, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo32));

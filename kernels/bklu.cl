@@ -148,9 +148,9 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 /* its local memory, declared by each entry point (a kernel's scope) and passed down */
 #define BK_LU_LOCALS(W)                                                                                  \
     __local real vmax[W], Us[LU_NB][LU_TW], prow[LR_NB], srow[LR_NB], rv[32];                           \
-    __local int imax[W], ri[32], psw[LR_NB], zero;                                                      \
-    SFX(lcl__bklu_lu_body)(a0, a1, a2, a3, fpa, m, list, lo, ipiv, perm, bad, nopivot, vmax, imax, Us, prow, srow, rv, ri, psw, &zero)
-void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax, __local real (*Us)[LU_TW], __local real *prow,
+    __local int imax[W], lp[W], ri[32], psw[LR_NB], zero;                                               \
+    SFX(lcl__bklu_lu_body)(a0, a1, a2, a3, fpa, m, list, lo, ipiv, perm, bad, nopivot, vmax, imax, lp, Us, prow, srow, rv, ri, psw, &zero)
+void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax, __local int *lp, __local real (*Us)[LU_TW], __local real *prow,
                             __local real *srow, __local real *rv, __local int *ri, __local int *psw, __local int *zero) {
     const int t = get_group_id(0), lid = get_local_id(0), WG = get_local_size(0), po = list[lo + 3 * t + 1];
     const int TW = WG < LU_TW ? WG : LU_TW, RG = WG / TW, tx = lid % TW, ty = lid / TW;
@@ -163,7 +163,12 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
 #endif
     __global real *D = FRAME(list[lo + 3 * t]);
     int k, k0, i, s;
-    for (i = lid; i < m; i += WG) perm[po + i] = i;
+    /* the permutation: in local memory where the work-group holds every row (no global read in a
+       column step), else in global memory */
+    for (i = lid; i < m; i += WG) {
+        if (inreg) lp[i] = i;
+        else perm[po + i] = i;
+    }
     if (lid == 0) *zero = 0;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     /* right-looking, blocked: a panel of NB columns by rank-1 steps, then U12 by forward
@@ -217,9 +222,9 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                         psw[j] = p;
                         ipiv[po + k] = p;
                         if (p != k) {
-                            int a = perm[po + k];
-                            perm[po + k] = perm[po + p];
-                            perm[po + p] = a;
+                            int a = lp[k];
+                            lp[k] = lp[p];
+                            lp[p] = a;
                         }
                     }
                     barrier(CLK_LOCAL_MEM_FENCE);
@@ -321,7 +326,9 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                 D[(long)i * m + c] = a;
             }
         barrier(CLK_GLOBAL_MEM_FENCE);
-        /* A22 -= L21 U12, TW columns at a time */
+        /* A22 -= L21 U12, TW columns at a time (rows below a panel exist only where it is full: kb = NB).
+           The row-per-item path keeps each item's column of the U12 tile in registers and updates two
+           rows at a time: a chain of NB dependent loads and FMAs per value was 60% of its time at M = 512 */
         for (c0 = ke; c0 < m; c0 += TW) {
             for (i = lid; i < LU_NB * TW; i += WG) {
                 int q = i / TW, cc = c0 + i % TW;
@@ -329,7 +336,28 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
             }
             barrier(CLK_LOCAL_MEM_FENCE);
             c = c0 + tx;
-            if (c < m)
+            if (c < m && inreg) {
+                real u[LR_NB];
+                int j;
+#if BK_LU_UNROLL
+#pragma unroll
+#endif
+                for (j = 0; j < LR_NB; j++) u[j] = Us[j][tx];
+                for (r = ke + ty; r < m; r += 2 * RG) {
+                    const int r2 = r + RG < m ? r + RG : r;
+                    __global const real *l1 = D + (long)r * m + k0, *l2 = D + (long)r2 * m + k0;
+                    real x1 = D[(long)r * m + c], x2 = D[(long)r2 * m + c];
+#if BK_LU_UNROLL
+#pragma unroll
+#endif
+                    for (j = 0; j < LR_NB; j++) {
+                        x1 -= l1[j] * u[j];
+                        x2 -= l2[j] * u[j];
+                    }
+                    D[(long)r * m + c] = x1;
+                    if (r2 != r) D[(long)r2 * m + c] = x2;
+                }
+            } else if (c < m)
                 for (r = ke + ty; r < m; r += RG) {
                     __global const real *lr = D + (long)r * m + k0;
                     real a = D[(long)r * m + c];
@@ -341,6 +369,8 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    if (inreg)
+        for (i = lid; i < m; i += WG) perm[po + i] = lp[i];
     if (lid == 0) bad[list[lo + 3 * t + 2]] = *zero;
 }
 /* the entry points: any work-group (up to BK_LU_WG), and exactly 512 or 1024 work-items. A kernel
