@@ -477,9 +477,9 @@ typedef struct lcl_bmat {
     void *val;                  /* nnzb * m * m values: block e at e*m*m, row-major */
 } lcl_bmat;
 typedef enum lcl_bklu_schedule {
-    LCL_BKLU_SCHEDULE_DEFAULT = 0,  /* the fastest measured: static (2 H100s, 2 H200s, BENCHMARKS.md) */
+    LCL_BKLU_SCHEDULE_DEFAULT = 0,  /* the fastest measured: affinity (2 H100s, BENCHMARKS.md) */
     LCL_BKLU_STATIC,            /* the thesis: each level's columns split evenly in linear chunks */
-    LCL_BKLU_AFFINITY,          /* each column to the device holding most of its dependencies */
+    LCL_BKLU_AFFINITY,          /* subtrees of the ordering kept on one device, each level balanced within 1.5x */
     LCL_BKLU_DYNAMIC            /* list scheduling: a ready column to the device free first */
 } lcl_bklu_schedule;
 typedef struct lcl_bklu_opts {
@@ -12380,14 +12380,92 @@ LCL__PRIVATE cl_int lcl__bklu_import(const lcl_bklu_numeric *N, lcl__bklu_cl *D,
     return e;
 }
 
-/* columns' devices, level by level: static (linear chunks, the thesis), affinity (the device with
-   most of its dependencies, each device at most its share of the level), dynamic (largest first
-   to the device with the least work, a dependency elsewhere costing a transfer) */
-LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule sch, int nd, int32_t *owner, double *cost, double *load,
+/* columns' devices, level by level: static (linear chunks, the thesis), affinity (subtrees kept
+   on a device, >>bklu-affinity), dynamic (largest first to the device with the least work, a
+   dependency elsewhere costing a transfer) */
+/* the L blocks (and pivots) of column k's dependencies that device d lacks: what it would import */
+LCL__PRIVATE double lcl__bklu_lacks(const lcl_bklu_numeric *N, int nd, const unsigned char *has, int64_t k, int d) {
+    int64_t p, s0 = N->colp[k];
+    double w = 0;
+    for (p = 0; p < N->ucnt[k]; p++) {
+        int64_t j = N->slotrow[s0 + p];
+        if (!has[j * nd + d]) w += (double)(N->colp[j + 1] - N->colp[j] - N->ucnt[j]);
+    }
+    return w;
+}
+/* >>bklu-affinity: one level's columns cols[0..cnt) by dependency affinity. Each column goes first
+   to the device of its index range (n / nd columns each: in the ordering, a range holds whole
+   subtrees, or whole diagonal blocks of the BTF, whose dependencies stay on the device); then,
+   while a device holds more than LCL__BKLU_SLACK times the level's even share of work, the column
+   whose move costs the fewest imports per unit of work (its dependencies the other device lacks,
+   and its own L part, which its dependents will want) moves to the least loaded device. has (n x
+   nd): the column is on the device, computed or imported. gen:circuit:1000 on two devices imports
+   no column at all with a slack of 1.5 (1,936 blocks with the static split); two H100s, M = 512,
+   slack 1.125 / 1.25 / 1.5: 642 / 620 / 603 ms against 689 ms static (BENCHMARKS.md) */
+#ifndef LCL__BKLU_SLACK
+#define LCL__BKLU_SLACK 1.5
+#endif
+LCL__PRIVATE void lcl__bklu_affine(const lcl_bklu_numeric *N, int nd, int32_t *owner, const double *cost, double *load, const int32_t *cols,
+                                   int64_t cnt, unsigned char *has) {
+    int64_t c, p;
+    double tot = 0, cap;
+    int d;
+    for (c = 0; c < cnt; c++) {
+        int64_t k = cols[c];
+        owner[k] = (int32_t)(k * nd / N->n);
+        load[owner[k]] += cost[k];
+        tot += cost[k];
+    }
+    cap = tot / nd * LCL__BKLU_SLACK;
+    for (;;) {
+        int hi = 0, lo = 0, bk = -1;
+        double best = 0;
+        for (d = 1; d < nd; d++) {
+            if (load[d] > load[hi]) hi = d;
+            if (load[d] < load[lo]) lo = d;
+        }
+        if (load[hi] <= cap) break;
+        for (c = 0; c < cnt; c++) {
+            int64_t k = cols[c];
+            double pen;
+            if (owner[k] != hi || load[lo] + cost[k] >= load[hi]) continue;
+            pen = (lcl__bklu_lacks(N, nd, has, k, lo) - lcl__bklu_lacks(N, nd, has, k, hi) +
+                   (double)(N->colp[k + 1] - N->colp[k] - N->ucnt[k])) / cost[k];
+            if (bk < 0 || pen < best) best = pen, bk = (int)c;
+        }
+        if (bk < 0) break;
+        owner[cols[bk]] = lo;
+        load[hi] -= cost[cols[bk]];
+        load[lo] += cost[cols[bk]];
+    }
+    for (c = 0; c < cnt; c++) {
+        int64_t k = cols[c], s0 = N->colp[k];
+        has[k * nd + owner[k]] = 1;
+        for (p = 0; p < N->ucnt[k]; p++) has[N->slotrow[s0 + p] * nd + owner[k]] = 1;
+    }
+}
+/* the work of each column, in M^3 flops (the LU, the L blocks, the updates from its dependencies) */
+LCL__PRIVATE void lcl__bklu_costs(const lcl_bklu_numeric *N, double *cost) {
+    int64_t k, p;
+    for (k = 0; k < N->n; k++) {
+        double c = 2.0 / 3.0 + (double)(N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1);
+        for (p = 0; p < N->ucnt[k]; p++) {
+            int64_t j = N->slotrow[N->colp[k] + p];
+            c += 1 + 2 * (double)(N->colp[j + 1] - N->colp[j] - N->ucnt[j] - 1);
+        }
+        cost[k] = c;
+    }
+}
+/* owner[k] for every column (nd devices); load: nd, tmp: n scratch. Without memory for affinity's
+   table, the static split */
+LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule sch, int nd, int32_t *owner, const double *cost, double *load,
                                    int32_t *tmp) {
     int64_t l, c, p;
+    unsigned char *has = sch == LCL_BKLU_AFFINITY && nd > 1 ? (unsigned char *)LCL_MALLOC((size_t)N->n * (size_t)nd + 1) : NULL;
+    if (has) memset(has, 0, (size_t)N->n * (size_t)nd);
+    else if (sch == LCL_BKLU_AFFINITY) sch = LCL_BKLU_STATIC;
     for (l = 0; l < N->nlev; l++) {
-        int64_t c0 = N->levp[l], cnt = N->levp[l + 1] - c0, cap = (cnt + nd - 1) / nd;
+        int64_t c0 = N->levp[l], cnt = N->levp[l + 1] - c0;
         int d;
         for (d = 0; d < nd; d++) load[d] = 0;
         if (nd == 1) {
@@ -12399,34 +12477,34 @@ LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule 
             continue;
         }
         for (c = 0; c < cnt; c++) tmp[c] = N->levc[c0 + c];
-        if (sch == LCL_BKLU_DYNAMIC)    /* largest first (insertion sort: levels are short or uniform) */
-            for (c = 1; c < cnt; c++) {
-                int32_t x = tmp[c];
-                int64_t q = c;
-                while (q > 0 && cost[tmp[q - 1]] < cost[x]) { tmp[q] = tmp[q - 1]; q--; }
-                tmp[q] = x;
-            }
+        if (sch == LCL_BKLU_AFFINITY) {
+            lcl__bklu_affine(N, nd, owner, cost, load, tmp, cnt, has);
+            continue;
+        }
+        for (c = 1; c < cnt; c++) {     /* dynamic: largest first (insertion sort: levels are short or uniform) */
+            int32_t x = tmp[c];
+            int64_t q = c;
+            while (q > 0 && cost[tmp[q - 1]] < cost[x]) { tmp[q] = tmp[q - 1]; q--; }
+            tmp[q] = x;
+        }
         for (c = 0; c < cnt; c++) {
             int64_t k = tmp[c], s0 = N->colp[k];
             double best = 0;
             int bd = -1;
             for (d = 0; d < nd; d++) {
-                double sc = 0, away = 0;
+                double away = 0, sc;
                 for (p = 0; p < N->ucnt[k]; p++) {
                     int64_t j = N->slotrow[s0 + p];
-                    double w = (double)(N->colp[j + 1] - N->colp[j] - N->ucnt[j]);
-                    if (owner[j] == d) sc += w; else away += w;
+                    if (owner[j] != d) away += (double)(N->colp[j + 1] - N->colp[j] - N->ucnt[j]);
                 }
-                if (sch == LCL_BKLU_AFFINITY) {
-                    if (load[d] >= (double)cap) continue;
-                    sc = sc * 1e6 - load[d];
-                } else sc = -(load[d] + cost[k] + 0.25 * away);
+                sc = -(load[d] + cost[k] + 0.25 * away);
                 if (bd < 0 || sc > best) best = sc, bd = d;
             }
             owner[k] = bd;
-            load[bd] += sch == LCL_BKLU_AFFINITY ? 1.0 : cost[k];
+            load[bd] += cost[k];
         }
     }
+    LCL_FREE(has);
 }
 
 /* upload the level's lists (blocking: the queue is idle or the previous chunk must finish before
@@ -13284,15 +13362,8 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     /* levels, costs (in M^3 flops), owners */
     for (l = 0; l < N->nlev; l++)
         for (p = N->levp[l]; p < N->levp[l + 1]; p++) levof[N->levc[p]] = (int32_t)l;
-    for (k = 0; k < n; k++) {
-        double c = 2.0 / 3.0 + (double)(N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1);
-        for (p = 0; p < N->ucnt[k]; p++) {
-            int64_t j = N->slotrow[N->colp[k] + p];
-            c += 1 + 2 * (double)(N->colp[j + 1] - N->colp[j] - N->ucnt[j] - 1);
-        }
-        cost[k] = c;
-    }
-    lcl__bklu_assign(N, S->opts.schedule == LCL_BKLU_SCHEDULE_DEFAULT ? LCL_BKLU_STATIC : S->opts.schedule, nd, D->owner, cost, load, cols);
+    lcl__bklu_costs(N, cost);
+    lcl__bklu_assign(N, S->opts.schedule == LCL_BKLU_SCHEDULE_DEFAULT ? LCL_BKLU_AFFINITY : S->opts.schedule, nd, D->owner, cost, load, cols);
     for (k = 0; k < n; k++)
         for (p = 0; p < N->ucnt[k]; p++) {
             int64_t j = N->slotrow[N->colp[k] + p];

@@ -20,6 +20,7 @@
 #ifndef LINALG_CL_IMPLEMENTATION_INCLUDED
 typedef int lt_bklu_compiled_in_run_tests;
 #else
+#include "../tools/lcl_gen.h"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -618,6 +619,80 @@ static void test_bklu_large(void) {
 
 /* gen's hb:BASE.mtx:M, built independently of bt_make: J (x) B expanded by the generator; the
    blocks taken back from its scalar matrix, the residuals against that matrix */
+/* the devices' split of the columns (white box, no device needed): every column owned; affinity
+   imports fewer L blocks than the thesis's even split on a circuit, and each level stays within
+   its slack (or no single move would lower its largest load) */
+static double bt_imports(const lcl_bklu_numeric *N, int nd, const int32_t *owner) {
+    unsigned char *need = (unsigned char *)calloc((size_t)(N->n * nd), 1);
+    int64_t k, p;
+    double w = 0;
+    for (k = 0; k < N->n; k++)
+        for (p = 0; p < N->ucnt[k]; p++) {
+            int64_t j = N->slotrow[N->colp[k] + p];
+            if (owner[j] != owner[k] && !need[j * nd + owner[k]]) {
+                need[j * nd + owner[k]] = 1;
+                w += (double)(N->colp[j + 1] - N->colp[j] - N->ucnt[j]);
+            }
+        }
+    free(need);
+    return w;
+}
+static void test_bklu_affinity(void) {
+    static const char *const base[] = {"gen:circuit:1000", "gen:circuit:3000"};
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    int b, nd;
+    if (!ctx) return;
+    for (b = 0; b < 2; b++) {
+        lcl_coo C;
+        lcl_csr J;
+        bt_case c;
+        char err[200];
+        lcl_bklu_symbolic *S = NULL;
+        lcl_bklu_numeric *N = NULL;
+        if (lclg_load(ctx, base[b], 1, LCL_F64, &C, err, sizeof err) != LCL_OK) { CHECK_MSG(0, "%s: %s", base[b], err); continue; }
+        CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &J));
+        lcl_coo_free(&C);
+        bt_make(&c, &J, 1, BT_KRON, LCL_F64, 0);
+        CHECK_OK(ctx, lcl_bklu_analyze(ctx, &c.A, NULL, &S, NULL));
+        if (S) CHECK_OK(ctx, lcl_bklu_factor(ctx, S, &c.A, &N, NULL));
+        for (nd = 1; N && nd <= 3; nd++) {
+            int64_t n = N->n, k, l, p;
+            int32_t *own[2], *tmp = (int32_t *)malloc((size_t)n * sizeof(int32_t));
+            double *cost = (double *)malloc((size_t)n * sizeof(double)), load[3], w[2];
+            int sc, d;
+            lcl__bklu_costs(N, cost);
+            for (sc = 0; sc < 2; sc++) {
+                own[sc] = (int32_t *)malloc((size_t)n * sizeof(int32_t));
+                for (k = 0; k < n; k++) own[sc][k] = -1;
+                lcl__bklu_assign(N, sc ? LCL_BKLU_AFFINITY : LCL_BKLU_STATIC, nd, own[sc], cost, load, tmp);
+                for (k = 0; k < n; k++) CHECK_MSG(own[sc][k] >= 0 && own[sc][k] < nd, "%s: column %lld on device %d", base[b], (long long)k, own[sc][k]);
+                w[sc] = bt_imports(N, nd, own[sc]);
+            }
+            if (nd == 1) CHECK(w[0] == 0 && w[1] == 0);
+            else CHECK_MSG(w[1] < w[0], "%s, %d devices: affinity imports %.0f L blocks, the static split %.0f", base[b], nd, w[1], w[0]);
+            fprintf(stderr, "  %s, %d device(s): imports %.0f (affinity) and %.0f (static) L blocks\n", base[b], nd, w[1], w[0]);
+            for (l = 0; l < N->nlev; l++) {
+                double tot = 0, mx = 0, mn = 1e300, cmin = 1e300;
+                int hi = 0;
+                for (d = 0; d < nd; d++) load[d] = 0;
+                for (p = N->levp[l]; p < N->levp[l + 1]; p++) load[own[1][N->levc[p]]] += cost[N->levc[p]], tot += cost[N->levc[p]];
+                for (d = 0; d < nd; d++) {
+                    if (load[d] > mx) mx = load[d], hi = d;
+                    if (load[d] < mn) mn = load[d];
+                }
+                for (p = N->levp[l]; p < N->levp[l + 1]; p++)
+                    if (own[1][N->levc[p]] == hi && cost[N->levc[p]] < cmin) cmin = cost[N->levc[p]];
+                CHECK_MSG(mx <= tot / nd * LCL__BKLU_SLACK * (1 + 1e-12) || mn + cmin >= mx,
+                          "%s, %d devices, level %lld: largest load %.1f of %.1f", base[b], nd, (long long)l, mx, tot);
+            }
+            free(own[0]); free(own[1]); free(tmp); free(cost);
+        }
+        lcl_bklu_numeric_free(N);
+        lcl_bklu_symbolic_free(S);
+        bt_free(&c);
+    }
+    lcl_context_destroy(ctx);
+}
 static void test_bklu_hb(void) {
     static const int64_t ms[] = {3, 5};
     lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
@@ -1621,6 +1696,7 @@ void lt_suite_bklu(void) {
     LT_RUN(test_bklu_options);
     LT_RUN(test_bklu_large);
     LT_RUN(test_bklu_hb);
+    LT_RUN(test_bklu_affinity);
     LT_RUN(test_bklu_pivoting);
     LT_RUN(test_bklu_structure);
     LT_RUN(test_bklu_singular);

@@ -3,7 +3,7 @@
    spec) and B = M I + uniform[-0.5, 0.5] off the diagonal; residual of a solve each run.
      build/bklu_quick BASE M[,M...] [reps] [runs: omp,cl1,cl2,clall; cl2s, clalls: one shared cl_context]
    BKLU_PHASES=1: one more refactor with each device phase drained and timed; 2: the host's side
-   of each level timed (launches, staging, waiting); 3: as 1, with each pivot LU launch's time */
+   of each level timed (launches, staging, waiting); 3: as 1, with each level's phases printed */
 #define _POSIX_C_SOURCE 199309L
 static void bq_mark(void *q, int ph);
 #define LCL_BKLU_TIMING(q, ph) bq_mark((void *)(q), ph)
@@ -14,13 +14,16 @@ static void bq_mark(void *q, int ph);
 #include <stdlib.h>
 #include <time.h>
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
-static double bq_t[14], bq_last, bq_hlast, bq_at[14];
+static double bq_t[14], bq_last, bq_hlast, bq_at[14], bq_l0, bq_lv[1024];
+static int bq_nl;
 static int bq_on;   /* 1: each device phase drained and timed (0-5); 2: the host's side of each level (6-9) */
 static void bq_mark(void *q, int ph) {
     double t;
     if (bq_on == 2 && !q) {
         t = now();
         if (ph >= 10) { bq_at[ph] = t; return; }
+        if (ph == 6) bq_l0 = t;
+        if (ph == 9 && bq_nl < 1024) bq_lv[bq_nl++] = t - bq_l0;
         if (ph > 6) bq_t[ph] += t - bq_hlast;
         bq_hlast = t;
         return;
@@ -29,7 +32,11 @@ static void bq_mark(void *q, int ph) {
     LCL__CL->clFinish((cl_command_queue)q);
     t = now();
     if (ph > 0) bq_t[ph] += t - bq_last;
-    if (bq_on == 3 && ph == 3) printf(" %.2f", 1e3 * (t - bq_last));
+    if (bq_on == 3 && ph > 0) {     /* one line per level (chunk): values, updates, LU, inverses, L in ms */
+        static double lv[6];
+        lv[ph] = t - bq_last;
+        if (ph == 5) printf(" [%.1f %.1f %.1f %.1f %.1f]", 1e3 * lv[1], 1e3 * lv[2], 1e3 * lv[3], 1e3 * lv[4], 1e3 * lv[5]);
+    }
     bq_last = t;
 }
 static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
@@ -120,7 +127,7 @@ int main(int argc, char **argv) {
             qsort(tr, reps, sizeof(double), cmpd);
             if (getenv("BKLU_PHASES") && d.backend == LCL_BACKEND_OPENCL) {
                 int ph = atoi(getenv("BKLU_PHASES"));
-                memset(bq_t, 0, sizeof bq_t); memset(bq_at, 0, sizeof bq_at); bq_on = ph == 2 || ph == 3 ? ph : 1;
+                memset(bq_t, 0, sizeof bq_t); memset(bq_at, 0, sizeof bq_at); bq_nl = 0; bq_on = ph == 2 || ph == 3 ? ph : 1;
                 if (bq_on == 3) {   /* the pivot LU kernels' limits on device 0, then each launch's drained ms */
                     static const char *kn[] = {"lcl_bklu_lu_d", "lcl_bklu_lu512_d", "lcl_bklu_lu1024_d"};
                     for (int q = 0; q < 3; q++) {
@@ -132,17 +139,34 @@ int main(int argc, char **argv) {
                         }
                         printf("%s: work-group at most %zu, private %llu B, local %llu B\n", kn[q], kw, (unsigned long long)pm, (unsigned long long)lm);
                     }
-                    printf("pivot LU launches (ms):");
+                    printf("each level [values, updates, pivot LU, inverses, L] (ms):");
                 }
                 t0 = now();
                 lcl_bklu_refactor(ctx, S, &A, N, &info);
-                if (bq_on == 3) printf("\n");
+                if (bq_on == 3) {   /* each level's columns, U blocks at most per column, U blocks, L blocks */
+                    printf("\nlevels (columns/max U/U/L):");
+                    for (int64_t l = 0; l < N->nlev; l++) {
+                        int64_t mu = 0, su = 0, sl = 0;
+                        for (int64_t p = N->levp[l]; p < N->levp[l + 1]; p++) {
+                            int64_t k = N->levc[p];
+                            mu = N->ucnt[k] > mu ? N->ucnt[k] : mu; su += N->ucnt[k]; sl += N->colp[k + 1] - N->colp[k] - N->ucnt[k] - 1;
+                        }
+                        printf(" %lld/%lld/%lld/%lld", (long long)(N->levp[l + 1] - N->levp[l]), (long long)mu, (long long)su, (long long)sl);
+                    }
+                    printf("\n");
+                }
                 if (bq_on != 2)
                     printf("phases (drained): total %.3f s: values in %.3f, updates %.3f, pivot LU %.3f, inverses %.3f, L %.3f\n", now() - t0, bq_t[1], bq_t[2], bq_t[3], bq_t[4], bq_t[5]);
                 else
                     printf("host: total %.3f s: before the device path %.3f, its setup %.3f, levels %.3f (launches %.3f, staging and exchange "
                            "reads %.3f, waiting %.3f), end %.3f\n", now() - t0, bq_at[10] - t0, bq_at[11] - bq_at[10], bq_at[12] - bq_at[11],
                            bq_t[7], bq_t[8], bq_t[9], bq_at[13] - bq_at[12]);
+                if (bq_on == 2 && N->nlev + 1 == bq_nl) {   /* each level: ms (columns); the first, staging only */
+                    printf("levels:");
+                    printf(" %.1f(stage)", 1e3 * bq_lv[0]);
+                    for (int l = 0; l + 1 < bq_nl; l++) printf(" %.1f(%lld)", 1e3 * bq_lv[l + 1], (long long)(N->levp[l + 1] - N->levp[l]));
+                    printf("\n");
+                }
                 bq_on = 0;
             }
             memcpy(r, b, 8 * n * m);
