@@ -1121,6 +1121,7 @@ LCL__PRIVATE lcl_backend lcl__dense_backend(const lcl_context *ctx) {
     X(cl_int, clFlush, (cl_command_queue)) \
     X(cl_int, clFinish, (cl_command_queue)) \
     X(cl_int, clWaitForEvents, (cl_uint, const cl_event *)) \
+    X(cl_int, clGetEventInfo, (cl_event, cl_event_info, size_t, void *, size_t *)) \
     X(cl_int, clReleaseEvent, (cl_event)) \
     X(cl_int, clRetainEvent, (cl_event)) \
     X(cl_event, clCreateUserEvent, (cl_context, cl_int *)) \
@@ -13308,6 +13309,58 @@ LCL__PRIVATE lcl_status lcl__bklu_done(lcl_context *ctx, lcl_bklu_numeric *N, lc
     return LCL_OK;
 }
 
+/* resident, and no column wanted by another device (affinity's split of gen:circuit, say): each
+   device runs its own levels. The host launches a device's next level, and stages the one after,
+   as soon as its last is done (its marker's status), instead of waiting for every device at every
+   level: a level's work is not even between the devices, and the slower one changes */
+LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
+                                        const unsigned char *needx) {
+    int nd = D->nd, i, left = nd;
+    int64_t *lv = (int64_t *)LCL_MALLOC((size_t)nd * sizeof(int64_t));
+    cl_event *ev = (cl_event *)LCL_MALLOC((size_t)nd * sizeof(cl_event));
+    lcl_status st = LCL_OK;
+    cl_int e = CL_SUCCESS;
+    if (!lv || !ev) {
+        LCL_FREE(lv);
+        LCL_FREE(ev);
+        return lcl__oom(ctx, "block LU schedule", (size_t)nd * 16);
+    }
+    for (i = 0; i < nd; i++) lv[i] = -2, ev[i] = NULL;
+    while (left > 0 && st == LCL_OK) {
+        int moved = 0;
+        for (i = 0; i < nd && st == LCL_OK; i++) {
+            lcl__bklu_dev *v = &D->dv[i];
+            cl_int s = CL_COMPLETE;
+            if (ev[i]) {    /* its level: running, or done (an error shows in clFinish below) */
+                if ((e = LCL__CL->clGetEventInfo(ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL)) != CL_SUCCESS) {
+                    st = lcl__clfail(ctx, e, "clGetEventInfo(lcl_bklu)", v->d->info.name);
+                    break;
+                }
+                if (s > CL_COMPLETE) continue;
+                LCL__CL->clReleaseEvent(ev[i]);
+                ev[i] = NULL;
+                if ((st = lcl__bklu_done(ctx, N, D, v)) != LCL_OK) break;
+                if (lv[i] == N->nlev - 1) left--;
+            }
+            if (lv[i] == N->nlev - 1) continue;
+            moved = 1;
+            lv[i]++;
+            if ((st = lcl__bklu_go(ctx, fn, N, A, D, v, i, lv[i], needx, 3)) != LCL_OK) break;
+            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &ev[i])) != CL_SUCCESS ||
+                (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS)
+                st = lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
+        }
+        if (!moved) LCL__YIELD();
+    }
+    for (i = 0; i < nd; i++) {
+        if (ev[i]) LCL__CL->clWaitForEvents(1, &ev[i]), LCL__CL->clReleaseEvent(ev[i]);
+        D->dv[i].st = st;
+    }
+    LCL_FREE(lv);
+    LCL_FREE(ev);
+    return st;
+}
+
 LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, const lcl_bmat *A,
                                   lcl_bklu_info *info, lcl_status *stp) {
     lcl__bklu_cl *D = NULL, *old = NULL;
@@ -13481,7 +13534,12 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
        writes of A and the exchanges of one device then overlap another's). Resident: A's blocks of
        level l + 1 go up on the transfer queue while level l computes, level l's work frames stay
        taken meanwhile, and the columns another device needs are read back after their level. */
-    for (l = -1; l < N->nlev; l++) {
+    for (k = 0; k < n && !needx[k]; k++) {}
+    if (resident && nd > 1 && k == n) {     /* no exchanges: each device at its own pace */
+        if ((st = lcl__bklu_apart(ctx, fn, N, A, D, needx)) != LCL_OK) goto out;
+        l = N->nlev;
+    }
+    for (l = resident && nd > 1 && k == n ? N->nlev : -1; l < N->nlev; l++) {
         /* the ring's copies take the context's threads; without a ring, a thread per device */
         int nt = resident && (!D->dv[0].ringp || LCL__BKLU_DEVTHREADS) ? nd : 1;
         LCL__BKLU_MARK(NULL, 6);

@@ -1649,6 +1649,40 @@ int lt_child_bklu(const char *name) {
         lcl_bklu_symbolic_free(S);
         bt_free(&c);
     }
+    {   /* white box: no column wanted by the other device (affinity's split of gen:circuit:100), so
+           each device runs its levels at its own pace (lcl__bklu_apart); then its faults */
+        bt_case c;
+        lcl_coo C;
+        lcl_csr J;
+        lcl_bklu_symbolic *S = NULL;
+        lcl_bklu_numeric *N = NULL;
+        lcl_bklu_info info;
+        char err[200];
+        int64_t k, on[2] = {0, 0}, nx = 0;
+        unsigned reached = 0;
+        if (lclg_load(ser, "gen:circuit:100", 1, LCL_F64, &C, err, sizeof err) == LCL_OK && lcl_csr_from_coo(ser, &C, &J) == LCL_OK) {
+            lcl_coo_free(&C);
+            bt_make(&c, &J, 3, BT_RAND, bt_fp64(ocl) ? LCL_F64 : LCL_F32, 0);
+            memset(&o, 0, sizeof o);
+            memset(&info, 0, sizeof info);
+            CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, &o, &S, NULL));
+            if (S) CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &N, &info));
+            if (N && N->cl)
+                for (k = 0; k < c.A.n; k++) on[N->cl->owner[k]]++, nx += N->cl->inx[k] + N->cl->onhost[k];
+            CHECK_MSG(N && N->cl && N->cl->resident && info.devices == 2 && on[0] > 0 && on[1] > 0 && nx == 0,
+                      "apart: %lld and %lld columns, %lld exchanged", (long long)on[0], (long long)on[1], (long long)nx);
+            if (N) bt_check(ocl, &c, &o, 2, "OpenCL, devices apart");
+            bt_cross(ser, ocl, &c, &o, bt_xtol(c.A.dtype), "OpenCL apart vs serial");
+            lcl_bklu_numeric_free(N);
+            lcl_bklu_symbolic_free(S);
+            if (c.A.dtype == LCL_F64) {
+                int runs = lt_cl_sweep("bklu, devices apart", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 100, "lcl_bklu", bt_cl_run, &c, &reached);
+                fprintf(stderr, "  %d faulted runs\n", runs);
+            }
+            bt_free(&c);
+        } else
+            CHECK_MSG(0, "gen:circuit:100: %s", err);
+    }
     if (bt_fp64(ocl)) {
         bt_case c;
         lcl_csr J;
