@@ -190,7 +190,8 @@ typedef struct lcl_context_desc {
                                    cl_context (pinned host memory serves them all, and their queues
                                    wait on one another's events directly); 0: one per device.
                                    Off by default until the dense split is measured with it
-                                   (two H100s: block LU 1.8x, split SpMV 1.05x faster; DEVICES) */
+                                   (two H100s: split SpMV 1.05x faster; the block LU 1.8x faster
+                                   when columns cross, the same when affinity keeps them apart) */
 } lcl_context_desc;
 
 typedef enum lcl_device_type {

@@ -223,7 +223,7 @@ static const lcl_option options[] = {
     {"--schedule", "static|affinity|dynamic", OFF(schedule), set_schedule,
      "unknown --schedule '%s' (static, affinity, dynamic, default)", BKLU_CMDS,
      "block columns over several OpenCL devices: static per level (the 2016 thesis), dependency affinity, or dynamic list "
-     "scheduling (default: the library's, dynamic)"},
+     "scheduling (default: the library's, affinity)"},
     {"--mem-limit", "BYTES", OFF(mem_limit), set_mem_limit,
      "--mem-limit needs a byte count >= 1 with an optional K, M, G or T (powers of 1024), e.g. 512M or 1.5G, got '%s'", BKLU_CMDS,
      "device memory each OpenCL device may use (default 90% of it); factors beyond it are evicted and replaced"},

@@ -1,0 +1,95 @@
+#define _POSIX_C_SOURCE 200809L
+/* lu_probe.c -- build kernels/bklu.cl with each given option string on the first GPU (DEVT=1: any
+   device); print the build log and every kernel's limits; LAUNCH=1: time the pivot-LU kernels on one
+   M x M block (M = 256, 512, 1024) at 256, 512 and 1024 work-items and check P A = L U.
+     gcc -std=c99 -O1 bench/gpu/lu_probe.c -lOpenCL -o build/lu_probe
+     LAUNCH=1 build/lu_probe kernels/bklu.cl "-DBK_LU_UNROLL=1" "-cl-nv-verbose" */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+int main(int argc, char **argv) {
+    const char *file = argc > 1 ? argv[1] : "kernels/bklu.cl";
+    FILE *f = fopen(file, "rb"); if (!f) return 1;
+    fseek(f, 0, SEEK_END); long n = ftell(f); fseek(f, 0, SEEK_SET);
+    char *src = malloc(n + 1); if (fread(src, 1, n, f) != (size_t)n) return 1; src[n] = 0; fclose(f);
+    cl_platform_id pl[8]; cl_uint np = 0; clGetPlatformIDs(8, pl, &np);
+    cl_device_id dev = 0;
+    for (cl_uint i = 0; i < np && !dev; i++) if (clGetDeviceIDs(pl[i], getenv("DEVT") ? CL_DEVICE_TYPE_ALL : CL_DEVICE_TYPE_GPU, 1, &dev, NULL) != CL_SUCCESS) dev = 0;
+    if (!dev) { printf("no GPU\n"); return 1; }
+    cl_int e; cl_context c = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+    for (int a = 2; a < argc; a++) {
+        cl_program p = clCreateProgramWithSource(c, 1, (const char **)&src, NULL, &e);
+        e = clBuildProgram(p, 1, &dev, argv[a], NULL, NULL);
+        size_t ls = 0; clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &ls);
+        char *log = malloc(ls + 1); clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, ls, log, NULL); log[ls] = 0;
+        printf("==== options '%s': build %d\n%s\n", argv[a], e, log);
+        cl_kernel ks[64]; cl_uint nk = 0;
+        if (e == CL_SUCCESS && clCreateKernelsInProgram(p, 64, ks, &nk) == CL_SUCCESS)
+            for (cl_uint k = 0; k < nk; k++) {
+                char name[128]; size_t wg = 0; cl_ulong pm = 0, lm = 0;
+                clGetKernelInfo(ks[k], CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+                clGetKernelWorkGroupInfo(ks[k], dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+                clGetKernelWorkGroupInfo(ks[k], dev, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof pm, &pm, NULL);
+                clGetKernelWorkGroupInfo(ks[k], dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
+                printf("  %-24s wg %4zu private %llu local %llu\n", name, wg, (unsigned long long)pm, (unsigned long long)lm);
+                clReleaseKernel(ks[k]);
+            }
+        if (e == CL_SUCCESS && getenv("LAUNCH")) {   /* the pivot LU kernels on one M x M block (a launch per size) */
+            static const char *kn[] = {"lcl_bklu_lu_d", "lcl_bklu_lu512_d", "lcl_bklu_lu1024_d", "lcl_bklu_lu_d", "lcl_bklu_lu_d"};
+            static const size_t ws[] = {256, 512, 1024, 512, 1024};
+            cl_command_queue q = clCreateCommandQueue(c, dev, 0, &e);
+            size_t mx = 0; clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof mx, &mx, NULL);
+            printf("device max work-group %zu\n", mx);
+            for (int m = 256; m <= 1024; m *= 2) {
+                double *h = malloc(sizeof(double) * m * m);
+                int lst[3] = {0, 0, 0}, z = 0, fpa = 1, lo = 0, nop = 0;
+                cl_mem A = clCreateBuffer(c, CL_MEM_READ_WRITE, sizeof(double) * m * m, NULL, &e);
+                cl_mem L = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof lst, lst, &e);
+                cl_mem I = clCreateBuffer(c, CL_MEM_READ_WRITE, sizeof(int) * m, NULL, &e);
+                cl_mem P = clCreateBuffer(c, CL_MEM_READ_WRITE, sizeof(int) * m, NULL, &e);
+                cl_mem Bd = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(int), &z, &e);
+                for (int k = 0; k < 5; k++) {
+                    cl_kernel kk = clCreateKernel(p, kn[k], &e);
+                    if (!kk) { printf("  %s: create %d\n", kn[k], e); continue; }
+                    clSetKernelArg(kk, 0, sizeof A, &A); clSetKernelArg(kk, 1, sizeof A, &A); clSetKernelArg(kk, 2, sizeof A, &A); clSetKernelArg(kk, 3, sizeof A, &A);
+                    clSetKernelArg(kk, 4, sizeof(int), &fpa); clSetKernelArg(kk, 5, sizeof(int), &m); clSetKernelArg(kk, 6, sizeof L, &L);
+                    clSetKernelArg(kk, 7, sizeof(int), &lo); clSetKernelArg(kk, 8, sizeof I, &I); clSetKernelArg(kk, 9, sizeof P, &P);
+                    clSetKernelArg(kk, 10, sizeof Bd, &Bd); clSetKernelArg(kk, 11, sizeof(int), &nop);
+                    double best = 1e9; cl_int el = 0;
+                    for (int r = 0; r < 4; r++) {
+                        srand(7); for (long i = 0; i < (long)m * m; i++) h[i] = rand() / (double)RAND_MAX - 0.5;
+                        clEnqueueWriteBuffer(q, A, CL_TRUE, 0, sizeof(double) * m * m, h, 0, NULL, NULL);
+                        double t0 = now();
+                        el = clEnqueueNDRangeKernel(q, kk, 1, NULL, &ws[k], &ws[k], 0, NULL, NULL);
+                        cl_int ef = clFinish(q);
+                        double t = now() - t0;
+                        if (el != CL_SUCCESS || ef != CL_SUCCESS) { el = el ? el : ef; break; }
+                        if (t < best) best = t;
+                    }
+                    /* check: P A = L U on a few entries */
+                    double err = 0;
+                    if (el == CL_SUCCESS) {
+                        double *lu = malloc(sizeof(double) * m * m); int *pp = malloc(sizeof(int) * m);
+                        clEnqueueReadBuffer(q, A, CL_TRUE, 0, sizeof(double) * m * m, lu, 0, NULL, NULL);
+                        clEnqueueReadBuffer(q, P, CL_TRUE, 0, sizeof(int) * m, pp, 0, NULL, NULL);
+                        for (int t = 0; t < 200; t++) {
+                            int i = (t * 7919) % m, j = (t * 104729 + 13) % m; double s = 0;
+                            for (int k2 = 0; k2 <= (i < j ? i : j); k2++) s += (k2 == i ? 1.0 : lu[(long)i * m + k2]) * lu[(long)k2 * m + j];
+                            double d = s - h[(long)pp[i] * m + j]; if (d < 0) d = -d; if (d > err) err = d;
+                        }
+                        free(lu); free(pp);
+                    }
+                    printf("  M %4d %-18s wg %4zu: launch %d, %.3f ms, err %.2e\n", m, kn[k], ws[k], el, 1e3 * best, err);
+                    clReleaseKernel(kk);
+                }
+                clReleaseMemObject(A); clReleaseMemObject(L); clReleaseMemObject(I); clReleaseMemObject(P); clReleaseMemObject(Bd); free(h);
+            }
+            clReleaseCommandQueue(q);
+        }
+        free(log); clReleaseProgram(p);
+    }
+    return 0;
+}
