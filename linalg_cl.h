@@ -1364,6 +1364,9 @@ LCL__PRIVATE lcl_status lcl__cl_select(lcl_context *ctx, const lcl__cldev *devs,
             if (end == p || (*end && *end != ',')) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "bad device list '%s': expected indices like 0,1", spec);
             if (v < 0 || v >= n) return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "device index %ld out of range: %d OpenCL device(s)", v, n);
             for (i = 0; i < *nsel; i++) if (sel[i] == (int)v) break;
+#ifdef LCL__DEVICE_REPEAT   /* benchmarks: "0,0" opens device 0 twice (two sets of queues on one device) */
+            i = *nsel;
+#endif
             if (i == *nsel) sel[(*nsel)++] = (int)v;
             p = *end ? end + 1 : end;
         }
