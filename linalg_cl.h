@@ -13343,6 +13343,10 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
                 if (s > CL_COMPLETE) continue;
                 LCL__CL->clReleaseEvent(ev[i]);
                 ev[i] = NULL;
+                if (s < 0) {    /* a command of the level failed (the marker inherits it) */
+                    st = lcl__clfail(ctx, s, "lcl_bklu: a level's commands", v->d->info.name);
+                    break;
+                }
                 if ((st = lcl__bklu_done(ctx, N, D, v)) != LCL_OK) break;
                 if (lv[i] == N->nlev - 1) left--;
             }
@@ -13539,11 +13543,12 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
        level l + 1 go up on the transfer queue while level l computes, level l's work frames stay
        taken meanwhile, and the columns another device needs are read back after their level. */
     for (k = 0; k < n && !needx[k]; k++) {}
+    l = -1;
     if (resident && nd > 1 && k == n) {     /* no exchanges: each device at its own pace */
         if ((st = lcl__bklu_apart(ctx, fn, N, A, D, needx)) != LCL_OK) goto out;
         l = N->nlev;
     }
-    for (l = resident && nd > 1 && k == n ? N->nlev : -1; l < N->nlev; l++) {
+    for (; l < N->nlev; l++) {
         /* the ring's copies take the context's threads; without a ring, a thread per device */
         int nt = resident && (!D->dv[0].ringp || LCL__BKLU_DEVTHREADS) ? nd : 1;
         LCL__BKLU_MARK(NULL, 6);

@@ -148,9 +148,10 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 /* its local memory, declared by each entry point (a kernel's scope) and passed down */
 #define BK_LU_LOCALS(W)                                                                                  \
     __local real vmax[W], Us[LU_NB][LU_TW], prow[LR_NB], srow[LR_NB], rv[32];                           \
-    __local int imax[W], lp[W], ri[32], psw[LR_NB], zero;                                               \
+    __local int imax[W], ri[32], psw[LR_NB], zero;                                                      \
+    __local ushort lp[W];   /* 2 bytes a row: the 1,024-item kernel stays within 32 KB of local memory */ \
     SFX(lcl__bklu_lu_body)(a0, a1, a2, a3, fpa, m, list, lo, ipiv, perm, bad, nopivot, vmax, imax, lp, Us, prow, srow, rv, ri, psw, &zero)
-void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax, __local int *lp, __local real (*Us)[LU_TW], __local real *prow,
+void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax, __local ushort *lp, __local real (*Us)[LU_TW], __local real *prow,
                             __local real *srow, __local real *rv, __local int *ri, __local int *psw, __local int *zero) {
     const int t = get_group_id(0), lid = get_local_id(0), WG = get_local_size(0), po = list[lo + 3 * t + 1];
     const int TW = WG < LU_TW ? WG : LU_TW, RG = WG / TW, tx = lid % TW, ty = lid / TW;
@@ -166,7 +167,7 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
     /* the permutation: in local memory where the work-group holds every row (no global read in a
        column step), else in global memory */
     for (i = lid; i < m; i += WG) {
-        if (inreg) lp[i] = i;
+        if (inreg) lp[i] = (ushort)i;
         else perm[po + i] = i;
     }
     if (lid == 0) *zero = 0;
@@ -222,7 +223,7 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                         psw[j] = p;
                         ipiv[po + k] = p;
                         if (p != k) {
-                            int a = lp[k];
+                            ushort a = lp[k];
                             lp[k] = lp[p];
                             lp[p] = a;
                         }
