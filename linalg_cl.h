@@ -12116,12 +12116,6 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
    resident L parts are dropped by Belady's rule (the one used again farthest ahead) and written
    again when needed; a level whose working set is larger runs in chunks of columns. */
 #define LCL__BKLU_ARENAS 4
-#ifndef LCL__BKLU_XPIN  /* benchmarks: 1 = exchanges read back into pinned memory of the producer's context and
-                           written through a pinned ring of the consumer's (slower on two H200s: BENCHMARKS.md).
-                           Devices in one shared cl_context always exchange through the producer's pinned
-                           area, which is pinned for the consumer too: written from directly, no ring */
-#define LCL__BKLU_XPIN 0
-#endif
 #ifndef LCL__BKLU_RING_MB    /* the pinned ring A's blocks pass through, per device (at most) */
 #define LCL__BKLU_RING_MB 1024
 #endif
@@ -12179,9 +12173,7 @@ typedef struct lcl__bklu_dev {
     cl_mem ring, xbuf;
     char *ringp, *xptr;
     int64_t *bq;                /* the ring's batch: (block of A, frame) pairs of one stage */
-    cl_mem inb;                 /* pinned, this device's context: imported blocks pass through it */
-    char *inp;                  /* (pinned memory of another device's context is pageable here) */
-    size_t insz, inpos, xsz;
+    size_t xsz;
     size_t ringsz, ringpos;
     int ringhalf;
     cl_event ringev[2];
@@ -12259,7 +12251,6 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
             if (v->ringev[a]) LCL__CL->clReleaseEvent(v->ringev[a]);
         lcl__bklu_unpin(v, v->ring, v->ringp);
         lcl__bklu_unpin(v, v->xbuf, v->xptr);
-        lcl__bklu_unpin(v, v->inb, v->inp);
     }
     LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->aslot); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
     LCL_FREE(D->xoff); LCL_FREE(D->inx);
@@ -12345,19 +12336,10 @@ LCL__PRIVATE const char *lcl__bklu_hsrc(const lcl_bklu_numeric *N, const lcl__bk
     if (D->inx && D->inx[j]) return D->dv[D->owner[j]].xptr + D->xoff[j] + (size_t)(s - N->colp[j] - N->ucnt[j]) * fb;
     return (const char *)N->X + (size_t)s * fb;
 }
-/* write one block from host memory src into frame f of v, on queue q: through v's import ring
-   when it has one (once full, the ring is reused after q's writes are done) */
+/* write one block from host memory src into frame f of v, on queue q (with a shared cl_context,
+   from the producer's exchange area, pinned for every device; else pageable memory: pinning a copy
+   in the consumer's context measured slower on two H200s, BENCHMARKS.md) */
 LCL__PRIVATE cl_int lcl__bklu_put(lcl__bklu_dev *v, cl_command_queue q, int32_t f, const char *src, size_t fb) {
-    cl_int e;
-    if (v->inp && fb <= v->insz) {
-        if (v->inpos + fb > v->insz) {
-            if ((e = LCL__CL->clFinish(q)) != CL_SUCCESS) return e;
-            v->inpos = 0;
-        }
-        memcpy(v->inp + v->inpos, src, fb);
-        src = v->inp + v->inpos;
-        v->inpos += fb;
-    }
     return LCL__CL->clEnqueueWriteBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, src, 0, NULL, NULL);
 }
 /* write column j's L part from the host to v (frames taken by the caller's room check) */
@@ -13517,17 +13499,8 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         if (abytes && !(old && lcl__bklu_keep(&v->ring, &v->ringp, &old->dv[i].ring, &old->dv[i].ringp, old->dv[i].ringsz == v->ringsz)) &&
             !lcl__bklu_pinned(v, v->ringsz, &v->ring, &v->ringp))
             v->ringsz = 0;
-        {
-            size_t ib = 0;
-            for (k = 0; k < n; k++)
-                if (D->owner[k] != i && needx[k]) ib += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
-            v->insz = LCL__MAX(fb, LCL__MIN(ib, (size_t)256 << 20));
-            if (LCL__BKLU_XPIN && !D->shared && ib && !(old && lcl__bklu_keep(&v->inb, &v->inp, &old->dv[i].inb, &old->dv[i].inp, old->dv[i].insz == v->insz)) &&
-                !lcl__bklu_pinned(v, v->insz, &v->inb, &v->inp))
-                v->insz = 0;
-        }
         v->xsz = xbytes;
-        if ((LCL__BKLU_XPIN || D->shared) && xbytes && xbytes <= ((size_t)8 << 30) &&
+        if (D->shared && xbytes && xbytes <= ((size_t)8 << 30) &&
             ((old && lcl__bklu_keep(&v->xbuf, &v->xptr, &old->dv[i].xbuf, &old->dv[i].xptr, old->dv[i].xsz == xbytes)) ||
              lcl__bklu_pinned(v, xbytes, &v->xbuf, &v->xptr))) {
             size_t off = 0;

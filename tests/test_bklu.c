@@ -1637,8 +1637,7 @@ int lt_child_bklu(const char *name) {
         if (S) CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &N, &info));
         if (N && N->cl) for (k = 0; k < c.A.n; k++) nx += N->cl->inx[k];
         CHECK_MSG(shared == lt_shared_env() && N && N->cl && N->cl->resident && info.devices == 2 && N->cl->shared == shared &&
-                  (shared ? nx > 0 && (N->cl->dv[0].xptr || N->cl->dv[1].xptr) : nx == 0 && !N->cl->dv[0].xptr && !N->cl->dv[1].xptr) &&
-                  !N->cl->dv[0].inp && !N->cl->dv[1].inp,
+                  (shared ? nx > 0 && (N->cl->dv[0].xptr || N->cl->dv[1].xptr) : nx == 0 && !N->cl->dv[0].xptr && !N->cl->dv[1].xptr),
                   "exchange: LCL_SHARED_CONTEXT=%d, shared %d, %d device(s), %lld columns through pinned areas", lt_shared_env(), shared,
                   info.devices, (long long)nx);
         fprintf(stderr, "  %s cl_context: %lld of %lld columns exchanged through pinned areas\n", shared ? "one shared" : "a", (long long)nx,
