@@ -12393,7 +12393,7 @@ LCL__PRIVATE double lcl__bklu_lacks(const lcl_bklu_numeric *N, int nd, const uns
 #define LCL__BKLU_SLACK 1.5
 #endif
 LCL__PRIVATE void lcl__bklu_affine(const lcl_bklu_numeric *N, int nd, int32_t *owner, const double *cost, double *load, const int32_t *cols,
-                                   int64_t cnt, unsigned char *has) {
+                                   int64_t cnt, unsigned char *has, lcl__key *order) {
     int64_t c, p;
     double tot = 0, cap;
     int d;
@@ -12404,27 +12404,43 @@ LCL__PRIVATE void lcl__bklu_affine(const lcl_bklu_numeric *N, int nd, int32_t *o
         tot += cost[k];
     }
     cap = tot / nd * LCL__BKLU_SLACK;
-    for (;;) {
-        int hi = 0, lo = 0, bk = -1;
-        double best = 0;
-        for (d = 1; d < nd; d++) {
-            if (load[d] > load[hi]) hi = d;
-            if (load[d] < load[lo]) lo = d;
-        }
-        if (load[hi] <= cap) break;
-        for (c = 0; c < cnt; c++) {
-            int64_t k = cols[c];
-            double pen;
-            if (owner[k] != hi || load[lo] + cost[k] >= load[hi]) continue;
-            pen = (lcl__bklu_lacks(N, nd, has, k, lo) - lcl__bklu_lacks(N, nd, has, k, hi) +
-                   (double)(N->colp[k + 1] - N->colp[k] - N->ucnt[k])) / cost[k];
-            if (bk < 0 || pen < best) best = pen, bk = (int)c;
-        }
-        if (bk < 0) break;
-        owner[cols[bk]] = lo;
-        load[hi] -= cost[cols[bk]];
-        load[lo] += cost[cols[bk]];
+    for (d = 0; d < nd && load[d] <= cap; d++) {}
+    if (d == nd) goto done;
+    /* each column's cost of a move: what the cheapest other device lacks of its dependencies, less
+       what its own lacks, plus its L part (its dependents will want it), per unit of work; the
+       moves in that order (O(cnt log cnt): a level may hold tens of thousands of columns) */
+    for (c = 0; c < cnt; c++) {
+        int64_t k = cols[c];
+        double here = lcl__bklu_lacks(N, nd, has, k, owner[k]), best = -1, pen;
+        uint64_t u;
+        for (d = 0; d < nd; d++)
+            if (d != owner[k]) {
+                double w = lcl__bklu_lacks(N, nd, has, k, d);
+                if (best < 0 || w < best) best = w;
+            }
+        pen = (best - here + (double)(N->colp[k + 1] - N->colp[k] - N->ucnt[k])) / cost[k];
+        memcpy(&u, &pen, sizeof u);
+        order[c].key = u >> 63 ? ~u : u | ((uint64_t)1 << 63);    /* ascending as the doubles */
+        order[c].at = c;
     }
+    qsort(order, (size_t)cnt, sizeof *order, lcl__key_cmp);
+    for (c = 0; c < cnt; c++) {
+        int64_t k = cols[order[c].at];
+        int o = owner[k], to = -1;
+        double bw = 0;
+        if (load[o] <= cap) continue;
+        for (d = 0; d < nd; d++) {     /* the device lacking least of k's dependencies, of those it would not overload */
+            double w;
+            if (d == o || load[d] + cost[k] >= load[o]) continue;
+            w = lcl__bklu_lacks(N, nd, has, k, d);
+            if (to < 0 || w < bw || (w == bw && load[d] < load[to])) bw = w, to = d;
+        }
+        if (to < 0) continue;
+        owner[k] = to;
+        load[o] -= cost[k];
+        load[to] += cost[k];
+    }
+done:
     for (c = 0; c < cnt; c++) {
         int64_t k = cols[c], s0 = N->colp[k];
         has[k * nd + owner[k]] = 1;
@@ -12449,7 +12465,8 @@ LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule 
                                    int32_t *tmp) {
     int64_t l, c, p;
     unsigned char *has = sch == LCL_BKLU_AFFINITY && nd > 1 ? (unsigned char *)LCL_MALLOC((size_t)N->n * (size_t)nd + 1) : NULL;
-    if (has) memset(has, 0, (size_t)N->n * (size_t)nd);
+    lcl__key *order = has ? (lcl__key *)LCL_MALLOC((size_t)N->n * sizeof(lcl__key) + 1) : NULL;
+    if (order) memset(has, 0, (size_t)N->n * (size_t)nd);
     else if (sch == LCL_BKLU_AFFINITY) sch = LCL_BKLU_STATIC;
     for (l = 0; l < N->nlev; l++) {
         int64_t c0 = N->levp[l], cnt = N->levp[l + 1] - c0;
@@ -12465,7 +12482,7 @@ LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule 
         }
         for (c = 0; c < cnt; c++) tmp[c] = N->levc[c0 + c];
         if (sch == LCL_BKLU_AFFINITY) {
-            lcl__bklu_affine(N, nd, owner, cost, load, tmp, cnt, has);
+            lcl__bklu_affine(N, nd, owner, cost, load, tmp, cnt, has, order);
             continue;
         }
         for (c = 1; c < cnt; c++) {     /* dynamic: largest first (insertion sort: levels are short or uniform) */
@@ -12492,6 +12509,7 @@ LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule 
         }
     }
     LCL_FREE(has);
+    LCL_FREE(order);
 }
 
 /* upload the level's lists (blocking: the queue is idle or the previous chunk must finish before
