@@ -12383,10 +12383,11 @@ LCL__PRIVATE double lcl__bklu_lacks(const lcl_bklu_numeric *N, int nd, const uns
 /* >>bklu-affinity: one level's columns cols[0..cnt) by dependency affinity. Each column goes first
    to the device of its index range (n / nd columns each: in the ordering, a range holds whole
    subtrees, or whole diagonal blocks of the BTF, whose dependencies stay on the device); then,
-   while a device holds more than LCL__BKLU_SLACK times the level's even share of work, the column
-   whose move costs the fewest imports per unit of work (its dependencies the other device lacks,
-   and its own L part, which its dependents will want) moves to the least loaded device. has (n x
-   nd): the column is on the device, computed or imported. gen:circuit:1000 on two devices imports
+   from each device holding more than LCL__BKLU_SLACK times the level's even share of work,
+   columns move, those whose move costs the fewest imports per unit of work first (the
+   dependencies the other device lacks, and the column's own L part, which its dependents will
+   want), each to the device lacking least of it that it does not overload. has (n x nd): the
+   column is on the device, computed or imported. gen:circuit:1000 on two devices imports
    no column at all with a slack of 1.5 (1,936 blocks with the static split); two H100s, M = 512,
    slack 1.125 / 1.25 / 1.5: 642 / 620 / 603 ms against 689 ms static (BENCHMARKS.md) */
 #ifndef LCL__BKLU_SLACK
