@@ -346,6 +346,14 @@ LCL_API lcl_status lcl_posv(lcl_context *ctx, lcl_uplo uplo, lcl_dense *A, lcl_d
    existing lcl_dense of the same shape and dtype, any layout. */
 typedef struct lcl_dmat lcl_dmat;
 LCL_API lcl_status lcl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dmat **out);
+/* A square matrix split over every device of an OpenCL context: column blocks of block columns
+   (0: tuned) round-robin, each device holding its own. lcl_dmat_getrf / lcl_dmat_potrf (lower)
+   then factor it where it lies: each panel on its owner device, sent to the others through host
+   memory (pinned, and shared by all devices with shared_context), the trailing columns updated by
+   their owners; opts.device and opts.block are not used. Download gathers it. The solves take a
+   matrix on one device (LCL_ERR_UNSUPPORTED here: download the factors). One device or a CPU
+   backend: the same as lcl_dmat_upload. */
+LCL_API lcl_status lcl_dmat_upload_split(lcl_context *ctx, const lcl_dense *A, int block, lcl_dmat **out);
 LCL_API lcl_status lcl_dmat_download(lcl_context *ctx, const lcl_dmat *A, lcl_dense *dst);
 LCL_API void lcl_dmat_free(lcl_dmat *A);
 LCL_API lcl_status lcl_dmat_getrf(lcl_context *ctx, lcl_dmat *A, int32_t *ipiv, int64_t *info, const lcl_dense_opts *o);
@@ -2102,6 +2110,28 @@ LCL__PRIVATE cl_int lcl__cl_after(lcl__device *d, cl_command_queue a, cl_command
     LCL__CL->clReleaseEvent(ev);
     return e;
 }
+
+/* pinned host memory of bytes for device d's transfers (a CL_MEM_ALLOC_HOST_PTR buffer, mapped);
+   0 (nothing held) when the device cannot give it: the caller then uses pageable memory. In a
+   shared cl_context the memory is pinned for every device of it. */
+LCL__PRIVATE int lcl__pinned(lcl__device *d, size_t bytes, cl_mem *buf, char **ptr) {
+    cl_int e = CL_SUCCESS;
+    *ptr = NULL;
+    *buf = bytes && bytes <= d->info.max_alloc ? LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &e) : NULL;
+    if (!*buf) return 0;
+    *ptr = (char *)LCL__CL->clEnqueueMapBuffer(d->queue[1], *buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &e);
+    if (!*ptr) {
+        LCL__CL->clReleaseMemObject(*buf);
+        *buf = NULL;
+        return 0;
+    }
+    return 1;
+}
+LCL__PRIVATE void lcl__unpin(lcl__device *d, cl_mem buf, char *ptr) {
+    if (!buf) return;
+    if (ptr && LCL__CL->clEnqueueUnmapMemObject(d->queue[1], buf, ptr, 0, NULL, NULL) == CL_SUCCESS) LCL__CL->clFinish(d->queue[1]);
+    LCL__CL->clReleaseMemObject(buf);
+}
 #endif
 
 /* >>blas1 -------------------------------------------------------------------------------------- */
@@ -2252,6 +2282,7 @@ struct lcl_dmat {
 #ifndef LINALG_CL_NO_OPENCL
     int dev;                    /* index into ctx->dev */
     cl_mem buf;
+    struct lcl__multi *split;   /* lcl_dmat_upload_split: the columns over the devices (buf NULL) */
 #endif
 };
 
@@ -3435,29 +3466,37 @@ LCL__PRIVATE lcl_status lcl__cl_trsm(lcl_context *ctx, lcl__device *d, lcl_dtype
 
 /* LCL_ERR_NAN when the device matrix (or its lower triangle) holds a NaN or Inf: the check the
    host-array calls make before uploading, for matrices that live on the device */
-LCL__PRIVATE lcl_status lcl__cl_nonfinite(lcl_context *ctx, const lcl_dmat *A, int lower, const char *fn) {
-    lcl__device *d = &ctx->dev[A->dev];
+/* *found = 1 if the rows x cols block at off of buf (row-major, ld; lower: on and below its
+   diagonal only) holds NaN or Inf; else left as is */
+LCL__PRIVATE lcl_status lcl__cl_nonfinite_at(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem buf, cl_long off, int rows, int cols, int ld,
+                                             int lower, int *found) {
     cl_kernel k;
     cl_mem flag = NULL;
-    cl_int e = CL_SUCCESS;
-    cl_long off = 0;
-    int rows = (int)A->rows, cols = (int)A->cols, ld = (int)A->ld, found = 0;
+    cl_int e = CL_SUCCESS, hit = 0;
     size_t gws[2], lws[2] = {16, 16};
     lcl_status st;
-    if (rows == 0 || cols == 0) return LCL_OK;
-    if ((st = lcl__kernel(ctx, d, A->dtype, A->dtype == LCL_F32 ? "lcl_nonfinite_f" : "lcl_nonfinite_d", &k)) != LCL_OK) return st;
+    if (rows <= 0 || cols <= 0) return LCL_OK;
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_nonfinite_f" : "lcl_nonfinite_d", &k)) != LCL_OK) return st;
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &flag)) != LCL_OK) return st;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], flag, CL_FALSE, 0, sizeof(cl_int), &found, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(lcl__argv(k, 7, LCL__A(rows), LCL__A(cols), LCL__A(A->buf), LCL__A(off), LCL__A(ld), LCL__A(flag), LCL__A(lower)),
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], flag, CL_FALSE, 0, sizeof(cl_int), &hit, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(lcl__argv(k, 7, LCL__A(rows), LCL__A(cols), LCL__A(buf), LCL__A(off), LCL__A(ld), LCL__A(flag), LCL__A(lower)),
                "clSetKernelArg(lcl_nonfinite)");
     gws[0] = (size_t)lcl__round_up(cols, 16);
     gws[1] = (size_t)lcl__round_up(rows, 16);
     LCL__CLCHK(LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, gws, lws, 0, NULL, NULL), "clEnqueueNDRangeKernel(lcl_nonfinite)");
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[0], flag, CL_TRUE, 0, sizeof(cl_int), &found, 0, NULL, NULL), "clEnqueueReadBuffer");
-    if (found) st = lcl__fail(ctx, LCL_ERR_NAN, "%s: the matrix holds NaN or Inf; factorizations and solves need finite input", fn);
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[0], flag, CL_TRUE, 0, sizeof(cl_int), &hit, 0, NULL, NULL), "clEnqueueReadBuffer");
+    if (hit) *found = 1;
 done:
     LCL__CL->clReleaseMemObject(flag);
     return st;
+}
+LCL__PRIVATE lcl_status lcl__nan_fail(lcl_context *ctx, const char *fn) {
+    return lcl__fail(ctx, LCL_ERR_NAN, "%s: the matrix holds NaN or Inf; factorizations and solves need finite input", fn);
+}
+LCL__PRIVATE lcl_status lcl__cl_nonfinite(lcl_context *ctx, const lcl_dmat *A, int lower, const char *fn) {
+    int found = 0;
+    lcl_status st = lcl__cl_nonfinite_at(ctx, &ctx->dev[A->dev], A->dtype, A->buf, 0, (int)A->rows, (int)A->cols, (int)A->ld, lower, &found);
+    return st == LCL_OK && found ? lcl__nan_fail(ctx, fn) : st;
 }
 
 LCL__PRIVATE void lcl__cl_dmat_release(lcl_dmat *m) {
@@ -3775,7 +3814,6 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
     lcl_dtype dt = f->A->dtype;
     cl_int e = CL_SUCCESS, fail = 0;
     lcl_status st;
-    if ((st = lcl__cl_nonfinite(ctx, f->A, 1, f->fn)) != LCL_OK) return st;
     lcl__cl_blocks(d, o, f->n, dt == LCL_F64 ? 2 : 1, &f->nb, &f->NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &f->kpot)) != LCL_OK) return st;
     if (dt == LCL_F64 && d->tune.tc && d->tune.fused_step &&   /* NVIDIA only: probed */
@@ -4082,9 +4120,12 @@ LCL__PRIVATE lcl_status lcl__cl_factor(lcl_context *ctx, const char *fn, int cho
         if ((st = lcl__cl_nonfinite(ctx, A, 0, fn)) != LCL_OK) return st;
         return lcl__cl_fact_run(ctx, fn, A, 0, ipiv, info, o);
     }
-    if (u == LCL_LOWER) return lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o);
+    if (u == LCL_LOWER) {
+        if ((st = lcl__cl_nonfinite(ctx, A, 1, fn)) != LCL_OK) return st;
+        return lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o);
+    }
     if ((st = lcl__cl_transpose_square(ctx, A)) != LCL_OK) return st;
-    st = lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o);
+    if ((st = lcl__cl_nonfinite(ctx, A, 1, fn)) == LCL_OK) st = lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o);
     st2 = lcl__cl_transpose_square(ctx, A);
     return st != LCL_OK ? st : st2;
 }
@@ -4191,6 +4232,10 @@ typedef struct lcl__mdev {
     cl_mem a, panel[2], piv, inv, tmp, gath;
     cl_event done[2];           /* the compute queue has finished reading panel[b] */
     cl_event sent[2];           /* the writes from host staging b have completed */
+    cl_mem wp;                  /* device panels: the panel this device owns, factored here (ld nb,
+                                   from its diagonal row down) */
+    lcl__clfact pf;             /* device panels: the one-device panel state, on wp as pview */
+    lcl_dmat pview;
 } lcl__mdev;
 
 typedef struct lcl__multi {
@@ -4203,7 +4248,13 @@ typedef struct lcl__multi {
     void *rd;                   /* the next panel (LU) or diagonal block (Cholesky) from its owner */
     void *diag;                 /* Cholesky: the factored diagonal block on its way back */
     double *P;                  /* the panel widened to double */
-    cl_event ready;             /* the read into rd */
+    cl_event ready;             /* the read into rd (device panels: the panel into stage) */
+    int devpanel;               /* panels factored on their owner device (else on the host) */
+    int lower;                  /* a Cholesky factor: only the lower triangle is defined */
+    lcl__device *pind;          /* stage[b] is pinned memory of this device when pin[b] is set */
+    cl_mem pin[2];
+    int32_t *rpiv;              /* device panels: the panel's pivots, from its diagonal row */
+    cl_int rzero;               /* device panels: the first zero pivot / failing column, 1-based */
 } lcl__multi;
 
 /* blocks j < s that device p holds */
@@ -4215,27 +4266,33 @@ LCL__PRIVATE void lcl__multi_close(lcl__multi *m) {
     if (m->ready) { LCL__CL->clWaitForEvents(1, &m->ready); LCL__CL->clReleaseEvent(m->ready); }
     for (p = 0; m->dv && p < m->nd; p++) {
         lcl__mdev *v = &m->dv[p];
-        cl_mem bufs[7];
+        cl_mem bufs[8];
         int i;
         if (v->d) { LCL__CL->clFinish(v->d->queue[1]); LCL__CL->clFinish(v->d->queue[0]); }
+        if (v->pf.d) lcl__cl_fact_close(&v->pf);
         for (b = 0; b < 2; b++) {
             if (v->done[b]) LCL__CL->clReleaseEvent(v->done[b]);
             if (v->sent[b]) LCL__CL->clReleaseEvent(v->sent[b]);
         }
-        bufs[0] = v->a; bufs[1] = v->panel[0]; bufs[2] = v->panel[1]; bufs[3] = v->piv; bufs[4] = v->inv; bufs[5] = v->tmp; bufs[6] = v->gath;
-        for (i = 0; i < 7; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
+        bufs[0] = v->a; bufs[1] = v->panel[0]; bufs[2] = v->panel[1]; bufs[3] = v->piv; bufs[4] = v->inv; bufs[5] = v->tmp; bufs[6] = v->gath; bufs[7] = v->wp;
+        for (i = 0; i < 8; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
     }
     LCL_FREE(m->dv);
-    LCL_FREE(m->stage[0]);
-    LCL_FREE(m->stage[1]);
+    for (b = 0; b < 2; b++) {
+        if (m->pin[b]) lcl__unpin(m->pind, m->pin[b], (char *)m->stage[b]);
+        else LCL_FREE(m->stage[b]);
+    }
+    LCL_FREE(m->rpiv);
     LCL_FREE(m->rd);
     LCL_FREE(m->diag);
     LCL_FREE(m->P);
     memset(m, 0, sizeof *m);
 }
 
-/* The block size (the smallest tuned one unless given), buffers on the devices used (no more than
-   there are column blocks) and the host staging. */
+/* The block size (unless given, the smallest tuned one: the one-device panel width with device
+   panels, trsm_nb with host panels), buffers on the devices used (no more than there are column
+   blocks) and the host staging (pinned where the first device gives it). chol: 0 LU, 1 Cholesky,
+   2 either (a resident split matrix). */
 LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t n, const lcl_dense_opts *o, int chol, lcl__multi *m) {
     lcl_status st = LCL_OK;
     size_t es = lcl__dsize(dt), pb;
@@ -4244,28 +4301,40 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
     m->dt = dt;
     m->es = es;
     m->n = n;
+    m->devpanel = !(o && o->panel == 1);
     m->nb = o && o->block > 0 ? o->block : 0;
     for (p = 0; p < ctx->ndev; p++) {
         lcl__device *d = &ctx->dev[p];
+        int nbs, NB = d->tune.trsm_nb;
         if (dt == LCL_F64 && !d->info.fp64)
             return lcl__fail(ctx, LCL_ERR_NO_FP64, "device %d ('%s') has no double precision (fp64): split the factorization over "
                              "devices that have it, or use single precision (LCL_F32)", p, d->info.name);
-        if (!(o && o->block > 0) && (m->nb == 0 || d->tune.trsm_nb < m->nb)) m->nb = d->tune.trsm_nb;
+        if (m->devpanel) lcl__cl_blocks(d, NULL, n, chol == 1 ? (dt == LCL_F64 ? 2 : 1) : 0, &nbs, &NB);
+        if (!(o && o->block > 0) && (m->nb == 0 || NB < m->nb)) m->nb = NB;
     }
     if (m->nb > n) m->nb = n;
+    if (m->nb < 1) m->nb = 1;
     m->nblk = (n + m->nb - 1) / m->nb;
     m->nd = (int)LCL__MIN((int64_t)ctx->ndev, m->nblk);
     pb = (size_t)n * (size_t)m->nb;
     m->dv = (lcl__mdev *)lcl__alloc(ctx, "device table", (size_t)m->nd, sizeof *m->dv, &st);
     if (!m->dv) return st;
     memset(m->dv, 0, (size_t)m->nd * sizeof *m->dv);
-    for (b = 0; b < 2; b++) if (!(m->stage[b] = lcl__alloc(ctx, "panel staging", pb, es, &st))) return st;
-    if (!(m->rd = lcl__alloc(ctx, "panel staging", pb, es, &st))) return st;
-    if (!(m->diag = lcl__alloc(ctx, "diagonal block", (size_t)(m->nb * m->nb), es, &st))) return st;
-    if (!(m->P = (double *)lcl__alloc(ctx, "panel", pb, sizeof(double), &st))) return st;
+    for (p = 0; p < m->nd; p++) m->dv[p].d = &ctx->dev[p];
+    m->pind = m->dv[0].d;
+    for (b = 0; b < 2; b++)
+        if (!(m->devpanel && lcl__pinned(m->pind, pb * es, &m->pin[b], (char **)&m->stage[b])) &&
+            !(m->stage[b] = lcl__alloc(ctx, "panel staging", pb, es, &st))) return st;
+    if (m->devpanel) {
+        if (!(m->rpiv = (int32_t *)lcl__alloc(ctx, "panel pivots", (size_t)m->nb, sizeof(int32_t), &st))) return st;
+    } else {
+        if (!(m->rd = lcl__alloc(ctx, "panel staging", pb, es, &st))) return st;
+        if (!(m->diag = lcl__alloc(ctx, "diagonal block", (size_t)(m->nb * m->nb), es, &st))) return st;
+        if (!(m->P = (double *)lcl__alloc(ctx, "panel", pb, sizeof(double), &st))) return st;
+    }
     for (p = 0; p < m->nd; p++) {
         lcl__mdev *v = &m->dv[p];
-        lcl__device *d = v->d = &ctx->dev[p];
+        lcl__device *d = v->d;
         int64_t last = m->nblk - 1;
         size_t bytes;
         v->ncols = lcl__mb_before(m, p, m->nblk) * m->nb - (last % m->nd == p ? m->nb - lcl__mb_width(m, last) : 0);
@@ -4275,9 +4344,10 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
         if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &v->a)) != LCL_OK) return st;
         for (b = 0; b < 2; b++) if ((st = lcl__buffer(ctx, d, pb * es, CL_MEM_READ_WRITE, &v->panel[b])) != LCL_OK) return st;
         if ((st = lcl__buffer(ctx, d, (size_t)n * sizeof(cl_int), CL_MEM_READ_WRITE, &v->piv)) != LCL_OK) return st;
-        if (m->nb > d->tune.trsm_nb) {   /* large blocks solve through the inverse and a temporary */
+        if (m->devpanel && (st = lcl__buffer(ctx, d, pb * es, CL_MEM_READ_WRITE, &v->wp)) != LCL_OK) return st;
+        if (chol == 1 && !m->devpanel && m->nb > d->tune.trsm_nb) {   /* host diagonal blocks: L21 through the inverse */
             if ((st = lcl__buffer(ctx, d, (size_t)(m->nb * m->nb) * es, CL_MEM_READ_WRITE, &v->inv)) != LCL_OK) return st;
-            if ((st = lcl__buffer(ctx, d, (chol ? pb : (size_t)(m->nb * v->ld)) * es, CL_MEM_READ_WRITE, &v->tmp)) != LCL_OK) return st;
+            if ((st = lcl__buffer(ctx, d, pb * es, CL_MEM_READ_WRITE, &v->tmp)) != LCL_OK) return st;
         }
         /* Cholesky: the L21 rows of this device's columns, gathered into one operand */
         if (chol && (st = lcl__buffer(ctx, d, (size_t)v->ncols * (size_t)m->nb * es, CL_MEM_READ_WRITE, &v->gath)) != LCL_OK) return st;
@@ -4469,6 +4539,101 @@ done:
     if (l21) { LCL__CL->clWaitForEvents(1, &l21); LCL__CL->clReleaseEvent(l21); }
     return st;
 }
+/* Device panels: each device's one-device panel state (lcl__clfact) on its wp, for one run */
+LCL__PRIVATE lcl_status lcl__multi_panels_open(lcl_context *ctx, lcl__multi *m, int chol) {
+    lcl_dense_opts ob;
+    int p;
+    memset(&ob, 0, sizeof ob);
+    ob.block = (int)m->nb;
+    for (p = 0; p < m->nd; p++) {
+        lcl__mdev *v = &m->dv[p];
+        lcl__clfact *f = &v->pf;
+        lcl_status st;
+        memset(&v->pview, 0, sizeof v->pview);
+        v->pview.dtype = m->dt;
+        v->pview.rows = v->pview.cols = m->n;
+        v->pview.ld = m->nb;
+        v->pview.dev = (int)(v->d - ctx->dev);
+        v->pview.buf = v->wp;
+        memset(f, 0, sizeof *f);
+        f->ctx = ctx;
+        f->fn = chol ? "the split Cholesky panel" : "the split LU panel";
+        f->d = v->d;
+        f->A = &v->pview;
+        f->n = m->n;
+        f->ld = (int)m->nb;
+        f->chol = chol;
+        f->qp = v->d->queue[1];
+        f->qu = v->d->queue[0];
+        if ((st = chol ? lcl__cl_fact_open_chol(f, &ob) : lcl__cl_fact_open_lu(f, &ob)) != LCL_OK) return st;
+    }
+    return LCL_OK;
+}
+LCL__PRIVATE void lcl__multi_panels_close(lcl__multi *m) {
+    int p;
+    for (p = 0; m->dv && p < m->nd; p++)
+        if (m->dv[p].pf.d) {
+            lcl__cl_fact_close(&m->dv[p].pf);
+            memset(&m->dv[p].pf, 0, sizeof m->dv[p].pf);
+        }
+}
+static const cl_int lcl__zero = 0;   /* the source of non-blocking writes of a zero flag */
+/* Device panels: panel s on its owner's transfer queue once the compute queue has updated its
+   columns: copied to wp from the diagonal row down, factored there by the one-device panel steps
+   (LU with partial pivoting, or Cholesky's left-looking steps), copied back; Cholesky's L21 also
+   to the owner's panel[b]. The host gets the panel (LU) or L21 (Cholesky) in stage[b], LU's
+   pivots in rpiv (from the diagonal row) and the first failure in rzero; m->ready: the last read. */
+LCL__PRIVATE lcl_status lcl__multi_devpanel(lcl_context *ctx, lcl__multi *m, int64_t s, int chol) {
+    int64_t nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), rows = m->n - k, rest = rows - kb, lco = s / m->nd * nb;
+    int b = (int)(s & 1);
+    lcl__mdev *v = &m->dv[s % m->nd];
+    lcl__device *d = v->d;
+    lcl__clfact *f = &v->pf;
+    cl_command_queue q = d->queue[1];
+    cl_mem flag = chol ? f->dfail : f->P.zero;
+    cl_int e = CL_SUCCESS;
+    lcl_status st = LCL_OK;
+    LCL__CLCHK(lcl__cl_after(d, d->queue[0], q), "clEnqueueMarkerWithWaitList");
+    if ((st = lcl__multi_copy_rect(ctx, v, 1, m->es, v->a, v->ld, k, lco, v->wp, nb, 0, 0, rows, kb)) != LCL_OK) return st;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(q, flag, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    v->pview.rows = v->pview.cols = rows;
+    f->n = rows;
+    if ((st = lcl__cl_panel_dev(f, 0, (int)kb)) != LCL_OK) return st;
+    if ((st = lcl__multi_copy_rect(ctx, v, 1, m->es, v->wp, nb, 0, 0, v->a, v->ld, k, lco, rows, kb)) != LCL_OK) return st;
+    if (chol && (st = lcl__multi_copy_rect(ctx, v, 1, m->es, v->wp, nb, kb, 0, v->panel[b], nb, 0, 0, rest, kb)) != LCL_OK) return st;
+    if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
+    LCL__CLCHK(lcl__cl_rect(d, 0, q, v->wp, nb, chol ? kb : 0, 0, chol ? rest : rows, kb, m->stage[b], nb, m->es, CL_FALSE, 0, NULL, NULL),
+               "clEnqueueReadBufferRect(panel)");
+    if (!chol)
+        LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(q, f->P.piv, CL_FALSE, 0, (size_t)kb * sizeof(cl_int), m->rpiv, 0, NULL, NULL),
+                   "clEnqueueReadBuffer(pivots)");
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(q, flag, CL_FALSE, 0, sizeof(cl_int), &m->rzero, 0, NULL, &m->ready), "clEnqueueReadBuffer");
+    LCL__CLCHK(LCL__CL->clFlush(q), "clFlush");
+done:
+    return st;
+}
+/* Device panels, on the host once panel s is read: LU's pivots (to ipiv, and with the panel to
+   every device: its owner's compute queue waits for the transfer queue, the others get the panel
+   where they have columns right of it); Cholesky's L21 to the devices with columns right of it
+   and *bad on a failure (nothing more is sent). */
+LCL__PRIVATE lcl_status lcl__multi_share(lcl_context *ctx, lcl__multi *m, int64_t s, int chol, int32_t *ipiv, int64_t *bad) {
+    int64_t nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), rows = m->n - k - (chol ? kb : 0), i;
+    int o = (int)(s % m->nd), b = (int)(s & 1), p;
+    lcl_status st;
+    if (chol && m->rzero) { *bad = k + m->rzero; return LCL_OK; }
+    if (!chol) {
+        for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + m->rpiv[i]);
+        if (m->rzero && !*bad) *bad = k + m->rzero;
+    }
+    for (p = 0; p < m->nd; p++) {
+        lcl__mdev *v = &m->dv[p];
+        int right = lcl__mb_before(m, p, s + 1) * nb < v->ncols;
+        if (chol && p != o && !right) continue;
+        if ((st = lcl__multi_send(ctx, m, v, b, p != o && right ? v->panel[b] : NULL, nb, 0, 0, rows, kb, chol ? NULL : ipiv, k)) != LCL_OK)
+            return st;
+    }
+    return LCL_OK;
+}
 /* where device v reads panel s's L: in its own columns if it owns the panel, else in panel[b] */
 LCL__PRIVATE cl_mem lcl__multi_l(const lcl__multi *m, lcl__mdev *v, int64_t s, int64_t *offl, int64_t *ldl) {
     int own = s % m->nd == v - m->dv;
@@ -4484,19 +4649,22 @@ LCL__PRIVATE lcl_status lcl__multi_lu_gemm(lcl_context *ctx, lcl__multi *m, lcl_
                         1.0, v->a, (k + kb) * ld + c0, (int)ld, 0, v->d->queue[0]);
 }
 /* LU on device v's columns right of panel s (from local column r0): its swaps, then U12 =
-   inv(L11) A12 by TRSM, or for blocks wider than trsm_nb by the inverse through the temporary */
+   inv(L11) A12 by trsm_nb-wide TRSM steps, each followed by the GEMM of the rows below it */
 LCL__PRIVATE lcl_status lcl__multi_trail_lu(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t r0) {
     lcl__device *d = v->d;
-    int64_t k = s * m->nb, kb = lcl__mb_width(m, s), nr = v->ncols - r0, ld = v->ld, offl, ldl;
+    int64_t k = s * m->nb, kb = lcl__mb_width(m, s), nr = v->ncols - r0, ld = v->ld, offl, ldl, j;
     cl_mem L = lcl__multi_l(m, v, s, &offl, &ldl);
     cl_command_queue q = d->queue[0];
     lcl_status st;
     if ((st = lcl__cl_laswp(ctx, d, m->dt, v->a, (int)ld, (int)r0, (int)v->ncols, (int)k, (int)(k + kb), v->piv, q)) != LCL_OK) return st;
-    if (kb <= d->tune.trsm_nb) return lcl__cl_trsm(ctx, d, m->dt, 0, L, offl, (int)ldl, (int)kb, v->a, k * ld + r0, (int)ld, (int)nr, q);
-    if ((st = lcl__cl_trtri(ctx, d, m->dt, L, offl, (int)ldl, (int)kb, 1, v->inv, q)) != LCL_OK) return st;
-    if ((st = lcl__cl_gemm(ctx, d, m->dt, (int)kb, (int)nr, (int)kb, 1.0, v->inv, 0, (int)kb, v->a, k * ld + r0, (int)ld, 0, 0.0, v->tmp, 0,
-                           (int)ld, 0, q)) != LCL_OK) return st;
-    return lcl__multi_copy_rect(ctx, v, 0, m->es, v->tmp, ld, 0, 0, v->a, ld, k, r0, kb, nr);
+    for (j = 0; j < kb && st == LCL_OK; j += d->tune.trsm_nb) {
+        int64_t jb = LCL__MIN((int64_t)d->tune.trsm_nb, kb - j), below = kb - j - jb;
+        st = lcl__cl_trsm(ctx, d, m->dt, 0, L, offl + j * ldl + j, (int)ldl, (int)jb, v->a, (k + j) * ld + r0, (int)ld, (int)nr, q);
+        if (st == LCL_OK && below > 0)
+            st = lcl__cl_gemm(ctx, d, m->dt, (int)below, (int)nr, (int)jb, -1.0, L, offl + (j + jb) * ldl + j, (int)ldl, v->a, (k + j) * ld + r0,
+                              (int)ld, 0, 1.0, v->a, (k + j + jb) * ld + r0, (int)ld, 0, q);
+    }
+    return st;
 }
 /* Cholesky's A22 -= L21 L21^T on v's column blocks t..t+w: rows j0..n of them, j0 the first
    block's diagonal, with op(B) the block's own L21 rows (w = 1, lower part only) or the gathered
@@ -4557,13 +4725,19 @@ LCL__PRIVATE lcl_status lcl__multi_run(lcl_context *ctx, lcl__multi *m, int chol
     lcl__mdev *v0 = &m->dv[0];
     cl_int e;
     int p;
-    if (!chol && !piv && !(piv = (int32_t *)lcl__alloc(ctx, "panel pivots", (size_t)nb, sizeof(int32_t), &st))) return st;
-    e = lcl__cl_rect(v0->d, 0, v0->d->queue[0], v0->a, v0->ld, 0, 0, chol ? w0 : n, w0, m->rd, nb, m->es, CL_TRUE, 0, NULL, NULL);
-    if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, chol ? "clEnqueueReadBufferRect(diagonal block)" : "clEnqueueReadBufferRect(panel)", v0->d->info.name); goto done; }
+    m->lower = 0;
+    if (m->devpanel) {
+        if ((st = lcl__multi_panels_open(ctx, m, chol)) != LCL_OK || (st = lcl__multi_devpanel(ctx, m, 0, chol)) != LCL_OK) goto done;
+    } else {
+        if (!chol && !piv && !(piv = (int32_t *)lcl__alloc(ctx, "panel pivots", (size_t)nb, sizeof(int32_t), &st))) return st;
+        e = lcl__cl_rect(v0->d, 0, v0->d->queue[0], v0->a, v0->ld, 0, 0, chol ? w0 : n, w0, m->rd, nb, m->es, CL_TRUE, 0, NULL, NULL);
+        if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, chol ? "clEnqueueReadBufferRect(diagonal block)" : "clEnqueueReadBufferRect(panel)", v0->d->info.name); goto done; }
+    }
     for (s = 0; s < m->nblk; s++) {
         int64_t k = s * nb, kb = lcl__mb_width(m, s), rest = n - k - kb, nl = s + 1 < m->nblk ? lcl__mb_width(m, s + 1) : 0;
         if ((st = lcl__multi_host_wait(ctx, &m->ready, m->dv[s % m->nd].d->info.name)) != LCL_OK) goto done;
-        st = chol ? lcl__multi_panel_chol(ctx, m, s, bad) : lcl__multi_panel_lu(ctx, m, s, piv, ipiv, bad);
+        st = m->devpanel ? lcl__multi_share(ctx, m, s, chol, ipiv, bad)
+                         : chol ? lcl__multi_panel_chol(ctx, m, s, bad) : lcl__multi_panel_lu(ctx, m, s, piv, ipiv, bad);
         if (st != LCL_OK || rest == 0 || (chol && *bad)) break;
         for (p = 0; p < m->nd; p++) {
             lcl__mdev *v = &m->dv[p];
@@ -4573,7 +4747,8 @@ LCL__PRIVATE lcl_status lcl__multi_run(lcl_context *ctx, lcl__multi *m, int chol
             if (!chol && (st = lcl__multi_trail_lu(ctx, m, v, s, r0)) != LCL_OK) goto done;
             if (next) {   /* the next panel first, then to the host */
                 st = chol ? lcl__multi_syrk(ctx, m, v, s, t, t, 1) : lcl__multi_lu_gemm(ctx, m, v, s, r0, nl);
-                if (st == LCL_OK) st = lcl__multi_fetch(ctx, m, v, k + kb, r0, chol ? nl : rest, nl);
+                if (st == LCL_OK)
+                    st = m->devpanel ? lcl__multi_devpanel(ctx, m, s + 1, chol) : lcl__multi_fetch(ctx, m, v, k + kb, r0, chol ? nl : rest, nl);
                 if (st != LCL_OK) goto done;
             }
             st = chol ? lcl__multi_rest_chol(ctx, m, v, s, t + next) : lcl__multi_lu_gemm(ctx, m, v, s, r0 + next * nl, v->ncols - r0 - next * nl);
@@ -4590,12 +4765,14 @@ LCL__PRIVATE lcl_status lcl__multi_run(lcl_context *ctx, lcl__multi *m, int chol
                 if ((st = lcl__cl_laswp(ctx, v->d, m->dt, v->a, (int)v->ld, 0, (int)c1, (int)(s * nb), (int)(s * nb + lcl__mb_width(m, s)), v->piv,
                                         v->d->queue[0])) != LCL_OK) goto done;
             }
-        if ((chol && (e = LCL__CL->clFinish(v->d->queue[1])) != CL_SUCCESS) || (e = LCL__CL->clFinish(v->d->queue[0])) != CL_SUCCESS) {
+        if ((e = LCL__CL->clFinish(v->d->queue[1])) != CL_SUCCESS || (e = LCL__CL->clFinish(v->d->queue[0])) != CL_SUCCESS) {
             st = lcl__clfail(ctx, e, "clFinish", v->d->info.name);
             goto done;
         }
     }
+    m->lower = chol;
 done:
+    if (m->devpanel) lcl__multi_panels_close(m);
     if (piv != lp) LCL_FREE(piv);
     return st;
 }
@@ -4619,6 +4796,37 @@ LCL__PRIVATE lcl_status lcl__cl_multi_factor(lcl_context *ctx, const char *fn, i
     return st;
 }
 
+/* a split matrix of this context (its first device is one of ctx's) */
+LCL__PRIVATE int lcl__split_ours(const lcl_context *ctx, const lcl_dmat *A) {
+    const lcl__device *d = A->split->dv[0].d;
+    return ctx->backend == LCL_BACKEND_OPENCL && d >= ctx->dev && d < ctx->dev + ctx->ndev;
+}
+/* LU (chol 0) or lower Cholesky of a split matrix where it lies; *info LAPACK's, with LCL_OK */
+LCL__PRIVATE lcl_status lcl__cl_split_factor(lcl_context *ctx, const char *fn, int chol, lcl_uplo u, lcl_dmat *A, int32_t *ipiv, int64_t *info,
+                                             const lcl_dense_opts *o) {
+    lcl__multi *m = A->split;
+    int64_t t, bad = 0;
+    int p, found = 0;
+    lcl_status st = lcl__cl_alg_check(ctx, o, fn);
+    if (st != LCL_OK) return st;
+    if (chol && u == LCL_UPPER)
+        return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: a split matrix is factored as L L^T (LCL_LOWER); for U^T U split the transpose", fn);
+    /* NaN or Inf: each device's columns (Cholesky: on and below the diagonal, what it reads) */
+    for (p = 0; p < m->nd && st == LCL_OK && !found; p++) {
+        lcl__mdev *v = &m->dv[p];
+        if (!chol) st = lcl__cl_nonfinite_at(ctx, v->d, m->dt, v->a, 0, (int)m->n, (int)v->ncols, (int)v->ld, 0, &found);
+        for (t = 0; chol && t * m->nb < v->ncols && st == LCL_OK; t++) {
+            int64_t c0 = (t * m->nd + p) * m->nb;
+            st = lcl__cl_nonfinite_at(ctx, v->d, m->dt, v->a, (cl_long)(c0 * v->ld + t * m->nb), (int)(m->n - c0), (int)lcl__mb_width(m, t * m->nd + p),
+                                      (int)v->ld, 1, &found);
+        }
+    }
+    if (st != LCL_OK) return st;
+    if (found) return lcl__nan_fail(ctx, fn);
+    st = lcl__multi_run(ctx, m, chol, ipiv, &bad);
+    *info = st == LCL_OK ? bad : 0;
+    return st;
+}
 /* A lcl_dmat lives on one device: opts.device must name it (or be -1 in a one-device context). */
 LCL__PRIVATE lcl_status lcl__multi_dmat_check(lcl_context *ctx, const char *fn, const lcl_dmat *A, const lcl_dense_opts *o) {
     if (o->device == -1 && ctx->ndev > 1)
@@ -4883,7 +5091,7 @@ LCL__PRIVATE lcl_status lcl__dmat_where(lcl_context *ctx, const char *fn, const 
     *where = 0;
     if (m->host) return LCL_OK;
 #ifndef LINALG_CL_NO_OPENCL
-    if (lcl__dense_on_cl(ctx) && m->buf && m->dev < ctx->ndev) { *where = 1; return LCL_OK; }
+    if (lcl__dense_on_cl(ctx) && ((m->buf && m->dev < ctx->ndev) || (m->split && lcl__split_ours(ctx, m)))) { *where = 1; return LCL_OK; }
 #endif
     return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %s lives on an OpenCL device this context does not have", fn, name);
 }
@@ -4924,8 +5132,9 @@ LCL__PRIVATE lcl_status lcl__factor(lcl_context *ctx, const char *fn, int chol, 
     if (!A) {
 #ifndef LINALG_CL_NO_OPENCL
         if (where == 1) {
-            if ((st = lcl__multi_dmat_check(ctx, fn, M, &opt)) != LCL_OK) return st;
-            st = lcl__cl_factor(ctx, fn, chol, uplo, M, ipiv, &inf, &opt);
+            if (M->split) st = lcl__cl_split_factor(ctx, fn, chol, uplo, M, ipiv, &inf, &opt);
+            else if ((st = lcl__multi_dmat_check(ctx, fn, M, &opt)) == LCL_OK) st = lcl__cl_factor(ctx, fn, chol, uplo, M, ipiv, &inf, &opt);
+            else return st;
             goto report;
         }
 #endif
@@ -4971,6 +5180,9 @@ LCL__PRIVATE lcl_status lcl__solve(lcl_context *ctx, const char *fn, int chol, i
     if ((F ? F->rows : FM->rows) == 0 || (F ? B->cols : BM->cols) == 0) return LCL_OK;
     if (!F) {
 #ifndef LINALG_CL_NO_OPENCL
+        if (where == 1 && (FM->split || BM->split))
+            return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: %s is split over devices (lcl_dmat_upload_split); the solves take matrices on one "
+                             "device: download the factors (lcl_dmat_download) and solve them there or on the host", fn, FM->split ? name : "B");
         if (where == 1) return chol ? lcl__cl_potrs(ctx, (lcl_uplo)flag, FM, BM) : lcl__cl_getrs(ctx, (lcl_trans)flag, FM, ipiv, BM);
 #endif
         vf = lcl__dmat_view(FM);
@@ -5020,6 +5232,46 @@ LCL_API lcl_status lcl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dma
     *out = m;
     return LCL_OK;
 }
+LCL_API lcl_status lcl_dmat_upload_split(lcl_context *ctx, const lcl_dense *A, int block, lcl_dmat **out) {
+    static const char fn[] = "lcl_dmat_upload_split";
+    lcl_status st;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    *out = NULL;
+    if ((st = lcl__dense_arg(ctx, fn, "A", A)) != LCL_OK) return st;
+    if (block < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: block is %d (0 = tuned, else the columns of a block)", fn, block);
+#ifndef LINALG_CL_NO_OPENCL
+    if (lcl__dense_on_cl(ctx) && ctx->ndev > 1) {
+        lcl_dmat *m;
+        lcl__multi *mm = NULL;
+        lcl_dense_opts o;
+        int64_t rs, cs;
+        if (A->rows != A->cols)
+            return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: A is %lldx%lld; a split matrix is square (it is there to be factored)", fn,
+                             (long long)A->rows, (long long)A->cols);
+        memset(&o, 0, sizeof o);
+        o.block = block;
+        if (!(m = (lcl_dmat *)lcl__alloc(ctx, "lcl_dmat", 1, sizeof *m, &st)) || !(mm = (lcl__multi *)lcl__alloc(ctx, "split matrix", 1, sizeof *mm, &st))) {
+            LCL_FREE(m);
+            return lcl__as(ctx, fn, st);
+        }
+        memset(m, 0, sizeof *m);
+        m->dtype = A->dtype;
+        m->rows = m->cols = m->ld = A->rows;
+        lcl__dense_strides(A, &rs, &cs);
+        if ((st = lcl__multi_open(ctx, A->dtype, A->rows, &o, 2, mm)) == LCL_OK) st = lcl__multi_copy(ctx, mm, A->data, rs, cs, 1, 0);
+        if (st != LCL_OK) {
+            lcl__multi_close(mm);
+            LCL_FREE(mm);
+            LCL_FREE(m);
+            return lcl__as(ctx, fn, st);
+        }
+        m->split = mm;
+        *out = m;
+        return LCL_OK;
+    }
+#endif
+    return lcl_dmat_upload(ctx, A, out);
+}
 LCL_API lcl_status lcl_dmat_download(lcl_context *ctx, const lcl_dmat *A, lcl_dense *dst) {
     static const char fn[] = "lcl_dmat_download";
     lcl_status st;
@@ -5032,8 +5284,12 @@ LCL_API lcl_status lcl_dmat_download(lcl_context *ctx, const lcl_dmat *A, lcl_de
                          A->dtype == LCL_F32 ? "float" : "double");
     if (!A->host) {
 #ifndef LINALG_CL_NO_OPENCL
-        if (!lcl__dense_on_cl(ctx) || A->dev >= ctx->ndev)
+        if (!lcl__dense_on_cl(ctx) || A->dev >= ctx->ndev || (A->split && !lcl__split_ours(ctx, A)))
             return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the matrix is on an OpenCL device of another context", fn);
+        if (A->split) {
+            lcl__dense_strides(dst, &rs, &cs);
+            return lcl__as(ctx, fn, lcl__multi_copy(ctx, A->split, dst->data, rs, cs, 0, A->split->lower));
+        }
         return lcl__cl_dmat_download(ctx, A, dst);
 #else
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the matrix holds no data", fn);
@@ -5048,6 +5304,7 @@ LCL_API void lcl_dmat_free(lcl_dmat *A) {
     LCL_FREE(A->host);
 #ifndef LINALG_CL_NO_OPENCL
     if (A->buf) lcl__cl_dmat_release(A);
+    if (A->split) { lcl__multi_close(A->split); LCL_FREE(A->split); }
 #endif
     LCL_FREE(A);
 }
@@ -12194,26 +12451,6 @@ struct lcl__bklu_cl {
     unsigned char *inx;         /* n: those are there (read back after k's level) */
     int shared;                 /* the devices share one cl_context: exchange areas are pinned for all */
 };
-/* pinned host memory of bytes for device v's transfers, mapped; 0 (nothing held) when the
-   device cannot give it: the caller then uses pageable memory */
-LCL__PRIVATE int lcl__bklu_pinned(lcl__bklu_dev *v, size_t bytes, cl_mem *buf, char **ptr) {
-    cl_int e = CL_SUCCESS;
-    *ptr = NULL;
-    *buf = bytes && bytes <= v->d->info.max_alloc ? LCL__CL->clCreateBuffer(v->d->cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &e) : NULL;
-    if (!*buf) return 0;
-    *ptr = (char *)LCL__CL->clEnqueueMapBuffer(v->d->queue[1], *buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &e);
-    if (!*ptr) {
-        LCL__CL->clReleaseMemObject(*buf);
-        *buf = NULL;
-        return 0;
-    }
-    return 1;
-}
-LCL__PRIVATE void lcl__bklu_unpin(lcl__bklu_dev *v, cl_mem buf, char *ptr) {
-    if (!buf) return;
-    if (ptr && LCL__CL->clEnqueueUnmapMemObject(v->d->queue[1], buf, ptr, 0, NULL, NULL) == CL_SUCCESS) LCL__CL->clFinish(v->d->queue[1]);
-    LCL__CL->clReleaseMemObject(buf);
-}
 /* a refactor keeps the last run's device memory where the new run wants the same size (creating
    and pinning it again took a third of a refactor on two H100s): *dst takes *src (and its mapping) */
 LCL__PRIVATE int lcl__bklu_keep(cl_mem *dst, char **dptr, cl_mem *src, char **sptr, int same) {
@@ -12249,8 +12486,8 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
         for (a = 0; a < 2; a++)
             if (v->ringev[a]) LCL__CL->clReleaseEvent(v->ringev[a]);
-        lcl__bklu_unpin(v, v->ring, v->ringp);
-        lcl__bklu_unpin(v, v->xbuf, v->xptr);
+        lcl__unpin(v->d, v->ring, v->ringp);
+        lcl__unpin(v->d, v->xbuf, v->xptr);
     }
     LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->aslot); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
     LCL_FREE(D->xoff); LCL_FREE(D->inx);
@@ -13516,12 +13753,12 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         v->ringsz = LCL__MAX(2 * fb, LCL__MIN(abytes, (size_t)LCL__BKLU_RING_MB << 20));
         if (abytes && !LCL__BA(v->bq, 2 * (abytes / fb) + 2, int64_t)) goto out;
         if (abytes && !(old && lcl__bklu_keep(&v->ring, &v->ringp, &old->dv[i].ring, &old->dv[i].ringp, old->dv[i].ringsz == v->ringsz)) &&
-            !lcl__bklu_pinned(v, v->ringsz, &v->ring, &v->ringp))
+            !lcl__pinned(v->d, v->ringsz, &v->ring, &v->ringp))
             v->ringsz = 0;
         v->xsz = xbytes;
         if (D->shared && xbytes && xbytes <= ((size_t)8 << 30) &&
             ((old && lcl__bklu_keep(&v->xbuf, &v->xptr, &old->dv[i].xbuf, &old->dv[i].xptr, old->dv[i].xsz == xbytes)) ||
-             lcl__bklu_pinned(v, xbytes, &v->xbuf, &v->xptr))) {
+             lcl__pinned(v->d, xbytes, &v->xbuf, &v->xptr))) {
             size_t off = 0;
             for (k = 0; k < n; k++)
                 if (D->owner[k] == i && needx[k]) D->xoff[k] = (int64_t)off, off += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;

@@ -372,7 +372,9 @@ static double solved(lcl_context *ctx, int op, const lcl_dense *A, const lcl_den
 /* every shape, block sizes that do not divide n and blocks past the local-memory TRSM: residuals,
    the untouched triangle, and (double) the serial backend's pivots and factors */
 static void multi_sweep(lcl_context *ctx, lcl_context *ser) {
-    static const int cases[][2] = {{1, 0}, {2, 0}, {17, 0}, {17, 5}, {100, 0}, {100, 16}, {257, 0}, {257, 48}, {257, 80}};
+    /* n, block, opts.panel (1: panels on the host, else on their owner device) */
+    static const int cases[][3] = {{1, 0, 0}, {2, 0, 0}, {17, 0, 0}, {17, 5, 0}, {100, 0, 0}, {100, 16, 0}, {100, 16, 1},
+                                   {257, 0, 0}, {257, 48, 0}, {257, 80, 0}, {257, 80, 1}, {257, 64, 1}};
     int p, l, c, op;
     for (p = 0; p < 2; p++)
         for (l = 0; l < 2; l++)
@@ -382,12 +384,13 @@ static void multi_sweep(lcl_context *ctx, lcl_context *ser) {
                     int n = cases[c][0];
                     lcl_dense A, F, G;
                     lcl_dense_opts o = dev_opts(-1, cases[c][1]);
+                    o.panel = cases[c][2];
                     int32_t *ipiv = (int32_t *)malloc(sizeof(int32_t) * (size_t)n), *jpiv = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
                     int64_t info = -1, jinfo = -1, i;
                     double r, tol = p ? 1e-5 : 1e-14;
                     char what[96];
-                    snprintf(what, sizeof what, "%s %s %s n=%d block=%d", op == 0 ? "LU" : op == 1 ? "Cholesky lower" : "Cholesky upper",
-                             p ? "f32" : "f64", l ? "row" : "col", n, o.block);
+                    snprintf(what, sizeof what, "%s %s %s n=%d block=%d panel=%d", op == 0 ? "LU" : op == 1 ? "Cholesky lower" : "Cholesky upper",
+                             p ? "f32" : "f64", l ? "row" : "col", n, o.block, o.panel);
                     CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, dt, l ? LCL_ROW_MAJOR : LCL_COL_MAJOR, n, n));
                     fill(&A, op > 0);
                     CHECK_OK(ctx, factor_copy(ctx, op, &A, &o, &F, ipiv, &info, NULL, 0));
@@ -517,6 +520,104 @@ static void multi_devices(lcl_context *ctx) {
     lcl_dense_free(&A);
 }
 
+/* A matrix split over the devices where it lies (lcl_dmat_upload_split): factored there, it gives
+   the host-array split's pivots and factors to the bit (the same panels, the same order), with
+   small residuals; Cholesky's download leaves the other triangle of the destination alone. */
+static void multi_resident(lcl_context *ctx) {
+    static const int cases[][2] = {{1, 0}, {2, 0}, {17, 0}, {17, 5}, {100, 16}, {257, 0}, {257, 48}};
+    int p, l, c, op;
+    for (p = 0; p < 2; p++)
+        for (l = 0; l < 2; l++)
+            for (c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++)
+                for (op = 0; op < 2; op++) {
+                    lcl_dtype dt = p ? LCL_F32 : LCL_F64;
+                    int n = cases[c][0], i;
+                    lcl_dense A, F, G;
+                    lcl_dmat *M = NULL;
+                    lcl_dense_opts o = dev_opts(-1, cases[c][1]);
+                    int32_t *ipiv = (int32_t *)malloc(sizeof(int32_t) * (size_t)n), *jpiv = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+                    int64_t info = -1, jinfo = -1;
+                    double r, tol = p ? 1e-5 : 1e-14;
+                    char what[96];
+                    snprintf(what, sizeof what, "resident %s %s %s n=%d block=%d", op ? "Cholesky" : "LU", p ? "f32" : "f64", l ? "row" : "col", n,
+                             o.block);
+                    CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, dt, l ? LCL_ROW_MAJOR : LCL_COL_MAJOR, n, n));
+                    fill(&A, op);
+                    CHECK_OK(ctx, lcl_dmat_upload_split(ctx, &A, o.block, &M));
+                    CHECK_OK(ctx, op ? lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, NULL) : lcl_dmat_getrf(ctx, M, ipiv, &info, NULL));
+                    copy_dense(ctx, &A, &F);
+                    CHECK_OK(ctx, lcl_dmat_download(ctx, M, &F));
+                    CHECK_MSG(info == 0, "%s: info %lld", what, (long long)info);
+                    r = op ? chol_residual(&A, &F, LCL_LOWER) : lu_residual(&A, &F, ipiv);
+                    CHECK_MSG(r < tol, "%s: residual %.3g", what, r);
+                    if (op) CHECK_MSG(max_diff(&A, &F, 2) == 0, "%s: the upper triangle of the destination changed", what);
+                    CHECK_OK(ctx, factor_copy(ctx, op, &A, &o, &G, jpiv, &jinfo, NULL, 0));
+                    for (i = 0; !op && i < n; i++) CHECK_MSG(ipiv[i] == jpiv[i], "%s: pivot %d is %d, host-array split %d", what, i, ipiv[i], jpiv[i]);
+                    CHECK_MSG(max_diff(&F, &G, op) == 0, "%s: %.3g from the host-array split", what, max_diff(&F, &G, op));
+                    lcl_dmat_free(M);
+                    lcl_dense_free(&F);
+                    lcl_dense_free(&G);
+                    lcl_dense_free(&A);
+                    free(ipiv);
+                    free(jpiv);
+                }
+}
+/* a split matrix's errors: singular and not SPD (info as one device), NaN, the upper Cholesky
+   and the solves (unsupported), a non-square matrix, a negative block, a wrong download */
+static void multi_resident_errors(lcl_context *ctx, lcl_context *ser) {
+    lcl_dense A, B, F, R;
+    lcl_dmat *M = NULL, *MB = NULL;
+    int32_t ipiv[80], jpiv[80];
+    int64_t info = -1, jinfo = -1, i;
+    CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, LCL_F64, LCL_COL_MAJOR, 80, 80));
+    fill(&A, 0);
+    for (i = 0; i < 80; i++) lcl_dense_set(&A, i, 45, 0.0);
+    CHECK_OK(ctx, lcl_dmat_upload_split(ctx, &A, 16, &M));
+    CHECK_STATUS(ctx, lcl_dmat_getrf(ctx, M, ipiv, &info, NULL), LCL_ERR_SINGULAR);
+    CHECK_MSG(info == 46 && strstr(lcl_last_error(ctx), "lcl_dmat_getrf: U(45,45) is exactly zero") != NULL, "info %lld: %s", (long long)info,
+              lcl_last_error(ctx));
+    CHECK(factor_copy(ser, 0, &A, NULL, &F, jpiv, &jinfo, NULL, 0) == LCL_ERR_SINGULAR && jinfo == 46);
+    for (i = 0; i < 80; i++) CHECK(ipiv[i] == jpiv[i]);
+    lcl_dense_free(&F);
+    /* the factors do not solve here; downloaded, they do */
+    CHECK_OK(ctx, lcl_dense_alloc(ctx, &B, LCL_F64, LCL_COL_MAJOR, 80, 1));
+    CHECK_OK(ctx, lcl_dmat_upload(ctx, &B, &MB));
+    CHECK_STATUS(ctx, lcl_dmat_getrs(ctx, LCL_NO_TRANS, M, ipiv, MB), LCL_ERR_UNSUPPORTED);
+    CHECK_MSG(strstr(lcl_last_error(ctx), "split over devices") != NULL, "%s", lcl_last_error(ctx));
+    CHECK_STATUS(ctx, lcl_dmat_potrs(ctx, LCL_LOWER, M, MB), LCL_ERR_UNSUPPORTED);
+    CHECK_OK(ctx, lcl_dense_alloc(ctx, &R, LCL_F64, LCL_COL_MAJOR, 80, 79));
+    CHECK_STATUS(ctx, lcl_dmat_download(ctx, M, &R), LCL_ERR_INVALID_ARGUMENT);
+    lcl_dense_free(&R);
+    lcl_dmat_free(M);
+    M = NULL;
+    /* not SPD at order 61, on the second device's block; NaN in what Cholesky reads, not above */
+    fill(&A, 1);
+    lcl_dense_set(&A, 60, 60, -5.0);
+    CHECK_OK(ctx, lcl_dmat_upload_split(ctx, &A, 16, &M));
+    CHECK_STATUS(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, NULL), LCL_ERR_NOT_SPD);
+    CHECK_MSG(info == 61, "info %lld: %s", (long long)info, lcl_last_error(ctx));
+    CHECK_STATUS(ctx, lcl_dmat_potrf(ctx, LCL_UPPER, M, &info, NULL), LCL_ERR_UNSUPPORTED);
+    lcl_dmat_free(M);
+    fill(&A, 1);
+    lcl_dense_set(&A, 3, 70, NAN);
+    CHECK_OK(ctx, lcl_dmat_upload_split(ctx, &A, 16, &M));
+    CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, NULL));
+    lcl_dmat_free(M);
+    lcl_dense_set(&A, 70, 3, NAN);
+    CHECK_OK(ctx, lcl_dmat_upload_split(ctx, &A, 16, &M));
+    CHECK_STATUS(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, NULL), LCL_ERR_NAN);
+    CHECK_STATUS(ctx, lcl_dmat_getrf(ctx, M, ipiv, &info, NULL), LCL_ERR_NAN);
+    lcl_dmat_free(M);
+    M = NULL;
+    CHECK_STATUS(ctx, lcl_dmat_upload_split(ctx, &A, -1, &M), LCL_ERR_INVALID_ARGUMENT);
+    CHECK(M == NULL);
+    CHECK_STATUS(ctx, lcl_dmat_upload_split(ctx, &B, 0, &M), LCL_ERR_INVALID_ARGUMENT);
+    CHECK_MSG(strstr(lcl_last_error(ctx), "square") != NULL, "%s", lcl_last_error(ctx));
+    lcl_dmat_free(MB);
+    lcl_dense_free(&B);
+    lcl_dense_free(&A);
+}
+
 /* Faults over the split path: each OpenCL call it makes fails once in turn, then each host
    allocation; every run ends with a clear status, leaks nothing, and the context works again. */
 typedef struct multi_case { lcl_dense A, B, F, X; int32_t ipiv[100]; } multi_case;
@@ -557,7 +658,7 @@ static void multi_faults(lcl_context *ctx) {
         copy_dense(ctx, &m.B, &m.X);
         a.m = &m;
         a.chol = chol;
-        runs += lt_cl_sweep(chol ? "potrf" : "getrf", ctx, LT_CL_SPLIT, 1000, ": lcl_", multi_op, &a, &reached);
+        runs += lt_cl_sweep(chol ? "potrf" : "getrf", ctx, LT_CL_SPLIT | LT_CL_OPTBUF, 1000, ": lcl_", multi_op, &a, &reached);
         for (k = 1; k < 1000; k++) {
             long before = lt_alloc_outstanding(), calls;
             lcl_status st;
@@ -678,6 +779,8 @@ int lt_child_dense(const char *name) {
         multi_sweep(ctx, ser);
         multi_info(ctx, ser);
         multi_devices(ctx);
+        multi_resident(ctx);
+        multi_resident_errors(ctx, ser);
     }
     lcl_context_destroy(ser);
     lcl_context_destroy(ctx);

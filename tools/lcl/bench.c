@@ -72,8 +72,10 @@ typedef struct bench_row {
 } bench_row;
 
 /* warm-up + reps factorizations of a fresh copy (only the factorization is timed), then one solve
-   against b = A x*, checked on the host in double. host < 0: the copy is a device matrix (lcl_dmat);
-   else host arrays with opts.device = host - 1 (0: device 0, -1: split), transfers timed. */
+   against b = A x*, checked on the host in double. host -1: the copy is a device matrix (lcl_dmat);
+   -2: a device matrix split over the devices (lcl_dmat_upload_split; its factors are downloaded and
+   solved on device 0); else host arrays with opts.device = host - 1 (0: device 0, -1: split),
+   transfers timed. */
 static void bench_one(lcl_context *ctx, int chol, int alg, long block, long reps, int host, const dense_system *c, bench_row *row) {
     lcl_dmat *M = NULL, *MB = NULL;
     lcl_dense_opts dopt;
@@ -91,20 +93,24 @@ static void bench_one(lcl_context *ctx, int chol, int alg, long block, long reps
     dopt.device = host > 0 ? host - 1 : 0;
     row->residual = HUGE_VAL;
     if (!times || !ipiv) { st = LCL_ERR_OUT_OF_MEMORY; snprintf(row->msg, sizeof row->msg, "out of memory"); goto done; }
-    if (host >= 0 && (st = lcl_dense_alloc(ctx, &F, c->Aw.dtype, LCL_COL_MAJOR, n, n)) != LCL_OK) goto fail;
+    if (host != -1 && (st = lcl_dense_alloc(ctx, &F, c->Aw.dtype, LCL_COL_MAJOR, n, n)) != LCL_OK) goto fail;
     for (r = 0; r <= reps; r++) {
         double t0;
         lcl_dmat_free(M);
         M = NULL;
         if (host >= 0) memcpy(F.data, c->Aw.data, (size_t)(n * n) * (c->Aw.dtype == LCL_F64 ? sizeof(double) : sizeof(float)));
-        else if ((st = lcl_dmat_upload(ctx, &c->Aw, &M)) != LCL_OK) break;
+        else if ((st = host == -2 ? lcl_dmat_upload_split(ctx, &c->Aw, (int)block, &M) : lcl_dmat_upload(ctx, &c->Aw, &M)) != LCL_OK) break;
         t0 = now_s();
         if (host >= 0) st = chol ? lcl_potrf(ctx, LCL_LOWER, &F, &info, &dopt) : lcl_getrf(ctx, &F, ipiv, &info, &dopt);
         else st = chol ? lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, &dopt) : lcl_dmat_getrf(ctx, M, ipiv, &info, &dopt);
         if (r > 0) times[r - 1] = now_s() - t0;
         if (st != LCL_OK) break;
     }
-    if (st == LCL_OK && host >= 0) st = lcl_dmat_upload(ctx, &F, &M);   /* the factors, solved as below */
+    if (st == LCL_OK && host == -2 && (st = lcl_dmat_download(ctx, M, &F)) == LCL_OK) {
+        lcl_dmat_free(M);
+        M = NULL;
+    }
+    if (st == LCL_OK && host != -1) st = lcl_dmat_upload(ctx, &F, &M);   /* the factors, solved as below */
     if (st == LCL_OK) {
         row->t_median = median(times, reps);     /* sorts times */
         row->t_min = times[0];
@@ -165,6 +171,7 @@ int cmd_bench_dense(const opts *o) {
     bench_row *rows = NULL;
     lcl_context_desc d;
     char title[256];
+    if (o->resident && !o->split) return fail(EXIT_USAGE, "bench dense: --resident goes with --split (device matrices split over the devices)");
     nsizes = parse_sizes(o->sizes ? o->sizes : "256,512,1024", sizes, MAX_SIZES);
     if (o->algorithms) nalgs = parse_algs(o->algorithms, algs, MAX_ALGS);
     else { algs[0] = LCL_ALG_BLOCKED; nalgs = 1; }
@@ -199,7 +206,8 @@ int cmd_bench_dense(const opts *o) {
             if (!ctxs[b]) continue;
             for (a = 0; a < nalgs * (o->split ? 2 : 1); a++) {
                 bench_row r;
-                int host = o->split ? 1 - a % 2 : -1;   /* --split: device 0, then all of them, on host arrays */
+                /* --split: device 0, then all of them, on host arrays (--resident: device matrices) */
+                int host = o->split ? (o->resident ? -1 - a % 2 : 1 - a % 2) : -1;
                 int alg = algs[o->split ? a / 2 : a];
                 if (alg_unblocked(alg) && n > BENCH_UNBLOCKED_MAX && !o->force) {
                     fprintf(stderr, "bench: n = %lld %s %s skipped: unblocked algorithms stop at n = %d (--force runs them)\n",
@@ -210,7 +218,7 @@ int cmd_bench_dense(const opts *o) {
                 r.n = n;
                 r.alg = alg;
                 snprintf(r.backend, sizeof r.backend, "%s", lcl_backend_name(lcl_dense_backend(ctxs[b])));
-                if (host == 0) dense_device_name(ctxs[b], 1, r.device, sizeof r.device);
+                if (host == 0 || host == -2) dense_device_name(ctxs[b], 1, r.device, sizeof r.device);
                 else {
                     memcpy(r.device, devs[b], sizeof r.device);     /* both 128 bytes, NUL-terminated */
                     r.device[sizeof r.device - 1] = 0;
@@ -249,7 +257,10 @@ int cmd_bench_dense(const opts *o) {
         printf("Dense %s, %s precision: median of %ld runs after one warm-up (factorization only, fresh copy each run), "
                "GF/s = %s n^3 / time, residual = |b - Ax| / (|A| |x| + |b|) of one solve (FAIL above %g), seed %llu.\n\n",
                kname, prec, reps, chol ? "1/3" : "2/3", o->dtype == LCL_F64 ? 1e-12 : 1e-4, (unsigned long long)o->seed);
-        if (o->split)
+        if (o->split && o->resident)
+            printf("--split --resident: device matrices, factorization only: lcl_dmat_upload on device 0, then lcl_dmat_upload_split "
+                   "over all %d devices.\n\n", lcl_context_num_devices(ctxs[0]));
+        else if (o->split)
             printf("--split: host arrays (lcl_getrf / lcl_potrf), upload and download timed, on device 0 alone (opts.device 0) and "
                    "split over all %d devices (opts.device -1).\n\n", lcl_context_num_devices(ctxs[0]));
         printf("| n | backend | device | algorithm | block | median (s) | min (s) | GF/s | residual | check |\n");

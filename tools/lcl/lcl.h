@@ -35,6 +35,7 @@ typedef struct opts {
     long block, reps;
     int force;
     int split;              /* dense: opts.device = -1, the factorization split over the devices; spmv: rows split */
+    int resident;           /* bench dense --split: device matrices (lcl_dmat_upload_split), not host arrays */
     /* spmv and bench spmv */
     const char *format, *kernel, *x, *formats, *backends;
     int trans;

@@ -207,6 +207,8 @@ static const lcl_option options[] = {
     {"--split", NULL, OFF(split), NULL, NULL, DENSE_CMDS | CMD_SPMV,
      "the work over every device of --device: solve and bench dense split the factorization (opts.device = -1; bench "
      "dense times one device against all, host arrays, transfers included); spmv splits the rows by nnz"},
+    {"--resident", NULL, OFF(resident), NULL, NULL, CMD_BENCH_DENSE,
+     "with --split: time device matrices, factorization only (lcl_dmat_upload on device 0 against lcl_dmat_upload_split)"},
     {"--ordering", "amd|colamd|natural", OFF(ordering), set_ordering, "unknown --ordering '%s' (amd, colamd, natural)",
      KLU_CMDS | BKLU_CMDS, "fill-reducing ordering of each diagonal block (default amd)"},
     {"--tol", "T", OFF(tol), set_tol, "--tol needs a pivot threshold in (0, 1], got '%s'", KLU_CMDS | BKLU_CMDS,
