@@ -4238,6 +4238,9 @@ typedef struct lcl__mdev {
     lcl_dmat pview;
 } lcl__mdev;
 
+#ifndef LCL__MULTI_CHUNKS
+#define LCL__MULTI_CHUNKS 4
+#endif
 typedef struct lcl__multi {
     lcl_dtype dt;
     size_t es;
@@ -4254,6 +4257,8 @@ typedef struct lcl__multi {
     lcl__device *pind;          /* stage[b] is pinned memory of this device when pin[b] is set */
     cl_mem pin[2];
     int32_t *rpiv;              /* device panels: the panel's pivots, from its diagonal row */
+    int nchunk;                 /* device panels: the panel comes to the host in row chunks, */
+    cl_event rdev[LCL__MULTI_CHUNKS];   /* each read's event */
     cl_int rzero;               /* device panels: the first zero pivot / failing column, 1-based */
 } lcl__multi;
 
@@ -4264,6 +4269,8 @@ LCL__PRIVATE int64_t lcl__mb_width(const lcl__multi *m, int64_t j) { return LCL_
 LCL__PRIVATE void lcl__multi_close(lcl__multi *m) {
     int p, b;
     if (m->ready) { LCL__CL->clWaitForEvents(1, &m->ready); LCL__CL->clReleaseEvent(m->ready); }
+    for (b = 0; b < LCL__MULTI_CHUNKS; b++)
+        if (m->rdev[b]) { LCL__CL->clWaitForEvents(1, &m->rdev[b]); LCL__CL->clReleaseEvent(m->rdev[b]); }
     for (p = 0; m->dv && p < m->nd; p++) {
         lcl__mdev *v = &m->dv[p];
         cl_mem bufs[8];
@@ -4563,8 +4570,7 @@ LCL__PRIVATE lcl_status lcl__multi_panels_open(lcl_context *ctx, lcl__multi *m, 
         f->n = m->n;
         f->ld = (int)m->nb;
         f->chol = chol;
-        f->qp = v->d->queue[1];
-        f->qu = v->d->queue[0];
+        f->qp = f->qu = v->d->queue[0];   /* the panel before the rest of the update (lcl__multi_devpanel) */
         if ((st = chol ? lcl__cl_fact_open_chol(f, &ob) : lcl__cl_fact_open_lu(f, &ob)) != LCL_OK) return st;
     }
     return LCL_OK;
@@ -4578,32 +4584,39 @@ LCL__PRIVATE void lcl__multi_panels_close(lcl__multi *m) {
         }
 }
 static const cl_int lcl__zero = 0;   /* the source of non-blocking writes of a zero flag */
-/* Device panels: panel s on its owner's transfer queue once the compute queue has updated its
-   columns: copied to wp from the diagonal row down, factored there by the one-device panel steps
-   (LU with partial pivoting, or Cholesky's left-looking steps), copied back; Cholesky's L21 also
-   to the owner's panel[b]. The host gets the panel (LU) or L21 (Cholesky) in stage[b], LU's
-   pivots in rpiv (from the diagonal row) and the first failure in rzero; m->ready: the last read. */
+/* Device panels: panel s on its owner's compute queue, next after the look-ahead update of its
+   columns and before the rest of the update (the other devices wait for it, not this one): copied
+   to wp from the diagonal row down, factored there by the one-device panel steps (LU with partial
+   pivoting, or Cholesky's left-looking steps), copied back; Cholesky's L21 also to the owner's
+   panel[b]. Then on the transfer queue the host gets the panel (LU) or L21 (Cholesky) in stage[b],
+   in row chunks (rdev[c]) so their writes to the other devices start while later chunks are read,
+   and LU's pivots in rpiv (from the diagonal row), the first failure in rzero (m->ready). */
 LCL__PRIVATE lcl_status lcl__multi_devpanel(lcl_context *ctx, lcl__multi *m, int64_t s, int chol) {
-    int64_t nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), rows = m->n - k, rest = rows - kb, lco = s / m->nd * nb;
-    int b = (int)(s & 1);
+    int64_t nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), rows = m->n - k, rest = rows - kb, lco = s / m->nd * nb, tx, r0, len;
+    int b = (int)(s & 1), c;
     lcl__mdev *v = &m->dv[s % m->nd];
     lcl__device *d = v->d;
     lcl__clfact *f = &v->pf;
-    cl_command_queue q = d->queue[1];
+    cl_command_queue q = d->queue[1], qc = d->queue[0];
     cl_mem flag = chol ? f->dfail : f->P.zero;
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
-    LCL__CLCHK(lcl__cl_after(d, d->queue[0], q), "clEnqueueMarkerWithWaitList");
-    if ((st = lcl__multi_copy_rect(ctx, v, 1, m->es, v->a, v->ld, k, lco, v->wp, nb, 0, 0, rows, kb)) != LCL_OK) return st;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(q, flag, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    if ((st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->a, v->ld, k, lco, v->wp, nb, 0, 0, rows, kb)) != LCL_OK) return st;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qc, flag, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
     v->pview.rows = v->pview.cols = rows;
     f->n = rows;
     if ((st = lcl__cl_panel_dev(f, 0, (int)kb)) != LCL_OK) return st;
-    if ((st = lcl__multi_copy_rect(ctx, v, 1, m->es, v->wp, nb, 0, 0, v->a, v->ld, k, lco, rows, kb)) != LCL_OK) return st;
-    if (chol && (st = lcl__multi_copy_rect(ctx, v, 1, m->es, v->wp, nb, kb, 0, v->panel[b], nb, 0, 0, rest, kb)) != LCL_OK) return st;
+    if ((st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->wp, nb, 0, 0, v->a, v->ld, k, lco, rows, kb)) != LCL_OK) return st;
+    if (chol && (st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->wp, nb, kb, 0, v->panel[b], nb, 0, 0, rest, kb)) != LCL_OK) return st;
+    LCL__CLCHK(lcl__cl_after(d, qc, q), "clEnqueueMarkerWithWaitList");
     if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
-    LCL__CLCHK(lcl__cl_rect(d, 0, q, v->wp, nb, chol ? kb : 0, 0, chol ? rest : rows, kb, m->stage[b], nb, m->es, CL_FALSE, 0, NULL, NULL),
-               "clEnqueueReadBufferRect(panel)");
+    tx = chol ? rest : rows;
+    m->nchunk = (int)LCL__MAX(1, LCL__MIN((int64_t)LCL__MULTI_CHUNKS, tx / 2048));
+    len = (tx + m->nchunk - 1) / m->nchunk;
+    for (c = 0, r0 = 0; c < m->nchunk; c++, r0 += len)
+        LCL__CLCHK(lcl__cl_rect(d, 0, q, v->wp, nb, (chol ? kb : 0) + r0, 0, LCL__MIN(len, tx - r0), kb, (char *)m->stage[b] + (size_t)(r0 * nb) * m->es,
+                                nb, m->es, CL_FALSE, 0, NULL, &m->rdev[c]),
+                   "clEnqueueReadBufferRect(panel)");
     if (!chol)
         LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(q, f->P.piv, CL_FALSE, 0, (size_t)kb * sizeof(cl_int), m->rpiv, 0, NULL, NULL),
                    "clEnqueueReadBuffer(pivots)");
@@ -4612,14 +4625,28 @@ LCL__PRIVATE lcl_status lcl__multi_devpanel(lcl_context *ctx, lcl__multi *m, int
 done:
     return st;
 }
-/* Device panels, on the host once panel s is read: LU's pivots (to ipiv, and with the panel to
-   every device: its owner's compute queue waits for the transfer queue, the others get the panel
-   where they have columns right of it); Cholesky's L21 to the devices with columns right of it
-   and *bad on a failure (nothing more is sent). */
+/* Device panels, on the host as panel s's chunks arrive: each goes on to the devices with columns
+   right of the panel (their transfer queues, once their compute queues are done with panel[b]).
+   Then LU's pivots to ipiv and to every device, whose compute queue waits for its transfer queue;
+   Cholesky stops at a failure (*bad). */
 LCL__PRIVATE lcl_status lcl__multi_share(lcl_context *ctx, lcl__multi *m, int64_t s, int chol, int32_t *ipiv, int64_t *bad) {
-    int64_t nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), rows = m->n - k - (chol ? kb : 0), i;
-    int o = (int)(s % m->nd), b = (int)(s & 1), p;
-    lcl_status st;
+    int64_t nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), tx = m->n - k - (chol ? kb : 0), len = (tx + m->nchunk - 1) / m->nchunk, r0, i;
+    int o = (int)(s % m->nd), b = (int)(s & 1), p, c;
+    cl_int e;
+    lcl_status st = LCL_OK;
+    for (c = 0, r0 = 0; c < m->nchunk; c++, r0 += len) {
+        if ((st = lcl__multi_host_wait(ctx, &m->rdev[c], m->dv[o].d->info.name)) != LCL_OK) return st;
+        for (p = 0; p < m->nd; p++) {
+            lcl__mdev *v = &m->dv[p];
+            if (p == o || lcl__mb_before(m, p, s + 1) * nb >= v->ncols) continue;
+            if (c == 0 && v->done[b] && (st = lcl__multi_wait(ctx, v, 1, v->done[b])) != LCL_OK) return st;
+            e = lcl__cl_rect(v->d, 1, v->d->queue[1], v->panel[b], nb, r0, 0, LCL__MIN(len, tx - r0), kb, (char *)m->stage[b] + (size_t)(r0 * nb) * m->es,
+                             nb, m->es, CL_FALSE, 0, NULL, NULL);
+            if (e == CL_SUCCESS) e = LCL__CL->clFlush(v->d->queue[1]);
+            if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueWriteBufferRect(panel)", v->d->info.name);
+        }
+    }
+    if ((st = lcl__multi_host_wait(ctx, &m->ready, m->dv[o].d->info.name)) != LCL_OK) return st;
     if (chol && m->rzero) { *bad = k + m->rzero; return LCL_OK; }
     if (!chol) {
         for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + m->rpiv[i]);
@@ -4627,10 +4654,8 @@ LCL__PRIVATE lcl_status lcl__multi_share(lcl_context *ctx, lcl__multi *m, int64_
     }
     for (p = 0; p < m->nd; p++) {
         lcl__mdev *v = &m->dv[p];
-        int right = lcl__mb_before(m, p, s + 1) * nb < v->ncols;
-        if (chol && p != o && !right) continue;
-        if ((st = lcl__multi_send(ctx, m, v, b, p != o && right ? v->panel[b] : NULL, nb, 0, 0, rows, kb, chol ? NULL : ipiv, k)) != LCL_OK)
-            return st;
+        if (chol && p != o && lcl__mb_before(m, p, s + 1) * nb >= v->ncols) continue;
+        if ((st = lcl__multi_send(ctx, m, v, b, NULL, nb, 0, 0, 0, kb, chol ? NULL : ipiv, k)) != LCL_OK) return st;
     }
     return LCL_OK;
 }
