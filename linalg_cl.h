@@ -352,9 +352,10 @@ LCL_API lcl_status lcl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dma
    (0: tuned) round-robin, each device holding its own. lcl_dmat_getrf / lcl_dmat_potrf (lower)
    then factor it where it lies: each panel on its owner device, sent to the others through host
    memory (pinned, and shared by all devices with shared_context), the trailing columns updated by
-   their owners; opts.device and opts.block are not used. Download gathers it. The solves take a
-   matrix on one device (LCL_ERR_UNSUPPORTED here: download the factors). One device or a CPU
-   backend: the same as lcl_dmat_upload. */
+   their owners; opts.device and opts.block are not used. lcl_dmat_getrs / lcl_dmat_potrs solve
+   with the factors where they lie (B a lcl_dmat_upload matrix: it goes block by block to each
+   block's owner through the host). Download gathers the matrix. One device or a CPU backend: the
+   same as lcl_dmat_upload. */
 LCL_API lcl_status lcl_dmat_upload_split(lcl_context *ctx, const lcl_dense *A, int block, lcl_dmat **out);
 LCL_API lcl_status lcl_dmat_download(lcl_context *ctx, const lcl_dmat *A, lcl_dense *dst);
 LCL_API void lcl_dmat_free(lcl_dmat *A);
@@ -4134,25 +4135,33 @@ LCL__PRIVATE lcl_status lcl__cl_factor(lcl_context *ctx, const char *fn, int cho
 
 /* Solves stay on the device: blocked substitution, the diagonal blocks by the local-memory
    TRSM kernel, the rest by GEMM. op(T) X = B for the factor T (row-major, ld), B n x nrhs. */
+/* op(T) X = B for the kb x kb diagonal block at ot of T (lower: op(T) is lower), B kb x nrhs at ob,
+   in one work-group's local memory (kb <= trsm_nb) */
+LCL__PRIVATE lcl_status lcl__cl_trsm_left(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem T, cl_long ot, int ld, int kb, int lower, int unit,
+                                          int trans, cl_mem B, cl_long ob, int ldb, int nrhs, cl_command_queue q) {
+    cl_kernel kt;
+    size_t lws = 64, gws = (size_t)lcl__round_up(nrhs, 64);
+    cl_int e;
+    lcl_status st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_trsm_left_f" : "lcl_trsm_left_d", &kt);
+    if (st != LCL_OK) return st;
+    e = lcl__argv(kt, 11, LCL__A(T), LCL__A(ot), LCL__A(ld), LCL__A(kb), LCL__A(lower), LCL__A(unit), LCL__A(trans), LCL__A(B), LCL__A(ob),
+                  LCL__A(ldb), LCL__A(nrhs));
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, kt, 1, NULL, &gws, &lws, 0, NULL, NULL);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "lcl_trsm_left", d->info.name);
+}
 LCL__PRIVATE lcl_status lcl__cl_tri_solve(lcl_context *ctx, const lcl_dmat *T, int lower, int unit, int trans, lcl_dmat *B) {
     lcl__device *d = &ctx->dev[B->dev];
     lcl_dtype dt = B->dtype;
     int64_t n = T->rows, k, first, ld = T->ld, ldb = B->ld;
     int nb = d->tune.trsm_nb, nrhs = (int)B->cols;
-    cl_kernel kt;
-    cl_int e = CL_SUCCESS;
     lcl_status st;
     if (n == 0 || nrhs == 0) return LCL_OK;
-    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_trsm_left_f" : "lcl_trsm_left_d", &kt)) != LCL_OK) return st;
     first = lower ? 0 : (n - 1) / nb * nb;
     for (k = first; lower ? k < n : k >= 0; k += lower ? nb : -nb) {
-        int kb = (int)(n - k < nb ? n - k : nb), ikb = kb, ild = (int)ld, ildb = (int)ldb;
-        cl_long ot = k * ld + k, ob = k * ldb;
-        size_t lws = 64, gws = (size_t)lcl__round_up(nrhs, 64);
-        e = lcl__argv(kt, 11, LCL__A(T->buf), LCL__A(ot), LCL__A(ild), LCL__A(ikb), LCL__A(lower), LCL__A(unit), LCL__A(trans),
-                      LCL__A(B->buf), LCL__A(ob), LCL__A(ildb), LCL__A(nrhs));
-        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kt, 1, NULL, &gws, &lws, 0, NULL, NULL);
-        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_trsm_left", d->info.name);
+        int kb = (int)(n - k < nb ? n - k : nb);
+        if ((st = lcl__cl_trsm_left(ctx, d, dt, T->buf, k * ld + k, (int)ld, kb, lower, unit, trans, B->buf, k * ldb, (int)ldb, nrhs, d->queue[0])) !=
+            LCL_OK)
+            return st;
         if (lower && k + kb < n) {
             /* B[k+kb:n] -= op(T)[k+kb:n, k:k+kb] B[k:k+kb] */
             int64_t offa = trans ? k * ld + k + kb : (k + kb) * ld + k;
@@ -4858,6 +4867,93 @@ LCL__PRIVATE lcl_status lcl__cl_split_factor(lcl_context *ctx, const char *fn, i
     *info = st == LCL_OK ? bad : 0;
     return st;
 }
+/* op(T) X = B for a split factor T, B row-major n x nrhs on the host (h), nrhs columns apart in bw[p]
+   of each device. olow: op(T) is lower (forward order). Column block by column block on its owner,
+   by trsm_nb-wide steps: without trans, solve the step, then update the rows below (above) it with
+   the step's columns; with trans, first subtract the transposed columns' products with the rows
+   already solved, then solve. B goes to the owner (the rows the block reads) and comes back (the
+   rows it wrote) through the host. */
+LCL__PRIVATE lcl_status lcl__split_trisolve(lcl_context *ctx, lcl__multi *m, int olow, int unit, int trans, char *h, int nrhs, cl_mem *bw) {
+    int64_t n = m->n, nb = m->nb, s;
+    int sl = olow != trans;   /* the stored triangle is the lower one */
+    size_t es = m->es, row = (size_t)nrhs * es;
+    lcl_status st = LCL_OK;
+    for (s = 0; s < m->nblk && st == LCL_OK; s++) {
+        int64_t j = olow ? s : m->nblk - 1 - s, k = j * nb, kb = lcl__mb_width(m, j), lco = j / m->nd * nb;
+        int64_t r0 = sl ? k : 0, r1 = sl ? n : k + kb, w0 = trans ? k : r0, w1 = trans ? k + kb : r1, i;
+        lcl__mdev *v = &m->dv[j % m->nd];
+        lcl__device *d = v->d;
+        cl_command_queue q = d->queue[0];
+        int ld = (int)v->ld, sb = d->tune.trsm_nb;
+        cl_int e = LCL__CL->clEnqueueWriteBuffer(q, bw[j % m->nd], CL_FALSE, (size_t)r0 * row, (size_t)(r1 - r0) * row, h + (size_t)r0 * row, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(B)", d->info.name);
+        for (i = 0; i < kb && st == LCL_OK; i += sb) {
+            int64_t c = olow ? k + i : k + (kb - 1 - i) / sb * sb, cb = LCL__MIN((int64_t)sb, k + kb - c), lc = lco + c - k;
+            cl_mem B = bw[j % m->nd], T = v->a;
+            if (trans && olow && c > 0)            /* U^T: B[c] -= U[0:c, c]^T X[0:c] */
+                st = lcl__cl_gemm(ctx, d, m->dt, (int)cb, nrhs, (int)c, -1.0, T, lc, ld, B, 0, nrhs, 2, 1.0, B, c * nrhs, nrhs, 0, q);
+            else if (trans && !olow && c + cb < n)  /* L^T: B[c] -= L[c+cb:n, c]^T X[c+cb:n] */
+                st = lcl__cl_gemm(ctx, d, m->dt, (int)cb, nrhs, (int)(n - c - cb), -1.0, T, (c + cb) * ld + lc, ld, B, (c + cb) * nrhs, nrhs, 2, 1.0, B,
+                                  c * nrhs, nrhs, 0, q);
+            if (st == LCL_OK) st = lcl__cl_trsm_left(ctx, d, m->dt, T, c * ld + lc, ld, (int)cb, olow, unit, trans, B, c * nrhs, nrhs, nrhs, q);
+            if (st != LCL_OK || trans) continue;
+            if (olow && c + cb < n)                 /* B[c+cb:n] -= L[c+cb:n, c] X[c] */
+                st = lcl__cl_gemm(ctx, d, m->dt, (int)(n - c - cb), nrhs, (int)cb, -1.0, T, (c + cb) * ld + lc, ld, B, c * nrhs, nrhs, 0, 1.0, B,
+                                  (c + cb) * nrhs, nrhs, 0, q);
+            else if (!olow && c > 0)                /* B[0:c] -= U[0:c, c] X[c] */
+                st = lcl__cl_gemm(ctx, d, m->dt, (int)c, nrhs, (int)cb, -1.0, T, lc, ld, B, c * nrhs, nrhs, 0, 1.0, B, 0, nrhs, 0, q);
+        }
+        if (st != LCL_OK) return st;
+        e = LCL__CL->clEnqueueReadBuffer(q, bw[j % m->nd], CL_TRUE, (size_t)w0 * row, (size_t)(w1 - w0) * row, h + (size_t)w0 * row, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueReadBuffer(B)", d->info.name);
+    }
+    return st;
+}
+/* LAPACK's row interchanges of ipiv on the rows (row bytes each) of h: in order, or undone */
+LCL__PRIVATE void lcl__swap_rows(char *h, int64_t n, size_t row, const int32_t *ipiv, int fwd, char *tmp) {
+    int64_t i;
+    for (i = fwd ? 0 : n - 1; fwd ? i < n : i >= 0; i += fwd ? 1 : -1)
+        if (ipiv[i] != i) {
+            char *a = h + (size_t)i * row, *b = h + (size_t)ipiv[i] * row;
+            memcpy(tmp, a, row);
+            memcpy(a, b, row);
+            memcpy(b, tmp, row);
+        }
+}
+/* lcl_dmat_getrs (chol 0, flag = trans) or lcl_dmat_potrs (lower) with a split factor F and B on
+   one device: B through the host, the row interchanges there */
+LCL__PRIVATE lcl_status lcl__cl_split_solve(lcl_context *ctx, int chol, int flag, const lcl_dmat *F, const int32_t *ipiv, lcl_dmat *B) {
+    lcl__multi *m = F->split;
+    int64_t n = m->n;
+    int nrhs = (int)B->cols, p, tr = !chol && flag == LCL_TRANS;
+    size_t row = (size_t)nrhs * m->es;
+    cl_mem *bw = NULL;
+    char *tmp = NULL;
+    lcl_dense h;
+    lcl_status st = LCL_OK;
+    memset(&h, 0, sizeof h);
+    h.dtype = m->dt;
+    h.layout = LCL_ROW_MAJOR;
+    h.rows = n;
+    h.cols = h.ld = nrhs;
+    if (!(bw = (cl_mem *)lcl__alloc(ctx, "device table", (size_t)m->nd, sizeof *bw, &st))) return st;
+    memset(bw, 0, (size_t)m->nd * sizeof *bw);
+    if (!(h.data = lcl__alloc(ctx, "right-hand sides", (size_t)n, row, &st)) || !(tmp = (char *)lcl__alloc(ctx, "a row", 1, row, &st))) goto done;
+    for (p = 0; p < m->nd && st == LCL_OK; p++) st = lcl__buffer(ctx, m->dv[p].d, (size_t)n * row, CL_MEM_READ_WRITE, &bw[p]);
+    if (st != LCL_OK || (st = lcl__cl_dmat_xfer(ctx, B, &h, 0)) != LCL_OK) goto done;
+    if (!chol && !tr) lcl__swap_rows((char *)h.data, n, row, ipiv, 1, tmp);
+    /* Cholesky: L, then L^T; LU: L (unit), then U; LU transposed: U^T, then L^T (unit) */
+    st = lcl__split_trisolve(ctx, m, 1, !chol && !tr, tr, (char *)h.data, nrhs, bw);
+    if (st == LCL_OK) st = lcl__split_trisolve(ctx, m, 0, tr, chol || tr, (char *)h.data, nrhs, bw);
+    if (st == LCL_OK && tr) lcl__swap_rows((char *)h.data, n, row, ipiv, 0, tmp);
+    if (st == LCL_OK) st = lcl__cl_dmat_xfer(ctx, B, &h, 1);
+done:
+    for (p = 0; p < m->nd; p++) if (bw[p]) LCL__CL->clReleaseMemObject(bw[p]);
+    LCL_FREE(bw);
+    LCL_FREE(tmp);
+    LCL_FREE(h.data);
+    return st;
+}
 /* A lcl_dmat lives on one device: opts.device must name it (or be -1 in a one-device context). */
 LCL__PRIVATE lcl_status lcl__multi_dmat_check(lcl_context *ctx, const char *fn, const lcl_dmat *A, const lcl_dense_opts *o) {
     if (o->device == -1 && ctx->ndev > 1)
@@ -5137,7 +5233,7 @@ LCL__PRIVATE lcl_status lcl__dmat_pair(lcl_context *ctx, const char *fn, const l
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: B has %lld rows, the matrix is %lldx%lld", fn, (long long)B->rows,
                          (long long)F->rows, (long long)F->cols);
 #ifndef LINALG_CL_NO_OPENCL
-    if (*where == 1 && B->dev != F->dev)
+    if (*where == 1 && !F->split && B->dev != F->dev)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the factor and B are on different devices (%d, %d)", fn, F->dev, B->dev);
 #endif
     return LCL_OK;
@@ -5211,9 +5307,14 @@ LCL__PRIVATE lcl_status lcl__solve(lcl_context *ctx, const char *fn, int chol, i
     if ((F ? F->rows : FM->rows) == 0 || (F ? B->cols : BM->cols) == 0) return LCL_OK;
     if (!F) {
 #ifndef LINALG_CL_NO_OPENCL
-        if (where == 1 && (FM->split || BM->split))
-            return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: %s is split over devices (lcl_dmat_upload_split); the solves take matrices on one "
-                             "device: download the factors (lcl_dmat_download) and solve them there or on the host", fn, FM->split ? name : "B");
+        if (where == 1 && BM->split)
+            return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: B is split over devices (lcl_dmat_upload_split); right-hand sides live on one "
+                             "device (lcl_dmat_upload)", fn);
+        if (where == 1 && FM->split) {
+            if (chol && flag != LCL_LOWER)
+                return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: a split matrix holds an L L^T factor (LCL_LOWER)", fn);
+            return lcl__as(ctx, fn, lcl__cl_split_solve(ctx, chol, flag, FM, ipiv, BM));
+        }
         if (where == 1) return chol ? lcl__cl_potrs(ctx, (lcl_uplo)flag, FM, BM) : lcl__cl_getrs(ctx, (lcl_trans)flag, FM, ipiv, BM);
 #endif
         vf = lcl__dmat_view(FM);

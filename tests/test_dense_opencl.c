@@ -520,11 +520,32 @@ static void multi_devices(lcl_context *ctx) {
     lcl_dense_free(&A);
 }
 
+/* the residual of A X = B (trans: A^T X = B) solved with the split factors M, B's 3 columns on device 0 */
+static double split_solved(lcl_context *ctx, int chol, int trans, const lcl_dense *A, lcl_dmat *M, const int32_t *ipiv) {
+    lcl_dense B, X, At;
+    lcl_dmat *MB = NULL;
+    int64_t i, j, n = A->rows;
+    double r;
+    CHECK_OK(ctx, lcl_dense_alloc(ctx, &B, A->dtype, LCL_COL_MAJOR, n, 3));
+    for (i = 0; i < n; i++) { lcl_dense_set(&B, i, 0, urand()); lcl_dense_set(&B, i, 1, 1.0); lcl_dense_set(&B, i, 2, (double)(i % 7) - 3.0); }
+    copy_dense(ctx, &B, &X);
+    CHECK_OK(ctx, lcl_dmat_upload(ctx, &X, &MB));
+    CHECK_OK(ctx, chol ? lcl_dmat_potrs(ctx, LCL_LOWER, M, MB) : lcl_dmat_getrs(ctx, trans ? LCL_TRANS : LCL_NO_TRANS, M, ipiv, MB));
+    CHECK_OK(ctx, lcl_dmat_download(ctx, MB, &X));
+    copy_dense(ctx, A, &At);
+    for (i = 0; trans && i < n; i++) for (j = 0; j < n; j++) lcl_dense_set(&At, i, j, lcl_dense_get(A, j, i));
+    r = solve_residual(&At, &X, &B);
+    lcl_dmat_free(MB);
+    lcl_dense_free(&At);
+    lcl_dense_free(&B);
+    lcl_dense_free(&X);
+    return r;
+}
 /* A matrix split over the devices where it lies (lcl_dmat_upload_split): factored there, it gives
    the host-array split's pivots and factors to the bit (the same panels, the same order), with
    small residuals; Cholesky's download leaves the other triangle of the destination alone. */
 static void multi_resident(lcl_context *ctx) {
-    static const int cases[][2] = {{1, 0}, {2, 0}, {17, 0}, {17, 5}, {100, 16}, {257, 0}, {257, 48}};
+    static const int cases[][2] = {{1, 0}, {2, 0}, {17, 0}, {17, 5}, {100, 16}, {257, 0}, {257, 48}, {257, 130}};
     int p, l, c, op;
     for (p = 0; p < 2; p++)
         for (l = 0; l < 2; l++)
@@ -554,6 +575,12 @@ static void multi_resident(lcl_context *ctx) {
                     CHECK_OK(ctx, factor_copy(ctx, op, &A, &o, &G, jpiv, &jinfo, NULL, 0));
                     for (i = 0; !op && i < n; i++) CHECK_MSG(ipiv[i] == jpiv[i], "%s: pivot %d is %d, host-array split %d", what, i, ipiv[i], jpiv[i]);
                     CHECK_MSG(max_diff(&F, &G, op) == 0, "%s: %.3g from the host-array split", what, max_diff(&F, &G, op));
+                    if (n == 2 || n == 257 || c == 3) {   /* the split factors solve (LU: both ways) */
+                        r = split_solved(ctx, op, 0, &A, M, ipiv);
+                        CHECK_MSG(r < tol, "%s: solve residual %.3g", what, r);
+                        if (!op) r = split_solved(ctx, 0, 1, &A, M, ipiv);
+                        CHECK_MSG(r < tol, "%s: transposed solve residual %.3g", what, r);
+                    }
                     lcl_dmat_free(M);
                     lcl_dense_free(&F);
                     lcl_dense_free(&G);
@@ -563,7 +590,7 @@ static void multi_resident(lcl_context *ctx) {
                 }
 }
 /* a split matrix's errors: singular and not SPD (info as one device), NaN, the upper Cholesky
-   and the solves (unsupported), a non-square matrix, a negative block, a wrong download */
+   (unsupported), a split B, a non-square matrix, a negative block, a wrong download */
 static void multi_resident_errors(lcl_context *ctx, lcl_context *ser) {
     lcl_dense A, B, F, R;
     lcl_dmat *M = NULL, *MB = NULL;
@@ -579,12 +606,18 @@ static void multi_resident_errors(lcl_context *ctx, lcl_context *ser) {
     CHECK(factor_copy(ser, 0, &A, NULL, &F, jpiv, &jinfo, NULL, 0) == LCL_ERR_SINGULAR && jinfo == 46);
     for (i = 0; i < 80; i++) CHECK(ipiv[i] == jpiv[i]);
     lcl_dense_free(&F);
-    /* the factors do not solve here; downloaded, they do */
+    /* B itself split, an upper Cholesky solve, B of another size: refused */
     CHECK_OK(ctx, lcl_dense_alloc(ctx, &B, LCL_F64, LCL_COL_MAJOR, 80, 1));
     CHECK_OK(ctx, lcl_dmat_upload(ctx, &B, &MB));
-    CHECK_STATUS(ctx, lcl_dmat_getrs(ctx, LCL_NO_TRANS, M, ipiv, MB), LCL_ERR_UNSUPPORTED);
-    CHECK_MSG(strstr(lcl_last_error(ctx), "split over devices") != NULL, "%s", lcl_last_error(ctx));
-    CHECK_STATUS(ctx, lcl_dmat_potrs(ctx, LCL_LOWER, M, MB), LCL_ERR_UNSUPPORTED);
+    CHECK_STATUS(ctx, lcl_dmat_getrs(ctx, LCL_NO_TRANS, MB, ipiv, M), LCL_ERR_INVALID_ARGUMENT);
+    {
+        lcl_dmat *MS = NULL;
+        CHECK_OK(ctx, lcl_dmat_upload_split(ctx, &A, 16, &MS));
+        CHECK_STATUS(ctx, lcl_dmat_getrs(ctx, LCL_NO_TRANS, M, ipiv, MS), LCL_ERR_UNSUPPORTED);
+        CHECK_MSG(strstr(lcl_last_error(ctx), "B is split over devices") != NULL, "%s", lcl_last_error(ctx));
+        lcl_dmat_free(MS);
+    }
+    CHECK_STATUS(ctx, lcl_dmat_potrs(ctx, LCL_UPPER, M, MB), LCL_ERR_UNSUPPORTED);
     CHECK_OK(ctx, lcl_dense_alloc(ctx, &R, LCL_F64, LCL_COL_MAJOR, 80, 79));
     CHECK_STATUS(ctx, lcl_dmat_download(ctx, M, &R), LCL_ERR_INVALID_ARGUMENT);
     lcl_dense_free(&R);
