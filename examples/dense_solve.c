@@ -1,5 +1,6 @@
 /* dense_solve.c -- dense LU and Cholesky: a worked 3x3 system, then a random 500x500
-   system on every backend this machine has (serial, openmp, opencl).
+   system on every backend this machine has (serial, openmp, opencl), then a system kept on
+   every OpenCL device (split over them when there are several).
    build/dense_solve: prints the factors, the solutions and the residuals; exits 1 when a residual
    is too large or a factorization fails (a backend that is missing is skipped, not a failure). */
 #define LINALG_CL_IMPLEMENTATION
@@ -227,6 +228,52 @@ done:
     free(S);
 }
 
+/* The matrix kept on the devices: every OpenCL device of the context shares its columns
+   (lcl_dmat_upload_split; with one device it is an ordinary device matrix). Factor, solve and
+   refactor without moving the matrix; only b and x cross. */
+static void on_the_devices(void) {
+    enum { N = 700 };
+    lcl_context_desc d;
+    lcl_context *ctx = NULL;
+    lcl_dense A, B;
+    lcl_dmat *M = NULL, *MB = NULL;
+    lcl_device_info di;
+    int32_t ipiv[N];
+    int64_t info = 0;
+    double *a = (double *)malloc(sizeof(double) * N * N), x[N], b[N], r;
+    int i, j;
+    memset(&d, 0, sizeof d);
+    d.backend = LCL_BACKEND_OPENCL;
+    d.device = "all";
+    printf("3. A %dx%d system kept on the devices (lcl_dmat_upload_split)\n", N, N);
+    if (!a || lcl_context_create(&d, &ctx) != LCL_OK || lcl_context_device(ctx, 0, &di) != LCL_OK || !di.fp64) {
+        printf("  skipped: %s\n", !a ? "out of memory" : ctx && lcl_last_error(ctx)[0] ? lcl_last_error(ctx) : "no double precision");
+        lcl_context_destroy(ctx);
+        free(a);
+        return;
+    }
+    rng_state = 7;
+    for (i = 0; i < N * N; i++) a[i] = rnd();
+    for (i = 0; i < N; i++) for (b[i] = 0, j = 0; j < N; j++) b[i] += a[i * N + j];   /* x = 1 */
+    lcl_dense_wrap(ctx, &A, LCL_F64, LCL_ROW_MAJOR, N, N, N, a);
+    lcl_dense_wrap(ctx, &B, LCL_F64, LCL_COL_MAJOR, N, 1, N, b);
+    check(ctx, lcl_dmat_upload_split(ctx, &A, 0, &M), "lcl_dmat_upload_split");
+    if (M) check(ctx, lcl_dmat_getrf(ctx, M, ipiv, &info, NULL), "lcl_dmat_getrf");   /* where the columns are */
+    if (M) check(ctx, lcl_dmat_upload(ctx, &B, &MB), "lcl_dmat_upload(b)");
+    if (MB) check(ctx, lcl_dmat_getrs(ctx, LCL_NO_TRANS, M, ipiv, MB), "lcl_dmat_getrs");
+    lcl_dense_wrap(ctx, &B, LCL_F64, LCL_COL_MAJOR, N, 1, N, x);
+    if (MB) check(ctx, lcl_dmat_download(ctx, MB, &B), "lcl_dmat_download");
+    if (MB) {
+        for (r = 0, i = 0; i < N; i++) r = fmax(r, fabs(x[i] - 1.0));
+        printf("  LU on %d device(s): max |x - 1| = %.1e %s\n", lcl_context_num_devices(ctx), r, r <= 1e-10 ? "ok" : "BAD");
+        if (!(r <= 1e-10)) failures++;
+    }
+    lcl_dmat_free(MB);
+    lcl_dmat_free(M);
+    lcl_context_destroy(ctx);
+    free(a);
+}
+
 int main(void) {
     lcl_context *ctx = NULL;
     lcl_context_desc d;
@@ -249,6 +296,7 @@ int main(void) {
         }
         random_system(backends[b]);
     }
+    if (lcl_backend_compiled(LCL_BACKEND_OPENCL)) on_the_devices();
     printf("%s\n", failures ? "FAILED" : "all residuals ok");
     return failures ? 1 : 0;
 }

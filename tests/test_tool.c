@@ -1091,6 +1091,7 @@ static void test_example_dense_solve(void) {
     char out[16384];
     CHECK(sh("build/dense_solve 2>&1", out, sizeof out) == 0);
     CHECK_MSG(strstr(out, "all residuals ok") != NULL, "%s", out);
+    CHECK_MSG(strstr(out, "kept on the devices") != NULL && (strstr(out, "device(s): max |x - 1|") || strstr(out, "skipped")), "%s", out);
 }
 
 static void test_compile_matrix(void) {
