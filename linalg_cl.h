@@ -3467,8 +3467,6 @@ LCL__PRIVATE lcl_status lcl__cl_trsm(lcl_context *ctx, lcl__device *d, lcl_dtype
     return LCL_OK;
 }
 
-/* LCL_ERR_NAN when the device matrix (or its lower triangle) holds a NaN or Inf: the check the
-   host-array calls make before uploading, for matrices that live on the device */
 /* *found = 1 if the rows x cols block at off of buf (row-major, ld; lower: on and below its
    diagonal only) holds NaN or Inf; else left as is */
 LCL__PRIVATE lcl_status lcl__cl_nonfinite_at(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem buf, cl_long off, int rows, int cols, int ld,
@@ -3496,6 +3494,8 @@ done:
 LCL__PRIVATE lcl_status lcl__nan_fail(lcl_context *ctx, const char *fn) {
     return lcl__fail(ctx, LCL_ERR_NAN, "%s: the matrix holds NaN or Inf; factorizations and solves need finite input", fn);
 }
+/* LCL_ERR_NAN when the device matrix (or its lower triangle) holds a NaN or Inf: the check the
+   host-array calls make before uploading, for matrices that live on the device */
 LCL__PRIVATE lcl_status lcl__cl_nonfinite(lcl_context *ctx, const lcl_dmat *A, int lower, const char *fn) {
     int found = 0;
     lcl_status st = lcl__cl_nonfinite_at(ctx, &ctx->dev[A->dev], A->dtype, A->buf, 0, (int)A->rows, (int)A->cols, (int)A->ld, lower, &found);
@@ -4133,8 +4133,6 @@ LCL__PRIVATE lcl_status lcl__cl_factor(lcl_context *ctx, const char *fn, int cho
     return st != LCL_OK ? st : st2;
 }
 
-/* Solves stay on the device: blocked substitution, the diagonal blocks by the local-memory
-   TRSM kernel, the rest by GEMM. op(T) X = B for the factor T (row-major, ld), B n x nrhs. */
 /* op(T) X = B for the kb x kb diagonal block at ot of T (lower: op(T) is lower), B kb x nrhs at ob,
    in one work-group's local memory (kb <= trsm_nb) */
 LCL__PRIVATE lcl_status lcl__cl_trsm_left(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem T, cl_long ot, int ld, int kb, int lower, int unit,
@@ -4149,6 +4147,8 @@ LCL__PRIVATE lcl_status lcl__cl_trsm_left(lcl_context *ctx, lcl__device *d, lcl_
     if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, kt, 1, NULL, &gws, &lws, 0, NULL, NULL);
     return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "lcl_trsm_left", d->info.name);
 }
+/* Solves stay on the device: blocked substitution, the diagonal blocks by the local-memory
+   TRSM kernel, the rest by GEMM. op(T) X = B for the factor T (row-major, ld), B n x nrhs. */
 LCL__PRIVATE lcl_status lcl__cl_tri_solve(lcl_context *ctx, const lcl_dmat *T, int lower, int unit, int trans, lcl_dmat *B) {
     lcl__device *d = &ctx->dev[B->dev];
     lcl_dtype dt = B->dtype;
@@ -4269,8 +4269,7 @@ typedef struct lcl__multi {
     cl_event ready;             /* the read into rd (device panels: the panel into stage) */
     int devpanel;               /* panels factored on their owner device (else on the host) */
     int lower;                  /* a Cholesky factor: only the lower triangle is defined */
-    lcl__device *pind;          /* stage[b] is pinned memory of this device when pin[b] is set */
-    cl_mem pin[2];
+    cl_mem pin[2];              /* stage[b] is pinned memory of the first device when pin[b] is set */
     int32_t *rpiv;              /* device panels: the panel's pivots, from its diagonal row */
     int nchunk;                 /* device panels: the panel comes to the host in row chunks, */
     cl_event rdev[LCL__MULTI_CHUNKS];   /* each read's event */
@@ -4291,7 +4290,6 @@ LCL__PRIVATE void lcl__multi_close(lcl__multi *m) {
         cl_mem bufs[8];
         int i;
         if (v->d) { LCL__CL->clFinish(v->d->queue[1]); LCL__CL->clFinish(v->d->queue[0]); }
-        if (v->pf.d) lcl__cl_fact_close(&v->pf);
         for (b = 0; b < 2; b++) {
             if (v->done[b]) LCL__CL->clReleaseEvent(v->done[b]);
             if (v->sent[b]) LCL__CL->clReleaseEvent(v->sent[b]);
@@ -4299,11 +4297,11 @@ LCL__PRIVATE void lcl__multi_close(lcl__multi *m) {
         bufs[0] = v->a; bufs[1] = v->panel[0]; bufs[2] = v->panel[1]; bufs[3] = v->piv; bufs[4] = v->inv; bufs[5] = v->tmp; bufs[6] = v->gath; bufs[7] = v->wp;
         for (i = 0; i < 8; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
     }
-    LCL_FREE(m->dv);
     for (b = 0; b < 2; b++) {
-        if (m->pin[b]) lcl__unpin(m->pind, m->pin[b], (char *)m->stage[b]);
+        if (m->pin[b]) lcl__unpin(m->dv[0].d, m->pin[b], (char *)m->stage[b]);
         else LCL_FREE(m->stage[b]);
     }
+    LCL_FREE(m->dv);
     LCL_FREE(m->rpiv);
     LCL_FREE(m->rd);
     LCL_FREE(m->diag);
@@ -4343,9 +4341,8 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
     if (!m->dv) return st;
     memset(m->dv, 0, (size_t)m->nd * sizeof *m->dv);
     for (p = 0; p < m->nd; p++) m->dv[p].d = &ctx->dev[p];
-    m->pind = m->dv[0].d;
     for (b = 0; b < 2; b++)
-        if (!(m->devpanel && lcl__pinned(m->pind, pb * es, &m->pin[b], (char **)&m->stage[b])) &&
+        if (!(m->devpanel && lcl__pinned(m->dv[0].d, pb * es, &m->pin[b], (char **)&m->stage[b])) &&
             !(m->stage[b] = lcl__alloc(ctx, "panel staging", pb, es, &st))) return st;
     if (m->devpanel) {
         if (!(m->rpiv = (int32_t *)lcl__alloc(ctx, "panel pivots", (size_t)m->nb, sizeof(int32_t), &st))) return st;
