@@ -74,6 +74,7 @@ static void test_tool_usage_errors(void) {
             {LCL_BIN " stat", 2},
             {LCL_BIN " stat /nonexistent.mtx", 2},
             {LCL_BIN " stat tests/data/bad/complex.mtx", 2},
+            {LCL_BIN " bench dense --op lu --sizes 8 --resident", 2},   /* --resident goes with --split */
         };
         CHECK_EXITS(usage);
     }

@@ -73,8 +73,8 @@ typedef struct bench_row {
 
 /* warm-up + reps factorizations of a fresh copy (only the factorization is timed), then one solve
    against b = A x*, checked on the host in double. host -1: the copy is a device matrix (lcl_dmat);
-   -2: a device matrix split over the devices (lcl_dmat_upload_split; its factors are downloaded and
-   solved on device 0); else host arrays with opts.device = host - 1 (0: device 0, -1: split),
+   -2: a device matrix split over the devices (lcl_dmat_upload_split, solved where it lies); else
+   host arrays with opts.device = host - 1 (0: device 0, -1: split),
    transfers timed. */
 static void bench_one(lcl_context *ctx, int chol, int alg, long block, long reps, int host, const dense_system *c, bench_row *row) {
     lcl_dmat *M = NULL, *MB = NULL;
@@ -93,7 +93,7 @@ static void bench_one(lcl_context *ctx, int chol, int alg, long block, long reps
     dopt.device = host > 0 ? host - 1 : 0;
     row->residual = HUGE_VAL;
     if (!times || !ipiv) { st = LCL_ERR_OUT_OF_MEMORY; snprintf(row->msg, sizeof row->msg, "out of memory"); goto done; }
-    if (host != -1 && (st = lcl_dense_alloc(ctx, &F, c->Aw.dtype, LCL_COL_MAJOR, n, n)) != LCL_OK) goto fail;
+    if (host >= 0 && (st = lcl_dense_alloc(ctx, &F, c->Aw.dtype, LCL_COL_MAJOR, n, n)) != LCL_OK) goto fail;
     for (r = 0; r <= reps; r++) {
         double t0;
         lcl_dmat_free(M);
@@ -106,11 +106,7 @@ static void bench_one(lcl_context *ctx, int chol, int alg, long block, long reps
         if (r > 0) times[r - 1] = now_s() - t0;
         if (st != LCL_OK) break;
     }
-    if (st == LCL_OK && host == -2 && (st = lcl_dmat_download(ctx, M, &F)) == LCL_OK) {
-        lcl_dmat_free(M);
-        M = NULL;
-    }
-    if (st == LCL_OK && host != -1) st = lcl_dmat_upload(ctx, &F, &M);   /* the factors, solved as below */
+    if (st == LCL_OK && host >= 0) st = lcl_dmat_upload(ctx, &F, &M);   /* the factors, solved as below */
     if (st == LCL_OK) {
         row->t_median = median(times, reps);     /* sorts times */
         row->t_min = times[0];
