@@ -3355,10 +3355,11 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
     cl_long oa = offa, ob = offb, oc = offc;
     size_t es = dt == LCL_F32 ? sizeof(float) : sizeof(double);
     size_t gws[2], lws[2];
-    int tc = dt == LCL_F64 && d->tune.tc, wn = N <= 64 ? 1 : d->tune.tc_wn;
+    int tc = dt == LCL_F64 && d->tune.tc, wn = N <= 64 && lower <= 1 ? 1 : d->tune.tc_wn;
     if (M <= 0 || N <= 0 || K <= 0) return LCL_OK;
     if (tc) {   /* absent unless NVIDIA compiled the program: probed */
-        if ((st = lcl__kernel_get(ctx, d, dt, wn == 1 ? "lcl_gemm_tc64_d" : "lcl_gemm_tc_d", 1, &k)) != LCL_OK) return st;
+        if ((st = lcl__kernel_get(ctx, d, dt, lower > 1 ? "lcl_gemm_tc_split_d" : wn == 1 ? "lcl_gemm_tc64_d" : "lcl_gemm_tc_d", 1, &k)) != LCL_OK)
+            return st;
         if (!k) d->tune.tc = tc = 0;
     }
     if (!tc && (st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_gemm_f" : "lcl_gemm_d", &k)) != LCL_OK) return st;
@@ -3469,26 +3470,44 @@ LCL__PRIVATE lcl_status lcl__cl_trsm(lcl_context *ctx, lcl__device *d, lcl_dtype
 
 /* *found = 1 if the rows x cols block at off of buf (row-major, ld; lower: on and below its
    diagonal only) holds NaN or Inf; else left as is */
-LCL__PRIVATE lcl_status lcl__cl_nonfinite_at(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem buf, cl_long off, int rows, int cols, int ld,
-                                             int lower, int *found) {
+static const cl_int lcl__zero = 0;   /* the source of non-blocking writes of a zero flag */
+/* NaN / Inf in rows x cols at off of buf (lower: on and below the diagonal, see gemm_diag in
+   kernels/dense.cl), started on queue 0: *hit (host memory, zeroed here) is set once *ev
+   completes. *flag is the caller's to release. */
+LCL__PRIVATE lcl_status lcl__cl_nonfinite_start(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem buf, cl_long off, int rows, int cols, int ld,
+                                                int lower, cl_mem *flag, cl_int *hit, cl_event *ev) {
     cl_kernel k;
-    cl_mem flag = NULL;
-    cl_int e = CL_SUCCESS, hit = 0;
+    cl_int e = CL_SUCCESS;
     size_t gws[2], lws[2] = {16, 16};
     lcl_status st;
+    *hit = 0;
     if (rows <= 0 || cols <= 0) return LCL_OK;
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_nonfinite_f" : "lcl_nonfinite_d", &k)) != LCL_OK) return st;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &flag)) != LCL_OK) return st;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], flag, CL_FALSE, 0, sizeof(cl_int), &hit, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(lcl__argv(k, 7, LCL__A(rows), LCL__A(cols), LCL__A(buf), LCL__A(off), LCL__A(ld), LCL__A(flag), LCL__A(lower)),
+    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, flag)) != LCL_OK) return st;
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], *flag, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(lcl__argv(k, 7, LCL__A(rows), LCL__A(cols), LCL__A(buf), LCL__A(off), LCL__A(ld), LCL__A(*flag), LCL__A(lower)),
                "clSetKernelArg(lcl_nonfinite)");
     gws[0] = (size_t)lcl__round_up(cols, 16);
     gws[1] = (size_t)lcl__round_up(rows, 16);
     LCL__CLCHK(LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, gws, lws, 0, NULL, NULL), "clEnqueueNDRangeKernel(lcl_nonfinite)");
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[0], flag, CL_TRUE, 0, sizeof(cl_int), &hit, 0, NULL, NULL), "clEnqueueReadBuffer");
-    if (hit) *found = 1;
+    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[0], *flag, CL_FALSE, 0, sizeof(cl_int), hit, 0, NULL, ev), "clEnqueueReadBuffer");
+    LCL__CLCHK(LCL__CL->clFlush(d->queue[0]), "clFlush");
 done:
-    LCL__CL->clReleaseMemObject(flag);
+    return st;
+}
+LCL__PRIVATE lcl_status lcl__cl_nonfinite_at(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem buf, cl_long off, int rows, int cols, int ld,
+                                             int lower, int *found) {
+    cl_mem flag = NULL;
+    cl_event ev = NULL;
+    cl_int hit = 0, e = CL_SUCCESS;
+    lcl_status st = lcl__cl_nonfinite_start(ctx, d, dt, buf, off, rows, cols, ld, lower, &flag, &hit, &ev);
+    if (ev) {
+        e = LCL__CL->clWaitForEvents(1, &ev);
+        LCL__CL->clReleaseEvent(ev);
+    }
+    if (st == LCL_OK && e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clWaitForEvents", d->info.name);
+    if (st == LCL_OK && hit) *found = 1;
+    if (flag) LCL__CL->clReleaseMemObject(flag);
     return st;
 }
 LCL__PRIVATE lcl_status lcl__nan_fail(lcl_context *ctx, const char *fn) {
@@ -4233,7 +4252,10 @@ done:
    their own), reads it to pinned host memory in row chunks, and the host writes each chunk on to
    the devices with columns right of it as it comes (LU: then the pivots to all). The owner then
    finishes its update while the panel travels: the other devices wait for the panel, not for it.
-   On two H100s this order took LU at n = 32768 from 1.23x to 1.76x of one. Host panels
+   On two H100s this order took LU at n = 32768 from 1.23x to 1.76x of one. Cholesky updates all
+   of a device's columns right of the look-ahead block in one GEMM launch whose lower mode knows
+   where each of its round-robin blocks' diagonal lies (gemm_diag in kernels/dense.cl): grouped
+   rectangles computed 12% more and ran as several launches. Host panels
    (opts.panel = 1): the LU panel is factored on the host (lcl__host_rgetf), Cholesky's diagonal
    block on the host and L21 by the block's owner. Each device swaps, solves and updates its own
    columns. The transfer queue writes panel k+1 while the compute queue still reads panel k, so
@@ -4335,7 +4357,7 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
     if (m->nb > n) m->nb = n;
     if (m->nb < 1) m->nb = 1;
     m->nblk = (n + m->nb - 1) / m->nb;
-    m->nd = (int)LCL__MIN((int64_t)ctx->ndev, m->nblk);
+    m->nd = (int)LCL__MIN(LCL__MIN((int64_t)ctx->ndev, m->nblk), 255);   /* 8 bits in the GEMM's lower mode (lcl__multi_syrk) */
     pb = (size_t)n * (size_t)m->nb;
     m->dv = (lcl__mdev *)lcl__alloc(ctx, "device table", (size_t)m->nd, sizeof *m->dv, &st);
     if (!m->dv) return st;
@@ -4512,7 +4534,7 @@ LCL__PRIVATE lcl_status lcl__multi_panel_lu(lcl_context *ctx, lcl__multi *m, int
 /* Cholesky's diagonal block s on the host, in double, from rd (*fail: the order of the first
    non-positive minor, and nothing more is done); its owner gets it back and, unless it is the
    last, solves L21 on its transfer queue, which goes through the host to the other devices with
-   columns right of it; the owner copies its own into panel[b] */
+   columns right of it */
 LCL__PRIVATE lcl_status lcl__multi_panel_chol(lcl_context *ctx, lcl__multi *m, int64_t s, int64_t *fail) {
     lcl_dtype dt = m->dt;
     size_t es = m->es;
@@ -4549,7 +4571,6 @@ LCL__PRIVATE lcl_status lcl__multi_panel_chol(lcl_context *ctx, lcl__multi *m, i
     if (e != CL_SUCCESS) { st = lcl__clfail(ctx, e, "clEnqueueReadBufferRect(L21)", d->info.name); goto done; }
     if ((st = lcl__multi_mark(ctx, vo, 1, &vo->sent[b])) != LCL_OK) goto done;
     if ((st = lcl__multi_wait(ctx, vo, 0, vo->sent[b])) != LCL_OK) goto done;
-    if ((st = lcl__multi_copy_rect(ctx, vo, 0, es, vo->a, vo->ld, k + kb, lco, vo->panel[b], nb, 0, 0, rest, kb)) != LCL_OK) goto done;
     if ((st = lcl__multi_host_wait(ctx, &l21, d->info.name)) != LCL_OK) goto done;
     for (p = 0; p < m->nd; p++)
         if (p != o && lcl__mb_before(m, p, s + 1) * nb < m->dv[p].ncols &&
@@ -4595,7 +4616,6 @@ LCL__PRIVATE void lcl__multi_panels_close(lcl__multi *m) {
             memset(&m->dv[p].pf, 0, sizeof m->dv[p].pf);
         }
 }
-static const cl_int lcl__zero = 0;   /* the source of non-blocking writes of a zero flag */
 /* Device panels: panel s on its owner's compute queue, next after the look-ahead update of its
    columns and before the rest of the update (the other devices wait for it, not this one): copied
    to wp from the diagonal row down, factored there by the one-device panel steps (LU with partial
@@ -4619,7 +4639,6 @@ LCL__PRIVATE lcl_status lcl__multi_devpanel(lcl_context *ctx, lcl__multi *m, int
     f->n = rows;
     if ((st = lcl__cl_panel_dev(f, 0, (int)kb)) != LCL_OK) return st;
     if ((st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->wp, nb, 0, 0, v->a, v->ld, k, lco, rows, kb)) != LCL_OK) return st;
-    if (chol && (st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->wp, nb, kb, 0, v->panel[b], nb, 0, 0, rest, kb)) != LCL_OK) return st;
     LCL__CLCHK(lcl__cl_after(d, qc, q), "clEnqueueMarkerWithWaitList");
     if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
     tx = chol ? rest : rows;
@@ -4703,54 +4722,54 @@ LCL__PRIVATE lcl_status lcl__multi_trail_lu(lcl_context *ctx, lcl__multi *m, lcl
     }
     return st;
 }
-/* Cholesky's A22 -= L21 L21^T on v's column blocks t..t+w: rows j0..n of them, j0 the first
-   block's diagonal, with op(B) the block's own L21 rows (w = 1, lower part only) or the gathered
-   ones of the group */
-LCL__PRIVATE lcl_status lcl__multi_syrk(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t t, int64_t t0, int64_t w) {
-    int64_t nb = m->nb, kb = lcl__mb_width(m, s), k = s * nb, j0 = (t * m->nd + (v - m->dv)) * nb;
-    int64_t cols = LCL__MIN((t + w) * nb, v->ncols) - t * nb;
-    int b = (int)(s & 1);
-    cl_mem B = w == 1 ? v->panel[b] : v->gath;
-    int64_t offb = w == 1 ? (j0 - k - kb) * nb : (t - t0) * nb * nb;
-    return lcl__cl_gemm(ctx, v->d, m->dt, (int)(m->n - j0), (int)cols, (int)kb, -1.0, v->panel[b], (j0 - k - kb) * nb, (int)nb, B, offb, (int)nb, 1,
-                        1.0, v->a, j0 * v->ld + t * nb, (int)v->ld, w == 1, v->d->queue[0]);
+/* where device v reads Cholesky's L21 of panel s: *off is its first row's (row k + kb) offset */
+LCL__PRIVATE cl_mem lcl__multi_l21(const lcl__multi *m, lcl__mdev *v, int64_t s, int64_t *off, int64_t *ld) {
+    cl_mem L = lcl__multi_l(m, v, s, off, ld);
+    if (L == v->a) *off += lcl__mb_width(m, s) * *ld;
+    return L;
 }
-/* Cholesky's update of v's column blocks from t on, after panel s: column block j needs rows
-   j*nb.. of L21 and, as op(B), the L21 rows of its own columns (gathered when blocks are grouped) */
+/* Cholesky's A22 -= L21 L21^T on v's column blocks t..t+w-1, their lower parts only: rows j0..n,
+   j0 the first block's diagonal. op(B) is the block's own L21 rows (w = 1) or those of all the
+   blocks, gathered from t0 on; the GEMM's lower mode D + (nb << 8) skips the rows above each
+   block's diagonal. */
+LCL__PRIVATE lcl_status lcl__multi_syrk(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t t, int64_t t0, int64_t w) {
+    int64_t nb = m->nb, kb = lcl__mb_width(m, s), k = s * nb, j0 = (t * m->nd + (v - m->dv)) * nb, off, ld;
+    int64_t cols = LCL__MIN((t + w) * nb, v->ncols) - t * nb;
+    cl_mem L = lcl__multi_l21(m, v, s, &off, &ld), B = w == 1 ? L : v->gath;
+    int64_t offa = off + (j0 - k - kb) * ld, offb = w == 1 ? offa : (t - t0) * nb * nb;
+    int lower = w == 1 ? 1 : m->nd + (int)(nb << 8);
+    return lcl__cl_gemm(ctx, v->d, m->dt, (int)(m->n - j0), (int)cols, (int)kb, -1.0, L, offa, (int)ld, B, offb, (int)(w == 1 ? ld : nb), 1, 1.0,
+                        v->a, j0 * v->ld + t * nb, (int)v->ld, lower, v->d->queue[0]);
+}
+/* Cholesky's update of v's column blocks from t on, after panel s, in one launch: column block j
+   needs rows j*nb.. of L21 and, as op(B), the L21 rows of its own columns (gathered) */
 LCL__PRIVATE lcl_status lcl__multi_rest_chol(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t t) {
     size_t es = m->es;
-    int64_t nb = m->nb, D = m->nd, p = v - m->dv, kb = lcl__mb_width(m, s), k = s * nb, tn = lcl__mb_before(m, (int)p, m->nblk), t0 = t, full;
-    int b = (int)(s & 1);
-    cl_command_queue q = v->d->queue[0];
+    int64_t nb = m->nb, D = m->nd, p = v - m->dv, kb = lcl__mb_width(m, s), k = s * nb, tn = lcl__mb_before(m, (int)p, m->nblk), full, off, ld;
+    cl_mem L = lcl__multi_l21(m, v, s, &off, &ld);
     cl_int e;
     lcl_status st;
+    if (tn - t <= 1) return tn > t ? lcl__multi_syrk(ctx, m, v, s, t, t, 1) : LCL_OK;
     /* gather: full blocks with one 3-D copy (D*nb rows apart), a short last one alone */
-    full = tn - t0 - ((tn - 1) * D + p == m->nblk - 1 && lcl__mb_width(m, m->nblk - 1) < nb);
-    if (tn - t0 > 1 && full > 0) {
+    full = tn - t - ((tn - 1) * D + p == m->nblk - 1 && lcl__mb_width(m, m->nblk - 1) < nb);
+    if (full > 0) {
         size_t so[3], dor[3], reg[3];
-        so[0] = 0; so[1] = (size_t)((t0 * D + p) * nb - k - kb); so[2] = 0;
+        so[0] = (size_t)(off % ld) * es; so[1] = (size_t)(off / ld + (t * D + p) * nb - k - kb); so[2] = 0;
         dor[0] = dor[1] = dor[2] = 0;
         reg[0] = (size_t)kb * es; reg[1] = (size_t)nb; reg[2] = (size_t)full;
-        e = LCL__CL->clEnqueueCopyBufferRect(q, v->panel[b], v->gath, so, dor, reg, (size_t)nb * es, (size_t)(D * nb * nb) * es, (size_t)nb * es,
+        e = LCL__CL->clEnqueueCopyBufferRect(v->d->queue[0], L, v->gath, so, dor, reg, (size_t)ld * es, (size_t)(D * nb * ld) * es, (size_t)nb * es,
                                              (size_t)(nb * nb) * es, 0, NULL, NULL);
         if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueCopyBufferRect(gather)", v->d->info.name);
     }
-    if (tn - t0 > 1 && full < tn - t0 &&
-        (st = lcl__multi_copy_rect(ctx, v, 0, es, v->panel[b], nb, ((tn - 1) * D + p) * nb - k - kb, 0, v->gath, nb, (tn - 1 - t0) * nb, 0,
+    if (full < tn - t &&
+        (st = lcl__multi_copy_rect(ctx, v, 0, es, L, ld, off / ld + ((tn - 1) * D + p) * nb - k - kb, off % ld, v->gath, nb, (tn - 1 - t) * nb, 0,
                                    lcl__mb_width(m, m->nblk - 1), kb)) != LCL_OK) return st;
-    /* groups of blocks: a group starting at row j0 computes rows j0..n of all its columns, so
-       its later blocks waste the rows above their diagonal; w keeps that near 1/8 of the work */
-    while (t < tn) {
-        int64_t w = LCL__MIN(1 + (m->n - (t * D + p) * nb) / (4 * D * nb), tn - t);
-        if ((st = lcl__multi_syrk(ctx, m, v, s, t, t0, w)) != LCL_OK) return st;
-        t += w;
-    }
-    return LCL_OK;
+    return lcl__multi_syrk(ctx, m, v, s, t, t, tn - t);
 }
 /* The factorization over the devices (chol: lower Cholesky of the columns as stored). *bad gets
    LAPACK's info: the first zero pivot (LU goes on) or non-positive leading minor (Cholesky stops
-   there). The strictly upper triangle of Cholesky's device copy is scratch (the trailing update
-   runs on rectangles), so only the lower one comes back. Per panel s: the host factors it once
+   there). The strictly upper triangle of Cholesky's device copy is left undefined, so only the
+   lower one comes back. Per panel s: the host factors it once
    its owner has sent it (rd, m->ready), the devices get it; each device with columns right of it
    (LU: swaps and U12 first) updates the next panel's columns, if it owns them, and sends them to
    the host, then the rest of its columns. */
@@ -4772,7 +4791,8 @@ LCL__PRIVATE lcl_status lcl__multi_run(lcl_context *ctx, lcl__multi *m, int chol
     }
     for (s = 0; s < m->nblk; s++) {
         int64_t k = s * nb, kb = lcl__mb_width(m, s), rest = n - k - kb, nl = s + 1 < m->nblk ? lcl__mb_width(m, s + 1) : 0;
-        if ((st = lcl__multi_host_wait(ctx, &m->ready, m->dv[s % m->nd].d->info.name)) != LCL_OK) goto done;
+        /* device panels: lcl__multi_share waits chunk by chunk (m->ready comes after the last) */
+        if (!m->devpanel && (st = lcl__multi_host_wait(ctx, &m->ready, m->dv[s % m->nd].d->info.name)) != LCL_OK) goto done;
         st = m->devpanel ? lcl__multi_share(ctx, m, s, chol, ipiv, bad)
                          : chol ? lcl__multi_panel_chol(ctx, m, s, bad) : lcl__multi_panel_lu(ctx, m, s, piv, ipiv, bad);
         if (st != LCL_OK || rest == 0 || (chol && *bad)) break;
@@ -4842,22 +4862,35 @@ LCL__PRIVATE int lcl__split_ours(const lcl_context *ctx, const lcl_dmat *A) {
 LCL__PRIVATE lcl_status lcl__cl_split_factor(lcl_context *ctx, const char *fn, int chol, lcl_uplo u, lcl_dmat *A, int32_t *ipiv, int64_t *info,
                                              const lcl_dense_opts *o) {
     lcl__multi *m = A->split;
-    int64_t t, bad = 0;
+    int64_t bad = 0;
     int p, found = 0;
     lcl_status st = lcl__cl_alg_check(ctx, o, fn);
+    cl_mem *flag;
+    cl_event *ev;
+    cl_int *hit;
     if (st != LCL_OK) return st;
     if (chol && u == LCL_UPPER)
         return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "%s: a split matrix is factored as L L^T (LCL_LOWER); for U^T U split the transpose", fn);
-    /* NaN or Inf: each device's columns (Cholesky: on and below the diagonal, what it reads) */
-    for (p = 0; p < m->nd && st == LCL_OK && !found; p++) {
+    /* NaN or Inf: each device's columns at once (Cholesky: from its first block's diagonal, on
+       and below each block's, what it reads) */
+    if (!(flag = (cl_mem *)lcl__alloc(ctx, "NaN check", (size_t)m->nd, sizeof(cl_mem) + sizeof(cl_event) + sizeof(cl_int), &st))) return st;
+    memset(flag, 0, (size_t)m->nd * (sizeof(cl_mem) + sizeof(cl_event) + sizeof(cl_int)));
+    ev = (cl_event *)(flag + m->nd);
+    hit = (cl_int *)(ev + m->nd);
+    for (p = 0; p < m->nd && st == LCL_OK; p++) {
         lcl__mdev *v = &m->dv[p];
-        if (!chol) st = lcl__cl_nonfinite_at(ctx, v->d, m->dt, v->a, 0, (int)m->n, (int)v->ncols, (int)v->ld, 0, &found);
-        for (t = 0; chol && t * m->nb < v->ncols && st == LCL_OK; t++) {
-            int64_t c0 = (t * m->nd + p) * m->nb;
-            st = lcl__cl_nonfinite_at(ctx, v->d, m->dt, v->a, (cl_long)(c0 * v->ld + t * m->nb), (int)(m->n - c0), (int)lcl__mb_width(m, t * m->nd + p),
-                                      (int)v->ld, 1, &found);
-        }
+        int64_t r0 = chol ? p * m->nb : 0;
+        st = lcl__cl_nonfinite_start(ctx, v->d, m->dt, v->a, (cl_long)(r0 * v->ld), (int)(m->n - r0), (int)v->ncols, (int)v->ld,
+                                     chol ? m->nd + (int)(m->nb << 8) : 0, &flag[p], &hit[p], &ev[p]);
     }
+    for (p = 0; p < m->nd; p++) {
+        cl_int e = ev[p] ? LCL__CL->clWaitForEvents(1, &ev[p]) : CL_SUCCESS;
+        if (st == LCL_OK && e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clWaitForEvents", m->dv[p].d->info.name);
+        if (hit[p]) found = 1;
+        if (ev[p]) LCL__CL->clReleaseEvent(ev[p]);
+        if (flag[p]) LCL__CL->clReleaseMemObject(flag[p]);
+    }
+    LCL_FREE(flag);
     if (st != LCL_OK) return st;
     if (found) return lcl__nan_fail(ctx, fn);
     st = lcl__multi_run(ctx, m, chol, ipiv, &bad);

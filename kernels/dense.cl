@@ -39,10 +39,19 @@
 #define GEMM_RN (GEMM_TN / GEMM_WX)
 #define GEMM_NT (GEMM_WX * GEMM_WY)
 
+/* lower != 0: C's diagonal in column j is at row gemm_diag(lower, j). 1: row j. Else lower = D +
+   (bw << 8): C is bw-wide column blocks of a matrix dealt round-robin to D devices, with the rows
+   from the first block's diagonal, so block c's diagonal starts at row c * D * bw (the split
+   Cholesky's update of all of a device's columns in one launch). */
+inline int gemm_diag(const int lower, const int j) {
+    const int bw = lower >> 8;
+    return bw ? j + j / bw * ((lower & 255) - 1) * bw : j;
+}
+
 /* C = beta*C + alpha*op(A)*op(B), all row-major. trans bit 0: op(B) = B^T (B is N x K);
    bit 1: op(A) = A^T (A is K x M).
    lower != 0: only blocks touching the lower triangle of C are computed (the SYRK of Cholesky),
-   and inside them only elements with row >= col are written. */
+   and inside them only elements on or below the diagonal (gemm_diag) are written. */
 __kernel __attribute__((reqd_work_group_size(GEMM_WX, GEMM_WY, 1)))
 void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
                    __global const real *A, const long offa, const int lda,
@@ -56,7 +65,7 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
     const int transb = trans & 1, transa = trans & 2;
     /* a block wholly above the diagonal does nothing: its K loop runs zero times (no early
        return before a barrier, which some kernel compilers reject) */
-    const int kend = lower && bn > bm + GEMM_TM - 1 ? 0 : K;
+    const int kend = lower && gemm_diag(lower, bn) > bm + GEMM_TM - 1 ? 0 : K;
     int i, j, k0, l;
     A += offa;
     B += offb;
@@ -94,7 +103,7 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
         if (gi >= M || kend == 0) continue;
         for (j = 0; j < GEMM_RN; j++) {
             int gj = bn + tx + j * GEMM_WX;
-            if (gj >= N || (lower && gj > gi)) continue;
+            if (gj >= N || (lower && gemm_diag(lower, gj) > gi)) continue;
             {
                 __global real *c = C + (long)gi * ldc + gj;
                 *c = beta == 0 ? alpha * acc[i][j] : fma(alpha, acc[i][j], beta * *c);
@@ -183,7 +192,7 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
                                                    const int M, const int N, const int K, const double alpha,
                                                    __global const double *A, const int lda, __global const double *B, const int ldb,
                                                    const int trans, const double beta, __global double *C, const int ldc, const int lower,
-                                                   const int grp, const int ngrp) {
+                                                   const int grp, const int ngrp, const int split) {
     const int BM = 32 * WM, BN = 64 * WN, NT = 32 * WM * WN, LA = BM * TC_BK / NT, LB = BN * TC_BK / NT;
     double acc[4][8][2];
     double ra[TC_MAXLOAD], rb[TC_MAXLOAD];
@@ -195,8 +204,10 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
     int i, j, k0, kk, tile, ntiles = ntn * ntm;
     /* lower: only the tiles that reach the lower triangle are numbered (row by row), so groups
        looping over tiles get equal shares. Numbering the whole rectangle gave each group one
-       diagonal of tiles when the tile count per row was near the group count: twice the time. */
-    if (lower)
+       diagonal of tiles when the tile count per row was near the group count: twice the time.
+       split (a constant; lower = D + (bw << 8), see gemm_diag): the whole rectangle is numbered
+       and the tiles wholly above the diagonal return (the split runs a group per tile). */
+    if (lower && !split)
         for (i = 0, ntiles = 0; i < ntm; i++) ntiles += min(ntn, ((i + 1) * BM - 1) / BN + 1);
     T.M = M; T.N = N; T.kend = K; T.lda = lda; T.ldb = ldb; T.ta = transa; T.tb = transb;
     T.ia = transa ? tid % BM : tid / TC_BK;
@@ -211,7 +222,8 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
        panel's kernels) each group loops over tiles */
     for (tile = grp; tile < ntiles; tile += ngrp) {
         int bn = tile % ntn * BN, bm = tile / ntn * BM, cur = 0;
-        if (lower) {
+        if (split && gemm_diag(lower, bn) > bm + BM - 1) continue;
+        if (lower && !split) {
             int rem = tile, len;
             for (bm = 0; rem >= (len = min(ntn, (bm + BM - 1) / BN + 1)); bm += BM) rem -= len;
             bn = rem * BN;
@@ -290,7 +302,7 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
 #pragma unroll
                 for (v = 0; v < 2; v++) {
                     int gj = bn + wn + j * 8 + 2 * t + v;
-                    if (gi < M && K > 0 && gj < N && !(lower && gj > gi)) {
+                    if (gi < M && K > 0 && gj < N && !(lower && (split ? gemm_diag(lower, gj) : gj) > gi)) {
                         __global double *c = C + (long)gi * ldc + gj;
                         *c = beta == 0 ? alpha * acc[i][j][v] : fma(alpha, acc[i][j][v], beta * *c);
                     }
@@ -308,14 +320,20 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_d(TC_ARGS) {
     __local double As[TC_NBUF * TC_BM * TC_LD];
     __local double Bs[TC_NBUF * TC_BN * TC_LD];
-    tc_gemm(TC_WM, TC_WN, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP);
+    tc_gemm(TC_WM, TC_WN, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0);
+}
+/* lower = D + (bw << 8) (gemm_diag): the split Cholesky's update of a device's columns */
+__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_split_d(TC_ARGS) {
+    __local double As[TC_NBUF * TC_BM * TC_LD];
+    __local double Bs[TC_NBUF * TC_BN * TC_LD];
+    tc_gemm(TC_WM, TC_WN, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 1);
 }
 /* N <= 64 (the Cholesky panel's left-looking steps): one warp along N, so no warp multiplies
    the zero padding of a 128-wide tile */
 __kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_tc64_d(TC_ARGS) {
     __local double As[TC_NBUF * TC_BM * TC_LD];
     __local double Bs[TC_NBUF * 64 * TC_LD];
-    tc_gemm(TC_WM, 1, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP);
+    tc_gemm(TC_WM, 1, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0);
 }
 /* The block LU's batched GEMM on tensor cores (see bklu.cl for the frames and lists): item
    get_group_id(1) of the list at lo is (A, B, C) frames, C = alpha A B + keep C, all m x m
@@ -370,7 +388,7 @@ void SFX(lcl_transpose)(const int rows, const int cols, __global const real *in,
 __kernel void SFX(lcl_nonfinite)(const int rows, const int cols, __global const real *A, const long offa, const int lda,
                                  __global int *flag, const int lower) {
     int j = get_global_id(0), i = get_global_id(1);
-    if (i < rows && j < cols && (!lower || j <= i)) {
+    if (i < rows && j < cols && (!lower || gemm_diag(lower, j) <= i)) {
         real v = A[offa + (long)i * lda + j];
         if (isnan(v) || isinf(v)) *flag = 1;
     }

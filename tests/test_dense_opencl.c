@@ -642,6 +642,21 @@ static void multi_resident_errors(lcl_context *ctx, lcl_context *ser) {
     CHECK_STATUS(ctx, lcl_dmat_getrf(ctx, M, ipiv, &info, NULL), LCL_ERR_NAN);
     lcl_dmat_free(M);
     M = NULL;
+    {   /* each device checks its columns in one launch, from its first block's diagonal (blocks of
+           16 on two devices): the diagonals of later blocks, and just above them */
+        static const int at[][3] = {{16, 16, 1}, {15, 16, 0}, {31, 16, 1}, {32, 33, 0}, {33, 33, 1}, {32, 47, 0}, {47, 47, 1}, {50, 60, 0},
+                                    {60, 50, 1}, {63, 63, 1}, {64, 79, 0}, {79, 79, 1}, {79, 0, 1}, {0, 79, 0}};
+        int c;
+        for (c = 0; c < (int)(sizeof at / sizeof at[0]); c++) {
+            fill(&A, 1);
+            lcl_dense_set(&A, at[c][0], at[c][1], NAN);
+            CHECK_OK(ctx, lcl_dmat_upload_split(ctx, &A, 16, &M));
+            CHECK_MSG(lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, NULL) == (at[c][2] ? LCL_ERR_NAN : LCL_OK), "NaN at (%d, %d): %s", at[c][0], at[c][1],
+                      lcl_last_error(ctx));
+            lcl_dmat_free(M);
+            M = NULL;
+        }
+    }
     CHECK_STATUS(ctx, lcl_dmat_upload_split(ctx, &A, -1, &M), LCL_ERR_INVALID_ARGUMENT);
     CHECK(M == NULL);
     CHECK_STATUS(ctx, lcl_dmat_upload_split(ctx, &B, 0, &M), LCL_ERR_INVALID_ARGUMENT);

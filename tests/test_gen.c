@@ -142,6 +142,25 @@ static void test_gen_dense(void) {
     }
     lcl_coo_free(&a);
     CHECK(lclg_is_dense_kind("dense-spd:4") && lclg_is_dense_kind("gen:dense-random:4") && !lclg_is_dense_kind("poisson2d:4"));
+    {   /* lclg_gen_dense: the COO path's values, straight into a dense matrix */
+        static const char *specs[] = {"dense-random:31", "dense-spd:17", "dense-spd:1"};
+        lcl_dense D;
+        char err[256];
+        int t;
+        int64_t e;
+        for (t = 0; t < 3; t++) {
+            CHECK_OK(ctx, lclg_gen_coo(ctx, specs[t], 5, LCL_F64, &a, NULL, 0));
+            CHECK_OK(ctx, lclg_gen_dense(ctx, specs[t], 5, &D, NULL, 0));
+            bad = D.rows != a.rows || D.cols != a.cols || D.layout != LCL_COL_MAJOR || a.nnz != a.rows * a.cols;
+            for (e = 0; !bad && e < a.nnz; e++) bad += lcl_dense_get(&D, a.row[e], a.col[e]) != ((const double *)a.val)[e];
+            CHECK(bad == 0);
+            lcl_dense_free(&D);
+            lcl_coo_free(&a);
+        }
+        CHECK(lclg_gen_dense(ctx, "poisson2d:4", 1, &D, err, sizeof err) == LCL_ERR_INVALID_ARGUMENT && strstr(err, "not a dense kind"));
+        CHECK(lclg_gen_dense(ctx, "dense-spd:x", 1, &D, err, sizeof err) != LCL_OK && err[0] && D.data == NULL);
+        CHECK(lclg_gen_dense(ctx, "dense-spd:4", 1, NULL, err, sizeof err) == LCL_ERR_INVALID_ARGUMENT);
+    }
     lcl_context_destroy(ctx);
 }
 

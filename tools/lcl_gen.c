@@ -759,6 +759,41 @@ lcl_status lclg_gen_coo(lcl_context *ctx, const char *spec, uint64_t seed, lcl_d
     return LCL_OK;
 }
 
+lcl_status lclg_gen_dense(lcl_context *ctx, const char *spec, uint64_t seed, lcl_dense *out, char *err, size_t errlen)
+{
+    lclg__gen g;
+    lcl_status st;
+    uint64_t key;
+    int64_t n, j;
+    if (err && errlen) err[0] = '\0';
+    if (!out) {
+        lclg__msg(err, errlen, "gen: out is NULL");
+        return LCL_ERR_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out);
+    if (!lclg_is_dense_kind(spec)) {
+        lclg__msg(err, errlen, "gen: %s: not a dense kind (dense-random:N, dense-spd:N)", spec);
+        return LCL_ERR_INVALID_ARGUMENT;
+    }
+    st = lclg__parse(ctx, spec, seed, &g, err, errlen);
+    if (st == LCL_OK && (st = lcl_dense_alloc(ctx, out, LCL_F64, LCL_COL_MAJOR, g.rows, g.cols)) != LCL_OK) st = lclg__lib(ctx, st, err, errlen);
+    if (st == LCL_OK) {
+        double *a = (double *)out->data;
+        key = lclg__key(g.seed, LCLG__T_DENSE);
+        n = g.a;
+        /* the values of the COO path (lclg__emit_dense), without its n^2 entries to sort */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+        for (j = 0; j < n; j++) {
+            int64_t i;
+            for (i = 0; i < n; i++) a[j * out->ld + i] = lclg__dense_val(&g, key, i, j);
+        }
+    }
+    lclg__gen_free(&g);
+    return st;
+}
+
 lcl_status lclg_gen_file(lcl_context *ctx, const char *spec, uint64_t seed, const char *path,
                          char *err, size_t errlen)
 {

@@ -39,6 +39,9 @@ extern "C" {
 /* In memory, canonical (sorted by row then column, no duplicates). */
 lcl_status lclg_gen_coo(lcl_context *ctx, const char *spec, uint64_t seed, lcl_dtype dtype,
                         lcl_coo *out, char *err, size_t errlen);
+/* A dense kind (dense-random:N, dense-spd:N) straight into a column-major double lcl_dense: the
+   same values as lclg_gen_coo's, without the COO (n^2 entries, sorted). */
+lcl_status lclg_gen_dense(lcl_context *ctx, const char *spec, uint64_t seed, lcl_dense *out, char *err, size_t errlen);
 /* Matrix Market file: dense kinds as `array` (column-major), the others as `coordinate`. */
 lcl_status lclg_gen_file(lcl_context *ctx, const char *spec, uint64_t seed, const char *path,
                          char *err, size_t errlen);

@@ -4,7 +4,10 @@
    sat idle. Not a test. Usage: trace_dense [device-spec] [n] [lu|cholesky|both] [block]
    trace_dense seq [panel]: one line per enqueued command (kernel name, queue, sizes) of getrf and
    potrf (lower, upper) over a fixed set of sizes and blocks, both precisions, for comparing the
-   launch sequence before and after a change; opts.device = -1 when TRACE_MULTI is set. */
+   launch sequence before and after a change; opts.device = -1 when TRACE_MULTI is set.
+   TRACE_SPLIT=1: the matrix split over every device of the spec (lcl_dmat_upload_split), and the
+   transfers and copies traced too; TRACE_EVENTS=FILE appends one line per traced command (queue
+   in creation order, start and end in ms, name) for a timeline per device and queue. */
 #define _POSIX_C_SOURCE 200809L
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
@@ -80,33 +83,38 @@ static void rect(const char *what, cl_command_queue q, const size_t *a, const si
     if (seq) printf("  %s q%d %zu,%zu -> %zu,%zu region %zux%zux%zu%s wait %u\n", what, qidx(q), a[0], a[1], b[0], b[1], r[0], r[1], r[2],
                     blk ? " blocking" : "", nw);
 }
+static void rec_add(cl_command_queue q, int name, cl_event *ev, cl_event mine);
+static int xname(const char *what);
+static int xtrace;   /* TRACE_SPLIT */
+#define XTRACE(call, what) do { cl_event mine_ = NULL; cl_event *evp_ = xtrace && tracing && !ev ? &mine_ : ev; cl_int e_; \
+    call; if (xtrace && tracing && e_ == CL_SUCCESS) rec_add(q, xname(what), ev, mine_); return e_; } while (0)
 static cl_int CL_API_CALL rr(cl_command_queue q, cl_mem m, cl_bool blk, const size_t *bo, const size_t *ho, const size_t *r, size_t a, size_t b,
                              size_t c, size_t d, void *p, cl_uint nw, const cl_event *w, cl_event *ev) {
     rect("readrect", q, bo, ho, r, blk, nw);
-    return real_rr(q, m, blk, bo, ho, r, a, b, c, d, p, nw, w, ev);
+    XTRACE(e_ = real_rr(q, m, blk, bo, ho, r, a, b, c, d, p, nw, w, evp_), "D2H rect");
 }
 static cl_int CL_API_CALL wr(cl_command_queue q, cl_mem m, cl_bool blk, const size_t *bo, const size_t *ho, const size_t *r, size_t a, size_t b,
                              size_t c, size_t d, const void *p, cl_uint nw, const cl_event *w, cl_event *ev) {
     rect("writerect", q, bo, ho, r, blk, nw);
-    return real_wr(q, m, blk, bo, ho, r, a, b, c, d, p, nw, w, ev);
+    XTRACE(e_ = real_wr(q, m, blk, bo, ho, r, a, b, c, d, p, nw, w, evp_), "H2D rect");
 }
 static cl_int CL_API_CALL cr(cl_command_queue q, cl_mem s, cl_mem dm, const size_t *so, const size_t *dor, const size_t *r, size_t a, size_t b,
                              size_t c, size_t d, cl_uint nw, const cl_event *w, cl_event *ev) {
     rect("copyrect", q, so, dor, r, 0, nw);
-    return real_cr(q, s, dm, so, dor, r, a, b, c, d, nw, w, ev);
+    XTRACE(e_ = real_cr(q, s, dm, so, dor, r, a, b, c, d, nw, w, evp_), "copy rect");
 }
 static cl_int CL_API_CALL rb(cl_command_queue q, cl_mem m, cl_bool blk, size_t o, size_t n, void *p, cl_uint nw, const cl_event *w, cl_event *ev) {
     if (seq) printf("  read q%d %zu+%zu%s wait %u\n", qidx(q), o, n, blk ? " blocking" : "", nw);
-    return real_rb(q, m, blk, o, n, p, nw, w, ev);
+    XTRACE(e_ = real_rb(q, m, blk, o, n, p, nw, w, evp_), "D2H");
 }
 static cl_int CL_API_CALL wb(cl_command_queue q, cl_mem m, cl_bool blk, size_t o, size_t n, const void *p, cl_uint nw, const cl_event *w,
                              cl_event *ev) {
     if (seq) printf("  write q%d %zu+%zu%s wait %u\n", qidx(q), o, n, blk ? " blocking" : "", nw);
-    return real_wb(q, m, blk, o, n, p, nw, w, ev);
+    XTRACE(e_ = real_wb(q, m, blk, o, n, p, nw, w, evp_), "H2D");
 }
 static cl_int CL_API_CALL cb(cl_command_queue q, cl_mem s, cl_mem d, size_t so, size_t dof, size_t n, cl_uint nw, const cl_event *w, cl_event *ev) {
     if (seq) printf("  copy q%d %zu -> %zu +%zu wait %u\n", qidx(q), so, dof, n, nw);
-    return real_cb(q, s, d, so, dof, n, nw, w, ev);
+    XTRACE(e_ = real_cb(q, s, d, so, dof, n, nw, w, evp_), "copy");
 }
 static void seq_kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *g, const size_t *l) {
     int i, name = -1;
@@ -118,21 +126,31 @@ static void seq_kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_
     for (i = 0; i < (int)dim; i++) printf("%s%zu", i ? "x" : "", l ? l[i] : 0);
     printf("\n");
 }
+/* a traced command: the caller's event (kept one reference longer) or ours */
+static void rec_add(cl_command_queue q, int name, cl_event *ev, cl_event mine) {
+    if (ev) { mine = *ev; LCL__CL->clRetainEvent(mine); }
+    if (nrec == caprec) { caprec = caprec ? 2 * caprec : 4096; recs = (rec *)realloc(recs, (size_t)caprec * sizeof *recs); }
+    recs[nrec].ev = mine; recs[nrec].q = q; recs[nrec].name = name; nrec++;
+}
+/* TRACE_SPLIT: transfers and copies are traced too, under these names */
+static int xname(const char *what) {
+    int i;
+    for (i = 0; i < nk; i++) if (!knames[i].k && !strcmp(knames[i].name, what)) return i;
+    if (nk == 256) return -1;
+    knames[nk].k = NULL;
+    snprintf(knames[nk].name, sizeof knames[nk].name, "%s", what);
+    return nk++;
+}
 static cl_int CL_API_CALL nd(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *o, const size_t *g, const size_t *l, cl_uint nw,
                              const cl_event *w, cl_event *ev) {
     cl_event mine = NULL;
     cl_int e;
     seq_kernel(q, k, dim, g, l);
     e = real_nd(q, k, dim, o, g, l, nw, w, tracing && !ev ? &mine : ev);
-    if (tracing && ev && e == CL_SUCCESS) {   /* the caller's event, kept one reference longer */
-        mine = *ev;
-        LCL__CL->clRetainEvent(mine);
-    }
     if (tracing && e == CL_SUCCESS) {
         int i, name = -1;
         for (i = 0; i < nk; i++) if (knames[i].k == k) name = i;
-        if (nrec == caprec) { caprec = caprec ? 2 * caprec : 4096; recs = (rec *)realloc(recs, (size_t)caprec * sizeof *recs); }
-        recs[nrec].ev = mine; recs[nrec].q = q; recs[nrec].name = name; nrec++;
+        rec_add(q, name, ev, mine);
     }
     return e;
 }
@@ -157,7 +175,7 @@ static double busy(double *iv, int n) {
 
 static void report(const char *what, double wall, const cl_command_queue *qs) {
     cl_command_queue q0 = qs[0];
-    double *iv = (double *)malloc((size_t)nrec * 2 * sizeof(double)), *iq = (double *)malloc((size_t)nrec * 2 * sizeof(double));
+    double *iv2 = (double *)malloc((size_t)nrec * 2 * sizeof(double)), *iv = (double *)malloc((size_t)nrec * 2 * sizeof(double)), *iq = (double *)malloc((size_t)nrec * 2 * sizeof(double));
     double tsum[257] = {0}, tiso[257] = {0}, t0 = 1e300, t1 = 0, b0, b1, ball, wa = 0, wb = -1;
     int cnt[257] = {0}, ciso[257] = {0}, i, nq, q, m;
     if (getenv("TRACE_WIN")) sscanf(getenv("TRACE_WIN"), "%lf,%lf", &wa, &wb);
@@ -165,8 +183,8 @@ static void report(const char *what, double wall, const cl_command_queue *qs) {
         cl_ulong s = 0, e = 0;
         LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
         LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
-        iv[2 * i] = (double)s * 1e-9;
-        iv[2 * i + 1] = (double)e * 1e-9;
+        iv[2 * i] = iv2[2 * i] = (double)s * 1e-9;
+        iv[2 * i + 1] = iv2[2 * i + 1] = (double)e * 1e-9;
         if (iv[2 * i] < t0) t0 = iv[2 * i];
         if (iv[2 * i + 1] > t1) t1 = iv[2 * i + 1];
         tsum[recs[i].name + 1] += iv[2 * i + 1] - iv[2 * i];
@@ -196,6 +214,17 @@ static void report(const char *what, double wall, const cl_command_queue *qs) {
     ball = busy(iv, nrec);
     printf("   busy: update queue %.2f ms, panel queues %.2f ms, either %.2f ms, both at once %.2f ms, idle %.2f ms\n", b0 * 1e3, b1 * 1e3,
            ball * 1e3, (b0 + b1 - ball) * 1e3, (t1 - t0 - ball) * 1e3);
+    if (getenv("TRACE_EVENTS")) {   /* every traced command: queue (creation order), start, end (ms), name */
+        FILE *f = fopen(getenv("TRACE_EVENTS"), "a");
+        if (f) {
+            fprintf(f, "# %s\n", what);
+            for (i = 0; i < nrec; i++)
+                fprintf(f, "%d %.4f %.4f %s\n", qidx(recs[i].q), (iv2[2 * i] - t0) * 1e3, (iv2[2 * i + 1] - t0) * 1e3,
+                        recs[i].name >= 0 ? knames[recs[i].name].name : "?");
+            fclose(f);
+        }
+    }
+    free(iv2);
     for (i = 0; i < nrec; i++) LCL__CL->clReleaseEvent(recs[i].ev);
     nrec = 0;
     free(iv);
@@ -316,6 +345,7 @@ int main(int argc, char **argv) {
     real_wb = lcl__cl.clEnqueueWriteBuffer; lcl__cl.clEnqueueWriteBuffer = wb;
     real_cb = lcl__cl.clEnqueueCopyBuffer; lcl__cl.clEnqueueCopyBuffer = cb;
     if (argc > 1 && !strcmp(argv[1], "seq")) return seq_main(argc, argv);
+    xtrace = getenv("TRACE_SPLIT") != NULL;
     desc.backend = LCL_BACKEND_OPENCL;
     desc.device = argc > 1 ? argv[1] : "gpu";
     if (lcl_context_create(&desc, &ctx) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
@@ -350,8 +380,11 @@ int main(int argc, char **argv) {
             lcl_status st;
             lcl_dmat_free(M);
             M = NULL;
-            if (lcl_dmat_upload(ctx, &A, &M) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
-            LCL__CL->clFinish(ctx->dev[0].queue[0]);
+            if ((xtrace ? lcl_dmat_upload_split(ctx, &A, o.block, &M) : lcl_dmat_upload(ctx, &A, &M)) != LCL_OK) {
+                fprintf(stderr, "%s\n", lcl_last_error(ctx));
+                return 1;
+            }
+            for (i = 0; i < lcl_context_num_devices(ctx); i++) LCL__CL->clFinish(ctx->dev[i].queue[0]);
             tracing = rep == 2;
             t = now();
             st = chol ? lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, &o) : lcl_dmat_getrf(ctx, M, ipiv, &info, &o);

@@ -147,6 +147,10 @@ int load_square(lcl_context *ctx, const char *src, uint64_t seed, lcl_dense *A) 
         char err[1024] = "";
         double hint = gen_dim_hint(src + 4);
         if (hint > 0 && hint * hint * 8.0 > DENSE_MAX_BYTES) return too_big(src, hint);
+        if (lclg_is_dense_kind(src + 4)) {
+            st = lclg_gen_dense(ctx, src + 4, seed, A, err, sizeof err);
+            return st == LCL_OK ? -1 : fail(exit_code(st), "%s", err[0] ? err : lcl_status_string(st));
+        }
         st = lclg_gen_coo(ctx, src + 4, seed, LCL_F64, &coo, err, sizeof err);
         if (st != LCL_OK) return fail(exit_code(st), "%s", err[0] ? err : lcl_status_string(st));
         if (coo.rows != coo.cols) {
@@ -189,16 +193,13 @@ void dense_system_free(dense_system *c) {
 /* dense-random:n (LU: diagonally dominant) or dense-spd:n (Cholesky), b = A x* */
 int dense_system_make(lcl_context *gctx, int chol, int64_t n, uint64_t seed, lcl_dtype dt, dense_system *c) {
     char spec[64], err[1024] = "";
-    lcl_coo coo;
     lcl_status st;
     int64_t i;
     memset(c, 0, sizeof *c);
     snprintf(spec, sizeof spec, "%s:%lld", chol ? "dense-spd" : "dense-random", (long long)n);
-    if ((st = lclg_gen_coo(gctx, spec, seed, LCL_F64, &coo, err, sizeof err)) != LCL_OK)
+    if ((st = lclg_gen_dense(gctx, spec, seed, &c->A, err, sizeof err)) != LCL_OK)
         return fail(exit_code(st), "%s", err[0] ? err : lcl_status_string(st));
-    st = lcl_coo_to_dense(gctx, &coo, LCL_COL_MAJOR, &c->A);
-    lcl_coo_free(&coo);
-    if (st == LCL_OK) st = dense_convert(gctx, &c->A, dt, &c->Aw);
+    st = dense_convert(gctx, &c->A, dt, &c->Aw);
     c->xs = (double *)malloc((size_t)n * sizeof(double));
     c->b = (double *)malloc((size_t)n * sizeof(double));
     c->x = (double *)malloc((size_t)n * sizeof(double));
