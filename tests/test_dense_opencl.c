@@ -669,35 +669,50 @@ static void multi_resident_errors(lcl_context *ctx, lcl_context *ser) {
 /* Faults over the split path: each OpenCL call it makes fails once in turn, then each host
    allocation; every run ends with a clear status, leaks nothing, and the context works again. */
 typedef struct multi_case { lcl_dense A, B, F, X; int32_t ipiv[100]; } multi_case;
-static lcl_status multi_run(lcl_context *ctx, multi_case *m, int chol, double *resid) {
+/* host arrays (opts.device = -1), or resident: a split device matrix factored and solved where
+   it lies, B on device 0 */
+static lcl_status multi_run(lcl_context *ctx, multi_case *m, int chol, int resident, double *resid) {
     lcl_dense_opts o = dev_opts(-1, 24);
     int64_t info;
     lcl_status st;
     size_t nbytes = (size_t)(m->A.rows * m->A.cols) * sizeof(double);
     memcpy(m->F.data, m->A.data, nbytes);
     memcpy(m->X.data, m->B.data, (size_t)m->B.rows * sizeof(double));
-    st = chol ? lcl_potrf(ctx, LCL_LOWER, &m->F, &info, &o) : lcl_getrf(ctx, &m->F, m->ipiv, &info, &o);
-    if (st == LCL_OK) st = chol ? lcl_potrs(ctx, LCL_LOWER, &m->F, &m->X) : lcl_getrs(ctx, LCL_NO_TRANS, &m->F, m->ipiv, &m->X);
+    if (resident) {
+        lcl_dmat *M = NULL, *MB = NULL;
+        st = lcl_dmat_upload_split(ctx, &m->A, 24, &M);
+        if (st == LCL_OK) st = chol ? lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, NULL) : lcl_dmat_getrf(ctx, M, m->ipiv, &info, NULL);
+        if (st == LCL_OK) st = lcl_dmat_upload(ctx, &m->B, &MB);
+        if (st == LCL_OK) st = chol ? lcl_dmat_potrs(ctx, LCL_LOWER, M, MB) : lcl_dmat_getrs(ctx, LCL_NO_TRANS, M, m->ipiv, MB);
+        if (st == LCL_OK) st = lcl_dmat_download(ctx, MB, &m->X);
+        lcl_dmat_free(M);
+        lcl_dmat_free(MB);
+    } else {
+        st = chol ? lcl_potrf(ctx, LCL_LOWER, &m->F, &info, &o) : lcl_getrf(ctx, &m->F, m->ipiv, &info, &o);
+        if (st == LCL_OK) st = chol ? lcl_potrs(ctx, LCL_LOWER, &m->F, &m->X) : lcl_getrs(ctx, LCL_NO_TRANS, &m->F, m->ipiv, &m->X);
+    }
     *resid = st == LCL_OK ? solve_residual(&m->A, &m->X, &m->B) : 1;
     return st;
 }
 /* multi_run as an lt_cl_sweep run: -1 for a wrong result */
-typedef struct multi_arg { multi_case *m; int chol; } multi_arg;
+typedef struct multi_arg { multi_case *m; int chol, resident; } multi_arg;
 static int multi_op(lcl_context *ctx, void *u) {
     const multi_arg *a = (const multi_arg *)u;
     double r;
-    lcl_status st = multi_run(ctx, a->m, a->chol, &r);
+    lcl_status st = multi_run(ctx, a->m, a->chol, a->resident, &r);
     return st == LCL_OK && !(r < 1e-14) ? -1 : (int)st;
 }
 static void multi_faults(lcl_context *ctx) {
     multi_case m;
     multi_arg a;
-    int chol, k, runs = 0;
+    int c, chol, res, k, runs = 0;
     unsigned reached = 0;
     const char *missed;
     int64_t i;
     double r;
-    for (chol = 0; chol < 2; chol++) {
+    for (c = 0; c < 4; c++) {   /* host arrays, then the resident split; LU, Cholesky */
+        chol = c % 2;
+        res = c / 2;
         CHECK_OK(ctx, lcl_dense_alloc(ctx, &m.A, LCL_F64, LCL_COL_MAJOR, 100, 100));
         fill(&m.A, chol);
         CHECK_OK(ctx, lcl_dense_alloc(ctx, &m.B, LCL_F64, LCL_COL_MAJOR, 100, 1));
@@ -705,13 +720,15 @@ static void multi_faults(lcl_context *ctx) {
         copy_dense(ctx, &m.A, &m.F);
         copy_dense(ctx, &m.B, &m.X);
         a.m = &m;
+        a.resident = res;
         a.chol = chol;
-        runs += lt_cl_sweep(chol ? "potrf" : "getrf", ctx, LT_CL_SPLIT | LT_CL_OPTBUF, 1000, ": lcl_", multi_op, &a, &reached);
+        runs += lt_cl_sweep(res ? (chol ? "resident potrf" : "resident getrf") : chol ? "potrf" : "getrf", ctx, LT_CL_SPLIT | LT_CL_OPTBUF, 1000,
+                            ": lcl_", multi_op, &a, &reached);
         for (k = 1; k < 1000; k++) {
             long before = lt_alloc_outstanding(), calls;
             lcl_status st;
             lt_alloc_fail_at(k);
-            st = multi_run(ctx, &m, chol, &r);
+            st = multi_run(ctx, &m, chol, res, &r);
             calls = lt_alloc_calls();
             lt_alloc_fail_at(0);
             runs++;
