@@ -38,13 +38,21 @@ kernels: $(B)/embed_kernels
 	LC_ALL=C $(B)/embed_kernels kernels_embedded.h $(KERNELS)
 
 # and each kernel file compiles alone, with no -D options, in both precisions (clang's OpenCL C
-# front end, when clang is there): every tunable has its #ifndef default
+# front end, when clang is there): every tunable has its #ifndef default. Where clang has the
+# NVPTX target, also as NVIDIA's compiler sees them (__NV_CL_C_VERSION: the tensor-core kernels,
+# their PTX asm parsed, not assembled), which PoCL never compiles.
+NV_CHECK := -target nvptx64-nvidia-nvcl -D__NV_CL_C_VERSION=120 -Dasm=__asm__
 check-kernels: $(B)/embed_kernels
 	@LC_ALL=C $(B)/embed_kernels $(B)/kernels_embedded.h $(KERNELS)
 	@cmp -s $(B)/kernels_embedded.h kernels_embedded.h || { echo "kernels_embedded.h is stale: run 'make kernels' and commit it"; exit 1; }
 	@if command -v clang >/dev/null 2>&1; then for f in $(KERNELS); do for p in 0 1; do \
 	  clang -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only -DLCL_FP64=$$p $$f || \
-	  { echo "$$f does not compile alone (LCL_FP64=$$p)"; exit 1; }; done; done; fi
+	  { echo "$$f does not compile alone (LCL_FP64=$$p)"; exit 1; }; done; done; \
+	  if echo 'kernel void k(void) {}' | clang -x cl -cl-std=CL1.2 -fsyntax-only $(NV_CHECK) - 2>/dev/null; then \
+	    for f in $(KERNELS); do for p in 0 1; do for v in "" -DTC_ASM_VOLATILE; do \
+	      clang -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only $(NV_CHECK) $$v -DLCL_FP64=$$p $$f || \
+	      { echo "$$f does not compile for NVIDIA (LCL_FP64=$$p $$v)"; exit 1; }; done; done; done; \
+	  else echo "check-kernels: clang has no NVPTX target, NVIDIA's kernels not checked"; fi; fi
 
 $(B)/lcl: $(LCL_DEPS) $(GEN) $(HDRS) | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $(LCL_SRC) tools/lcl_gen.c $(LDLIBS)

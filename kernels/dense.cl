@@ -346,7 +346,7 @@ void lcl_bklu_gemm_tc_d(__global double *a0, __global double *a1, __global doubl
     __local double Bs[TC_NBUF * TC_BN * TC_LD];
     __global const int *it = list + lo + 3 * (int)get_group_id(1);
     tc_gemm(TC_WM, TC_WN, As, Bs, m, m, m, alpha, BK_FRAME(it[0]), m, BK_FRAME(it[1]), m, 0, keep, BK_FRAME(it[2]), m, 0,
-            (int)get_group_id(0), (int)get_num_groups(0));
+            (int)get_group_id(0), (int)get_num_groups(0), 0);
 }
 #undef BK_FRAME
 #endif
@@ -797,14 +797,14 @@ void lcl_potrf_step_d(__global double *A, const long off, const int ld, const in
     __global double *P = A + off - kp;   /* the panel's earlier columns, rows from the diagonal block down */
     if (get_group_id(0) == 0) {
         if (kp > 0) {
-            tc_gemm(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, kb, kb, kp, -1.0, P, ld, P, ld, 1, 1.0, A + off, ld, 1, 0, 1);
+            tc_gemm(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, kb, kb, kp, -1.0, P, ld, P, ld, 1, 1.0, A + off, ld, 1, 0, 1, 0);
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         }
         potf2_nv(32 * TC_WM, (__local double (*)[TRSM_NB + 1])Lm, (__local double (*)[TRSM_NB])(Lm + TRSM_NB * (TRSM_NB + 1)), A, off, ld, kb,
                  base, fail);
     } else if (kp > 0) {
         tc_gemm(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, below, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, A + off + (long)kb * ld,
-                ld, 0, (int)get_group_id(0) - 1, (int)get_num_groups(0) - 1);
+                ld, 0, (int)get_group_id(0) - 1, (int)get_num_groups(0) - 1, 0);
     }
 #undef PS_TC
 #undef PS_PF
