@@ -4619,8 +4619,8 @@ LCL__PRIVATE void lcl__multi_panels_close(lcl__multi *m) {
 /* Device panels: panel s on its owner's compute queue, next after the look-ahead update of its
    columns and before the rest of the update (the other devices wait for it, not this one): copied
    to wp from the diagonal row down, factored there by the one-device panel steps (LU with partial
-   pivoting, or Cholesky's left-looking steps), copied back; Cholesky's L21 also to the owner's
-   panel[b]. Then on the transfer queue the host gets the panel (LU) or L21 (Cholesky) in stage[b],
+   pivoting, or Cholesky's left-looking steps), copied back (the owner's updates read it there).
+   Then on the transfer queue the host gets the panel (LU) or L21 (Cholesky) in stage[b],
    in row chunks (rdev[c]) so their writes to the other devices start while later chunks are read,
    and LU's pivots in rpiv (from the diagonal row), the first failure in rzero (m->ready). */
 LCL__PRIVATE lcl_status lcl__multi_devpanel(lcl_context *ctx, lcl__multi *m, int64_t s, int chol) {
