@@ -449,6 +449,7 @@ int lt_child_dense(const char *name);
 #include "test_klu_opencl.c"
 #include "test_klu_analyze.c"
 #include "test_bklu.c"
+#include "test_gemm_opencl.c"
 
 int main(int argc, char **argv) {
     const char *sh = getenv("LCL_SHARED");
@@ -462,6 +463,7 @@ int main(int argc, char **argv) {
     lt_suite_mm();
     lt_suite_gen();
     lt_suite_dense_opencl();
+    lt_suite_gemm_opencl();
     lt_suite_tool();
     lt_suite_faults();
     lt_suite_dense();

@@ -1,0 +1,106 @@
+/* test_gemm_opencl.c -- the device GEMM's lower modes alone (lcl__cl_gemm, kernels/dense.cl), on
+   the first OpenCL device: C -= A B^T on and below C's diagonal, nothing above it. lower = 1 is
+   the one-device Cholesky's SYRK; lower = D + (bw << 8) is the split Cholesky's update of all of a
+   device's round-robin column blocks in one launch (block c's diagonal starts at row c * D * bw).
+   Against a host loop in double, on odd sizes (a partial last block, blocks narrower than a tile,
+   one row), both precisions.
+
+   Compiled inside tests/run_tests.c (#included after the implementation: it calls the private
+   GEMM); compiled alone it is empty. */
+#ifndef LINALG_CL_IMPLEMENTATION_INCLUDED
+typedef int lt_gemm_opencl_compiled_in_run_tests;
+#else
+#ifndef LINALG_CL_NO_OPENCL
+
+/* deterministic values in [-0.5, 0.5) */
+static double tg_rand(void) {
+    static uint64_t x = 0x9E3779B97F4A7C15ull;
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    return (double)(x >> 11) / 9007199254740992.0 - 0.5;
+}
+
+/* the diagonal row of column j for a lower mode (as gemm_diag in kernels/dense.cl) */
+static int64_t tg_diag(int lower, int64_t j) {
+    int64_t bw = lower >> 8;
+    return bw ? j + j / bw * ((lower & 255) - 1) * bw : j;
+}
+
+/* one case: M x N of C (ld N + 3), K; returns the largest error, relative to max |C| */
+static double tg_case(lcl_context *ctx, lcl_dtype dt, int M, int N, int K, int lower, int *untouched) {
+    lcl__device *d = &ctx->dev[0];
+    size_t es = lcl__dsize(dt);
+    int ldc = N + 3, i, j, k;
+    double *a = (double *)malloc((size_t)M * K * sizeof(double)), *b = (double *)malloc((size_t)N * K * sizeof(double));
+    double *c = (double *)malloc((size_t)M * ldc * sizeof(double)), err = 0, cmax = 0;
+    char *ha = (char *)malloc((size_t)M * K * es), *hb = (char *)malloc((size_t)N * K * es), *hc = (char *)malloc((size_t)M * ldc * es);
+    cl_mem A = NULL, B = NULL, C = NULL;
+    *untouched = 1;
+    for (i = 0; i < M * K; i++) a[i] = tg_rand();
+    for (i = 0; i < N * K; i++) b[i] = tg_rand();
+    for (i = 0; i < M * ldc; i++) c[i] = tg_rand();
+    lcl__narrow(dt, a, ha, (size_t)M * K);
+    lcl__narrow(dt, b, hb, (size_t)N * K);
+    lcl__narrow(dt, c, hc, (size_t)M * ldc);
+    lcl__widen(dt, ha, a, (size_t)M * K);   /* the reference sees the values the device sees */
+    lcl__widen(dt, hb, b, (size_t)N * K);
+    lcl__widen(dt, hc, c, (size_t)M * ldc);
+    CHECK_OK(ctx, lcl__buffer(ctx, d, (size_t)M * K * es, CL_MEM_READ_WRITE, &A));
+    CHECK_OK(ctx, lcl__buffer(ctx, d, (size_t)N * K * es, CL_MEM_READ_WRITE, &B));
+    CHECK_OK(ctx, lcl__buffer(ctx, d, (size_t)M * ldc * es, CL_MEM_READ_WRITE, &C));
+    CHECK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], A, CL_TRUE, 0, (size_t)M * K * es, ha, 0, NULL, NULL) == CL_SUCCESS);
+    CHECK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], B, CL_TRUE, 0, (size_t)N * K * es, hb, 0, NULL, NULL) == CL_SUCCESS);
+    CHECK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], C, CL_TRUE, 0, (size_t)M * ldc * es, hc, 0, NULL, NULL) == CL_SUCCESS);
+    CHECK_OK(ctx, lcl__cl_gemm(ctx, d, dt, M, N, K, -1.0, A, 0, K, B, 0, K, 1, 1.0, C, 0, ldc, lower, d->queue[0]));
+    CHECK(LCL__CL->clEnqueueReadBuffer(d->queue[0], C, CL_TRUE, 0, (size_t)M * ldc * es, hc, 0, NULL, NULL) == CL_SUCCESS);
+    for (i = 0; i < M; i++)
+        for (j = 0; j < ldc; j++) {
+            double want = c[(size_t)i * ldc + j], got;
+            if (j < N && tg_diag(lower, j) <= i)
+                for (k = 0; k < K; k++) want -= a[(size_t)i * K + k] * b[(size_t)j * K + k];
+            lcl__widen(dt, hc + ((size_t)i * ldc + j) * es, &got, 1);
+            if (j < N && tg_diag(lower, j) <= i) {
+                if (fabs(got - want) > err) err = fabs(got - want);
+                if (fabs(want) > cmax) cmax = fabs(want);
+            } else if (got != want) {
+                *untouched = 0;
+            }
+        }
+    if (A) LCL__CL->clReleaseMemObject(A);
+    if (B) LCL__CL->clReleaseMemObject(B);
+    if (C) LCL__CL->clReleaseMemObject(C);
+    free(a); free(b); free(c); free(ha); free(hb); free(hc);
+    return cmax > 0 ? err / cmax : err;
+}
+
+static void test_gemm_opencl_lower(void) {
+    /* {D, bw, blocks, last block's width (0: full), K}: rows from the first block's diagonal */
+    static const int cases[][5] = {{1, 0, 1, 1, 3}, {1, 0, 1, 37, 5}, {1, 0, 1, 130, 17}, {2, 1, 7, 0, 4}, {2, 5, 4, 3, 9},
+                                   {2, 16, 5, 0, 16}, {3, 24, 3, 7, 24}, {2, 64, 4, 17, 33}, {4, 40, 3, 0, 20}, {2, 130, 2, 61, 12}};
+    lcl_context *ctx = lt_ocl(NULL);
+    int t, p, bad = 0, runs = 0;
+    if (!ctx) { lt_skip("no OpenCL device"); return; }
+    for (p = 0; p < 2; p++) {
+        lcl_dtype dt = p ? LCL_F32 : LCL_F64;
+        if (dt == LCL_F64 && !ctx->dev[0].info.fp64) continue;
+        for (t = 0; t < (int)(sizeof cases / sizeof cases[0]); t++) {
+            int D = cases[t][0], bw = cases[t][1], nbk = cases[t][2], last = cases[t][3], K = cases[t][4];
+            int N = bw ? (nbk - 1) * bw + (last ? last : bw) : last, lower = bw ? D + (bw << 8) : 1;
+            int M = (int)tg_diag(lower, N - 1) + 1 + 3, untouched;   /* three rows below the last diagonal */
+            double e = tg_case(ctx, dt, M, N, K, lower, &untouched);
+            runs++;
+            if (!(e <= (p ? 1e-5 : 1e-13)) || !untouched) {
+                bad++;
+                fprintf(stderr, "  %s D %d bw %d N %d M %d K %d: error %.2e, above the diagonal %s\n", p ? "single" : "double", D, bw, N, M, K, e,
+                        untouched ? "untouched" : "WRITTEN");
+            }
+        }
+    }
+    CHECK_MSG(bad == 0, "%d of %d GEMM lower-mode cases wrong", bad, runs);
+    lcl_context_destroy(ctx);
+}
+
+void lt_suite_gemm_opencl(void) { LT_RUN(test_gemm_opencl_lower); }
+#else
+void lt_suite_gemm_opencl(void) {}
+#endif
+#endif
