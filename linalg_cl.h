@@ -4978,6 +4978,8 @@ LCL__PRIVATE lcl_status lcl__cl_split_solve(lcl_context *ctx, int chol, int flag
     if (st == LCL_OK && tr) lcl__swap_rows((char *)h.data, n, row, ipiv, 0, tmp);
     if (st == LCL_OK) st = lcl__cl_dmat_xfer(ctx, B, &h, 1);
 done:
+    /* after a failure a non-blocking write may still read h: drain the queues before freeing it */
+    for (p = 0; p < m->nd && st != LCL_OK; p++) LCL__CL->clFinish(m->dv[p].d->queue[0]);
     for (p = 0; p < m->nd; p++) if (bw[p]) LCL__CL->clReleaseMemObject(bw[p]);
     LCL_FREE(bw);
     LCL_FREE(tmp);
