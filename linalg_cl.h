@@ -4357,7 +4357,7 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
     if (m->nb > n) m->nb = n;
     if (m->nb < 1) m->nb = 1;
     m->nblk = (n + m->nb - 1) / m->nb;
-    m->nd = (int)LCL__MIN(LCL__MIN((int64_t)ctx->ndev, m->nblk), 255);   /* 8 bits in the GEMM's lower mode (lcl__multi_syrk) */
+    m->nd = (int)LCL__MIN(LCL__MIN((int64_t)ctx->ndev, m->nblk), 255);   /* 8 bits in the GEMM's lower mode (lcl__multi_lower) */
     pb = (size_t)n * (size_t)m->nb;
     m->dv = (lcl__mdev *)lcl__alloc(ctx, "device table", (size_t)m->nd, sizeof *m->dv, &st);
     if (!m->dv) return st;
@@ -4722,6 +4722,10 @@ LCL__PRIVATE lcl_status lcl__multi_trail_lu(lcl_context *ctx, lcl__multi *m, lcl
     }
     return st;
 }
+/* the GEMM's lower mode for a device's round-robin column blocks (gemm_diag in kernels/dense.cl):
+   the diagonal of block c, counted from the device's first block, starts nd * nb rows below the
+   last one's */
+LCL__PRIVATE int lcl__multi_lower(const lcl__multi *m) { return m->nd + (int)(m->nb << 8); }
 /* where device v reads Cholesky's L21 of panel s: *off is its first row's (row k + kb) offset */
 LCL__PRIVATE cl_mem lcl__multi_l21(const lcl__multi *m, lcl__mdev *v, int64_t s, int64_t *off, int64_t *ld) {
     cl_mem L = lcl__multi_l(m, v, s, off, ld);
@@ -4737,7 +4741,7 @@ LCL__PRIVATE lcl_status lcl__multi_syrk(lcl_context *ctx, lcl__multi *m, lcl__md
     int64_t cols = LCL__MIN((t + w) * nb, v->ncols) - t * nb;
     cl_mem L = lcl__multi_l21(m, v, s, &off, &ld), B = w == 1 ? L : v->gath;
     int64_t offa = off + (j0 - k - kb) * ld, offb = w == 1 ? offa : (t - t0) * nb * nb;
-    int lower = w == 1 ? 1 : m->nd + (int)(nb << 8);
+    int lower = w == 1 ? 1 : lcl__multi_lower(m);
     return lcl__cl_gemm(ctx, v->d, m->dt, (int)(m->n - j0), (int)cols, (int)kb, -1.0, L, offa, (int)ld, B, offb, (int)(w == 1 ? ld : nb), 1, 1.0,
                         v->a, j0 * v->ld + t * nb, (int)v->ld, lower, v->d->queue[0]);
 }
@@ -4881,7 +4885,7 @@ LCL__PRIVATE lcl_status lcl__cl_split_factor(lcl_context *ctx, const char *fn, i
         lcl__mdev *v = &m->dv[p];
         int64_t r0 = chol ? p * m->nb : 0;
         st = lcl__cl_nonfinite_start(ctx, v->d, m->dt, v->a, (cl_long)(r0 * v->ld), (int)(m->n - r0), (int)v->ncols, (int)v->ld,
-                                     chol ? m->nd + (int)(m->nb << 8) : 0, &flag[p], &hit[p], &ev[p]);
+                                     chol ? lcl__multi_lower(m) : 0, &flag[p], &hit[p], &ev[p]);
     }
     for (p = 0; p < m->nd; p++) {
         cl_int e = ev[p] ? LCL__CL->clWaitForEvents(1, &ev[p]) : CL_SUCCESS;
