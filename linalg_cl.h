@@ -95,7 +95,8 @@
         LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its work-groups in the
         trailing updates), LCL_NO_GRID / LCL_GRID (no / forced one-launch LU panel; forced needs
         -DLCL_GRID_PORTABLE off NVIDIA), LCL_GRID_GROUPS (that panel's work-groups),
-        LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches), LCL_HALO_SKIP (the resident split
+        LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches), LCL_FUSED_STEP=N (the fused
+        step from order N on; default 12288), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
         on a repeated x), LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
         LCL_KLU_REFACTOR=0|1 (the sparse
@@ -860,7 +861,8 @@ typedef struct lcl__tuning {
     int big_nb_lu, big_nb_chol[2];  /*   LU's, and Cholesky's per lcl_dtype */
     int chol_upd_groups;            /* potrf's trailing-update groups (0 all): the rest runs the panel */
     int grid_panel, grid_groups;    /* LU panel in one launch (lcl_panel_grid); its groups, 0 one a unit */
-    int fused_step;                 /* potrf's double step in one launch (lcl_potrf_step_d) */
+    int fused_step;                 /* from this order on (0 never), potrf's double step in one launch
+                                       (lcl_potrf_step_d): H100, faster at 16384 (-4%), slower at 4096 (+12%) */
     int halo_skip;                  /* LCL_HALO_SKIP: the resident split's products skip the exchange */
     /* sparse.cl: SpMV */
     int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
@@ -1552,7 +1554,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     if (d->info.compute_units >= 32)
         t->chol_upd_groups = d->info.compute_units - LCL__MAX(d->info.compute_units / 8, 8);
     t->grid_panel = nvidia;
-    t->fused_step = t->tc && t->trsm_nb == 64;
+    t->fused_step = t->tc && t->trsm_nb == 64 ? 12288 : 0;
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
     t->bklu_lu_wg = 1024;
@@ -1584,6 +1586,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     /* the environment (tuning runs and tests; listed in the manual under ENVIRONMENT) */
     if (getenv("LCL_NO_TC")) t->tc = 0;
     if (getenv("LCL_HALO_SKIP")) t->halo_skip = 1;
+    lcl__env_int("LCL_FUSED_STEP", 1, 1 << 30, &t->fused_step);
     if (getenv("LCL_NO_FUSED_STEP") || !t->tc) t->fused_step = 0;
     lcl__env_int("LCL_UPD_GROUPS", 1, 1 << 20, &t->upd_groups);
     if (t->upd_groups) t->chol_upd_groups = t->upd_groups;
@@ -3806,6 +3809,8 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opt
     P->wg = lcl__wg(d);   /* = LCL_WG of the build */
     P->maxg = (size_t)(d->info.compute_units > 0 ? 2 * d->info.compute_units : 2);
     P->groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
+    /* at least 64 rows a group: n = 4096 ran 3% faster on 64 groups than on 132 (H100) */
+    if (f->n / 64 < (int64_t)P->groups) P->groups = (size_t)(f->n / 64 > 1 ? f->n / 64 : 1);
     if (d->tune.grid_groups > 0) P->groups = (size_t)d->tune.grid_groups;
     if (P->groups > P->maxg) P->groups = P->maxg;
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
@@ -3838,7 +3843,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
     lcl_status st;
     lcl__cl_blocks(d, o, f->n, dt == LCL_F64 ? 2 : 1, &f->nb, &f->NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &f->kpot)) != LCL_OK) return st;
-    if (dt == LCL_F64 && d->tune.tc && d->tune.fused_step &&   /* NVIDIA only: probed */
+    if (dt == LCL_F64 && d->tune.tc && d->tune.fused_step && f->n >= d->tune.fused_step &&   /* NVIDIA only: probed */
         (st = lcl__kernel_get(ctx, d, dt, "lcl_potrf_step_d", 1, &f->kstep)) != LCL_OK)
         return st;
     /* The trailing update runs on chol_upd_groups units, or the panel's kernels queue behind all

@@ -500,10 +500,32 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
 #define PG_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
 
+#ifndef PG_SHFL
+#define PG_SHFL 1      /* NVIDIA: the arg-max by warp shuffles, one barrier (else a tree, one a level) */
+#endif
+#ifndef PG_RELACQ
+#define PG_RELACQ 1    /* NVIDIA: the grid barrier by a release add and acquire loads (else membar.gl) */
+#endif
+#if !defined(__NV_CL_C_VERSION)
+#undef PG_SHFL
+#define PG_SHFL 0
+#undef PG_RELACQ
+#define PG_RELACQ 0
+#endif
+
 /* every group waits until the counter reaches target (= G per barrier passed so far) */
 inline void SFX(lcl__grid_sync)(volatile __global int *bar, const int target) {
     const int lead = get_local_id(0) == 0;
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+#if PG_RELACQ
+    /* the release orders the group's writes (made visible to lead by the barrier) before the add */
+    if (lead) {
+        int v;
+        asm volatile("red.release.gpu.add.s32 [%0], 1;" ::"l"((ulong)bar) : "memory");
+        do asm volatile("ld.acquire.gpu.s32 %0, [%1];" : "=r"(v) : "l"((ulong)bar) : "memory");
+        while (v < target);
+    }
+#else
     if (lead) {
         PG_FENCE();
         atomic_inc(bar);
@@ -513,22 +535,68 @@ inline void SFX(lcl__grid_sync)(volatile __global int *bar, const int target) {
         }
         PG_FENCE();
     }
+#endif
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
 
-/* arg-max of (v, i) pairs over the work-group, ties to the lower index; g rides along */
-inline void SFX(lcl__grid_argmax)(__local real *v, __local int *ix, __local int *gx) {
+#if PG_SHFL
+inline int pg_shfl(const int v, const int m) {
+    int r;
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(m));
+    return r;
+}
+inline real pg_shfl_real(const real v, const int m) {
+#if LCL_FP64
+    int2 w = as_int2(v);
+    w.x = pg_shfl(w.x, m);
+    w.y = pg_shfl(w.y, m);
+    return as_double(w);
+#else
+    return as_float(pg_shfl(as_int(v), m));
+#endif
+}
+#endif
+/* (ov, oi, og) beats (v, i, g): larger value, then lower row, then lower group (a total order,
+   so every work-item of a butterfly ends with the same winner) */
+#define PG_BEATS(ov, oi, og, v, i, g) ((ov) > (v) || ((ov) == (v) && ((oi) < (i) || ((oi) == (i) && (og) < (g)))))
+
+/* arg-max of the work-items' (v, ix) pairs over the work-group, ties to the lower index; gx rides
+   along. Every work-item gets the winner. sv, si, sg: PG_WG entries of local scratch, free until
+   the next barrier after this call. */
+inline void SFX(lcl__grid_argmax)(real *v, int *ix, int *gx, __local real *sv, __local int *si, __local int *sg) {
     const int lid = get_local_id(0);
     int s;
+#if PG_SHFL
+    for (s = 16; s > 0; s >>= 1) {
+        const real ov = pg_shfl_real(*v, s);
+        const int oi = pg_shfl(*ix, s), og = pg_shfl(*gx, s);
+        if (PG_BEATS(ov, oi, og, *v, *ix, *gx)) { *v = ov; *ix = oi; *gx = og; }
+    }
+    if ((lid & 31) == 0) {
+        sv[lid >> 5] = *v;
+        si[lid >> 5] = *ix;
+        sg[lid >> 5] = *gx;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (s = 0; s < PG_WG / 32; s++)
+        if (PG_BEATS(sv[s], si[s], sg[s], *v, *ix, *gx)) { *v = sv[s]; *ix = si[s]; *gx = sg[s]; }
+#else
+    sv[lid] = *v;
+    si[lid] = *ix;
+    sg[lid] = *gx;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (s = PG_WG / 2; s > 0; s >>= 1) {
-        if (lid < s && (v[lid + s] > v[lid] || (v[lid + s] == v[lid] && ix[lid + s] < ix[lid]))) {
-            v[lid] = v[lid + s];
-            ix[lid] = ix[lid + s];
-            gx[lid] = gx[lid + s];
+        if (lid < s && PG_BEATS(sv[lid + s], si[lid + s], sg[lid + s], sv[lid], si[lid], sg[lid])) {
+            sv[lid] = sv[lid + s];
+            si[lid] = si[lid + s];
+            sg[lid] = sg[lid + s];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    *v = sv[0];
+    *ix = si[0];
+    *gx = sg[0];
+#endif
 }
 
 __kernel __attribute__((reqd_work_group_size(PG_WG, 1, 1)))
@@ -562,17 +630,14 @@ void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int 
             real v = fabs(A[(long)i * ld + j]);
             if (v > best) { best = v; bi = i; }
         }
-        vb[lid] = best;
-        ib[lid] = bi;
-        gb[lid] = g;
-        SFX(lcl__grid_argmax)(vb, ib, gb);
-        bi = ib[0];
+        gp = g;
+        SFX(lcl__grid_argmax)(&best, &bi, &gp, vb, ib, gb);
         for (i = lid; i < kb; i += PG_WG) {
             if (bi < n) slot[1 + i] = bi < rg ? S[(bi - r0) * PG_W + i] : A[(long)bi * ld + k + i];
             if (ownj) jrow[i] = j < rg ? S[(j - r0) * PG_W + i] : A[(long)j * ld + k + i];
         }
         if (lid == 0) {
-            slot[0] = vb[0];
+            slot[0] = best;
             pubi[par * G + g] = bi;
         }
         sync += G;
@@ -585,13 +650,9 @@ void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int 
             int vi = vpubi[par * G + i];
             if (v > best || (v == best && vi < bi)) { best = v; bi = vi; gp = i; }
         }
-        vb[lid] = best;
-        ib[lid] = bi;
-        gb[lid] = gp;
-        SFX(lcl__grid_argmax)(vb, ib, gb);
-        p = ib[0];
-        pv = vb[0];
-        gp = gb[0];
+        SFX(lcl__grid_argmax)(&best, &bi, &gp, vb, ib, gb);
+        p = bi;
+        pv = best;
         if (p >= n) { p = j; pv = 0; }   /* a column of NaN: no candidate; treated as a zero pivot */
         for (i = lid; i < kb; i += PG_WG) prow[i] = p != j ? vpub[(long)(par * G + gp) * PG_SLOT + 1 + i] : ((volatile __global real *)jrow)[i];
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -668,12 +729,25 @@ __kernel void SFX(lcl_trtri_lower)(__global const real *L, const long offl, cons
 
 /* Lt[q][a] = L(a, q) for a, q < kb, else the identity; each work-item then runs
    x -= x[k] * Lt[k][k+1..] for k = 0 .. TRSM_NB-1, x[k] first scaled by rd[k] when rd is given */
+#ifndef TRSM_LB
+#define TRSM_LB 16     /* loads in flight per work-item while the block is staged (a divisor of TRSM_NB^2 / TRSM_WG) */
+#endif
 __attribute__((always_inline)) inline void trsm_load(__local real2 (*Lt)[TRSM_LD / 2], __global const real *L, const int ld, const int kb) {
     __local real *ls = (__local real *)Lt;
-    int i;
-    for (i = get_local_id(0); i < TRSM_NB * TRSM_NB; i += TRSM_WG) {
-        int a = i / TRSM_NB, q = i % TRSM_NB;
-        ls[q * TRSM_LD + a] = (a < kb && q < kb) ? L[(long)a * ld + q] : (real)(a == q);
+    int t0, t;
+    /* TRSM_LB loads issued before their stores: a plain loop waited for each load in turn */
+    for (t0 = 0; t0 < TRSM_NB * TRSM_NB / TRSM_WG; t0 += TRSM_LB) {
+        real v[TRSM_LB];
+#pragma unroll
+        for (t = 0; t < TRSM_LB; t++) {
+            const int i = (int)get_local_id(0) + (t0 + t) * TRSM_WG, a = i / TRSM_NB, q = i % TRSM_NB;
+            v[t] = (a < kb && q < kb) ? L[(long)a * ld + q] : (real)(a == q);
+        }
+#pragma unroll
+        for (t = 0; t < TRSM_LB; t++) {
+            const int i = (int)get_local_id(0) + (t0 + t) * TRSM_WG;
+            ls[(i % TRSM_NB) * TRSM_LD + i / TRSM_NB] = v[t];
+        }
     }
 }
 __attribute__((always_inline)) inline void trsm_sweep(real *x, __local const real2 (*Lt)[TRSM_LD / 2], __local const real *rd) {
@@ -742,26 +816,44 @@ void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, co
 /* the body, for NT work-items (PF_T = NT / TRSM_NB a row); col[2][TRSM_NB] holds column j
    before scaling, by parity of j */
 __attribute__((always_inline)) inline void potf2_nv(const int NT, __local real (*S)[TRSM_NB + 1], __local real (*col)[TRSM_NB],
-                                                    __global real *A, const long offa, const int ld, const int kb, const int base,
-                                                    __global int *fail) {
+                                                    __local real *dg, __global real *A, const long offa, const int ld, const int kb,
+                                                    const int base, __global int *fail) {
     const int PF_T = NT >= TRSM_NB ? NT / TRSM_NB : 1;
     const int lid = get_local_id(0), q = lid % PF_T;
     /* every work-item reads the same flag and pivots, so bad and ok stay uniform */
     int i, j, c, r, bad = 0, ok = *fail == 0;   /* an earlier block failed: nothing more to do */
-    for (i = lid; i < kb * kb; i += NT) {
-        real v = A[offa + (long)(i / kb) * ld + i % kb];
-        S[i / kb][i % kb] = v;
-        if (i % kb == 0) col[0][i / kb] = v;
+    if (NT >= TRSM_NB) {   /* (a constant) all of a work-item's loads in flight before its stores */
+        real v[TRSM_NB * TRSM_NB / TRSM_NB];
+        const int cc = lid % TRSM_NB, R = TRSM_NB * TRSM_NB / NT;
+#pragma unroll
+        for (i = 0; i < R; i++) {
+            const int rr = lid / TRSM_NB + i * (NT / TRSM_NB);
+            v[i] = rr < kb && cc < kb ? A[offa + (long)rr * ld + cc] : (real)0;
+        }
+#pragma unroll
+        for (i = 0; i < R; i++) {
+            const int rr = lid / TRSM_NB + i * (NT / TRSM_NB);
+            if (rr < kb && cc < kb) S[rr][cc] = v[i];
+            if (rr < kb && cc == 0) col[0][rr] = v[i];
+            if (rr == 0 && cc == 0) { dg[0] = v[i]; dg[1] = sqrt(v[i]); dg[2] = (real)1 / dg[1]; }
+        }
+    } else {
+        for (i = lid; i < kb * kb; i += NT) {
+            real v = A[offa + (long)(i / kb) * ld + i % kb];
+            S[i / kb][i % kb] = v;
+            if (i % kb == 0) col[0][i / kb] = v;
+            if (i == 0) { dg[0] = v; dg[1] = sqrt(v); dg[2] = (real)1 / dg[1]; }
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     /* the work-items of row r > j update it with column j; the one holding column j + 1
-       publishes it in the other half of col[], so one barrier a column suffices */
+       publishes it in the other half of col[], so one barrier a column suffices. dg[3p..3p+2]:
+       column j's pivot, its square root and the reciprocal, computed by the work-item that
+       updated it, while the others still update their rows (off the chain of the column loop) */
     for (j = 0; j < kb; j++) {
         const int p = j & 1;
-        real d = col[p][j], rd;
-        if (!(d > 0) && !bad) bad = base + j + 1;   /* NaN too */
-        d = sqrt(d);
-        rd = (real)1 / d;
+        const real d = dg[3 * p + 1], rd = dg[3 * p + 2];
+        if (!(dg[3 * p] > 0) && !bad) bad = base + j + 1;   /* NaN too */
         for (r = lid / PF_T; r < kb; r += NT / PF_T) {
             const int act = r > j;
             real t = col[p][r] * rd;                 /* L(r, j) */
@@ -771,6 +863,12 @@ __attribute__((always_inline)) inline void potf2_nv(const int NT, __local real (
 #pragma unroll 4
             for (c = j + 1 + q; c <= (act ? r : 0); c += PF_T) S[r][c] = fma(-t, col[p][c], S[r][c]);
             if (q == 0 && act && j + 1 < kb) col[p ^ 1][r] = S[r][j + 1];
+            if (q == 0 && r == j + 1) {
+                const real v = S[r][r], sv = sqrt(v);
+                dg[3 * (p ^ 1)] = v;
+                dg[3 * (p ^ 1) + 1] = sv;
+                dg[3 * (p ^ 1) + 2] = (real)1 / sv;
+            }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -781,8 +879,8 @@ __attribute__((always_inline)) inline void potf2_nv(const int NT, __local real (
 __kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
 void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
     __local real S[TRSM_NB][TRSM_NB + 1];
-    __local real col[2][TRSM_NB];
-    potf2_nv(LCL_WG, S, col, A, offa, ld, kb, base, fail);
+    __local real col[2][TRSM_NB], dg[6];
+    potf2_nv(LCL_WG, S, col, dg, A, offa, ld, kb, base, fail);
 }
 #if LCL_FP64
 /* One step of the Cholesky panel in one launch, so POTF2 runs beside the GEMM instead of after
@@ -792,7 +890,7 @@ __kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1)))
 void lcl_potrf_step_d(__global double *A, const long off, const int ld, const int kb, const int kp, const int below,
                       const int base, __global int *fail) {
 #define PS_TC (TC_NBUF * (TC_BM + 64) * TC_LD)
-#define PS_PF (TRSM_NB * (TRSM_NB + 1) + 2 * TRSM_NB)
+#define PS_PF (TRSM_NB * (TRSM_NB + 1) + 2 * TRSM_NB + 6)
     __local double Lm[PS_TC > PS_PF ? PS_TC : PS_PF];
     __global double *P = A + off - kp;   /* the panel's earlier columns, rows from the diagonal block down */
     if (get_group_id(0) == 0) {
@@ -800,8 +898,8 @@ void lcl_potrf_step_d(__global double *A, const long off, const int ld, const in
             tc_gemm(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, kb, kb, kp, -1.0, P, ld, P, ld, 1, 1.0, A + off, ld, 1, 0, 1, 0);
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         }
-        potf2_nv(32 * TC_WM, (__local double (*)[TRSM_NB + 1])Lm, (__local double (*)[TRSM_NB])(Lm + TRSM_NB * (TRSM_NB + 1)), A, off, ld, kb,
-                 base, fail);
+        potf2_nv(32 * TC_WM, (__local double (*)[TRSM_NB + 1])Lm, (__local double (*)[TRSM_NB])(Lm + TRSM_NB * (TRSM_NB + 1)),
+                 Lm + TRSM_NB * (TRSM_NB + 1) + 2 * TRSM_NB, A, off, ld, kb, base, fail);
     } else if (kp > 0) {
         tc_gemm(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, below, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, A + off + (long)kb * ld,
                 ld, 0, (int)get_group_id(0) - 1, (int)get_num_groups(0) - 1, 0);
