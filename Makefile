@@ -40,8 +40,11 @@ kernels: $(B)/embed_kernels
 # and each kernel file compiles alone, with no -D options, in both precisions (clang's OpenCL C
 # front end, when clang is there): every tunable has its #ifndef default. Where clang has the
 # NVPTX target, also as NVIDIA's compiler sees them (__NV_CL_C_VERSION: the tensor-core kernels,
-# their PTX asm parsed, not assembled), which PoCL never compiles.
+# their PTX asm parsed, not assembled), which PoCL never compiles; and for older GPUs (LCL_NV_CC
+# below 80 / 70) the PTX they get must not use what those lack (FP64 MMA, L2 cache hints; release
+# and acquire), or NVIDIA's build of the whole file would fail there.
 NV_CHECK := -target nvptx64-nvidia-nvcl -D__NV_CL_C_VERSION=120 -Dasm=__asm__
+NV_OLD := mma\.|createpolicy|cache_hint|red\.release|ld\.acquire
 check-kernels: $(B)/embed_kernels
 	@LC_ALL=C $(B)/embed_kernels $(B)/kernels_embedded.h $(KERNELS)
 	@cmp -s $(B)/kernels_embedded.h kernels_embedded.h || { echo "kernels_embedded.h is stale: run 'make kernels' and commit it"; exit 1; }
@@ -52,6 +55,10 @@ check-kernels: $(B)/embed_kernels
 	    for f in $(KERNELS); do for p in 0 1; do for v in "" -DTC_ASM_VOLATILE; do \
 	      clang -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only $(NV_CHECK) $$v -DLCL_FP64=$$p $$f || \
 	      { echo "$$f does not compile for NVIDIA (LCL_FP64=$$p $$v)"; exit 1; }; done; done; done; \
+	    for f in $(KERNELS); do for cc in 60 75; do \
+	      pat='mma\.|createpolicy|cache_hint'; [ $$cc -ge 70 ] || pat='$(NV_OLD)'; \
+	      if clang -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -S -O1 -w -o - $(NV_CHECK) -DLCL_NV_CC=$$cc -DSPMV_HINT=1 $$f | \
+	        grep -Eq "$$pat"; then echo "$$f: PTX for compute capability $$cc uses what it lacks"; exit 1; fi; done; done; \
 	  else echo "check-kernels: clang has no NVPTX target, NVIDIA's kernels not checked"; fi; fi
 
 $(B)/lcl: $(LCL_DEPS) $(GEN) $(HDRS) | $(B)

@@ -849,7 +849,9 @@ typedef struct lcl__tuning {
     int wg;                         /* 1-D work-group size: LCL_WG of every kernel file */
     /* dense.cl: GEMM */
     lcl__gemm_tile gemm[2];         /* per lcl_dtype, the portable GEMM's tile (GEMM_TM .. GEMM_WY) */
-    int tc;                         /* FP64 GEMM on tensor cores (lcl_gemm_tc_d; NVIDIA) */
+    int nv_cc;                      /* NVIDIA's compute capability (86 for 8.6; 0 elsewhere or unknown):
+                                       LCL_NV_CC of the kernels, which leave out what it lacks */
+    int tc;                         /* FP64 GEMM on tensor cores (lcl_gemm_tc_d; NVIDIA, sm_80 on) */
     int tc_wm, tc_wn;               /* its warps along M and N (TC_WM, TC_WN) */
     int tc_shape;                   /* its MMA shape (TC_SHAPE), 0 = the kernel's default */
     int upd_groups;                 /* > 0: tensor-core GEMMs on queue[0] run this many groups, looping
@@ -1537,7 +1539,8 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->trsm_nb = d->info.local_mem >= 64 * 66 * sizeof(double) + 1024 ? 64 : 32;
     /* the tensor-core kernel exists only where NVIDIA's compiler builds the program; if it does
        not, the first GEMM falls back to lcl_gemm and clears tc */
-    t->tc = d->info.fp64 && nvidia && d->info.local_mem >= 2 * 128 * 20 * sizeof(double);
+    t->nv_cc = nvidia ? nv_cc : 0;
+    t->tc = d->info.fp64 && nvidia && (nv_cc == 0 || nv_cc >= 80) && d->info.local_mem >= 2 * 128 * 20 * sizeof(double);
     t->tc_wm = 4;
     t->tc_wn = 2;
     t->tc_shape = nv_cc >= 90 ? 2 : 0;          /* sm_90: m16n8k4 runs at twice m8n8k4's rate */
@@ -1558,7 +1561,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
     t->bklu_lu_wg = 1024;
-    t->spmv_hint = nvidia;          /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
+    t->spmv_hint = nvidia && (nv_cc == 0 || nv_cc >= 80);   /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
     t->spmv_split_per_wg = 32;
     t->spmv_csr_scalar = d->info.type == LCL_DEVICE_CPU;
     t->spmv_vector_min = 16;
@@ -1822,7 +1825,9 @@ LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *
     const lcl__tuning *t = &d->tune;
     char extra[96] = "";    /* the tunables that only a user's option may override */
     size_t at = 0;
-    if (t->tc_shape && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE"))) at += (size_t)snprintf(extra, sizeof extra, " -DTC_SHAPE=%d", t->tc_shape);
+    if (t->nv_cc) at += (size_t)snprintf(extra, sizeof extra, " -DLCL_NV_CC=%d", t->nv_cc);
+    if (t->tc_shape && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE")))
+        at += (size_t)snprintf(extra + at, sizeof extra - at, " -DTC_SHAPE=%d", t->tc_shape);
     if (t->spmv_hint && !(ctx->build_options && strstr(ctx->build_options, "SPMV_HINT")))
         at += (size_t)snprintf(extra + at, sizeof extra - at, " -DSPMV_HINT=%d", t->spmv_hint);
     if (t->bklu_unroll && !(ctx->build_options && strstr(ctx->build_options, "BK_LU_UNROLL"))) snprintf(extra + at, sizeof extra - at, " -DBK_LU_UNROLL=1");

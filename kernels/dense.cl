@@ -4,6 +4,9 @@
 #ifndef LCL_FP64
 #define LCL_FP64 1
 #endif
+#ifndef LCL_NV_CC
+#define LCL_NV_CC 90   /* NVIDIA's compute capability (the host passes it): FP64 MMA needs 80, the LU panel's PTX 70 */
+#endif
 #ifndef LCL_WG
 #define LCL_WG 256     /* 1-D work-group size: a power of two the device allows */
 #endif
@@ -119,7 +122,7 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
    k-contiguous in local memory with a row stride of TC_BK + 4 doubles, which makes the fragment
    loads conflict-free; the next K step is fetched into registers while the tensor cores work on
    the current one (TC_DB = 1: into the second buffer, one barrier per step). */
-#if defined(__NV_CL_C_VERSION) && LCL_FP64
+#if defined(__NV_CL_C_VERSION) && LCL_FP64 && LCL_NV_CC >= 80
 #ifndef TC_WM
 #define TC_WM 4        /* warps along M and N: each computes 32 x 64 of C */
 #endif
@@ -506,7 +509,7 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
 #ifndef PG_RELACQ
 #define PG_RELACQ 1    /* NVIDIA: the grid barrier by a release add and acquire loads (else membar.gl) */
 #endif
-#if !defined(__NV_CL_C_VERSION)
+#if !defined(__NV_CL_C_VERSION) || LCL_NV_CC < 70
 #undef PG_SHFL
 #define PG_SHFL 0
 #undef PG_RELACQ
@@ -971,7 +974,7 @@ void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const
     potf2_nv(LCL_WG, S, col, dg, A, offa, ld, kb, base, fail);
 #endif
 }
-#if LCL_FP64
+#if LCL_FP64 && LCL_NV_CC >= 80
 /* One step of the Cholesky panel in one launch, so POTF2 runs beside the GEMM instead of after
    it: group 0 updates the diagonal block with the panel's earlier kp columns and factors it;
    the other groups update the rows below it (tensor-core tiles of 128 x 64). */

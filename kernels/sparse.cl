@@ -38,7 +38,10 @@
 #ifndef SPMV_HINT
 #define SPMV_HINT 0
 #endif
-#if defined(__NV_CL_C_VERSION) && SPMV_HINT > 0
+#ifndef LCL_NV_CC
+#define LCL_NV_CC 90   /* NVIDIA's compute capability (the host passes it): the hints need 80 */
+#endif
+#if defined(__NV_CL_C_VERSION) && SPMV_HINT > 0 && LCL_NV_CC >= 80
 #if LCL_FP64
 #define PTX_T "f64"
 #define PTX_C "d"

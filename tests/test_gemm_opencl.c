@@ -99,7 +99,43 @@ static void test_gemm_opencl_lower(void) {
     lcl_context_destroy(ctx);
 }
 
-void lt_suite_gemm_opencl(void) { LT_RUN(test_gemm_opencl_lower); }
+/* Older NVIDIA GPUs: the tuning of a device whose compute capability lacks FP64 MMA (sm_80) or the
+   L2 cache hints turns off what needs them and tells the kernels (LCL_NV_CC, which leaves that
+   code out: make check-kernels checks the PTX), so dense.cl and sparse.cl still build there. No
+   device needed: a made-up NVIDIA one. */
+static void test_gemm_opencl_nv_cc(void) {
+    static const int ccs[] = {60, 75, 80, 90, 0};
+    lcl_context ctx;
+    lcl__device d;
+    char opts[1024];
+    int i;
+    memset(&ctx, 0, sizeof ctx);
+    for (i = 0; i < (int)(sizeof ccs / sizeof ccs[0]); i++) {
+        int cc = ccs[i], modern = cc == 0 || cc >= 80;
+        char want[32];
+        memset(&d, 0, sizeof d);
+        strcpy(d.info.platform, "NVIDIA CUDA");
+        strcpy(d.info.name, "made-up GPU");
+        d.info.type = LCL_DEVICE_GPU;
+        d.info.fp64 = 1;
+        d.info.local_mem = 48 * 1024;
+        d.info.compute_units = 40;
+        d.info.max_work_group = 1024;
+        lcl__tune_device(&d, cc);
+        lcl__build_options(&ctx, &d, LCL_F64, opts, sizeof opts);
+        snprintf(want, sizeof want, "-DLCL_NV_CC=%d ", cc);
+        CHECK_MSG(d.tune.tc == modern && d.tune.spmv_hint == modern && (modern || !d.tune.fused_step), "cc %d: tc %d, hints %d, fused %d", cc,
+                  d.tune.tc, d.tune.spmv_hint, d.tune.fused_step);
+        CHECK_MSG(cc ? strstr(opts, want) != NULL : strstr(opts, "LCL_NV_CC") == NULL, "cc %d: options '%s'", cc, opts);
+        CHECK_MSG((strstr(opts, "SPMV_HINT") != NULL) == modern, "cc %d: options '%s'", cc, opts);
+        CHECK_MSG((strstr(opts, "TC_SHAPE=2") != NULL) == (cc >= 90), "cc %d: options '%s'", cc, opts);
+    }
+}
+
+void lt_suite_gemm_opencl(void) {
+    LT_RUN(test_gemm_opencl_lower);
+    LT_RUN(test_gemm_opencl_nv_cc);
+}
 #else
 void lt_suite_gemm_opencl(void) {}
 #endif
