@@ -8,27 +8,13 @@ import numpy as np
 import cupy as cp
 from cupy_backends.cuda.libs import cusolver
 from cupy.cuda import device as cdev
+from cudatime import bench
 
 p = argparse.ArgumentParser(description="cuSOLVER getrf/potrf TF/s at the given sizes")
 p.add_argument("--sizes", default="4096,16384")
 p.add_argument("--precision", default="double", choices=["double", "single"])
 p.add_argument("--reps", type=int, default=5)
 args = p.parse_args()
-
-
-def bench(fn, reps, warm=2):
-    for _ in range(warm):
-        fn()
-    cp.cuda.Device().synchronize()
-    ts = []
-    for _ in range(reps):
-        s, e = cp.cuda.Event(), cp.cuda.Event()
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(s, e) / 1e3)
-    return float(np.median(ts))
 
 
 h = cdev.get_cusolver_handle()

@@ -3,16 +3,7 @@
 # Pareto power-law matrix with 4M rows and mean 16. Median of 50 event timings. No options.
 import numpy as np, cupy as cp, scipy.sparse as sp
 import cupyx.scipy.sparse as csp
-
-def bench(fn, reps=50, warm=3):
-    for _ in range(warm): fn()
-    cp.cuda.Device().synchronize()
-    ts = []
-    for _ in range(reps):
-        s, e = cp.cuda.Event(), cp.cuda.Event()
-        s.record(); fn(); e.record(); e.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(s, e) / 1e3)
-    return float(np.median(ts))
+from cudatime import bench
 
 def poisson3d(m):
     I = sp.identity(m); T = sp.diags([-1, 2, -1], [-1, 0, 1], shape=(m, m))
@@ -28,7 +19,7 @@ print("device:", cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
 for name, M in [("poisson3d_160", poisson3d(160)), ("powerlaw_4M", powerlaw(4_000_000, 16))]:
     for dt in [np.float64, np.float32]:
         A = csp.csr_matrix(M.astype(dt)); x = cp.random.standard_normal(M.shape[1]).astype(dt)
-        t = bench(lambda: A @ x)
+        t = bench(lambda: A @ x, 50, 3)
         n, nnz = M.shape[0], A.nnz
         by = nnz * (np.dtype(dt).itemsize + 4) + (n + 1) * 4 + 2 * n * np.dtype(dt).itemsize
         print("cusparse %s %s n=%d nnz=%d t=%.4f ms %.0f GB/s %.1f GF/s" % (name, dt.__name__, n, nnz, t * 1e3, by / t / 1e9, 2 * nnz / t / 1e9), flush=True)

@@ -6,25 +6,11 @@ import argparse
 import numpy as np
 import cupy as cp
 import cupy.cublas
+from cudatime import bench
 
 p = argparse.ArgumentParser(description="cuBLAS dgemm / dsyrk on bench_gemm_cl's shapes")
 p.add_argument("--reps", type=int, default=10)
 args = p.parse_args()
-
-
-def bench(fn, reps, warm=2):
-    for _ in range(warm):
-        fn()
-    cp.cuda.Device().synchronize()
-    ts = []
-    for _ in range(reps):
-        s, e = cp.cuda.Event(), cp.cuda.Event()
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(s, e) / 1e3)
-    return float(np.median(ts))
 
 
 def check(c, a, b, lower):
