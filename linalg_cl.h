@@ -4744,13 +4744,13 @@ LCL__PRIVATE cl_mem lcl__multi_l21(const lcl__multi *m, lcl__mdev *v, int64_t s,
 }
 /* Cholesky's A22 -= L21 L21^T on v's column blocks t..t+w-1, their lower parts only: rows j0..n,
    j0 the first block's diagonal. op(B) is the block's own L21 rows (w = 1) or those of all the
-   blocks, gathered from t0 on; the GEMM's lower mode D + (nb << 8) skips the rows above each
-   block's diagonal. */
-LCL__PRIVATE lcl_status lcl__multi_syrk(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t t, int64_t t0, int64_t w) {
+   blocks, gathered into v->gath from block t on; the GEMM's lower mode D + (nb << 8) skips the
+   rows above each block's diagonal. */
+LCL__PRIVATE lcl_status lcl__multi_syrk(lcl_context *ctx, lcl__multi *m, lcl__mdev *v, int64_t s, int64_t t, int64_t w) {
     int64_t nb = m->nb, kb = lcl__mb_width(m, s), k = s * nb, j0 = (t * m->nd + (v - m->dv)) * nb, off, ld;
     int64_t cols = LCL__MIN((t + w) * nb, v->ncols) - t * nb;
     cl_mem L = lcl__multi_l21(m, v, s, &off, &ld), B = w == 1 ? L : v->gath;
-    int64_t offa = off + (j0 - k - kb) * ld, offb = w == 1 ? offa : (t - t0) * nb * nb;
+    int64_t offa = off + (j0 - k - kb) * ld, offb = w == 1 ? offa : 0;
     int lower = w == 1 ? 1 : lcl__multi_lower(m);
     return lcl__cl_gemm(ctx, v->d, m->dt, (int)(m->n - j0), (int)cols, (int)kb, -1.0, L, offa, (int)ld, B, offb, (int)(w == 1 ? ld : nb), 1, 1.0,
                         v->a, j0 * v->ld + t * nb, (int)v->ld, lower, v->d->queue[0]);
@@ -4763,7 +4763,7 @@ LCL__PRIVATE lcl_status lcl__multi_rest_chol(lcl_context *ctx, lcl__multi *m, lc
     cl_mem L = lcl__multi_l21(m, v, s, &off, &ld);
     cl_int e;
     lcl_status st;
-    if (tn - t <= 1) return tn > t ? lcl__multi_syrk(ctx, m, v, s, t, t, 1) : LCL_OK;
+    if (tn - t <= 1) return tn > t ? lcl__multi_syrk(ctx, m, v, s, t, 1) : LCL_OK;
     /* gather: full blocks with one 3-D copy (D*nb rows apart), a short last one alone */
     full = tn - t - ((tn - 1) * D + p == m->nblk - 1 && lcl__mb_width(m, m->nblk - 1) < nb);
     if (full > 0) {
@@ -4778,7 +4778,7 @@ LCL__PRIVATE lcl_status lcl__multi_rest_chol(lcl_context *ctx, lcl__multi *m, lc
     if (full < tn - t &&
         (st = lcl__multi_copy_rect(ctx, v, 0, es, L, ld, off / ld + ((tn - 1) * D + p) * nb - k - kb, off % ld, v->gath, nb, (tn - 1 - t) * nb, 0,
                                    lcl__mb_width(m, m->nblk - 1), kb)) != LCL_OK) return st;
-    return lcl__multi_syrk(ctx, m, v, s, t, t, tn - t);
+    return lcl__multi_syrk(ctx, m, v, s, t, tn - t);
 }
 /* The factorization over the devices (chol: lower Cholesky of the columns as stored). *bad gets
    LAPACK's info: the first zero pivot (LU goes on) or non-positive leading minor (Cholesky stops
@@ -4817,7 +4817,7 @@ LCL__PRIVATE lcl_status lcl__multi_run(lcl_context *ctx, lcl__multi *m, int chol
             if (r0 >= v->ncols) continue;
             if (!chol && (st = lcl__multi_trail_lu(ctx, m, v, s, r0)) != LCL_OK) goto done;
             if (next) {   /* the next panel first, then to the host */
-                st = chol ? lcl__multi_syrk(ctx, m, v, s, t, t, 1) : lcl__multi_lu_gemm(ctx, m, v, s, r0, nl);
+                st = chol ? lcl__multi_syrk(ctx, m, v, s, t, 1) : lcl__multi_lu_gemm(ctx, m, v, s, r0, nl);
                 if (st == LCL_OK)
                     st = m->devpanel ? lcl__multi_devpanel(ctx, m, s + 1, chol) : lcl__multi_fetch(ctx, m, v, k + kb, r0, chol ? nl : rest, nl);
                 if (st != LCL_OK) goto done;
