@@ -96,7 +96,8 @@
         trailing updates), LCL_NO_GRID / LCL_GRID (no / forced one-launch LU panel; forced needs
         -DLCL_GRID_PORTABLE off NVIDIA), LCL_GRID_GROUPS (that panel's work-groups),
         LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches), LCL_FUSED_STEP=N (the fused
-        step from order N on; default 12288), LCL_HALO_SKIP (the resident split
+        step from order N on; default 12288), LCL_POTF2_INV=0|1 (potrf's diagonal blocks with
+        their inverse, L21 by GEMM; default on NVIDIA), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
         on a repeated x), LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
         LCL_KLU_REFACTOR=0|1 (the sparse
@@ -865,6 +866,8 @@ typedef struct lcl__tuning {
     int grid_panel, grid_groups;    /* LU panel in one launch (lcl_panel_grid); its groups, 0 one a unit */
     int fused_step;                 /* from this order on (0 never), potrf's double step in one launch
                                        (lcl_potrf_step_d): H100, faster at 16384 (-4%), slower at 4096 (+12%) */
+    int potf2_inv;                  /* potrf's steps by lcl_potf2_inv (a warp a half, with inv(L11)) and
+                                       L21 by a GEMM with that inverse */
     int halo_skip;                  /* LCL_HALO_SKIP: the resident split's products skip the exchange */
     /* sparse.cl: SpMV */
     int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
@@ -1558,6 +1561,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
         t->chol_upd_groups = d->info.compute_units - LCL__MAX(d->info.compute_units / 8, 8);
     t->grid_panel = nvidia;
     t->fused_step = t->tc && t->trsm_nb == 64 ? 12288 : 0;
+    t->potf2_inv = nvidia && (nv_cc == 0 || nv_cc >= 70) && t->trsm_nb == 64;
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
     t->bklu_lu_wg = 1024;
@@ -1591,6 +1595,9 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     if (getenv("LCL_HALO_SKIP")) t->halo_skip = 1;
     lcl__env_int("LCL_FUSED_STEP", 1, 1 << 30, &t->fused_step);
     if (getenv("LCL_NO_FUSED_STEP") || !t->tc) t->fused_step = 0;
+    lcl__env_int("LCL_POTF2_INV", 0, 1, &t->potf2_inv);
+    /* its local memory: the block, a 32 x 33 scratch and (not NVIDIA) a work-group's shuffle slots */
+    if (t->trsm_nb != 64 || d->info.local_mem < (size_t)(64 * 65 + 32 * 33 + t->wg) * sizeof(double)) t->potf2_inv = 0;
     lcl__env_int("LCL_UPD_GROUPS", 1, 1 << 20, &t->upd_groups);
     if (t->upd_groups) t->chol_upd_groups = t->upd_groups;
     lcl__env_int("LCL_GRID_GROUPS", 1, 1 << 20, &t->grid_groups);
@@ -3476,6 +3483,27 @@ LCL__PRIVATE lcl_status lcl__cl_trsm(lcl_context *ctx, lcl__device *d, lcl_dtype
     return LCL_OK;
 }
 
+/* B (nrhs x kb, in place, ldb) = B Y^T with Y = inv(L11) from lcl_potf2_inv (64 x 64): on the
+   tensor cores a GEMM (in place is safe: a work-group's tile spans all kb columns and its rows are
+   read before the tile is written), else lcl_trsm_rinv */
+LCL__PRIVATE lcl_status lcl__cl_trsm_inv(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem Y, int kb, cl_mem B, int64_t offb, int ldb, int nrhs,
+                                         cl_command_queue q) {
+    cl_kernel k;
+    cl_int e;
+    cl_long ob = offb;
+    size_t lws = 64, gws = (size_t)lcl__round_up(nrhs, 64);
+    lcl_status st;
+    if (nrhs <= 0) return LCL_OK;
+    if (dt == LCL_F64 && d->tune.tc)
+        return lcl__cl_gemm_g(ctx, d, dt, nrhs, kb, kb, 1.0, B, offb, ldb, Y, 0, 64, 1, 0.0, B, offb, ldb, 0, q, 0);
+    if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_trsm_rinv_f" : "lcl_trsm_rinv_d", &k)) != LCL_OK) return st;
+    e = lcl__argv(k, 6, LCL__A(Y), LCL__A(kb), LCL__A(B), LCL__A(ob), LCL__A(ldb), LCL__A(nrhs));
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_trsm_rinv)", d->info.name);
+    e = LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &gws, &lws, 0, NULL, NULL);
+    if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueNDRangeKernel(lcl_trsm_rinv)", d->info.name);
+    return LCL_OK;
+}
+
 /* *found = 1 if the rows x cols block at off of buf (row-major, ld; lower: on and below its
    diagonal only) holds NaN or Inf; else left as is */
 static const cl_int lcl__zero = 0;   /* the source of non-blocking writes of a zero flag */
@@ -3771,7 +3799,8 @@ typedef struct lcl__clfact {
     void *stage;                  /* the panel as read and written: n x nb, ld nb */
     cl_mem dinv, dtmp;
     cl_kernel kpot, kstep;        /* Cholesky: POTF2 in local memory; the fused step (NVIDIA), or NULL */
-    cl_mem dfail;
+    cl_kernel kinv;               /* Cholesky: POTF2 with inv(L11) into dY (tune.potf2_inv), or NULL */
+    cl_mem dfail, dY;
     size_t wg;
     int groups;                   /* Cholesky: work-groups of the update's GEMM beyond the next panel */
 } lcl__clfact;
@@ -3848,7 +3877,11 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
     lcl_status st;
     lcl__cl_blocks(d, o, f->n, dt == LCL_F64 ? 2 : 1, &f->nb, &f->NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &f->kpot)) != LCL_OK) return st;
-    if (dt == LCL_F64 && d->tune.tc && d->tune.fused_step && f->n >= d->tune.fused_step &&   /* NVIDIA only: probed */
+    if (d->tune.potf2_inv && f->nb <= 64) {
+        if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_inv_f" : "lcl_potf2_inv_d", &f->kinv)) != LCL_OK) return st;
+        if ((st = lcl__buffer(ctx, d, 64 * 64 * lcl__dsize(dt), CL_MEM_READ_WRITE, &f->dY)) != LCL_OK) return st;
+    }
+    if (!f->kinv && dt == LCL_F64 && d->tune.tc && d->tune.fused_step && f->n >= d->tune.fused_step &&   /* NVIDIA only: probed */
         (st = lcl__kernel_get(ctx, d, dt, "lcl_potrf_step_d", 1, &f->kstep)) != LCL_OK)
         return st;
     /* The trailing update runs on chol_upd_groups units, or the panel's kernels queue behind all
@@ -3937,6 +3970,12 @@ LCL__PRIVATE lcl_status lcl__cl_step_chol(lcl__clfact *f, int64_t K, int64_t k, 
         if (k > K && (st = lcl__cl_gemm(f->ctx, d, f->A->dtype, (int)(f->n - k), kb, (int)(k - K), -1.0, a, k * ld + K, ld, a, k * ld + K, ld, 1, 1.0,
                                         a, off, ld, 1, f->qp)) != LCL_OK)
             return st;
+        if (f->kinv) {
+            e = lcl__argv(f->kinv, 7, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(f->dfail), LCL__A(f->dY));
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kinv, 1, NULL, &f->wg, &f->wg, 0, NULL, NULL);
+            if (e != CL_SUCCESS) return lcl__clfail(f->ctx, e, "lcl_potf2_inv", d->info.name);
+            return below == 0 ? LCL_OK : lcl__cl_trsm_inv(f->ctx, d, f->A->dtype, f->dY, kb, a, (k + kb) * ld + k, ld, (int)below, f->qp);
+        }
         e = lcl__argv(f->kpot, 6, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(f->dfail));
         if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kpot, 1, NULL, &f->wg, &f->wg, 0, NULL, NULL);
         if (e != CL_SUCCESS) return lcl__clfail(f->ctx, e, "lcl_potf2_local", d->info.name);
@@ -4054,7 +4093,7 @@ done:
     return st;
 }
 LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
-    cl_mem bufs[9];
+    cl_mem bufs[10];
     int i;
     if (f->ev) {
         if (f->host) LCL__CL->clWaitForEvents(1, &f->ev);
@@ -4063,8 +4102,8 @@ LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
     LCL__CL->clFinish(f->qp);
     LCL__CL->clFinish(f->qu);
     bufs[0] = f->piv; bufs[1] = f->P.zero; bufs[2] = f->P.part; bufs[3] = f->P.parti; bufs[4] = f->P.count; bufs[5] = f->P.bar;
-    bufs[6] = f->dinv; bufs[7] = f->dtmp; bufs[8] = f->dfail;
-    for (i = 0; i < 9; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
+    bufs[6] = f->dinv; bufs[7] = f->dtmp; bufs[8] = f->dfail; bufs[9] = f->dY;
+    for (i = 0; i < 10; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
     LCL_FREE(f->W);
     LCL_FREE(f->X);
     LCL_FREE(f->stage);

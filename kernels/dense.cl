@@ -542,20 +542,23 @@ inline void SFX(lcl__grid_sync)(volatile __global int *bar, const int target) {
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
 
-#if PG_SHFL
-inline int pg_shfl(const int v, const int m) {
+#if defined(__NV_CL_C_VERSION) && LCL_NV_CC >= 70
+/* warp shuffles by inline PTX (NVIDIA's OpenCL has no sub-groups): the value of lane s (idx = 1)
+   or of lane ^ s (idx = 0, a butterfly); idx is a constant at every call */
+inline int nv_shfl(const int v, const int s, const int idx) {
     int r;
-    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(m));
+    if (idx) asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(s));
+    else asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(s));
     return r;
 }
-inline real pg_shfl_real(const real v, const int m) {
+inline real nv_shfl_real(const real v, const int s, const int idx) {
 #if LCL_FP64
     int2 w = as_int2(v);
-    w.x = pg_shfl(w.x, m);
-    w.y = pg_shfl(w.y, m);
+    w.x = nv_shfl(w.x, s, idx);
+    w.y = nv_shfl(w.y, s, idx);
     return as_double(w);
 #else
-    return as_float(pg_shfl(as_int(v), m));
+    return as_float(nv_shfl(as_int(v), s, idx));
 #endif
 }
 #endif
@@ -571,8 +574,8 @@ inline void SFX(lcl__grid_argmax)(real *v, int *ix, int *gx, __local real *sv, _
     int s;
 #if PG_SHFL
     for (s = 16; s > 0; s >>= 1) {
-        const real ov = pg_shfl_real(*v, s);
-        const int oi = pg_shfl(*ix, s), og = pg_shfl(*gx, s);
+        const real ov = nv_shfl_real(*v, s, 0);
+        const int oi = nv_shfl(*ix, s, 0), og = nv_shfl(*gx, s, 0);
         if (PG_BEATS(ov, oi, og, *v, *ix, *gx)) { *v = ov; *ix = oi; *gx = og; }
     }
     if ((lid & 31) == 0) {
@@ -807,88 +810,202 @@ void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, co
     for (i = 0; i < TRSM_NB; i++) if (i < kb) B[offb + (long)r * ldb + i] = x[i];
 }
 
-/* PF_SLOTS = 1 (an experiment, not yet timed on a GPU; any device): POTF2 with the trailing
-   triangle's pairs (r, c), 1 <= c <= r < TRSM_NB, listed by c descending and dealt round-robin
-   to the work-items once. At column j the pairs with c > j are the first T(j) of the list, so a
-   work-item updates at most ceil(T(j) / NT) of them (8 at the first column for 256 work-items,
-   against 16 in a row's loop), all loads first. The columns stay unscaled during the loop (the
-   update divides by the pivot: t = a_rj / a_jj), and the work-item that updates the next pivot
-   takes its reciprocal, so one division, no square root, sits on each column's chain; the
-   square roots and the scaling come once at the end. (A first version in which every work-item
-   took the pivot's division, square root and reciprocal at each column ran 49.7 us a block
-   against the row version's 40.5 on an H100.) w: TRSM_NB + 2 entries of local scratch. */
-#ifndef PF_SLOTS
-#define PF_SLOTS 0
-#endif
-#if PF_SLOTS
-#if LCL_WG < 64
-#error "PF_SLOTS needs LCL_WG >= 64"
-#endif
-#define PF_NP (TRSM_NB * (TRSM_NB - 1) / 2)
-__attribute__((always_inline)) inline void potf2_slots(const int NT, __local real (*S)[TRSM_NB + 1], __local real *w, __global real *A,
-                                                       const long offa, const int ld, const int kb, const int base, __global int *fail) {
-    const int lid = get_local_id(0), NS = (PF_NP + NT - 1) / NT, R = (TRSM_NB * TRSM_NB + NT - 1) / NT;
-    int rc[PF_NP / 64 + 1];
-    real nv[PF_NP / 64 + 1];
-    /* every work-item reads the same flag and pivots, so bad and ok stay uniform */
-    int i, j, m, bad = 0, ok = *fail == 0;   /* an earlier block failed: nothing more to do */
-    {   /* the block: all of a work-item's loads in flight before its stores */
-        real v[TRSM_NB * TRSM_NB / 64];
-#pragma unroll
-        for (i = 0; i < R; i++) {
-            const int e = lid + i * NT, rr = e / TRSM_NB, cq = e % TRSM_NB;
-            v[i] = e < TRSM_NB * TRSM_NB && rr < kb && cq < kb ? A[offa + (long)rr * ld + cq] : (real)0;
-        }
-#pragma unroll
-        for (i = 0; i < R; i++) {
-            const int e = lid + i * NT, rr = e / TRSM_NB, cq = e % TRSM_NB;
-            if (e < TRSM_NB * TRSM_NB && rr < kb && cq < kb) S[rr][cq] = v[i];
-            if (e == 0) w[0] = (real)1 / v[i];
-        }
-    }
-    /* this work-item's pairs: list entry e = lid + m NT is row r of column c = TRSM_NB - 1 - u,
-       where u (u + 1) / 2 <= e < (u + 1) (u + 2) / 2 */
-#pragma unroll
-    for (m = 0; m < NS; m++) {
-        const int e = lid + m * NT;
-        int u = (int)((sqrt(8.0f * (float)e + 1.0f) - 1.0f) * 0.5f);
-        while (u * (u + 1) / 2 > e) u--;
-        while ((u + 1) * (u + 2) / 2 <= e) u++;
-        rc[m] = e < PF_NP ? (TRSM_NB - 1 - u + e - u * (u + 1) / 2) | ((TRSM_NB - 1 - u) << 8) : -1;
-    }
+/* B (nrhs x kb, in place) = B Y^T, Y = inv(L11) lower (64 x 64, row-major, from lcl_potf2_inv):
+   Cholesky's L21 without a triangular solve's chain, where the tensor-core GEMM is absent */
+__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))
+void SFX(lcl_trsm_rinv)(__global const real *Y, const int kb, __global real *B, const long offb, const int ldb, const int nrhs) {
+    __local real2 Yt[TRSM_NB][TRSM_LD / 2];
+    real x[TRSM_NB], o[TRSM_NB];
+    const int r = get_global_id(0);
+    int i, q;
+    trsm_load(Yt, Y, TRSM_NB, kb);   /* Yt[q][c] = Y(c, q) */
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (j = 0; j < kb; j++) {
-        const int p = j & 1, T = (TRSM_NB - 1 - j) * (TRSM_NB - j) / 2;
-        const real rv = w[p];
-        if (!(S[j][j] > 0) && !bad) bad = base + j + 1;   /* NaN too */
+    if (r >= nrhs) return;
 #pragma unroll
-        for (m = 0; m < NS; m++) {
-            const int r = rc[m] & 255, c = rc[m] >> 8;
-            if (lid + m * NT < T && r < kb) nv[m] = fma(-(S[r][j] * rv), S[c][j], S[r][c]);
+    for (i = 0; i < TRSM_NB; i++) {
+        x[i] = i < kb ? B[offb + (long)r * ldb + i] : (real)0;
+        o[i] = 0;
+    }
+#pragma unroll
+    for (q = 0; q < TRSM_NB; q++) {
+        const real xq = x[q];
+        if (q & 1) o[q] = fma(xq, Yt[q][q / 2].y, o[q]);
+#pragma unroll
+        for (i = (q + 1) & ~1; i < TRSM_NB; i += 2) {
+            const real2 y = Yt[q][i / 2];
+            o[i] = fma(xq, y.x, o[i]);
+            o[i + 1] = fma(xq, y.y, o[i + 1]);
+        }
+    }
+#pragma unroll
+    for (i = 0; i < TRSM_NB; i++) if (i < kb) B[offb + (long)r * ldb + i] = o[i];
+}
+
+/* ---- POTF2 with the inverse: halves of 32 columns by one warp in registers ----
+   The 64 x 64 diagonal block as [L00 0; L10 L11]: a warp factors A00 with a row per lane (the
+   pivot and each column of L passed by shuffles, no barrier), L10 = A10 inv(L00)^T and
+   A11 -= L10 L10^T by the work-group, the warp factors A11, and inv(L) = [Y00 0; -Y11 L10 Y00 Y11]
+   goes to Y, so the TRSM of the rows below becomes a GEMM (lcl_trsm_rinv, or the tensor cores).
+   The column loop of lcl_potf2_local crossed a barrier and the shared pivot each column: 40 us a
+   block, then 19 for the TRSM; this kernel 27 us, and the TRSM as a GEMM 13 (H100, n = 4096).
+   Elsewhere (tests on PoCL) the shuffles go through local memory, every work-item taking part. */
+#if TRSM_NB == 64
+#if defined(__NV_CL_C_VERSION) && LCL_NV_CC >= 70
+#define PW_NATIVE 1
+#define PW_UNROLL _Pragma("unroll")
+#define pw_shfl(v, src, x) nv_shfl_real(v, src, 1)
+#else
+#define PW_NATIVE 0
+#define PW_UNROLL
+inline real pw_shfl(const real v, const int src, __local real *x) {
+    const int lid = get_local_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    x[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return x[(lid & ~31) + src];
+}
+#endif
+/* The warp's half h (rows and columns 32h ..): lane r holds row r of the block (a[]) and column r
+   of Z (z[]), the rows of inv(L) before scaling by the pivots. At column j the pivot comes from
+   lane j and L(c, j) from lane c; each serves both lane r's row of the trailing block, less
+   L(r, j) L(c, j), and its column of Z, row c less L(c, j) / L(j, j) Z(j, r); a row of Z is final
+   at its own column. The registers shift one place a column (a[k] is column j + k, z[k] row
+   j + k), so the column loop stays rolled: fully unrolled (~2500 instructions, each run once)
+   it took 30.6 us a block against 27.2 (H100). L goes to S's lower triangle, inv(L) transposed
+   above it (Y(r, c) at S[c][r + 1]); a failure to *pwf unless an earlier one is there. */
+__attribute__((always_inline)) inline void pw_half(__local real (*S)[TRSM_NB + 1], __local real *x, __local int *pwf, const int h) {
+    const int lid = get_local_id(0), r = lid & 31, o = 32 * h;
+    real a[32], z[32];
+    int c, j, bad = 0;
+#if PW_NATIVE
+    if (lid >= 32) return;
+#endif
+    PW_UNROLL
+    for (c = 0; c < 32; c++) {
+        a[c] = c <= r ? S[o + r][o + c] : (real)0;
+        z[c] = c == r ? (real)1 : (real)0;
+    }
+#pragma unroll 1
+    for (j = 0; j < 32; j++) {
+        const real piv = pw_shfl(a[0], j, x), rd = rsqrt(piv);
+        const real m = r > j ? a[0] * rd : (real)0, w = z[0] * rd;   /* L(r, j); inv(L)(j, r) */
+        if (!(piv > 0) && !bad) bad = j + 1;   /* NaN too; the same in every lane */
+        if (lid < 32 && r >= j) S[o + r][o + j] = r == j ? piv * rd : m;
+        if (lid < 32 && r <= j) S[o + r][o + j + 1] = w;
+        PW_UNROLL
+        for (c = 1; c < 32; c++) {
+            const real v = pw_shfl(m, (j + c) & 31, x);   /* L(j + c, j); 0 past the block */
+            a[c - 1] = fma(-m, v, a[c]);
+            z[c - 1] = fma(-v, w, z[c]);
+        }
+    }
+    if (lid == 0 && bad && !*pwf) *pwf = o + bad;
+}
+/* o[u][v] += P(r0 + 16u, q) Q(q, c0 + 16v) over q < 32 (P, Q: expressions of (row, q) and (q, col)) */
+#define PW_MM(o, P, Q)                                                                            \
+    for (q = 0; q < 32; q++) {                                                                    \
+        const real p0 = P(r0, q), p1 = P(r0 + 16, q), q0 = Q(q, c0), q1 = Q(q, c0 + 16);          \
+        o[0][0] = fma(p0, q0, o[0][0]); o[0][1] = fma(p0, q1, o[0][1]);                           \
+        o[1][0] = fma(p1, q0, o[1][0]); o[1][1] = fma(p1, q1, o[1][1]);                           \
+    }
+/* S: the block (64 x 65); W: 32 x 33 scratch; x: NT entries (shuffles elsewhere than NVIDIA);
+   Y: inv(L), 64 x 64 row-major, zero above the diagonal */
+__attribute__((always_inline)) inline void potf2_pw(const int NT, __local real (*S)[TRSM_NB + 1], __local real (*W)[33], __local real *x,
+                                                    __local int *pwf, __global real *A, const long offa, const int ld, const int kb,
+                                                    const int base, __global int *fail, __global real *Y) {
+    const int lid = get_local_id(0);
+    const int ok = *fail == 0;   /* an earlier block failed: nothing more to write (uniform) */
+#define P3L(r, q) S[32 + (r)][q]
+#define P3T(q, c) S[32 + (c)][q]
+    int i, e, q, u, v, h;
+    real o[2][2];
+    {   /* the lower triangle, the identity past kb; all of a work-item's loads in flight first */
+        real t[64 * 64 / 64];
+        const int R = 64 * 64 / NT;
+#pragma unroll
+        for (i = 0; i < R; i++) {
+            const int rr = (lid + i * NT) / 64, cc = (lid + i * NT) % 64;
+            t[i] = rr < kb && cc < kb && cc <= rr ? A[offa + (long)rr * ld + cc] : (real)(rr == cc);
         }
 #pragma unroll
-        for (m = 0; m < NS; m++) {
-            const int r = rc[m] & 255, c = rc[m] >> 8;
-            if (lid + m * NT < T && r < kb) {
-                S[r][c] = nv[m];
-                if (r == j + 1 && c == r) w[p ^ 1] = (real)1 / nv[m];   /* the next pivot's reciprocal */
-            }
+        for (i = 0; i < R; i++) S[(lid + i * NT) / 64][(lid + i * NT) % 64] = t[i];
+    }
+    if (lid == 0) *pwf = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* the same code for both halves (#pragma unroll 1): the warp's straight-line code is long */
+#pragma unroll 1
+    for (h = 0; h < 2; h++) {
+        pw_half(S, x, pwf, h);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (h == 1) break;
+        /* L10 = A10 Y00^T: all read before any is written */
+#define P2A(r, q) S[32 + (r)][q]
+#define P2Y(q, c) ((q) <= (c) ? S[q][(c) + 1] : (real)0)
+        for (e = lid; e < 256; e += NT) {
+            const int r0 = e / 16, c0 = e % 16;
+            o[0][0] = o[0][1] = o[1][0] = o[1][1] = 0;
+            PW_MM(o, P2A, P2Y)
+            W[r0][c0] = o[0][0]; W[r0][c0 + 16] = o[0][1]; W[r0 + 16][c0] = o[1][0]; W[r0 + 16][c0 + 16] = o[1][1];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (e = lid; e < 1024; e += NT) S[32 + e / 32][e % 32] = W[e / 32][e % 32];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* A11 -= L10 L10^T, lower part */
+        for (e = lid; e < 256; e += NT) {
+            const int r0 = e / 16, c0 = e % 16;
+            o[0][0] = o[0][1] = o[1][0] = o[1][1] = 0;
+            PW_MM(o, P3L, P3T)
+            for (u = 0; u < 2; u++)
+                for (v = 0; v < 2; v++)
+                    if (c0 + 16 * v <= r0 + 16 * u) S[32 + r0 + 16 * u][32 + c0 + 16 * v] -= o[u][v];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    /* the columns of L: column j times 1 / sqrt(a_jj), the diagonal its root */
-    for (i = lid; i < kb; i += NT) {
-        const real sv = sqrt(S[i][i]);
-        w[2 + i] = (real)1 / sv;
-        S[i][i] = sv;
+    /* T = L10 Y00 into W */
+#define P5Y(q, c) ((q) >= (c) ? S[c][(q) + 1] : (real)0)
+    for (e = lid; e < 256; e += NT) {
+        const int r0 = e / 16, c0 = e % 16;
+        o[0][0] = o[0][1] = o[1][0] = o[1][1] = 0;
+        PW_MM(o, P3L, P5Y)
+        W[r0][c0] = o[0][0]; W[r0][c0 + 16] = o[0][1]; W[r0 + 16][c0] = o[1][0]; W[r0 + 16][c0 + 16] = o[1][1];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (ok && bad && lid == 0) *fail = bad;
-#pragma unroll
-    for (i = 0; i < R; i++) {
-        const int e = lid + i * NT, rr = e / TRSM_NB, cq = e % TRSM_NB;
-        if (ok && !bad && e < TRSM_NB * TRSM_NB && rr < kb && cq <= rr) A[offa + (long)rr * ld + cq] = cq == rr ? S[rr][rr] : S[rr][cq] * w[2 + cq];
+    if (ok && *pwf && lid == 0) *fail = base + *pwf;
+    if (!ok || *pwf) return;   /* uniform: the flag was set before the barrier */
+    /* Y10 = -Y11 T, then the rest of Y and L */
+#define P6Y(r, q) ((q) <= (r) ? S[32 + (q)][33 + (r)] : (real)0)
+#define P6T(q, c) W[q][c]
+    for (e = lid; e < 256; e += NT) {
+        const int r0 = e / 16, c0 = e % 16;
+        o[0][0] = o[0][1] = o[1][0] = o[1][1] = 0;
+        PW_MM(o, P6Y, P6T)
+        for (u = 0; u < 2; u++)
+            for (v = 0; v < 2; v++) Y[(32 + r0 + 16 * u) * 64 + c0 + 16 * v] = -o[u][v];
     }
+    for (e = lid; e < 64 * 64; e += NT) {
+        const int rr = e / 64, cc = e % 64;
+        if (rr < 32 || cc >= 32) Y[e] = cc <= rr ? S[cc][rr + 1] : (real)0;
+        if (rr < kb && cc <= rr) A[offa + (long)rr * ld + cc] = S[rr][cc];
+    }
+#undef P2A
+#undef P2Y
+#undef P3L
+#undef P3T
+#undef P5Y
+#undef P6Y
+#undef P6T
+}
+__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
+void SFX(lcl_potf2_inv)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail, __global real *Y) {
+    __local real S[TRSM_NB][TRSM_NB + 1];
+    __local real W[32][33];
+    __local int pwf[1];
+#if PW_NATIVE
+    potf2_pw(LCL_WG, S, W, 0, pwf, A, offa, ld, kb, base, fail, Y);
+#else
+    __local real x[LCL_WG];
+    potf2_pw(LCL_WG, S, W, x, pwf, A, offa, ld, kb, base, fail, Y);
+#endif
 }
 #endif
 
@@ -970,11 +1087,7 @@ __kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
 void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
     __local real S[TRSM_NB][TRSM_NB + 1];
     __local real col[2][TRSM_NB], dg[6];
-#if PF_SLOTS
-    potf2_slots(LCL_WG, S, &col[0][0], A, offa, ld, kb, base, fail);
-#else
     potf2_nv(LCL_WG, S, col, dg, A, offa, ld, kb, base, fail);
-#endif
 }
 #if LCL_FP64 && LCL_NV_CC >= 80
 /* One step of the Cholesky panel in one launch, so POTF2 runs beside the GEMM instead of after
@@ -992,12 +1105,8 @@ void lcl_potrf_step_d(__global double *A, const long off, const int ld, const in
             tc_gemm(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, kb, kb, kp, -1.0, P, ld, P, ld, 1, 1.0, A + off, ld, 1, 0, 1, 0);
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         }
-#if PF_SLOTS
-        potf2_slots(32 * TC_WM, (__local double (*)[TRSM_NB + 1])Lm, Lm + TRSM_NB * (TRSM_NB + 1), A, off, ld, kb, base, fail);
-#else
         potf2_nv(32 * TC_WM, (__local double (*)[TRSM_NB + 1])Lm, (__local double (*)[TRSM_NB])(Lm + TRSM_NB * (TRSM_NB + 1)),
                  Lm + TRSM_NB * (TRSM_NB + 1) + 2 * TRSM_NB, A, off, ld, kb, base, fail);
-#endif
     } else if (kp > 0) {
         tc_gemm(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, below, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, A + off + (long)kb * ld,
                 ld, 0, (int)get_group_id(0) - 1, (int)get_num_groups(0) - 1, 0);
@@ -1006,12 +1115,6 @@ void lcl_potrf_step_d(__global double *A, const long off, const int ld, const in
 #undef PS_PF
 }
 #endif
-#elif PF_SLOTS
-__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))
-void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const int kb, const int base, __global int *fail) {
-    __local real S[TRSM_NB][TRSM_NB + 1], w[TRSM_NB + 2];
-    potf2_slots(LCL_WG, S, w, A, offa, ld, kb, base, fail);
-}
 #else
 /* the portable version: (row, column) pairs of the block, two barriers a column */
 __kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))

@@ -179,52 +179,69 @@ static void test_dense_opencl_cholesky(void) {
     lcl_context_destroy(ctx);
 }
 
-/* POTF2 with the trailing triangle's pairs dealt evenly (kernels/dense.cl, PF_SLOTS = 1; an
-   experiment, off by default): built into a context of its own, residuals at sizes around the
-   64-wide diagonal blocks and the first non-positive minor on either side of a block edge */
-static void test_dense_opencl_potf2_slots(void) {
-    static const int sizes[] = {1, 2, 17, 64, 65, 130, 257};
-    static const int bad[] = {1, 64, 65, 70};
+/* POTF2 with inv(L11) (lcl_potf2_inv, a warp a 32-column half; L21 by a GEMM with the inverse),
+   NVIDIA's default, forced here (LCL_POTF2_INV=1) so PoCL runs it with shuffles through local
+   memory: residuals at sizes around the halves and the 64-wide blocks, 32-wide steps (each block
+   padded with the identity), and the first non-positive minor in either half and past a block */
+static void test_dense_opencl_potf2_inv(void) {
+    static const int sizes[] = {1, 2, 17, 33, 64, 65, 130, 257};
+    static const int bad[] = {1, 32, 33, 64, 65, 98};
     lcl_context_desc d;
     lcl_context *ctx = NULL;
-    int s, p, n = 0;
+    int s, p, blk, n = 0;
     lcl_list_devices(NULL, NULL, 0, &n);
     if (!n) { lt_skip("no OpenCL device"); return; }
     memset(&d, 0, sizeof d);
     d.backend = LCL_BACKEND_OPENCL;
-    d.build_options = "-DPF_SLOTS=1";
     d.shared_context = lt_shared_env();
+    setenv("LCL_POTF2_INV", "1", 1);
     if (lcl_context_create(&d, &ctx) != LCL_OK) {
-        CHECK_MSG(0, "context with PF_SLOTS: %s", lcl_last_error(ctx));
+        CHECK_MSG(0, "context: %s", lcl_last_error(ctx));
         lcl_context_destroy(ctx);
+        unsetenv("LCL_POTF2_INV");
         return;
     }
+    unsetenv("LCL_POTF2_INV");
+    {   /* the library's condition (tune.potf2_inv): 64-wide blocks, this much local memory (work-groups of 256) */
+        lcl_device_info di;
+        CHECK_OK(ctx, lcl_context_device(ctx, 0, &di));
+        if (di.local_mem < (64 * 65 + 32 * 33 + 256) * sizeof(double)) {
+            lt_skip("device without the local memory of lcl_potf2_inv");
+            lcl_context_destroy(ctx);
+            return;
+        }
+    }
     for (p = 0; p < 2; p++)
-        for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
-            lcl_dtype dt = p ? LCL_F32 : LCL_F64;
-            lcl_dense A, F;
+        for (blk = 0; blk < 2; blk++)
+            for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
+                lcl_dtype dt = p ? LCL_F32 : LCL_F64;
+                lcl_dense A, F;
+                lcl_dense_opts o;
+                int64_t info = -1;
+                double r;
+                memset(&o, 0, sizeof o);
+                o.block = blk ? 32 : 0;
+                CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, dt, LCL_ROW_MAJOR, sizes[s], sizes[s]));
+                fill(&A, 1);
+                copy_dense(ctx, &A, &F);
+                CHECK_OK(ctx, lcl_potrf(ctx, LCL_LOWER, &F, &info, &o));
+                r = chol_residual(&A, &F, LCL_LOWER);
+                CHECK_MSG(info == 0 && r < (p ? 1e-5 : 1e-14), "potf2_inv %s n=%d block %d: info %lld, residual %.3g", p ? "f32" : "f64", sizes[s],
+                          o.block, (long long)info, r);
+                lcl_dense_free(&F);
+                lcl_dense_free(&A);
+            }
+    for (p = 0; p < 2; p++)
+        for (s = 0; s < (int)(sizeof bad / sizeof bad[0]); s++) {
+            lcl_dense A;
             int64_t info = -1;
-            double r;
-            CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, dt, LCL_ROW_MAJOR, sizes[s], sizes[s]));
+            CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, p ? LCL_F32 : LCL_F64, LCL_COL_MAJOR, 100, 100));
             fill(&A, 1);
-            copy_dense(ctx, &A, &F);
-            CHECK_OK(ctx, lcl_potrf(ctx, LCL_LOWER, &F, &info, NULL));
-            r = chol_residual(&A, &F, LCL_LOWER);
-            CHECK_MSG(info == 0 && r < (p ? 1e-5 : 1e-14), "PF_SLOTS %s n=%d: info %lld, residual %.3g", p ? "f32" : "f64", sizes[s],
-                      (long long)info, r);
-            lcl_dense_free(&F);
+            lcl_dense_set(&A, bad[s] - 1, bad[s] - 1, p ? 0.0 : -1.0);
+            CHECK_STATUS(ctx, lcl_potrf(ctx, LCL_LOWER, &A, &info, NULL), LCL_ERR_NOT_SPD);
+            CHECK_MSG(info == bad[s], "potf2_inv: info %lld, want %d", (long long)info, bad[s]);
             lcl_dense_free(&A);
         }
-    for (s = 0; s < (int)(sizeof bad / sizeof bad[0]); s++) {
-        lcl_dense A;
-        int64_t info = -1;
-        CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, LCL_F64, LCL_COL_MAJOR, 80, 80));
-        fill(&A, 1);
-        lcl_dense_set(&A, bad[s] - 1, bad[s] - 1, -1.0);
-        CHECK_STATUS(ctx, lcl_potrf(ctx, LCL_LOWER, &A, &info, NULL), LCL_ERR_NOT_SPD);
-        CHECK_MSG(info == bad[s], "PF_SLOTS: info %lld, want %d", (long long)info, bad[s]);
-        lcl_dense_free(&A);
-    }
     lcl_context_destroy(ctx);
 }
 
@@ -1026,7 +1043,7 @@ static void test_dense_opencl_auto_backend(void) {
 void lt_suite_dense_opencl(void) {
     LT_RUN(test_dense_opencl_lu);
     LT_RUN(test_dense_opencl_cholesky);
-    LT_RUN(test_dense_opencl_potf2_slots);
+    LT_RUN(test_dense_opencl_potf2_inv);
     LT_RUN(test_dense_opencl_matches_serial);
     LT_RUN(test_dense_opencl_bad_input);
     LT_RUN(test_dense_opencl_dmat);

@@ -1020,6 +1020,14 @@ static void test_fault_cl_dense(void) {
     if (!(ctx = cl_first(cache))) return;
     runs = lt_cl_sweep("gesv", ctx, LT_CL_ONE, 400, "lcl_", dense_op, (void *)&chol[0], NULL) +
            lt_cl_sweep("posv", ctx, LT_CL_ONE, 400, "lcl_", dense_op, (void *)&chol[1], NULL);
+    lcl_context_destroy(ctx);
+    /* potrf's steps by lcl_potf2_inv and the GEMM with the inverse (NVIDIA's default), forced:
+       its buffer and launches */
+    setenv("LCL_POTF2_INV", "1", 1);
+    ctx = cl_first(cache);
+    unsetenv("LCL_POTF2_INV");
+    if (!ctx) return;
+    runs += lt_cl_sweep("posv, POTF2 with the inverse", ctx, LT_CL_ONE, 400, "lcl_", dense_op, (void *)&chol[1], NULL);
     fprintf(stderr, "  %d faulted dense runs\n", runs);
     lcl_context_destroy(ctx);
     alarm(0);
