@@ -97,7 +97,7 @@
         -DLCL_GRID_PORTABLE off NVIDIA), LCL_GRID_GROUPS (that panel's work-groups),
         LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches), LCL_FUSED_STEP=N (the fused
         step from order N on; default 12288), LCL_POTF2_INV=0|1 (potrf's diagonal blocks with
-        their inverse, L21 by GEMM; default on NVIDIA), LCL_HALO_SKIP (the resident split
+        their inverse, L21 by GEMM; default on NVIDIA in double), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
         on a repeated x), LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
         LCL_KLU_REFACTOR=0|1 (the sparse
@@ -866,8 +866,8 @@ typedef struct lcl__tuning {
     int grid_panel, grid_groups;    /* LU panel in one launch (lcl_panel_grid); its groups, 0 one a unit */
     int fused_step;                 /* from this order on (0 never), potrf's double step in one launch
                                        (lcl_potrf_step_d): H100, faster at 16384 (-4%), slower at 4096 (+12%) */
-    int potf2_inv;                  /* potrf's steps by lcl_potf2_inv (a warp a half, with inv(L11)) and
-                                       L21 by a GEMM with that inverse */
+    int potf2_inv;                  /* bit dt: potrf's steps by lcl_potf2_inv (a warp a half, with
+                                       inv(L11)) and L21 by a GEMM with that inverse */
     int halo_skip;                  /* LCL_HALO_SKIP: the resident split's products skip the exchange */
     /* sparse.cl: SpMV */
     int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
@@ -1561,7 +1561,8 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
         t->chol_upd_groups = d->info.compute_units - LCL__MAX(d->info.compute_units / 8, 8);
     t->grid_panel = nvidia;
     t->fused_step = t->tc && t->trsm_nb == 64 ? 12288 : 0;
-    t->potf2_inv = nvidia && (nv_cc == 0 || nv_cc >= 70) && t->trsm_nb == 64;
+    /* double only: single precision is not timed with it yet */
+    t->potf2_inv = nvidia && (nv_cc == 0 || nv_cc >= 70) ? 1 << LCL_F64 : 0;
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
     t->bklu_lu_wg = 1024;
@@ -1595,7 +1596,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     if (getenv("LCL_HALO_SKIP")) t->halo_skip = 1;
     lcl__env_int("LCL_FUSED_STEP", 1, 1 << 30, &t->fused_step);
     if (getenv("LCL_NO_FUSED_STEP") || !t->tc) t->fused_step = 0;
-    lcl__env_int("LCL_POTF2_INV", 0, 1, &t->potf2_inv);
+    if (lcl__env_int("LCL_POTF2_INV", 0, 1, &v)) t->potf2_inv = v ? 1 << LCL_F64 | 1 << LCL_F32 : 0;
     /* its local memory: the block, a 32 x 33 scratch and (not NVIDIA) a work-group's shuffle slots */
     if (t->trsm_nb != 64 || d->info.local_mem < (size_t)(64 * 65 + 32 * 33 + t->wg) * sizeof(double)) t->potf2_inv = 0;
     lcl__env_int("LCL_UPD_GROUPS", 1, 1 << 20, &t->upd_groups);
@@ -3877,7 +3878,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
     lcl_status st;
     lcl__cl_blocks(d, o, f->n, dt == LCL_F64 ? 2 : 1, &f->nb, &f->NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &f->kpot)) != LCL_OK) return st;
-    if (d->tune.potf2_inv && f->nb <= 64) {
+    if ((d->tune.potf2_inv >> dt & 1) && f->nb <= 64) {
         if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_inv_f" : "lcl_potf2_inv_d", &f->kinv)) != LCL_OK) return st;
         if ((st = lcl__buffer(ctx, d, 64 * 64 * lcl__dsize(dt), CL_MEM_READ_WRITE, &f->dY)) != LCL_OK) return st;
     }

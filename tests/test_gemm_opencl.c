@@ -129,6 +129,9 @@ static void test_gemm_opencl_nv_cc(void) {
         CHECK_MSG(cc ? strstr(opts, want) != NULL : strstr(opts, "LCL_NV_CC") == NULL, "cc %d: options '%s'", cc, opts);
         CHECK_MSG((strstr(opts, "SPMV_HINT") != NULL) == modern, "cc %d: options '%s'", cc, opts);
         CHECK_MSG((strstr(opts, "TC_SHAPE=2") != NULL) == (cc >= 90), "cc %d: options '%s'", cc, opts);
+        /* potrf's POTF2 with the inverse: its warp shuffles need 7.0 (the kernel's PW_NATIVE), and
+           48 KB of local memory holds its block without the shuffle slots; double only */
+        CHECK_MSG(d.tune.potf2_inv == (cc == 0 || cc >= 70 ? 1 << LCL_F64 : 0), "cc %d: potf2_inv %d", cc, d.tune.potf2_inv);
     }
 }
 
