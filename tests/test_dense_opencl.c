@@ -180,37 +180,15 @@ static void test_dense_opencl_cholesky(void) {
 }
 
 /* POTF2 with inv(L11) (lcl_potf2_inv, a warp a 32-column half; L21 by a GEMM with the inverse),
-   NVIDIA's default, forced here (LCL_POTF2_INV=1) so PoCL runs it with shuffles through local
-   memory: residuals at sizes around the halves and the 64-wide blocks, 32-wide steps (each block
-   padded with the identity), and the first non-positive minor in either half and past a block */
-static void test_dense_opencl_potf2_inv(void) {
+   NVIDIA's default in double, forced here (LCL_POTF2_INV=1) so PoCL runs it with shuffles through
+   local memory, as built and with its experiments (PW_EARLY, PW_FRSQ): residuals at sizes around
+   the halves and the 64-wide blocks, 32-wide steps (each block padded with the identity), pivots
+   outside float's range, and the first non-positive minor in either half and past a block */
+static void potf2_inv_run(lcl_context *ctx, const char *opts) {
     static const int sizes[] = {1, 2, 17, 33, 64, 65, 130, 257};
     static const int bad[] = {1, 32, 33, 64, 65, 98};
-    lcl_context_desc d;
-    lcl_context *ctx = NULL;
-    int s, p, blk, n = 0;
-    lcl_list_devices(NULL, NULL, 0, &n);
-    if (!n) { lt_skip("no OpenCL device"); return; }
-    memset(&d, 0, sizeof d);
-    d.backend = LCL_BACKEND_OPENCL;
-    d.shared_context = lt_shared_env();
-    setenv("LCL_POTF2_INV", "1", 1);
-    if (lcl_context_create(&d, &ctx) != LCL_OK) {
-        CHECK_MSG(0, "context: %s", lcl_last_error(ctx));
-        lcl_context_destroy(ctx);
-        unsetenv("LCL_POTF2_INV");
-        return;
-    }
-    unsetenv("LCL_POTF2_INV");
-    {   /* the library's condition (tune.potf2_inv): 64-wide blocks, this much local memory (work-groups of 256) */
-        lcl_device_info di;
-        CHECK_OK(ctx, lcl_context_device(ctx, 0, &di));
-        if (di.local_mem < (64 * 65 + 32 * 33 + 256) * sizeof(double)) {
-            lt_skip("device without the local memory of lcl_potf2_inv");
-            lcl_context_destroy(ctx);
-            return;
-        }
-    }
+    static const double scale[] = {1e200, 1e-200};   /* pivots outside float's range (PW_FRSQ's fallback) */
+    int s, p, blk, i, j;
     for (p = 0; p < 2; p++)
         for (blk = 0; blk < 2; blk++)
             for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
@@ -226,11 +204,26 @@ static void test_dense_opencl_potf2_inv(void) {
                 copy_dense(ctx, &A, &F);
                 CHECK_OK(ctx, lcl_potrf(ctx, LCL_LOWER, &F, &info, &o));
                 r = chol_residual(&A, &F, LCL_LOWER);
-                CHECK_MSG(info == 0 && r < (p ? 1e-5 : 1e-14), "potf2_inv %s n=%d block %d: info %lld, residual %.3g", p ? "f32" : "f64", sizes[s],
-                          o.block, (long long)info, r);
+                CHECK_MSG(info == 0 && r < (p ? 1e-5 : 1e-14), "potf2_inv '%s' %s n=%d block %d: info %lld, residual %.3g", opts, p ? "f32" : "f64",
+                          sizes[s], o.block, (long long)info, r);
                 lcl_dense_free(&F);
                 lcl_dense_free(&A);
             }
+    for (s = 0; s < 2; s++) {
+        lcl_dense A, F;
+        int64_t info = -1;
+        double r;
+        CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, LCL_F64, LCL_ROW_MAJOR, 130, 130));
+        fill(&A, 1);
+        for (i = 0; i < 130; i++)
+            for (j = 0; j < 130; j++) lcl_dense_set(&A, i, j, lcl_dense_get(&A, i, j) * scale[s]);
+        copy_dense(ctx, &A, &F);
+        CHECK_OK(ctx, lcl_potrf(ctx, LCL_LOWER, &F, &info, NULL));
+        r = chol_residual(&A, &F, LCL_LOWER);
+        CHECK_MSG(info == 0 && r < 1e-14, "potf2_inv '%s' scaled by %g: info %lld, residual %.3g", opts, scale[s], (long long)info, r);
+        lcl_dense_free(&F);
+        lcl_dense_free(&A);
+    }
     for (p = 0; p < 2; p++)
         for (s = 0; s < (int)(sizeof bad / sizeof bad[0]); s++) {
             lcl_dense A;
@@ -239,10 +232,41 @@ static void test_dense_opencl_potf2_inv(void) {
             fill(&A, 1);
             lcl_dense_set(&A, bad[s] - 1, bad[s] - 1, p ? 0.0 : -1.0);
             CHECK_STATUS(ctx, lcl_potrf(ctx, LCL_LOWER, &A, &info, NULL), LCL_ERR_NOT_SPD);
-            CHECK_MSG(info == bad[s], "potf2_inv: info %lld, want %d", (long long)info, bad[s]);
+            CHECK_MSG(info == bad[s], "potf2_inv '%s': info %lld, want %d", opts, (long long)info, bad[s]);
             lcl_dense_free(&A);
         }
-    lcl_context_destroy(ctx);
+}
+static void test_dense_opencl_potf2_inv(void) {
+    static const char *const opts[] = {"", "-DPW_EARLY=1 -DPW_FRSQ=1"};   /* as built, and its experiments */
+    lcl_context_desc d;
+    int k, n = 0;
+    lcl_list_devices(NULL, NULL, 0, &n);
+    if (!n) { lt_skip("no OpenCL device"); return; }
+    for (k = 0; k < 2; k++) {
+        lcl_context *ctx = NULL;
+        lcl_device_info di;
+        memset(&d, 0, sizeof d);
+        d.backend = LCL_BACKEND_OPENCL;
+        d.shared_context = lt_shared_env();
+        d.build_options = opts[k];
+        setenv("LCL_POTF2_INV", "1", 1);
+        if (lcl_context_create(&d, &ctx) != LCL_OK) {
+            CHECK_MSG(0, "context '%s': %s", opts[k], lcl_last_error(ctx));
+            lcl_context_destroy(ctx);
+            unsetenv("LCL_POTF2_INV");
+            return;
+        }
+        unsetenv("LCL_POTF2_INV");
+        /* the library's condition (tune.potf2_inv): 64-wide blocks, this much local memory (work-groups of 256) */
+        CHECK_OK(ctx, lcl_context_device(ctx, 0, &di));
+        if (di.local_mem < (64 * 65 + 32 * 33 + 256) * sizeof(double)) {
+            lt_skip("device without the local memory of lcl_potf2_inv");
+            lcl_context_destroy(ctx);
+            return;
+        }
+        potf2_inv_run(ctx, opts[k]);
+        lcl_context_destroy(ctx);
+    }
 }
 
 /* the OpenCL and serial backends agree on the pivots and, to rounding, on the factors */
