@@ -184,12 +184,12 @@ static void test_dense_opencl_cholesky(void) {
    local memory, as built and with its experiments (PW_EARLY, PW_FRSQ): residuals at sizes around
    the halves and the 64-wide blocks, 32-wide steps (each block padded with the identity), pivots
    outside float's range, and the first non-positive minor in either half and past a block */
-static void potf2_inv_run(lcl_context *ctx, const char *opts) {
+static void potf2_inv_run(lcl_context *ctx, const char *opts, int nprec) {
     static const int sizes[] = {1, 2, 17, 33, 64, 65, 130, 257};
     static const int bad[] = {1, 32, 33, 64, 65, 98};
     static const double scale[] = {1e200, 1e-200};   /* pivots outside float's range (PW_FRSQ's fallback) */
     int s, p, blk, i, j;
-    for (p = 0; p < 2; p++)
+    for (p = 0; p < nprec; p++)
         for (blk = 0; blk < 2; blk++)
             for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
                 lcl_dtype dt = p ? LCL_F32 : LCL_F64;
@@ -224,7 +224,7 @@ static void potf2_inv_run(lcl_context *ctx, const char *opts) {
         lcl_dense_free(&F);
         lcl_dense_free(&A);
     }
-    for (p = 0; p < 2; p++)
+    for (p = 0; p < nprec; p++)
         for (s = 0; s < (int)(sizeof bad / sizeof bad[0]); s++) {
             lcl_dense A;
             int64_t info = -1;
@@ -237,7 +237,8 @@ static void potf2_inv_run(lcl_context *ctx, const char *opts) {
         }
 }
 static void test_dense_opencl_potf2_inv(void) {
-    static const char *const opts[] = {"", "-DPW_EARLY=1 -DPW_FRSQ=1"};   /* as built, and its experiments */
+    static const char *const opts[] = {"", "-DPW_EARLY=1 -DPW_FRSQ=1"};   /* as built, and its experiments (double: */
+    static const int nprec[] = {2, 1};                                      /* PW_FRSQ's only, and half the build) */
     lcl_context_desc d;
     int k, n = 0;
     lcl_list_devices(NULL, NULL, 0, &n);
@@ -264,7 +265,7 @@ static void test_dense_opencl_potf2_inv(void) {
             lcl_context_destroy(ctx);
             return;
         }
-        potf2_inv_run(ctx, opts[k]);
+        potf2_inv_run(ctx, opts[k], nprec[k]);
         lcl_context_destroy(ctx);
     }
 }
