@@ -3532,16 +3532,21 @@ LCL__PRIVATE lcl_status lcl__cl_nonfinite_start(lcl_context *ctx, lcl__device *d
 done:
     return st;
 }
+/* wait for a read into host memory the caller frees next; if the wait fails, finish its queue
+   all the same (a failed wait does not mean the read is over) */
+LCL__PRIVATE cl_int lcl__wait_read(cl_event ev, cl_command_queue q) {
+    cl_int e = LCL__CL->clWaitForEvents(1, &ev);
+    if (e != CL_SUCCESS) LCL__CL->clFinish(q);
+    LCL__CL->clReleaseEvent(ev);
+    return e;
+}
 LCL__PRIVATE lcl_status lcl__cl_nonfinite_at(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem buf, cl_long off, int rows, int cols, int ld,
                                              int lower, int *found) {
     cl_mem flag = NULL;
     cl_event ev = NULL;
     cl_int hit = 0, e = CL_SUCCESS;
     lcl_status st = lcl__cl_nonfinite_start(ctx, d, dt, buf, off, rows, cols, ld, lower, &flag, &hit, &ev);
-    if (ev) {
-        e = LCL__CL->clWaitForEvents(1, &ev);
-        LCL__CL->clReleaseEvent(ev);
-    }
+    if (ev) e = lcl__wait_read(ev, d->queue[0]);
     if (st == LCL_OK && e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clWaitForEvents", d->info.name);
     if (st == LCL_OK && hit) *found = 1;
     if (flag) LCL__CL->clReleaseMemObject(flag);
@@ -4939,10 +4944,9 @@ LCL__PRIVATE lcl_status lcl__cl_split_factor(lcl_context *ctx, const char *fn, i
                                      chol ? lcl__multi_lower(m) : 0, &flag[p], &hit[p], &ev[p]);
     }
     for (p = 0; p < m->nd; p++) {
-        cl_int e = ev[p] ? LCL__CL->clWaitForEvents(1, &ev[p]) : CL_SUCCESS;
+        cl_int e = ev[p] ? lcl__wait_read(ev[p], m->dv[p].d->queue[0]) : CL_SUCCESS;
         if (st == LCL_OK && e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clWaitForEvents", m->dv[p].d->info.name);
         if (hit[p]) found = 1;
-        if (ev[p]) LCL__CL->clReleaseEvent(ev[p]);
         if (flag[p]) LCL__CL->clReleaseMemObject(flag[p]);
     }
     LCL_FREE(flag);

@@ -933,12 +933,20 @@ __attribute__((always_inline)) inline void pw_half(__local real (*S)[TRSM_NB + 1
     }
     if (lid == 0 && bad && !*pwf) *pwf = o + bad;
 }
-/* o[u][v] += P(r0 + 16u, q) Q(q, c0 + 16v) over q < 32 (P, Q: expressions of (row, q) and (q, col)) */
+/* o[u][v] = sum over q < 32 of P(r0 + 16u, q) Q(q, c0 + 16v) (P, Q: expressions of (row, q) and (q, col)) */
 #define PW_MM(o, P, Q)                                                                            \
+    o[0][0] = o[0][1] = o[1][0] = o[1][1] = 0;                                                    \
     for (q = 0; q < 32; q++) {                                                                    \
         const real p0 = P(r0, q), p1 = P(r0 + 16, q), q0 = Q(q, c0), q1 = Q(q, c0 + 16);          \
         o[0][0] = fma(p0, q0, o[0][0]); o[0][1] = fma(p0, q1, o[0][1]);                           \
         o[1][0] = fma(p1, q0, o[1][0]); o[1][1] = fma(p1, q1, o[1][1]);                           \
+    }
+/* W = P Q, 32 x 32, four entries a work-item */
+#define PW_TO_W(P, Q)                                                                             \
+    for (e = lid; e < 256; e += NT) {                                                             \
+        const int r0 = e / 16, c0 = e % 16;                                                       \
+        PW_MM(o, P, Q)                                                                            \
+        W[r0][c0] = o[0][0]; W[r0][c0 + 16] = o[0][1]; W[r0 + 16][c0] = o[1][0]; W[r0 + 16][c0 + 16] = o[1][1]; \
     }
 /* S: the block (64 x 65); W: 32 x 33 scratch; x: NT entries (shuffles elsewhere than NVIDIA);
    Y: inv(L), 64 x 64 row-major, zero above the diagonal */
@@ -973,19 +981,13 @@ __attribute__((always_inline)) inline void potf2_pw(const int NT, __local real (
         /* L10 = A10 Y00^T: all read before any is written */
 #define P2A(r, q) S[32 + (r)][q]
 #define P2Y(q, c) ((q) <= (c) ? S[q][(c) + 1] : (real)0)
-        for (e = lid; e < 256; e += NT) {
-            const int r0 = e / 16, c0 = e % 16;
-            o[0][0] = o[0][1] = o[1][0] = o[1][1] = 0;
-            PW_MM(o, P2A, P2Y)
-            W[r0][c0] = o[0][0]; W[r0][c0 + 16] = o[0][1]; W[r0 + 16][c0] = o[1][0]; W[r0 + 16][c0 + 16] = o[1][1];
-        }
+        PW_TO_W(P2A, P2Y)
         barrier(CLK_LOCAL_MEM_FENCE);
         for (e = lid; e < 1024; e += NT) S[32 + e / 32][e % 32] = W[e / 32][e % 32];
         barrier(CLK_LOCAL_MEM_FENCE);
         /* A11 -= L10 L10^T, lower part */
         for (e = lid; e < 256; e += NT) {
             const int r0 = e / 16, c0 = e % 16;
-            o[0][0] = o[0][1] = o[1][0] = o[1][1] = 0;
             PW_MM(o, P3L, P3T)
             for (u = 0; u < 2; u++)
                 for (v = 0; v < 2; v++)
@@ -995,12 +997,7 @@ __attribute__((always_inline)) inline void potf2_pw(const int NT, __local real (
     }
     /* T = L10 Y00 into W */
 #define P5Y(q, c) ((q) >= (c) ? S[c][(q) + 1] : (real)0)
-    for (e = lid; e < 256; e += NT) {
-        const int r0 = e / 16, c0 = e % 16;
-        o[0][0] = o[0][1] = o[1][0] = o[1][1] = 0;
-        PW_MM(o, P3L, P5Y)
-        W[r0][c0] = o[0][0]; W[r0][c0 + 16] = o[0][1]; W[r0 + 16][c0] = o[1][0]; W[r0 + 16][c0 + 16] = o[1][1];
-    }
+    PW_TO_W(P3L, P5Y)
     barrier(CLK_LOCAL_MEM_FENCE);
     if (ok && *pwf && lid == 0) *fail = base + *pwf;
     if (!ok || *pwf) return;   /* uniform: the flag was set before the barrier */
@@ -1009,7 +1006,6 @@ __attribute__((always_inline)) inline void potf2_pw(const int NT, __local real (
 #define P6T(q, c) W[q][c]
     for (e = lid; e < 256; e += NT) {
         const int r0 = e / 16, c0 = e % 16;
-        o[0][0] = o[0][1] = o[1][0] = o[1][1] = 0;
         PW_MM(o, P6Y, P6T)
         for (u = 0; u < 2; u++)
             for (v = 0; v < 2; v++) Y[(32 + r0 + 16 * u) * 64 + c0 + 16 * v] = -o[u][v];
