@@ -100,7 +100,8 @@
         their inverse, L21 by GEMM; default on NVIDIA in double), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
         on a repeated x), LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
-        LCL_KLU_REFACTOR=0|1 (the sparse
+        LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
+        of M rows and more; default 0, off: not yet timed), LCL_KLU_REFACTOR=0|1 (the sparse
         LU's refactor on the host / device), LCL_KLU_SOLVE_MIN=N (its host-array solves on the
         device from nnz(L+U) = N on; 0 never), LCL_SPMV_LDS=N (CSR adaptive: a block's nonzeros
         per work-item, 1-16)
@@ -873,6 +874,7 @@ typedef struct lcl__tuning {
     int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
     int spmv_hint;                  /* CSR adaptive: SPMV_HINT, NVIDIA's cache hints (kernels/sparse.cl) */
     int bklu_lu_wg;                 /* the block LU's pivot LU: largest work-group (a row per item up to it) */
+    int bklu_lu_split;              /* ... panel by panel with the update on many work-groups from M on (0: off) */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
@@ -1608,6 +1610,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     if (lcl__env_int("LCL_DENSE_NB", 1, 4096, &v)) { t->dense_nb = v; t->big_n = 0; }
     lcl__env_int("LCL_SPMV_LDS", 1, 16, &t->spmv_lds_per_wg);
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
+    lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
     lcl__env_int("LCL_KLU_REFACTOR", 0, 1, &t->klu_refactor);
     if (lcl__env_int("LCL_KLU_SOLVE_MIN", 0, 2147483647, &v)) t->klu_solve_min = v;
     {
@@ -12596,6 +12599,7 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
    resident L parts are dropped by Belady's rule (the one used again farthest ahead) and written
    again when needed; a level whose working set is larger runs in chunks of columns. */
 #define LCL__BKLU_ARENAS 4
+#define LCL__BKLU_LR_NB 16   /* kernels/bklu.cl's LR_NB: the pivot LU's panel width panel by panel */
 #ifndef LCL__BKLU_RING_MB    /* the pinned ring A's blocks pass through, per device (at most) */
 #define LCL__BKLU_RING_MB 1024
 #endif
@@ -13005,13 +13009,44 @@ done:
 
 /* one launch of kernel name over cnt items of the list at lo (kind: 0 gemm, 1 elementwise, 2 lu,
    3 trtri with which in {0} or {0,1}) */
+/* the pivot LU (lcl_bklu_lu*) of cnt blocks, list from lo, with kernel k at wg work-items a block: one
+   launch, or with ku (lcl_bklu_lu_upd) panel by panel, each followed by the rest's update on many
+   work-groups (the one work-group's update was most of a block's time). *where: 0 the first launch
+   failed, 1 a later panel, 2 an update */
+LCL__PRIVATE cl_int lcl__bklu_lu_go(const lcl_bklu_numeric *N, lcl__bklu_dev *v, cl_kernel k, size_t wg, int lo, int64_t cnt, cl_kernel ku,
+                                    int *where) {
+    cl_command_queue q = v->d->queue[0];
+    cl_mem *a = v->arena;
+    int m = (int)N->m, fpa = v->fpa, nop = N->nopivot, kp = ku ? 0 : -1, kb = LCL__BKLU_LR_NB;
+    size_t g = (size_t)cnt * wg, gu[3], lu[3] = {16, 16, 1};
+    cl_int e = lcl__argv(k, 13, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo),
+                         LCL__A(v->ipiv), LCL__A(v->perm), LCL__A(v->bad), LCL__A(nop), LCL__A(kp));
+    *where = 0;
+    if (e == CL_SUCCESS && ku) e = lcl__argv(ku, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo));
+    if (e != CL_SUCCESS || !ku) return e == CL_SUCCESS ? LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &wg, 0, NULL, NULL) : e;
+    for (kp = 0; kp < m; kp += kb) {
+        int rest = m - kp - kb, tiles = (rest + 63) / 64;
+        e = kp ? LCL__CL->clSetKernelArg(k, 12, sizeof(int), &kp) : CL_SUCCESS;
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &wg, 0, NULL, NULL);
+        if (e != CL_SUCCESS || rest <= 0) return e;
+        *where = 2;
+        gu[0] = gu[1] = (size_t)tiles * 16;
+        gu[2] = (size_t)cnt;
+        e = LCL__CL->clSetKernelArg(ku, 8, sizeof(int), &kp);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 9, sizeof(int), &kb);
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, ku, 3, NULL, gu, lu, 0, NULL, NULL);
+        if (e != CL_SUCCESS) return e;
+        *where = 1;
+    }
+    return CL_SUCCESS;
+}
 LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeric *N, lcl__bklu_dev *v, const char *name, int kind,
                                          int64_t lo, int64_t cnt, double alpha, double keep, int which) {
     lcl__device *d = v->d;
     cl_kernel k;
     cl_int e = CL_SUCCESS;
     lcl_status st;
-    int m = (int)N->m, fpa = v->fpa, lo32 = (int)lo, nop = N->nopivot;
+    int m = (int)N->m, fpa = v->fpa, lo32 = (int)lo, where = 0;
     size_t es = lcl__dsize(N->dtype), g[3], l[3];
     float af = (float)alpha, kf = (float)keep;
     cl_mem *a = v->arena;
@@ -13024,7 +13059,7 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
     if ((kind != 0 || !v->tc) && (st = lcl__kernel(ctx, d, N->dtype, name, &k)) != LCL_OK) return st;
     if (kind == 2) {    /* one work-group per block, as large as helps: a row per item up to 1024 rows */
         size_t want = 64, cap = LCL__MIN((size_t)d->tune.bklu_lu_wg, d->info.max_work_group), kw = 0, sz = m <= 512 ? 512 : 1024;
-        cl_kernel ks = NULL;
+        cl_kernel ks = NULL, ku = NULL;
         while (want < (size_t)(m * m / 8) && want < cap) want *= 2;
         if (LCL__CL->clGetKernelWorkGroupInfo(k, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kw, &kw, NULL) == CL_SUCCESS && kw > 0)
             while (want > kw && want > 1) want /= 2;
@@ -13037,15 +13072,16 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
             (st = lcl__kernel_get(ctx, d, N->dtype, sz == 512 ? (N->dtype == LCL_F32 ? "lcl_bklu_lu512_f" : "lcl_bklu_lu512_d")
                                                              : (N->dtype == LCL_F32 ? "lcl_bklu_lu1024_f" : "lcl_bklu_lu1024_d"), 1, &ks)) != LCL_OK)
             return st;
+        if (d->tune.bklu_lu_split > 0 && m >= d->tune.bklu_lu_split &&
+            (st = lcl__kernel(ctx, d, N->dtype, N->dtype == LCL_F32 ? "lcl_bklu_lu_upd_f" : "lcl_bklu_lu_upd_d", &ku)) != LCL_OK)
+            return st;
         if (ks) {
-            e = lcl__argv(ks, 12, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo32),
-                          LCL__A(v->ipiv), LCL__A(v->perm), LCL__A(v->bad), LCL__A(nop));
-            g[0] = (size_t)cnt * sz;
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], ks, 1, NULL, g, &sz, 0, NULL, NULL);
+            e = lcl__bklu_lu_go(N, v, ks, sz, lo32, cnt, ku, &where);
             if (e == CL_SUCCESS) return LCL_OK;
-            if (e != CL_OUT_OF_RESOURCES && e != CL_INVALID_WORK_GROUP_SIZE) return lcl__clfail(ctx, e, name, d->info.name);
+            if (where || (e != CL_OUT_OF_RESOURCES && e != CL_INVALID_WORK_GROUP_SIZE)) return lcl__clfail(ctx, e, where == 2 ? "lcl_bklu_lu_upd" : name, d->info.name);
         }
-        l[0] = want;
+        e = lcl__bklu_lu_go(N, v, k, want, lo32, cnt, ku, &where);
+        return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, where == 2 ? "lcl_bklu_lu_upd" : name, d->info.name);
     }
     e = lcl__argv(k, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo32));
     if (e == CL_SUCCESS && kind == 0) {
@@ -13057,12 +13093,6 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 9, sizeof(cl_mem), &v->flag);
     }
     if (e == CL_SUCCESS && kind == 1 && strstr(name, "permcopy")) e = LCL__CL->clSetKernelArg(k, 8, sizeof(cl_mem), &v->perm);
-    if (e == CL_SUCCESS && kind == 2) {
-        e = LCL__CL->clSetKernelArg(k, 8, sizeof(cl_mem), &v->ipiv);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 9, sizeof(cl_mem), &v->perm);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 10, sizeof(cl_mem), &v->bad);
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 11, sizeof(int), &nop);
-    }
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, name, d->info.name);
     if (kind == 0 && v->tc) {   /* FP64 tensor cores (NVIDIA): the dense GEMM's tiles, one row of groups per item */
         size_t bm = (size_t)(32 * d->tune.tc_wm), bn = (size_t)(64 * d->tune.tc_wn);
@@ -13083,9 +13113,6 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         l[0] = 64; l[1] = 1;
         g[0] = per; g[1] = (size_t)cnt;
         e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
-    } else if (kind == 2) {     /* l[0] chosen above */
-        g[0] = (size_t)cnt * l[0];
-        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 1, NULL, g, l, 0, NULL, NULL);
     } else {
         g[0] = (size_t)lcl__round_up(m, 64); g[1] = (size_t)which; g[2] = (size_t)cnt;
         l[0] = 64; l[1] = l[2] = 1;

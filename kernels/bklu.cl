@@ -29,6 +29,15 @@
 #define BK 16
 #define RB 4
 #define WD (BT / RB)
+/* acc += the outer product of step q of the tiles As (transposed A) and Bs: RB x RB per work-item */
+#define RB_STEP(acc, As, Bs, q)                                                         \
+    {                                                                                   \
+        real a_[RB], b_[RB];                                                            \
+        for (i = 0; i < RB; i++) a_[i] = As[q][ty + i * WD];                            \
+        for (j = 0; j < RB; j++) b_[j] = Bs[q][tx + j * WD];                            \
+        for (i = 0; i < RB; i++)                                                        \
+            for (j = 0; j < RB; j++) acc[i][j] = fma(a_[i], b_[j], acc[i][j]);          \
+    }
 
 /* item t of list (fa, fb, fc): C = alpha A B + keep C (keep 0 or 1) */
 __kernel __attribute__((reqd_work_group_size(WD, WD, 1)))
@@ -55,13 +64,7 @@ void SFX(lcl_bklu_gemm)(ARENAS, __global const int *list, const int lo, const re
             Bs[kr][cc] = (k + kr < m && c0 + cc < m) ? B[(long)(k + kr) * m + c0 + cc] : 0;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (kk = 0; kk < BK; kk++) {
-            real a[RB], b[RB];
-            for (i = 0; i < RB; i++) a[i] = As[kk][ty + i * WD];
-            for (j = 0; j < RB; j++) b[j] = Bs[kk][tx + j * WD];
-            for (i = 0; i < RB; i++)
-                for (j = 0; j < RB; j++) acc[i][j] = fma(a[i], b[j], acc[i][j]);
-        }
+        for (kk = 0; kk < BK; kk++) RB_STEP(acc, As, Bs, kk)
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     for (i = 0; i < RB; i++) {
@@ -134,7 +137,10 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 /* item t of list (frame, pofs, k): P D = L U in place, one work-group per block, partial pivoting
    (unless nopivot): the interchanges as LAPACK's (ipiv[pofs + k], 0-based) and as a permutation
    (perm[pofs + r]: row r of P D is row perm[pofs + r] of D); bad[k] = the 1-based first zero pivot
-   or 0. Lists start at element lo of list (a multiple of the tuple size). */
+   or 0. Lists start at element lo of list (a multiple of the tuple size).
+   kp >= 0: only the LR_NB-wide panel from column kp (its interchanges on the whole rows and U12),
+   not the rest's update: lcl_bklu_lu_upd does that on many work-groups, and the host launches the
+   two by turns, panel after panel (kp 0 starts perm and bad, the later panels carry them on). */
 #ifndef BK_LU_WG
 #define BK_LU_WG 1024  /* the largest work-group the pivot LU may be given (its local arrays) */
 #endif
@@ -144,13 +150,14 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 #ifndef BK_LU_UNROLL
 #define BK_LU_UNROLL 0
 #endif
-#define BK_LU_PARAMS ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad, const int nopivot
+#define BK_LU_PARAMS ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad, const int nopivot, \
+                     const int kp
 /* its local memory, declared by each entry point (a kernel's scope) and passed down */
 #define BK_LU_LOCALS(W)                                                                                  \
     __local real vmax[W], Us[LU_NB][LU_TW], prow[LR_NB], srow[LR_NB], rv[32];                           \
     __local int imax[W], ri[32], psw[LR_NB], zero;                                                      \
     __local ushort lp[W];   /* 2 bytes a row: the 1,024-item kernel stays within 32 KB of local memory */ \
-    SFX(lcl__bklu_lu_body)(a0, a1, a2, a3, fpa, m, list, lo, ipiv, perm, bad, nopivot, vmax, imax, lp, Us, prow, srow, rv, ri, psw, &zero)
+    SFX(lcl__bklu_lu_body)(a0, a1, a2, a3, fpa, m, list, lo, ipiv, perm, bad, nopivot, kp, vmax, imax, lp, Us, prow, srow, rv, ri, psw, &zero)
 void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax, __local ushort *lp, __local real (*Us)[LU_TW], __local real *prow,
                             __local real *srow, __local real *rv, __local int *ri, __local int *psw, __local int *zero) {
     const int t = get_group_id(0), lid = get_local_id(0), WG = get_local_size(0), po = list[lo + 3 * t + 1];
@@ -158,24 +165,24 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
     /* a row per work-item: each column step of a panel works in registers and local memory (its
        latency, m steps in a row, is what a level of few columns waits for) */
 #ifdef BK_LU_NOREG     /* tests: the other path for every M */
-    const int inreg = 0, NB = LU_NB;
+    const int inreg = 0, NB = kp >= 0 ? LR_NB : LU_NB;
 #else
-    const int inreg = WG >= m, NB = inreg ? LR_NB : LU_NB;
+    const int inreg = WG >= m, NB = inreg || kp >= 0 ? LR_NB : LU_NB;
 #endif
     __global real *D = FRAME(list[lo + 3 * t]);
     int k, k0, i, s;
     /* the permutation: in local memory where the work-group holds every row (no global read in a
        column step), else in global memory */
     for (i = lid; i < m; i += WG) {
-        if (inreg) lp[i] = (ushort)i;
-        else perm[po + i] = i;
+        if (inreg) lp[i] = (ushort)(kp > 0 ? perm[po + i] : i);
+        else if (kp <= 0) perm[po + i] = i;
     }
-    if (lid == 0) *zero = 0;
+    if (lid == 0) *zero = kp > 0 ? bad[list[lo + 3 * t + 2]] : 0;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     /* right-looking, blocked: a panel of NB columns by rank-1 steps, then U12 by forward
        substitution and one rank-NB update of the rest, U12 staged in local memory by column
        tiles (the rest is read and written once per panel instead of once per column) */
-    for (k0 = 0; k0 < m; k0 += NB) {
+    for (k0 = kp > 0 ? kp : 0; k0 < m && (kp < 0 || k0 == kp); k0 += NB) {
         const int kb = m - k0 < NB ? m - k0 : NB, ke = k0 + kb;
         int c0, r, c;
         if (inreg) {
@@ -319,7 +326,24 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
             }
             barrier(CLK_GLOBAL_MEM_FENCE);
         }
-        /* U12 = L11^-1 A12: a column per work-item */
+        /* U12 = L11^-1 A12: a column per work-item; panel by panel (kb <= LR_NB) the column in
+           registers (above, each step reloads what the last one stored) */
+        if (kp >= 0)
+            for (c = ke + lid; c < m; c += WG) {
+                real u[LR_NB];
+                int j, jj;
+#pragma unroll
+                for (j = 0; j < LR_NB; j++) u[j] = j < kb ? D[(long)(k0 + j) * m + c] : 0;
+#pragma unroll
+                for (j = 1; j < LR_NB; j++)
+#pragma unroll
+                    for (jj = 0; jj < LR_NB - 1; jj++)
+                        if (jj < j && j < kb) u[j] -= D[(long)(k0 + j) * m + k0 + jj] * u[jj];
+#pragma unroll
+                for (j = 1; j < LR_NB; j++)
+                    if (j < kb) D[(long)(k0 + j) * m + c] = u[j];
+            }
+        else
         for (c = ke + lid; c < m; c += WG)
             for (i = k0 + 1; i < ke; i++) {
                 real a = D[(long)i * m + c];
@@ -330,7 +354,7 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
         /* A22 -= L21 U12, TW columns at a time (rows below a panel exist only where it is full: kb = NB).
            The row-per-item path keeps each item's column of the U12 tile in registers and updates two
            rows at a time: a chain of NB dependent loads and FMAs per value was 60% of its time at M = 512 */
-        for (c0 = ke; c0 < m; c0 += TW) {
+        for (c0 = kp < 0 ? ke : m; c0 < m; c0 += TW) {
             for (i = lid; i < LU_NB * TW; i += WG) {
                 int q = i / TW, cc = c0 + i % TW;
                 Us[q][i % TW] = q < kb && cc < m ? D[(long)(k0 + q) * m + cc] : 0;
@@ -382,6 +406,31 @@ __kernel __attribute__((reqd_work_group_size(512, 1, 1))) void SFX(lcl_bklu_lu51
 #if BK_LU_WG >= 1024
 __kernel __attribute__((reqd_work_group_size(1024, 1, 1))) void SFX(lcl_bklu_lu1024)(BK_LU_PARAMS) { BK_LU_LOCALS(1024); }
 #endif
+/* item t of the pivot LU's list, after its panel from column kp (kb <= LR_NB wide): A22 -= L21 U12,
+   a 64 x 64 tile of A22 per work-group (BT, RB, WD as the GEMM's) */
+__kernel __attribute__((reqd_work_group_size(WD, WD, 1)))
+void SFX(lcl_bklu_lu_upd)(ARENAS, __global const int *list, const int lo, const int kp, const int kb) {
+    __local real Ls[LR_NB][BT + 1], Ut[LR_NB][BT];
+    const int t = get_group_id(2), tx = get_local_id(0), ty = get_local_id(1), ke = kp + kb;
+    const int r0 = ke + get_group_id(1) * BT, c0 = ke + get_group_id(0) * BT;
+    __global real *D = FRAME(list[lo + 3 * t]);
+    real acc[RB][RB];
+    int i, j, q, l;
+    for (l = ty * WD + tx; l < BT * kb; l += WD * WD) {
+        const int rr = l / kb, kk = l % kb, kr = l / BT, cc = l % BT;
+        Ls[kk][rr] = r0 + rr < m ? D[(long)(r0 + rr) * m + kp + kk] : 0;
+        Ut[kr][cc] = c0 + cc < m ? D[(long)(kp + kr) * m + c0 + cc] : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (i = 0; i < RB; i++)
+        for (j = 0; j < RB; j++) acc[i][j] = 0;
+    for (q = 0; q < kb; q++) RB_STEP(acc, Ls, Ut, q)
+    for (i = 0; i < RB; i++)
+        for (j = 0; j < RB; j++) {
+            const int r = r0 + ty + i * WD, c = c0 + tx + j * WD;
+            if (r < m && c < m) D[(long)r * m + c] -= acc[i][j];
+        }
+}
 
 /* item t: the inverses of the unit lower (which 0) and the upper (which 1) triangle of frame
    list[3t], into frames list[3t + 1 + which]. Each work-item computes one column j of the inverse,

@@ -1540,6 +1540,20 @@ static void bt_ocl_big(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *
         bt_free(&c);
     }
 }
+/* clEnqueueNDRangeKernel calls of one factorization (counted by the fault hooks), -1 if it fails */
+static int bt_launches(lcl_context *ctx, bt_case *c, const lcl_bklu_opts *o) {
+    lcl_bklu_symbolic *S = NULL;
+    lcl_bklu_numeric *N = NULL;
+    int n = -1;
+    if (lcl_bklu_analyze(ctx, &c->A, o, &S, NULL) == LCL_OK) {
+        lt_cl_fail("clEnqueueNDRangeKernel", 0x7fffffff, -5);
+        if (lcl_bklu_factor(ctx, S, &c->A, &N, NULL) == LCL_OK) n = lt_cl_calls("clEnqueueNDRangeKernel");
+        lt_cl_reset();
+    }
+    lcl_bklu_numeric_free(N);
+    lcl_bklu_symbolic_free(S);
+    return n;
+}
 static void test_bklu_opencl(void) {
     lcl_context *ocl = lt_ocl(NULL), *ser;
     lcl_bklu_opts o;
@@ -1561,6 +1575,31 @@ static void test_bklu_opencl(void) {
         if (old) bt_ocl_big(old, ser, &o);
         CHECK(old != NULL);
         lcl_context_destroy(old);
+    }
+    {   /* the pivot LU panel by panel (LCL_BKLU_LU_SPLIT), on both paths: the last panel narrow,
+           singular blocks, no pivoting, blocks of 1 to 513 rows */
+        static const char *opt[] = {NULL, "-DBK_LU_NOREG"};
+        bt_case c;
+        lcl_csr J;
+        int i, one;
+        bt_Jrand(&J, 5, 0.3);
+        bt_make(&c, &J, 40, BT_RAND, LCL_F32, 0);
+        one = bt_launches(ocl, &c, &o);
+        for (i = 0; i < 2; i++) {
+            lcl_context *sp = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), opt[i], 0);
+            CHECK(sp != NULL);
+            if (sp) {   /* the split path runs: 40 rows, three panels, each but the last with its update */
+                int n, d;
+                for (d = 0; d < sp->ndev; d++) sp->dev[d].tune.bklu_lu_split = 1;   /* as LCL_BKLU_LU_SPLIT=1 */
+                n = bt_launches(sp, &c, &o);
+                CHECK_MSG(one > 0 && n >= one + 4, "launches: %d in one piece, %d panel by panel", one, n);
+            }
+            if (sp) bt_ocl_sweep(sp, ser, &o, 1);
+            if (sp) bt_ocl_big(sp, ser, &o);
+            if (sp && !i) bt_ocl_errors(sp, ser, &o);
+            lcl_context_destroy(sp);
+        }
+        bt_free(&c);
     }
     lcl_context_destroy(ser);
     lcl_context_destroy(ocl);

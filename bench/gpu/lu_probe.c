@@ -3,7 +3,8 @@
    device); print the build log and every kernel's limits; LAUNCH=1: time the pivot-LU kernels on one
    M x M block (M = 256, 512, 1024) at 256, 512 and 1024 work-items and check P A = L U.
      gcc -std=c99 -O1 bench/gpu/lu_probe.c -lOpenCL -o build/lu_probe
-     LAUNCH=1 build/lu_probe kernels/bklu.cl "-DBK_LU_UNROLL=1" "-cl-nv-verbose" */
+     LAUNCH=1 build/lu_probe kernels/bklu.cl "-DBK_LU_UNROLL=1" "-cl-nv-verbose"
+   SPLIT=1 also times each kernel panel by panel with lcl_bklu_lu_upd_d (LCL_BKLU_LU_SPLIT) */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
@@ -58,12 +59,33 @@ int main(int argc, char **argv) {
                     clSetKernelArg(kk, 4, sizeof(int), &fpa); clSetKernelArg(kk, 5, sizeof(int), &m); clSetKernelArg(kk, 6, sizeof L, &L);
                     clSetKernelArg(kk, 7, sizeof(int), &lo); clSetKernelArg(kk, 8, sizeof I, &I); clSetKernelArg(kk, 9, sizeof P, &P);
                     clSetKernelArg(kk, 10, sizeof Bd, &Bd); clSetKernelArg(kk, 11, sizeof(int), &nop);
+                    /* SPLIT=1: also panel by panel (kp = 0, 16, ...), each followed by lcl_bklu_lu_upd_d */
+                    for (int sp = 0; sp < (getenv("SPLIT") ? 2 : 1); sp++) {
+                    cl_kernel ku = sp ? clCreateKernel(p, "lcl_bklu_lu_upd_d", &e) : NULL;
+                    int kp = -1, kb = 16;
+                    clSetKernelArg(kk, 12, sizeof(int), &kp);
+                    if (ku) {
+                        clSetKernelArg(ku, 0, sizeof A, &A); clSetKernelArg(ku, 1, sizeof A, &A); clSetKernelArg(ku, 2, sizeof A, &A); clSetKernelArg(ku, 3, sizeof A, &A);
+                        clSetKernelArg(ku, 4, sizeof(int), &fpa); clSetKernelArg(ku, 5, sizeof(int), &m); clSetKernelArg(ku, 6, sizeof L, &L);
+                        clSetKernelArg(ku, 7, sizeof(int), &lo); clSetKernelArg(ku, 9, sizeof(int), &kb);
+                    }
+                    if (sp && !ku) { printf("  no lcl_bklu_lu_upd_d: %d\n", e); break; }
                     double best = 1e9; cl_int el = 0;
                     for (int r = 0; r < 4; r++) {
                         srand(7); for (long i = 0; i < (long)m * m; i++) h[i] = rand() / (double)RAND_MAX - 0.5;
                         clEnqueueWriteBuffer(q, A, CL_TRUE, 0, sizeof(double) * m * m, h, 0, NULL, NULL);
                         double t0 = now();
-                        el = clEnqueueNDRangeKernel(q, kk, 1, NULL, &ws[k], &ws[k], 0, NULL, NULL);
+                        if (!ku) el = clEnqueueNDRangeKernel(q, kk, 1, NULL, &ws[k], &ws[k], 0, NULL, NULL);
+                        for (kp = 0; ku && kp < m && el == CL_SUCCESS; kp += kb) {
+                            size_t gu[3], lu3[3] = {16, 16, 1};
+                            int tiles = (m - kp - kb + 63) / 64;
+                            clSetKernelArg(kk, 12, sizeof(int), &kp);
+                            el = clEnqueueNDRangeKernel(q, kk, 1, NULL, &ws[k], &ws[k], 0, NULL, NULL);
+                            if (el != CL_SUCCESS || tiles <= 0) continue;
+                            gu[0] = gu[1] = (size_t)tiles * 16; gu[2] = 1;
+                            clSetKernelArg(ku, 8, sizeof(int), &kp);
+                            el = clEnqueueNDRangeKernel(q, ku, 3, NULL, gu, lu3, 0, NULL, NULL);
+                        }
                         cl_int ef = clFinish(q);
                         double t = now() - t0;
                         if (el != CL_SUCCESS || ef != CL_SUCCESS) { el = el ? el : ef; break; }
@@ -82,7 +104,10 @@ int main(int argc, char **argv) {
                         }
                         free(lu); free(pp);
                     }
-                    printf("  M %4d %-18s wg %4zu: launch %d, %.3f ms, err %.2e\n", m, kn[k], ws[k], el, 1e3 * best, err);
+                    printf("  M %4d %-18s wg %4zu %s: launch %d, %.3f ms, err %.2e\n", m, kn[k], ws[k], sp ? "panel by panel" : "one launch", el,
+                           1e3 * best, err);
+                    if (ku) clReleaseKernel(ku);
+                    }
                     clReleaseKernel(kk);
                 }
                 clReleaseMemObject(A); clReleaseMemObject(L); clReleaseMemObject(I); clReleaseMemObject(P); clReleaseMemObject(Bd); free(h);
