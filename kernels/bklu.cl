@@ -150,6 +150,39 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 #ifndef BK_LU_UNROLL
 #define BK_LU_UNROLL 0
 #endif
+/* -DBK_SHFL=1 (NVIDIA 7.0+, else ignored): the pivot search in each warp by shuffles, inline PTX
+   (its OpenCL has no sub-groups), one barrier a column instead of two; not yet run on a GPU, so
+   off. 2 (tests): the same butterfly through local memory, anywhere. */
+#ifndef BK_SHFL
+#define BK_SHFL 0
+#endif
+#if BK_SHFL == 1 && !(defined(__NV_CL_C_VERSION) && defined(LCL_NV_CC) && LCL_NV_CC >= 70)
+#undef BK_SHFL
+#define BK_SHFL 0
+#endif
+#if BK_SHFL == 2
+#define BK_XCHG(ov, oi, v, i, o)                                 \
+    {                                                            \
+        vmax[lid] = v;                                           \
+        imax[lid] = i;                                           \
+        barrier(CLK_LOCAL_MEM_FENCE);                            \
+        ov = vmax[lid ^ (o)];                                    \
+        oi = imax[lid ^ (o)];                                    \
+        barrier(CLK_LOCAL_MEM_FENCE);                            \
+    }
+#elif BK_SHFL
+inline int bk_bfly(const int v, const int o) {   /* lane ^ o's v */
+    int r;
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(o));
+    return r;
+}
+#if LCL_FP64
+#define BK_BFLY_REAL(v, o) as_double((int2)(bk_bfly(as_int2(v).x, o), bk_bfly(as_int2(v).y, o)))
+#else
+#define BK_BFLY_REAL(v, o) as_float(bk_bfly(as_int(v), o))
+#endif
+#define BK_XCHG(ov, oi, v, i, o) ov = BK_BFLY_REAL(v, o), oi = bk_bfly(i, o);
+#endif
 #define BK_LU_PARAMS ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad, const int nopivot, \
                      const int kp
 /* its local memory, declared by each entry point (a kernel's scope) and passed down */
@@ -199,18 +232,34 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                     int p = k0 + j;
                     k = k0 + j;
                     if (!nopivot) {     /* the largest |value| (first of equals) in two barriers, not log2(WG) */
-                        const int nw = WG < 32 ? WG : 32;
-                        real best;
-                        vmax[lid] = lid >= k && lid < m ? fabs(pr[j]) : -1;
-                        imax[lid] = lid >= k && lid < m ? lid : k;
-                        barrier(CLK_LOCAL_MEM_FENCE);
-                        if (lid < nw) {
-                            best = vmax[lid];
-                            p = imax[lid];
-                            for (i = lid + nw; i < WG; i += nw)
-                                if (vmax[i] > best || (vmax[i] == best && imax[i] < p)) best = vmax[i], p = imax[i];
-                            rv[lid] = best;
-                            ri[lid] = p;
+                        int nw = WG < 32 ? WG : 32;
+                        real best = lid >= k && lid < m ? fabs(pr[j]) : -1;
+                        p = lid >= k && lid < m ? lid : k;
+#if BK_SHFL
+                        if (WG >= 32) {     /* each warp's winner by a butterfly, posted by its lane 0: one barrier */
+                            int o;
+                            for (o = 16; o > 0; o >>= 1) {
+                                real ov;
+                                int oi;
+                                BK_XCHG(ov, oi, best, p, o)
+                                if (ov > best || (ov == best && oi < p)) best = ov, p = oi;
+                            }
+                            nw = WG / 32;
+                            if ((lid & 31) == 0) rv[lid / 32] = best, ri[lid / 32] = p;
+                        } else
+#endif
+                        {
+                            vmax[lid] = best;
+                            imax[lid] = p;
+                            barrier(CLK_LOCAL_MEM_FENCE);
+                            if (lid < nw) {
+                                best = vmax[lid];
+                                p = imax[lid];
+                                for (i = lid + nw; i < WG; i += nw)
+                                    if (vmax[i] > best || (vmax[i] == best && imax[i] < p)) best = vmax[i], p = imax[i];
+                                rv[lid] = best;
+                                ri[lid] = p;
+                            }
                         }
                         barrier(CLK_LOCAL_MEM_FENCE);
                         best = rv[0];
@@ -254,7 +303,8 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                                 if (jj > j && jj < kb) pr[jj] -= l * prow[jj];
                         }
                     }
-                    /* no barrier here: the next step writes prow, srow, rv only after two more */
+                    /* no barrier here: the next step writes rv after the one above (every read of
+                       rv done) and prow, srow after one more */
                     if (nopivot) barrier(CLK_LOCAL_MEM_FENCE);
                 }
             }

@@ -1554,6 +1554,27 @@ static int bt_launches(lcl_context *ctx, bt_case *c, const lcl_bklu_opts *o) {
     lcl_bklu_symbolic_free(S);
     return n;
 }
+/* partial pivoting's mark, which the residuals do not show: no multiplier of any pivot block's L
+   above 1 in magnitude (a pivot that was not the column's largest leaves one there); the largest,
+   or 1e300 if the factorization fails */
+static double bt_lmax(lcl_context *ctx, bt_case *c, const lcl_bklu_opts *o) {
+    lcl_bklu_symbolic *S = NULL;
+    lcl_bklu_numeric *N = NULL;
+    double mx = 1e300;
+    int64_t k, r, q;
+    if (lcl_bklu_analyze(ctx, &c->A, o, &S, NULL) == LCL_OK && lcl_bklu_factor(ctx, S, &c->A, &N, NULL) == LCL_OK &&
+        lcl__bklu_cl_fetch(ctx, N) == LCL_OK)
+        for (k = 0, mx = 0; k < N->n; k++)
+            for (r = 1; r < N->m; r++)
+                for (q = 0; q < r; q++) {
+                    size_t at = (size_t)((N->colp[k] + N->ucnt[k]) * N->mm + r * N->m + q);
+                    double v = N->dtype == LCL_F32 ? (double)((const float *)N->X)[at] : ((const double *)N->X)[at];
+                    mx = fabs(v) > mx ? fabs(v) : mx;
+                }
+    lcl_bklu_numeric_free(N);
+    lcl_bklu_symbolic_free(S);
+    return mx;
+}
 static void test_bklu_opencl(void) {
     lcl_context *ocl = lt_ocl(NULL), *ser;
     lcl_bklu_opts o;
@@ -1577,29 +1598,45 @@ static void test_bklu_opencl(void) {
         lcl_context_destroy(old);
     }
     {   /* the pivot LU panel by panel (LCL_BKLU_LU_SPLIT), on both paths: the last panel narrow,
-           singular blocks, no pivoting, blocks of 1 to 513 rows */
-        static const char *opt[] = {NULL, "-DBK_LU_NOREG"};
-        bt_case c;
+           singular blocks, no pivoting, blocks of 1 to 513 rows. The first context also has the
+           pivot search by butterflies (BK_SHFL, emulated: 2), first in one piece. */
+        static const char *opt[] = {"-DBK_SHFL=2", "-DBK_LU_NOREG"};
+        bt_case c, r;
         lcl_csr J;
+        int64_t q;
         int i, one;
         bt_Jrand(&J, 5, 0.3);
         bt_make(&c, &J, 40, BT_RAND, LCL_F32, 0);
+        bt_Jrand(&J, 5, 0.3);
+        bt_make(&r, &J, 70, BT_RAND, LCL_F32, 1);
+        for (q = 0; q < r.A.nnzb * r.A.m * r.A.m; q++) ((float *)r.A.val)[q] = (float)(2 * kt_u() - 1);   /* pivoting at every step */
         one = bt_launches(ocl, &c, &o);
+        CHECK_MSG(bt_lmax(ocl, &r, &o) <= 1, "a multiplier of %g", bt_lmax(ocl, &r, &o));
         for (i = 0; i < 2; i++) {
             lcl_context *sp = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), opt[i], 0);
             CHECK(sp != NULL);
-            if (sp) {   /* the split path runs: 40 rows, three panels, each but the last with its update */
+            if (!sp) continue;
+            if (!i) {
+                double lm = bt_lmax(sp, &r, &o);
+                CHECK_MSG(lm <= 1, "%s: a multiplier of %g", opt[i], lm);
+                bt_ocl_big(sp, ser, &o);
+            }
+            {   /* the split path runs: 40 rows, three panels, each but the last with its update */
                 int n, d;
+                double lm;
                 for (d = 0; d < sp->ndev; d++) sp->dev[d].tune.bklu_lu_split = 1;   /* as LCL_BKLU_LU_SPLIT=1 */
                 n = bt_launches(sp, &c, &o);
                 CHECK_MSG(one > 0 && n >= one + 4, "launches: %d in one piece, %d panel by panel", one, n);
+                lm = bt_lmax(sp, &r, &o);
+                CHECK_MSG(lm <= 1, "%s, panel by panel: a multiplier of %g", opt[i], lm);
             }
-            if (sp) bt_ocl_sweep(sp, ser, &o, 1);
-            if (sp) bt_ocl_big(sp, ser, &o);
-            if (sp && !i) bt_ocl_errors(sp, ser, &o);
+            bt_ocl_sweep(sp, ser, &o, 1);
+            bt_ocl_big(sp, ser, &o);
+            if (!i) bt_ocl_errors(sp, ser, &o);
             lcl_context_destroy(sp);
         }
         bt_free(&c);
+        bt_free(&r);
     }
     lcl_context_destroy(ser);
     lcl_context_destroy(ocl);
