@@ -490,6 +490,12 @@ void SFX(lcl_bklu_lu_upd)(ARENAS, __global const int *list, const int lo, const 
    that hold only zeros of the group's columns are skipped (the inverse is triangular too). */
 #define TT 32
 #define LCL_MIN_I(a, b) ((a) < (b) ? (a) : (b))
+/* -DBK_TRI_PF=1: a tile's TT values of the column loaded before its products, all in flight at
+   once (without, each product waits for its load: TT round trips a tile); the same arithmetic.
+   Not yet timed on a GPU, so off. */
+#ifndef BK_TRI_PF
+#define BK_TRI_PF 0
+#endif
 __kernel __attribute__((reqd_work_group_size(64, 1, 1)))
 void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
     __local real Dt[TT][TT + 1];
@@ -509,16 +515,28 @@ void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
             const int k0 = which ? it + 1 : jt0, k1 = which ? jt1 + 1 : it;
             for (tk = k0; tk < k1; tk++) {
                 const int K = tk * TT;
+#if BK_TRI_PF
+                real xk[TT];
+#pragma unroll
+                for (q = 0; q < TT; q++) xk[q] = (j < m && K + q < m) ? X[(long)(K + q) * m + j] : 0;
+#define BK_TRI_X(q) xk[q]
+#else
+#define BK_TRI_X(q) ((j < m && K + (q) < m) ? X[(long)(K + (q)) * m + j] : 0)
+#endif
                 barrier(CLK_LOCAL_MEM_FENCE);
                 for (l = lj; l < TT * TT; l += 64) {
                     int rr = l / TT, cc = l % TT;
                     Dt[rr][cc] = (I + rr < m && K + cc < m) ? D[(long)(I + rr) * m + K + cc] : 0;
                 }
                 barrier(CLK_LOCAL_MEM_FENCE);
+#if BK_TRI_PF
+#pragma unroll
+#endif
                 for (q = 0; q < TT; q++) {
-                    real x = (j < m && K + q < m) ? X[(long)(K + q) * m + j] : 0;
+                    real x = BK_TRI_X(q);
                     for (r = 0; r < TT; r++) acc[r] = fma(-Dt[r][q], x, acc[r]);
                 }
+#undef BK_TRI_X
             }
             /* the diagonal tile: forward (L, unit) or backward (U) within the registers */
             barrier(CLK_LOCAL_MEM_FENCE);

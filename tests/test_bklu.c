@@ -1575,6 +1575,20 @@ static double bt_lmax(lcl_context *ctx, bt_case *c, const lcl_bklu_opts *o) {
     lcl_bklu_symbolic_free(S);
     return mx;
 }
+/* the factors (values and pivots) of a and b bit for bit the same */
+static int bt_same(lcl_context *a, lcl_context *b, bt_case *c, const lcl_bklu_opts *o) {
+    lcl_bklu_symbolic *S = NULL;
+    lcl_bklu_numeric *N[2] = {NULL, NULL};
+    int same = lcl_bklu_analyze(a, &c->A, o, &S, NULL) == LCL_OK && lcl_bklu_factor(a, S, &c->A, &N[0], NULL) == LCL_OK &&
+               lcl_bklu_factor(b, S, &c->A, &N[1], NULL) == LCL_OK && lcl__bklu_cl_fetch(a, N[0]) == LCL_OK && lcl__bklu_cl_fetch(b, N[1]) == LCL_OK;
+    if (same)
+        same = !memcmp(N[0]->X, N[1]->X, (size_t)(N[0]->nslot * N[0]->mm) * lcl__dsize(N[0]->dtype)) &&
+               !memcmp(N[0]->ipiv, N[1]->ipiv, (size_t)(N[0]->n * N[0]->m) * sizeof(int32_t));
+    lcl_bklu_numeric_free(N[0]);
+    lcl_bklu_numeric_free(N[1]);
+    lcl_bklu_symbolic_free(S);
+    return same;
+}
 static void test_bklu_opencl(void) {
     lcl_context *ocl = lt_ocl(NULL), *ser;
     lcl_bklu_opts o;
@@ -1599,8 +1613,9 @@ static void test_bklu_opencl(void) {
     }
     {   /* the pivot LU panel by panel (LCL_BKLU_LU_SPLIT), on both paths: the last panel narrow,
            singular blocks, no pivoting, blocks of 1 to 513 rows. The first context also has the
-           pivot search by butterflies (BK_SHFL, emulated: 2), first in one piece. */
-        static const char *opt[] = {"-DBK_SHFL=2", "-DBK_LU_NOREG"};
+           pivot search by butterflies (BK_SHFL, emulated: 2) and the inverses' prefetch
+           (BK_TRI_PF), first in one piece: the same arithmetic, so the same factors. */
+        static const char *opt[] = {"-DBK_SHFL=2 -DBK_TRI_PF=1", "-DBK_LU_NOREG"};
         bt_case c, r;
         lcl_csr J;
         int64_t q;
@@ -1619,6 +1634,7 @@ static void test_bklu_opencl(void) {
             if (!i) {
                 double lm = bt_lmax(sp, &r, &o);
                 CHECK_MSG(lm <= 1, "%s: a multiplier of %g", opt[i], lm);
+                CHECK_MSG(bt_same(ocl, sp, &r, &o), "%s: other factors than without", opt[i]);
                 bt_ocl_big(sp, ser, &o);
             }
             {   /* the split path runs: 40 rows, three panels, each but the last with its update */
