@@ -13007,8 +13007,6 @@ done:
     return st;
 }
 
-/* one launch of kernel name over cnt items of the list at lo (kind: 0 gemm, 1 elementwise, 2 lu,
-   3 trtri with which in {0} or {0,1}) */
 /* the pivot LU (lcl_bklu_lu*) of cnt blocks, list from lo, with kernel k at wg work-items a block: one
    launch, or with ku (lcl_bklu_lu_upd) panel by panel, each followed by the rest's update on many
    work-groups (the one work-group's update was most of a block's time). *where: 0 the first launch
@@ -13022,7 +13020,8 @@ LCL__PRIVATE cl_int lcl__bklu_lu_go(const lcl_bklu_numeric *N, lcl__bklu_dev *v,
     cl_int e = lcl__argv(k, 13, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo),
                          LCL__A(v->ipiv), LCL__A(v->perm), LCL__A(v->bad), LCL__A(nop), LCL__A(kp));
     *where = 0;
-    if (e == CL_SUCCESS && ku) e = lcl__argv(ku, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo));
+    if (e == CL_SUCCESS && ku)
+        e = lcl__argv(ku, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo));
     if (e != CL_SUCCESS || !ku) return e == CL_SUCCESS ? LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &wg, 0, NULL, NULL) : e;
     for (kp = 0; kp < m; kp += kb) {
         int rest = m - kp - kb, tiles = (rest + 63) / 64;
@@ -13040,6 +13039,8 @@ LCL__PRIVATE cl_int lcl__bklu_lu_go(const lcl_bklu_numeric *N, lcl__bklu_dev *v,
     }
     return CL_SUCCESS;
 }
+/* one launch of kernel name over cnt items of the list at lo (kind: 0 gemm, 1 elementwise, 2 lu,
+   3 trtri with which in {0} or {0,1}) */
 LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeric *N, lcl__bklu_dev *v, const char *name, int kind,
                                          int64_t lo, int64_t cnt, double alpha, double keep, int which) {
     lcl__device *d = v->d;
@@ -13078,7 +13079,8 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         if (ks) {
             e = lcl__bklu_lu_go(N, v, ks, sz, lo32, cnt, ku, &where);
             if (e == CL_SUCCESS) return LCL_OK;
-            if (where || (e != CL_OUT_OF_RESOURCES && e != CL_INVALID_WORK_GROUP_SIZE)) return lcl__clfail(ctx, e, where == 2 ? "lcl_bklu_lu_upd" : name, d->info.name);
+            if (where || (e != CL_OUT_OF_RESOURCES && e != CL_INVALID_WORK_GROUP_SIZE))
+                return lcl__clfail(ctx, e, where == 2 ? "lcl_bklu_lu_upd" : name, d->info.name);
         }
         e = lcl__bklu_lu_go(N, v, k, want, lo32, cnt, ku, &where);
         return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, where == 2 ? "lcl_bklu_lu_upd" : name, d->info.name);
