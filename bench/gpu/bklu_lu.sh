@@ -1,0 +1,25 @@
+#!/bin/bash
+# The block LU's pivot-LU experiments against the default, in one call (nvidia-h200-x2: one and two
+# GPUs, the reference in the same run): lu_probe on one block (each kernel in one launch and panel
+# by panel, with and without the warp butterflies), the GPU tests with every experiment on, then
+# bklu_quick's refactor times (1 and 2 GPUs) for each variant. BENCHMARKS.md, "the pivot LU, built
+# 2026-11-27", says what each one is.
+#   bash bench/gpu/bklu_lu.sh     MS (default 256,512), REPS (default 3), RUNS (default cl1,cl2),
+#                                 PROBE=0 (skip the probe and the tests), BKLU_DEVICE (bklu_quick's)
+. "$(dirname "$0")/setup.sh"
+gpu_build build/lcl build/run_tests
+CC=${CC:-gcc}
+$CC -std=c99 -O1 bench/gpu/lu_probe.c -lOpenCL -o build/lu_probe || exit 1
+$CC -O3 -march=native -fopenmp -std=c99 -I. -I"$STB_INCLUDE" -o build/bklu_quick bench/gpu/bklu_quick.c tools/lcl_gen.c -lm -ldl || exit 1
+q() { logged quick env "$@" BKLU_NOSOLVE_ABOVE=300 build/bklu_quick gen:circuit:1000 "${MS:-256,512}" "${REPS:-3}" "${RUNS:-cl1,cl2}"; }
+if [ "${PROBE:-1}" = 1 ]; then
+    cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
+    logged probe env LAUNCH=1 SPLIT=1 build/lu_probe kernels/bklu.cl "-DBK_LU_UNROLL=1" "-DBK_LU_UNROLL=1 -DBK_SHFL=1 -DLCL_NV_CC=${cc:-90}"
+    logged tests env LCL_BKLU_LU_SPLIT=1 LCL_BUILD_OPTIONS="-DBK_SHFL=1 -DBK_TRI_PF=1" LCL_DEVICE=gpu LT_FILTER=bklu_opencl build/run_tests
+fi
+q LCL_BKLU_LU_SPLIT=0
+q LCL_BKLU_LU_SPLIT=256
+q LCL_BUILD_OPTIONS=-DBK_SHFL=1
+q LCL_BUILD_OPTIONS=-DBK_TRI_PF=1
+q LCL_BKLU_LU_SPLIT=256 "LCL_BUILD_OPTIONS=-DBK_SHFL=1 -DBK_TRI_PF=1"
+q LCL_BKLU_LU_SPLIT=0   # the baseline again: the drift over the call
