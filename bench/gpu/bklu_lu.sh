@@ -5,7 +5,8 @@
 # bklu_quick's refactor times (1 and 2 GPUs) for each variant. BENCHMARKS.md, "the pivot LU, built
 # 2026-11-27", says what each one is.
 #   bash bench/gpu/bklu_lu.sh     MS (default 256,512), REPS (default 3), RUNS (default cl1,cl2),
-#                                 PROBE=0 (skip the probe and the tests), BKLU_DEVICE (bklu_quick's)
+#                                 PROBE=0 (skip the probe and the tests), BKLU_DEVICE (bklu_quick's),
+#                                 ONLY (which variants, e.g. "1 2 3")
 . "$(dirname "$0")/setup.sh"
 gpu_build build/lcl build/run_tests
 CC=${CC:-gcc}
@@ -17,9 +18,12 @@ if [ "${PROBE:-1}" = 1 ]; then
     logged probe env LAUNCH=1 SPLIT=1 build/lu_probe kernels/bklu.cl "-DBK_LU_UNROLL=1" "-DBK_LU_UNROLL=1 -DBK_SHFL=1 -DLCL_NV_CC=${cc:-90}"
     logged tests env LCL_BKLU_LU_SPLIT=1 LCL_BUILD_OPTIONS="-DBK_SHFL=1 -DBK_TRI_PF=1" LCL_DEVICE=gpu LT_FILTER=bklu_opencl build/run_tests
 fi
-q LCL_BKLU_LU_SPLIT=0
-q LCL_BKLU_LU_SPLIT=256
-q LCL_BUILD_OPTIONS=-DBK_SHFL=1
-q LCL_BUILD_OPTIONS=-DBK_TRI_PF=1
-q LCL_BKLU_LU_SPLIT=256 "LCL_BUILD_OPTIONS=-DBK_SHFL=1 -DBK_TRI_PF=1"
-q LCL_BKLU_LU_SPLIT=0   # the baseline again: the drift over the call
+# ONLY="1 2 3": run only those of the six variants below (to split the call in two)
+n=0
+v() { n=$((n + 1)); case " ${ONLY:-1 2 3 4 5 6} " in *" $n "*) q "$@" ;; esac; }
+v LCL_BKLU_LU_SPLIT=0
+v LCL_BKLU_LU_SPLIT=256
+v LCL_BUILD_OPTIONS=-DBK_SHFL=1
+v LCL_BUILD_OPTIONS=-DBK_TRI_PF=1
+v LCL_BKLU_LU_SPLIT=256 "LCL_BUILD_OPTIONS=-DBK_SHFL=1 -DBK_TRI_PF=1"
+v LCL_BKLU_LU_SPLIT=0   # the baseline again: the drift over the call
