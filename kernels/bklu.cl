@@ -150,11 +150,11 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 #ifndef BK_LU_UNROLL
 #define BK_LU_UNROLL 0
 #endif
-/* -DBK_SHFL=1 (NVIDIA 7.0+, else ignored): the pivot search in each warp by shuffles, inline PTX
-   (its OpenCL has no sub-groups), one barrier a column instead of two; not yet run on a GPU, so
-   off. 2 (tests): the same butterfly through local memory, anywhere. */
+/* BK_SHFL 1 (the default; NVIDIA 7.0+ only, else 0): the pivot search in each warp by shuffles,
+   inline PTX (its OpenCL has no sub-groups), one barrier a column instead of two (a 512 block's LU
+   panel by panel 2.40 -> 1.69 ms, H200). 2 (tests): the same butterfly through local memory. */
 #ifndef BK_SHFL
-#define BK_SHFL 0
+#define BK_SHFL 1
 #endif
 #if BK_SHFL == 1 && !(defined(__NV_CL_C_VERSION) && defined(LCL_NV_CC) && LCL_NV_CC >= 70)
 #undef BK_SHFL
@@ -360,13 +360,11 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
             }
             if (lid == 0) ipiv[po + k] = p;
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-            {
+            {   /* the test inside the loop: PoCL 5.0 aborts on a branch around a loop between barriers */
                 real piv = D[(long)k * m + k];
-                if (piv == 0) {
-                    if (lid == 0 && !*zero) *zero = k + 1;
-                } else {
-                    for (i = k + 1 + lid; i < m; i += WG) D[(long)i * m + k] /= piv;
-                }
+                if (piv == 0 && lid == 0 && !*zero) *zero = k + 1;
+                for (i = k + 1 + lid; i < m; i += WG)
+                    if (piv != 0) D[(long)i * m + k] /= piv;
             }
             barrier(CLK_GLOBAL_MEM_FENCE);
             /* the panel's own columns right of k */
@@ -376,10 +374,11 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
             }
             barrier(CLK_GLOBAL_MEM_FENCE);
         }
-        /* U12 = L11^-1 A12: a column per work-item; panel by panel (kb <= LR_NB) the column in
-           registers (above, each step reloads what the last one stored) */
-        if (kp >= 0)
-            for (c = ke + lid; c < m; c += WG) {
+        /* U12 = L11^-1 A12: a column per work-item, in registers where the panel is LR_NB wide;
+           the LU_NB-wide panels (rows beyond the work-group, one launch) reload it step by step.
+           One loop with the branch inside, as above (PoCL 5.0) */
+        for (c = ke + lid; c < m; c += WG)
+            if (NB == LR_NB) {
                 real u[LR_NB];
                 int j, jj;
 #pragma unroll
@@ -392,14 +391,12 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
 #pragma unroll
                 for (j = 1; j < LR_NB; j++)
                     if (j < kb) D[(long)(k0 + j) * m + c] = u[j];
-            }
-        else
-        for (c = ke + lid; c < m; c += WG)
-            for (i = k0 + 1; i < ke; i++) {
-                real a = D[(long)i * m + c];
-                for (k = k0; k < i; k++) a -= D[(long)i * m + k] * D[(long)k * m + c];
-                D[(long)i * m + c] = a;
-            }
+            } else
+                for (i = k0 + 1; i < ke; i++) {
+                    real a = D[(long)i * m + c];
+                    for (k = k0; k < i; k++) a -= D[(long)i * m + k] * D[(long)k * m + c];
+                    D[(long)i * m + c] = a;
+                }
         barrier(CLK_GLOBAL_MEM_FENCE);
         /* A22 -= L21 U12, TW columns at a time (rows below a panel exist only where it is full: kb = NB).
            The row-per-item path keeps each item's column of the U12 tile in registers and updates two
@@ -490,11 +487,15 @@ void SFX(lcl_bklu_lu_upd)(ARENAS, __global const int *list, const int lo, const 
    that hold only zeros of the group's columns are skipped (the inverse is triangular too). */
 #define TT 32
 #define LCL_MIN_I(a, b) ((a) < (b) ? (a) : (b))
-/* -DBK_TRI_PF=1: a tile's TT values of the column loaded before its products, all in flight at
-   once (without, each product waits for its load: TT round trips a tile); the same arithmetic.
-   Not yet timed on a GPU, so off. */
+/* BK_TRI_PF 1 (NVIDIA's default): a tile's TT values of the column loaded before its products, all
+   in flight at once (without, each product waits for its load: TT round trips a tile); the same
+   arithmetic. Elsewhere 0: PoCL 3.1 compiles it, a newer PoCL on Ubuntu aborted (BENCHMARKS.md). */
 #ifndef BK_TRI_PF
+#ifdef __NV_CL_C_VERSION
+#define BK_TRI_PF 1
+#else
 #define BK_TRI_PF 0
+#endif
 #endif
 __kernel __attribute__((reqd_work_group_size(64, 1, 1)))
 void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {

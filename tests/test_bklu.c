@@ -1626,7 +1626,6 @@ static void test_bklu_opencl(void) {
         bt_Jrand(&J, 5, 0.3);
         bt_make(&r, &J, 70, BT_RAND, LCL_F32, 1);
         for (q = 0; q < r.A.nnzb * r.A.m * r.A.m; q++) ((float *)r.A.val)[q] = (float)(2 * kt_u() - 1);   /* pivoting at every step */
-        one = bt_launches(ocl, &c, &o);
         CHECK_MSG(bt_lmax(ocl, &r, &o) <= 1, "a multiplier of %g", bt_lmax(ocl, &r, &o));
         for (i = 0; i < 2; i++) {
             lcl_context *sp = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), opt[i], 0);
@@ -1641,7 +1640,9 @@ static void test_bklu_opencl(void) {
             {   /* the split path runs: 40 rows, three panels, each but the last with its update */
                 int n, d;
                 double lm;
-                for (d = 0; d < sp->ndev; d++) sp->dev[d].tune.bklu_lu_split = 1;   /* as LCL_BKLU_LU_SPLIT=1 */
+                for (d = 0; d < sp->ndev; d++) sp->dev[d].tune.bklu_lu_split = 0;   /* as LCL_BKLU_LU_SPLIT=0 */
+                one = bt_launches(sp, &c, &o);
+                for (d = 0; d < sp->ndev; d++) sp->dev[d].tune.bklu_lu_split = 1;
                 n = bt_launches(sp, &c, &o);
                 CHECK_MSG(one > 0 && n >= one + 4, "launches: %d in one piece, %d panel by panel", one, n);
                 lm = bt_lmax(sp, &r, &o);
