@@ -865,28 +865,6 @@ inline real pw_shfl(const real v, const int src, __local real *x) {
     return x[(lid & ~31) + src];
 }
 #endif
-/* Two experiments, off until timed (they pass the same tests on PoCL): PW_EARLY = 1 takes every
-   lane's 1 / sqrt of its first entry right after the update that makes lane j + 1's the next
-   pivot, so the root is off the column chain (the pivot's lane passes it with the pivot);
-   PW_FRSQ = 1 takes that root from float's rsqrt and two Newton steps in double (the library's
-   double rsqrt where the value is outside float's range). */
-#ifndef PW_EARLY
-#define PW_EARLY 0
-#endif
-#ifndef PW_FRSQ
-#define PW_FRSQ 0
-#endif
-inline real pw_rsqrt(const real v) {
-#if LCL_FP64 && PW_FRSQ
-    if (v > (double)FLT_MIN && v < (double)FLT_MAX) {
-        const double h = 0.5 * v;
-        double y = (double)rsqrt((float)v);
-        y *= fma(-h * y, y, 1.5);
-        return y * fma(-h * y, y, 1.5);
-    }
-#endif
-    return rsqrt(v);
-}
 /* The warp's half h (rows and columns 32h ..): lane r holds row r of the block (a[]) and column r
    of Z (z[]), the rows of inv(L) before scaling by the pivots. At column j the pivot comes from
    lane j and L(c, j) from lane c; each serves both lane r's row of the trailing block, less
@@ -907,16 +885,9 @@ __attribute__((always_inline)) inline void pw_half(__local real (*S)[TRSM_NB + 1
         a[c] = c <= r ? S[o + r][o + c] : (real)0;
         z[c] = c == r ? (real)1 : (real)0;
     }
-#if PW_EARLY
-    real rdn = pw_rsqrt(a[0]);
-#endif
 #pragma unroll 1
     for (j = 0; j < 32; j++) {
-#if PW_EARLY
-        const real piv = pw_shfl(a[0], j, x), rd = pw_shfl(rdn, j, x);
-#else
-        const real piv = pw_shfl(a[0], j, x), rd = pw_rsqrt(piv);
-#endif
+        const real piv = pw_shfl(a[0], j, x), rd = rsqrt(piv);
         const real m = r > j ? a[0] * rd : (real)0, w = z[0] * rd;   /* L(r, j); inv(L)(j, r) */
         if (!(piv > 0) && !bad) bad = j + 1;   /* NaN too; the same in every lane */
         if (lid < 32 && r >= j) S[o + r][o + j] = r == j ? piv * rd : m;
@@ -927,9 +898,6 @@ __attribute__((always_inline)) inline void pw_half(__local real (*S)[TRSM_NB + 1
             a[c - 1] = fma(-m, v, a[c]);
             z[c - 1] = fma(-v, w, z[c]);
         }
-#if PW_EARLY
-        rdn = pw_rsqrt(a[0]);   /* lane j + 1's: final since the loop's first step */
-#endif
     }
     if (lid == 0 && bad && !*pwf) *pwf = o + bad;
 }
