@@ -275,6 +275,9 @@ int cmd_spmv(const opts *o) {
             if (run.resident)
                 printf("  halo        %lld values = %.0f bytes of x per product, each read to pinned host memory and written to its "
                        "receiver (no peer copy between OpenCL contexts)\n", (long long)run.info.halo, (double)run.info.halo * (double)es);
+            if (run.resident && run.seconds > one.seconds && A.cols > 0)   /* e.g. power-law graphs: keep them on one device */
+                printf("  note        the split is slower than one device: its halo is %.0f%% of x; a row partition pays where each "
+                       "part's columns are mostly its own rows (meshes, banded matrices)\n", 100.0 * (double)run.info.halo / (double)A.cols);
         }
         printf("  speed       %.1f M nnz/s, %.3f GF/s, %.2f GB/s (%.0f bytes moved per product at least)\n", spmv_mnnz(&run),
                2e-3 * spmv_mnnz(&run), spmv_gbps(&run), run.info.bytes);
