@@ -101,7 +101,9 @@
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
         on a repeated x), LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
-        of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_KLU_REFACTOR=0|1 (the sparse
+        of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_EAGER=1 (the block
+        LU, factors resident: each level also runs the ready U steps of later columns, all of A
+        staged first; off by default, not yet timed), LCL_KLU_REFACTOR=0|1 (the sparse
         LU's refactor on the host / device), LCL_KLU_SOLVE_MIN=N (its host-array solves on the
         device from nnz(L+U) = N on; 0 never), LCL_SPMV_LDS=N (CSR adaptive: a block's nonzeros
         per work-item, 1-16)
@@ -875,6 +877,7 @@ typedef struct lcl__tuning {
     int spmv_hint;                  /* CSR adaptive: SPMV_HINT, NVIDIA's cache hints (kernels/sparse.cl) */
     int bklu_lu_wg;                 /* the block LU's pivot LU: largest work-group (a row per item up to it) */
     int bklu_lu_split;              /* ... panel by panel with the update on many work-groups from M on (0: off) */
+    int bklu_eager;                 /* the block LU, resident: later levels' columns run their ready U steps early */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
@@ -1612,6 +1615,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_SPMV_LDS", 1, 16, &t->spmv_lds_per_wg);
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
+    lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
     lcl__env_int("LCL_KLU_REFACTOR", 0, 1, &t->klu_refactor);
     if (lcl__env_int("LCL_KLU_SOLVE_MIN", 0, 2147483647, &v)) t->klu_solve_min = v;
     {
@@ -12637,6 +12641,10 @@ typedef struct lcl__bklu_dev {
     size_t listcap;
     int tc;                     /* the GEMMs on FP64 tensor cores (NVIDIA, double, M >= 128) */
     unsigned char *staged;      /* n: column's frames taken and A's blocks written ahead (resident) */
+    int eager;                  /* resident and tune.bklu_eager: U steps run ahead of their column's level */
+    unsigned char *prep;        /* eager, n: column's frames zeroed and A's blocks scaled */
+    int32_t *ustep;             /* eager, n: U steps of the column already run */
+    int64_t *ux;                /* eager, 3n: one chunk's U-step columns, first step, step count */
     int32_t *defer;             /* resident: work frames of this level, freed once it is done */
     int64_t ndefer;
     cl_event stage_ev;          /* those writes, on the transfer queue, or NULL */
@@ -12708,7 +12716,7 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         if (v->sval) LCL__CL->clReleaseMemObject(v->sval);
         LCL_FREE(v->freel); LCL_FREE(v->fslot); LCL_FREE(v->finv); LCL_FREE(v->has);
         LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->hl); LCL_FREE(v->hs); LCL_FREE(v->pend);
-        LCL_FREE(v->staged); LCL_FREE(v->defer);
+        LCL_FREE(v->staged); LCL_FREE(v->defer); LCL_FREE(v->prep); LCL_FREE(v->ustep); LCL_FREE(v->ux);
         LCL_FREE(v->pin); LCL_FREE(v->tmpf); LCL_FREE(v->cols); LCL_FREE(v->pos); LCL_FREE(v->bq);
         LCL_FREE(v->ch.uo); LCL_FREE(v->ch.uc); LCL_FREE(v->ch.wo); LCL_FREE(v->ch.wc);
         if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
@@ -13562,6 +13570,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
     lcl_status st = LCL_OK;
     while (i0 < cnt) {
         int64_t i1 = i0, need = 0, ni = 0, nz, na, nt0, nlt = 0, maxu = 0, c, s, t, p, o_it, o_z, o_a, o_lu, o_tr, o_lc, o_lg, ntmp = 0;
+        int64_t x, nx = 0, *ux = v->ux;
         int32_t st_ = ++v->stamp;
         /* which columns: as many as fit, at least one */
         while (i1 < cnt) {
@@ -13581,6 +13590,26 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             if ((st = lcl__bklu_stepwise(ctx, fn, N, A, D, v, cols[i0], l)) != LCL_OK) return st;
             i0++;
             continue;
+        }
+        /* the columns of the U steps (ux: column, first step, steps): the chunk's, from the steps
+           they ran ahead; eager (one chunk for the level), with them every later column here whose
+           next U steps depend only on columns done (a column's first U rows are old: the levels
+           would hold them back), a work frame each while frames are left */
+        maxu = 0;
+        for (c = i0; c < i1; c++, nx++) {
+            ux[3 * nx] = cols[c], ux[3 * nx + 1] = v->ustep[cols[c]], ux[3 * nx + 2] = N->ucnt[cols[c]] - v->ustep[cols[c]];
+            maxu = LCL__MAX(maxu, ux[3 * nx + 2]);
+        }
+        if (v->eager && i0 == 0 && i1 == cnt) {
+            int64_t q, room = v->nfree - need - 1;
+            for (q = N->levp[l + 1]; q < N->levp[N->nlev] && room > 0; q++) {
+                int64_t k = N->levc[q], s0 = v->ustep[k], u = s0;
+                if (D->owner[k] != (int32_t)(v - D->dv) || !v->staged[k]) continue;
+                while (u < N->ucnt[k] && v->has[N->slotrow[N->colp[k] + u]]) u++;
+                if (u == s0) continue;
+                ux[3 * nx] = k, ux[3 * nx + 1] = s0, ux[3 * nx + 2] = u - s0, nx++, room--;
+                maxu = LCL__MAX(maxu, u - s0);
+            }
         }
         if (maxu + 1 > ch->cap) {
             int64_t cap = 2 * (maxu + 1);
@@ -13614,8 +13643,9 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         }
         /* frames of the chunk's columns; zero all, A's blocks written and scaled */
         o_z = v->nhl;
-        for (c = i0; c < i1; c++) {
-            int64_t k = cols[c];
+        for (x = 0; x < nx; x++) {
+            int64_t k = ux[3 * x];
+            if (v->prep[k]) continue;   /* eager: done when its first steps ran */
             for (s = N->colp[k]; s < N->colp[k + 1]; s++) {
                 if (!v->staged[k]) v->fslot[s] = lcl__bklu_take(v);
                 if (!D->aslot[s]) LCL__PUSH(v->fslot[s], 0);
@@ -13627,8 +13657,9 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         }
         nz = v->nhl - o_z;
         o_a = v->nhl;
-        for (c = i0; c < i1; c++) {
-            int64_t k = cols[c], q;
+        for (x = 0; x < nx; x++) {
+            int64_t k = ux[3 * x], q;
+            if (v->prep[k]) continue;
             for (q = D->acp[k]; q < D->acp[k + 1]; q++) {
                 int64_t ea = D->ace[q], ar = lcl__bklu_arow(A, ea);
                 int32_t f = v->fslot[N->amap[ea]];
@@ -13636,42 +13667,45 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             }
         }
         na = v->nhl - o_a;
-        /* U steps: t-th U block of every column that has one */
+        for (x = 0; x < nx; x++) v->prep[ux[3 * x]] = 1;
+        /* U steps: step t of every column in ux that has one (its U block ux[1] + t; one column's
+           updates a launch each, so no two items of a launch write the same block) */
         nt0 = ntmp;
-        for (c = i0; c < i1; c++) tmpf[ntmp++] = lcl__bklu_take(v);   /* one work block per column */
+        for (x = 0; x < nx; x++) tmpf[ntmp++] = lcl__bklu_take(v);   /* one work block per column */
         for (t = 0; t < maxu; t++) {
             ch->uo[t] = v->nhl;
-            for (c = i0; c < i1; c++) {
-                int64_t k = cols[c];
-                if (N->ucnt[k] <= t) continue;
-                LCL__PUSH(v->fslot[N->colp[k] + t], 0);
-                LCL__PUSH(tmpf[nt0 + c - i0], 0);
-                LCL__PUSH(N->nopivot ? -1 : N->slotrow[N->colp[k] + t] * m, 0);
+            for (x = 0; x < nx; x++) {
+                int64_t k = ux[3 * x], u = N->colp[k] + ux[3 * x + 1] + t;
+                if (t >= ux[3 * x + 2]) continue;
+                LCL__PUSH(v->fslot[u], 0);
+                LCL__PUSH(tmpf[nt0 + x], 0);
+                LCL__PUSH(N->nopivot ? -1 : N->slotrow[u] * m, 0);
             }
             ch->uc[t] = (v->nhl - ch->uo[t]) / 3;
-            for (c = i0; c < i1; c++) {
-                int64_t k = cols[c];
-                if (N->ucnt[k] <= t) continue;
-                LCL__PUSH(v->finv[2 * N->slotrow[N->colp[k] + t]], 0);
-                LCL__PUSH(tmpf[nt0 + c - i0], 0);
-                LCL__PUSH(v->fslot[N->colp[k] + t], 0);
+            for (x = 0; x < nx; x++) {
+                int64_t u = N->colp[ux[3 * x]] + ux[3 * x + 1] + t;
+                if (t >= ux[3 * x + 2]) continue;
+                LCL__PUSH(v->finv[2 * N->slotrow[u]], 0);
+                LCL__PUSH(tmpf[nt0 + x], 0);
+                LCL__PUSH(v->fslot[u], 0);
             }
             ch->wo[t] = v->nhl;
-            for (c = i0; c < i1; c++) {
-                int64_t k = cols[c], j, lj, q, *pos = v->pos;
-                if (N->ucnt[k] <= t) continue;
-                j = N->slotrow[N->colp[k] + t];
+            for (x = 0; x < nx; x++) {
+                int64_t k = ux[3 * x], u = N->colp[k] + ux[3 * x + 1] + t, j, lj, q, *pos = v->pos;
+                if (t >= ux[3 * x + 2]) continue;
+                j = N->slotrow[u];
                 lj = N->colp[j] + N->ucnt[j] + 1;
                 for (s = N->colp[k]; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = s;
                 for (q = lj; q < N->colp[j + 1]; q++) {
                     LCL__PUSH(v->fslot[q], 0);
-                    LCL__PUSH(v->fslot[N->colp[k] + t], 0);
+                    LCL__PUSH(v->fslot[u], 0);
                     LCL__PUSH(v->fslot[pos[N->slotrow[q]]], 0);
                 }
                 for (s = N->colp[k]; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = -1;
             }
             ch->wc[t] = (v->nhl - ch->wo[t]) / 3;
         }
+        for (x = 0; x < nx; x++) v->ustep[ux[3 * x]] += (int32_t)ux[3 * x + 2];
         /* pivot LU and the inverses */
         o_lu = v->nhl;
         for (c = i0; c < i1; c++) {
@@ -13781,10 +13815,10 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
         if (cnt && (st = lcl__bklu_level(ctx, fn, N, A, D, v, v->cols, cnt, l)) != LCL_OK) return st;
     }
     if (!(part & 2)) return LCL_OK;
-    if (D->resident && ls < N->nlev) {
+    if (D->resident && ls < N->nlev) {   /* eager: every level's columns before the first */
         cnt = 0;
-        for (p = N->levp[ls]; p < N->levp[ls + 1]; p++)
-            if (D->owner[N->levc[p]] == i) v->cols[cnt++] = N->levc[p];
+        for (p = N->levp[ls]; p < (v->eager && l < 0 ? N->levp[N->nlev] : N->levp[ls + 1]); p++)
+            if (D->owner[N->levc[p]] == i && !v->staged[N->levc[p]]) v->cols[cnt++] = N->levc[p];
         if (cnt && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols, cnt)) != LCL_OK) return st;
     }
     if (D->resident && l >= 0)
@@ -13928,12 +13962,15 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         v->d = &ctx->dev[i];
         if (!LCL__BA(v->fslot, N->nslot, int32_t) || !LCL__BA(v->finv, 2 * n, int32_t) || !LCL__BA(v->has, n, unsigned char) ||
             !LCL__BA(v->usep, n + 1, int64_t) || !LCL__BA(v->usecur, n, int64_t) || !LCL__BA(v->pend, n, int32_t) ||
-            !LCL__BA(v->staged, n, unsigned char))
+            !LCL__BA(v->staged, n, unsigned char) || !LCL__BA(v->prep, n, unsigned char) || !LCL__BA(v->ustep, n, int32_t) ||
+            !LCL__BA(v->ux, 3 * n, int64_t))
             goto out;
         for (s = 0; s < N->nslot; s++) v->fslot[s] = -1;
         for (k = 0; k < 2 * n; k++) v->finv[k] = -1;
         memset(v->has, 0, (size_t)n);
         memset(v->staged, 0, (size_t)n);
+        memset(v->prep, 0, (size_t)n);
+        memset(v->ustep, 0, (size_t)n * sizeof(int32_t));
         for (k = 0; k <= n; k++) v->usep[k] = 0;
         for (k = 0; k < n; k++)
             if (D->owner[k] == i)
@@ -13973,13 +14010,15 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             tmax = LCL__MAX(tmax, t);
         }
         v->clc = v->d->cl;
-        if ((st = lcl__bklu_dev_open(ctx, fn, S, N, v, old ? &old->dv[i] : NULL, slots + 2 * own + imp + tmax + n, need_min, &resident)) != LCL_OK)
+        if ((st = lcl__bklu_dev_open(ctx, fn, S, N, v, old ? &old->dv[i] : NULL, slots + 2 * own + imp + tmax + n +
+                                      (v->d->tune.bklu_eager ? own : 0), need_min, &resident)) != LCL_OK)
             goto out;
         v->tc = N->dtype == LCL_F64 && v->d->tune.tc && m >= 128;
         if (!LCL__BA(v->defer, v->nframes + 1, int32_t)) goto out;
         maxframes = LCL__MAX(maxframes, v->nframes);
     }
     D->resident = resident;
+    for (i = 0; i < nd; i++) D->dv[i].eager = resident && D->dv[i].d->tune.bklu_eager;
     for (i = 1; i < nd && ctx->dev[i].cl == ctx->dev[0].cl; i++) {}
     D->shared = nd > 1 && i == nd;
     /* each device's scratch, its ring for A's blocks (resident), its exchange area (resident, for

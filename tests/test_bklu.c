@@ -1612,6 +1612,37 @@ static void test_bklu_opencl(void) {
         CHECK(old != NULL);
         lcl_context_destroy(old);
     }
+    {   /* eager U steps (LCL_BKLU_EAGER): gen:circuit:100's later columns run their ready U steps
+           with earlier levels; each block's updates come in the same order, so the factors are bit
+           for bit those of the level schedule, in fewer launches; then its faults and a sweep */
+        lcl_context *eg = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), NULL, 0);
+        bt_case c;
+        lcl_coo C;
+        lcl_csr J;
+        char err[200];
+        int d, n0, n1;
+        CHECK(eg != NULL);
+        if (eg && lclg_load(ser, "gen:circuit:100", 1, LCL_F64, &C, err, sizeof err) == LCL_OK && lcl_csr_from_coo(ser, &C, &J) == LCL_OK) {
+            lcl_coo_free(&C);
+            for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager = 1;
+            bt_make(&c, &J, 3, BT_RAND, bt_fp64(ocl) ? LCL_F64 : LCL_F32, 0);
+            memset(&o, 0, sizeof o);
+            o.devices = 1;
+            n0 = bt_launches(ocl, &c, &o);
+            n1 = bt_launches(eg, &c, &o);
+            CHECK_MSG(n0 > 0 && n1 > 0 && n1 < n0, "eager: %d launches against %d", n1, n0);
+            fprintf(stderr, "  eager U steps: %d launches against %d\n", n1, n0);
+            CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager: other factors than the level schedule's");
+            bt_check(eg, &c, &o, 2, "OpenCL, eager U steps");
+            if (c.A.dtype == LCL_F64)
+                fprintf(stderr, "  %d faulted runs\n", lt_cl_sweep("bklu, eager U steps", eg, LT_CL_ONE | LT_CL_OPTBUF, 100, "lcl_bklu", bt_cl_run, &c, NULL));
+            bt_free(&c);
+            memset(&o, 0, sizeof o);
+            bt_ocl_sweep(eg, ser, &o, 1);
+        } else if (eg)
+            CHECK_MSG(0, "gen:circuit:100: %s", err);
+        lcl_context_destroy(eg);
+    }
     {   /* the pivot LU panel by panel (LCL_BKLU_LU_SPLIT), on both paths: the last panel narrow,
            singular blocks, no pivoting, blocks of 1 to 513 rows. The first context also has the
            pivot search by butterflies (BK_SHFL, emulated: 2) and the inverses' prefetch
@@ -1769,6 +1800,9 @@ int lt_child_bklu(const char *name) {
                       "apart: %lld and %lld columns, %lld exchanged", (long long)on[0], (long long)on[1], (long long)nx);
             if (N) bt_check(ocl, &c, &o, 2, "OpenCL, devices apart");
             bt_cross(ser, ocl, &c, &o, bt_xtol(c.A.dtype), "OpenCL apart vs serial");
+            for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_eager = 1;   /* each device's later columns ahead */
+            bt_check(ocl, &c, &o, 2, "OpenCL, devices apart, eager U steps");
+            for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_eager = 0;
             lcl_bklu_numeric_free(N);
             lcl_bklu_symbolic_free(S);
             if (c.A.dtype == LCL_F64) {

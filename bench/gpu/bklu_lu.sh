@@ -18,12 +18,13 @@ if [ "${PROBE:-1}" = 1 ]; then
     logged probe env LAUNCH=1 SPLIT=1 build/lu_probe kernels/bklu.cl "-DBK_LU_UNROLL=1" "-DBK_LU_UNROLL=1 -DBK_SHFL=1 -DLCL_NV_CC=${cc:-90}"
     logged tests env LCL_DEVICE=gpu LT_FILTER=bklu_opencl build/run_tests
 fi
-# ONLY="1 2 3": run only those of the six variants below (to split the call in two)
+# ONLY="1 2 3": run only those of the seven variants below (to split the call in two)
 n=0
-v() { n=$((n + 1)); case " ${ONLY:-1 2 3 4 5 6} " in *" $n "*) q "$@" ;; esac; }
+v() { n=$((n + 1)); case " ${ONLY:-1 2 3 4 5 6 7} " in *" $n "*) q "$@" ;; esac; }
 v BKLU_DEFAULT=1   # the default (the variable only labels the run)
 v LCL_BKLU_LU_SPLIT=0
 v LCL_BUILD_OPTIONS=-DBK_SHFL=0
 v LCL_BUILD_OPTIONS=-DBK_TRI_PF=0
 v LCL_BKLU_LU_SPLIT=0 "LCL_BUILD_OPTIONS=-DBK_SHFL=0 -DBK_TRI_PF=0"   # the default before 2026-11-27
 v BKLU_DEFAULT=1   # the default again: the drift over the call
+v LCL_BKLU_EAGER=1   # later columns' ready U steps with earlier levels (BENCHMARKS.md, "the levels, not the matrix")
