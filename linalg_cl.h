@@ -12642,9 +12642,9 @@ typedef struct lcl__bklu_dev {
     int tc;                     /* the GEMMs on FP64 tensor cores (NVIDIA, double, M >= 128) */
     unsigned char *staged;      /* n: column's frames taken and A's blocks written ahead (resident) */
     int eager;                  /* resident and tune.bklu_eager: U steps run ahead of their column's level */
-    unsigned char *prep;        /* eager, n: column's frames zeroed and A's blocks scaled */
-    int32_t *ustep;             /* eager, n: U steps of the column already run */
-    int64_t *ux;                /* eager, 3n: one chunk's U-step columns, first step, step count */
+    unsigned char *prep;        /* n: column's frames zeroed and A's blocks scaled (eager: before its level) */
+    int32_t *ustep;             /* n: U steps of the column already run (eager: before its level) */
+    int64_t *ux;                /* 3n: one chunk's U-step columns, first step, step count */
     int32_t *defer;             /* resident: work frames of this level, freed once it is done */
     int64_t ndefer;
     cl_event stage_ev;          /* those writes, on the transfer queue, or NULL */
@@ -13583,7 +13583,6 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             pin[k] = st_;
             if (!lcl__bklu_room(N, D, v, need + r, l, pin, st_)) break;
             need += r;
-            maxu = LCL__MAX(maxu, N->ucnt[k]);
             i1++;
         }
         if (i1 == i0) {     /* not even one column with all its dependencies: one at a time */
@@ -13595,7 +13594,6 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
            they ran ahead; eager (one chunk for the level), with them every later column here whose
            next U steps depend only on columns done (a column's first U rows are old: the levels
            would hold them back), a work frame each while frames are left */
-        maxu = 0;
         for (c = i0; c < i1; c++, nx++) {
             ux[3 * nx] = cols[c], ux[3 * nx + 1] = v->ustep[cols[c]], ux[3 * nx + 2] = N->ucnt[cols[c]] - v->ustep[cols[c]];
             maxu = LCL__MAX(maxu, ux[3 * nx + 2]);
