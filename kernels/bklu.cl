@@ -489,7 +489,7 @@ void SFX(lcl_bklu_lu_upd)(ARENAS, __global const int *list, const int lo, const 
 #define LCL_MIN_I(a, b) ((a) < (b) ? (a) : (b))
 /* BK_TRI_PF 1 (NVIDIA's default): a tile's TT values of the column loaded before its products, all
    in flight at once (without, each product waits for its load: TT round trips a tile); the same
-   arithmetic. Elsewhere 0: PoCL 3.1 compiles it, a newer PoCL on Ubuntu aborted (BENCHMARKS.md). */
+   arithmetic. Elsewhere 0: not timed off NVIDIA (PoCL runs it under the option, in the tests). */
 #ifndef BK_TRI_PF
 #ifdef __NV_CL_C_VERSION
 #define BK_TRI_PF 1
