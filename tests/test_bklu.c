@@ -1589,6 +1589,20 @@ static int bt_same(lcl_context *a, lcl_context *b, bt_case *c, const lcl_bklu_op
     lcl_bklu_symbolic_free(S);
     return same;
 }
+/* c from a generator spec: BT_RAND blocks of m, by columns; 0 with err on failure */
+static int bt_gen(lcl_context *ser, const char *spec, int64_t m, lcl_dtype dt, bt_case *c, char *err, size_t cap) {
+    lcl_coo C;
+    lcl_csr J;
+    if (lclg_load(ser, spec, 1, LCL_F64, &C, err, cap) != LCL_OK) return 0;
+    if (lcl_csr_from_coo(ser, &C, &J) != LCL_OK) {
+        lcl_coo_free(&C);
+        snprintf(err, cap, "%s", lcl_last_error(ser));
+        return 0;
+    }
+    lcl_coo_free(&C);
+    bt_make(c, &J, m, BT_RAND, dt, 0);
+    return 1;
+}
 static int bt_cl_run(lcl_context *ctx, void *u);
 static void test_bklu_opencl(void) {
     lcl_context *ocl = lt_ocl(NULL), *ser;
@@ -1617,15 +1631,11 @@ static void test_bklu_opencl(void) {
            for bit those of the level schedule, in fewer launches; then its faults and a sweep */
         lcl_context *eg = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), NULL, 0);
         bt_case c;
-        lcl_coo C;
-        lcl_csr J;
         char err[200];
         int d, n0, n1;
         CHECK(eg != NULL);
-        if (eg && lclg_load(ser, "gen:circuit:100", 1, LCL_F64, &C, err, sizeof err) == LCL_OK && lcl_csr_from_coo(ser, &C, &J) == LCL_OK) {
-            lcl_coo_free(&C);
+        if (eg && bt_gen(ser, "gen:circuit:100", 3, bt_fp64(ocl) ? LCL_F64 : LCL_F32, &c, err, sizeof err)) {
             for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager = 1;
-            bt_make(&c, &J, 3, BT_RAND, bt_fp64(ocl) ? LCL_F64 : LCL_F32, 0);
             memset(&o, 0, sizeof o);
             o.devices = 1;
             n0 = bt_launches(ocl, &c, &o);
@@ -1779,17 +1789,13 @@ int lt_child_bklu(const char *name) {
     {   /* white box: no column wanted by the other device (affinity's split of gen:circuit:100), so
            each device runs its levels at its own pace (lcl__bklu_apart); then its faults */
         bt_case c;
-        lcl_coo C;
-        lcl_csr J;
         lcl_bklu_symbolic *S = NULL;
         lcl_bklu_numeric *N = NULL;
         lcl_bklu_info info;
         char err[200];
         int64_t k, on[2] = {0, 0}, nx = 0;
         unsigned reached = 0;
-        if (lclg_load(ser, "gen:circuit:100", 1, LCL_F64, &C, err, sizeof err) == LCL_OK && lcl_csr_from_coo(ser, &C, &J) == LCL_OK) {
-            lcl_coo_free(&C);
-            bt_make(&c, &J, 3, BT_RAND, bt_fp64(ocl) ? LCL_F64 : LCL_F32, 0);
+        if (bt_gen(ser, "gen:circuit:100", 3, bt_fp64(ocl) ? LCL_F64 : LCL_F32, &c, err, sizeof err)) {
             memset(&o, 0, sizeof o);
             memset(&info, 0, sizeof info);
             CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, &o, &S, NULL));
