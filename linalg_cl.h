@@ -102,8 +102,10 @@
         on a repeated x), LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_EAGER=1 (the block
-        LU, factors resident: each level also runs the ready U steps of later columns, all of A
-        staged first; off by default, not yet timed), LCL_KLU_REFACTOR=0|1 (the sparse
+        LU, factors resident: each level also runs the ready U steps of later columns, a column's A
+        staged the level before its first U step can run; off by default: slower on two H100s),
+        LCL_POCL_ONE_QUEUE=0|1 (one queue a device and a build per device; default on PoCL 4.x and
+        5.x, whose kernel cache can abort on one kernel in two queues at once), LCL_KLU_REFACTOR=0|1 (the sparse
         LU's refactor on the host / device), LCL_KLU_SOLVE_MIN=N (its host-array solves on the
         device from nnz(L+U) = N on; 0 never), LCL_SPMV_LDS=N (CSR adaptive: a block's nonzeros
         per work-item, 1-16)
@@ -872,6 +874,8 @@ typedef struct lcl__tuning {
     int potf2_inv;                  /* bit dt: potrf's steps by lcl_potf2_inv (a warp a half, with
                                        inv(L11)) and L21 by a GEMM with that inverse */
     int halo_skip;                  /* LCL_HALO_SKIP: the resident split's products skip the exchange */
+    int pocl_one_queue;             /* PoCL 4.x and 5.x: one queue for both roles, a build per device
+                                       (lcl__tune_device says why) */
     /* sparse.cl: SpMV */
     int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
     int spmv_hint;                  /* CSR adaptive: SPMV_HINT, NVIDIA's cache hints (kernels/sparse.cl) */
@@ -1579,6 +1583,14 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->spmv_merge_cv = 1.5;
     t->spmv_sell_c = isgpu ? 32 : 8;
     t->spmv_sell_sigma = isgpu ? 256 : 64;
+    /* PoCL 4.x and 5.x look a kernel's compiled work-group function up by kernel, local size and
+       grid width, but release it by kernel and local size alone: one kernel running on two queues
+       or two devices at once, with different grids, fails an assertion and aborts the process
+       (pocl_release_dlhandle_cache, seen with Ubuntu 24.04's PoCL 5.0; 6.0 releases the entry it
+       took). So one queue a device there, and a build option of its own per device: the kernels
+       of two devices then have different hashes. Only CPU memcpy overlap is lost. */
+    t->pocl_one_queue = lcl__stristr(d->info.platform, "Portable Computing Language") && (d->info.driver[0] == '4' || d->info.driver[0] == '5') &&
+                        d->info.driver[1] == '.';
     /* the sparse LU: on CPU devices the host's serial code is faster (BENCHMARKS.md), so there the
        device copy serves lcl_klu_solve_vec only; on GPUs a guess until measured */
     t->klu_refactor = isgpu;
@@ -1616,6 +1628,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
+    lcl__env_int("LCL_POCL_ONE_QUEUE", 0, 1, &t->pocl_one_queue);
     lcl__env_int("LCL_KLU_REFACTOR", 0, 1, &t->klu_refactor);
     if (lcl__env_int("LCL_KLU_SOLVE_MIN", 0, 2147483647, &v)) t->klu_solve_min = v;
     {
@@ -1648,7 +1661,8 @@ LCL__PRIVATE void lcl__device_release(lcl__device *d) {
             if (pr->prog) LCL__CL->clReleaseProgram(pr->prog);
             memset(pr, 0, sizeof *pr);
         }
-    for (k = 0; k < 2; k++) if (d->queue[k]) LCL__CL->clReleaseCommandQueue(d->queue[k]);
+    for (k = 0; k < 2; k++)
+        if (d->queue[k] && (k == 0 || d->queue[1] != d->queue[0])) LCL__CL->clReleaseCommandQueue(d->queue[k]);
     if (d->cl) LCL__CL->clReleaseContext(d->cl);
     d->queue[0] = d->queue[1] = NULL;
     d->cl = NULL;
@@ -1710,6 +1724,10 @@ LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec, int sha
             if (!d->cl) { st = lcl__clfail(ctx, e, "clCreateContext", d->info.name); break; }
         }
         for (q = 0; q < 2 && st == LCL_OK; q++) {
+            if (q == 1 && d->tune.pocl_one_queue) {   /* both names, one queue (released once) */
+                d->queue[1] = d->queue[0];
+                break;
+            }
             d->queue[q] = LCL__CL->clCreateCommandQueue(d->cl, d->id, 0, &e);
             if (!d->queue[q]) st = lcl__clfail(ctx, e, "clCreateCommandQueue", d->info.name);
         }
@@ -1839,9 +1857,10 @@ LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *ou
    reads), then the user's options, which may override them. */
 LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
     const lcl__tuning *t = &d->tune;
-    char extra[96] = "";    /* the tunables that only a user's option may override */
+    char extra[128] = "";   /* the tunables that only a user's option may override */
     size_t at = 0;
     if (t->nv_cc) at += (size_t)snprintf(extra, sizeof extra, " -DLCL_NV_CC=%d", t->nv_cc);
+    if (t->pocl_one_queue) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DLCL_DEVICE_INDEX=%d", d->info.index);
     if (t->tc_shape && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE")))
         at += (size_t)snprintf(extra + at, sizeof extra - at, " -DTC_SHAPE=%d", t->tc_shape);
     if (t->spmv_hint && !(ctx->build_options && strstr(ctx->build_options, "SPMV_HINT")))
@@ -12686,6 +12705,7 @@ struct lcl__bklu_cl {
     int64_t *xoff;              /* n: offset of column k's pivot and L blocks in its owner's exchange area, -1 */
     unsigned char *inx;         /* n: those are there (read back after k's level) */
     int shared;                 /* the devices share one cl_context: exchange areas are pinned for all */
+    int32_t *slev;              /* n (eager): the level whose look-ahead stages column k's A */
 };
 /* a refactor keeps the last run's device memory where the new run wants the same size (creating
    and pinning it again took a third of a refactor on two H100s): *dst takes *src (and its mapping) */
@@ -12726,7 +12746,7 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         lcl__unpin(v->d, v->xbuf, v->xptr);
     }
     LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->aslot); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
-    LCL_FREE(D->xoff); LCL_FREE(D->inx);
+    LCL_FREE(D->xoff); LCL_FREE(D->inx); LCL_FREE(D->slev);
     LCL_FREE(D);
 }
 
@@ -13813,10 +13833,12 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
         if (cnt && (st = lcl__bklu_level(ctx, fn, N, A, D, v, v->cols, cnt, l)) != LCL_OK) return st;
     }
     if (!(part & 2)) return LCL_OK;
-    if (D->resident && ls < N->nlev) {   /* eager: every level's columns before the first */
+    if (D->resident && ls < N->nlev) {   /* eager: every later column whose first U step may run at ls */
         cnt = 0;
-        for (p = N->levp[ls]; p < (v->eager && l < 0 ? N->levp[N->nlev] : N->levp[ls + 1]); p++)
-            if (D->owner[N->levc[p]] == i && !v->staged[N->levc[p]]) v->cols[cnt++] = N->levc[p];
+        for (p = N->levp[ls]; p < (v->eager ? N->levp[N->nlev] : N->levp[ls + 1]); p++) {
+            int64_t k = N->levc[p];
+            if (D->owner[k] == i && !v->staged[k] && (!v->eager || D->slev[k] <= ls)) v->cols[cnt++] = (int32_t)k;
+        }
         if (cnt && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols, cnt)) != LCL_OK) return st;
     }
     if (D->resident && l >= 0)
@@ -14017,6 +14039,16 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     }
     D->resident = resident;
     for (i = 0; i < nd; i++) D->dv[i].eager = resident && D->dv[i].d->tune.bklu_eager;
+    for (i = 0; i < nd && !D->dv[i].eager; i++) {}
+    if (i < nd) {   /* eager: A goes up a level before the column's first U step can run, not all first */
+        if (!LCL__BA(D->slev, n, int32_t)) goto out;
+        for (l = 0; l < N->nlev; l++)
+            for (p = N->levp[l]; p < N->levp[l + 1]; p++) D->slev[N->levc[p]] = (int32_t)l;
+        for (p = N->levp[N->nlev] - 1; p >= 0; p--) {    /* from the last level: slev[j] still j's level */
+            k = N->levc[p];
+            if (N->ucnt[k] > 0) D->slev[k] = (int32_t)LCL__MIN(D->slev[k], D->slev[N->slotrow[N->colp[k]]] + 1);
+        }
+    }
     for (i = 1; i < nd && ctx->dev[i].cl == ctx->dev[0].cl; i++) {}
     D->shared = nd > 1 && i == nd;
     /* each device's scratch, its ring for A's blocks (resident), its exchange area (resident, for
