@@ -382,6 +382,8 @@ static void test_tool_solve_failures(void) {
             {LCL_BIN " solve gen:poisson3d:40 --method lu", 2}, /* n = 64000 */
             {NO_OPENCL " solve gen:dense-random:5 --method lu --backend opencl", 3},
             {LCL_BIN " solve gen:dense-random:5 --method lu --device no-such-device-xyz", 3},
+            /* --device wins over the environment's LCL_DEVICE (the library lets the variable win) */
+            {"LCL_DEVICE=0 " LCL_BIN " solve gen:dense-random:5 --method lu --device no-such-device-xyz", 3},
         };
         CHECK_EXITS(usage);
     }

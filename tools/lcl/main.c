@@ -97,6 +97,9 @@ int lcl_tool_main(int argc, char **argv) {
     if (!strcmp(argv[1], "--version")) { printf("lcl %d.%d.%d\n", LCL_VERSION_MAJOR, LCL_VERSION_MINOR, LCL_VERSION_PATCH); return EXIT_OK; }
     code = parse_opts(argc - 2, argv + 2, &o);
     if (code < 0) code = find_command(argv[1], &o, &c);
+    /* a --device on the command line is more specific than the environment's LCL_DEVICE, which
+       the library would let win (it overrides lcl_context_desc.device) */
+    if (code < 0 && o.device) unsetenv("LCL_DEVICE");
     if (code < 0) code = c->run(&o);
     arrfree(o.pos);
     fflush(stdout);
