@@ -103,10 +103,11 @@
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_EAGER=1 (the block
         LU, factors resident: each level also runs the ready U steps of later columns, a column's A
-        staged the level before its first U step can run; off by default: slower on two H100s),
+        staged the level before its first U step can run; off by default: no faster on H100s),
         LCL_POCL_ONE_QUEUE=0|1 (one queue a device and a build per device; default on PoCL 4.x and
-        5.x, whose kernel cache can abort on one kernel in two queues at once), LCL_KLU_REFACTOR=0|1 (the sparse
-        LU's refactor on the host / device), LCL_KLU_SOLVE_MIN=N (its host-array solves on the
+        5.x, whose kernel cache can abort on one kernel in two queues at once),
+        LCL_KLU_REFACTOR=0|1 (the sparse LU's refactor on the host / device),
+        LCL_KLU_SOLVE_MIN=N (its host-array solves on the
         device from nnz(L+U) = N on; 0 never), LCL_SPMV_LDS=N (CSR adaptive: a block's nonzeros
         per work-item, 1-16)
 
@@ -1670,7 +1671,7 @@ LCL__PRIVATE void lcl__device_release(lcl__device *d) {
 
 /* Open the selected devices: one cl_context per device, or with shared one per platform (devices
    of different platforms cannot share one; each device holds a reference), and two in-order queues
-   each, so transfers can overlap compute. */
+   each, so transfers can overlap compute (one under both names on PoCL 4-5: lcl__tune_device). */
 LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec, int shared) {
     lcl__cldev *devs = NULL;
     cl_device_id *ids = NULL;
