@@ -1538,6 +1538,10 @@ LCL__PRIVATE int lcl__env_int(const char *name, int lo, int hi, int *out) {
     return 1;
 }
 
+/* PoCL 4.x or 5.x, by platform name and CL_DRIVER_VERSION ("5.0+debian"): see pocl_one_queue below */
+LCL__PRIVATE int lcl__pocl_one_queue(const char *platform, const char *driver) {
+    return lcl__stristr(platform, "Portable Computing Language") && (driver[0] == '4' || driver[0] == '5') && driver[1] == '.';
+}
 LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     static const lcl__gemm_tile gpu[2] = {{64, 64, 16, 16, 16}, {128, 128, 16, 16, 16}};
     static const lcl__gemm_tile cpu = {32, 32, 16, 8, 8}, tiny = {16, 16, 16, 4, 4};
@@ -1590,8 +1594,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        (pocl_release_dlhandle_cache, seen with Ubuntu 24.04's PoCL 5.0; 6.0 releases the entry it
        took). So one queue a device there, and a build option of its own per device: the kernels
        of two devices then have different hashes. Only CPU memcpy overlap is lost. */
-    t->pocl_one_queue = lcl__stristr(d->info.platform, "Portable Computing Language") && (d->info.driver[0] == '4' || d->info.driver[0] == '5') &&
-                        d->info.driver[1] == '.';
+    t->pocl_one_queue = lcl__pocl_one_queue(d->info.platform, d->info.driver);
     /* the sparse LU: on CPU devices the host's serial code is faster (BENCHMARKS.md), so there the
        device copy serves lcl_klu_solve_vec only; on GPUs a guess until measured */
     t->klu_refactor = isgpu;

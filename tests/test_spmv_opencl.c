@@ -822,6 +822,17 @@ static int lt_child_halo(void) {
     return bad ? 1 : 0;
 }
 
+/* which PoCL versions get one queue a device (their kernel cache aborts on one kernel in two
+   queues at once): 4.x and 5.x only, whatever the packager appends */
+static void test_pocl_one_queue_versions(void) {
+    static const struct { const char *platform, *driver; int want; } v[] = {
+        {"Portable Computing Language", "5.0+debian", 1}, {"Portable Computing Language", "4.0", 1},
+        {"Portable Computing Language", "3.1+debian", 0}, {"Portable Computing Language", "6.0+debian", 0},
+        {"Portable Computing Language", "50.1", 0}, {"Portable Computing Language", "", 0}, {"NVIDIA CUDA", "5.0", 0}};
+    size_t i;
+    for (i = 0; i < sizeof v / sizeof v[0]; i++)
+        CHECK_MSG(lcl__pocl_one_queue(v[i].platform, v[i].driver) == v[i].want, "%s %s: want %d", v[i].platform, v[i].driver, v[i].want);
+}
 /* the resident split's child with PoCL's default queues, then with one queue a device and a
    build each (the default on PoCL 4 and 5, whose kernel cache aborts on one kernel in two queues
    at once; never forced off here): the halo's user events then wait in the one queue */
@@ -941,6 +952,7 @@ void lt_suite_spmv_opencl(void) {
     LT_RUN(test_spmv_opencl_faults);
     LT_RUN(test_spmv_opencl_two_devices);
     LT_RUN(test_spmv_opencl_resident);
+    LT_RUN(test_pocl_one_queue_versions);
     LT_RUN(test_spmv_opencl_shared);
 }
 #else
