@@ -774,7 +774,7 @@ static int lt_child_halo(void) {
         int i;
         for (i = 0; i < 2; i++) {
             const char *drv = ctx->dev[i].info.driver;
-            int one = e ? atoi(e) == 1 : (drv[0] == '4' || drv[0] == '5') && drv[1] == '.';
+            int one = e ? atoi(e) == 1 : lcl__pocl_one_queue(ctx->dev[i].info.platform, drv);   /* its strings: test_pocl_one_queue_versions */
             if ((ctx->dev[i].queue[0] == ctx->dev[i].queue[1]) != one || !!ctx->dev[i].tune.pocl_one_queue != one) {
                 fprintf(stderr, "  LCL_POCL_ONE_QUEUE=%s, PoCL %s, but device %d has %s\n", e ? e : "(unset)", drv, i, one ? "two queues" : "one queue");
                 bad++;
