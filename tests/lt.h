@@ -16,6 +16,9 @@ void lt_skip(const char *why);     /* marks the running test skipped */
 /* LT_SMALL=1 (check-asan, check-valgrind set it): the few tests that take minutes under valgrind
    do less (their largest case once, fewer random values) */
 int lt_small(void);
+/* LT_VALGRIND=1 (check-valgrind): the few sweeps that took most of memcheck's minutes run smaller;
+   the same code paths at full size run natively and under ASan */
+int lt_valgrind(void);
 /* Real matrices: the ones the tests need ship in LT_MATRICES; $LCL_SHARED/matrices may add more.
    lt_matrix_path: the path of file NAME ("west0067.mtx"), shipped copy first; 1 when the file
    exists, 0 when neither folder has it (buf then holds the shared path, for messages).

@@ -326,6 +326,7 @@ int lt_selected(const char *name) {
     return 1;
 }
 int lt_small(void) { return lt__env_on("LT_SMALL"); }
+int lt_valgrind(void) { return lt__env_on("LT_VALGRIND"); }
 /* ---- real matrices: shipped in LT_MATRICES, more in $LCL_SHARED/matrices when present ---- */
 static int lt__exists(const char *path) {
     FILE *f = fopen(path, "rb");
