@@ -480,8 +480,10 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
    after its level and its L blocks dropped after their last use on that device (zero-column
    transfer), resident ones replaced by Belady's rule when even that does not fit, and a column
    whose dependencies do not fit together takes them one at a time; opts.mem_limit caps the device
-   memory used. Solves run on the device when one device holds every factor (they stay there),
-   else on the host, which fetches the factors from the devices once. Errors: block-size or pattern mismatch
+   memory used. Solves run on the devices when each column's factors are still on the device that
+   computed it (they stay there; the right-hand sides move between devices through the host where
+   the column order changes device), else on the host, which fetches the factors once. Errors:
+   block-size or pattern mismatch
    LCL_ERR_DIMENSION / LCL_ERR_INVALID_ARGUMENT; NaN or Inf LCL_ERR_NAN; a singular pivot block
    LCL_ERR_SINGULAR with info.singular_col (block column of A), info.singular_row (block row of A
    pivotal there) and info.singular_index (0-based row inside the block); too little device memory
@@ -11895,8 +11897,8 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D);
 LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N, const lcl_bmat *A,
                                   lcl_bklu_info *info, lcl_status *st);
 LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N);
-/* the block solve on the device that holds every factor (W: the permuted, scaled right-hand sides,
-   nm x nrhs); *done 0 when the host must solve (factors elsewhere, or the device could not start) */
+/* the block solve on the devices that hold the factors (W: the permuted, scaled right-hand sides,
+   nm x nrhs); *done 0 when the host must solve (a factor evicted, or a device could not start) */
 LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, int64_t nrhs, void *W,
                                            int *done);
 
@@ -12526,8 +12528,8 @@ LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, 
                 else ((double *)W)[dst] = ((const double *)B)[src] * sc;
             }
         }
-    /* factors left on the devices: solved there when one device holds them all, else the host's
-       copy, fetched once (the object is their cache) */
+    /* factors left on the devices: solved there when each column's are on its owner, else the
+       host's copy, fetched once (the object is their cache) */
     if ((st = lcl__bklu_cl_solve(ctx, S, N, nrhs, W, &dev)) != LCL_OK || (!dev && (st = lcl__bklu_cl_fetch(ctx, (lcl_bklu_numeric *)N)) != LCL_OK)) {
         LCL_FREE(W);
         return st;
@@ -12710,6 +12712,7 @@ struct lcl__bklu_cl {
     unsigned char *inx;         /* n: those are there (read back after k's level) */
     int shared;                 /* the devices share one cl_context: exchange areas are pinned for all */
     int32_t *slev;              /* n (eager): the level whose look-ahead stages column k's A */
+    int64_t svmoves;            /* the last device solve: W's moves between devices */
 };
 /* a refactor keeps the last run's device memory where the new run wants the same size (creating
    and pinning it again took a third of a refactor on two H100s): *dst takes *src (and its mapping) */
@@ -13279,123 +13282,176 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
     return st;
 }
 
-/* The block solve on the device when it holds every factor (one device did them all, nothing
-   evicted): W up; per
-   block column two launches forward (T = L_kk^-1 P w_k, then w_k = T and the column's L blocks into
-   the rows below) and two back (U_kk^-1, the U blocks into the rows above); after each block of the
-   block triangular form, its off-diagonal blocks (F, uploaded per solve: the refactor changes them);
-   W down. Reading 10 GB of factors back to solve on the host took 16-22 s (M = 512, one H200).
-   The host solves instead (*done 0) when a factor is elsewhere or a buffer cannot be had. */
+/* The block solve on the devices that hold the factors (each column on the device that computed
+   it, nothing evicted): per block column two launches forward on its owner (T = L_kk^-1 P w_k,
+   then w_k = T and the column's L blocks into the rows below) and two back (U_kk^-1, the U blocks
+   into the rows above); after each block of the block triangular form, its off-diagonal blocks
+   (F, uploaded per solve: the refactor changes them) on the device that holds W. W is on one
+   device at a time: it moves, whole, through the host where the next column's owner differs
+   (affinity keeps runs of columns on a device, so few moves). Reading the factors back to solve
+   on the host took 16-22 s (10 GB, M = 512, one H200) and 40 s from two H100s (23 GB). The host
+   solves instead (*done 0) when a factor is not on its owner or a buffer cannot be had. */
 #define LCL__SV_COPY (-2147483647 - 1)
+typedef struct {
+    cl_mem w, t, l, f;      /* W, T (m x nrhs), the device's lists, F */
+    cl_kernel kd, ku;
+    int32_t *list;          /* the lists with this device's frames (entries of its own columns) */
+    int used;
+} lcl__bklu_svd;
 LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, int64_t nrhs, void *W,
                                            int *done) {
     lcl__bklu_cl *D = N->cl;
-    lcl__bklu_dev *v;
-    lcl__device *d;
+    lcl__bklu_svd *sd = NULL;
     lcl_status st = LCL_OK;
     const char *kdn = N->dtype == LCL_F32 ? "lcl_bklu_sv_diag_f" : "lcl_bklu_sv_diag_d";
     const char *kun = N->dtype == LCL_F32 ? "lcl_bklu_sv_upd_f" : "lcl_bklu_sv_upd_d";
-    int64_t n = N->n, m = N->m, nm = n * m, nslot, nf, k, s, f, b, at = 0, *lp = NULL;
+    int64_t n = N->n, m = N->m, nm = n * m, nslot, nf, k, s, f, b, at = 0, *lp = NULL, moves = 0;
     size_t es = lcl__dsize(N->dtype), wb = (size_t)nm * (size_t)nrhs * es, fbs = (size_t)m * (size_t)m * es, wg, g[3], l[3];
-    int32_t *list = NULL;
-    cl_mem wbuf = NULL, tbuf = NULL, lbuf = NULL, fbuf = NULL;
-    cl_kernel kd = NULL, ku = NULL;
     cl_long ld = (cl_long)nm;
     cl_int e = CL_SUCCESS;
-    int mi = (int)m, nr = (int)nrhs, zero = 0, one = 1, usep = !N->nopivot, fpa;
+    int mi = (int)m, nr = (int)nrhs, zero = 0, one = 1, usep = !N->nopivot, i, cur = -1, fail = -1;
     *done = 0;
     if (!D || !D->stale || n < 1 || nrhs > INT_MAX) return LCL_OK;
-    for (k = 1; k < n; k++) if (D->owner[k] != D->owner[0]) return LCL_OK;
-    v = &D->dv[D->owner[0]];
-    d = v->d;
-    fpa = v->fpa;
     nslot = N->colp[n];
     nf = N->fp ? N->fp[n] : 0;
-    for (s = 0; s < nslot; s++) if (v->fslot[s] < 0) return LCL_OK;
-    for (k = 0; k < 2 * n; k++) if (v->finv[k] < 0) return LCL_OK;
-    if (2 * (nslot + 2 * n + nf) > INT_MAX || wb > d->info.max_alloc || (size_t)LCL__MAX(nf, 1) * fbs > d->info.max_alloc) return LCL_OK;
-    list = (int32_t *)LCL_MALLOC((size_t)(2 * (nslot + 2 * n + nf) + 2) * sizeof(int32_t));
-    lp = (int64_t *)LCL_MALLOC((size_t)(3 * n + 1) * sizeof(int64_t));
-    if (!list || !lp) {
-        st = lcl__oom(ctx, "block LU solve lists", (size_t)(2 * (nslot + 2 * n + nf) + 2) * sizeof(int32_t));
-        goto host;
+    for (k = 0; k < n; k++) {       /* every factor on its owner */
+        const lcl__bklu_dev *v;
+        if (D->owner[k] < 0 || D->owner[k] >= D->nd) return LCL_OK;
+        v = &D->dv[D->owner[k]];
+        if (v->finv[2 * k] < 0 || v->finv[2 * k + 1] < 0) return LCL_OK;
+        for (s = N->colp[k]; s < N->colp[k + 1]; s++) if (v->fslot[s] < 0) return LCL_OK;
     }
-    for (k = 0; k < n; k++) {
-        int64_t dg = N->colp[k] + N->ucnt[k];
-        lp[3 * k] = at;                 /* forward: the copy, then the L blocks */
-        list[at++] = LCL__SV_COPY; list[at++] = (int32_t)k;
-        for (s = dg + 1; s < N->colp[k + 1]; s++) { list[at++] = v->fslot[s]; list[at++] = N->slotrow[s]; }
-        lp[3 * k + 1] = at;             /* back: the copy, then the U blocks */
-        list[at++] = LCL__SV_COPY; list[at++] = (int32_t)k;
-        for (s = N->colp[k]; s < dg; s++) { list[at++] = v->fslot[s]; list[at++] = N->slotrow[s]; }
-        lp[3 * k + 2] = at;             /* the off-diagonal blocks of the block triangular form */
-        for (f = N->fp ? N->fp[k] : 0; f < (N->fp ? N->fp[k + 1] : 0); f++) { list[at++] = (int32_t)(-1 - f); list[at++] = N->fi[f]; }
+    if (2 * (nslot + 2 * n + nf) > INT_MAX) return LCL_OK;
+    sd = (lcl__bklu_svd *)LCL_MALLOC((size_t)D->nd * sizeof *sd);
+    lp = (int64_t *)LCL_MALLOC((size_t)(3 * n + 1) * sizeof(int64_t));
+    if (!sd || !lp) {
+        LCL_FREE(sd); LCL_FREE(lp);
+        return lcl__oom(ctx, "block LU solve lists", (size_t)(3 * n + 1) * sizeof(int64_t));
+    }
+    memset(sd, 0, (size_t)D->nd * sizeof *sd);
+    for (k = 0; k < n; k++) sd[D->owner[k]].used = 1;
+    for (i = 0; i < D->nd; i++) {
+        lcl__device *d = D->dv[i].d;
+        if (!sd[i].used) continue;
+        if (wb > d->info.max_alloc || (size_t)LCL__MAX(nf, 1) * fbs > d->info.max_alloc) goto host;
+        sd[i].list = (int32_t *)LCL_MALLOC((size_t)(2 * (nslot + 2 * n + nf) + 2) * sizeof(int32_t));
+        if (!sd[i].list) { st = lcl__oom(ctx, "block LU solve lists", (size_t)(2 * (nslot + 2 * n + nf) + 2) * sizeof(int32_t)); goto host; }
+    }
+    for (k = 0; k < n; k++) {       /* the same positions on every device; frames from the owner */
+        int64_t dg = N->colp[k] + N->ucnt[k], a0 = at;
+        const int32_t *fs = D->dv[D->owner[k]].fslot;
+        for (i = 0; i < D->nd; i++) {
+            int32_t *list = sd[i].list;
+            if (!list) continue;
+            at = a0;
+            lp[3 * k] = at;                 /* forward: the copy, then the L blocks */
+            list[at++] = LCL__SV_COPY; list[at++] = (int32_t)k;
+            for (s = dg + 1; s < N->colp[k + 1]; s++) { list[at++] = fs[s]; list[at++] = N->slotrow[s]; }
+            lp[3 * k + 1] = at;             /* back: the copy, then the U blocks */
+            list[at++] = LCL__SV_COPY; list[at++] = (int32_t)k;
+            for (s = N->colp[k]; s < dg; s++) { list[at++] = fs[s]; list[at++] = N->slotrow[s]; }
+            lp[3 * k + 2] = at;             /* the off-diagonal blocks of the block triangular form */
+            for (f = N->fp ? N->fp[k] : 0; f < (N->fp ? N->fp[k + 1] : 0); f++) { list[at++] = (int32_t)(-1 - f); list[at++] = N->fi[f]; }
+        }
     }
     lp[3 * n] = at;
-    if ((st = lcl__kernel(ctx, d, N->dtype, kdn, &kd)) != LCL_OK || (st = lcl__kernel(ctx, d, N->dtype, kun, &ku)) != LCL_OK) goto host;
+    for (i = 0; i < D->nd; i++) {
+        lcl__bklu_dev *v = &D->dv[i];
+        lcl__device *d = v->d;
+        if (!sd[i].used) continue;
+        if ((st = lcl__kernel(ctx, d, N->dtype, kdn, &sd[i].kd)) != LCL_OK || (st = lcl__kernel(ctx, d, N->dtype, kun, &sd[i].ku)) != LCL_OK)
+            goto host;
 #define LCL__SVBUF(b, bytes) ((b) = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_WRITE, (bytes), NULL, &e)) != NULL
-    if (!(LCL__SVBUF(wbuf, wb) && LCL__SVBUF(tbuf, (size_t)m * (size_t)nrhs * es) && LCL__SVBUF(lbuf, (size_t)LCL__MAX(at, 1) * sizeof(int32_t)) &&
-          LCL__SVBUF(fbuf, (size_t)LCL__MAX(nf, 1) * fbs)))
-        goto host;
+        if (!(LCL__SVBUF(sd[i].w, wb) && LCL__SVBUF(sd[i].t, (size_t)m * (size_t)nrhs * es) &&
+              LCL__SVBUF(sd[i].l, (size_t)LCL__MAX(at, 1) * sizeof(int32_t)) && LCL__SVBUF(sd[i].f, (size_t)LCL__MAX(nf, 1) * fbs)))
+            goto host;
 #undef LCL__SVBUF
+    }
     *done = 1;      /* from here on, a failure is the solve's */
-    e = LCL__CL->clFinish(d->queue[1]);
-    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], wbuf, CL_TRUE, 0, wb, W, 0, NULL, NULL);
-    if (e == CL_SUCCESS && at) e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], lbuf, CL_TRUE, 0, (size_t)at * sizeof(int32_t), list, 0, NULL, NULL);
-    if (e == CL_SUCCESS && nf) e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], fbuf, CL_TRUE, 0, (size_t)nf * fbs, N->F, 0, NULL, NULL);
-    if (e == CL_SUCCESS)
-        e = lcl__argv(kd, 6, LCL__A(v->arena[0]), LCL__A(v->arena[1]), LCL__A(v->arena[2]), LCL__A(v->arena[3]), LCL__A(fpa), LCL__A(mi));
-    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 9, sizeof(cl_mem), &v->perm);
-    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 10, sizeof(cl_mem), &wbuf);
-    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 11, sizeof ld, &ld);
-    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 12, sizeof nr, &nr);
-    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 13, sizeof(cl_mem), &tbuf);
-    if (e == CL_SUCCESS)
-        e = lcl__argv(ku, 7, LCL__A(v->arena[0]), LCL__A(v->arena[1]), LCL__A(v->arena[2]), LCL__A(v->arena[3]), LCL__A(fpa), LCL__A(mi),
-                      LCL__A(lbuf));
-    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 8, sizeof(cl_mem), &fbuf);
-    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 9, sizeof(cl_mem), &wbuf);
-    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 10, sizeof ld, &ld);
-    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 11, sizeof nr, &nr);
-    if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 12, sizeof(cl_mem), &tbuf);
-    wg = lcl__wg(d);
+    wg = 0;
+    for (i = 0; i < D->nd && e == CL_SUCCESS; i++) {
+        lcl__bklu_dev *v = &D->dv[i];
+        lcl__device *d = v->d;
+        cl_kernel kd = sd[i].kd, ku = sd[i].ku;
+        if (!sd[i].used) continue;
+        fail = i;
+        e = LCL__CL->clFinish(d->queue[1]);
+        if (e == CL_SUCCESS && at)
+            e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], sd[i].l, CL_TRUE, 0, (size_t)at * sizeof(int32_t), sd[i].list, 0, NULL, NULL);
+        if (e == CL_SUCCESS && nf) e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], sd[i].f, CL_TRUE, 0, (size_t)nf * fbs, N->F, 0, NULL, NULL);
+        if (e == CL_SUCCESS)
+            e = lcl__argv(kd, 6, LCL__A(v->arena[0]), LCL__A(v->arena[1]), LCL__A(v->arena[2]), LCL__A(v->arena[3]), LCL__A(v->fpa), LCL__A(mi));
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 9, sizeof(cl_mem), &v->perm);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 10, sizeof(cl_mem), &sd[i].w);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 11, sizeof ld, &ld);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 12, sizeof nr, &nr);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 13, sizeof(cl_mem), &sd[i].t);
+        if (e == CL_SUCCESS)
+            e = lcl__argv(ku, 7, LCL__A(v->arena[0]), LCL__A(v->arena[1]), LCL__A(v->arena[2]), LCL__A(v->arena[3]), LCL__A(v->fpa), LCL__A(mi),
+                          LCL__A(sd[i].l));
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 8, sizeof(cl_mem), &sd[i].f);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 9, sizeof(cl_mem), &sd[i].w);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 10, sizeof ld, &ld);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 11, sizeof nr, &nr);
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 12, sizeof(cl_mem), &sd[i].t);
+        if (!wg || lcl__wg(d) < wg) wg = lcl__wg(d);
+    }
     g[0] = (size_t)lcl__round_up(m, (int64_t)wg); g[1] = (size_t)nrhs; l[0] = wg; l[1] = l[2] = 1;
-#define LCL__SVDIAG(frame, kk, up) do { int fr_ = (frame), k_ = (int)(kk), u_ = (up); \
-        e = LCL__CL->clSetKernelArg(kd, 6, sizeof fr_, &fr_); \
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 7, sizeof k_, &k_); \
-        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd, 8, sizeof u_, &u_); \
-        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kd, 2, NULL, g, l, 0, NULL, NULL); } while (0)
-#define LCL__SVUPD(lo, hi, fw, kk) do { int lo_ = (int)(lo), fw_ = (fw), k_ = (int)(kk); \
+    /* W to the device of column kk (blocking both ways: the host's W is the only copy between) */
+#define LCL__SVTO(kk) do { int o_ = D->owner[kk]; \
+        if (e == CL_SUCCESS && o_ != cur) { \
+            if (cur >= 0) { fail = cur; e = LCL__CL->clEnqueueReadBuffer(D->dv[cur].d->queue[0], sd[cur].w, CL_TRUE, 0, wb, W, 0, NULL, NULL); moves++; } \
+            fail = o_; \
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueWriteBuffer(D->dv[o_].d->queue[0], sd[o_].w, CL_TRUE, 0, wb, W, 0, NULL, NULL); \
+            cur = o_; } } while (0)
+#define LCL__SVDIAG(frame, kk, up) do { int fr_ = (frame), k_ = (int)(kk), u_ = (up); cl_kernel kd_ = sd[cur].kd; \
+        e = LCL__CL->clSetKernelArg(kd_, 6, sizeof fr_, &fr_); \
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd_, 7, sizeof k_, &k_); \
+        if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(kd_, 8, sizeof u_, &u_); \
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(D->dv[cur].d->queue[0], kd_, 2, NULL, g, l, 0, NULL, NULL); } while (0)
+#define LCL__SVUPD(lo, hi, fw, kk) do { int lo_ = (int)(lo), fw_ = (fw), k_ = (int)(kk); cl_kernel ku_ = sd[cur].ku; \
         g[2] = (size_t)(((hi) - (lo)) / 2); \
         if (g[2] > 0) { \
-            e = LCL__CL->clSetKernelArg(ku, 7, sizeof lo_, &lo_); \
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 13, sizeof fw_, &fw_); \
-            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku, 14, sizeof k_, &k_); \
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], ku, 3, NULL, g, l, 0, NULL, NULL); } } while (0)
+            e = LCL__CL->clSetKernelArg(ku_, 7, sizeof lo_, &lo_); \
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku_, 13, sizeof fw_, &fw_); \
+            if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(ku_, 14, sizeof k_, &k_); \
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(D->dv[cur].d->queue[0], ku_, 3, NULL, g, l, 0, NULL, NULL); } } while (0)
     for (b = S->ks->nblocks - 1; b >= 0 && e == CL_SUCCESS; b--) {
         int64_t k0 = S->ks->R[b], k1 = S->ks->R[b + 1];
         for (k = k0; k < k1 && e == CL_SUCCESS; k++) {
-            LCL__SVDIAG(v->finv[2 * k], k, usep);
+            LCL__SVTO(k);
+            if (e == CL_SUCCESS) LCL__SVDIAG(D->dv[cur].finv[2 * k], k, usep);
             if (e == CL_SUCCESS) LCL__SVUPD(lp[3 * k], lp[3 * k + 1], zero, k);
         }
         for (k = k1 - 1; k >= k0 && e == CL_SUCCESS; k--) {
-            LCL__SVDIAG(v->finv[2 * k + 1], k, zero);
+            LCL__SVTO(k);
+            if (e == CL_SUCCESS) LCL__SVDIAG(D->dv[cur].finv[2 * k + 1], k, zero);
             if (e == CL_SUCCESS) LCL__SVUPD(lp[3 * k + 1], lp[3 * k + 2], zero, k);
         }
         for (k = k0; k < k1 && e == CL_SUCCESS; k++) LCL__SVUPD(lp[3 * k + 2], lp[3 * k + 3], one, k);
     }
+#undef LCL__SVTO
 #undef LCL__SVDIAG
 #undef LCL__SVUPD
-    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueReadBuffer(d->queue[0], wbuf, CL_TRUE, 0, wb, W, 0, NULL, NULL);
-    if (e != CL_SUCCESS) LCL__CL->clFinish(d->queue[0]);
+    if (e == CL_SUCCESS && cur >= 0) {
+        fail = cur;
+        e = LCL__CL->clEnqueueReadBuffer(D->dv[cur].d->queue[0], sd[cur].w, CL_TRUE, 0, wb, W, 0, NULL, NULL);
+    }
+    if (e != CL_SUCCESS)
+        for (i = 0; i < D->nd; i++) if (sd[i].used) LCL__CL->clFinish(D->dv[i].d->queue[0]);
+    D->svmoves = moves;
 host:
-    if (wbuf) LCL__CL->clReleaseMemObject(wbuf);
-    if (tbuf) LCL__CL->clReleaseMemObject(tbuf);
-    if (lbuf) LCL__CL->clReleaseMemObject(lbuf);
-    if (fbuf) LCL__CL->clReleaseMemObject(fbuf);
-    LCL_FREE(list);
+    for (i = 0; i < D->nd; i++) {
+        if (sd[i].w) LCL__CL->clReleaseMemObject(sd[i].w);
+        if (sd[i].t) LCL__CL->clReleaseMemObject(sd[i].t);
+        if (sd[i].l) LCL__CL->clReleaseMemObject(sd[i].l);
+        if (sd[i].f) LCL__CL->clReleaseMemObject(sd[i].f);
+        LCL_FREE(sd[i].list);
+    }
+    LCL_FREE(sd);
     LCL_FREE(lp);
-    if (*done && e != CL_SUCCESS) return lcl__clfail(ctx, e, "lcl_bklu_solve: the solve on the device", d->info.name);
+    if (*done && e != CL_SUCCESS)
+        return lcl__clfail(ctx, e, "lcl_bklu_solve: the solve on the device", fail >= 0 ? D->dv[fail].d->info.name : "?");
     if (st != LCL_OK) *done = 1;
     return st;
 }

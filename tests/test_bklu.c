@@ -1804,6 +1804,27 @@ int lt_child_bklu(const char *name) {
                 for (k = 0; k < c.A.n; k++) on[N->cl->owner[k]]++, nx += N->cl->inx[k] + N->cl->onhost[k];
             CHECK_MSG(N && N->cl && N->cl->resident && info.devices == 2 && on[0] > 0 && on[1] > 0 && nx == 0,
                       "apart: %lld and %lld columns, %lld exchanged", (long long)on[0], (long long)on[1], (long long)nx);
+            if (N && N->cl) {   /* the solve runs on both devices: W moves between them, no factor comes to the host */
+                int64_t nm = c.A.n * c.A.m, i, nh = 0;
+                size_t es = lcl__dsize(c.A.dtype);
+                char *xs = (char *)malloc((size_t)nm * es), *bb = (char *)malloc((size_t)nm * es);
+                double dx;
+                for (i = 0; i < nm; i++) {
+                    if (c.A.dtype == LCL_F32) ((float *)xs)[i] = (float)sin(i + 1.0);
+                    else ((double *)xs)[i] = sin(i + 1.0);
+                }
+                CHECK(lcl_bmat_mv(&c.A, xs, bb) == LCL_OK);
+                N->cl->svmoves = -1;
+                CHECK_OK(ocl, lcl_bklu_solve(ocl, S, N, 1, bb, nm));
+                for (k = 0; k < c.A.n; k++) nh += N->cl->onhost[k];
+                dx = bt_diff(c.A.dtype, bb, nm, c.A.dtype, xs, nm, nm, 1);
+                CHECK_MSG(N->cl->svmoves >= 1 && nh == 0 && dx <= bt_xtol(c.A.dtype),
+                          "solve on two devices: W moved %lld times, %lld columns fetched, |x - x*| / |x*| %.3g", (long long)N->cl->svmoves,
+                          (long long)nh, dx);
+                fprintf(stderr, "  solve on two devices: W moved %lld times\n", (long long)N->cl->svmoves);
+                free(xs);
+                free(bb);
+            }
             if (N) bt_check(ocl, &c, &o, 2, "OpenCL, devices apart");
             bt_cross(ser, ocl, &c, &o, bt_xtol(c.A.dtype), "OpenCL apart vs serial");
             for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_eager = 1;   /* each device's later columns ahead */
