@@ -35,13 +35,14 @@
         desc.device (or the environment variable LCL_DEVICE, which overrides it unless
         desc.ignore_env) picks OpenCL devices: "0" or "0,2" (indices as listed by `lcl info`),
         "gpu", "cpu", "all", or a case-insensitive name substring ("H200", "pthread").
-        One context may hold several devices; each has a compute and a transfer queue, and by
-        default its own cl_context. desc.shared_context (or LCL_SHARED_CONTEXT=1) puts the devices
-        of one platform in one cl_context (off by default; faster on two H100s where measured):
-        the resident split SpMV's halo then waits on events across devices directly, and it and
-        the block LU exchange through host memory pinned for every device; each buffer is still
-        used by one device only (a copy between devices' buffers would be slow). Each kernel
-        file (kernels/NAME.cl, embedded in kernels_embedded.h) is its own program, built per device
+        One context may hold several devices; each has a compute and a transfer queue. By
+        default the devices of one platform share one cl_context: the resident split SpMV's halo
+        then waits on events across devices directly, and it and the block LU exchange through
+        host memory pinned for every device (two H100s: the block LU 1.5-1.8x faster where
+        columns cross, the split SpMV 1.05-1.1x, the dense split the same); each buffer is still
+        used by one device only (a copy between devices' buffers would be slow).
+        desc.shared_context = -1 (or LCL_SHARED_CONTEXT=0) gives each device its own cl_context.
+        Each kernel file (kernels/NAME.cl, embedded in kernels_embedded.h) is its own program, built per device
         and precision on first use (lcl_context_prepare builds all), so a file that fails to
         compile fails only the operations that need it. Binaries are cached on disk in
         desc.cache_dir or $LCL_CACHE_DIR when set (keyed by device, driver, options and source;
@@ -88,8 +89,8 @@
         LCL_CACHE_DIR       program binary cache directory
         LCL_OPENCL_LIBRARY  path of the OpenCL loader to open instead of the default
         LCL_BUILD_OPTIONS   kernel build options, when desc.build_options is NULL
-        LCL_SHARED_CONTEXT  1: one cl_context per platform (as desc.shared_context = 1), 0: one per
-                            device; overrides desc.shared_context when set
+        LCL_SHARED_CONTEXT  1: one cl_context per platform (the default), 0: one per device (as
+                            desc.shared_context = -1); overrides desc.shared_context when set
         Tuning runs and tests only (>>tuning): LCL_DENSE_NB (panel width of getrf/potrf),
         LCL_TUNE_GEMM=TM,TN,TK,WX,WY (portable GEMM tile), LCL_NO_TC (no tensor-core GEMM),
         LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its work-groups in the
@@ -194,12 +195,12 @@ typedef struct lcl_context_desc {
     int ignore_env;             /* nonzero: ignore LCL_DEVICE, LCL_CACHE_DIR, LCL_BUILD_OPTIONS,
                                    LCL_SHARED_CONTEXT */
     int num_threads;            /* OpenMP threads, 0 = the OpenMP default */
-    int shared_context;         /* nonzero: the selected devices of one OpenCL platform share one
-                                   cl_context (pinned host memory serves them all, and their queues
-                                   wait on one another's events directly); 0: one per device.
-                                   Off by default until the dense split is measured without it
-                                   (two H100s: split SpMV 1.05x faster; the block LU 1.8x faster
-                                   when columns cross, the same when affinity keeps them apart) */
+    int shared_context;         /* 0 (the default) or 1: the selected devices of one OpenCL
+                                   platform share one cl_context (pinned host memory serves them
+                                   all, their queues wait on one another's events directly);
+                                   -1: a cl_context per device. Two H100s: the block LU 1.5-1.8x
+                                   faster shared where columns cross, the split SpMV 1.05-1.1x,
+                                   the dense split the same */
 } lcl_context_desc;
 
 typedef enum lcl_device_type {
@@ -359,7 +360,7 @@ LCL_API lcl_status lcl_dmat_upload(lcl_context *ctx, const lcl_dense *A, lcl_dma
 /* A square matrix split over every device of an OpenCL context: column blocks of block columns
    (0: tuned) round-robin, each device holding its own. lcl_dmat_getrf / lcl_dmat_potrf (lower)
    then factor it where it lies: each panel on its owner device, sent to the others through host
-   memory (pinned, and shared by all devices with shared_context), the trailing columns updated by
+   memory (pinned, and shared by all devices of a shared context), the trailing columns updated by
    their owners; opts.device and opts.block are not used. lcl_dmat_getrs / lcl_dmat_potrs solve
    with the factors where they lie (B a lcl_dmat_upload matrix: it goes block by block to each
    block's owner through the host). Download gathers the matrix. One device or a CPU backend: the
@@ -635,9 +636,9 @@ LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha,
    columns (format opts.format, AUTO choosing per device) and its ghost columns (COO), once more the
    matrix's device memory. lcl_spmv_vec(A x) on partitioned x and y then moves only the halo: each
    device gathers the values others need (a kernel), they are read to pinned host memory and written
-   into the receivers' ghost areas (no peer copy: by default each device has its own cl_context),
-   ordered by events, while each device multiplies its owned columns; the ghost columns follow.
-   With lcl_context_desc.shared_context the writes wait on the reads' events directly.
+   into the receivers' ghost areas (OpenCL has no peer copy), ordered by events, while each device
+   multiplies its owned columns; the ghost columns follow. In a shared cl_context (the default)
+   the writes wait on the reads' events directly, else on user events the host sets.
    lcl_spmat_describe().halo counts the values. A^T x needs host arrays.
    Otherwise (one device, CPU backends) the vector is lcl_vec_create's, on A's device. Partitioned
    vectors go with matrices of the same row cut; lcl_vec_read / lcl_vec_write move the whole vector. */
@@ -1773,7 +1774,7 @@ LCL_API lcl_status lcl_context_create(const lcl_context_desc *desc_in, lcl_conte
     if (!desc.build_options && !desc.ignore_env) desc.build_options = getenv("LCL_BUILD_OPTIONS");
     if (!desc.ignore_env) {
         const char *e = getenv("LCL_SHARED_CONTEXT");
-        if (e && e[0]) desc.shared_context = atoi(e) != 0;
+        if (e && e[0]) desc.shared_context = atoi(e) != 0 ? 1 : -1;
     }
     if (desc.build_options && !(ctx->build_options = lcl__strdup(desc.build_options)))
         return lcl__oom(ctx, "build options", strlen(desc.build_options));
@@ -1784,7 +1785,7 @@ LCL_API lcl_status lcl_context_create(const lcl_context_desc *desc_in, lcl_conte
                          desc.backend == LCL_BACKEND_OPENMP ? " (build with -fopenmp)" : " (LINALG_CL_NO_OPENCL)");
 #ifndef LINALG_CL_NO_OPENCL
     if (desc.backend == LCL_BACKEND_OPENCL || desc.backend == LCL_BACKEND_AUTO) {
-        st = lcl__cl_open(ctx, spec, desc.shared_context);
+        st = lcl__cl_open(ctx, spec, desc.shared_context >= 0);
         if (st == LCL_OK) {
             int i;
             ctx->backend = LCL_BACKEND_OPENCL;
@@ -4334,8 +4335,8 @@ done:
 /* lcl_getrf / lcl_potrf over every device of the context: host arrays (opts.device = -1) or a
    split lcl_dmat (lcl_dmat_upload_split). Column blocks of width nb go round-robin (block j to
    device j % D); a device holds its columns, all n rows, row-major. The devices of one lcl_context
-   have separate cl_contexts (or share one, shared_context, and still never each other's buffers),
-   so whatever they share passes through the host. Device panels (the default): the owner of
+   share a cl_context (or have one each, shared_context -1) but never each other's buffers, so
+   whatever they share passes through the host. Device panels (the default): the owner of
    panel s, right after the look-ahead update of its columns, factors it on its compute queue with
    the one-device panel steps (a copy from the diagonal row down, so the kernels see a matrix of
    their own), reads it to pinned host memory in row chunks, and the host writes each chunk on to
@@ -7431,8 +7432,8 @@ LCL__PRIVATE void lcl__vec_cl_free(lcl_vec *v) {
    needs x_local only. A product: every part gathers what the others need into sbuf (a kernel) and
    reads it into pinned staging (CL_MEM_ALLOC_HOST_PTR, mapped once); a receiver's write of its
    ghosts waits on a user event of its own context that the read's completion callback sets (events
-   cannot cross contexts, and by default the library keeps one context per device) or, where the
-   two devices share a context (lcl_context_desc.shared_context), on the read itself, then its
+   cannot cross contexts: a context per device, shared_context -1) or, where the two devices share
+   a context (the default), on the read itself, then its
    product runs; nothing waits on the host. The staging is reused, so the next product first waits for the last
    one's writes (long done in a solver, whose dot products wait anyway). */
 typedef struct lcl__hpart {

@@ -34,7 +34,7 @@ int lt_matrix_list(char (*names)[LT_NAME_MAX], int cap);
    (device, cache, build options may be NULL; threads 0: the default); NULL when it cannot be
    created (the message is printed). */
 lcl_context *lt_context(lcl_backend b, const char *device, const char *cache, const char *opts, int threads);
-int lt_shared_env(void);        /* LCL_SHARED_CONTEXT=1: lt_context and lt_ocl share cl_contexts */
+int lt_shared_env(void);        /* 1 unless LCL_SHARED_CONTEXT=0: lt_context and lt_ocl share cl_contexts */
 /* An OpenCL context on device spec (NULL: the best device, LCL_DEVICE honoured; else the
    environment is ignored), with the binary cache $LT_CACHE; NULL when there is no device or the
    context fails (the message is printed). */

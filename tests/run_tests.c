@@ -369,16 +369,17 @@ int lt_matrix_list(char (*names)[LT_NAME_MAX], int cap) {
     return n;
 }
 /* LCL_SHARED_CONTEXT reaches the tests' contexts although they ignore the environment, so the
-   multi-device tests run with either kind of context */
+   multi-device tests run with either kind of context: 1 (unset, as the library's default) one
+   cl_context per platform, 0 one per device */
 int lt_shared_env(void) {
     const char *e = getenv("LCL_SHARED_CONTEXT");
-    return e && atoi(e) != 0;
+    return !(e && e[0]) || atoi(e) != 0;
 }
 lcl_context *lt_context(lcl_backend b, const char *device, const char *cache, const char *opts, int threads) {
     lcl_context_desc d;
     lcl_context *ctx = NULL;
     memset(&d, 0, sizeof d);
-    d.shared_context = lt_shared_env();
+    d.shared_context = lt_shared_env() ? 1 : -1;
     d.backend = b;
     d.device = device;
     d.cache_dir = cache;
@@ -402,7 +403,7 @@ lcl_context *lt_ocl(const char *device) {
     d.backend = LCL_BACKEND_OPENCL;
     d.device = device;
     d.ignore_env = device != NULL;
-    d.shared_context = lt_shared_env();
+    d.shared_context = lt_shared_env() ? 1 : -1;
     d.cache_dir = getenv("LT_CACHE");
     if (lcl_context_create(&d, &c) != LCL_OK) {
         fprintf(stderr, "  %s\n", lcl_last_error(c));

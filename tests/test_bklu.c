@@ -1856,7 +1856,7 @@ int lt_child_bklu(const char *name) {
     CHECK_MSG(lt_alloc_outstanding() == 0, "%ld library blocks not freed", lt_alloc_outstanding());
     return lt_checks_failed ? 1 : 0;
 }
-/* the same child with one cl_context for both devices (lcl_context_desc.shared_context) */
+/* the same child with one cl_context for both devices (the default; the next test: one each) */
 static void test_bklu_opencl_shared(void) {
     char cmd[1200];
     int rc, n = 0;
@@ -1874,8 +1874,8 @@ static void test_bklu_opencl_two_devices(void) {
     if (!n) { lt_skip("no OpenCL device"); return; }
     /* LeakSanitizer's exit-time tracer crashes in two-device children (see test_dense_opencl.c):
        the library's own blocks are counted in the child instead */
-    snprintf(cmd, sizeof cmd, "POCL_DEVICES='pthread pthread' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" '%s' --child bklu2dev",
-             lt_self);
+    snprintf(cmd, sizeof cmd, "LCL_SHARED_CONTEXT=0 POCL_DEVICES='pthread pthread' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" "
+             "'%s' --child bklu2dev", lt_self);
     rc = system(cmd);
     CHECK_MSG(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "the two-device child failed (%d)", rc);
 }

@@ -246,7 +246,7 @@ static void test_dense_opencl_potf2_inv(void) {
         lcl_device_info di;
         memset(&d, 0, sizeof d);
         d.backend = LCL_BACKEND_OPENCL;
-        d.shared_context = lt_shared_env();
+        d.shared_context = lt_shared_env() ? 1 : -1;
         setenv("LCL_POTF2_INV", "1", 1);
         if (lcl_context_create(&d, &ctx) != LCL_OK) {
             CHECK_MSG(0, "context: %s", lcl_last_error(ctx));
@@ -940,7 +940,8 @@ int lt_child_dense(const char *name) {
     CHECK_MSG(lt_alloc_outstanding() == 0, "%ld library blocks not freed", lt_alloc_outstanding());
     return lt_checks_failed ? 1 : 0;
 }
-static void run_child(const char *name) {
+/* env: "" (one shared cl_context, the default) or "LCL_SHARED_CONTEXT=0 " (one per device) */
+static void run_child(const char *name, const char *env) {
     char cmd[1200];
     int rc, n = 0;
     lcl_list_devices(NULL, NULL, 0, &n);
@@ -948,13 +949,16 @@ static void run_child(const char *name) {
     /* LeakSanitizer's exit-time tracer crashes in this child when it is started from the test
        (signal 11 in the tracer, not in the library; run alone it passes): the library's own
        blocks are counted above instead */
-    snprintf(cmd, sizeof cmd, "POCL_DEVICES='pthread pthread' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" '%s' --child %s",
-             lt_self, name);
+    snprintf(cmd, sizeof cmd, "%sPOCL_DEVICES='pthread pthread' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" '%s' --child %s",
+             env, lt_self, name);
     rc = system(cmd);
-    CHECK_MSG(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "the two-device child %s failed (%d)", name, rc);
+    CHECK_MSG(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "the two-device child %s (%s) failed (%d)", name, env[0] ? env : "shared context", rc);
 }
-static void test_dense_opencl_split(void) { run_child("dense2dev"); }
-static void test_dense_opencl_split_faults(void) { run_child("dense2devfaults"); }
+static void test_dense_opencl_split(void) {
+    run_child("dense2dev", "");
+    run_child("dense2dev", "LCL_SHARED_CONTEXT=0 ");
+}
+static void test_dense_opencl_split_faults(void) { run_child("dense2devfaults", ""); }
 
 /* opts.device -1 in a one-device context is device 0; the CPU backends ignore opts.device */
 static void test_dense_opencl_split_one_device(void) {

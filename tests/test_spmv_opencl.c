@@ -833,8 +833,8 @@ static void test_pocl_one_queue_versions(void) {
     for (i = 0; i < sizeof v / sizeof v[0]; i++)
         CHECK_MSG(lcl__pocl_one_queue(v[i].platform, v[i].driver) == v[i].want, "%s %s: want %d", v[i].platform, v[i].driver, v[i].want);
 }
-/* the resident split's child with PoCL's default queues, then with one queue a device and a
-   build each (the default on PoCL 4 and 5, whose kernel cache aborts on one kernel in two queues
+/* the resident split's child, a cl_context per device, with PoCL's default queues, then with one
+   queue a device and a build each (the default on PoCL 4 and 5, whose kernel cache aborts on one kernel in two queues
    at once; never forced off here): the halo's user events then wait in the one queue */
 static void test_spmv_opencl_resident(void) {
     char cmd[1200];
@@ -842,7 +842,8 @@ static void test_spmv_opencl_resident(void) {
     lcl_list_devices(NULL, NULL, 0, &n);
     if (!n) { lt_skip("no OpenCL device"); return; }
     for (one = 0; one < 2; one++) {
-        snprintf(cmd, sizeof cmd, "%sPOCL_DEVICES='pthread pthread' '%s' --child spmvhalo", one ? "LCL_POCL_ONE_QUEUE=1 " : "", lt_self);
+        snprintf(cmd, sizeof cmd, "LCL_SHARED_CONTEXT=0 %sPOCL_DEVICES='pthread pthread' '%s' --child spmvhalo", one ? "LCL_POCL_ONE_QUEUE=1 " : "",
+                 lt_self);
         rc = system(cmd);
         CHECK_MSG(rc != -1 && WEXITSTATUS(rc) == 0, "resident two-device child (%s) failed (%d)", one ? "LCL_POCL_ONE_QUEUE=1" : "default queues", rc);
     }
@@ -924,12 +925,13 @@ static void test_spmv_opencl_two_devices(void) {
     int n = 0;
     lcl_list_devices(NULL, NULL, 0, &n);
     if (!n) { lt_skip("no OpenCL device"); return; }
-    snprintf(cmd, sizeof cmd, "POCL_DEVICES='pthread pthread' '%s' --child spmv2dev", lt_self);
+    snprintf(cmd, sizeof cmd, "LCL_SHARED_CONTEXT=0 POCL_DEVICES='pthread pthread' '%s' --child spmv2dev", lt_self);
     rc = system(cmd);
     CHECK_MSG(rc != -1 && WEXITSTATUS(rc) == 0, "two-device child failed (%d)", rc);
 }
 
-/* both two-device children with one cl_context for the two devices (lcl_context_desc.shared_context) */
+/* both two-device children with one cl_context for the two devices (the default; the tests above:
+   a context per device) */
 static void test_spmv_opencl_shared(void) {
     static const char *const kids[] = {"spmvhalo", "spmv2dev"};
     char cmd[1200];

@@ -104,10 +104,10 @@ int main(int argc, char **argv) {
             }
             lcl_bklu_opts o; memset(&o, 0, sizeof o);
             if (!strcmp(run, "omp")) d.backend = LCL_BACKEND_OPENMP;
-            else {  /* cl1, cl2, clall; a trailing s: one cl_context for the devices (shared_context) */
+            else {  /* cl1, cl2, clall: a cl_context per device; a trailing s: one for them all (the default) */
                 d.backend = LCL_BACKEND_OPENCL; d.device = getenv("BKLU_DEVICE") ? getenv("BKLU_DEVICE") : "gpu";
                 o.devices = !strncmp(run, "cl1", 3) ? 1 : !strncmp(run, "cl2", 3) ? 2 : 0;
-                d.shared_context = run[strlen(run) - 1] == 's';
+                d.shared_context = run[strlen(run) - 1] == 's' ? 1 : -1;
             }
             if (getenv("BKLU_SCHED")) o.schedule = atoi(getenv("BKLU_SCHED"));
             if (getenv("BKLU_MEM")) o.mem_limit = atoll(getenv("BKLU_MEM"));
