@@ -213,13 +213,15 @@ check-tsan: deps-test
 # memcheck on the CPU paths: the OpenCL loader is hidden so every OpenCL test skips; the
 # largest dense and sparse sweeps are left to ASan (under valgrind they would take most of CI's time),
 # LT_SMALL=1 runs the KLU OpenMP test's circuit:20000 once (4 minutes in every thread count and precision)
-# and LT_VALGRIND=1 not at all, with three other sweeps trimmed (tests/lt.h): ASan runs them whole
+# and LT_VALGRIND=1 not at all, with three other sweeps trimmed (tests/lt.h): ASan runs them whole.
+# The tool's tests are left out: the tool runs outside valgrind, and CI runs this beside check-asan,
+# whose tool tests write the same files
 check-valgrind: deps-test
 	@mkdir -p $(B)/vg
 	@$(MAKE) --no-print-directory $(B)/lcl
 	gcc -std=c99 $(WARN) -O1 -gdwarf-4 -fopenmp -I. -I$(STB_INCLUDE) -o $(B)/vg/run_tests tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
 	LCL_OPENCL_LIBRARY=/nonexistent LT_SKIP_COMPILE_MATRIX=1 LT_SMALL=1 LT_VALGRIND=1 LCL_SHARED=$(SHARED) \
-	  LT_SKIP=test_dense_shared_spd,test_dense_lu_all,test_dense_chol_all,test_dense_lu_blocks,test_dense_chol_blocks,test_sparse_heavy,test_sparse_generated,test_sparse_shared,test_fault_alloc_sparse,test_spmv_cpu_prefetch_choice,test_klu_circuit,test_klu_analyze_circuit,test_bklu_large,test_bklu_openmp \
+	  LT_SKIP=test_tool,test_dense_shared_spd,test_dense_lu_all,test_dense_chol_all,test_dense_lu_blocks,test_dense_chol_blocks,test_sparse_heavy,test_sparse_generated,test_sparse_shared,test_fault_alloc_sparse,test_spmv_cpu_prefetch_choice,test_klu_circuit,test_klu_analyze_circuit,test_bklu_large,test_bklu_openmp \
 	  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 	  --suppressions=$(CURDIR)/tests/valgrind.supp $(B)/vg/run_tests
 

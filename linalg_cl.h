@@ -7433,9 +7433,9 @@ LCL__PRIVATE void lcl__vec_cl_free(lcl_vec *v) {
    reads it into pinned staging (CL_MEM_ALLOC_HOST_PTR, mapped once); a receiver's write of its
    ghosts waits on a user event of its own context that the read's completion callback sets (events
    cannot cross contexts: a context per device, shared_context -1) or, where the two devices share
-   a context (the default), on the read itself, then its
-   product runs; nothing waits on the host. The staging is reused, so the next product first waits for the last
-   one's writes (long done in a solver, whose dot products wait anyway). */
+   a context (the default), on the read itself, then its product runs; nothing waits on the host.
+   The staging is reused, so the next product first waits for the last one's writes (long done in
+   a solver, whose dot products wait anyway). */
 typedef struct lcl__hpart {
     int dev;
     int64_t r0, r1, nloc, nghost, nsend;

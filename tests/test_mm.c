@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <float.h>
 #include <time.h>
+#include <unistd.h>
 
 #define LT_DATA "tests/data"
 
@@ -91,7 +92,8 @@ static void tmp_path(char *buf, size_t cap, const char *tag)
     if (!dir || !*dir) dir = getenv("TMP");
     if (!dir || !*dir) dir = getenv("TEMP");
     if (!dir || !*dir) dir = "/tmp";
-    snprintf(buf, cap, "%s/lcl_test_mm_%lx_%u_%s.mtx", dir, salt, counter++, tag);
+    /* the pid too: CI runs the ASan and valgrind runners at once */
+    snprintf(buf, cap, "%s/lcl_test_mm_%ld_%lx_%u_%s.mtx", dir, (long)getpid(), salt, counter++, tag);
 }
 
 static uint64_t rng_next(uint64_t *s)   /* xorshift64* */
