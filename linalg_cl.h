@@ -42,11 +42,11 @@
         columns cross, the split SpMV 1.05-1.1x, the dense split the same); each buffer is still
         used by one device only (a copy between devices' buffers would be slow).
         desc.shared_context = -1 (or LCL_SHARED_CONTEXT=0) gives each device its own cl_context.
-        Each kernel file (kernels/NAME.cl, embedded in kernels_embedded.h) is its own program, built per device
-        and precision on first use (lcl_context_prepare builds all), so a file that fails to
-        compile fails only the operations that need it. Binaries are cached on disk in
-        desc.cache_dir or $LCL_CACHE_DIR when set (keyed by device, driver, options and source;
-        a corrupt or stale entry is rebuilt, never trusted).
+        Each kernel file (kernels/NAME.cl, embedded in kernels_embedded.h) is its own program,
+        built per device and precision on first use (lcl_context_prepare builds all), so a file
+        that fails to compile fails only the operations that need it. Binaries are cached on
+        disk in desc.cache_dir or $LCL_CACHE_DIR when set (keyed by device, driver, options and
+        source; a corrupt or stale entry is rebuilt, never trusted).
 
     ERRORS
         Every fallible function returns lcl_status (LCL_OK == 0) and leaves a message with detail
@@ -484,11 +484,10 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
    memory used. Solves run on the devices when each column's factors are still on the device that
    computed it (they stay there; the right-hand sides move between devices through the host where
    the column order changes device), else on the host, which fetches the factors once. Errors:
-   block-size or pattern mismatch
-   LCL_ERR_DIMENSION / LCL_ERR_INVALID_ARGUMENT; NaN or Inf LCL_ERR_NAN; a singular pivot block
-   LCL_ERR_SINGULAR with info.singular_col (block column of A), info.singular_row (block row of A
-   pivotal there) and info.singular_index (0-based row inside the block); too little device memory
-   even with replacement LCL_ERR_DEVICE_MEMORY. */
+   block-size or pattern mismatch LCL_ERR_DIMENSION / LCL_ERR_INVALID_ARGUMENT; NaN or Inf
+   LCL_ERR_NAN; a singular pivot block LCL_ERR_SINGULAR with info.singular_col (block column of
+   A), info.singular_row (block row of A pivotal there) and info.singular_index (0-based row inside
+   the block); too little device memory even with replacement LCL_ERR_DEVICE_MEMORY. */
 typedef struct lcl_bmat {
     int64_t n;                  /* block rows = block columns */
     int64_t m;                  /* block size M */
@@ -13401,7 +13400,10 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
     /* W to the device of column kk (blocking both ways: the host's W is the only copy between) */
 #define LCL__SVTO(kk) do { int o_ = D->owner[kk]; \
         if (e == CL_SUCCESS && o_ != cur) { \
-            if (cur >= 0) { fail = cur; e = LCL__CL->clEnqueueReadBuffer(D->dv[cur].d->queue[0], sd[cur].w, CL_TRUE, 0, wb, W, 0, NULL, NULL); moves++; } \
+            if (cur >= 0) { \
+                fail = cur; \
+                e = LCL__CL->clEnqueueReadBuffer(D->dv[cur].d->queue[0], sd[cur].w, CL_TRUE, 0, wb, W, 0, NULL, NULL); \
+                moves++; } \
             fail = o_; \
             if (e == CL_SUCCESS) e = LCL__CL->clEnqueueWriteBuffer(D->dv[o_].d->queue[0], sd[o_].w, CL_TRUE, 0, wb, W, 0, NULL, NULL); \
             cur = o_; } } while (0)
