@@ -13293,9 +13293,8 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_fetch(lcl_context *ctx, lcl_bklu_numeric *N
    solves instead (*done 0) when a factor is not on its owner or a buffer cannot be had. */
 #define LCL__SV_COPY (-2147483647 - 1)
 typedef struct {
-    cl_mem w, t, l, f;      /* W, T (m x nrhs), the device's lists, F */
+    cl_mem w, t, l, f;      /* W, T (m x nrhs), the lists, F */
     cl_kernel kd, ku;
-    int32_t *list;          /* the lists with this device's frames (entries of its own columns) */
     int used;
 } lcl__bklu_svd;
 LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, int64_t nrhs, void *W,
@@ -13306,6 +13305,7 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
     const char *kdn = N->dtype == LCL_F32 ? "lcl_bklu_sv_diag_f" : "lcl_bklu_sv_diag_d";
     const char *kun = N->dtype == LCL_F32 ? "lcl_bklu_sv_upd_f" : "lcl_bklu_sv_upd_d";
     int64_t n = N->n, m = N->m, nm = n * m, nslot, nf, k, s, f, b, at = 0, *lp = NULL, moves = 0;
+    int32_t *list = NULL;   /* one for every device: a column's entries name its owner's frames */
     size_t es = lcl__dsize(N->dtype), wb = (size_t)nm * (size_t)nrhs * es, fbs = (size_t)m * (size_t)m * es, wg, g[3], l[3];
     cl_long ld = (cl_long)nm;
     cl_int e = CL_SUCCESS;
@@ -13324,9 +13324,10 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
     if (2 * (nslot + 2 * n + nf) > INT_MAX) return LCL_OK;
     sd = (lcl__bklu_svd *)LCL_MALLOC((size_t)D->nd * sizeof *sd);
     lp = (int64_t *)LCL_MALLOC((size_t)(3 * n + 1) * sizeof(int64_t));
-    if (!sd || !lp) {
-        LCL_FREE(sd); LCL_FREE(lp);
-        return lcl__oom(ctx, "block LU solve lists", (size_t)(3 * n + 1) * sizeof(int64_t));
+    list = (int32_t *)LCL_MALLOC((size_t)(2 * (nslot + 2 * n + nf) + 2) * sizeof(int32_t));
+    if (!sd || !lp || !list) {
+        LCL_FREE(sd); LCL_FREE(lp); LCL_FREE(list);
+        return lcl__oom(ctx, "block LU solve lists", (size_t)(2 * (nslot + 2 * n + nf) + 2) * sizeof(int32_t));
     }
     memset(sd, 0, (size_t)D->nd * sizeof *sd);
     for (k = 0; k < n; k++) sd[D->owner[k]].used = 1;
@@ -13334,25 +13335,18 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
         lcl__device *d = D->dv[i].d;
         if (!sd[i].used) continue;
         if (wb > d->info.max_alloc || (size_t)LCL__MAX(nf, 1) * fbs > d->info.max_alloc) goto host;
-        sd[i].list = (int32_t *)LCL_MALLOC((size_t)(2 * (nslot + 2 * n + nf) + 2) * sizeof(int32_t));
-        if (!sd[i].list) { st = lcl__oom(ctx, "block LU solve lists", (size_t)(2 * (nslot + 2 * n + nf) + 2) * sizeof(int32_t)); goto host; }
     }
-    for (k = 0; k < n; k++) {       /* the same positions on every device; frames from the owner */
-        int64_t dg = N->colp[k] + N->ucnt[k], a0 = at;
+    for (k = 0; k < n; k++) {
+        int64_t dg = N->colp[k] + N->ucnt[k];
         const int32_t *fs = D->dv[D->owner[k]].fslot;
-        for (i = 0; i < D->nd; i++) {
-            int32_t *list = sd[i].list;
-            if (!list) continue;
-            at = a0;
-            lp[3 * k] = at;                 /* forward: the copy, then the L blocks */
-            list[at++] = LCL__SV_COPY; list[at++] = (int32_t)k;
-            for (s = dg + 1; s < N->colp[k + 1]; s++) { list[at++] = fs[s]; list[at++] = N->slotrow[s]; }
-            lp[3 * k + 1] = at;             /* back: the copy, then the U blocks */
-            list[at++] = LCL__SV_COPY; list[at++] = (int32_t)k;
-            for (s = N->colp[k]; s < dg; s++) { list[at++] = fs[s]; list[at++] = N->slotrow[s]; }
-            lp[3 * k + 2] = at;             /* the off-diagonal blocks of the block triangular form */
-            for (f = N->fp ? N->fp[k] : 0; f < (N->fp ? N->fp[k + 1] : 0); f++) { list[at++] = (int32_t)(-1 - f); list[at++] = N->fi[f]; }
-        }
+        lp[3 * k] = at;                 /* forward: the copy, then the L blocks */
+        list[at++] = LCL__SV_COPY; list[at++] = (int32_t)k;
+        for (s = dg + 1; s < N->colp[k + 1]; s++) { list[at++] = fs[s]; list[at++] = N->slotrow[s]; }
+        lp[3 * k + 1] = at;             /* back: the copy, then the U blocks */
+        list[at++] = LCL__SV_COPY; list[at++] = (int32_t)k;
+        for (s = N->colp[k]; s < dg; s++) { list[at++] = fs[s]; list[at++] = N->slotrow[s]; }
+        lp[3 * k + 2] = at;             /* the off-diagonal blocks of the block triangular form */
+        for (f = N->fp ? N->fp[k] : 0; f < (N->fp ? N->fp[k + 1] : 0); f++) { list[at++] = (int32_t)(-1 - f); list[at++] = N->fi[f]; }
     }
     lp[3 * n] = at;
     for (i = 0; i < D->nd; i++) {
@@ -13377,7 +13371,7 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
         fail = i;
         e = LCL__CL->clFinish(d->queue[1]);
         if (e == CL_SUCCESS && at)
-            e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], sd[i].l, CL_TRUE, 0, (size_t)at * sizeof(int32_t), sd[i].list, 0, NULL, NULL);
+            e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], sd[i].l, CL_TRUE, 0, (size_t)at * sizeof(int32_t), list, 0, NULL, NULL);
         if (e == CL_SUCCESS && nf) e = LCL__CL->clEnqueueWriteBuffer(d->queue[0], sd[i].f, CL_TRUE, 0, (size_t)nf * fbs, N->F, 0, NULL, NULL);
         if (e == CL_SUCCESS)
             e = lcl__argv(kd, 6, LCL__A(v->arena[0]), LCL__A(v->arena[1]), LCL__A(v->arena[2]), LCL__A(v->arena[3]), LCL__A(v->fpa), LCL__A(mi));
@@ -13449,10 +13443,10 @@ host:
         if (sd[i].t) LCL__CL->clReleaseMemObject(sd[i].t);
         if (sd[i].l) LCL__CL->clReleaseMemObject(sd[i].l);
         if (sd[i].f) LCL__CL->clReleaseMemObject(sd[i].f);
-        LCL_FREE(sd[i].list);
     }
     LCL_FREE(sd);
     LCL_FREE(lp);
+    LCL_FREE(list);
     if (*done && e != CL_SUCCESS)
         return lcl__clfail(ctx, e, "lcl_bklu_solve: the solve on the device", fail >= 0 ? D->dv[fail].d->info.name : "?");
     if (st != LCL_OK) *done = 1;
