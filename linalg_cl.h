@@ -100,7 +100,10 @@
         step from order N on; default 12288), LCL_POTF2_INV=0|1 (potrf's diagonal blocks with
         their inverse, L21 by GEMM; default on NVIDIA in double), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
-        on a repeated x), LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
+        on a repeated x), LCL_SPLIT_CHAIN=0 (the dense split in one shared context: panels pass
+        on through the host's waits, in row chunks after the whole panel, instead of event waits
+        and Cholesky's L21 in column slabs as the panel's steps end), LCL_BKLU_LU_WG (the block
+        LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_EAGER=1 (the block
         LU, factors resident: each level also runs the ready U steps of later columns, a column's A
@@ -877,6 +880,8 @@ typedef struct lcl__tuning {
     int potf2_inv;                  /* bit dt: potrf's steps by lcl_potf2_inv (a warp a half, with
                                        inv(L11)) and L21 by a GEMM with that inverse */
     int halo_skip;                  /* LCL_HALO_SKIP: the resident split's products skip the exchange */
+    int split_chain;                /* the dense split in one shared context: panels go on by event waits
+                                       (lcl__multi_share), not the host's (LCL_SPLIT_CHAIN) */
     int pocl_one_queue;             /* PoCL 4.x and 5.x: one queue for both roles, a build per device
                                        (lcl__tune_device says why) */
     /* sparse.cl: SpMV */
@@ -1597,6 +1602,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        took). So one queue a device there, and a build option of its own per device: the kernels
        of two devices then have different hashes. Only CPU memcpy overlap is lost. */
     t->pocl_one_queue = lcl__pocl_one_queue(d->info.platform, d->info.driver);
+    t->split_chain = 1;
     /* the sparse LU: on CPU devices the host's serial code is faster (BENCHMARKS.md), so there the
        device copy serves lcl_klu_solve_vec only; on GPUs a guess until measured */
     t->klu_refactor = isgpu;
@@ -1634,6 +1640,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
+    lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
     lcl__env_int("LCL_POCL_ONE_QUEUE", 0, 1, &t->pocl_one_queue);
     lcl__env_int("LCL_KLU_REFACTOR", 0, 1, &t->klu_refactor);
     if (lcl__env_int("LCL_KLU_SOLVE_MIN", 0, 2147483647, &v)) t->klu_solve_min = v;
@@ -4341,10 +4348,15 @@ done:
    their own), reads it to pinned host memory in row chunks, and the host writes each chunk on to
    the devices with columns right of it as it comes (LU: then the pivots to all). The owner then
    finishes its update while the panel travels: the other devices wait for the panel, not for it.
-   On two H100s this order took LU at n = 32768 from 1.23x to 1.76x of one. Cholesky updates all
-   of a device's columns right of the look-ahead block in one GEMM launch whose lower mode knows
-   where each of its round-robin blocks' diagonal lies (gemm_diag in kernels/dense.cl): grouped
-   rectangles computed 12% more and ran as several launches. Host panels
+   On two H100s this order took LU at n = 32768 from 1.23x to 1.76x of one. With one shared
+   cl_context (m->chain) each write waits for its read's event instead of the host, and
+   Cholesky's L21 leaves in column slabs, each as soon as its panel steps are done (a panel's
+   transfers had waited for all of it: the last eighth's steps were chain-bound, 14 ms idle a
+   GPU; 1.48x -> 1.54x at n = 32768); its failure flags are checked as they come in, so the host
+   runs ahead. Cholesky updates all of a device's columns right of the look-ahead block in one
+   GEMM launch whose lower mode knows where each of its round-robin blocks' diagonal lies
+   (gemm_diag in kernels/dense.cl): grouped rectangles computed 12% more and ran as several
+   launches. Host panels
    (opts.panel = 1): the LU panel is factored on the host (lcl__host_rgetf), Cholesky's diagonal
    block on the host and L21 by the block's owner. Each device swaps, solves and updates its own
    columns. The transfer queue writes panel k+1 while the compute queue still reads panel k, so
@@ -4362,8 +4374,10 @@ typedef struct lcl__mdev {
                                    from its diagonal row down) */
     lcl__clfact pf;             /* device panels: the one-device panel state, on wp as pview */
     lcl_dmat pview;
+    cl_event fev;               /* chained Cholesky: the last read of this device's failure flag */
 } lcl__mdev;
 
+#define LCL__MULTI_SLABS 8       /* chained Cholesky: L21 leaves in column slabs as the panel's steps end */
 #ifndef LCL__MULTI_CHUNKS
 #define LCL__MULTI_CHUNKS 4
 #endif
@@ -4383,8 +4397,14 @@ typedef struct lcl__multi {
     cl_mem pin[2];              /* stage[b] is pinned memory of the first device when pin[b] is set */
     int32_t *rpiv;              /* device panels: the panel's pivots, from its diagonal row */
     int nchunk;                 /* device panels: the panel comes to the host in row chunks, */
-    cl_event rdev[LCL__MULTI_CHUNKS];   /* each read's event */
+    cl_event rdev[LCL__MULTI_SLABS];    /* each read's event; */
+    int64_t sc0[LCL__MULTI_SLABS + 1];  /* chained Cholesky: in column slabs instead, from sc0[c] to sc0[c + 1] */
     cl_int rzero;               /* device panels: the first zero pivot / failing column, 1-based */
+    int chain;                  /* device panels in one shared cl_context: a panel's chunks go on to
+                                   the other devices by event waits, not through the host's waits */
+    cl_int *rz;                 /* chained Cholesky: panel s's failure flag (rzev[s]), checked in */
+    cl_event *rzev;             /*   order as they complete (rzchk: the next), so the host runs ahead */
+    int64_t rzchk;
 } lcl__multi;
 
 /* blocks j < s that device p holds */
@@ -4394,7 +4414,7 @@ LCL__PRIVATE int64_t lcl__mb_width(const lcl__multi *m, int64_t j) { return LCL_
 LCL__PRIVATE void lcl__multi_close(lcl__multi *m) {
     int p, b;
     if (m->ready) { LCL__CL->clWaitForEvents(1, &m->ready); LCL__CL->clReleaseEvent(m->ready); }
-    for (b = 0; b < LCL__MULTI_CHUNKS; b++)
+    for (b = 0; b < LCL__MULTI_SLABS; b++)
         if (m->rdev[b]) { LCL__CL->clWaitForEvents(1, &m->rdev[b]); LCL__CL->clReleaseEvent(m->rdev[b]); }
     for (p = 0; m->dv && p < m->nd; p++) {
         lcl__mdev *v = &m->dv[p];
@@ -4405,6 +4425,7 @@ LCL__PRIVATE void lcl__multi_close(lcl__multi *m) {
             if (v->done[b]) LCL__CL->clReleaseEvent(v->done[b]);
             if (v->sent[b]) LCL__CL->clReleaseEvent(v->sent[b]);
         }
+        if (v->fev) LCL__CL->clReleaseEvent(v->fev);
         bufs[0] = v->a; bufs[1] = v->panel[0]; bufs[2] = v->panel[1]; bufs[3] = v->piv; bufs[4] = v->inv; bufs[5] = v->tmp; bufs[6] = v->gath; bufs[7] = v->wp;
         for (i = 0; i < 8; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
     }
@@ -4723,51 +4744,119 @@ LCL__PRIVATE lcl_status lcl__multi_devpanel(lcl_context *ctx, lcl__multi *m, int
     cl_int e = CL_SUCCESS;
     lcl_status st = LCL_OK;
     if ((st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->a, v->ld, k, lco, v->wp, nb, 0, 0, rows, kb)) != LCL_OK) return st;
+    if (v->fev) {   /* chained: the flag's last read (transfer queue) before it is cleared again */
+        LCL__CLCHK(LCL__CL->clEnqueueBarrierWithWaitList(qc, 1, &v->fev, NULL), "clEnqueueBarrierWithWaitList");
+        LCL__CL->clReleaseEvent(v->fev);
+        v->fev = NULL;
+    }
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qc, flag, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
     v->pview.rows = v->pview.cols = rows;
     f->n = rows;
-    if ((st = lcl__cl_panel_dev(f, 0, (int)kb)) != LCL_OK) return st;
-    if ((st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->wp, nb, 0, 0, v->a, v->ld, k, lco, rows, kb)) != LCL_OK) return st;
-    LCL__CLCHK(lcl__cl_after(d, qc, q), "clEnqueueMarkerWithWaitList");
-    if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
-    tx = chol ? rest : rows;
-    m->nchunk = (int)LCL__MAX(1, LCL__MIN((int64_t)LCL__MULTI_CHUNKS, tx / 2048));
-    len = (tx + m->nchunk - 1) / m->nchunk;
-    for (c = 0, r0 = 0; c < m->nchunk; c++, r0 += len)
-        LCL__CLCHK(lcl__cl_rect(d, 0, q, v->wp, nb, (chol ? kb : 0) + r0, 0, LCL__MIN(len, tx - r0), kb, (char *)m->stage[b] + (size_t)(r0 * nb) * m->es,
-                                nb, m->es, CL_FALSE, 0, NULL, &m->rdev[c]),
-                   "clEnqueueReadBufferRect(panel)");
+    if (chol && m->chain) {     /* L21 leaves slab by slab, each once its steps are done */
+        int64_t nsub = (kb + f->nb - 1) / f->nb, per = (nsub + LCL__MULTI_SLABS - 1) / LCL__MULTI_SLABS, i, j;
+        if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
+        m->nchunk = 0;
+        m->sc0[0] = 0;
+        for (i = 0, j = 0; j < kb; i++) {
+            int js = (int)LCL__MIN((int64_t)f->nb, kb - j);
+            cl_event mk = NULL;
+            if ((st = lcl__cl_step_chol(f, 0, j, js)) != LCL_OK) return st;
+            j += js;
+            if (rest == 0 || ((i + 1) % per && j < kb)) continue;
+            LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qc, 0, NULL, &mk), "clEnqueueMarkerWithWaitList");
+            LCL__CL->clFlush(qc);
+            c = m->nchunk;
+            e = lcl__cl_rect(d, 0, q, v->wp, nb, kb, m->sc0[c], rest, j - m->sc0[c], (char *)m->stage[b] + (size_t)m->sc0[c] * m->es, nb, m->es,
+                             CL_FALSE, 1, &mk, &m->rdev[c]);
+            LCL__CL->clReleaseEvent(mk);
+            LCL__CLCHK(e, "clEnqueueReadBufferRect(panel)");
+            LCL__CL->clFlush(q);
+            m->sc0[++m->nchunk] = j;
+        }
+        if ((st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->wp, nb, 0, 0, v->a, v->ld, k, lco, rows, kb)) != LCL_OK) return st;
+        LCL__CLCHK(lcl__cl_after(d, qc, q), "clEnqueueMarkerWithWaitList");
+    } else {
+        if ((st = lcl__cl_panel_dev(f, 0, (int)kb)) != LCL_OK) return st;
+        if ((st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->wp, nb, 0, 0, v->a, v->ld, k, lco, rows, kb)) != LCL_OK) return st;
+        LCL__CLCHK(lcl__cl_after(d, qc, q), "clEnqueueMarkerWithWaitList");
+        if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
+        tx = chol ? rest : rows;
+        m->nchunk = (int)LCL__MAX(1, LCL__MIN((int64_t)LCL__MULTI_CHUNKS, tx / 2048));
+        len = (tx + m->nchunk - 1) / m->nchunk;
+        for (c = 0, r0 = 0; c < m->nchunk; c++, r0 += len)
+            LCL__CLCHK(lcl__cl_rect(d, 0, q, v->wp, nb, (chol ? kb : 0) + r0, 0, LCL__MIN(len, tx - r0), kb,
+                                    (char *)m->stage[b] + (size_t)(r0 * nb) * m->es, nb, m->es, CL_FALSE, 0, NULL, &m->rdev[c]),
+                       "clEnqueueReadBufferRect(panel)");
+    }
     if (!chol)
         LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(q, f->P.piv, CL_FALSE, 0, (size_t)kb * sizeof(cl_int), m->rpiv, 0, NULL, NULL),
                    "clEnqueueReadBuffer(pivots)");
-    LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(q, flag, CL_FALSE, 0, sizeof(cl_int), &m->rzero, 0, NULL, &m->ready), "clEnqueueReadBuffer");
+    if (chol && m->rz) {
+        LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(q, flag, CL_FALSE, 0, sizeof(cl_int), &m->rz[s], 0, NULL, &m->rzev[s]), "clEnqueueReadBuffer");
+        LCL__CL->clRetainEvent(m->rzev[s]);
+        v->fev = m->rzev[s];
+    } else
+        LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(q, flag, CL_FALSE, 0, sizeof(cl_int), &m->rzero, 0, NULL, &m->ready), "clEnqueueReadBuffer");
     LCL__CLCHK(LCL__CL->clFlush(q), "clFlush");
 done:
     return st;
 }
+/* Chained Cholesky: the failure flags of panels rzchk..s in order, as far as they have come in (all
+   of them, waiting, when wait is set); *bad gets the first failure's order */
+LCL__PRIVATE lcl_status lcl__multi_flags(lcl_context *ctx, lcl__multi *m, int64_t s, int wait, int64_t *bad) {
+    for (; m->rzchk <= s && !*bad; m->rzchk++) {
+        cl_event *ev = &m->rzev[m->rzchk];
+        cl_int e, es = CL_COMPLETE;
+        if (!*ev) continue;
+        if (!wait) {
+            e = LCL__CL->clGetEventInfo(*ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof es, &es, NULL);
+            if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clGetEventInfo", m->dv[m->rzchk % m->nd].d->info.name);
+            if (es > CL_COMPLETE) break;
+        }
+        if (es < 0) return lcl__clfail(ctx, es, "a split Cholesky panel's commands", m->dv[m->rzchk % m->nd].d->info.name);
+        lcl_status st = lcl__multi_host_wait(ctx, ev, m->dv[m->rzchk % m->nd].d->info.name);
+        if (st != LCL_OK) return st;
+        if (m->rz[m->rzchk]) *bad = m->rzchk * m->nb + m->rz[m->rzchk];
+    }
+    return LCL_OK;
+}
 /* Device panels, on the host as panel s's chunks arrive: each goes on to the devices with columns
-   right of the panel (their transfer queues, once their compute queues are done with panel[b]).
+   right of the panel (their transfer queues, once their compute queues are done with panel[b]);
+   chained (m->chain), each write waits for its chunk's read instead, and the host goes on at once.
    Then LU's pivots to ipiv and to every device, whose compute queue waits for its transfer queue;
-   Cholesky stops at a failure (*bad). */
+   Cholesky stops at a failure (*bad), which chained is found as the flags come in
+   (lcl__multi_flags). */
 LCL__PRIVATE lcl_status lcl__multi_share(lcl_context *ctx, lcl__multi *m, int64_t s, int chol, int32_t *ipiv, int64_t *bad) {
-    int64_t nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), tx = m->n - k - (chol ? kb : 0), len = (tx + m->nchunk - 1) / m->nchunk, r0, i;
+    int64_t nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), tx = m->n - k - (chol ? kb : 0), len = m->nchunk ? (tx + m->nchunk - 1) / m->nchunk : 0, r0, i;
+    int slabs = chol && m->chain;   /* L21 in column slabs (lcl__multi_devpanel), else in row chunks */
     int o = (int)(s % m->nd), b = (int)(s & 1), p, c;
     cl_int e;
     lcl_status st = LCL_OK;
     for (c = 0, r0 = 0; c < m->nchunk; c++, r0 += len) {
-        if ((st = lcl__multi_host_wait(ctx, &m->rdev[c], m->dv[o].d->info.name)) != LCL_OK) return st;
+        if (!m->chain && (st = lcl__multi_host_wait(ctx, &m->rdev[c], m->dv[o].d->info.name)) != LCL_OK) return st;
         for (p = 0; p < m->nd; p++) {
             lcl__mdev *v = &m->dv[p];
             if (p == o || lcl__mb_before(m, p, s + 1) * nb >= v->ncols) continue;
             if (c == 0 && v->done[b] && (st = lcl__multi_wait(ctx, v, 1, v->done[b])) != LCL_OK) return st;
-            e = lcl__cl_rect(v->d, 1, v->d->queue[1], v->panel[b], nb, r0, 0, LCL__MIN(len, tx - r0), kb, (char *)m->stage[b] + (size_t)(r0 * nb) * m->es,
-                             nb, m->es, CL_FALSE, 0, NULL, NULL);
+            if (slabs)
+                e = lcl__cl_rect(v->d, 1, v->d->queue[1], v->panel[b], nb, 0, m->sc0[c], tx, m->sc0[c + 1] - m->sc0[c],
+                                 (char *)m->stage[b] + (size_t)m->sc0[c] * m->es, nb, m->es, CL_FALSE, 1, &m->rdev[c], NULL);
+            else
+                e = lcl__cl_rect(v->d, 1, v->d->queue[1], v->panel[b], nb, r0, 0, LCL__MIN(len, tx - r0), kb,
+                                 (char *)m->stage[b] + (size_t)(r0 * nb) * m->es, nb, m->es, CL_FALSE, m->chain ? 1 : 0, m->chain ? &m->rdev[c] : NULL,
+                                 NULL);
             if (e == CL_SUCCESS) e = LCL__CL->clFlush(v->d->queue[1]);
             if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueWriteBufferRect(panel)", v->d->info.name);
         }
+        if (m->rdev[c]) LCL__CL->clReleaseEvent(m->rdev[c]);
+        m->rdev[c] = NULL;
     }
-    if ((st = lcl__multi_host_wait(ctx, &m->ready, m->dv[o].d->info.name)) != LCL_OK) return st;
-    if (chol && m->rzero) { *bad = k + m->rzero; return LCL_OK; }
+    if (chol && m->rz) {
+        if ((st = lcl__multi_flags(ctx, m, s, 0, bad)) != LCL_OK || *bad) return st;
+    } else {
+        if ((st = lcl__multi_host_wait(ctx, &m->ready, m->dv[o].d->info.name)) != LCL_OK) return st;
+        if (chol && m->rzero) { *bad = k + m->rzero; return LCL_OK; }
+    }
     if (!chol) {
         for (i = 0; i < kb; i++) ipiv[k + i] = (int32_t)(k + m->rpiv[i]);
         if (m->rzero && !*bad) *bad = k + m->rzero;
@@ -4875,6 +4964,14 @@ LCL__PRIVATE lcl_status lcl__multi_run(lcl_context *ctx, lcl__multi *m, int chol
     cl_int e;
     int p;
     m->lower = 0;
+    m->chain = m->devpanel && v0->d->tune.split_chain;
+    for (p = 1; p < m->nd; p++) if (m->dv[p].d->cl != v0->d->cl) m->chain = 0;
+    m->rzchk = 0;
+    if (m->chain && chol &&
+        (!(m->rz = (cl_int *)lcl__alloc(ctx, "panel flags", (size_t)m->nblk, sizeof(cl_int), &st)) ||
+         !(m->rzev = (cl_event *)lcl__alloc(ctx, "panel flag events", (size_t)m->nblk, sizeof(cl_event), &st))))
+        goto done;
+    if (m->rzev) memset(m->rzev, 0, (size_t)m->nblk * sizeof(cl_event));
     if (m->devpanel) {
         if ((st = lcl__multi_panels_open(ctx, m, chol)) != LCL_OK || (st = lcl__multi_devpanel(ctx, m, 0, chol)) != LCL_OK) goto done;
     } else {
@@ -4906,6 +5003,7 @@ LCL__PRIVATE lcl_status lcl__multi_run(lcl_context *ctx, lcl__multi *m, int chol
             if (st != LCL_OK) goto done;
         }
     }
+    if (st == LCL_OK && m->rz) st = lcl__multi_flags(ctx, m, m->nblk - 1, 1, bad);
     if (st != LCL_OK) goto done;
     for (p = 0; p < m->nd; p++) {
         lcl__mdev *v = &m->dv[p];
@@ -4922,6 +5020,15 @@ LCL__PRIVATE lcl_status lcl__multi_run(lcl_context *ctx, lcl__multi *m, int chol
     }
     m->lower = chol;
 done:
+    if (m->rzev) {  /* what is still queued (an error, or the steps after a failure) finishes first */
+        for (p = 0; p < m->nd; p++) { LCL__CL->clFinish(m->dv[p].d->queue[1]); LCL__CL->clFinish(m->dv[p].d->queue[0]); }
+        for (s = 0; s < m->nblk; s++) if (m->rzev[s]) LCL__CL->clReleaseEvent(m->rzev[s]);
+    }
+    for (p = 0; p < m->nd; p++) if (m->dv[p].fev) { LCL__CL->clReleaseEvent(m->dv[p].fev); m->dv[p].fev = NULL; }
+    LCL_FREE(m->rz);
+    LCL_FREE(m->rzev);
+    m->rz = NULL;
+    m->rzev = NULL;
     if (m->devpanel) lcl__multi_panels_close(m);
     if (piv != lp) LCL_FREE(piv);
     return st;

@@ -462,7 +462,7 @@ static double solved(lcl_context *ctx, int op, const lcl_dense *A, const lcl_den
 static void multi_sweep(lcl_context *ctx, lcl_context *ser) {
     /* n, block, opts.panel (1: panels on the host, else on their owner device) */
     static const int cases[][3] = {{1, 0, 0}, {2, 0, 0}, {17, 0, 0}, {17, 5, 0}, {100, 0, 0}, {100, 16, 0}, {100, 16, 1},
-                                   {257, 0, 0}, {257, 48, 0}, {257, 80, 0}, {257, 80, 1}, {257, 64, 1}};
+                                   {257, 0, 0}, {257, 48, 0}, {257, 80, 0}, {257, 80, 1}, {257, 64, 1}, {560, 530, 0}};
     int p, l, c, op;
     for (p = 0; p < 2; p++)
         for (l = 0; l < 2; l++)
