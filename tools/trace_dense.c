@@ -7,7 +7,11 @@
    launch sequence before and after a change; opts.device = -1 when TRACE_MULTI is set.
    TRACE_SPLIT=1: the matrix split over every device of the spec (lcl_dmat_upload_split), and the
    transfers and copies traced too; TRACE_EVENTS=FILE appends one line per traced command (queue
-   in creation order, start and end in ms, name) for a timeline per device and queue. */
+   in creation order, start and end in ms, name) for a timeline per device and queue.
+   trace_dense spmv [device-spec] [m] [reps]: the resident split SpMV (lcl_vec_create_like) of the
+   7-point Poisson matrix on an m^3 grid over every device of the spec, each product timed alone
+   (lcl_finish after it), the last three traced: every command with its queued, start and end times
+   from the product's first enqueue. */
 #define _POSIX_C_SOURCE 200809L
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
@@ -321,6 +325,88 @@ static int seq_main(int argc, char **argv) {
     lcl_context_destroy(ctx);
     return 0;
 }
+/* the split SpMV's timeline (see the top) */
+static int spmv_main(int argc, char **argv) {
+    lcl_context_desc desc = {0};
+    lcl_context *ctx;
+    lcl_coo A;
+    lcl_spmat *S = NULL;
+    lcl_spmat_opts so;
+    lcl_vec *x = NULL, *y = NULL;
+    int64_t m = argc > 3 ? atoi(argv[3]) : 320, n = m * m * m, i, j, k;
+    int reps = argc > 4 ? atoi(argv[4]) : 10, r;
+    double *xv;
+    xtrace = 1;
+    desc.backend = LCL_BACKEND_OPENCL;
+    desc.device = argc > 2 ? argv[2] : "gpu";
+    if (lcl_context_create(&desc, &ctx) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
+    if (lcl_coo_alloc(ctx, &A, LCL_F64, n, n, 7 * n) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
+    for (i = 0; i < m; i++)
+        for (j = 0; j < m; j++)
+            for (k = 0; k < m; k++) {
+                int64_t row = (i * m + j) * m + k, nb[7], c;
+                int q, cnt = 0;
+                nb[cnt++] = row;
+                if (i > 0) nb[cnt++] = row - m * m;
+                if (i < m - 1) nb[cnt++] = row + m * m;
+                if (j > 0) nb[cnt++] = row - m;
+                if (j < m - 1) nb[cnt++] = row + m;
+                if (k > 0) nb[cnt++] = row - 1;
+                if (k < m - 1) nb[cnt++] = row + 1;
+                for (q = 0; q < cnt; q++) {
+                    c = nb[q];
+                    A.row[A.nnz] = (int32_t)row;
+                    A.col[A.nnz] = (int32_t)c;
+                    ((double *)A.val)[A.nnz++] = c == row ? 6.0 : -1.0;
+                }
+            }
+    memset(&so, 0, sizeof so);
+    so.device = -1;
+    xv = (double *)malloc((size_t)n * sizeof *xv);
+    for (i = 0; i < n; i++) xv[i] = (double)(i % 17) - 8.0;
+    if (lcl_spmat_from_coo(ctx, &A, &so, &S) != LCL_OK || lcl_vec_create_like(ctx, S, xv, &x) != LCL_OK ||
+        lcl_vec_create_like(ctx, S, NULL, &y) != LCL_OK) {
+        fprintf(stderr, "%s\n", lcl_last_error(ctx));
+        return 1;
+    }
+    lcl_coo_free(&A);
+    printf("spmv split: %lld rows, %d devices, queues %d\n", (long long)n, lcl_context_num_devices(ctx), nqmade);
+    for (r = 0; r < reps; r++) {
+        double t0, t1, t2;
+        cl_ulong base = 0;
+        tracing = r >= reps - 3;
+        t0 = now();
+        if (lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, S, x, 0.0, y) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
+        t1 = now();
+        lcl_finish(ctx);
+        t2 = now();
+        tracing = 0;
+        printf("product %d: enqueue %.1f us, to finish %.1f us\n", r, (t1 - t0) * 1e6, (t2 - t0) * 1e6);
+        for (i = 0; i < nrec; i++) {
+            cl_ulong qd = 0;
+            LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_QUEUED, sizeof qd, &qd, NULL);
+            if (!base || qd < base) base = qd;
+        }
+        for (i = 0; i < nrec; i++) {
+            cl_ulong qd = 0, sb = 0, st = 0, en = 0;
+            LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_QUEUED, sizeof qd, &qd, NULL);
+            LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_SUBMIT, sizeof sb, &sb, NULL);
+            LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_START, sizeof st, &st, NULL);
+            LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_END, sizeof en, &en, NULL);
+            printf("   q%d %-24s queued %8.1f submit %8.1f start %8.1f end %8.1f us\n", qidx(recs[i].q),
+                   recs[i].name >= 0 ? knames[recs[i].name].name : "?", (double)(qd - base) * 1e-3, (double)(sb - base) * 1e-3,
+                   (double)(st - base) * 1e-3, (double)(en - base) * 1e-3);
+            LCL__CL->clReleaseEvent(recs[i].ev);
+        }
+        nrec = 0;
+    }
+    lcl_vec_free(x);
+    lcl_vec_free(y);
+    lcl_spmat_free(S);
+    free(xv);
+    lcl_context_destroy(ctx);
+    return 0;
+}
 int main(int argc, char **argv) {
     lcl_context_desc desc = {0};
     lcl_context *ctx;
@@ -345,6 +431,7 @@ int main(int argc, char **argv) {
     real_wb = lcl__cl.clEnqueueWriteBuffer; lcl__cl.clEnqueueWriteBuffer = wb;
     real_cb = lcl__cl.clEnqueueCopyBuffer; lcl__cl.clEnqueueCopyBuffer = cb;
     if (argc > 1 && !strcmp(argv[1], "seq")) return seq_main(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "spmv")) return spmv_main(argc, argv);
     xtrace = getenv("TRACE_SPLIT") != NULL;
     desc.backend = LCL_BACKEND_OPENCL;
     desc.device = argc > 1 ? argv[1] : "gpu";
