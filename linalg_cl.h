@@ -4735,7 +4735,7 @@ LCL__PRIVATE void lcl__multi_panels_close(lcl__multi *m) {
    and LU's pivots in rpiv (from the diagonal row), the first failure in rzero (m->ready). */
 LCL__PRIVATE lcl_status lcl__multi_devpanel(lcl_context *ctx, lcl__multi *m, int64_t s, int chol) {
     int64_t nb = m->nb, k = s * nb, kb = lcl__mb_width(m, s), rows = m->n - k, rest = rows - kb, lco = s / m->nd * nb, tx, r0, len;
-    int b = (int)(s & 1), c;
+    int b = (int)(s & 1), c, slabs = chol && m->chain;
     lcl__mdev *v = &m->dv[s % m->nd];
     lcl__device *d = v->d;
     lcl__clfact *f = &v->pf;
@@ -4752,7 +4752,7 @@ LCL__PRIVATE lcl_status lcl__multi_devpanel(lcl_context *ctx, lcl__multi *m, int
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(qc, flag, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
     v->pview.rows = v->pview.cols = rows;
     f->n = rows;
-    if (chol && m->chain) {     /* L21 leaves slab by slab, each once its steps are done */
+    if (slabs) {    /* L21 leaves slab by slab, each once its steps are done */
         int64_t nsub = (kb + f->nb - 1) / f->nb, per = (nsub + LCL__MULTI_SLABS - 1) / LCL__MULTI_SLABS, i, j;
         if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
         m->nchunk = 0;
@@ -4773,12 +4773,11 @@ LCL__PRIVATE lcl_status lcl__multi_devpanel(lcl_context *ctx, lcl__multi *m, int
             LCL__CL->clFlush(q);
             m->sc0[++m->nchunk] = j;
         }
-        if ((st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->wp, nb, 0, 0, v->a, v->ld, k, lco, rows, kb)) != LCL_OK) return st;
-        LCL__CLCHK(lcl__cl_after(d, qc, q), "clEnqueueMarkerWithWaitList");
-    } else {
-        if ((st = lcl__cl_panel_dev(f, 0, (int)kb)) != LCL_OK) return st;
-        if ((st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->wp, nb, 0, 0, v->a, v->ld, k, lco, rows, kb)) != LCL_OK) return st;
-        LCL__CLCHK(lcl__cl_after(d, qc, q), "clEnqueueMarkerWithWaitList");
+    } else if ((st = lcl__cl_panel_dev(f, 0, (int)kb)) != LCL_OK)
+        return st;
+    if ((st = lcl__multi_copy_rect(ctx, v, 0, m->es, v->wp, nb, 0, 0, v->a, v->ld, k, lco, rows, kb)) != LCL_OK) return st;
+    LCL__CLCHK(lcl__cl_after(d, qc, q), "clEnqueueMarkerWithWaitList");
+    if (!slabs) {
         if ((st = lcl__multi_staging_free(ctx, m, b)) != LCL_OK) return st;
         tx = chol ? rest : rows;
         m->nchunk = (int)LCL__MAX(1, LCL__MIN((int64_t)LCL__MULTI_CHUNKS, tx / 2048));
@@ -4807,6 +4806,7 @@ LCL__PRIVATE lcl_status lcl__multi_flags(lcl_context *ctx, lcl__multi *m, int64_
     for (; m->rzchk <= s && !*bad; m->rzchk++) {
         cl_event *ev = &m->rzev[m->rzchk];
         cl_int e, es = CL_COMPLETE;
+        lcl_status st;
         if (!*ev) continue;
         if (!wait) {
             e = LCL__CL->clGetEventInfo(*ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof es, &es, NULL);
@@ -4814,8 +4814,7 @@ LCL__PRIVATE lcl_status lcl__multi_flags(lcl_context *ctx, lcl__multi *m, int64_
             if (es > CL_COMPLETE) break;
         }
         if (es < 0) return lcl__clfail(ctx, es, "a split Cholesky panel's commands", m->dv[m->rzchk % m->nd].d->info.name);
-        lcl_status st = lcl__multi_host_wait(ctx, ev, m->dv[m->rzchk % m->nd].d->info.name);
-        if (st != LCL_OK) return st;
+        if ((st = lcl__multi_host_wait(ctx, ev, m->dv[m->rzchk % m->nd].d->info.name)) != LCL_OK) return st;
         if (m->rz[m->rzchk]) *bad = m->rzchk * m->nb + m->rz[m->rzchk];
     }
     return LCL_OK;
