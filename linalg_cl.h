@@ -98,7 +98,9 @@
         -DLCL_GRID_PORTABLE off NVIDIA), LCL_GRID_GROUPS (that panel's work-groups),
         LCL_NO_FUSED_STEP (potrf's step as GEMM + POTF2 launches), LCL_FUSED_STEP=N (the fused
         step from order N on; default 12288), LCL_POTF2_INV=0|1 (potrf's diagonal blocks with
-        their inverse, L21 by GEMM; default on NVIDIA in double), LCL_HALO_SKIP (the resident split
+        their inverse, L21 by GEMM; default on NVIDIA in double), LCL_CHOL_LSTEP=N (with them, below
+        order N each step is one launch that also updates the next step's block, else three;
+        default 12288, 0 never), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
         on a repeated x), LCL_SPLIT_CHAIN=0 (the dense split in one shared context: panels pass
         on through the host's waits, in row chunks after the whole panel, instead of event waits
@@ -879,6 +881,9 @@ typedef struct lcl__tuning {
                                        (lcl_potrf_step_d): H100, faster at 16384 (-4%), slower at 4096 (+12%) */
     int potf2_inv;                  /* bit dt: potrf's steps by lcl_potf2_inv (a warp a half, with
                                        inv(L11)) and L21 by a GEMM with that inverse */
+    int chol_lstep;                 /* below this order (0 never), with potf2_inv in double on the tensor
+                                       cores: each step in one launch with the next step's block
+                                       (lcl_potrf_lstep_d): H100, n = 4096 -10%, 16384 +3% */
     int halo_skip;                  /* LCL_HALO_SKIP: the resident split's products skip the exchange */
     int split_chain;                /* the dense split in one shared context: panels go on by event waits
                                        (lcl__multi_share), not the host's (LCL_SPLIT_CHAIN) */
@@ -1584,6 +1589,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->fused_step = t->tc && t->trsm_nb == 64 ? 12288 : 0;
     /* double only: single precision is not timed with it yet */
     t->potf2_inv = nvidia && (nv_cc == 0 || nv_cc >= 70) ? 1 << LCL_F64 : 0;
+    t->chol_lstep = 12288;   /* used only where its kernel exists (NVIDIA, compute capability 8.0 up) */
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
     t->bklu_lu_wg = 1024;
@@ -1627,6 +1633,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_FUSED_STEP", 1, 1 << 30, &t->fused_step);
     if (getenv("LCL_NO_FUSED_STEP") || !t->tc) t->fused_step = 0;
     if (lcl__env_int("LCL_POTF2_INV", 0, 1, &v)) t->potf2_inv = v ? 1 << LCL_F64 | 1 << LCL_F32 : 0;
+    lcl__env_int("LCL_CHOL_LSTEP", 0, 1 << 30, &t->chol_lstep);
     /* its local memory: the block, a 32 x 33 scratch and (not NVIDIA) a work-group's shuffle slots */
     if (t->trsm_nb != 64 || d->info.local_mem < (size_t)(64 * 65 + 32 * 33 + t->wg) * sizeof(double)) t->potf2_inv = 0;
     lcl__env_int("LCL_UPD_GROUPS", 1, 1 << 20, &t->upd_groups);
@@ -3846,7 +3853,9 @@ typedef struct lcl__clfact {
     cl_mem dinv, dtmp;
     cl_kernel kpot, kstep;        /* Cholesky: POTF2 in local memory; the fused step (NVIDIA), or NULL */
     cl_kernel kinv;               /* Cholesky: POTF2 with inv(L11) into dY (tune.potf2_inv), or NULL */
-    cl_mem dfail, dY;
+    cl_kernel kls;                /* Cholesky: the step in one launch with a look-ahead (tune.chol_lstep), or NULL */
+    cl_mem dfail, dY, dsync;      /* dsync: kls's counters, never reset (tick, want: their next targets) */
+    int tick, want;
     size_t wg;
     int groups;                   /* Cholesky: work-groups of the update's GEMM beyond the next panel */
 } lcl__clfact;
@@ -3928,6 +3937,14 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
         if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_inv_f" : "lcl_potf2_inv_d", &f->kinv)) != LCL_OK) return st;
         if ((st = lcl__buffer(ctx, d, 64 * 64 * lcl__dsize(dt), CL_MEM_READ_WRITE, &f->dY)) != LCL_OK) return st;
     }
+    if (f->kinv && dt == LCL_F64 && d->tune.tc && d->tune.chol_lstep &&   /* NVIDIA only: probed */
+        (st = lcl__kernel_get(ctx, d, dt, "lcl_potrf_lstep_d", 1, &f->kls)) != LCL_OK)
+        return st;
+    if (f->kls) {
+        static const cl_int zeros[2] = {0, 0};
+        if ((st = lcl__buffer(ctx, d, sizeof zeros, CL_MEM_READ_WRITE, &f->dsync)) != LCL_OK) return st;
+        LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, f->dsync, CL_FALSE, 0, sizeof zeros, zeros, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    }
     if (!f->kinv && dt == LCL_F64 && d->tune.tc && d->tune.fused_step && f->n >= d->tune.fused_step &&   /* NVIDIA only: probed */
         (st = lcl__kernel_get(ctx, d, dt, "lcl_potrf_step_d", 1, &f->kstep)) != LCL_OK)
         return st;
@@ -3998,8 +4015,9 @@ LCL__PRIVATE lcl_status lcl__cl_step_lu(lcl__clfact *f, int64_t K, int KB, int64
 /* a Cholesky step, left-looking inside the panel: the step's columns, from the diagonal down,
    less the panel's earlier columns in one GEMM with K = k - K (right-looking rewrote those columns
    up to seven times on the few units the update leaves free), POTF2 of the diagonal block, then
-   L21 = A21 inv(L11)^T in place down to the last row */
-LCL__PRIVATE lcl_status lcl__cl_step_chol(lcl__clfact *f, int64_t K, int64_t k, int kb) {
+   L21 = A21 inv(L11)^T in place down to the last row. With kls all of it in one launch, which
+   also brings the next step's block (the panel ends at KE) up to date (lcl_potrf_lstep_d). */
+LCL__PRIVATE lcl_status lcl__cl_step_chol(lcl__clfact *f, int64_t K, int64_t KE, int64_t k, int kb) {
     lcl__device *d = f->d;
     cl_mem a = f->A->buf;
     int ld = f->ld, base = (int)k;
@@ -4007,6 +4025,17 @@ LCL__PRIVATE lcl_status lcl__cl_step_chol(lcl__clfact *f, int64_t K, int64_t k, 
     cl_long off = k * ld + k;
     cl_int e;
     lcl_status st;
+    if (f->kls && f->n < d->tune.chol_lstep) {   /* f->n, so the same for all of a panel's steps */
+        int kp = (int)(k - K), bl = (int)below, nxt = (int)(k + kb < KE ? LCL__MIN((int64_t)f->nb, KE - k - kb) : 0);
+        int nla = bl > 0 ? 1 + (nxt > 0) : 0;
+        size_t lw = 256, gw = lw * (size_t)(1 + nla + (bl > 64 ? (bl - 64 + 127) / 128 : 0));
+        f->tick++;
+        f->want += nla == 2;
+        e = lcl__argv(f->kls, 13, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(kp), LCL__A(bl), LCL__A(nxt), LCL__A(base), LCL__A(f->dfail),
+                      LCL__A(f->dY), LCL__A(f->dsync), LCL__A(f->tick), LCL__A(f->want));
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kls, 1, NULL, &gw, &lw, 0, NULL, NULL);
+        return e == CL_SUCCESS ? LCL_OK : lcl__clfail(f->ctx, e, "lcl_potrf_lstep", d->info.name);
+    }
     if (f->kstep) {   /* the same in one launch, POTF2 in group 0 beside the rows below */
         int kp = (int)(k - K), bl = (int)below;
         size_t lw = (size_t)(32 * d->tune.tc_wm), gw = lw * (size_t)(1 + (kp > 0 ? (bl + 32 * d->tune.tc_wm - 1) / (32 * d->tune.tc_wm) : 0));
@@ -4036,7 +4065,7 @@ LCL__PRIVATE lcl_status lcl__cl_panel_dev(lcl__clfact *f, int64_t K, int KB) {
     lcl_status st = LCL_OK;
     for (k = K; k < K + KB && st == LCL_OK; k += f->nb) {
         int kb = (int)(K + KB - k < f->nb ? K + KB - k : f->nb);
-        st = f->chol ? lcl__cl_step_chol(f, K, k, kb) : lcl__cl_step_lu(f, K, KB, k, kb);
+        st = f->chol ? lcl__cl_step_chol(f, K, K + KB, k, kb) : lcl__cl_step_lu(f, K, KB, k, kb);
     }
     return st;
 }
@@ -4140,7 +4169,7 @@ done:
     return st;
 }
 LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
-    cl_mem bufs[10];
+    cl_mem bufs[11];
     int i;
     if (f->ev) {
         if (f->host) LCL__CL->clWaitForEvents(1, &f->ev);
@@ -4149,8 +4178,8 @@ LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
     LCL__CL->clFinish(f->qp);
     LCL__CL->clFinish(f->qu);
     bufs[0] = f->piv; bufs[1] = f->P.zero; bufs[2] = f->P.part; bufs[3] = f->P.parti; bufs[4] = f->P.count; bufs[5] = f->P.bar;
-    bufs[6] = f->dinv; bufs[7] = f->dtmp; bufs[8] = f->dfail; bufs[9] = f->dY;
-    for (i = 0; i < 10; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
+    bufs[6] = f->dinv; bufs[7] = f->dtmp; bufs[8] = f->dfail; bufs[9] = f->dY; bufs[10] = f->dsync;
+    for (i = 0; i < 11; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
     LCL_FREE(f->W);
     LCL_FREE(f->X);
     LCL_FREE(f->stage);
@@ -4760,7 +4789,7 @@ LCL__PRIVATE lcl_status lcl__multi_devpanel(lcl_context *ctx, lcl__multi *m, int
         for (i = 0, j = 0; j < kb; i++) {
             int js = (int)LCL__MIN((int64_t)f->nb, kb - j);
             cl_event mk = NULL;
-            if ((st = lcl__cl_step_chol(f, 0, j, js)) != LCL_OK) return st;
+            if ((st = lcl__cl_step_chol(f, 0, kb, j, js)) != LCL_OK) return st;
             j += js;
             if (rest == 0 || ((i + 1) % per && j < kb)) continue;
             LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(qc, 0, NULL, &mk), "clEnqueueMarkerWithWaitList");
