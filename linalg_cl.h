@@ -3921,10 +3921,11 @@ done:
 /* Lower Cholesky, entirely on the device, nothing waits for the host: the panel by nb-wide steps
    (diagonal block in one work-group's local memory, L21 by the TRSM kernel), the trailing matrix
    once per panel with K = NB. On NVIDIA in double the diagonal block comes with its inverse
-   (lcl_potf2_inv, tune.potf2_inv) and L21 is a GEMM with it; without that, from fused_step on the
-   step's GEMM and POTF2 are one launch (lcl_potrf_step_d), so POTF2 runs beside the GEMM of the
-   rows below. (Not a third queue for those rows: its kernels wait for the update's GEMM to end;
-   BENCHMARKS.md.) An upper factor is the same on the transpose. */
+   (lcl_potf2_inv, tune.potf2_inv) and L21 is a GEMM with it, below order chol_lstep all of a step
+   in one launch that also readies the next step's block (lcl_potrf_lstep_d); without the inverse,
+   from fused_step on the step's GEMM and POTF2 are one launch (lcl_potrf_step_d), so POTF2 runs
+   beside the GEMM of the rows below. (Not a third queue for those rows: its kernels wait for the
+   update's GEMM to end; BENCHMARKS.md.) An upper factor is the same on the transpose. */
 LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_opts *o) {
     lcl_context *ctx = f->ctx;
     lcl__device *d = f->d;
