@@ -873,7 +873,22 @@ inline real pw_shfl(const real v, const int src, __local real *x) {
    j + k), so the column loop stays rolled: fully unrolled (~2500 instructions, each run once)
    it took 30.6 us a block against 27.2 (H100). L goes to S's lower triangle, inv(L) transposed
    above it (Y(r, c) at S[c][r + 1]); a failure to *pwf unless an earlier one is there. */
-__attribute__((always_inline)) inline void pw_half(__local real (*S)[TRSM_NB + 1], __local real *x, __local int *pwf, const int h) {
+/* PW_BC 1 (NVIDIA): column j of L reaches the lanes through local memory (cb: 2 x 64 entries), one
+   broadcast load an entry instead of two shuffles (a block 28.0 -> 23.5 us, H200; a faster
+   1/sqrt by the hardware's approximation and Newton steps was slower than rsqrt). PW_PH 1: the
+   column loop in four stretches of shrinking length. */
+#ifndef PW_BC
+#define PW_BC 1
+#endif
+#ifndef PW_PH
+#define PW_PH 1
+#endif
+#if !PW_NATIVE
+#undef PW_BC
+#define PW_BC 0
+#endif
+__attribute__((always_inline)) inline void pw_half(__local real (*S)[TRSM_NB + 1], __local real *x, __local int *pwf, const int h,
+                                                   __local real *cb) {
     const int lid = get_local_id(0), r = lid & 31, o = 32 * h;
     real a[32], z[32];
     int c, j, bad = 0;
@@ -885,20 +900,51 @@ __attribute__((always_inline)) inline void pw_half(__local real (*S)[TRSM_NB + 1
         a[c] = c <= r ? S[o + r][o + c] : (real)0;
         z[c] = c == r ? (real)1 : (real)0;
     }
-#pragma unroll 1
-    for (j = 0; j < 32; j++) {
-        const real piv = pw_shfl(a[0], j, x), rd = rsqrt(piv);
-        const real m = r > j ? a[0] * rd : (real)0, w = z[0] * rd;   /* L(r, j); inv(L)(j, r) */
-        if (!(piv > 0) && !bad) bad = j + 1;   /* NaN too; the same in every lane */
-        if (lid < 32 && r >= j) S[o + r][o + j] = r == j ? piv * rd : m;
-        if (lid < 32 && r <= j) S[o + r][o + j + 1] = w;
-        PW_UNROLL
-        for (c = 1; c < 32; c++) {
-            const real v = pw_shfl(m, (j + c) & 31, x);   /* L(j + c, j); 0 past the block */
-            a[c - 1] = fma(-m, v, a[c]);
-            z[c - 1] = fma(-v, w, z[c]);
-        }
+    /* column j's step; only c <= CM of the shifted registers can still be inside the block, so
+       the later columns run shorter loops (PW_PH; one loop: a third more FMAs and loads) */
+#define PW_COL(CM)                                                                                   \
+    {                                                                                                \
+        const real piv = pw_shfl(a[0], j, x), rd = rsqrt(piv);                                      \
+        const real m = r > j ? a[0] * rd : (real)0, w = z[0] * rd; /* L(r, j); inv(L)(j, r) */      \
+        PW_BCAST                                                                                     \
+        if (!(piv > 0) && !bad) bad = j + 1; /* NaN too; the same in every lane */                  \
+        if (lid < 32 && r >= j) S[o + r][o + j] = r == j ? piv * rd : m;                            \
+        if (lid < 32 && r <= j) S[o + r][o + j + 1] = w;                                            \
+        PW_UNROLL                                                                                    \
+        for (c = 1; c <= (CM); c++) {                                                                \
+            const real v = PW_V(c); /* L(j + c, j); 0 past the block */                             \
+            a[c - 1] = fma(-m, v, a[c]);                                                             \
+            z[c - 1] = fma(-v, w, z[c]);                                                             \
+        }                                                                                            \
     }
+#if PW_BC
+#define PW_BCAST                                          \
+    __local real *cj = cb + 64 * (j & 1);                 \
+    cj[r] = m;                                            \
+    cj[r + 32] = m;                                       \
+    asm volatile("bar.warp.sync -1;" ::: "memory");       \
+    cj += j;
+#define PW_V(c) cj[c]   /* lanes <= j hold 0 */
+#else
+#define PW_BCAST
+#define PW_V(c) pw_shfl(m, (j + (c)) & 31, x)
+#endif
+#if PW_PH
+#pragma unroll 1
+    for (j = 0; j < 8; j++) PW_COL(31)
+#pragma unroll 1
+    for (; j < 16; j++) PW_COL(23)
+#pragma unroll 1
+    for (; j < 24; j++) PW_COL(15)
+#pragma unroll 1
+    for (; j < 32; j++) PW_COL(7)
+#else
+#pragma unroll 1
+    for (j = 0; j < 32; j++) PW_COL(31)
+#endif
+#undef PW_COL
+#undef PW_BCAST
+#undef PW_V
     if (lid == 0 && bad && !*pwf) *pwf = o + bad;
 }
 /* o[u][v] = sum over q < 32 of P(r0 + 16u, q) Q(q, c0 + 16v) (P, Q: expressions of (row, q) and (q, col)) */
@@ -916,6 +962,11 @@ __attribute__((always_inline)) inline void pw_half(__local real (*S)[TRSM_NB + 1
         PW_MM(o, P, Q)                                                                            \
         W[r0][c0] = o[0][0]; W[r0][c0 + 16] = o[0][1]; W[r0 + 16][c0] = o[1][0]; W[r0 + 16][c0 + 16] = o[1][1]; \
     }
+#ifdef PW_STAMP    /* bench/gpu/potf2_probe.c: work-item 0's clock at each phase, after Y's 64 x 64 */
+#define PW_T(i) do { if (get_local_id(0) == 0) { ulong c_; asm volatile("mov.u64 %0, %%clock64;" : "=l"(c_)); ((__global ulong *)(Y + 4096))[i] = c_; } } while (0)
+#else
+#define PW_T(i) ((void)0)
+#endif
 /* S: the block (64 x 65); W: 32 x 33 scratch; x: NT entries (shuffles elsewhere than NVIDIA);
    Y: inv(L), 64 x 64 row-major, zero above the diagonal */
 __attribute__((always_inline)) inline void potf2_pw(const int NT, __local real (*S)[TRSM_NB + 1], __local real (*W)[33], __local real *x,
@@ -927,6 +978,7 @@ __attribute__((always_inline)) inline void potf2_pw(const int NT, __local real (
 #define P3T(q, c) S[32 + (c)][q]
     int i, e, q, u, v, h;
     real o[2][2];
+    PW_T(0);
     {   /* the lower triangle, the identity past kb; all of a work-item's loads in flight first */
         real t[64 * 64 / 64];
         const int R = 64 * 64 / NT;
@@ -940,11 +992,13 @@ __attribute__((always_inline)) inline void potf2_pw(const int NT, __local real (
     }
     if (lid == 0) *pwf = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
+    PW_T(1);
     /* the same code for both halves (#pragma unroll 1): the warp's straight-line code is long */
 #pragma unroll 1
     for (h = 0; h < 2; h++) {
-        pw_half(S, x, pwf, h);
+        pw_half(S, x, pwf, h, &W[0][0]);   /* W is free until the halves' products (128 of its 32 x 33) */
         barrier(CLK_LOCAL_MEM_FENCE);
+        PW_T(2 + 3 * h);
         if (h == 1) break;
         /* L10 = A10 Y00^T: all read before any is written */
 #define P2A(r, q) S[32 + (r)][q]
@@ -953,6 +1007,7 @@ __attribute__((always_inline)) inline void potf2_pw(const int NT, __local real (
         barrier(CLK_LOCAL_MEM_FENCE);
         for (e = lid; e < 1024; e += NT) S[32 + e / 32][e % 32] = W[e / 32][e % 32];
         barrier(CLK_LOCAL_MEM_FENCE);
+        PW_T(3);
         /* A11 -= L10 L10^T, lower part */
         for (e = lid; e < 256; e += NT) {
             const int r0 = e / 16, c0 = e % 16;
@@ -962,11 +1017,13 @@ __attribute__((always_inline)) inline void potf2_pw(const int NT, __local real (
                     if (c0 + 16 * v <= r0 + 16 * u) S[32 + r0 + 16 * u][32 + c0 + 16 * v] -= o[u][v];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+        PW_T(4);
     }
     /* T = L10 Y00 into W */
 #define P5Y(q, c) ((q) >= (c) ? S[c][(q) + 1] : (real)0)
     PW_TO_W(P3L, P5Y)
     barrier(CLK_LOCAL_MEM_FENCE);
+    PW_T(6);
     if (ok && *pwf && lid == 0) *fail = base + *pwf;
     if (!ok || *pwf) return;   /* uniform: the flag was set before the barrier */
     /* Y10 = -Y11 T, then the rest of Y and L */
@@ -983,6 +1040,7 @@ __attribute__((always_inline)) inline void potf2_pw(const int NT, __local real (
         if (rr < 32 || cc >= 32) Y[e] = cc <= rr ? S[cc][rr + 1] : (real)0;
         if (rr < kb && cc <= rr) A[offa + (long)rr * ld + cc] = S[rr][cc];
     }
+    PW_T(7);
 #undef P2A
 #undef P2Y
 #undef P3L
