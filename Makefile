@@ -112,8 +112,8 @@ $(B)/bench_spmv_cl: tools/bench_spmv_cl.c $(GEN) $(HDRS) | $(B)
 # the OpenCL GEMM kernels alone (tensor-core and portable), for tuning on a GPU
 $(B)/bench_gemm_cl: tools/bench_gemm_cl.c $(HDRS) | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/bench_gemm_cl.c $(LDLIBS)
-$(B)/trace_dense: tools/trace_dense.c $(HDRS) | $(B)
-	$(CC) $(ALL_CFLAGS) -o $@ tools/trace_dense.c $(LDLIBS)
+$(B)/trace_dense: tools/trace_dense.c $(GEN) $(HDRS) | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ tools/trace_dense.c tools/lcl_gen.c $(LDLIBS)
 
 $(B)/bench_mmio: tools/bench_mmio.c $(GEN) $(HDRS) | $(B)
 	$(CC) $(ALL_CFLAGS) -O3 -o $@ tools/bench_mmio.c tools/lcl_gen.c $(LDLIBS)

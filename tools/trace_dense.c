@@ -11,10 +11,18 @@
    trace_dense spmv [device-spec] [m] [reps]: the resident split SpMV (lcl_vec_create_like) of the
    7-point Poisson matrix on an m^3 grid over every device of the spec, each product timed alone
    (lcl_finish after it), the last three traced: every command with its queued, start and end times
-   from the product's first enqueue. */
+   from the product's first enqueue.
+   trace_dense bklu [device-spec] [BASE] [M] [devices]: the block LU's refactor of J (x) B (J the
+   base, default gen:circuit:1000; B = M I + uniform[-0.5, 0.5] off the diagonal; devices 0: all),
+   the third run traced: every kernel and transfer, and a marker on each device's queue at each
+   phase of each level, so the device time of a level's phases (values in, U steps, pivot LU,
+   inverses, L) and the device's idle gap before its next level show without draining anything. */
 #define _POSIX_C_SOURCE 200809L
+static void tb_mark(void *q, int ph);
+#define LCL_BKLU_TIMING(q, ph) tb_mark((void *)(q), ph)
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
+#include "lcl_gen.h"
 #include <stdio.h>
 #include <time.h>
 #include <dlfcn.h>
@@ -205,6 +213,13 @@ static void report(const char *what, double wall, const cl_command_queue *qs) {
                    recs[i].name >= 0 ? knames[recs[i].name].name : "?");
     }
     printf("== %s: wall %.2f ms, first kernel start to last end %.2f ms, %d kernels\n", what, wall * 1e3, (t1 - t0) * 1e3, nrec);
+    for (i = 1; i <= nk; i++)   /* one line a kernel name (the same kernel of each device's program merged) */
+        for (m = 1; m < i; m++)
+            if (!strcmp(knames[m - 1].name, knames[i - 1].name)) {
+                cnt[m] += cnt[i]; tsum[m] += tsum[i]; ciso[m] += ciso[i]; tiso[m] += tiso[i];
+                cnt[i] = 0;
+                break;
+            }
     for (i = 0; i <= nk; i++)
         if (cnt[i])
             printf("   %-22s %6d launches %9.2f ms  (%.1f us each; %d alone: %.1f us each)\n", i ? knames[i - 1].name : "?", cnt[i], tsum[i] * 1e3,
@@ -407,6 +422,132 @@ static int spmv_main(int argc, char **argv) {
     lcl_context_destroy(ctx);
     return 0;
 }
+/* the block LU's phase markers (bklu mode): queue, phase, event */
+typedef struct { cl_command_queue q; int ph; cl_event ev; } tbrec;
+static tbrec *tbr;
+static int ntb, captb;
+static void tb_mark(void *q, int ph) {
+    cl_event ev = NULL;
+    if (!tracing || !q || ph > 5) return;
+    if (LCL__CL->clEnqueueMarkerWithWaitList((cl_command_queue)q, 0, NULL, &ev) != CL_SUCCESS) return;
+    if (ntb == captb) { captb = captb ? 2 * captb : 1024; tbr = (tbrec *)realloc(tbr, (size_t)captb * sizeof *tbr); }
+    tbr[ntb].q = (cl_command_queue)q; tbr[ntb].ph = ph; tbr[ntb].ev = ev; ntb++;
+}
+static double tb_end(cl_event ev) {
+    cl_ulong e = 0;
+    LCL__CL->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
+    return (double)e * 1e-9;
+}
+/* each device: a line per level (chunk) with its phases' device time, then the sums */
+static void tb_report(lcl_context *ctx) {
+    int nd = lcl_context_num_devices(ctx), d, i, ph;
+    double t0 = 1e300;
+    for (i = 0; i < ntb; i++) if (tb_end(tbr[i].ev) < t0) t0 = tb_end(tbr[i].ev);
+    for (i = 0; i < nrec; i++) {
+        cl_ulong s = 0;
+        LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
+        if ((double)s * 1e-9 < t0) t0 = (double)s * 1e-9;
+    }
+    for (d = 0; d < nd; d++) {
+        cl_command_queue q = ctx->dev[d].queue[0];
+        double sum[7] = {0}, prev[6] = {0}, last5 = -1;
+        int lv = 0, have = 0;
+        printf("== device %d (%s): per level (chunk): start ms, [values, U steps, pivot LU, inverses, L] ms, idle gap before it ms\n", d,
+               ctx->dev[d].info.name);
+        for (i = 0; i <= ntb; i++) {
+            if (i < ntb && tbr[i].q != q) continue;
+            if (i == ntb || tbr[i].ph == 0) {
+                if (have == 6) {
+                    double gap = last5 < 0 ? 0 : prev[0] - last5;
+                    printf("   %3d %9.3f [%7.3f %7.3f %7.3f %7.3f %7.3f] gap %7.3f\n", lv, (prev[0] - t0) * 1e3, (prev[1] - prev[0]) * 1e3,
+                           (prev[2] - prev[1]) * 1e3, (prev[3] - prev[2]) * 1e3, (prev[4] - prev[3]) * 1e3, (prev[5] - prev[4]) * 1e3, gap * 1e3);
+                    for (ph = 1; ph < 6; ph++) sum[ph] += prev[ph] - prev[ph - 1];
+                    sum[6] += gap;
+                    last5 = prev[5];
+                    lv++;
+                }
+                have = 0;
+                if (i == ntb) break;
+            }
+            ph = tbr[i].ph;
+            prev[ph] = tb_end(tbr[i].ev);
+            if (ph == have) have++;
+        }
+        printf("   sums over %d levels: values %.3f, U steps %.3f, pivot LU %.3f, inverses %.3f, L %.3f, idle gaps %.3f ms\n", lv, sum[1] * 1e3,
+               sum[2] * 1e3, sum[3] * 1e3, sum[4] * 1e3, sum[5] * 1e3, sum[6] * 1e3);
+    }
+    for (i = 0; i < ntb; i++) LCL__CL->clReleaseEvent(tbr[i].ev);
+    ntb = 0;
+}
+static double tb_hash(uint64_t p, uint64_t q) {
+    uint64_t z = p * 0x9E3779B97F4A7C15ull + q * 0xBF58476D1CE4E5B9ull + 12345;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0 - 0.5;
+}
+static int bklu_main(int argc, char **argv) {
+    lcl_context_desc desc = {0};
+    lcl_context *ctx;
+    const char *base = argc > 3 ? argv[3] : "gen:circuit:1000";
+    int64_t m = argc > 4 ? atoll(argv[4]) : 256, mm = m * m, e, q;
+    lcl_bklu_opts o;
+    lcl_bklu_symbolic *S = NULL;
+    lcl_bklu_numeric *N = NULL;
+    lcl_bklu_info info;
+    lcl_coo C;
+    lcl_csr J;
+    lcl_bmat A;
+    double *B, t;
+    char err[512];
+    int rep, i;
+    memset(&o, 0, sizeof o);
+    o.devices = argc > 5 ? atoi(argv[5]) : 1;
+    xtrace = 1;
+    desc.backend = LCL_BACKEND_OPENCL;
+    desc.device = argc > 2 ? argv[2] : "gpu";
+    if (m < 1 || lcl_context_create(&desc, &ctx) != LCL_OK) { fprintf(stderr, "bklu: %s\n", m < 1 ? "M < 1" : lcl_last_error(ctx)); return 1; }
+    if (lclg_load(NULL, base, 1, LCL_F64, &C, err, sizeof err) != LCL_OK || lcl_csr_from_coo(NULL, &C, &J) != LCL_OK) {
+        fprintf(stderr, "bklu: base %s: %s\n", base, err);
+        return 1;
+    }
+    B = (double *)malloc(sizeof(double) * (size_t)mm);
+    memset(&A, 0, sizeof A);
+    A.n = J.rows; A.m = m; A.nnzb = J.nnz; A.dtype = LCL_F64; A.by_row = 1; A.ptr = J.ptr; A.idx = J.col;
+    A.val = malloc(sizeof(double) * (size_t)(J.nnz * mm));
+    if (!B || !A.val) { fprintf(stderr, "bklu: no memory for %lld blocks\n", (long long)J.nnz); return 1; }
+    for (i = 0; i < m; i++)
+        for (q = 0; q < m; q++) B[i * m + q] = i == q ? (double)m : tb_hash((uint64_t)i, (uint64_t)q);
+    for (e = 0; e < J.nnz; e++) {
+        double a = ((double *)J.val)[e], *v = (double *)A.val + e * mm;
+        for (q = 0; q < mm; q++) v[q] = a * B[q];
+    }
+    if (lcl_bklu_analyze(ctx, &A, &o, &S, &info) != LCL_OK || lcl_bklu_factor(ctx, S, &A, &N, &info) != LCL_OK) {
+        fprintf(stderr, "bklu: %s\n", lcl_last_error(ctx));
+        return 1;
+    }
+    printf("bklu %s M %lld: %lld block columns, %lld blocks, levels %lld, devices %d, queues %d\n", base, (long long)m, (long long)A.n,
+           (long long)A.nnzb, (long long)info.levels, info.devices, nqmade);
+    for (rep = 0; rep < 3; rep++) {
+        tracing = rep == 2;
+        t = now();
+        if (lcl_bklu_refactor(ctx, S, &A, N, &info) != LCL_OK) { fprintf(stderr, "bklu: %s\n", lcl_last_error(ctx)); return 1; }
+        t = now() - t;
+        tracing = 0;
+        if (rep < 2) { printf("   untraced refactor %d: %.2f ms\n", rep, t * 1e3); nrec = 0; continue; }
+        for (i = 0; i < lcl_context_num_devices(ctx); i++) LCL__CL->clFinish(ctx->dev[i].queue[0]);
+        tb_report(ctx);
+        report("bklu refactor", t, ctx->dev[0].queue);
+    }
+    lcl_bklu_numeric_free(N);
+    lcl_bklu_symbolic_free(S);
+    lcl_csr_free(&J);
+    lcl_coo_free(&C);
+    free(A.val);
+    free(B);
+    lcl_context_destroy(ctx);
+    return 0;
+}
 int main(int argc, char **argv) {
     lcl_context_desc desc = {0};
     lcl_context *ctx;
@@ -432,6 +573,7 @@ int main(int argc, char **argv) {
     real_cb = lcl__cl.clEnqueueCopyBuffer; lcl__cl.clEnqueueCopyBuffer = cb;
     if (argc > 1 && !strcmp(argv[1], "seq")) return seq_main(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "spmv")) return spmv_main(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "bklu")) return bklu_main(argc, argv);
     xtrace = getenv("TRACE_SPLIT") != NULL;
     desc.backend = LCL_BACKEND_OPENCL;
     desc.device = argc > 1 ? argv[1] : "gpu";
