@@ -110,6 +110,9 @@
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_EAGER=1 (the block
         LU, factors resident: each level also runs the ready U steps of later columns, a column's A
         staged the level before its first U step can run; off by default: no faster on H100s),
+        LCL_BKLU_HOST_THREADS=1 (the block LU on several devices with nothing to exchange: each
+        device's levels launched and its A staged by a host thread of its own, instead of one
+        thread serving the devices by turns; OpenMP builds; off by default: not yet timed),
         LCL_POCL_ONE_QUEUE=0|1 (one queue a device and a build per device; default on PoCL 4.x and
         5.x, whose kernel cache can abort on one kernel in two queues at once),
         LCL_KLU_REFACTOR=0|1 (the sparse LU's refactor on the host / device),
@@ -895,6 +898,7 @@ typedef struct lcl__tuning {
     int bklu_lu_wg;                 /* the block LU's pivot LU: largest work-group (a row per item up to it) */
     int bklu_lu_split;              /* ... panel by panel with the update on many work-groups from M on (0: off) */
     int bklu_eager;                 /* the block LU, resident: later levels' columns run their ready U steps early */
+    int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
@@ -1647,6 +1651,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
+    lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
     lcl__env_int("LCL_POCL_ONE_QUEUE", 0, 1, &t->pocl_one_queue);
     lcl__env_int("LCL_KLU_REFACTOR", 0, 1, &t->klu_refactor);
@@ -12822,6 +12827,7 @@ typedef struct lcl__bklu_dev {
     int64_t nhl, hlcap;
     /* the device's own scratch: with several devices each has a host thread (resident mode) */
     int32_t *pin, stamp, *tmpf, *cols;
+    int team;                   /* threads for its ring copies (0: the context's; lcl__bklu_apart_dev) */
     int64_t *pos;               /* n: row -> slot of the column being listed, -1 */
     lcl__bklu_chunk ch;
     int64_t transfers, evictions;
@@ -12840,6 +12846,7 @@ typedef struct lcl__bklu_dev {
 } lcl__bklu_dev;
 struct lcl__bklu_cl {
     int nd;
+    int hostthreads;            /* the last run's levels: host threads, one a device (0: one thread) */
     lcl__bklu_dev *dv;
     int32_t *owner;             /* n: device that computed column k */
     unsigned char *onhost;      /* n: column k's slots and pivots are in the host's X and ipiv */
@@ -13753,7 +13760,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
             continue;
         }
         {
-            int nt = lcl__bklu_team(ctx);
+            int nt = v->team > 0 ? v->team : lcl__bklu_team(ctx);
             (void)nt;     /* without OpenMP */
             LCL__OMP(omp parallel for num_threads(nt) schedule(static) if (nb > 1 && nt > 1))
             for (t = 0; t < nb; t++) memcpy(base + (size_t)t * fb, (const char *)A->val + (size_t)v->bq[2 * (b + t)] * fb, fb);
@@ -14061,6 +14068,90 @@ LCL__PRIVATE lcl_status lcl__bklu_done(lcl_context *ctx, lcl_bklu_numeric *N, lc
    device runs its own levels. The host launches a device's next level, and stages the one after,
    as soon as its last is done (its marker's status), instead of waiting for every device at every
    level: a level's work is not even between the devices, and the slower one changes */
+#if defined(_OPENMP) && !defined(_WIN32)
+typedef struct lcl__bklu_apart_job {
+    lcl_context *ctx;
+    const char *fn;
+    lcl_bklu_numeric *N;
+    const lcl_bmat *A;
+    lcl__bklu_cl *D;
+    const unsigned char *needx;
+    int i;
+} lcl__bklu_apart_job;
+/* device j->i's levels on a host thread of its own (tune.bklu_host_threads): launched, its next
+   level staged, then waited for, so that neither its staging nor its wait holds up another
+   device's next level (one thread serves them by turns). An error ends this device's run only:
+   the others have nothing to wait for from it. */
+LCL__PRIVATE void *lcl__bklu_apart_dev(void *arg) {
+    lcl__bklu_apart_job *j = (lcl__bklu_apart_job *)arg;
+    lcl__bklu_dev *v = &j->D->dv[j->i];
+    lcl_status st = LCL_OK;
+    int64_t l;
+    for (l = -1; l < j->N->nlev && st == LCL_OK; l++) {
+        cl_event ev = NULL;
+        cl_int e, s = CL_COMPLETE;
+        if ((st = lcl__bklu_go(j->ctx, j->fn, j->N, j->A, j->D, v, j->i, l, j->needx, 3)) != LCL_OK) break;
+        if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &ev)) != CL_SUCCESS ||
+            (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS) {
+            if (ev) LCL__CL->clReleaseEvent(ev);
+            st = lcl__clfail(j->ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
+            break;
+        }
+        e = LCL__CL->clWaitForEvents(1, &ev);
+        if (e == CL_SUCCESS) e = LCL__CL->clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL);
+        LCL__CL->clReleaseEvent(ev);
+        if (e != CL_SUCCESS || s < 0) {     /* a command of the level failed (the marker inherits it) */
+            LCL__CL->clFinish(v->d->queue[0]);
+            st = lcl__clfail(j->ctx, e != CL_SUCCESS ? e : s, "lcl_bklu: a level's commands", v->d->info.name);
+            break;
+        }
+        st = lcl__bklu_done(j->ctx, j->N, j->D, v);
+    }
+    v->st = st;
+    return NULL;
+}
+#endif
+/* every device on its own thread; 0 (nothing run) without OpenMP, on Windows (no threads here
+   yet) or without memory for the jobs: the caller then serves the devices from one thread */
+LCL__PRIVATE int lcl__bklu_apart_threads(lcl_context *ctx, const char *fn, lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
+                                         const unsigned char *needx, lcl_status *stp) {
+#if defined(_OPENMP) && !defined(_WIN32)
+    int nd = D->nd, i, made = 0, team = lcl__bklu_team(ctx) / nd;
+    pthread_t *th = (pthread_t *)LCL_MALLOC((size_t)nd * sizeof(pthread_t));
+    lcl__bklu_apart_job *jb = (lcl__bklu_apart_job *)LCL_MALLOC((size_t)nd * sizeof(lcl__bklu_apart_job));
+    *stp = LCL_OK;
+    if (!th || !jb) {
+        LCL_FREE(th);
+        LCL_FREE(jb);
+        return 0;
+    }
+    for (i = 0; i < nd; i++) {
+        jb[i].ctx = ctx, jb[i].fn = fn, jb[i].N = N, jb[i].A = A, jb[i].D = D, jb[i].needx = needx, jb[i].i = i;
+        D->dv[i].team = team < 1 ? 1 : team;    /* the copies of all devices at once share the team */
+        D->dv[i].st = LCL_OK;
+    }
+    /* device 0 on this thread, the rest on new ones (a pthread's OpenMP regions get their own
+       teams); a device whose thread did not start runs here after device 0 (they are independent) */
+    for (i = 1; i < nd && pthread_create(&th[i], NULL, lcl__bklu_apart_dev, &jb[i]) == 0; i++) made++;
+    lcl__bklu_apart_dev(&jb[0]);
+    for (i = made + 1; i < nd; i++) lcl__bklu_apart_dev(&jb[i]);
+    for (i = 1; i <= made; i++) pthread_join(th[i], NULL);
+    for (i = 0; i < nd; i++) D->dv[i].team = 0;
+    LCL_FREE(th);
+    LCL_FREE(jb);
+    for (i = 0; i < nd; i++)
+        if (D->dv[i].st != LCL_OK) {
+            *stp = D->dv[i].st;
+            break;
+        }
+    D->hostthreads = 1;
+    return 1;
+#else
+    (void)ctx, (void)fn, (void)N, (void)A, (void)D, (void)needx, (void)stp;
+    return 0;
+#endif
+}
+
 LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
                                         const unsigned char *needx) {
     int nd = D->nd, i, left = nd;
@@ -14068,6 +14159,12 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
     cl_event *ev = (cl_event *)LCL_MALLOC((size_t)nd * sizeof(cl_event));
     lcl_status st = LCL_OK;
     cl_int e = CL_SUCCESS;
+    D->hostthreads = 0;
+    if (nd > 1 && D->dv[0].d->tune.bklu_host_threads && lcl__bklu_apart_threads(ctx, fn, N, A, D, needx, &st)) {
+        LCL_FREE(lv);
+        LCL_FREE(ev);
+        return st;
+    }
     if (!lv || !ev) {
         LCL_FREE(lv);
         LCL_FREE(ev);

@@ -1830,6 +1830,39 @@ int lt_child_bklu(const char *name) {
             for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_eager = 1;   /* each device's later columns ahead */
             bt_check(ocl, &c, &o, 2, "OpenCL, devices apart, eager U steps");
             for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_eager = 0;
+            {   /* a host thread per device (LCL_BKLU_HOST_THREADS=1, OpenMP builds): the same
+                   factors bit for bit, so the same solution */
+                lcl_bklu_numeric *Nt[2] = {NULL, NULL};
+                int64_t nm = c.A.n * c.A.m, i, t;
+                size_t es = lcl__dsize(c.A.dtype);
+                char *xs[2];
+#if defined(_OPENMP) && !defined(_WIN32)
+                const int want = 1;
+#else
+                const int want = 0;
+#endif
+                for (t = 0; t < 2; t++) {
+                    xs[t] = (char *)malloc((size_t)nm * es);
+                    for (i = 0; i < nm && xs[t]; i++) {
+                        if (c.A.dtype == LCL_F32) ((float *)xs[t])[i] = (float)(i % 7) - 3;
+                        else ((double *)xs[t])[i] = (double)(i % 7) - 3;
+                    }
+                    for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_host_threads = (int)t;
+                    if (S && xs[t]) CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &Nt[t], &info));
+                    if (Nt[t]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, Nt[t], &info));
+                    if (Nt[t]) CHECK_OK(ocl, lcl_bklu_solve(ocl, S, Nt[t], 1, xs[t], nm));
+                }
+                CHECK_MSG(Nt[0] && Nt[1] && Nt[0]->cl && Nt[1]->cl && Nt[0]->cl->hostthreads == 0 && Nt[1]->cl->hostthreads == want &&
+                              xs[0] && xs[1] && memcmp(xs[0], xs[1], (size_t)nm * es) == 0,
+                          "apart, a host thread per device: threads %d (want %d), the same solution %d",
+                          Nt[1] && Nt[1]->cl ? Nt[1]->cl->hostthreads : -1, want,
+                          xs[0] && xs[1] ? memcmp(xs[0], xs[1], (size_t)nm * es) == 0 : -1);
+                for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_host_threads = 0;
+                for (t = 0; t < 2; t++) {
+                    lcl_bklu_numeric_free(Nt[t]);
+                    free(xs[t]);
+                }
+            }
             lcl_bklu_numeric_free(N);
             lcl_bklu_symbolic_free(S);
             if (c.A.dtype == LCL_F64) {

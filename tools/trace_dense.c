@@ -16,7 +16,8 @@
    base, default gen:circuit:1000; B = M I + uniform[-0.5, 0.5] off the diagonal; devices 0: all),
    the third run traced: every kernel and transfer, and a marker on each device's queue at each
    phase of each level, so the device time of a level's phases (values in, U steps, pivot LU,
-   inverses, L) and the device's idle gap before its next level show without draining anything. */
+   inverses, L) and the device's idle gap before its next level show without draining anything
+   (LCL_BKLU_HOST_THREADS=1 too: the records are locked). */
 #define _POSIX_C_SOURCE 200809L
 static void tb_mark(void *q, int ph);
 #define LCL_BKLU_TIMING(q, ph) tb_mark((void *)(q), ph)
@@ -63,9 +64,13 @@ static cl_command_queue CL_API_CALL cq(cl_context c, cl_device_id d, cl_command_
         return q;
     }
 }
+/* the block LU may launch from a host thread per device (LCL_BKLU_HOST_THREADS=1) */
+static pthread_mutex_t tmx = PTHREAD_MUTEX_INITIALIZER;
 static cl_kernel CL_API_CALL ck(cl_program p, const char *name, cl_int *e) {
     cl_kernel k = real_ck(p, name, e);
+    pthread_mutex_lock(&tmx);
     if (k && nk < 256) { knames[nk].k = k; snprintf(knames[nk].name, sizeof knames[nk].name, "%s", name); nk++; }
+    pthread_mutex_unlock(&tmx);
     return k;
 }
 /* seq mode: every enqueue printed, queues numbered in creation order */
@@ -141,17 +146,23 @@ static void seq_kernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_
 /* a traced command: the caller's event (kept one reference longer) or ours */
 static void rec_add(cl_command_queue q, int name, cl_event *ev, cl_event mine) {
     if (ev) { mine = *ev; LCL__CL->clRetainEvent(mine); }
+    pthread_mutex_lock(&tmx);
     if (nrec == caprec) { caprec = caprec ? 2 * caprec : 4096; recs = (rec *)realloc(recs, (size_t)caprec * sizeof *recs); }
     recs[nrec].ev = mine; recs[nrec].q = q; recs[nrec].name = name; nrec++;
+    pthread_mutex_unlock(&tmx);
 }
 /* TRACE_SPLIT: transfers and copies are traced too, under these names */
 static int xname(const char *what) {
     int i;
-    for (i = 0; i < nk; i++) if (!knames[i].k && !strcmp(knames[i].name, what)) return i;
-    if (nk == 256) return -1;
-    knames[nk].k = NULL;
-    snprintf(knames[nk].name, sizeof knames[nk].name, "%s", what);
-    return nk++;
+    pthread_mutex_lock(&tmx);
+    for (i = 0; i < nk; i++) if (!knames[i].k && !strcmp(knames[i].name, what)) break;
+    if (i == nk && nk < 256) {
+        knames[nk].k = NULL;
+        snprintf(knames[nk].name, sizeof knames[nk].name, "%s", what);
+        nk++;
+    }
+    pthread_mutex_unlock(&tmx);
+    return i < 256 ? i : -1;
 }
 static cl_int CL_API_CALL nd(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *o, const size_t *g, const size_t *l, cl_uint nw,
                              const cl_event *w, cl_event *ev) {
@@ -430,8 +441,10 @@ static void tb_mark(void *q, int ph) {
     cl_event ev = NULL;
     if (!tracing || !q || ph > 5) return;
     if (LCL__CL->clEnqueueMarkerWithWaitList((cl_command_queue)q, 0, NULL, &ev) != CL_SUCCESS) return;
+    pthread_mutex_lock(&tmx);
     if (ntb == captb) { captb = captb ? 2 * captb : 1024; tbr = (tbrec *)realloc(tbr, (size_t)captb * sizeof *tbr); }
     tbr[ntb].q = (cl_command_queue)q; tbr[ntb].ph = ph; tbr[ntb].ev = ev; ntb++;
+    pthread_mutex_unlock(&tmx);
 }
 static double tb_end(cl_event ev) {
     cl_ulong e = 0;
