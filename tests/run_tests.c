@@ -74,10 +74,11 @@ enum { LT__CL_HOOKS(LT__CL_ENUM) LT__CL_NHOOKS };
 static struct { int armed, nth, calls; cl_int code; } lt__clh[LT__CL_NHOOKS];
 static lcl__cl_api lt__cl_orig;   /* the real entry points, saved on the first lt_cl_fail */
 static int lt__cl_saved;
-static int lt__cl_hit(int i) {
+static int lt__cl_hit(int i) {   /* calls may come from a host thread per device (the block LU's) */
+    int n;
     if (!lt__clh[i].armed) return 0;
-    lt__clh[i].calls++;
-    return lt__clh[i].nth == 0 || lt__clh[i].calls == lt__clh[i].nth;
+    n = __atomic_add_fetch(&lt__clh[i].calls, 1, __ATOMIC_RELAXED);
+    return lt__clh[i].nth == 0 || n == lt__clh[i].nth;
 }
 #define LT__CL_RET(i, orig_call) do { if (lt__cl_hit(LT__CL_##i)) return lt__clh[LT__CL_##i].code; return orig_call; } while (0)
 #define LT__CL_OBJ(i, orig_call) do { if (lt__cl_hit(LT__CL_##i)) { if (e) *e = lt__clh[LT__CL_##i].code; return NULL; } \
@@ -177,7 +178,7 @@ int lt_cl_fail(const char *fn, int nth, int errcode) {
 }
 int lt_cl_calls(const char *fn) {
     int i = fn ? lt__cl_index(fn) : -1;
-    return i < 0 ? -1 : lt__clh[i].calls;
+    return i < 0 ? -1 : __atomic_load_n(&lt__clh[i].calls, __ATOMIC_SEQ_CST);
 }
 void lt_cl_reset(void) {
     if (lt__cl_saved) {

@@ -1868,6 +1868,13 @@ int lt_child_bklu(const char *name) {
             if (c.A.dtype == LCL_F64) {
                 int runs = lt_cl_sweep("bklu, devices apart", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 100, "lcl_bklu", bt_cl_run, &c, &reached);
                 fprintf(stderr, "  %d faulted runs\n", runs);
+                if (!lt_shared_env()) {     /* and a host thread per device (one of the two children: its time) */
+                    for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_host_threads = 1;
+                    runs = lt_cl_sweep("bklu, devices apart, host threads", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 100, "lcl_bklu", bt_cl_run,
+                                       &c, &reached);
+                    fprintf(stderr, "  %d faulted runs (a host thread per device)\n", runs);
+                    for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_host_threads = 0;
+                }
             }
             bt_free(&c);
         } else
