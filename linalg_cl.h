@@ -3592,27 +3592,8 @@ LCL__PRIVATE cl_int lcl__wait_read(cl_event ev, cl_command_queue q) {
     LCL__CL->clReleaseEvent(ev);
     return e;
 }
-LCL__PRIVATE lcl_status lcl__cl_nonfinite_at(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem buf, cl_long off, int rows, int cols, int ld,
-                                             int lower, int *found) {
-    cl_mem flag = NULL;
-    cl_event ev = NULL;
-    cl_int hit = 0, e = CL_SUCCESS;
-    lcl_status st = lcl__cl_nonfinite_start(ctx, d, dt, buf, off, rows, cols, ld, lower, &flag, &hit, &ev);
-    if (ev) e = lcl__wait_read(ev, d->queue[0]);
-    if (st == LCL_OK && e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clWaitForEvents", d->info.name);
-    if (st == LCL_OK && hit) *found = 1;
-    if (flag) LCL__CL->clReleaseMemObject(flag);
-    return st;
-}
 LCL__PRIVATE lcl_status lcl__nan_fail(lcl_context *ctx, const char *fn) {
     return lcl__fail(ctx, LCL_ERR_NAN, "%s: the matrix holds NaN or Inf; factorizations and solves need finite input", fn);
-}
-/* LCL_ERR_NAN when the device matrix (or its lower triangle) holds a NaN or Inf: the check the
-   host-array calls make before uploading, for matrices that live on the device */
-LCL__PRIVATE lcl_status lcl__cl_nonfinite(lcl_context *ctx, const lcl_dmat *A, int lower, const char *fn) {
-    int found = 0;
-    lcl_status st = lcl__cl_nonfinite_at(ctx, &ctx->dev[A->dev], A->dtype, A->buf, 0, (int)A->rows, (int)A->cols, (int)A->ld, lower, &found);
-    return st == LCL_OK && found ? lcl__nan_fail(ctx, fn) : st;
 }
 
 LCL__PRIVATE void lcl__cl_dmat_release(lcl_dmat *m) {
@@ -3893,7 +3874,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opt
     lcl_dtype dt = f->A->dtype;
     lcl__lupanel *P = &f->P;
     size_t nscratch;
-    cl_int e = CL_SUCCESS, zero = 0;
+    cl_int e = CL_SUCCESS;
     lcl_status st;
     lcl__cl_blocks(d, o, f->n, 0, &f->nb, &f->NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_panel_step_f" : "lcl_panel_step_d", &P->step)) != LCL_OK) return st;
@@ -3916,9 +3897,9 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opt
     if ((st = lcl__buffer(ctx, d, 2 * P->maxg * sizeof(cl_int), CL_MEM_READ_WRITE, &P->parti)) != LCL_OK) return st;
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P->count)) != LCL_OK) return st;
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P->bar)) != LCL_OK) return st;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->zero, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->count, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->bar, CL_TRUE, 0, sizeof(cl_int), &zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->zero, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->count, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->bar, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
     LCL__CLCHK(lcl__cl_after(d, f->qu, f->qp), "clEnqueueMarkerWithWaitList");
 done:
     return st;
@@ -3935,7 +3916,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
     lcl_context *ctx = f->ctx;
     lcl__device *d = f->d;
     lcl_dtype dt = f->A->dtype;
-    cl_int e = CL_SUCCESS, fail = 0;
+    cl_int e = CL_SUCCESS;
     lcl_status st;
     lcl__cl_blocks(d, o, f->n, dt == LCL_F64 ? 2 : 1, &f->nb, &f->NB);
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &f->kpot)) != LCL_OK) return st;
@@ -3959,7 +3940,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
     f->groups = d->tune.chol_upd_groups;
     f->wg = lcl__wg(d);
     if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &f->dfail)) != LCL_OK) return st;
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, f->dfail, CL_TRUE, 0, sizeof(cl_int), &fail, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, f->dfail, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
     LCL__CLCHK(lcl__cl_after(d, f->qu, f->qp), "clEnqueueMarkerWithWaitList");
 done:
     return st;
@@ -4194,14 +4175,21 @@ LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
 /* The loop: panel K once the look-ahead update of its columns is done; (LU) the trailing columns'
    swaps and U12; the next panel's columns, marked for its factorization, then the rest of the
    trailing matrix beside it. *info: LAPACK's, with LCL_OK (the caller words the message). */
+/* check: the NaN / Inf scan first (1: all of A, 2: its lower triangle), started before the
+   setup and waited for before the first kernel that writes A, so that the host's setup runs
+   beside it instead of after a round trip */
 LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, const char *fn, lcl_dmat *A, int chol, int32_t *ipiv, int64_t *info,
-                                         const lcl_dense_opts *o) {
+                                         const lcl_dense_opts *o, int check) {
     lcl__clfact f;
     lcl__device *d = &ctx->dev[A->dev];
     int64_t K;
-    cl_int e = CL_SUCCESS;
-    lcl_status st;
+    cl_int e = CL_SUCCESS, hit = 0;
+    cl_mem flag = NULL;
+    cl_event ev = NULL;
+    lcl_status st = LCL_OK;
     if (A->rows == 0) return LCL_OK;
+    if (check)
+        st = lcl__cl_nonfinite_start(ctx, d, A->dtype, A->buf, 0, (int)A->rows, (int)A->cols, (int)A->ld, check == 2, &flag, &hit, &ev);
     memset(&f, 0, sizeof f);
     f.ctx = ctx;
     f.fn = fn;
@@ -4214,7 +4202,13 @@ LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, const char *fn, lcl_d
     f.ipiv = ipiv;
     f.qp = d->queue[1];
     f.qu = d->queue[0];
-    st = chol ? lcl__cl_fact_open_chol(&f, o) : f.host ? lcl__cl_fact_open_host(&f, o) : lcl__cl_fact_open_lu(&f, o);
+    if (st == LCL_OK) st = chol ? lcl__cl_fact_open_chol(&f, o) : f.host ? lcl__cl_fact_open_host(&f, o) : lcl__cl_fact_open_lu(&f, o);
+    if (ev) {   /* the scan's read into hit: waited for on every path */
+        cl_int we = lcl__wait_read(ev, d->queue[0]);
+        if (st == LCL_OK && we != CL_SUCCESS) st = lcl__clfail(ctx, we, "clWaitForEvents", d->info.name);
+        else if (st == LCL_OK && hit) st = lcl__nan_fail(ctx, fn);
+    }
+    if (flag) LCL__CL->clReleaseMemObject(flag);
     for (K = 0; K < f.n && st == LCL_OK; K += f.NB) {
         int KB = (int)(f.n - K < f.NB ? f.n - K : f.NB);
         int64_t rest = f.n - K - KB;
@@ -4269,16 +4263,10 @@ LCL__PRIVATE lcl_status lcl__cl_factor(lcl_context *ctx, const char *fn, int cho
                                        const lcl_dense_opts *o) {
     lcl_status st, st2;
     if ((st = lcl__cl_alg_check(ctx, o, fn)) != LCL_OK) return st;
-    if (!chol) {
-        if ((st = lcl__cl_nonfinite(ctx, A, 0, fn)) != LCL_OK) return st;
-        return lcl__cl_fact_run(ctx, fn, A, 0, ipiv, info, o);
-    }
-    if (u == LCL_LOWER) {
-        if ((st = lcl__cl_nonfinite(ctx, A, 1, fn)) != LCL_OK) return st;
-        return lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o);
-    }
+    if (!chol) return lcl__cl_fact_run(ctx, fn, A, 0, ipiv, info, o, 1);
+    if (u == LCL_LOWER) return lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o, 2);
     if ((st = lcl__cl_transpose_square(ctx, A)) != LCL_OK) return st;
-    if ((st = lcl__cl_nonfinite(ctx, A, 1, fn)) == LCL_OK) st = lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o);
+    st = lcl__cl_fact_run(ctx, fn, A, 1, NULL, info, o, 2);
     st2 = lcl__cl_transpose_square(ctx, A);
     return st != LCL_OK ? st : st2;
 }
