@@ -100,7 +100,8 @@
         step from order N on; default 12288), LCL_POTF2_INV=0|1 (potrf's diagonal blocks with
         their inverse, L21 by GEMM; default on NVIDIA in double), LCL_CHOL_LSTEP=N (with them, below
         order N each step is one launch that also updates the next step's block, else three;
-        default 12288, 0 never), LCL_HALO_SKIP (the resident split
+        default 12288, 0 never), LCL_CHOL_KS=N (with the one-launch step, the update of the next
+        panel's columns split along K in up to N parts; default 4, 0 or 1 not split), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
         on a repeated x), LCL_SPLIT_CHAIN=0 (the dense split in one shared context: panels pass
         on through the host's waits, in row chunks after the whole panel, instead of event waits
@@ -884,6 +885,8 @@ typedef struct lcl__tuning {
                                        (lcl_potrf_step_d): H100, faster at 16384 (-4%), slower at 4096 (+12%) */
     int potf2_inv;                  /* bit dt: potrf's steps by lcl_potf2_inv (a warp a half, with
                                        inv(L11)) and L21 by a GEMM with that inverse */
+    int chol_ks;                    /* with chol_lstep: the look-ahead GEMM split along K in up to this many
+                                       parts (lcl_gemm_tc_ks_d; 0, 1: not split) */
     int chol_lstep;                 /* below this order (0 never), with potf2_inv in double on the tensor
                                        cores: each step in one launch with the next step's block
                                        (lcl_potrf_lstep_d): H100, n = 4096 -10%, 16384 +3% */
@@ -1594,6 +1597,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     /* double only: single precision is not timed with it yet */
     t->potf2_inv = nvidia && (nv_cc == 0 || nv_cc >= 70) ? 1 << LCL_F64 : 0;
     t->chol_lstep = 12288;   /* used only where its kernel exists (NVIDIA, compute capability 8.0 up) */
+    t->chol_ks = 4;
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
     t->bklu_lu_wg = 1024;
@@ -1638,6 +1642,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     if (getenv("LCL_NO_FUSED_STEP") || !t->tc) t->fused_step = 0;
     if (lcl__env_int("LCL_POTF2_INV", 0, 1, &v)) t->potf2_inv = v ? 1 << LCL_F64 | 1 << LCL_F32 : 0;
     lcl__env_int("LCL_CHOL_LSTEP", 0, 1 << 30, &t->chol_lstep);
+    lcl__env_int("LCL_CHOL_KS", 0, 16, &t->chol_ks);
     /* its local memory: the block, a 32 x 33 scratch and (not NVIDIA) a work-group's shuffle slots */
     if (t->trsm_nb != 64 || d->info.local_mem < (size_t)(64 * 65 + 32 * 33 + t->wg) * sizeof(double)) t->potf2_inv = 0;
     lcl__env_int("LCL_UPD_GROUPS", 1, 1 << 20, &t->upd_groups);
@@ -3567,7 +3572,7 @@ LCL__PRIVATE lcl_status lcl__cl_nonfinite_start(lcl_context *ctx, lcl__device *d
                                                 int lower, cl_mem *flag, cl_int *hit, cl_event *ev) {
     cl_kernel k;
     cl_int e = CL_SUCCESS;
-    size_t gws[2], lws[2] = {16, 16};
+    size_t gws[2], lws[2] = {1, 1};
     lcl_status st;
     *hit = 0;
     if (rows <= 0 || cols <= 0) return LCL_OK;
@@ -3576,8 +3581,8 @@ LCL__PRIVATE lcl_status lcl__cl_nonfinite_start(lcl_context *ctx, lcl__device *d
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], *flag, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
     LCL__CLCHK(lcl__argv(k, 7, LCL__A(rows), LCL__A(cols), LCL__A(buf), LCL__A(off), LCL__A(ld), LCL__A(*flag), LCL__A(lower)),
                "clSetKernelArg(lcl_nonfinite)");
-    gws[0] = (size_t)lcl__round_up(cols, 16);
-    gws[1] = (size_t)lcl__round_up(rows, 16);
+    lws[0] = gws[0] = (size_t)LCL__MIN(lcl__round_up(cols, 32), (int64_t)LCL__MIN(d->tune.wg, 256));   /* a work-group a row */
+    gws[1] = (size_t)rows;
     LCL__CLCHK(LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, gws, lws, 0, NULL, NULL), "clEnqueueNDRangeKernel(lcl_nonfinite)");
     LCL__CLCHK(LCL__CL->clEnqueueReadBuffer(d->queue[0], *flag, CL_FALSE, 0, sizeof(cl_int), hit, 0, NULL, ev), "clEnqueueReadBuffer");
     LCL__CLCHK(LCL__CL->clFlush(d->queue[0]), "clFlush");
@@ -3841,6 +3846,8 @@ typedef struct lcl__clfact {
     cl_kernel kinv;               /* Cholesky: POTF2 with inv(L11) into dY (tune.potf2_inv), or NULL */
     cl_kernel kls;                /* Cholesky: the step in one launch with a look-ahead (tune.chol_lstep), or NULL */
     cl_mem dfail, dY, dsync;      /* dsync: kls's counters, never reset (tick, want: their next targets) */
+    cl_kernel kks;                /* Cholesky with kls: the look-ahead GEMM split along K, or NULL */
+    cl_mem dpart, dcnt;           /* its partial products (a 128 x 128 block per group) and tile counters */
     int tick, want;
     size_t wg;
     int groups;                   /* Cholesky: work-groups of the update's GEMM beyond the next panel */
@@ -3929,8 +3936,17 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
         return st;
     if (f->kls) {
         static const cl_int zeros[2] = {0, 0};
+        static const cl_int none[1024] = {0};   /* the counters' zeros (written without a wait) */
+        size_t cu = (size_t)LCL__MIN(d->info.compute_units, 1024);
         if ((st = lcl__buffer(ctx, d, sizeof zeros, CL_MEM_READ_WRITE, &f->dsync)) != LCL_OK) return st;
         LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, f->dsync, CL_FALSE, 0, sizeof zeros, zeros, 0, NULL, NULL), "clEnqueueWriteBuffer");
+        /* the look-ahead GEMM split along K: at most one group a compute unit, so cu blocks */
+        if (d->tune.chol_ks > 1 && (st = lcl__kernel_get(ctx, d, dt, "lcl_gemm_tc_ks_d", 1, &f->kks)) != LCL_OK) return st;
+        if (f->kks) {
+            if ((st = lcl__buffer(ctx, d, cu * 128 * 128 * sizeof(double), CL_MEM_READ_WRITE, &f->dpart)) != LCL_OK) return st;
+            if ((st = lcl__buffer(ctx, d, cu * sizeof(cl_int), CL_MEM_READ_WRITE, &f->dcnt)) != LCL_OK) return st;
+            LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qu, f->dcnt, CL_FALSE, 0, cu * sizeof(cl_int), none, 0, NULL, NULL), "clEnqueueWriteBuffer");
+        }
     }
     if (!f->kinv && dt == LCL_F64 && d->tune.tc && d->tune.fused_step && f->n >= d->tune.fused_step &&   /* NVIDIA only: probed */
         (st = lcl__kernel_get(ctx, d, dt, "lcl_potrf_step_d", 1, &f->kstep)) != LCL_OK)
@@ -4078,6 +4094,7 @@ LCL__PRIVATE lcl_status lcl__cl_lu_trail(lcl__clfact *f, int64_t K, int KB, int6
 done:
     return st;
 }
+#define LCL__TC_BK 16   /* kernels/dense.cl's TC_BK: the K step of the tensor-core GEMM */
 /* the trailing matrix less panel K's contribution, columns K+KB+c .. +w (Cholesky: the lower part
    of A22 -= L21 L21^T from row K+KB+c, capped to f->groups past the next panel's columns) */
 LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, int64_t rest, int c, int w) {
@@ -4087,6 +4104,25 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
     if (!f->chol)
         return lcl__cl_gemm(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, a, K * ld + r + c, ld, 0, 1.0, a,
                             r * ld + r + c, ld, 0, f->qu);
+    if (c == 0 && f->kks) {   /* the next panel's columns: few tiles, so split K (lcl_gemm_tc_ks_d) */
+        int tm = (int)((rest + 127) / 128), tn = (w + 127) / 128, tiles = 0, i, cu = LCL__MIN(f->d->info.compute_units, 1024);
+        int nk = (KB + LCL__TC_BK - 1) / LCL__TC_BK, ks, per;
+        for (i = 0; i < tm; i++) tiles += LCL__MIN(tn, i + 1);
+        ks = LCL__MIN(LCL__MIN(f->d->tune.chol_ks, nk), cu / tiles);
+        per = (nk + ks - 1) / LCL__MAX(ks, 1);
+        ks = ks > 1 ? (nk + per - 1) / per : 1;   /* every split gets some of K */
+        if (ks > 1) {
+            cl_long oa = (r + c) * ld + K, oc = (r + c) * ld + r + c;
+            cl_int M = (cl_int)(rest - c), N = w, Kd = KB, lda = ld, tr = 1, lo = 1, kc = per * LCL__TC_BK, e;
+            double al = -1.0, be = 1.0;
+            size_t lw = 256, gw = lw * (size_t)(tiles * ks);
+            e = lcl__argv(f->kks, 20, LCL__A(M), LCL__A(N), LCL__A(Kd), LCL__A(al), LCL__A(a), LCL__A(oa), LCL__A(lda), LCL__A(a), LCL__A(oa),
+                          LCL__A(lda), LCL__A(tr), LCL__A(be), LCL__A(a), LCL__A(oc), LCL__A(lda), LCL__A(lo), LCL__A(ks), LCL__A(kc),
+                          LCL__A(f->dpart), LCL__A(f->dcnt));
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qu, f->kks, 1, NULL, &gw, &lw, 0, NULL, NULL);
+            return e == CL_SUCCESS ? LCL_OK : lcl__clfail(f->ctx, e, "lcl_gemm_tc_ks", f->d->info.name);
+        }
+    }
     return lcl__cl_gemm_g(f->ctx, f->d, f->A->dtype, (int)(rest - c), w, KB, -1.0, a, (r + c) * ld + K, ld, a, (r + c) * ld + K, ld, 1, 1.0, a,
                           (r + c) * ld + r + c, ld, 1, f->qu, c ? f->groups : f->d->tune.upd_groups);
 }
@@ -4156,7 +4192,7 @@ done:
     return st;
 }
 LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
-    cl_mem bufs[11];
+    cl_mem bufs[13];
     int i;
     if (f->ev) {
         if (f->host) LCL__CL->clWaitForEvents(1, &f->ev);
@@ -4165,8 +4201,8 @@ LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
     LCL__CL->clFinish(f->qp);
     LCL__CL->clFinish(f->qu);
     bufs[0] = f->piv; bufs[1] = f->P.zero; bufs[2] = f->P.part; bufs[3] = f->P.parti; bufs[4] = f->P.count; bufs[5] = f->P.bar;
-    bufs[6] = f->dinv; bufs[7] = f->dtmp; bufs[8] = f->dfail; bufs[9] = f->dY; bufs[10] = f->dsync;
-    for (i = 0; i < 11; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
+    bufs[6] = f->dinv; bufs[7] = f->dtmp; bufs[8] = f->dfail; bufs[9] = f->dY; bufs[10] = f->dsync; bufs[11] = f->dpart; bufs[12] = f->dcnt;
+    for (i = 0; i < 13; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
     LCL_FREE(f->W);
     LCL_FREE(f->X);
     LCL_FREE(f->stage);

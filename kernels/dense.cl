@@ -190,12 +190,17 @@ __attribute__((always_inline)) inline void tc_store(const int la, const int lb, 
 }
 
 /* C = beta*C + alpha*A*op(B) with work-groups of WM x WN warps (a 32WM x 64WN block of C); this
-   group is number grp of the ngrp that share the tiles */
-__attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, __local double *As, __local double *Bs,
-                                                   const int M, const int N, const int K, const double alpha,
-                                                   __global const double *A, const int lda, __global const double *B, const int ldb,
-                                                   const int trans, const double beta, __global double *C, const int ldc, const int lower,
-                                                   const int grp, const int ngrp, const int split) {
+   group is number grp of the ngrp that share the tiles.
+
+   ks > 1 (lcl_gemm_tc_ks_d): this group multiplies split kss of ks along K; each tile's splits
+   leave their products in part, and the last to count in cnt[tile] adds them in split order
+   (the same sum whichever finishes last) and writes C. */
+__attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN, __local double *As, __local double *Bs,
+                                                     const int M, const int N, const int K, const double alpha,
+                                                     __global const double *A, const int lda, __global const double *B, const int ldb,
+                                                     const int trans, const double beta, __global double *C, const int ldc, const int lower,
+                                                     const int grp, const int ngrp, const int split, const int ks, const int kss,
+                                                     __global double *part, __global int *cnt) {
     const int BM = 32 * WM, BN = 64 * WN, NT = 32 * WM * WN, LA = BM * TC_BK / NT, LB = BN * TC_BK / NT;
     double acc[4][8][2];
     double ra[TC_MAXLOAD], rb[TC_MAXLOAD];
@@ -295,22 +300,66 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
 #endif
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        /* fully unrolled: acc must stay in registers */
+        if (ks > 1) {   /* each work-item's slots, split by split: coalesced, and read back the same way */
+            __global double *mine = part + ((long)tile * ks + kss) * (BM * BN);
+            int q, last;
+#pragma unroll
+            for (i = 0; i < 4; i++)
+#pragma unroll
+                for (j = 0; j < 8; j++)
+#pragma unroll
+                    for (q = 0; q < 2; q++) mine[((i * 8 + j) * 2 + q) * NT + tid] = acc[i][j][q];
+            asm volatile("membar.gl;" ::: "memory");
+            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+            if (tid == 0) {
+                int old;
+                asm volatile("atom.acq_rel.gpu.add.s32 %0, [%1], 1;" : "=r"(old) : "l"((ulong)(cnt + tile)) : "memory");
+                if (old == ks - 1) cnt[tile] = 0;   /* ready for the next launch */
+                *(__local int *)As = old == ks - 1;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            last = *(__local int *)As;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (!last) continue;
+            asm volatile("membar.gl;" ::: "memory");
+            /* split by split, its 64 loads a work-item in flight at once (its own product read
+               back too, so the sum's order is the splits'). Only this group reads these slots in
+               this launch, so L1 holds no stale copy. */
+            for (q = 0; q < ks; q++) {
+                __global const double *p = part + ((long)tile * ks + q) * (BM * BN) + tid;
+                int v;
+#pragma unroll
+                for (i = 0; i < 4; i++)
+#pragma unroll
+                    for (j = 0; j < 8; j++)
+#pragma unroll
+                        for (v = 0; v < 2; v++) acc[i][j][v] = (q ? acc[i][j][v] : 0.0) + p[((i * 8 + j) * 2 + v) * NT];
+            }
+        }
+        /* fully unrolled: acc must stay in registers. A row of fragments at a time, its 16 loads
+           of C before any store: a load after a store to C is not moved above it, so element by
+           element each tile waited for 64 round trips to memory in turn (about 30 us on an H200:
+           most of a small GEMM's time) */
 #pragma unroll
         for (i = 0; i < 4; i++) {
-            int gi = bm + wm + i * 8 + g;
+            int gi = bm + wm + i * 8 + g, v;
+            double cv[8][2];
 #pragma unroll
-            for (j = 0; j < 8; j++) {
-                int v;
+            for (j = 0; j < 8; j++)
 #pragma unroll
                 for (v = 0; v < 2; v++) {
                     int gj = bn + wn + j * 8 + 2 * t + v;
-                    if (gi < M && K > 0 && gj < N && !(lower && (split ? gemm_diag(lower, gj) : gj) > gi)) {
-                        __global double *c = C + (long)gi * ldc + gj;
-                        *c = beta == 0 ? alpha * acc[i][j][v] : fma(alpha, acc[i][j][v], beta * *c);
-                    }
+                    int ok = gi < M && K > 0 && gj < N && !(lower && (split ? gemm_diag(lower, gj) : gj) > gi);
+                    cv[j][v] = ok && beta != 0 ? C[(long)gi * ldc + gj] : 0.0;
                 }
-            }
+#pragma unroll
+            for (j = 0; j < 8; j++)
+#pragma unroll
+                for (v = 0; v < 2; v++) {
+                    int gj = bn + wn + j * 8 + 2 * t + v;
+                    if (gi < M && K > 0 && gj < N && !(lower && (split ? gemm_diag(lower, gj) : gj) > gi))
+                        C[(long)gi * ldc + gj] = beta == 0 ? alpha * acc[i][j][v] : fma(alpha, acc[i][j][v], beta * cv[j][v]);
+                }
         }
     }
 }
@@ -323,20 +372,32 @@ __attribute__((always_inline)) inline void tc_gemm(const int WM, const int WN, _
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_d(TC_ARGS) {
     __local double As[TC_NBUF * TC_BM * TC_LD];
     __local double Bs[TC_NBUF * TC_BN * TC_LD];
-    tc_gemm(TC_WM, TC_WN, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0);
+    tc_gemm_k(TC_WM, TC_WN, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0, 0, 0, 0, 0);
 }
 /* lower = D + (bw << 8) (gemm_diag): the split Cholesky's update of a device's columns */
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_split_d(TC_ARGS) {
     __local double As[TC_NBUF * TC_BM * TC_LD];
     __local double Bs[TC_NBUF * TC_BN * TC_LD];
-    tc_gemm(TC_WM, TC_WN, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 1);
+    tc_gemm_k(TC_WM, TC_WN, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 1, 0, 0, 0, 0);
+}
+/* the same split along K (tc_gemm_k): ks consecutive groups a tile, each kc of K (a multiple of
+   TC_BK; every split gets some), for updates with few tiles and a deep K (the Cholesky look-ahead
+   at n = 4096: 59 tiles or fewer with K = 256, latency-bound one group a tile). part: ks x
+   the tiles' 128 x 128 blocks; cnt: one counter a tile, zero between launches. */
+__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_ks_d(TC_ARGS, const int ks, const int kc, __global double *part,
+                                                                                   __global int *cnt) {
+    __local double As[TC_NBUF * TC_BM * TC_LD];
+    __local double Bs[TC_NBUF * TC_BN * TC_LD];
+    const int g = TC_GRP, s = g % ks, k0 = s * kc;
+    tc_gemm_k(TC_WM, TC_WN, As, Bs, M, N, min(K - k0, kc), alpha, A + offa + ((trans & 2) ? (long)k0 * lda : k0), lda,
+              B + offb + ((trans & 1) ? k0 : (long)k0 * ldb), ldb, trans, beta, C + offc, ldc, lower, g / ks, TC_NGRP / ks, 0, ks, s, part, cnt);
 }
 /* N <= 64 (the Cholesky panel's left-looking steps): one warp along N, so no warp multiplies
    the zero padding of a 128-wide tile */
 __kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_tc64_d(TC_ARGS) {
     __local double As[TC_NBUF * TC_BM * TC_LD];
     __local double Bs[TC_NBUF * 64 * TC_LD];
-    tc_gemm(TC_WM, 1, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0);
+    tc_gemm_k(TC_WM, 1, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0, 0, 0, 0, 0);
 }
 /* The block LU's batched GEMM on tensor cores (see bklu.cl for the frames and lists): item
    get_group_id(1) of the list at lo is (A, B, C) frames, C = alpha A B + keep C, all m x m
@@ -348,8 +409,8 @@ void lcl_bklu_gemm_tc_d(__global double *a0, __global double *a1, __global doubl
     __local double As[TC_NBUF * TC_BM * TC_LD];
     __local double Bs[TC_NBUF * TC_BN * TC_LD];
     __global const int *it = list + lo + 3 * (int)get_group_id(1);
-    tc_gemm(TC_WM, TC_WN, As, Bs, m, m, m, alpha, BK_FRAME(it[0]), m, BK_FRAME(it[1]), m, 0, keep, BK_FRAME(it[2]), m, 0,
-            (int)get_group_id(0), (int)get_num_groups(0), 0);
+    tc_gemm_k(TC_WM, TC_WN, As, Bs, m, m, m, alpha, BK_FRAME(it[0]), m, BK_FRAME(it[1]), m, 0, keep, BK_FRAME(it[2]), m, 0,
+            (int)get_group_id(0), (int)get_num_groups(0), 0, 0, 0, 0, 0);
 }
 #undef BK_FRAME
 #endif
@@ -387,14 +448,20 @@ void SFX(lcl_transpose)(const int rows, const int cols, __global const real *in,
 }
 
 /* Non-finite scan: flag = 1 when any element of the rows x cols block is NaN or Inf
-   (lower != 0: only the lower triangle, j <= i, which is all Cholesky reads) */
+   (lower != 0: only the lower triangle, j <= i, which is all Cholesky reads). A work-group a
+   row (dimension 1), its work-items across it: coalesced, and with lower = 1 only up to the
+   diagonal (16 x 16 tiles over the whole square took 66 us at n = 4096 on an H200). */
 __kernel void SFX(lcl_nonfinite)(const int rows, const int cols, __global const real *A, const long offa, const int lda,
                                  __global int *flag, const int lower) {
-    int j = get_global_id(0), i = get_global_id(1);
-    if (i < rows && j < cols && (!lower || gemm_diag(lower, j) <= i)) {
-        real v = A[offa + (long)i * lda + j];
-        if (isnan(v) || isinf(v)) *flag = 1;
+    const int i = get_global_id(1), end = lower == 1 ? min(cols, i + 1) : cols;
+    __global const real *row = A + offa + (long)i * lda;
+    int j, bad = 0;
+    if (i >= rows) return;
+    for (j = get_local_id(0); j < end; j += get_local_size(0)) {
+        real v = row[j];
+        bad |= (isnan(v) || isinf(v)) && (!lower || gemm_diag(lower, j) <= i);
     }
+    if (bad) *flag = 1;
 }
 
 /* the work-group's largest candidate into vbest[0], ibest[0] (the lowest row on ties); every
@@ -1156,14 +1223,14 @@ void lcl_potrf_step_d(__global double *A, const long off, const int ld, const in
     __global double *P = A + off - kp;   /* the panel's earlier columns, rows from the diagonal block down */
     if (get_group_id(0) == 0) {
         if (kp > 0) {
-            tc_gemm(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, kb, kb, kp, -1.0, P, ld, P, ld, 1, 1.0, A + off, ld, 1, 0, 1, 0);
+            tc_gemm_k(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, kb, kb, kp, -1.0, P, ld, P, ld, 1, 1.0, A + off, ld, 1, 0, 1, 0, 0, 0, 0, 0);
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         }
         potf2_nv(32 * TC_WM, (__local double (*)[TRSM_NB + 1])Lm, (__local double (*)[TRSM_NB])(Lm + TRSM_NB * (TRSM_NB + 1)),
                  Lm + TRSM_NB * (TRSM_NB + 1) + 2 * TRSM_NB, A, off, ld, kb, base, fail);
     } else if (kp > 0) {
-        tc_gemm(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, below, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, A + off + (long)kb * ld,
-                ld, 0, (int)get_group_id(0) - 1, (int)get_num_groups(0) - 1, 0);
+        tc_gemm_k(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, below, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, A + off + (long)kb * ld,
+                ld, 0, (int)get_group_id(0) - 1, (int)get_num_groups(0) - 1, 0, 0, 0, 0, 0);
     }
 #undef PS_TC
 #undef PS_PF
@@ -1171,7 +1238,7 @@ void lcl_potrf_step_d(__global double *A, const long off, const int ld, const in
 #if TRSM_NB == 64
 /* One step of the Cholesky panel in one launch with the inverse and a look-ahead, so the step's
    chain is POTF2 and two small products, not three launches (81 us a step at n = 4096, H100).
-   The diagonal block (kb wide, at off) comes fully updated. Groups of 256 (tc_gemm(4, 2): 128 x
+   The diagonal block (kb wide, at off) comes fully updated. Groups of 256 (tc_gemm_k(4, 2, 0, 0, 0, 0): 128 x
    128 tiles, the half past kb idle):
    - group 0: POTF2 with the inverse (potf2_pw) into L11 and Y, published as sync[0] = tick;
    - group 1: the 64 rows under the block (T) less the panel's earlier kp columns; once Y is out,
@@ -1198,7 +1265,7 @@ inline void ls_post(volatile __global int *p, const int add, const int value) { 
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
 void lcl_potrf_lstep_d(__global double *A, const long off, const int ld, const int kb, const int kp, const int below, const int nxt,
                        const int base, __global int *fail, __global double *Y, volatile __global int *sync, const int tick, const int want) {
-#define LS_TC (TC_NBUF * 256 * TC_LD)   /* tc_gemm(4, 2): 128 x TC_BK tiles of A and B */
+#define LS_TC (TC_NBUF * 256 * TC_LD)   /* tc_gemm_k(4, 2, 0, 0, 0, 0): 128 x TC_BK tiles of A and B */
 #define LS_PW (TRSM_NB * (TRSM_NB + 1) + 32 * 33 + 1)
     __local double Lm[LS_TC > LS_PW ? LS_TC : LS_PW];
     __global double *P = A + off - kp;   /* the panel's earlier columns, from the block's first row */
@@ -1211,28 +1278,28 @@ void lcl_potrf_lstep_d(__global double *A, const long off, const int ld, const i
         ls_post(sync, 0, tick);
     } else if (grp == 1) {
         if (kp > 0) {
-            tc_gemm(4, 2, As, Bs, r1, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, T, ld, 0, 0, 1, 0);
+            tc_gemm_k(4, 2, As, Bs, r1, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, T, ld, 0, 0, 1, 0, 0, 0, 0, 0);
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         }
         ls_wait(sync, tick);
-        tc_gemm(4, 2, As, Bs, r1, kb, kb, 1.0, T, ld, Y, 64, 1, 0.0, T, ld, 0, 0, 1, 0);
+        tc_gemm_k(4, 2, As, Bs, r1, kb, kb, 1.0, T, ld, Y, 64, 1, 0.0, T, ld, 0, 0, 1, 0, 0, 0, 0, 0);
         if (nxt > 0) {
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
             ls_wait(sync + 1, want);
-            tc_gemm(4, 2, As, Bs, nxt, nxt, kb, -1.0, T, ld, T, ld, 1, 1.0, T + kb, ld, 1, 0, 1, 0);
+            tc_gemm_k(4, 2, As, Bs, nxt, nxt, kb, -1.0, T, ld, T, ld, 1, 1.0, T + kb, ld, 1, 0, 1, 0, 0, 0, 0, 0);
         }
     } else if (grp == 2 && nla == 2) {
-        if (kp > 0) tc_gemm(4, 2, As, Bs, nxt, nxt, kp, -1.0, P + (long)kb * ld, ld, P + (long)kb * ld, ld, 1, 1.0, T + kb, ld, 1, 0, 1, 0);
+        if (kp > 0) tc_gemm_k(4, 2, As, Bs, nxt, nxt, kp, -1.0, P + (long)kb * ld, ld, P + (long)kb * ld, ld, 1, 1.0, T + kb, ld, 1, 0, 1, 0, 0, 0, 0, 0);
         ls_post(sync + 1, 1, 0);
     } else {   /* the rest, one tile of 128 rows a group: less the earlier columns, then times Y^T */
         const int m = below - 64, g = grp - 1 - nla, ng = (int)get_num_groups(0) - 1 - nla;
         __global double *R = T + 64L * ld;
         if (kp > 0) {
-            tc_gemm(4, 2, As, Bs, m, kb, kp, -1.0, P + (long)(kb + 64) * ld, ld, P, ld, 1, 1.0, R, ld, 0, g, ng, 0);
+            tc_gemm_k(4, 2, As, Bs, m, kb, kp, -1.0, P + (long)(kb + 64) * ld, ld, P, ld, 1, 1.0, R, ld, 0, g, ng, 0, 0, 0, 0, 0);
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         }
         ls_wait(sync, tick);
-        tc_gemm(4, 2, As, Bs, m, kb, kb, 1.0, R, ld, Y, 64, 1, 0.0, R, ld, 0, g, ng, 0);
+        tc_gemm_k(4, 2, As, Bs, m, kb, kb, 1.0, R, ld, Y, 64, 1, 0.0, R, ld, 0, g, ng, 0, 0, 0, 0, 0);
     }
 #undef LS_TC
 #undef LS_PW

@@ -141,6 +141,65 @@ static void test_dense_opencl_lu(void) {
     lcl_context_destroy(ctx);
 }
 
+/* The device's NaN / Inf scan (a work-group a row, up to the diagonal for Cholesky): one bad value
+   at each sampled position of device matrices of sizes around the work-group, both precisions.
+   getrf rejects it anywhere, potrf LOWER only on or below the diagonal (the triangle it reads),
+   and a rejected matrix is left as it was. */
+static void test_dense_opencl_nan_scan(void) {
+    static const int sizes[] = {1, 2, 37, 300};
+    lcl_context *ctx = lt_ocl(NULL);
+    int s, p, t;
+    if (!ctx) { lt_skip("no OpenCL device"); return; }
+    for (p = 0; p < 2; p++)
+        for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
+            int n = sizes[s], np = 0, q;
+            int pos[64][2];
+            lcl_dense A, B;
+            lcl_dmat *dA = NULL;
+            int32_t *ipiv = (int32_t *)malloc((size_t)n * sizeof(int32_t));
+            CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, p ? LCL_F32 : LCL_F64, LCL_ROW_MAJOR, n, n));
+            CHECK_OK(ctx, lcl_dense_alloc(ctx, &B, p ? LCL_F32 : LCL_F64, LCL_ROW_MAJOR, n, n));
+            fill(&A, 1);
+            /* corners, the diagonal's ends, the last row and column, and some at random */
+            pos[np][0] = 0; pos[np][1] = 0; np++;
+            pos[np][0] = n - 1; pos[np][1] = n - 1; np++;
+            pos[np][0] = n - 1; pos[np][1] = 0; np++;
+            pos[np][0] = 0; pos[np][1] = n - 1; np++;
+            pos[np][0] = n / 2; pos[np][1] = n / 2; np++;
+            pos[np][0] = n - 1; pos[np][1] = n / 3; np++;
+            pos[np][0] = n / 3; pos[np][1] = n - 1; np++;
+            while (np < 24) { pos[np][0] = (int)(urand() * 0.4999 * n + 0.5 * n) % n; pos[np][1] = (int)((urand() + 1) * 0.5 * n) % n; np++; }
+            for (q = 0; q < np; q++)
+                for (t = 0; t < 2; t++) {
+                    int i = pos[q][0], j = pos[q][1];
+                    int64_t info = 0, r, c, same = 1;
+                    double keep = lcl_dense_get(&A, i, j);
+                    lcl_dense_set(&A, i, j, t ? INFINITY : NAN);
+                    CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
+                    CHECK_STATUS(ctx, lcl_dmat_getrf(ctx, dA, ipiv, &info, NULL), LCL_ERR_NAN);
+                    if (j <= i) CHECK_STATUS(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, NULL), LCL_ERR_NAN);
+                    CHECK_OK(ctx, lcl_dmat_download(ctx, dA, &B));
+                    for (r = 0; r < n; r++)
+                        for (c = 0; c < n; c++) {
+                            double a = lcl_dense_get(&A, r, c), b = lcl_dense_get(&B, r, c);
+                            same &= a == b || (a != a && b != b);
+                        }
+                    CHECK_MSG(same, "n %d, %s at (%d,%d): the rejected matrix changed", n, t ? "Inf" : "NaN", i, j);
+                    if (j > i) {   /* above the diagonal: no input to the lower Cholesky */
+                        CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, NULL));
+                        CHECK(info == 0);
+                    }
+                    lcl_dmat_free(dA);
+                    dA = NULL;
+                    lcl_dense_set(&A, i, j, keep);
+                }
+            free(ipiv);
+            lcl_dense_free(&B);
+            lcl_dense_free(&A);
+        }
+    lcl_context_destroy(ctx);
+}
+
 static void test_dense_opencl_cholesky(void) {
     static const int sizes[] = {1, 2, 17, 64, 65, 130, 257};
     lcl_context *ctx = lt_ocl(NULL);
@@ -1072,6 +1131,7 @@ void lt_suite_dense_opencl(void) {
     LT_RUN(test_dense_opencl_potf2_inv);
     LT_RUN(test_dense_opencl_matches_serial);
     LT_RUN(test_dense_opencl_bad_input);
+    LT_RUN(test_dense_opencl_nan_scan);
     LT_RUN(test_dense_opencl_dmat);
     LT_RUN(test_dense_opencl_grid_panel);
     LT_RUN(test_dense_opencl_split);
