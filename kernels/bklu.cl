@@ -472,11 +472,13 @@ void SFX(lcl_bklu_lu_upd)(ARENAS, __global const int *list, const int lo, const 
     for (i = 0; i < RB; i++)
         for (j = 0; j < RB; j++) acc[i][j] = 0;
     for (q = 0; q < kb; q++) RB_STEP(acc, Ls, Ut, q)
-    for (i = 0; i < RB; i++)
-        for (j = 0; j < RB; j++) {
-            const int r = r0 + ty + i * WD, c = c0 + tx + j * WD;
-            if (r < m && c < m) D[(long)r * m + c] -= acc[i][j];
-        }
+    for (i = 0; i < RB; i++) {   /* a row's loads before its stores (dense.cl, tc_gemm_k's end) */
+        const int r = r0 + ty + i * WD;
+        real dv[RB];
+        for (j = 0; j < RB; j++) dv[j] = r < m && c0 + tx + j * WD < m ? D[(long)r * m + c0 + tx + j * WD] : 0;
+        for (j = 0; j < RB; j++)
+            if (r < m && c0 + tx + j * WD < m) D[(long)r * m + c0 + tx + j * WD] = dv[j] - acc[i][j];
+    }
 }
 
 /* item t: the inverses of the unit lower (which 0) and the upper (which 1) triangle of frame

@@ -101,16 +101,20 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    /* a row's loads of C before its stores (see tc_gemm_k's end: a load after a store to C is
+       not moved above it) */
     for (i = 0; i < GEMM_RM; i++) {
         int gi = bm + ty + i * GEMM_WY;
+        real cv[GEMM_RN];
         if (gi >= M || kend == 0) continue;
         for (j = 0; j < GEMM_RN; j++) {
             int gj = bn + tx + j * GEMM_WX;
-            if (gj >= N || (lower && gemm_diag(lower, gj) > gi)) continue;
-            {
-                __global real *c = C + (long)gi * ldc + gj;
-                *c = beta == 0 ? alpha * acc[i][j] : fma(alpha, acc[i][j], beta * *c);
-            }
+            cv[j] = beta != 0 && gj < N && !(lower && gemm_diag(lower, gj) > gi) ? C[(long)gi * ldc + gj] : 0;
+        }
+        for (j = 0; j < GEMM_RN; j++) {
+            int gj = bn + tx + j * GEMM_WX;
+            if (gj < N && !(lower && gemm_diag(lower, gj) > gi))
+                C[(long)gi * ldc + gj] = beta == 0 ? alpha * acc[i][j] : fma(alpha, acc[i][j], beta * cv[j]);
         }
     }
 }
