@@ -25,6 +25,10 @@
 #ifndef SPMV_LDS
 #define SPMV_LDS (4 * LCL_WG)
 #endif
+/* CSR adaptive: entries a work-item loads at once (1: one at a time, the default until timed on a GPU) */
+#ifndef SPMV_UNROLL
+#define SPMV_UNROLL 1
+#endif
 
 /* Cache hints for the gathers of x (NVIDIA; the host sets SPMV_HINT there): the matrix is read once,
    x many times at random, and x may fit in L2 where the matrix does not. Without hints the streamed
@@ -137,11 +141,37 @@ __kernel void SFX(lcl_spmv_csr_adaptive)(__global const int *blk, __global const
     int stream = r1 - r0 > 1;
     real acc = 0;
     SPMV_POLICIES;
+#if SPMV_UNROLL > 1
+    /* SPMV_UNROLL of a work-item's entries at once: their index and value loads, then their
+       gathers of x, in flight together (one entry at a time waits for the index, then for x);
+       the same products, summed in the same order */
+    for (k = k0 + lid; k < k1; k += SPMV_UNROLL * LCL_WG) {
+        int c[SPMV_UNROLL], u;
+        real v[SPMV_UNROLL], p[SPMV_UNROLL];
+#pragma unroll
+        for (u = 0; u < SPMV_UNROLL; u++) {
+            const int q = k + u * LCL_WG;
+            c[u] = q < k1 ? LD_MI(idx + q) : 0;
+            v[u] = q < k1 ? LD_MV(val + q) : 0;
+        }
+#pragma unroll
+        for (u = 0; u < SPMV_UNROLL; u++) p[u] = k + u * LCL_WG < k1 ? v[u] * LD_X(x + c[u]) : 0;
+#pragma unroll
+        for (u = 0; u < SPMV_UNROLL; u++) {
+            const int q = k + u * LCL_WG;
+            if (q < k1) {
+                if (stream) prod[q - k0] = p[u];
+                else acc += p[u];
+            }
+        }
+    }
+#else
     for (k = k0 + lid; k < k1; k += LCL_WG) {
         real p = LD_MV(val + k) * LD_X(x + LD_MI(idx + k));
         if (stream) prod[k - k0] = p;
         else acc += p;
     }
+#endif
     red[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (stream && lid < r1 - r0) {

@@ -253,6 +253,40 @@ static void sp_sweep(const struct sp_shape *shapes, int nshapes, const struct sp
 
 static void test_spmv_opencl_formats(void) { sp_sweep(sp_shapes, SP_NSHAPES, sp_cases, SP_NCASES, NULL); }
 
+/* CSR adaptive with SPMV_UNROLL entries a work-item at once (a kernel build option, off by
+   default until timed): 4 divides the block's local products, 3 does not; every shape, both
+   precisions, A x and A^T x, against the same references */
+static void test_spmv_opencl_merge_unrolled(void) {
+    static const struct sp_case cases[] = {{LCL_FMT_CSR, LCL_KERNEL_MERGE, "csr-merge"}, {LCL_FMT_CSC, LCL_KERNEL_MERGE, "csc-merge"}};
+    static const char *const opts[] = {"-DSPMV_UNROLL=4", "-DSPMV_UNROLL=3"};
+    int o, s, c, t, tr, n = 0;
+    lcl_list_devices(NULL, NULL, 0, &n);
+    if (!n) { lt_skip("no OpenCL device"); return; }
+    for (o = 0; o < 2; o++) {
+        lcl_context_desc d;
+        lcl_context *ctx = NULL;
+        memset(&d, 0, sizeof d);
+        d.backend = LCL_BACKEND_OPENCL;
+        d.build_options = opts[o];
+        d.cache_dir = getenv("LT_CACHE");
+        CHECK_OK(ctx, lcl_context_create(&d, &ctx));
+        for (t = 0; t < 2; t++) {
+            lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+            if (dt == LCL_F64 && !sp_fp64(ctx, 0)) continue;
+            for (s = 0; s < SP_NSHAPES; s++) {
+                lcl_csr A;
+                sp_gen(&A, sp_shapes[s].rows, sp_shapes[s].cols, sp_shapes[s].kind);
+                for (c = 0; c < 2; c++)
+                    for (tr = 0; tr < 2; tr++)
+                        CHECK_MSG(sp_check(ctx, &A, &cases[c], dt, 0, 0, (lcl_trans)tr) == 0, "%s %s%s %s on %lldx%lld", opts[o], cases[c].name,
+                                  tr ? " A^T x" : "", t ? "f32" : "f64", (long long)A.rows, (long long)A.cols);
+                sp_csr_free(&A);
+            }
+        }
+        lcl_context_destroy(ctx);
+    }
+}
+
 /* the kernel choice: CPU devices run scalar for auto, and every V of the vector kernel is right */
 static void test_spmv_opencl_kernels(void) {
     lcl_context *ctx = lt_ocl(NULL);
@@ -948,6 +982,7 @@ static void test_spmv_opencl_shared(void) {
 
 void lt_suite_spmv_opencl(void) {
     LT_RUN(test_spmv_opencl_formats);
+    LT_RUN(test_spmv_opencl_merge_unrolled);
     LT_RUN(test_spmv_opencl_kernels);
     LT_RUN(test_spmv_opencl_vec);
     LT_RUN(test_spmv_opencl_csc);
