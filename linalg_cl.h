@@ -3847,7 +3847,7 @@ typedef struct lcl__clfact {
     cl_kernel kls;                /* Cholesky: the step in one launch with a look-ahead (tune.chol_lstep), or NULL */
     cl_mem dfail, dY, dsync;      /* dsync: kls's counters, never reset (tick, want: their next targets) */
     cl_kernel kks;                /* Cholesky with kls: the look-ahead GEMM split along K, or NULL */
-    cl_mem dpart, dcnt;           /* its partial products (a 128 x 128 block per group) and tile counters */
+    cl_mem dpart, dcnt;           /* its partial products (a tile of C per group) and tile counters */
     int tick, want;
     size_t wg;
     int groups;                   /* Cholesky: work-groups of the update's GEMM beyond the next panel */
@@ -3943,7 +3943,8 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
         /* the look-ahead GEMM split along K: at most one group a compute unit, so cu blocks */
         if (d->tune.chol_ks > 1 && (st = lcl__kernel_get(ctx, d, dt, "lcl_gemm_tc_ks_d", 1, &f->kks)) != LCL_OK) return st;
         if (f->kks) {
-            if ((st = lcl__buffer(ctx, d, cu * 128 * 128 * sizeof(double), CL_MEM_READ_WRITE, &f->dpart)) != LCL_OK) return st;
+            size_t blk = (size_t)32 * d->tune.tc_wm * 64 * d->tune.tc_wn;   /* a tile of C */
+            if ((st = lcl__buffer(ctx, d, cu * blk * sizeof(double), CL_MEM_READ_WRITE, &f->dpart)) != LCL_OK) return st;
             if ((st = lcl__buffer(ctx, d, cu * sizeof(cl_int), CL_MEM_READ_WRITE, &f->dcnt)) != LCL_OK) return st;
             LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qu, f->dcnt, CL_FALSE, 0, cu * sizeof(cl_int), none, 0, NULL, NULL), "clEnqueueWriteBuffer");
         }
@@ -4105,9 +4106,10 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
         return lcl__cl_gemm(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, a, K * ld + r + c, ld, 0, 1.0, a,
                             r * ld + r + c, ld, 0, f->qu);
     if (c == 0 && f->kks) {   /* the next panel's columns: few tiles, so split K (lcl_gemm_tc_ks_d) */
-        int tm = (int)((rest + 127) / 128), tn = (w + 127) / 128, tiles = 0, i, cu = LCL__MIN(f->d->info.compute_units, 1024);
+        int bm = 32 * f->d->tune.tc_wm, bn = 64 * f->d->tune.tc_wn;   /* the kernel's tile (LCL_TC_TILE) */
+        int tm = (int)((rest + bm - 1) / bm), tn = (w + bn - 1) / bn, tiles = 0, i, cu = LCL__MIN(f->d->info.compute_units, 1024);
         int nk = (KB + LCL__TC_BK - 1) / LCL__TC_BK, ks, per;
-        for (i = 0; i < tm; i++) tiles += LCL__MIN(tn, i + 1);
+        for (i = 0; i < tm; i++) tiles += LCL__MIN(tn, ((i + 1) * bm - 1) / bn + 1);   /* those reaching the lower triangle */
         ks = LCL__MIN(LCL__MIN(f->d->tune.chol_ks, nk), cu / tiles);
         per = (nk + ks - 1) / LCL__MAX(ks, 1);
         ks = ks > 1 ? (nk + per - 1) / per : 1;   /* every split gets some of K */
@@ -4115,7 +4117,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
             cl_long oa = (r + c) * ld + K, oc = (r + c) * ld + r + c;
             cl_int M = (cl_int)(rest - c), N = w, Kd = KB, lda = ld, tr = 1, lo = 1, kc = per * LCL__TC_BK, e;
             double al = -1.0, be = 1.0;
-            size_t lw = 256, gw = lw * (size_t)(tiles * ks);
+            size_t lw = (size_t)(32 * f->d->tune.tc_wm * f->d->tune.tc_wn), gw = lw * (size_t)(tiles * ks);
             e = lcl__argv(f->kks, 20, LCL__A(M), LCL__A(N), LCL__A(Kd), LCL__A(al), LCL__A(a), LCL__A(oa), LCL__A(lda), LCL__A(a), LCL__A(oa),
                           LCL__A(lda), LCL__A(tr), LCL__A(be), LCL__A(a), LCL__A(oc), LCL__A(lda), LCL__A(lo), LCL__A(ks), LCL__A(kc),
                           LCL__A(f->dpart), LCL__A(f->dcnt));
