@@ -67,15 +67,12 @@ void SFX(lcl_bklu_gemm)(ARENAS, __global const int *list, const int lo, const re
         for (kk = 0; kk < BK; kk++) RB_STEP(acc, As, Bs, kk)
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    for (i = 0; i < RB; i++) {
-        int r = r0 + ty + i * WD;
-        for (j = 0; j < RB; j++) {
-            int c = c0 + tx + j * WD;
-            if (r < m && c < m) {
-                long o = (long)r * m + c;
-                C[o] = alpha * acc[i][j] + keep * C[o];
-            }
-        }
+    for (i = 0; i < RB; i++) {   /* a row's loads of C before its stores (dense.cl, tc_gemm_k's end) */
+        const int r = r0 + ty + i * WD;
+        real cv[RB];
+        for (j = 0; j < RB; j++) cv[j] = r < m && c0 + tx + j * WD < m ? C[(long)r * m + c0 + tx + j * WD] : 0;
+        for (j = 0; j < RB; j++)
+            if (r < m && c0 + tx + j * WD < m) C[(long)r * m + c0 + tx + j * WD] = alpha * acc[i][j] + keep * cv[j];
     }
 }
 
