@@ -226,12 +226,10 @@ static int sp_fp64(lcl_context *ctx, int dev) {
 }
 
 /* every case on every shape, A x and A^T x, double (where the device has it) and float, host
-   arrays and device vectors on device 0; then extra(ctx, A, dtype) when given */
-static void sp_sweep(const struct sp_shape *shapes, int nshapes, const struct sp_case *cases, int ncases,
-                     void (*extra)(lcl_context *, const lcl_csr *, lcl_dtype)) {
-    lcl_context *ctx = lt_ocl(NULL);
+   arrays and device vectors on device 0 of ctx; then extra(ctx, A, dtype) when given */
+static void sp_sweep_on(lcl_context *ctx, const struct sp_shape *shapes, int nshapes, const struct sp_case *cases, int ncases,
+                        void (*extra)(lcl_context *, const lcl_csr *, lcl_dtype)) {
     int s, c, t, tr;
-    if (!ctx) { lt_skip("no OpenCL device"); return; }
     for (t = 0; t < 2; t++) {
         lcl_dtype dt = t ? LCL_F32 : LCL_F64;
         if (dt == LCL_F64 && !sp_fp64(ctx, 0)) continue;
@@ -248,6 +246,13 @@ static void sp_sweep(const struct sp_shape *shapes, int nshapes, const struct sp
             sp_csr_free(&A);
         }
     }
+}
+/* the same on the default OpenCL context */
+static void sp_sweep(const struct sp_shape *shapes, int nshapes, const struct sp_case *cases, int ncases,
+                     void (*extra)(lcl_context *, const lcl_csr *, lcl_dtype)) {
+    lcl_context *ctx = lt_ocl(NULL);
+    if (!ctx) { lt_skip("no OpenCL device"); return; }
+    sp_sweep_on(ctx, shapes, nshapes, cases, ncases, extra);
     lcl_context_destroy(ctx);
 }
 
@@ -259,7 +264,7 @@ static void test_spmv_opencl_formats(void) { sp_sweep(sp_shapes, SP_NSHAPES, sp_
 static void test_spmv_opencl_merge_unrolled(void) {
     static const struct sp_case cases[] = {{LCL_FMT_CSR, LCL_KERNEL_MERGE, "csr-merge"}, {LCL_FMT_CSC, LCL_KERNEL_MERGE, "csc-merge"}};
     static const char *const opts[] = {"-DSPMV_UNROLL=4", "-DSPMV_UNROLL=3"};
-    int o, s, c, t, tr, n = 0;
+    int o, n = 0;
     lcl_list_devices(NULL, NULL, 0, &n);
     if (!n) { lt_skip("no OpenCL device"); return; }
     for (o = 0; o < 2; o++) {
@@ -270,19 +275,7 @@ static void test_spmv_opencl_merge_unrolled(void) {
         d.build_options = opts[o];
         d.cache_dir = getenv("LT_CACHE");
         CHECK_OK(ctx, lcl_context_create(&d, &ctx));
-        for (t = 0; t < 2; t++) {
-            lcl_dtype dt = t ? LCL_F32 : LCL_F64;
-            if (dt == LCL_F64 && !sp_fp64(ctx, 0)) continue;
-            for (s = 0; s < SP_NSHAPES; s++) {
-                lcl_csr A;
-                sp_gen(&A, sp_shapes[s].rows, sp_shapes[s].cols, sp_shapes[s].kind);
-                for (c = 0; c < 2; c++)
-                    for (tr = 0; tr < 2; tr++)
-                        CHECK_MSG(sp_check(ctx, &A, &cases[c], dt, 0, 0, (lcl_trans)tr) == 0, "%s %s%s %s on %lldx%lld", opts[o], cases[c].name,
-                                  tr ? " A^T x" : "", t ? "f32" : "f64", (long long)A.rows, (long long)A.cols);
-                sp_csr_free(&A);
-            }
-        }
+        if (ctx) sp_sweep_on(ctx, sp_shapes, SP_NSHAPES, cases, 2, NULL);
         lcl_context_destroy(ctx);
     }
 }
