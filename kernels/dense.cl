@@ -386,8 +386,8 @@ __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_spl
 }
 /* the same split along K (tc_gemm_k): ks consecutive groups a tile, each kc of K (a multiple of
    TC_BK; every split gets some), for updates with few tiles and a deep K (the Cholesky look-ahead
-   at n = 4096: 59 tiles or fewer with K = 256, latency-bound one group a tile). part: ks x
-   the tiles' 128 x 128 blocks; cnt: one counter a tile, zero between launches. */
+   at n = 4096: 59 tiles or fewer with K = 256, latency-bound one group a tile). part: ks
+   TC_BM x TC_BN blocks a tile; cnt: one counter a tile, zero between launches. */
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_ks_d(TC_ARGS, const int ks, const int kc, __global double *part,
                                                                                    __global int *cnt) {
     __local double As[TC_NBUF * TC_BM * TC_LD];
