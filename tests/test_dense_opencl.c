@@ -168,7 +168,7 @@ static void test_dense_opencl_nan_scan(void) {
             pos[np][0] = n / 2; pos[np][1] = n / 2; np++;
             pos[np][0] = n - 1; pos[np][1] = n / 3; np++;
             pos[np][0] = n / 3; pos[np][1] = n - 1; np++;
-            while (np < 24) { pos[np][0] = (int)(urand() * 0.4999 * n + 0.5 * n) % n; pos[np][1] = (int)((urand() + 1) * 0.5 * n) % n; np++; }
+            while (np < 24) { pos[np][0] = (int)((urand() + 1) * 0.5 * n) % n; pos[np][1] = (int)((urand() + 1) * 0.5 * n) % n; np++; }   /* urand: [-1, 1) */
             for (q = 0; q < np; q++)
                 for (t = 0; t < 2; t++) {
                     int i = pos[q][0], j = pos[q][1];
