@@ -1299,20 +1299,30 @@ static const char *const lcl__kernel_dense_cl[] = {
     "/* Non-finite scan: flag = 1 when any element of the rows x cols block is NaN or Inf\n"
     "   (lower != 0: only the lower triangle, j <= i, which is all Cholesky reads). A work-group a\n",
     "   row (dimension 1), its work-items across it: coalesced, and with lower = 1 only up to the\n"
-    "   diagonal (16 x 16 tiles over the whole square took 66 us at n = 4096 on an H200). */\n"
+    "   diagonal (16 x 16 tiles over the whole square took 66 us at n = 4096 on an H200, this 47 us\n"
+    "   one element at a time); NF_U of a work-item's elements loaded at once, so they are in flight"
+    "\n"
+    "   together rather than one round trip after another. */\n"
+    "#define NF_U 4\n"
     "__kernel void SFX(lcl_nonfinite)(const int rows, const int cols, __global const real *A, const l"
     "ong offa, const int lda,\n"
     "                                 __global int *flag, const int lower) {\n"
-    "    const int i = get_global_id(1), end = lower == 1 ? min(cols, i + 1) : cols;\n"
+    "    const int i = get_global_id(1), end = lower == 1 ? min(cols, i + 1) : cols, ls = get_local_s"
+    "ize(0);\n"
     "    __global const real *row = A + offa + (long)i * lda;\n"
-    "    int j, bad = 0;\n"
+    "    int j, u, bad = 0;\n"
     "    if (i >= rows) return;\n"
-    "    for (j = get_local_id(0); j < end; j += get_local_size(0)) {\n"
-    "        real v = row[j];\n"
-    "        bad |= (isnan(v) || isinf(v)) && (!lower || gemm_diag(lower, j) <= i);\n"
+    "    for (j = get_local_id(0); j < end; j += NF_U * ls) {\n"
+    "        real v[NF_U];\n"
+    "#pragma unroll\n"
+    "        for (u = 0; u < NF_U; u++) v[u] = j + u * ls < end ? row[j + u * ls] : (real)0;\n"
+    "#pragma unroll\n"
+    "        for (u = 0; u < NF_U; u++) bad |= !isfinite(v[u]) && (!lower || gemm_diag(lower, j + u *"
+    " ls) <= i);\n"
     "    }\n"
     "    if (bad) *flag = 1;\n"
     "}\n"
+    "#undef NF_U\n"
     "\n"
     "/* the work-group's largest candidate into vbest[0], ibest[0] (the lowest row on ties); every\n"
     "   work-item calls it, after the barrier that publishes vbest/ibest */\n"
@@ -1349,7 +1359,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    __local real vbest[LCL_WG];\n"
     "    __local int ibest[LCL_WG];\n"
     "    __local int last;\n"
-    "    const int lid = get_local_id(0), G = get_num_groups(0), gsz = G * LCL_WG, jp = j - 1;\n"
+    "    const int lid = get_local_id(0), G = get_num_groups(0), gsz = G * LCL_WG, jp = j - 1;\n",
     "    const real piv = jp >= c0 ? A[(long)jp * ld + jp] : (real)1;\n"
     "    const int upd = jp >= c0 && piv != 0, cend = upd ? c1 : j, search = j < c1;\n"
     "    real best = -1;\n"
@@ -1357,7 +1367,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    for (i = j + (int)get_global_id(0); i < n; i += gsz) {\n"
     "        __global real *r = A + (long)i * ld;\n"
     "        real l = upd ? r[jp] / piv : (real)0;\n"
-    "        if (upd) r[jp] = l;\n",
+    "        if (upd) r[jp] = l;\n"
     "        for (c = j; c < cend; c++) r[c] = fma(-l, A[(long)jp * ld + c], r[c]);\n"
     "        {\n"
     "            real v = search ? fabs(r[j]) : (real)-1;\n"
@@ -1423,7 +1433,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#define PG_WG 256\n"
     "#define PG_W 64\n"
     "#define PG_SLOT (PG_W + 1)\n"
-    "#ifndef PG_LROWS\n"
+    "#ifndef PG_LROWS\n",
     "#define PG_LROWS 72    /* rows of a group's share kept in local memory (72 x 64 doubles: 36 KB) "
     "*/\n"
     "#endif\n"
@@ -1437,7 +1447,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#define PG_SHFL 1      /* NVIDIA: the arg-max by warp shuffles, one barrier (else a tree, one a "
     "level) */\n"
     "#endif\n"
-    "#ifndef PG_RELACQ\n",
+    "#ifndef PG_RELACQ\n"
     "#define PG_RELACQ 1    /* NVIDIA: the grid barrier by a release add and acquire loads (else memb"
     "ar.gl) */\n"
     "#endif\n"
@@ -1512,7 +1522,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "l\n"
     "   the next barrier after this call. */\n"
     "inline void SFX(lcl__grid_argmax)(real *v, int *ix, int *gx, __local real *sv, __local int *si, "
-    "__local int *sg) {\n"
+    "__local int *sg) {\n",
     "    const int lid = get_local_id(0);\n"
     "    int s;\n"
     "#if PG_SHFL\n"
@@ -1523,7 +1533,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    }\n"
     "    if ((lid & 31) == 0) {\n"
     "        sv[lid >> 5] = *v;\n"
-    "        si[lid >> 5] = *ix;\n",
+    "        si[lid >> 5] = *ix;\n"
     "        sg[lid >> 5] = *gx;\n"
     "    }\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -1585,7 +1595,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        }\n"
     "        gp = g;\n"
     "        SFX(lcl__grid_argmax)(&best, &bi, &gp, vb, ib, gb);\n"
-    "        for (i = lid; i < kb; i += PG_WG) {\n"
+    "        for (i = lid; i < kb; i += PG_WG) {\n",
     "            if (bi < n) slot[1 + i] = bi < rg ? S[(bi - r0) * PG_W + i] : A[(long)bi * ld + k + "
     "i];\n"
     "            if (ownj) jrow[i] = j < rg ? S[(j - r0) * PG_W + i] : A[(long)j * ld + k + i];\n"
@@ -1597,7 +1607,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        sync += G;\n"
     "        SFX(lcl__grid_sync)(bar, sync);\n"
     "        /* 2. every group picks the same pivot from the published candidates */\n"
-    "        best = -1;\n",
+    "        best = -1;\n"
     "        bi = n;\n"
     "        for (i = lid; i < G; i += PG_WG) {\n"
     "            real v = vpub[(long)(par * G + i) * PG_SLOT];\n"
@@ -1654,7 +1664,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#endif\n"
     "\n"
     "/* ---- small diagonal blocks ---- */\n"
-    "/* X (kb x kb, row-major, ldx) from the lower triangle of L (ld):\n"
+    "/* X (kb x kb, row-major, ldx) from the lower triangle of L (ld):\n",
     "   unit = 1: X = inv(L) with a unit diagonal (the LU panel's L11);\n"
     "   unit = 0: X = inv(L)^T (Cholesky: L21 = A21 inv(L11)^T).  One work-item per column of inv(L)."
     " */\n"
@@ -1666,7 +1676,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    if (j >= kb) return;\n"
     "    L += offl;\n"
     "    for (i = 0; i < kb; i++) {\n"
-    "        real s;\n",
+    "        real s;\n"
     "        if (i < j) { if (unit) X[(long)i * ldx + j] = 0; else X[(long)j * ldx + i] = 0; continue"
     "; }\n"
     "        s = i == j ? (real)1 : (real)0;\n"
@@ -1725,7 +1735,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    int i, k;\n"
     "#pragma unroll\n"
     "    for (k = 0; k < TRSM_NB; k++) {\n"
-    "        const real xk = rd ? x[k] * rd[k] : x[k];\n"
+    "        const real xk = rd ? x[k] * rd[k] : x[k];\n",
     "        x[k] = xk;\n"
     "        if (!(k & 1)) x[k + 1] = fma(-Lt[k][k / 2].y, xk, x[k + 1]);\n"
     "#pragma unroll\n"
@@ -1738,7 +1748,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "}\n"
     "\n"
     "/* B (kb x nrhs, in place) = inv(L) B, L unit lower (the LU panel's L11) */\n"
-    "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n",
+    "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n"
     "void SFX(lcl_trsm_llu)(__global const real *L, const long offl, const int ld, const int kb,\n"
     "                       __global real *B, const long offb, const int ldb, const int nrhs) {\n"
     "    __local real2 Lt[TRSM_NB][TRSM_LD / 2];\n"
@@ -1799,7 +1809,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        const real xq = x[q];\n"
     "        if (q & 1) o[q] = fma(xq, Yt[q][q / 2].y, o[q]);\n"
     "#pragma unroll\n"
-    "        for (i = (q + 1) & ~1; i < TRSM_NB; i += 2) {\n"
+    "        for (i = (q + 1) & ~1; i < TRSM_NB; i += 2) {\n",
     "            const real2 y = Yt[q][i / 2];\n"
     "            o[i] = fma(xq, y.x, o[i]);\n"
     "            o[i + 1] = fma(xq, y.y, o[i + 1]);\n"
@@ -1810,7 +1820,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "}\n"
     "\n"
     "/* ---- POTF2 with the inverse: halves of 32 columns by one warp in registers ----\n"
-    "   The 64 x 64 diagonal block as [L00 0; L10 L11]: a warp factors A00 with a row per lane (the\n",
+    "   The 64 x 64 diagonal block as [L00 0; L10 L11]: a warp factors A00 with a row per lane (the\n"
     "   pivot and each column of L passed by shuffles, no barrier), L10 = A10 inv(L00)^T and\n"
     "   A11 -= L10 L10^T by the work-group, the warp factors A11, and inv(L) = [Y00 0; -Y11 L10 Y00 Y"
     "11]\n"
@@ -1870,7 +1880,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "                                                   __local real *cb) {\n"
     "    const int lid = get_local_id(0), r = lid & 31, o = 32 * h;\n"
     "    real a[32], z[32];\n"
-    "    int c, j, bad = 0;\n"
+    "    int c, j, bad = 0;\n",
     "#if PW_NATIVE\n"
     "    if (lid >= 32) return;\n"
     "#endif\n"
@@ -1881,7 +1891,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    }\n"
     "    /* column j's step; only c <= CM of the shifted registers can still be inside the block, so"
     "\n"
-    "       the later columns run shorter loops (PW_PH; one loop: a third more FMAs and loads) */\n",
+    "       the later columns run shorter loops (PW_PH; one loop: a third more FMAs and loads) */\n"
     "#define PW_COL(CM)                                                                              "
     "     \\\n"
     "    {                                                                                           "
@@ -1946,7 +1956,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#define PW_MM(o, P, Q)                                                                          "
     "  \\\n"
     "    o[0][0] = o[0][1] = o[1][0] = o[1][1] = 0;                                                  "
-    "  \\\n"
+    "  \\\n",
     "    for (q = 0; q < 32; q++) {                                                                  "
     "  \\\n"
     "        const real p0 = P(r0, q), p1 = P(r0 + 16, q), q0 = Q(q, c0), q1 = Q(q, c0 + 16);        "
@@ -1955,7 +1965,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "  \\\n"
     "        o[1][0] = fma(p1, q0, o[1][0]); o[1][1] = fma(p1, q1, o[1][1]);                         "
     "  \\\n"
-    "    }\n",
+    "    }\n"
     "/* W = P Q, 32 x 32, four entries a work-item */\n"
     "#define PW_TO_W(P, Q)                                                                           "
     "  \\\n"
@@ -2015,7 +2025,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "2 x 33) */\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "        PW_T(2 + 3 * h);\n"
-    "        if (h == 1) break;\n"
+    "        if (h == 1) break;\n",
     "        /* L10 = A10 Y00^T: all read before any is written */\n"
     "#define P2A(r, q) S[32 + (r)][q]\n"
     "#define P2Y(q, c) ((q) <= (c) ? S[q][(c) + 1] : (real)0)\n"
@@ -2024,7 +2034,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        for (e = lid; e < 1024; e += NT) S[32 + e / 32][e % 32] = W[e / 32][e % 32];\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "        PW_T(3);\n"
-    "        /* A11 -= L10 L10^T, lower part */\n",
+    "        /* A11 -= L10 L10^T, lower part */\n"
     "        for (e = lid; e < 256; e += NT) {\n"
     "            const int r0 = e / 16, c0 = e % 16;\n"
     "            PW_MM(o, P3L, P3T)\n"
@@ -2092,14 +2102,14 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   chain; the block is loaded with all of a work-item's loads in flight (45.9 -> 40.5 us a block"
     "\n"
     "   on an H100). A fully unrolled register version was slower still: straight-line code that runs"
-    "\n"
+    "\n",
     "   once misses the instruction cache throughout. The first failing column (1-based, offset by ba"
     "se) goes to *fail and nothing\n"
     "   is written back. NVIDIA only: PoCL 5 miscompiles it (wrong failing column on SPD input), so\n"
     "   other devices keep the (row, column)-pair kernel after it. */\n"
     "#ifdef __NV_CL_C_VERSION\n"
     "/* the body, for NT work-items (PF_T = NT / TRSM_NB a row); col[2][TRSM_NB] holds column j\n"
-    "   before scaling, by parity of j */\n",
+    "   before scaling, by parity of j */\n"
     "__attribute__((always_inline)) inline void potf2_nv(const int NT, __local real (*S)[TRSM_NB + 1]"
     ", __local real (*col)[TRSM_NB],\n"
     "                                                    __local real *dg, __global real *A, const lo"
@@ -2150,7 +2160,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            const int act = r > j;\n"
     "            real t = col[p][r] * rd;                 /* L(r, j) */\n"
     "            if (q == 0 && act) S[r][j] = t;\n"
-    "            if (q == 0 && r == j) S[j][j] = d;\n"
+    "            if (q == 0 && r == j) S[j][j] = d;\n",
     "            t *= rd;\n"
     "#pragma unroll 4\n"
     "            for (c = j + 1 + q; c <= (act ? r : 0); c += PF_T) S[r][c] = fma(-t, col[p][c], S[r]"
@@ -2160,7 +2170,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "                const real v = S[r][r], sv = sqrt(v);\n"
     "                dg[3 * (p ^ 1)] = v;\n"
     "                dg[3 * (p ^ 1) + 1] = sv;\n"
-    "                dg[3 * (p ^ 1) + 2] = (real)1 / sv;\n",
+    "                dg[3 * (p ^ 1) + 2] = (real)1 / sv;\n"
     "            }\n"
     "        }\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -2213,13 +2223,13 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   chain is POTF2 and two small products, not three launches (81 us a step at n = 4096, H100).\n"
     "   The diagonal block (kb wide, at off) comes fully updated. Groups of 256 (tc_gemm_k(4, 2, 0, 0"
     ", 0, 0): 128 x\n"
-    "   128 tiles, the half past kb idle):\n"
+    "   128 tiles, the half past kb idle):\n",
     "   - group 0: POTF2 with the inverse (potf2_pw) into L11 and Y, published as sync[0] = tick;\n"
     "   - group 1: the 64 rows under the block (T) less the panel's earlier kp columns; once Y is out"
     ",\n"
     "     L21 = T Y^T, then (once group 2 is done: sync[1] >= want) the next step's block (nxt wide; "
     "0:\n"
-    "     none in this panel) less L21 L21^T, which leaves it fully updated for the next launch;\n",
+    "     none in this panel) less L21 L21^T, which leaves it fully updated for the next launch;\n"
     "   - group 2 (with a next block): that block less the earlier columns' product, then sync[1] += "
     "1;\n"
     "   - the rest: rows from 64 under the block, less the earlier columns, then times Y^T in place."
@@ -2274,7 +2284,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        ls_wait(sync, tick);\n"
     "        tc_gemm_k(4, 2, As, Bs, r1, kb, kb, 1.0, T, ld, Y, 64, 1, 0.0, T, ld, 0, 0, 1, 0, 0, 0, "
     "0, 0);\n"
-    "        if (nxt > 0) {\n"
+    "        if (nxt > 0) {\n",
     "            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
     "            ls_wait(sync + 1, want);\n"
     "            tc_gemm_k(4, 2, As, Bs, nxt, nxt, kb, -1.0, T, ld, T, ld, 1, 1.0, T + kb, ld, 1, 0, "
@@ -2282,7 +2292,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        }\n"
     "    } else if (grp == 2 && nla == 2) {\n"
     "        if (kp > 0) tc_gemm_k(4, 2, As, Bs, nxt, nxt, kp, -1.0, P + (long)kb * ld, ld, P + (long"
-    ")kb * ld, ld, 1, 1.0, T + kb, ld, 1, 0, 1, 0, 0, 0, 0, 0);\n",
+    ")kb * ld, ld, 1, 1.0, T + kb, ld, 1, 0, 1, 0, 0, 0, 0, 0);\n"
     "        ls_post(sync + 1, 1, 0);\n"
     "    } else {   /* the rest, one tile of 128 rows a group: less the earlier columns, then times Y"
     "^T */\n"
@@ -2341,7 +2351,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "\n"
     "/* B (kb x nrhs, in place) = inv(op(T)) B for the solves: T is the kb x kb block at offt, op(T) "
     "= T\n"
-    "   or T^T (trans), lower or upper triangular (of op(T)), unit diagonal or not. */\n"
+    "   or T^T (trans), lower or upper triangular (of op(T)), unit diagonal or not. */\n",
     "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n"
     "void SFX(lcl_trsm_left)(__global const real *T, const long offt, const int ld, const int kb, con"
     "st int lower,\n"
@@ -2349,7 +2359,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "t int ldb, const int nrhs) {\n"
     "    __local real Ts[TRSM_NB][TRSM_NB];\n"
     "    real x[TRSM_NB];\n"
-    "    const int lid = get_local_id(0), c = get_global_id(0);\n",
+    "    const int lid = get_local_id(0), c = get_global_id(0);\n"
     "    int i, k;\n"
     "    for (i = lid; i < TRSM_NB * TRSM_NB; i += TRSM_WG) {\n"
     "        int r = i / TRSM_NB, q = i % TRSM_NB;\n"

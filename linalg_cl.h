@@ -101,7 +101,11 @@
         their inverse, L21 by GEMM; default on NVIDIA in double), LCL_CHOL_LSTEP=N (with them, below
         order N each step is one launch that also updates the next step's block, else three;
         default 12288, 0 never), LCL_CHOL_KS=N (with the one-launch step, the update of the next
-        panel's columns split along K in up to N parts; default 4, 0 or 1 not split), LCL_HALO_SKIP (the resident split
+        panel's columns split along K in up to N parts; default 4, 0 or 1 not split),
+        LCL_CHOL_LAH_PANEL=0 (potrf's update of the next panel's columns on the update queue, as
+        before, instead of the panel queue), LCL_WAIT_POLL=0 (the NaN scan's flag waited for by
+        clWaitForEvents alone, not polled first), LCL_WS_CACHE=0 (the factorizations' scratch
+        buffers made and released each call, not kept per device), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
         on a repeated x), LCL_SPLIT_CHAIN=0 (the dense split in one shared context: panels pass
         on through the host's waits, in row chunks after the whole panel, instead of event waits
@@ -880,11 +884,17 @@ typedef struct lcl__tuning {
     int big_n;                      /* from this order on (0 never), the panels widen to: */
     int big_nb_lu, big_nb_chol[2];  /*   LU's, and Cholesky's per lcl_dtype */
     int chol_upd_groups;            /* potrf's trailing-update groups (0 all): the rest runs the panel */
+    int chol_small_n, chol_upd_groups_small;   /* below this order (0 never), that many instead */
     int grid_panel, grid_groups;    /* LU panel in one launch (lcl_panel_grid); its groups, 0 one a unit */
     int fused_step;                 /* from this order on (0 never), potrf's double step in one launch
                                        (lcl_potrf_step_d): H100, faster at 16384 (-4%), slower at 4096 (+12%) */
     int potf2_inv;                  /* bit dt: potrf's steps by lcl_potf2_inv (a warp a half, with
                                        inv(L11)) and L21 by a GEMM with that inverse */
+    int chol_lah_panel;             /* potrf's look-ahead update on the panel queue, behind the panel:
+                                       no queue-to-queue wait on the chain at each panel's end */
+    int ws_cache;                   /* the factorizations' scratch kept for the next call (lcl__ws_get) */
+    int wait_poll;                  /* short host waits (the NaN scan's flag) by polling the event:
+                                       NVIDIA's blocking wait woke the host ~100 us late */
     int chol_ks;                    /* with chol_lstep: the look-ahead GEMM split along K in up to this many
                                        parts (lcl_gemm_tc_ks_d; 0, 1: not split) */
     int chol_lstep;                 /* below this order (0 never), with potf2_inv in double on the tensor
@@ -917,6 +927,7 @@ typedef struct lcl__tuning {
     int klu_lanes_max;              /* solves: the most lanes on one row */
 } lcl__tuning;
 
+#define LCL__WS 16
 typedef struct lcl__device {
     lcl_device_info info;
     cl_platform_id platform;
@@ -925,6 +936,7 @@ typedef struct lcl__device {
     cl_command_queue queue[2];      /* 0 compute, 1 transfer (and the factorizations' panels) */
     lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
     lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
+    struct { cl_mem m; size_t bytes; int busy; } ws[LCL__WS];   /* the factorizations' scratch, kept for the next (lcl__ws_get) */
 } lcl__device;
 #endif
 
@@ -1589,15 +1601,23 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
         t->big_nb_chol[LCL_F64] = 14 * t->trsm_nb;
         t->big_nb_chol[LCL_F32] = 10 * t->trsm_nb;
     }
-    /* potrf's update leaves an eighth of the units (at least 8) to the panel queue's kernels */
-    if (d->info.compute_units >= 32)
+    /* potrf's update leaves an eighth of the units (at least 8) to the panel queue's kernels; on
+       NVIDIA below order 6144 a quarter, where the panel's one-launch steps are the chain (H200,
+       n = 4096: 3.53-3.58 -> 3.40-3.44 ms; 8192 and 16384 slower with it) */
+    if (d->info.compute_units >= 32) {
         t->chol_upd_groups = d->info.compute_units - LCL__MAX(d->info.compute_units / 8, 8);
+        t->chol_small_n = nvidia ? 6144 : 0;
+        t->chol_upd_groups_small = d->info.compute_units - d->info.compute_units / 4;
+    }
     t->grid_panel = nvidia;
     t->fused_step = t->tc && t->trsm_nb == 64 ? 12288 : 0;
     /* double only: single precision is not timed with it yet */
     t->potf2_inv = nvidia && (nv_cc == 0 || nv_cc >= 70) ? 1 << LCL_F64 : 0;
     t->chol_lstep = 12288;   /* used only where its kernel exists (NVIDIA, compute capability 8.0 up) */
     t->chol_ks = 4;
+    t->chol_lah_panel = 1;
+    t->wait_poll = 1;
+    t->ws_cache = 1;
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
     t->bklu_lu_wg = 1024;
@@ -1643,10 +1663,13 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     if (lcl__env_int("LCL_POTF2_INV", 0, 1, &v)) t->potf2_inv = v ? 1 << LCL_F64 | 1 << LCL_F32 : 0;
     lcl__env_int("LCL_CHOL_LSTEP", 0, 1 << 30, &t->chol_lstep);
     lcl__env_int("LCL_CHOL_KS", 0, 16, &t->chol_ks);
+    lcl__env_int("LCL_CHOL_LAH_PANEL", 0, 1, &t->chol_lah_panel);
+    lcl__env_int("LCL_WAIT_POLL", 0, 1, &t->wait_poll);
+    lcl__env_int("LCL_WS_CACHE", 0, 1, &t->ws_cache);
     /* its local memory: the block, a 32 x 33 scratch and (not NVIDIA) a work-group's shuffle slots */
     if (t->trsm_nb != 64 || d->info.local_mem < (size_t)(64 * 65 + 32 * 33 + t->wg) * sizeof(double)) t->potf2_inv = 0;
     lcl__env_int("LCL_UPD_GROUPS", 1, 1 << 20, &t->upd_groups);
-    if (t->upd_groups) t->chol_upd_groups = t->upd_groups;
+    if (t->upd_groups) t->chol_upd_groups = t->chol_upd_groups_small = t->upd_groups;
     lcl__env_int("LCL_GRID_GROUPS", 1, 1 << 20, &t->grid_groups);
     /* LCL_GRID=1 with -DLCL_GRID_PORTABLE in the build options: the one-launch panel elsewhere, for tests */
     if (getenv("LCL_GRID")) t->grid_panel = 1;
@@ -1691,6 +1714,8 @@ LCL__PRIVATE void lcl__device_release(lcl__device *d) {
             if (pr->prog) LCL__CL->clReleaseProgram(pr->prog);
             memset(pr, 0, sizeof *pr);
         }
+    for (k = 0; k < LCL__WS; k++) if (d->ws[k].m) LCL__CL->clReleaseMemObject(d->ws[k].m);
+    memset(d->ws, 0, sizeof d->ws);
     for (k = 0; k < 2; k++)
         if (d->queue[k] && (k == 0 || d->queue[1] != d->queue[0])) LCL__CL->clReleaseCommandQueue(d->queue[k]);
     if (d->cl) LCL__CL->clReleaseContext(d->cl);
@@ -2140,6 +2165,41 @@ LCL__PRIVATE lcl_status lcl__buffer(lcl_context *ctx, lcl__device *d, size_t byt
     *out = LCL__CL->clCreateBuffer(d->cl, flags, bytes ? bytes : 1, NULL, &e);
     if (!*out) return lcl__clfail(ctx, e, "clCreateBuffer", d->info.name);
     return LCL_OK;
+}
+
+/* Scratch of the factorizations (pivots, flags, counters, partial sums), kept per device for the
+   next call: the first use of a new buffer costs NVIDIA an allocation on the chain of the first
+   panel. The smallest free one that fits, else a new one in a free slot (or in place of a free
+   one released), else an uncached one; lcl__ws_put gives it back (releases an uncached one). */
+LCL__PRIVATE lcl_status lcl__ws_get(lcl_context *ctx, lcl__device *d, size_t bytes, cl_mem *out) {
+    int i, best = -1, slot = -1;
+    lcl_status st;
+    if (!d->tune.ws_cache) return lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, out);
+    for (i = 0; i < LCL__WS; i++) {
+        if (d->ws[i].m && !d->ws[i].busy && d->ws[i].bytes >= bytes && (best < 0 || d->ws[i].bytes < d->ws[best].bytes)) best = i;
+        if (!d->ws[i].busy && (slot < 0 || (!d->ws[i].m && d->ws[slot].m))) slot = i;   /* an empty slot first */
+    }
+    if (best >= 0) {
+        d->ws[best].busy = 1;
+        *out = d->ws[best].m;
+        return LCL_OK;
+    }
+    if ((st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, out)) != LCL_OK || slot < 0) return st;
+    if (d->ws[slot].m) LCL__CL->clReleaseMemObject(d->ws[slot].m);
+    d->ws[slot].m = *out;
+    d->ws[slot].bytes = bytes;
+    d->ws[slot].busy = 1;
+    return LCL_OK;
+}
+LCL__PRIVATE void lcl__ws_put(lcl__device *d, cl_mem m) {
+    int i;
+    if (!m) return;
+    for (i = 0; i < LCL__WS; i++)
+        if (d->ws[i].m == m) {
+            d->ws[i].busy = 0;
+            return;
+        }
+    LCL__CL->clReleaseMemObject(m);
 }
 
 /* rect transfer of a rows x cols block at (r0, c0) of a row-major device matrix */
@@ -3567,7 +3627,7 @@ LCL__PRIVATE lcl_status lcl__cl_trsm_inv(lcl_context *ctx, lcl__device *d, lcl_d
 static const cl_int lcl__zero = 0;   /* the source of non-blocking writes of a zero flag */
 /* NaN / Inf in rows x cols at off of buf (lower: on and below the diagonal, see gemm_diag in
    kernels/dense.cl), started on queue 0: *hit (host memory, zeroed here) is set once *ev
-   completes. *flag is the caller's to release. */
+   completes. *flag is the caller's to give back (lcl__ws_put). */
 LCL__PRIVATE lcl_status lcl__cl_nonfinite_start(lcl_context *ctx, lcl__device *d, lcl_dtype dt, cl_mem buf, cl_long off, int rows, int cols, int ld,
                                                 int lower, cl_mem *flag, cl_int *hit, cl_event *ev) {
     cl_kernel k;
@@ -3577,7 +3637,7 @@ LCL__PRIVATE lcl_status lcl__cl_nonfinite_start(lcl_context *ctx, lcl__device *d
     *hit = 0;
     if (rows <= 0 || cols <= 0) return LCL_OK;
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_nonfinite_f" : "lcl_nonfinite_d", &k)) != LCL_OK) return st;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, flag)) != LCL_OK) return st;
+    if ((st = lcl__ws_get(ctx, d, sizeof(cl_int), flag)) != LCL_OK) return st;
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], *flag, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
     LCL__CLCHK(lcl__argv(k, 7, LCL__A(rows), LCL__A(cols), LCL__A(buf), LCL__A(off), LCL__A(ld), LCL__A(*flag), LCL__A(lower)),
                "clSetKernelArg(lcl_nonfinite)");
@@ -3590,9 +3650,15 @@ done:
     return st;
 }
 /* wait for a read into host memory the caller frees next; if the wait fails, finish its queue
-   all the same (a failed wait does not mean the read is over) */
-LCL__PRIVATE cl_int lcl__wait_read(cl_event ev, cl_command_queue q) {
-    cl_int e = LCL__CL->clWaitForEvents(1, &ev);
+   all the same (a failed wait does not mean the read is over). poll: the event's status polled
+   first (up to 2^16 times, then the blocking wait), for a short wait on the chain of a
+   factorization: NVIDIA's blocking wait returns long after the read ends (tune.wait_poll) */
+LCL__PRIVATE cl_int lcl__wait_read(cl_event ev, cl_command_queue q, int poll) {
+    cl_int e = CL_SUCCESS, s = CL_QUEUED;
+    long i;
+    for (i = 0; poll && i < 65536 && e == CL_SUCCESS && s > CL_COMPLETE; i++)
+        e = LCL__CL->clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL);
+    if (e == CL_SUCCESS) e = LCL__CL->clWaitForEvents(1, &ev);
     if (e != CL_SUCCESS) LCL__CL->clFinish(q);
     LCL__CL->clReleaseEvent(ev);
     return e;
@@ -3866,9 +3932,9 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_host(lcl__clfact *f, const lcl_dense_o
     f->stage = f->X ? lcl__alloc(ctx, "panel staging", (size_t)f->n * nb, es, &st) : NULL;
     f->lp = f->stage ? (int32_t *)lcl__alloc(ctx, "pivots", nb, sizeof(int32_t), &st) : NULL;
     if (!f->lp) return st;
-    if ((st = lcl__buffer(ctx, d, (size_t)f->n * sizeof(cl_int), CL_MEM_READ_WRITE, &f->piv)) != LCL_OK) return st;
-    if ((st = lcl__buffer(ctx, d, nb * nb * es, CL_MEM_READ_ONLY, &f->dinv)) != LCL_OK) return st;
-    if ((st = lcl__buffer(ctx, d, nb * (size_t)f->ld * es, CL_MEM_READ_WRITE, &f->dtmp)) != LCL_OK) return st;
+    if ((st = lcl__ws_get(ctx, d, (size_t)f->n * sizeof(cl_int), &f->piv)) != LCL_OK) return st;
+    if ((st = lcl__ws_get(ctx, d, nb * nb * es, &f->dinv)) != LCL_OK) return st;
+    if ((st = lcl__ws_get(ctx, d, nb * (size_t)f->ld * es, &f->dtmp)) != LCL_OK) return st;
     /* the first panel */
     LCL__CLCHK(lcl__cl_rect(d, 0, d->queue[0], f->A->buf, f->ld, 0, 0, f->n, f->nb, f->stage, f->nb, es, CL_TRUE, 0, NULL, NULL),
                "clEnqueueReadBufferRect");
@@ -3897,13 +3963,13 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opt
     if (P->groups > P->maxg) P->groups = P->maxg;
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
     nscratch = P->grid ? 2 * P->groups * 65 + 2 * 64 : P->maxg;
-    if ((st = lcl__buffer(ctx, d, (size_t)f->n * sizeof(cl_int), CL_MEM_READ_WRITE, &f->piv)) != LCL_OK) return st;
+    if ((st = lcl__ws_get(ctx, d, (size_t)f->n * sizeof(cl_int), &f->piv)) != LCL_OK) return st;
     P->piv = f->piv;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P->zero)) != LCL_OK) return st;
-    if ((st = lcl__buffer(ctx, d, nscratch * lcl__dsize(dt), CL_MEM_READ_WRITE, &P->part)) != LCL_OK) return st;
-    if ((st = lcl__buffer(ctx, d, 2 * P->maxg * sizeof(cl_int), CL_MEM_READ_WRITE, &P->parti)) != LCL_OK) return st;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P->count)) != LCL_OK) return st;
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &P->bar)) != LCL_OK) return st;
+    if ((st = lcl__ws_get(ctx, d, sizeof(cl_int), &P->zero)) != LCL_OK) return st;
+    if ((st = lcl__ws_get(ctx, d, nscratch * lcl__dsize(dt), &P->part)) != LCL_OK) return st;
+    if ((st = lcl__ws_get(ctx, d, 2 * P->maxg * sizeof(cl_int), &P->parti)) != LCL_OK) return st;
+    if ((st = lcl__ws_get(ctx, d, sizeof(cl_int), &P->count)) != LCL_OK) return st;
+    if ((st = lcl__ws_get(ctx, d, sizeof(cl_int), &P->bar)) != LCL_OK) return st;
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->zero, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->count, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, P->bar, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
@@ -3929,7 +3995,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
     if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_local_f" : "lcl_potf2_local_d", &f->kpot)) != LCL_OK) return st;
     if ((d->tune.potf2_inv >> dt & 1) && f->nb <= 64) {
         if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_inv_f" : "lcl_potf2_inv_d", &f->kinv)) != LCL_OK) return st;
-        if ((st = lcl__buffer(ctx, d, 64 * 64 * lcl__dsize(dt), CL_MEM_READ_WRITE, &f->dY)) != LCL_OK) return st;
+        if ((st = lcl__ws_get(ctx, d, 64 * 64 * lcl__dsize(dt), &f->dY)) != LCL_OK) return st;
     }
     if (f->kinv && dt == LCL_F64 && d->tune.tc && d->tune.chol_lstep &&   /* NVIDIA only: probed */
         (st = lcl__kernel_get(ctx, d, dt, "lcl_potrf_lstep_d", 1, &f->kls)) != LCL_OK)
@@ -3938,14 +4004,14 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
         static const cl_int zeros[2] = {0, 0};
         static const cl_int none[1024] = {0};   /* the counters' zeros (written without a wait) */
         size_t cu = (size_t)LCL__MIN(d->info.compute_units, 1024);
-        if ((st = lcl__buffer(ctx, d, sizeof zeros, CL_MEM_READ_WRITE, &f->dsync)) != LCL_OK) return st;
+        if ((st = lcl__ws_get(ctx, d, sizeof zeros, &f->dsync)) != LCL_OK) return st;
         LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, f->dsync, CL_FALSE, 0, sizeof zeros, zeros, 0, NULL, NULL), "clEnqueueWriteBuffer");
         /* the look-ahead GEMM split along K: at most one group a compute unit, so cu blocks */
         if (d->tune.chol_ks > 1 && (st = lcl__kernel_get(ctx, d, dt, "lcl_gemm_tc_ks_d", 1, &f->kks)) != LCL_OK) return st;
         if (f->kks) {
             size_t blk = (size_t)32 * d->tune.tc_wm * 64 * d->tune.tc_wn;   /* a tile of C */
-            if ((st = lcl__buffer(ctx, d, cu * blk * sizeof(double), CL_MEM_READ_WRITE, &f->dpart)) != LCL_OK) return st;
-            if ((st = lcl__buffer(ctx, d, cu * sizeof(cl_int), CL_MEM_READ_WRITE, &f->dcnt)) != LCL_OK) return st;
+            if ((st = lcl__ws_get(ctx, d, cu * blk * sizeof(double), &f->dpart)) != LCL_OK) return st;
+            if ((st = lcl__ws_get(ctx, d, cu * sizeof(cl_int), &f->dcnt)) != LCL_OK) return st;
             LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qu, f->dcnt, CL_FALSE, 0, cu * sizeof(cl_int), none, 0, NULL, NULL), "clEnqueueWriteBuffer");
         }
     }
@@ -3954,9 +4020,9 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
         return st;
     /* The trailing update runs on chol_upd_groups units, or the panel's kernels queue behind all
        of its work-groups and nothing overlaps. LU's one-launch panel needs every unit. */
-    f->groups = d->tune.chol_upd_groups;
+    f->groups = f->n < d->tune.chol_small_n ? d->tune.chol_upd_groups_small : d->tune.chol_upd_groups;
     f->wg = lcl__wg(d);
-    if ((st = lcl__buffer(ctx, d, sizeof(cl_int), CL_MEM_READ_WRITE, &f->dfail)) != LCL_OK) return st;
+    if ((st = lcl__ws_get(ctx, d, sizeof(cl_int), &f->dfail)) != LCL_OK) return st;
     LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, f->dfail, CL_FALSE, 0, sizeof(cl_int), &lcl__zero, 0, NULL, NULL), "clEnqueueWriteBuffer");
     LCL__CLCHK(lcl__cl_after(d, f->qu, f->qp), "clEnqueueMarkerWithWaitList");
 done:
@@ -4097,14 +4163,14 @@ done:
 }
 #define LCL__TC_BK 16   /* kernels/dense.cl's TC_BK: the K step of the tensor-core GEMM */
 /* the trailing matrix less panel K's contribution, columns K+KB+c .. +w (Cholesky: the lower part
-   of A22 -= L21 L21^T from row K+KB+c, capped to f->groups past the next panel's columns) */
-LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, int64_t rest, int c, int w) {
+   of A22 -= L21 L21^T from row K+KB+c, capped to f->groups past the next panel's columns), on q */
+LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, int64_t rest, int c, int w, cl_command_queue q) {
     cl_mem a = f->A->buf;
     int64_t r = K + KB;
     int ld = f->ld;
     if (!f->chol)
         return lcl__cl_gemm(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, a, K * ld + r + c, ld, 0, 1.0, a,
-                            r * ld + r + c, ld, 0, f->qu);
+                            r * ld + r + c, ld, 0, q);
     if (c == 0 && f->kks) {   /* the next panel's columns: few tiles, so split K (lcl_gemm_tc_ks_d) */
         int bm = 32 * f->d->tune.tc_wm, bn = 64 * f->d->tune.tc_wn;   /* the kernel's tile (LCL_TC_TILE) */
         int tm = (int)((rest + bm - 1) / bm), tn = (w + bn - 1) / bn, tiles = 0, i, cu = LCL__MIN(f->d->info.compute_units, 1024);
@@ -4121,12 +4187,12 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
             e = lcl__argv(f->kks, 20, LCL__A(M), LCL__A(N), LCL__A(Kd), LCL__A(al), LCL__A(a), LCL__A(oa), LCL__A(lda), LCL__A(a), LCL__A(oa),
                           LCL__A(lda), LCL__A(tr), LCL__A(be), LCL__A(a), LCL__A(oc), LCL__A(lda), LCL__A(lo), LCL__A(ks), LCL__A(kc),
                           LCL__A(f->dpart), LCL__A(f->dcnt));
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qu, f->kks, 1, NULL, &gw, &lw, 0, NULL, NULL);
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, f->kks, 1, NULL, &gw, &lw, 0, NULL, NULL);
             return e == CL_SUCCESS ? LCL_OK : lcl__clfail(f->ctx, e, "lcl_gemm_tc_ks", f->d->info.name);
         }
     }
     return lcl__cl_gemm_g(f->ctx, f->d, f->A->dtype, (int)(rest - c), w, KB, -1.0, a, (r + c) * ld + K, ld, a, (r + c) * ld + K, ld, 1, 1.0, a,
-                          (r + c) * ld + r + c, ld, 1, f->qu, c ? f->groups : f->d->tune.upd_groups);
+                          (r + c) * ld + r + c, ld, 1, q, c ? f->groups : f->d->tune.upd_groups);
 }
 /* f->ev once the next panel's columns (NB2 wide) are updated: a marker, or with the host panel
    their read into the staging on the transfer queue */
@@ -4204,7 +4270,7 @@ LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
     LCL__CL->clFinish(f->qu);
     bufs[0] = f->piv; bufs[1] = f->P.zero; bufs[2] = f->P.part; bufs[3] = f->P.parti; bufs[4] = f->P.count; bufs[5] = f->P.bar;
     bufs[6] = f->dinv; bufs[7] = f->dtmp; bufs[8] = f->dfail; bufs[9] = f->dY; bufs[10] = f->dsync; bufs[11] = f->dpart; bufs[12] = f->dcnt;
-    for (i = 0; i < 13; i++) if (bufs[i]) LCL__CL->clReleaseMemObject(bufs[i]);
+    for (i = 0; i < 13; i++) lcl__ws_put(f->d, bufs[i]);
     LCL_FREE(f->W);
     LCL_FREE(f->X);
     LCL_FREE(f->stage);
@@ -4221,6 +4287,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, const char *fn, lcl_d
     lcl__clfact f;
     lcl__device *d = &ctx->dev[A->dev];
     int64_t K;
+    int lah;
     cl_int e = CL_SUCCESS, hit = 0;
     cl_mem flag = NULL;
     cl_event ev = NULL;
@@ -4242,27 +4309,40 @@ LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, const char *fn, lcl_d
     f.qu = d->queue[0];
     if (st == LCL_OK) st = chol ? lcl__cl_fact_open_chol(&f, o) : f.host ? lcl__cl_fact_open_host(&f, o) : lcl__cl_fact_open_lu(&f, o);
     if (ev) {   /* the scan's read into hit: waited for on every path */
-        cl_int we = lcl__wait_read(ev, d->queue[0]);
+        cl_int we = lcl__wait_read(ev, d->queue[0], d->tune.wait_poll);
         if (st == LCL_OK && we != CL_SUCCESS) st = lcl__clfail(ctx, we, "clWaitForEvents", d->info.name);
         else if (st == LCL_OK && hit) st = lcl__nan_fail(ctx, fn);
     }
-    if (flag) LCL__CL->clReleaseMemObject(flag);
+    lcl__ws_put(d, flag);
+    /* Cholesky with device panels: the look-ahead behind the panel on its queue, so the panels'
+       chain has no queue-to-queue wait (tune.chol_lah_panel); f.ev is then the previous rest's end */
+    lah = chol && !f.host && d->tune.chol_lah_panel;
     for (K = 0; K < f.n && st == LCL_OK; K += f.NB) {
         int KB = (int)(f.n - K < f.NB ? f.n - K : f.NB);
         int64_t rest = f.n - K - KB;
         int NB2 = (int)(rest < f.NB ? rest : f.NB);
-        if ((st = lcl__cl_fact_wait(&f)) != LCL_OK) break;
+        if (!lah && (st = lcl__cl_fact_wait(&f)) != LCL_OK) break;
         st = f.host ? lcl__cl_panel_host(&f, K, KB, rest) : lcl__cl_panel_dev(&f, K, KB);
         if (st != LCL_OK || rest == 0) break;
-        if (!f.host) {   /* the update queue waits for the panel */
+        /* lah: the next panel's columns behind the panel on its queue, once the previous rest is
+           done (f.ev); the rest after them, as before, so that it does not take the units first */
+        if (lah && ((st = lcl__cl_wait_mark(ctx, d, f.qp, &f.ev)) != LCL_OK || (st = lcl__cl_fact_update(&f, K, KB, rest, 0, NB2, f.qp)) != LCL_OK))
+            break;
+        if (!f.host) {   /* the update queue waits for the panel (lah: and the look-ahead) */
             cl_event ew;
             LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(f.qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
             LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
         }
+        if (lah) {
+            if (rest > NB2 && (st = lcl__cl_fact_update(&f, K, KB, rest, NB2, (int)(rest - NB2), f.qu)) != LCL_OK) break;
+            if (rest > NB2) LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(f.qu, 0, NULL, &f.ev), "clEnqueueMarkerWithWaitList");
+            LCL__CL->clFlush(f.qu);
+            continue;
+        }
         if (!chol && (st = lcl__cl_lu_trail(&f, K, KB, rest)) != LCL_OK) break;
-        if ((st = lcl__cl_fact_update(&f, K, KB, rest, 0, NB2)) != LCL_OK) break;
+        if ((st = lcl__cl_fact_update(&f, K, KB, rest, 0, NB2, f.qu)) != LCL_OK) break;
         if ((st = lcl__cl_fact_mark(&f, K, KB, rest, NB2)) != LCL_OK) break;
-        if (rest > NB2 && (st = lcl__cl_fact_update(&f, K, KB, rest, NB2, (int)(rest - NB2))) != LCL_OK) break;
+        if (rest > NB2 && (st = lcl__cl_fact_update(&f, K, KB, rest, NB2, (int)(rest - NB2), f.qu)) != LCL_OK) break;
         LCL__CL->clFlush(f.qu);
     }
     if (st == LCL_OK) st = lcl__cl_fact_finish(&f);
@@ -5144,10 +5224,10 @@ LCL__PRIVATE lcl_status lcl__cl_split_factor(lcl_context *ctx, const char *fn, i
                                      chol ? lcl__multi_lower(m) : 0, &flag[p], &hit[p], &ev[p]);
     }
     for (p = 0; p < m->nd; p++) {
-        cl_int e = ev[p] ? lcl__wait_read(ev[p], m->dv[p].d->queue[0]) : CL_SUCCESS;
+        cl_int e = ev[p] ? lcl__wait_read(ev[p], m->dv[p].d->queue[0], m->dv[p].d->tune.wait_poll) : CL_SUCCESS;
         if (st == LCL_OK && e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clWaitForEvents", m->dv[p].d->info.name);
         if (hit[p]) found = 1;
-        if (flag[p]) LCL__CL->clReleaseMemObject(flag[p]);
+        lcl__ws_put(m->dv[p].d, flag[p]);
     }
     LCL_FREE(flag);
     if (st != LCL_OK) return st;

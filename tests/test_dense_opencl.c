@@ -144,9 +144,10 @@ static void test_dense_opencl_lu(void) {
 /* The device's NaN / Inf scan (a work-group a row, up to the diagonal for Cholesky): one bad value
    at each sampled position of device matrices of sizes around the work-group, both precisions.
    getrf rejects it anywhere, potrf LOWER only on or below the diagonal (the triangle it reads),
-   and a rejected matrix is left as it was. */
+   and a rejected matrix is left as it was. 1030: rows longer than four work-groups' widths
+   (each work-item loads four elements at once). */
 static void test_dense_opencl_nan_scan(void) {
-    static const int sizes[] = {1, 2, 37, 300};
+    static const int sizes[] = {1, 2, 37, 300, 1030};
     lcl_context *ctx = lt_ocl(NULL);
     int s, p, t;
     if (!ctx) { lt_skip("no OpenCL device"); return; }

@@ -4,16 +4,20 @@
 #include "lt.h"
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LCL_BIN "build/lcl"
 
-/* runs a shell command, captures stdout into out (may be NULL), returns the exit code */
+/* runs a shell command, captures stdout into out (may be NULL), returns the exit code;
+   LT_TRACE_SH set: each command and its seconds to stderr (which command of a test is slow) */
 static int sh(const char *cmd, char *out, size_t cap) {
-    FILE *p = popen(cmd, "r");
+    struct timespec t0, t1;
+    FILE *p;
     size_t n = 0;
     int rc;
-    if (!p) return -1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (!(p = popen(cmd, "r"))) return -1;
     if (out) {
         size_t got;
         while (n + 1 < cap && (got = fread(out + n, 1, cap - 1 - n, p)) > 0) n += got;
@@ -21,6 +25,10 @@ static int sh(const char *cmd, char *out, size_t cap) {
     }
     { char sink[4096]; while (fread(sink, 1, sizeof sink, p) > 0) {} }
     rc = pclose(p);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (getenv("LT_TRACE_SH"))
+        fprintf(stderr, "  [sh %.2f s, exit %d] %s\n", (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
+                rc == -1 ? -1 : WEXITSTATUS(rc), cmd);
     return rc == -1 ? -1 : WEXITSTATUS(rc);
 }
 

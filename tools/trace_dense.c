@@ -6,7 +6,8 @@
    potrf (lower, upper) over a fixed set of sizes and blocks, both precisions, for comparing the
    launch sequence before and after a change; opts.device = -1 when TRACE_MULTI is set.
    TRACE_SPLIT=1: the matrix split over every device of the spec (lcl_dmat_upload_split), and the
-   transfers and copies traced too; TRACE_EVENTS=FILE appends one line per traced command (queue
+   transfers and copies traced too (TRACE_XFER=1: those without the split); TRACE_QUEUED=N: the first
+   N commands' enqueue and submission times beside their start and end; TRACE_EVENTS=FILE appends one line per traced command (queue
    in creation order, start and end in ms, name) for a timeline per device and queue.
    trace_dense spmv [device-spec] [m] [reps]: the resident split SpMV (lcl_vec_create_like) of the
    7-point Poisson matrix on an m^3 grid over every device of the spec, each product timed alone
@@ -224,6 +225,15 @@ static void report(const char *what, double wall, const cl_command_queue *qs) {
                    recs[i].name >= 0 ? knames[recs[i].name].name : "?");
     }
     printf("== %s: wall %.2f ms, first kernel start to last end %.2f ms, %d kernels\n", what, wall * 1e3, (t1 - t0) * 1e3, nrec);
+    if (getenv("TRACE_QUEUED"))   /* the first commands' host enqueue and submission against their start: who waited */
+        for (i = 0; i < nrec && i < atoi(getenv("TRACE_QUEUED")); i++) {
+            cl_ulong qd = 0, sb = 0;
+            LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_QUEUED, sizeof qd, &qd, NULL);
+            LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_SUBMIT, sizeof sb, &sb, NULL);
+            printf("   q%d queued %9.4f submit %9.4f start %9.4f end %9.4f ms  %s\n", qidx(recs[i].q), ((double)qd * 1e-9 - t0) * 1e3,
+                   ((double)sb * 1e-9 - t0) * 1e3, (iv[2 * i] - t0) * 1e3, (iv[2 * i + 1] - t0) * 1e3,
+                   recs[i].name >= 0 ? knames[recs[i].name].name : "?");
+        }
     for (i = 1; i <= nk; i++)   /* one line a kernel name (the same kernel of each device's program merged) */
         for (m = 1; m < i; m++)
             if (!strcmp(knames[m - 1].name, knames[i - 1].name)) {
@@ -587,7 +597,7 @@ int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "seq")) return seq_main(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "spmv")) return spmv_main(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "bklu")) return bklu_main(argc, argv);
-    xtrace = getenv("TRACE_SPLIT") != NULL;
+    xtrace = getenv("TRACE_SPLIT") != NULL || getenv("TRACE_XFER") != NULL;
     desc.backend = LCL_BACKEND_OPENCL;
     desc.device = argc > 1 ? argv[1] : "gpu";
     if (lcl_context_create(&desc, &ctx) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
