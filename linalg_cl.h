@@ -103,8 +103,7 @@
         default 12288, 0 never), LCL_CHOL_KS=N (with the one-launch step, the update of the next
         panel's columns split along K in up to N parts; default 4, 0 or 1 not split),
         LCL_CHOL_LAH_PANEL=0 (potrf's update of the next panel's columns on the update queue, as
-        before, instead of the panel queue), LCL_WAIT_POLL=0 (the NaN scan's flag waited for by
-        clWaitForEvents alone, not polled first), LCL_WS_CACHE=0 (the factorizations' scratch
+        before, instead of the panel queue), LCL_WS_CACHE=0 (the factorizations' scratch
         buffers made and released each call, not kept per device), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
         on a repeated x), LCL_SPLIT_CHAIN=0 (the dense split in one shared context: panels pass
@@ -893,8 +892,6 @@ typedef struct lcl__tuning {
     int chol_lah_panel;             /* potrf's look-ahead update on the panel queue, behind the panel:
                                        no queue-to-queue wait on the chain at each panel's end */
     int ws_cache;                   /* the factorizations' scratch kept for the next call (lcl__ws_get) */
-    int wait_poll;                  /* short host waits (the NaN scan's flag) by polling the event:
-                                       NVIDIA's blocking wait woke the host ~100 us late */
     int chol_ks;                    /* with chol_lstep: the look-ahead GEMM split along K in up to this many
                                        parts (lcl_gemm_tc_ks_d; 0, 1: not split) */
     int chol_lstep;                 /* below this order (0 never), with potf2_inv in double on the tensor
@@ -1616,7 +1613,6 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->chol_lstep = 12288;   /* used only where its kernel exists (NVIDIA, compute capability 8.0 up) */
     t->chol_ks = 4;
     t->chol_lah_panel = 1;
-    t->wait_poll = 1;
     t->ws_cache = 1;
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
@@ -1664,7 +1660,6 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_CHOL_LSTEP", 0, 1 << 30, &t->chol_lstep);
     lcl__env_int("LCL_CHOL_KS", 0, 16, &t->chol_ks);
     lcl__env_int("LCL_CHOL_LAH_PANEL", 0, 1, &t->chol_lah_panel);
-    lcl__env_int("LCL_WAIT_POLL", 0, 1, &t->wait_poll);
     lcl__env_int("LCL_WS_CACHE", 0, 1, &t->ws_cache);
     /* its local memory: the block, a 32 x 33 scratch and (not NVIDIA) a work-group's shuffle slots */
     if (t->trsm_nb != 64 || d->info.local_mem < (size_t)(64 * 65 + 32 * 33 + t->wg) * sizeof(double)) t->potf2_inv = 0;
@@ -3650,15 +3645,9 @@ done:
     return st;
 }
 /* wait for a read into host memory the caller frees next; if the wait fails, finish its queue
-   all the same (a failed wait does not mean the read is over). poll: the event's status polled
-   first (up to 2^16 times, then the blocking wait), for a short wait on the chain of a
-   factorization: NVIDIA's blocking wait returns long after the read ends (tune.wait_poll) */
-LCL__PRIVATE cl_int lcl__wait_read(cl_event ev, cl_command_queue q, int poll) {
-    cl_int e = CL_SUCCESS, s = CL_QUEUED;
-    long i;
-    for (i = 0; poll && i < 65536 && e == CL_SUCCESS && s > CL_COMPLETE; i++)
-        e = LCL__CL->clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL);
-    if (e == CL_SUCCESS) e = LCL__CL->clWaitForEvents(1, &ev);
+   all the same (a failed wait does not mean the read is over) */
+LCL__PRIVATE cl_int lcl__wait_read(cl_event ev, cl_command_queue q) {
+    cl_int e = LCL__CL->clWaitForEvents(1, &ev);
     if (e != CL_SUCCESS) LCL__CL->clFinish(q);
     LCL__CL->clReleaseEvent(ev);
     return e;
@@ -4309,7 +4298,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, const char *fn, lcl_d
     f.qu = d->queue[0];
     if (st == LCL_OK) st = chol ? lcl__cl_fact_open_chol(&f, o) : f.host ? lcl__cl_fact_open_host(&f, o) : lcl__cl_fact_open_lu(&f, o);
     if (ev) {   /* the scan's read into hit: waited for on every path */
-        cl_int we = lcl__wait_read(ev, d->queue[0], d->tune.wait_poll);
+        cl_int we = lcl__wait_read(ev, d->queue[0]);
         if (st == LCL_OK && we != CL_SUCCESS) st = lcl__clfail(ctx, we, "clWaitForEvents", d->info.name);
         else if (st == LCL_OK && hit) st = lcl__nan_fail(ctx, fn);
     }
@@ -5224,7 +5213,7 @@ LCL__PRIVATE lcl_status lcl__cl_split_factor(lcl_context *ctx, const char *fn, i
                                      chol ? lcl__multi_lower(m) : 0, &flag[p], &hit[p], &ev[p]);
     }
     for (p = 0; p < m->nd; p++) {
-        cl_int e = ev[p] ? lcl__wait_read(ev[p], m->dv[p].d->queue[0], m->dv[p].d->tune.wait_poll) : CL_SUCCESS;
+        cl_int e = ev[p] ? lcl__wait_read(ev[p], m->dv[p].d->queue[0]) : CL_SUCCESS;
         if (st == LCL_OK && e != CL_SUCCESS) st = lcl__clfail(ctx, e, "clWaitForEvents", m->dv[p].d->info.name);
         if (hit[p]) found = 1;
         lcl__ws_put(m->dv[p].d, flag[p]);

@@ -1,5 +1,6 @@
-/* test_gemm_opencl.c -- the device GEMM's lower modes alone (lcl__cl_gemm, kernels/dense.cl), on
-   the first OpenCL device: C -= A B^T on and below C's diagonal, nothing above it. lower = 1 is
+/* test_gemm_opencl.c -- white box: the device GEMM's lower modes alone (lcl__cl_gemm,
+   kernels/dense.cl), the tuning of older NVIDIA GPUs, and the factorizations' scratch kept per
+   device. The GEMM, on the first OpenCL device: C -= A B^T on and below C's diagonal, nothing above it. lower = 1 is
    the one-device Cholesky's SYRK; lower = D + (bw << 8) is the split Cholesky's update of all of a
    device's round-robin column blocks in one launch (block c's diagonal starts at row c * D * bw).
    Against a host loop in double, on odd sizes (a partial last block, blocks narrower than a tile,
@@ -132,12 +133,93 @@ static void test_gemm_opencl_nv_cc(void) {
         /* potrf's POTF2 with the inverse: its warp shuffles need 7.0 (the kernel's PW_NATIVE), and
            48 KB of local memory holds its block without the shuffle slots; double only */
         CHECK_MSG(d.tune.potf2_inv == (cc == 0 || cc >= 70 ? 1 << LCL_F64 : 0), "cc %d: potf2_inv %d", cc, d.tune.potf2_inv);
+        /* potrf's trailing update: 40 - 8 groups, and 40 - 10 below order 6144 (NVIDIA) */
+        CHECK_MSG(d.tune.chol_upd_groups == 32 && d.tune.chol_upd_groups_small == 30 && d.tune.chol_small_n == 6144, "cc %d: %d, %d below %d", cc,
+                  d.tune.chol_upd_groups, d.tune.chol_upd_groups_small, d.tune.chol_small_n);
     }
+}
+
+/* The factorizations' scratch kept per device (lcl__ws_get / lcl__ws_put): the smallest free
+   buffer that fits comes back, a full cache hands out uncached buffers, and factorizations through
+   it give bit for bit what fresh buffers give (LU and Cholesky, panels of 32 so the look-ahead and
+   the pivots' scratch are reused across calls of other sizes). */
+static void test_gemm_opencl_scratch(void) {
+    static const int sizes[] = {257, 17, 130, 1};
+    lcl_context *ctx = lt_ocl(NULL);
+    lcl__device *d;
+    cl_mem b[LCL__WS + 1], m60, m300;
+    int i, s, busy = 0, kept = 0;
+    if (!ctx) { lt_skip("no OpenCL device"); return; }
+    d = &ctx->dev[0];
+    CHECK_OK(ctx, lcl__ws_get(ctx, d, 100, &b[0]));
+    CHECK_OK(ctx, lcl__ws_get(ctx, d, 50, &b[1]));
+    CHECK_OK(ctx, lcl__ws_get(ctx, d, 200, &b[2]));
+    CHECK(b[0] != b[1] && b[1] != b[2] && b[0] != b[2]);
+    for (i = 0; i < 3; i++) lcl__ws_put(d, b[i]);
+    CHECK_OK(ctx, lcl__ws_get(ctx, d, 60, &m60));
+    CHECK_MSG(m60 == b[0], "60 bytes: not the free 100-byte buffer");
+    CHECK_OK(ctx, lcl__ws_get(ctx, d, 300, &m300));
+    CHECK(m300 != b[0] && m300 != b[1] && m300 != b[2]);
+    lcl__ws_put(d, m60);
+    lcl__ws_put(d, m300);
+    /* every slot busy: the next one is uncached, and given back it is released, not kept */
+    for (i = 0; i <= LCL__WS; i++) CHECK_OK(ctx, lcl__ws_get(ctx, d, 8, &b[i]));
+    for (i = 0; i < LCL__WS; i++) CHECK(d->ws[i].busy && d->ws[i].m != b[LCL__WS]);
+    for (i = 0; i <= LCL__WS; i++) lcl__ws_put(d, b[i]);
+    for (i = 0; i < LCL__WS; i++) CHECK(!d->ws[i].busy);
+    for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
+        int n = sizes[s], chol, c;
+        for (chol = 0; chol < 2; chol++) {
+            lcl_dense A, F[2];
+            lcl_dense_opts o;
+            int32_t *ipiv = (int32_t *)malloc((size_t)n * sizeof(int32_t)), *ipiv0 = (int32_t *)malloc((size_t)n * sizeof(int32_t));
+            int64_t info = 0, r, q;
+            int same = 1;
+            memset(&o, 0, sizeof o);
+            o.block = 32;
+            CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, LCL_F64, LCL_ROW_MAJOR, n, n));
+            for (r = 0; r < n; r++)
+                for (q = 0; q <= r; q++) {
+                    double v = tg_rand();
+                    lcl_dense_set(&A, r, q, v);
+                    lcl_dense_set(&A, q, r, chol ? v : tg_rand());
+                }
+            for (r = 0; r < n; r++) lcl_dense_set(&A, r, r, chol ? (double)n : 0.25 * tg_rand());
+            for (c = 0; c < 2; c++) {   /* c = 0: fresh buffers each call; 1: kept */
+                lcl_dmat *dA = NULL;
+                d->tune.ws_cache = c;
+                CHECK_OK(ctx, lcl_dense_alloc(ctx, &F[c], LCL_F64, LCL_ROW_MAJOR, n, n));
+                CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
+                if (chol) CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, &o));
+                else CHECK_OK(ctx, lcl_dmat_getrf(ctx, dA, c ? ipiv : ipiv0, &info, &o));
+                CHECK(info == 0);
+                CHECK_OK(ctx, lcl_dmat_download(ctx, dA, &F[c]));
+                lcl_dmat_free(dA);
+            }
+            for (r = 0; r < n; r++) {
+                if (!chol) same &= ipiv[r] == ipiv0[r];
+                for (q = 0; q <= (chol ? r : n - 1); q++) same &= lcl_dense_get(&F[0], r, q) == lcl_dense_get(&F[1], r, q);
+            }
+            CHECK_MSG(same, "n %d, %s: kept scratch gave other factors than fresh buffers", n, chol ? "potrf" : "getrf");
+            lcl_dense_free(&F[0]);
+            lcl_dense_free(&F[1]);
+            lcl_dense_free(&A);
+            free(ipiv);
+            free(ipiv0);
+        }
+    }
+    for (i = 0; i < LCL__WS; i++) {
+        busy += d->ws[i].busy;
+        kept += d->ws[i].m != NULL;
+    }
+    CHECK_MSG(busy == 0 && kept >= 5, "after the factorizations: %d busy, %d kept", busy, kept);
+    lcl_context_destroy(ctx);
 }
 
 void lt_suite_gemm_opencl(void) {
     LT_RUN(test_gemm_opencl_lower);
     LT_RUN(test_gemm_opencl_nv_cc);
+    LT_RUN(test_gemm_opencl_scratch);
 }
 #else
 void lt_suite_gemm_opencl(void) {}
