@@ -4183,8 +4183,9 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
     return lcl__cl_gemm_g(f->ctx, f->d, f->A->dtype, (int)(rest - c), w, KB, -1.0, a, (r + c) * ld + K, ld, a, (r + c) * ld + K, ld, 1, 1.0, a,
                           (r + c) * ld + r + c, ld, 1, q, c ? f->groups : f->d->tune.upd_groups);
 }
-/* f->ev once the next panel's columns (NB2 wide) are updated: a marker, or with the host panel
-   their read into the staging on the transfer queue */
+/* f->ev once the update queue's work so far is done: the next panel's columns (NB2 wide), or
+   with the look-ahead on the panel queue the rest (a marker); with the host panel, the next
+   panel's columns read into the staging on the transfer queue */
 LCL__PRIVATE lcl_status lcl__cl_fact_mark(lcl__clfact *f, int64_t K, int KB, int64_t rest, int NB2) {
     lcl_context *ctx = f->ctx;
     lcl__device *d = f->d;
@@ -4322,16 +4323,11 @@ LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, const char *fn, lcl_d
             LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(f.qp, 0, NULL, &ew), "clEnqueueMarkerWithWaitList");
             LCL__CLCHK(lcl__cl_join(d, 1, &ew), "clEnqueueBarrierWithWaitList");
         }
-        if (lah) {
-            if (rest > NB2 && (st = lcl__cl_fact_update(&f, K, KB, rest, NB2, (int)(rest - NB2), f.qu)) != LCL_OK) break;
-            if (rest > NB2) LCL__CLCHK(LCL__CL->clEnqueueMarkerWithWaitList(f.qu, 0, NULL, &f.ev), "clEnqueueMarkerWithWaitList");
-            LCL__CL->clFlush(f.qu);
-            continue;
-        }
         if (!chol && (st = lcl__cl_lu_trail(&f, K, KB, rest)) != LCL_OK) break;
-        if ((st = lcl__cl_fact_update(&f, K, KB, rest, 0, NB2, f.qu)) != LCL_OK) break;
-        if ((st = lcl__cl_fact_mark(&f, K, KB, rest, NB2)) != LCL_OK) break;
+        if (!lah && ((st = lcl__cl_fact_update(&f, K, KB, rest, 0, NB2, f.qu)) != LCL_OK || (st = lcl__cl_fact_mark(&f, K, KB, rest, NB2)) != LCL_OK))
+            break;
         if (rest > NB2 && (st = lcl__cl_fact_update(&f, K, KB, rest, NB2, (int)(rest - NB2), f.qu)) != LCL_OK) break;
+        if (lah && rest > NB2 && (st = lcl__cl_fact_mark(&f, K, KB, rest, NB2)) != LCL_OK) break;   /* the rest's end */
         LCL__CL->clFlush(f.qu);
     }
     if (st == LCL_OK) st = lcl__cl_fact_finish(&f);
