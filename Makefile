@@ -48,11 +48,13 @@ NV_OLD := mma\.|createpolicy|cache_hint|red\.release|ld\.acquire
 check-kernels: $(B)/embed_kernels
 	@LC_ALL=C $(B)/embed_kernels $(B)/kernels_embedded.h $(KERNELS)
 	@cmp -s $(B)/kernels_embedded.h kernels_embedded.h || { echo "kernels_embedded.h is stale: run 'make kernels' and commit it"; exit 1; }
-	@if command -v clang >/dev/null 2>&1; then for f in $(KERNELS); do for p in 0 1; do \
-	  clang -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only -DLCL_FP64=$$p $$f || \
-	  { echo "$$f does not compile alone (LCL_FP64=$$p)"; exit 1; }; done; done; \
+	@if command -v clang >/dev/null 2>&1; then for f in $(KERNELS); do for p in 0 1; do for s in CL1.2 CL2.0; do \
+	  clang -x cl -cl-std=$$s -Xclang -finclude-default-header -fsyntax-only -DLCL_FP64=$$p $$f || \
+	  { echo "$$f does not compile alone (LCL_FP64=$$p, $$s: NVIDIA reserves 2.0's words, e.g. pipe)"; exit 1; }; done; done; done; \
+	  clang -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only -DLCL_FP64=1 -DTC_EMU=1 -DTC_STAGES=3 kernels/dense.cl || \
+	  { echo "kernels/dense.cl: the tensor-core kernels' emulation (TC_EMU) does not compile"; exit 1; }; \
 	  if echo 'kernel void k(void) {}' | clang -x cl -cl-std=CL1.2 -fsyntax-only $(NV_CHECK) - 2>/dev/null; then \
-	    for f in $(KERNELS); do for p in 0 1; do for v in "" -DTC_ASM_VOLATILE; do \
+	    for f in $(KERNELS); do for p in 0 1; do for v in "" -DTC_ASM_VOLATILE -DTC_STAGES=0 "-DTC_STAGES=3 -DTC_PIPE=7"; do \
 	      clang -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only $(NV_CHECK) $$v -DLCL_FP64=$$p $$f || \
 	      { echo "$$f does not compile for NVIDIA (LCL_FP64=$$p $$v)"; exit 1; }; done; done; done; \
 	    for f in $(KERNELS); do for cc in 60 75; do \

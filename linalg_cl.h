@@ -875,6 +875,7 @@ typedef struct lcl__tuning {
     int tc;                         /* FP64 GEMM on tensor cores (lcl_gemm_tc_d; NVIDIA, sm_80 on) */
     int tc_wm, tc_wn;               /* its warps along M and N (TC_WM, TC_WN) */
     int tc_shape;                   /* its MMA shape (TC_SHAPE), 0 = the kernel's default */
+    int tc_stages;                  /* its cp.async pipeline's depth (TC_STAGES), 0: tiles through registers */
     int upd_groups;                 /* > 0: tensor-core GEMMs on queue[0] run this many groups, looping
                                        over tiles, so the panel queue's kernels find free units */
     /* dense.cl: LU and Cholesky */
@@ -1687,6 +1688,11 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
             t->tc_wn = wn;
         }
     }
+    if (t->tc && nv_cc >= 80) {   /* cp.async (sm_80 on): as many stages of 8 columns as the largest tile's fit, 2 or 3 */
+        size_t rows = (size_t)LCL__MAX(256, 32 * t->tc_wm + 64 * t->tc_wn);
+        for (t->tc_stages = 3; t->tc_stages >= 2 && d->info.local_mem < (size_t)t->tc_stages * rows * 8 * sizeof(double); t->tc_stages--) {}
+        if (t->tc_stages < 2) t->tc_stages = 0;
+    }
     {
         /* LCL_TUNE_GEMM="TM,TN,TK,WX,WY" sets both tiles, for `lcl tune`; ignored unless consistent */
         const char *e = getenv("LCL_TUNE_GEMM");
@@ -1913,6 +1919,8 @@ LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *
     if (t->pocl_one_queue) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DLCL_DEVICE_INDEX=%d", d->info.index);
     if (t->tc_shape && !(ctx->build_options && strstr(ctx->build_options, "TC_SHAPE")))
         at += (size_t)snprintf(extra + at, sizeof extra - at, " -DTC_SHAPE=%d", t->tc_shape);
+    if (t->tc_stages && !(ctx->build_options && strstr(ctx->build_options, "TC_STAGES")))
+        at += (size_t)snprintf(extra + at, sizeof extra - at, " -DTC_STAGES=%d", t->tc_stages);
     if (t->spmv_hint && !(ctx->build_options && strstr(ctx->build_options, "SPMV_HINT")))
         at += (size_t)snprintf(extra + at, sizeof extra - at, " -DSPMV_HINT=%d", t->spmv_hint);
     if (t->bklu_unroll && !(ctx->build_options && strstr(ctx->build_options, "BK_LU_UNROLL"))) snprintf(extra + at, sizeof extra - at, " -DBK_LU_UNROLL=1");

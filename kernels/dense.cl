@@ -119,20 +119,34 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
     }
 }
 
-/* The same GEMM on NVIDIA's FP64 tensor cores (mma.sync m8n8k4, inline PTX). NVIDIA's OpenCL
-   compiler defines __NV_CL_C_VERSION; everywhere else this kernel does not exist and the host
-   uses lcl_gemm. A work-group of TC_WM x TC_WN warps (default 4 x 2: a 128 x 128 block of C)
-   gives each warp 32 x 64 of C (4 x 8 tiles of 8 x 8). Tiles of A and op(B) are staged
-   k-contiguous in local memory with a row stride of TC_BK + 4 doubles, which makes the fragment
-   loads conflict-free; the next K step is fetched into registers while the tensor cores work on
-   the current one (TC_DB = 1: into the second buffer, one barrier per step). */
-#if defined(__NV_CL_C_VERSION) && LCL_FP64 && LCL_NV_CC >= 80
+/* The same GEMM on NVIDIA's FP64 tensor cores (mma.sync, inline PTX). NVIDIA's OpenCL compiler
+   defines __NV_CL_C_VERSION; everywhere else these kernels do not exist and the host uses
+   lcl_gemm. A work-group of TC_WM x TC_WN warps (default 4 x 2: a 128 x 128 block of C) gives
+   each warp 32 x 64 of C (4 x 8 tiles of 8 x 8).
+   Two ways to stage the tiles of A and op(B), chosen per kernel (the pl argument of tc_gemm_k):
+   - pipelined (TC_STAGES >= 2, the host's choice where local memory holds them; the kernels in
+     TC_PIPE): TC_STAGES tiles of TC_PK columns in flight, copied global -> local by cp.async,
+     so no registers hold the next tile and no stores stall the warps; one barrier per stage.
+     The tiles are unpadded (three stages of 128 x 8 for A and for op(B) fill NVIDIA's 48 KB),
+     so tc_at swizzles them instead: the copies and the fragment loads meet each bank once.
+     H200: the trailing updates 4-10% faster; the small products of potrf's steps and of the
+     split along K were slower (dpotrf 4096 +8%), so those keep the other way.
+   - through registers: tiles TC_BK deep, rows padded to TC_BK + 4, the next one fetched into
+     registers while the tensor cores work on the current one.
+   TC_EMU (tests, any device): the copies are plain loads and stores and each MMA a dot product
+   read from the same local tiles, so PoCL runs the staging, swizzles, tile loop and epilogues
+   of these kernels; only the fragment loads and the mma instructions are NVIDIA's alone. */
+#if (defined(__NV_CL_C_VERSION) && LCL_FP64 && LCL_NV_CC >= 80) || (defined(TC_EMU) && LCL_FP64)
 #ifndef TC_WM
 #define TC_WM 4        /* warps along M and N: each computes 32 x 64 of C */
 #endif
 #ifndef TC_WN
 #define TC_WN 2
 #endif
+#ifndef TC_STAGES
+#define TC_STAGES 0
+#endif
+#define TC_PK 8        /* K columns a stage */
 #ifndef TC_BK
 #define TC_BK 16
 #endif
@@ -144,6 +158,15 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
 #define TC_NT (32 * TC_WM * TC_WN)
 #define TC_LD (TC_BK + 4)
 #define TC_NBUF (TC_DB ? 2 : 1)
+#ifndef TC_PIPE
+#define TC_PIPE 1      /* the kernels pipelined (TC_STAGES > 0): 1 the GEMMs, 2 the split along K, 4 potrf's steps */
+#endif
+#define TC_P(bit) (TC_STAGES > 0 && (TC_PIPE & (bit)) != 0)
+#if TC_STAGES && (TC_STAGES < 2 || TC_STAGES > 4 || 8 % TC_WN || 16 % TC_WM)
+#error "TC_STAGES: 2 to 4, with TC_WN dividing 8 and TC_WM dividing 16"
+#endif
+/* a staged operand's local doubles, pipelined (p) or not */
+#define TC_LOCAL(p, rows) ((p) ? TC_STAGES * (rows) * TC_PK : TC_NBUF * (rows) * TC_LD)
 #ifdef TC_ASM_VOLATILE
 #define TC_ASM asm volatile
 #else
@@ -163,6 +186,36 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
 #ifndef TC_SHAPE
 #define TC_SHAPE 1   /* 1: m8n8k4, 2: m16n8k4, 3: m16n8k8 (sm_90) */
 #endif
+#define TC_KSTEP (TC_SHAPE == 3 ? 8 : 4)   /* K columns an MMA takes */
+#ifdef TC_EMU
+#define TC_CP8(dst, src, ok) (*(dst) = (ok) ? *(src) : 0.0)
+#define TC_COMMIT()
+#define TC_WAIT()
+#define TC_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#else
+/* 8 bytes global -> local, zeros where !ok (source size 0); the group of this stage's copies;
+   the wait until at most TC_STAGES - 2 groups are in flight, i.e. the oldest stage has landed */
+#define TC_CP8(dst, src, ok) \
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"((uint)(ulong)(dst)), "l"((ulong)(src)), "r"((ok) ? 8 : 0) : "memory")
+#define TC_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
+#if TC_STAGES == 4
+#define TC_WAIT() asm volatile("cp.async.wait_group 2;" ::: "memory")
+#elif TC_STAGES == 3
+#define TC_WAIT() asm volatile("cp.async.wait_group 1;" ::: "memory")
+#else
+#define TC_WAIT() asm volatile("cp.async.wait_group 0;" ::: "memory")
+#endif
+#define TC_FENCE() asm volatile("membar.gl;" ::: "memory")
+#endif
+
+/* where element (row r, column k) of a staged tile of R rows lies. Pipelined, unpadded: an
+   operand k-contiguous in global memory (kc) keeps 8 columns a row, its two halves exchanged on
+   rows 2, 3 mod 4; one row-contiguous keeps R rows a column, groups of 4 rows exchanged by k's
+   low bits. Either way a warp's copies cover 32 consecutive doubles and an MMA fragment's 8
+   rows x 4 columns (two halves of 16 lanes) meet each bank once. */
+inline int tc_at(const int pl, const int kc, const int R, const int r, const int k) {
+    return !pl ? r * TC_LD + k : kc ? r * TC_PK + (k ^ ((r & 2) << 1)) : k * R + (r ^ ((k & 3) << 2));
+}
 
 /* which elements of the A and op(B) tiles a thread moves: (row, k) = (ia + r*sa, ka + r*sk).
    The tile shape (wm x wn warps) is an argument of the always-inlined helpers below, constant
@@ -192,6 +245,102 @@ __attribute__((always_inline)) inline void tc_store(const int la, const int lb, 
 #pragma unroll
     for (r = 0; r < TC_MAXLOAD; r++) if (r < lb) Bs[buf * bnt * TC_LD + (T->ib + r * T->sb) * TC_LD + T->kb + r * T->skb] = rb[r];
 }
+/* the pipeline's copies of one stage: columns k0 .. k0 + TC_PK - 1 of A's rows T->bm .. + BM
+   and of op(B)'s rows T->bn .. + BN into as and bs, zeros outside the matrices. Consecutive
+   work-items take consecutive addresses in global memory. */
+__attribute__((always_inline)) inline void tc_copy(const int kca, const int kcb, const int BM, const int BN, const int NT, __local double *as,
+                                                   __local double *bs, __global const double *A, __global const double *B, const int k0,
+                                                   const tc_geom *T) {
+    const int tid = get_local_id(0), ta = !kca, tb = kcb;
+    int p;
+#pragma unroll
+    for (p = 0; p < BM * TC_PK / NT; p++) {
+        int e = tid + p * NT, r = ta ? e % BM : e / TC_PK, k = ta ? e / BM : e % TC_PK;
+        int gi = T->bm + r, gk = k0 + k, ok = gi < T->M && gk < T->kend;
+        TC_CP8(as + tc_at(1, kca, BM, r, k), A + (ok ? (ta ? (long)gk * T->lda + gi : (long)gi * T->lda + gk) : 0), ok);
+    }
+#pragma unroll
+    for (p = 0; p < BN * TC_PK / NT; p++) {
+        int e = tid + p * NT, r = tb ? e / TC_PK : e % BN, k = tb ? e % TC_PK : e / BN;
+        int gj = T->bn + r, gk = k0 + k, ok = gj < T->N && gk < T->kend;
+        TC_CP8(bs + tc_at(1, kcb, BN, r, k), B + (ok ? (tb ? (long)gj * T->ldb + gk : (long)gk * T->ldb + gj) : 0), ok);
+    }
+}
+/* acc += the product of K columns kk .. kk + TC_KSTEP - 1 of the staged tiles (kca, kcb: their
+   layouts, see tc_at); this warp's 32 x 64 of C at (wm, wn), lane (g, t) */
+__attribute__((always_inline)) inline void tc_step(double acc[4][8][2], __local const double *as, __local const double *bs, const int pl, const int kca,
+                                                   const int kcb, const int BM, const int BN, const int wm, const int wn, const int g,
+                                                   const int t, const int kk) {
+    int i, j;
+#ifdef TC_EMU
+    int v, k;
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 8; j++)
+            for (v = 0; v < 2; v++)
+                for (k = 0; k < TC_KSTEP; k++)
+                    acc[i][j][v] = fma(as[tc_at(pl, kca, BM, wm + i * 8 + g, kk + k)], bs[tc_at(pl, kcb, BN, wn + j * 8 + 2 * t + v, kk + k)], acc[i][j][v]);
+#elif TC_SHAPE == 3
+    double a[4], a4[4], b[8], b4[8];
+#pragma unroll
+    for (i = 0; i < 4; i++) {
+        a[i] = as[tc_at(pl, kca, BM, wm + i * 8 + g, kk + t)];
+        a4[i] = as[tc_at(pl, kca, BM, wm + i * 8 + g, kk + 4 + t)];
+    }
+#pragma unroll
+    for (j = 0; j < 8; j++) {
+        b[j] = bs[tc_at(pl, kcb, BN, wn + j * 8 + g, kk + t)];
+        b4[j] = bs[tc_at(pl, kcb, BN, wn + j * 8 + g, kk + 4 + t)];
+    }
+#pragma unroll
+    for (i = 0; i < 4; i += 2)
+#pragma unroll
+        for (j = 0; j < 8; j++) TC_MMA16K8(acc[i][j], acc[i + 1][j], a[i], a[i + 1], a4[i], a4[i + 1], b[j], b4[j]);
+#else
+    double a[4], b[8];
+#pragma unroll
+    for (i = 0; i < 4; i++) a[i] = as[tc_at(pl, kca, BM, wm + i * 8 + g, kk + t)];
+#pragma unroll
+    for (j = 0; j < 8; j++) b[j] = bs[tc_at(pl, kcb, BN, wn + j * 8 + g, kk + t)];
+#if TC_SHAPE == 2
+#pragma unroll
+    for (i = 0; i < 4; i += 2)
+#pragma unroll
+        for (j = 0; j < 8; j++) TC_MMA16K4(acc[i][j], acc[i + 1][j], a[i], a[i + 1], b[j]);
+#else
+#pragma unroll
+    for (i = 0; i < 4; i++)
+#pragma unroll
+        for (j = 0; j < 8; j++) TC_MMA(acc[i][j], a[i], b[j]);
+#endif
+#endif
+}
+
+/* the pipelined K loop of one tile into acc (kca, kcb: the operands' layouts, see tc_at) */
+__attribute__((always_inline)) inline void tc_main(double acc[4][8][2], const int kca, const int kcb, const int BM, const int BN, const int NT,
+                                                   __local double *As, __local double *Bs, __global const double *A, __global const double *B,
+                                                   const tc_geom *T, const int wm, const int wn, const int g, const int t) {
+#if TC_STAGES
+    const int nkt = (T->kend + TC_PK - 1) / TC_PK;
+    int s, k0, kk, cs = 0, ns = TC_STAGES - 1;
+#pragma unroll
+    for (s = 0; s < TC_STAGES - 1; s++) {   /* the first stages in flight */
+        if (s < nkt) tc_copy(kca, kcb, BM, BN, NT, As + s * BM * TC_PK, Bs + s * BN * TC_PK, A, B, s * TC_PK, T);
+        TC_COMMIT();
+    }
+    for (k0 = 0; k0 < nkt; k0++) {
+        TC_WAIT();                    /* this work-item's copies of stage k0 have landed */
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone's have, and everyone is done with stage k0 - 1 */
+        if (k0 + TC_STAGES - 1 < nkt)   /* into the buffer stage k0 - 1 used */
+            tc_copy(kca, kcb, BM, BN, NT, As + ns * BM * TC_PK, Bs + ns * BN * TC_PK, A, B, (k0 + TC_STAGES - 1) * TC_PK, T);
+        TC_COMMIT();   /* (empty groups at the end keep the count of the wait right) */
+#pragma unroll
+        for (kk = 0; kk < TC_PK; kk += TC_KSTEP) tc_step(acc, As + cs * BM * TC_PK, Bs + cs * BN * TC_PK, 1, kca, kcb, BM, BN, wm, wn, g, t, kk);
+        cs = cs == TC_STAGES - 1 ? 0 : cs + 1;
+        ns = ns == TC_STAGES - 1 ? 0 : ns + 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);   /* the next tile's copies overwrite what the last stages read */
+#endif
+}
 
 /* C = beta*C + alpha*A*op(B) with work-groups of WM x WN warps (a 32WM x 64WN block of C); this
    group is number grp of the ngrp that share the tiles.
@@ -199,21 +348,22 @@ __attribute__((always_inline)) inline void tc_store(const int la, const int lb, 
    ks > 1 (lcl_gemm_tc_ks_d): this group multiplies split kss of ks along K; each tile's splits
    leave their products in part, and the last to count in cnt[tile] adds them in split order
    (the same sum whichever finishes last) and writes C. */
-__attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN, __local double *As, __local double *Bs,
+__attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN, const int pl, __local double *As, __local double *Bs,
                                                      const int M, const int N, const int K, const double alpha,
                                                      __global const double *A, const int lda, __global const double *B, const int ldb,
                                                      const int trans, const double beta, __global double *C, const int ldc, const int lower,
                                                      const int grp, const int ngrp, const int split, const int ks, const int kss,
                                                      __global double *part, __global int *cnt) {
-    const int BM = 32 * WM, BN = 64 * WN, NT = 32 * WM * WN, LA = BM * TC_BK / NT, LB = BN * TC_BK / NT;
+    const int BM = 32 * WM, BN = 64 * WN, NT = 32 * WM * WN;
     double acc[4][8][2];
-    double ra[TC_MAXLOAD], rb[TC_MAXLOAD];
     const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
     const int wm = (warp / WN) * 32, wn = (warp % WN) * 64, g = lane >> 2, t = lane & 3;
     const int transb = trans & 1, transa = trans & 2;
     const int ntn = (N + BN - 1) / BN, ntm = (M + BM - 1) / BM;
     tc_geom T;
     int i, j, k0, kk, tile, ntiles = ntn * ntm;
+    const int LA = BM * TC_BK / NT, LB = BN * TC_BK / NT;
+    double ra[TC_MAXLOAD], rb[TC_MAXLOAD];
     /* lower: only the tiles that reach the lower triangle are numbered (row by row), so groups
        looping over tiles get equal shares. Numbering the whole rectangle gave each group one
        diagonal of tiles when the tile count per row was near the group count: twice the time.
@@ -221,7 +371,7 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
        and the tiles wholly above the diagonal return (the split runs a group per tile). */
     if (lower && !split)
         for (i = 0, ntiles = 0; i < ntm; i++) ntiles += min(ntn, ((i + 1) * BM - 1) / BN + 1);
-    T.M = M; T.N = N; T.kend = K; T.lda = lda; T.ldb = ldb; T.ta = transa; T.tb = transb;
+    T.M = M; T.N = N; T.lda = lda; T.ldb = ldb; T.ta = transa; T.tb = transb;
     T.ia = transa ? tid % BM : tid / TC_BK;
     T.ka = transa ? tid / BM : tid % TC_BK;
     T.sa = transa ? 0 : NT / TC_BK;
@@ -233,76 +383,47 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
     /* one tile per group, or (the host launching fewer groups, to leave compute units to the
        panel's kernels) each group loops over tiles */
     for (tile = grp; tile < ntiles; tile += ngrp) {
-        int bn = tile % ntn * BN, bm = tile / ntn * BM, cur = 0;
-        if (split && gemm_diag(lower, bn) > bm + BM - 1) continue;
+        int bn = tile % ntn * BN, bm = tile / ntn * BM;
         if (lower && !split) {
             int rem = tile, len;
             for (bm = 0; rem >= (len = min(ntn, (bm + BM - 1) / BN + 1)); bm += BM) rem -= len;
             bn = rem * BN;
         }
         T.bm = bm; T.bn = bn;
+        /* split: a tile wholly above the diagonal multiplies nothing and writes nothing (the
+           same barriers, no branch around them: PoCL 3 miscompiled that) */
+        T.kend = split && gemm_diag(lower, bn) > bm + BM - 1 ? 0 : K;
 #pragma unroll
         for (i = 0; i < 4; i++)
 #pragma unroll
             for (j = 0; j < 8; j++) acc[i][j][0] = acc[i][j][1] = 0;
-        tc_fetch(LA, LB, ra, rb, A, B, 0, &T);
+        /* pipelined: the layouts as constants where they matter (NT: Cholesky's update, NN:
+           LU's), so the fragments' addresses fold to a few offsets */
+        if (pl && !transa && transb) tc_main(acc, 1, 1, BM, BN, NT, As, Bs, A, B, &T, wm, wn, g, t);
+        else if (pl && !transa) tc_main(acc, 1, 0, BM, BN, NT, As, Bs, A, B, &T, wm, wn, g, t);
+        else if (pl) tc_main(acc, 0, transb, BM, BN, NT, As, Bs, A, B, &T, wm, wn, g, t);
+        else {
+            int cur = 0;
+            tc_fetch(LA, LB, ra, rb, A, B, 0, &T);
 #if TC_DB
-        tc_store(LA, LB, BM, BN, As, Bs, 0, ra, rb, &T);
-        barrier(CLK_LOCAL_MEM_FENCE);
-#endif
-        for (k0 = 0; k0 < K; k0 += TC_BK) {
-            __local const double *as = As + cur * BM * TC_LD, *bs = Bs + cur * BN * TC_LD;
-#if !TC_DB
             tc_store(LA, LB, BM, BN, As, Bs, 0, ra, rb, &T);
             barrier(CLK_LOCAL_MEM_FENCE);
 #endif
-            tc_fetch(LA, LB, ra, rb, A, B, k0 + TC_BK, &T);   /* in flight while the tensor cores work */
-#if TC_SHAPE == 3
-#pragma unroll
-            for (kk = 0; kk < TC_BK; kk += 8) {
-                double a[4], a4[4], b[8], b4[8];
-#pragma unroll
-                for (i = 0; i < 4; i++) {
-                    a[i] = as[(wm + i * 8 + g) * TC_LD + kk + t];
-                    a4[i] = as[(wm + i * 8 + g) * TC_LD + kk + 4 + t];
-                }
-#pragma unroll
-                for (j = 0; j < 8; j++) {
-                    b[j] = bs[(wn + j * 8 + g) * TC_LD + kk + t];
-                    b4[j] = bs[(wn + j * 8 + g) * TC_LD + kk + 4 + t];
-                }
-#pragma unroll
-                for (i = 0; i < 4; i += 2)
-#pragma unroll
-                    for (j = 0; j < 8; j++) TC_MMA16K8(acc[i][j], acc[i + 1][j], a[i], a[i + 1], a4[i], a4[i + 1], b[j], b4[j]);
-            }
-#else
-#pragma unroll
-            for (kk = 0; kk < TC_BK; kk += 4) {
-                double a[4], b[8];
-#pragma unroll
-                for (i = 0; i < 4; i++) a[i] = as[(wm + i * 8 + g) * TC_LD + kk + t];
-#pragma unroll
-                for (j = 0; j < 8; j++) b[j] = bs[(wn + j * 8 + g) * TC_LD + kk + t];
-#if TC_SHAPE == 2
-#pragma unroll
-                for (i = 0; i < 4; i += 2)
-#pragma unroll
-                    for (j = 0; j < 8; j++) TC_MMA16K4(acc[i][j], acc[i + 1][j], a[i], a[i + 1], b[j]);
-#else
-#pragma unroll
-                for (i = 0; i < 4; i++)
-#pragma unroll
-                    for (j = 0; j < 8; j++) TC_MMA(acc[i][j], a[i], b[j]);
+            for (k0 = 0; k0 < T.kend; k0 += TC_BK) {
+#if !TC_DB
+                tc_store(LA, LB, BM, BN, As, Bs, 0, ra, rb, &T);
+                barrier(CLK_LOCAL_MEM_FENCE);
 #endif
-            }
-#endif
+                tc_fetch(LA, LB, ra, rb, A, B, k0 + TC_BK, &T);   /* in flight while the tensor cores work */
+#pragma unroll
+                for (kk = 0; kk < TC_BK; kk += TC_KSTEP) tc_step(acc, As + cur * BM * TC_LD, Bs + cur * BN * TC_LD, 0, 1, 1, BM, BN, wm, wn, g, t, kk);
 #if TC_DB
-            /* the other buffer was last read before the previous barrier */
-            tc_store(LA, LB, BM, BN, As, Bs, cur ^ 1, ra, rb, &T);
-            cur ^= 1;
+                /* the other buffer was last read before the previous barrier */
+                tc_store(LA, LB, BM, BN, As, Bs, cur ^ 1, ra, rb, &T);
+                cur ^= 1;
 #endif
-            barrier(CLK_LOCAL_MEM_FENCE);
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
         }
         if (ks > 1) {   /* each work-item's slots, split by split: coalesced, and read back the same way */
             __global double *mine = part + ((long)tile * ks + kss) * (BM * BN);
@@ -313,11 +434,15 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
                 for (j = 0; j < 8; j++)
 #pragma unroll
                     for (q = 0; q < 2; q++) mine[((i * 8 + j) * 2 + q) * NT + tid] = acc[i][j][q];
-            asm volatile("membar.gl;" ::: "memory");
+            TC_FENCE();
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
             if (tid == 0) {
                 int old;
+#ifdef TC_EMU
+                old = atomic_add(cnt + tile, 1);
+#else
                 asm volatile("atom.acq_rel.gpu.add.s32 %0, [%1], 1;" : "=r"(old) : "l"((ulong)(cnt + tile)) : "memory");
+#endif
                 if (old == ks - 1) cnt[tile] = 0;   /* ready for the next launch */
                 *(__local int *)As = old == ks - 1;
             }
@@ -325,7 +450,7 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
             last = *(__local int *)As;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (!last) continue;
-            asm volatile("membar.gl;" ::: "memory");
+            TC_FENCE();
             /* split by split, its 64 loads a work-item in flight at once (its own product read
                back too, so the sum's order is the splits'). Only this group reads these slots in
                this launch, so L1 holds no stale copy. */
@@ -374,15 +499,15 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
                 __global const double *B, const long offb, const int ldb, const int trans, const double beta, __global double *C,          \
                 const long offc, const int ldc, const int lower
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_d(TC_ARGS) {
-    __local double As[TC_NBUF * TC_BM * TC_LD];
-    __local double Bs[TC_NBUF * TC_BN * TC_LD];
-    tc_gemm_k(TC_WM, TC_WN, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0, 0, 0, 0, 0);
+    __local double As[TC_LOCAL(TC_P(1), TC_BM)] __attribute__((aligned(16)));
+    __local double Bs[TC_LOCAL(TC_P(1), TC_BN)] __attribute__((aligned(16)));
+    tc_gemm_k(TC_WM, TC_WN, TC_P(1), As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0, 0, 0, 0, 0);
 }
 /* lower = D + (bw << 8) (gemm_diag): the split Cholesky's update of a device's columns */
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_split_d(TC_ARGS) {
-    __local double As[TC_NBUF * TC_BM * TC_LD];
-    __local double Bs[TC_NBUF * TC_BN * TC_LD];
-    tc_gemm_k(TC_WM, TC_WN, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 1, 0, 0, 0, 0);
+    __local double As[TC_LOCAL(TC_P(1), TC_BM)] __attribute__((aligned(16)));
+    __local double Bs[TC_LOCAL(TC_P(1), TC_BN)] __attribute__((aligned(16)));
+    tc_gemm_k(TC_WM, TC_WN, TC_P(1), As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 1, 0, 0, 0, 0);
 }
 /* the same split along K (tc_gemm_k): ks consecutive groups a tile, each kc of K (a multiple of
    TC_BK; every split gets some), for updates with few tiles and a deep K (the Cholesky look-ahead
@@ -390,18 +515,18 @@ __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_spl
    TC_BM x TC_BN blocks a tile; cnt: one counter a tile, zero between launches. */
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_ks_d(TC_ARGS, const int ks, const int kc, __global double *part,
                                                                                    __global int *cnt) {
-    __local double As[TC_NBUF * TC_BM * TC_LD];
-    __local double Bs[TC_NBUF * TC_BN * TC_LD];
+    __local double As[TC_LOCAL(TC_P(2), TC_BM)] __attribute__((aligned(16)));
+    __local double Bs[TC_LOCAL(TC_P(2), TC_BN)] __attribute__((aligned(16)));
     const int g = TC_GRP, s = g % ks, k0 = s * kc;
-    tc_gemm_k(TC_WM, TC_WN, As, Bs, M, N, min(K - k0, kc), alpha, A + offa + ((trans & 2) ? (long)k0 * lda : k0), lda,
+    tc_gemm_k(TC_WM, TC_WN, TC_P(2), As, Bs, M, N, min(K - k0, kc), alpha, A + offa + ((trans & 2) ? (long)k0 * lda : k0), lda,
               B + offb + ((trans & 1) ? k0 : (long)k0 * ldb), ldb, trans, beta, C + offc, ldc, lower, g / ks, TC_NGRP / ks, 0, ks, s, part, cnt);
 }
 /* N <= 64 (the Cholesky panel's left-looking steps): one warp along N, so no warp multiplies
    the zero padding of a 128-wide tile */
 __kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_tc64_d(TC_ARGS) {
-    __local double As[TC_NBUF * TC_BM * TC_LD];
-    __local double Bs[TC_NBUF * 64 * TC_LD];
-    tc_gemm_k(TC_WM, 1, As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0, 0, 0, 0, 0);
+    __local double As[TC_LOCAL(TC_P(1), TC_BM)] __attribute__((aligned(16)));
+    __local double Bs[TC_LOCAL(TC_P(1), 64)] __attribute__((aligned(16)));
+    tc_gemm_k(TC_WM, 1, TC_P(1), As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0, 0, 0, 0, 0);
 }
 /* The block LU's batched GEMM on tensor cores (see bklu.cl for the frames and lists): item
    get_group_id(1) of the list at lo is (A, B, C) frames, C = alpha A B + keep C, all m x m
@@ -410,10 +535,10 @@ __kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_t
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1)))
 void lcl_bklu_gemm_tc_d(__global double *a0, __global double *a1, __global double *a2, __global double *a3, const int fpa, const int m,
                         __global const int *list, const int lo, const double alpha, const double keep) {
-    __local double As[TC_NBUF * TC_BM * TC_LD];
-    __local double Bs[TC_NBUF * TC_BN * TC_LD];
+    __local double As[TC_LOCAL(TC_P(1), TC_BM)] __attribute__((aligned(16)));
+    __local double Bs[TC_LOCAL(TC_P(1), TC_BN)] __attribute__((aligned(16)));
     __global const int *it = list + lo + 3 * (int)get_group_id(1);
-    tc_gemm_k(TC_WM, TC_WN, As, Bs, m, m, m, alpha, BK_FRAME(it[0]), m, BK_FRAME(it[1]), m, 0, keep, BK_FRAME(it[2]), m, 0,
+    tc_gemm_k(TC_WM, TC_WN, TC_P(1), As, Bs, m, m, m, alpha, BK_FRAME(it[0]), m, BK_FRAME(it[1]), m, 0, keep, BK_FRAME(it[2]), m, 0,
             (int)get_group_id(0), (int)get_num_groups(0), 0, 0, 0, 0, 0);
 }
 #undef BK_FRAME
@@ -1228,19 +1353,19 @@ void SFX(lcl_potf2_local)(__global real *A, const long offa, const int ld, const
 __kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1)))
 void lcl_potrf_step_d(__global double *A, const long off, const int ld, const int kb, const int kp, const int below,
                       const int base, __global int *fail) {
-#define PS_TC (TC_NBUF * (TC_BM + 64) * TC_LD)
+#define PS_TC (TC_LOCAL(TC_P(4), TC_BM) + TC_LOCAL(TC_P(4), 64))
 #define PS_PF (TRSM_NB * (TRSM_NB + 1) + 2 * TRSM_NB + 6)
-    __local double Lm[PS_TC > PS_PF ? PS_TC : PS_PF];
+    __local double Lm[PS_TC > PS_PF ? PS_TC : PS_PF] __attribute__((aligned(16)));
     __global double *P = A + off - kp;   /* the panel's earlier columns, rows from the diagonal block down */
     if (get_group_id(0) == 0) {
         if (kp > 0) {
-            tc_gemm_k(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, kb, kb, kp, -1.0, P, ld, P, ld, 1, 1.0, A + off, ld, 1, 0, 1, 0, 0, 0, 0, 0);
+            tc_gemm_k(TC_WM, 1, TC_P(4), Lm, Lm + TC_LOCAL(TC_P(4), TC_BM), kb, kb, kp, -1.0, P, ld, P, ld, 1, 1.0, A + off, ld, 1, 0, 1, 0, 0, 0, 0, 0);
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         }
         potf2_nv(32 * TC_WM, (__local double (*)[TRSM_NB + 1])Lm, (__local double (*)[TRSM_NB])(Lm + TRSM_NB * (TRSM_NB + 1)),
                  Lm + TRSM_NB * (TRSM_NB + 1) + 2 * TRSM_NB, A, off, ld, kb, base, fail);
     } else if (kp > 0) {
-        tc_gemm_k(TC_WM, 1, Lm, Lm + TC_NBUF * TC_BM * TC_LD, below, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, A + off + (long)kb * ld,
+        tc_gemm_k(TC_WM, 1, TC_P(4), Lm, Lm + TC_LOCAL(TC_P(4), TC_BM), below, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, A + off + (long)kb * ld,
                 ld, 0, (int)get_group_id(0) - 1, (int)get_num_groups(0) - 1, 0, 0, 0, 0, 0);
     }
 #undef PS_TC
@@ -1276,41 +1401,41 @@ inline void ls_post(volatile __global int *p, const int add, const int value) { 
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
 void lcl_potrf_lstep_d(__global double *A, const long off, const int ld, const int kb, const int kp, const int below, const int nxt,
                        const int base, __global int *fail, __global double *Y, volatile __global int *sync, const int tick, const int want) {
-#define LS_TC (TC_NBUF * 256 * TC_LD)   /* tc_gemm_k(4, 2, 0, 0, 0, 0): 128 x TC_BK tiles of A and B */
+#define LS_TC (2 * TC_LOCAL(TC_P(4), 128))   /* tc_gemm_k(4, 2, TC_P(4), 0, 0, 0, 0): 128-row tiles of A and B */
 #define LS_PW (TRSM_NB * (TRSM_NB + 1) + 32 * 33 + 1)
-    __local double Lm[LS_TC > LS_PW ? LS_TC : LS_PW];
+    __local double Lm[LS_TC > LS_PW ? LS_TC : LS_PW] __attribute__((aligned(16)));
     __global double *P = A + off - kp;   /* the panel's earlier columns, from the block's first row */
     __global double *T = A + off + (long)kb * ld;   /* the 64 rows under the block */
     const int grp = get_group_id(0), nla = below > 0 ? 1 + (nxt > 0) : 0, r1 = min(below, 64);
-    __local double *As = Lm, *Bs = Lm + TC_NBUF * 128 * TC_LD;
+    __local double *As = Lm, *Bs = Lm + TC_LOCAL(TC_P(4), 128);
     if (grp == 0) {
         potf2_pw(256, (__local double (*)[TRSM_NB + 1])Lm, (__local double (*)[33])(Lm + TRSM_NB * (TRSM_NB + 1)), 0,
                  (__local int *)(Lm + TRSM_NB * (TRSM_NB + 1) + 32 * 33), A, off, ld, kb, base, fail, Y);
         ls_post(sync, 0, tick);
     } else if (grp == 1) {
         if (kp > 0) {
-            tc_gemm_k(4, 2, As, Bs, r1, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, T, ld, 0, 0, 1, 0, 0, 0, 0, 0);
+            tc_gemm_k(4, 2, TC_P(4), As, Bs, r1, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, 1.0, T, ld, 0, 0, 1, 0, 0, 0, 0, 0);
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         }
         ls_wait(sync, tick);
-        tc_gemm_k(4, 2, As, Bs, r1, kb, kb, 1.0, T, ld, Y, 64, 1, 0.0, T, ld, 0, 0, 1, 0, 0, 0, 0, 0);
+        tc_gemm_k(4, 2, TC_P(4), As, Bs, r1, kb, kb, 1.0, T, ld, Y, 64, 1, 0.0, T, ld, 0, 0, 1, 0, 0, 0, 0, 0);
         if (nxt > 0) {
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
             ls_wait(sync + 1, want);
-            tc_gemm_k(4, 2, As, Bs, nxt, nxt, kb, -1.0, T, ld, T, ld, 1, 1.0, T + kb, ld, 1, 0, 1, 0, 0, 0, 0, 0);
+            tc_gemm_k(4, 2, TC_P(4), As, Bs, nxt, nxt, kb, -1.0, T, ld, T, ld, 1, 1.0, T + kb, ld, 1, 0, 1, 0, 0, 0, 0, 0);
         }
     } else if (grp == 2 && nla == 2) {
-        if (kp > 0) tc_gemm_k(4, 2, As, Bs, nxt, nxt, kp, -1.0, P + (long)kb * ld, ld, P + (long)kb * ld, ld, 1, 1.0, T + kb, ld, 1, 0, 1, 0, 0, 0, 0, 0);
+        if (kp > 0) tc_gemm_k(4, 2, TC_P(4), As, Bs, nxt, nxt, kp, -1.0, P + (long)kb * ld, ld, P + (long)kb * ld, ld, 1, 1.0, T + kb, ld, 1, 0, 1, 0, 0, 0, 0, 0);
         ls_post(sync + 1, 1, 0);
     } else {   /* the rest, one tile of 128 rows a group: less the earlier columns, then times Y^T */
         const int m = below - 64, g = grp - 1 - nla, ng = (int)get_num_groups(0) - 1 - nla;
         __global double *R = T + 64L * ld;
         if (kp > 0) {
-            tc_gemm_k(4, 2, As, Bs, m, kb, kp, -1.0, P + (long)(kb + 64) * ld, ld, P, ld, 1, 1.0, R, ld, 0, g, ng, 0, 0, 0, 0, 0);
+            tc_gemm_k(4, 2, TC_P(4), As, Bs, m, kb, kp, -1.0, P + (long)(kb + 64) * ld, ld, P, ld, 1, 1.0, R, ld, 0, g, ng, 0, 0, 0, 0, 0);
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         }
         ls_wait(sync, tick);
-        tc_gemm_k(4, 2, As, Bs, m, kb, kb, 1.0, R, ld, Y, 64, 1, 0.0, R, ld, 0, g, ng, 0, 0, 0, 0, 0);
+        tc_gemm_k(4, 2, TC_P(4), As, Bs, m, kb, kb, 1.0, R, ld, Y, 64, 1, 0.0, R, ld, 0, g, ng, 0, 0, 0, 0, 0);
     }
 #undef LS_TC
 #undef LS_PW

@@ -130,6 +130,15 @@ static void test_gemm_opencl_nv_cc(void) {
         CHECK_MSG(cc ? strstr(opts, want) != NULL : strstr(opts, "LCL_NV_CC") == NULL, "cc %d: options '%s'", cc, opts);
         CHECK_MSG((strstr(opts, "SPMV_HINT") != NULL) == modern, "cc %d: options '%s'", cc, opts);
         CHECK_MSG((strstr(opts, "TC_SHAPE=2") != NULL) == (cc >= 90), "cc %d: options '%s'", cc, opts);
+        /* the tensor-core GEMM's cp.async pipeline (8.0 on): three stages in 48 KB, two in 40 */
+        CHECK_MSG((strstr(opts, "-DTC_STAGES=3") != NULL) == (cc >= 80), "cc %d: options '%s'", cc, opts);
+        if (cc == 90) {
+            d.info.local_mem = 40 * 1024;
+            lcl__tune_device(&d, cc);
+            CHECK_MSG(d.tune.tc && d.tune.tc_stages == 2, "cc 90, 40 KB: tc %d, %d stages", d.tune.tc, d.tune.tc_stages);
+            d.info.local_mem = 48 * 1024;
+            lcl__tune_device(&d, cc);
+        }
         /* potrf's POTF2 with the inverse: its warp shuffles need 7.0 (the kernel's PW_NATIVE), and
            48 KB of local memory holds its block without the shuffle slots; double only */
         CHECK_MSG(d.tune.potf2_inv == (cc == 0 || cc >= 70 ? 1 << LCL_F64 : 0), "cc %d: potf2_inv %d", cc, d.tune.potf2_inv);
@@ -216,10 +225,125 @@ static void test_gemm_opencl_scratch(void) {
     lcl_context_destroy(ctx);
 }
 
+/* The tensor-core GEMM (kernels/dense.cl, lcl_gemm_tc_*): on NVIDIA (sm_80 on) the real kernels,
+   elsewhere their emulation (TC_EMU: the same staging, swizzles, tile loops and epilogues, each
+   MMA a dot product), with the cp.async pipeline (TC_STAGES 3) and with the tiles through
+   registers (0). Every transpose, one row or column, partial tiles, odd leading
+   dimensions and offsets (and even ones: the 16-byte copies), groups looping over tiles, both lower modes, N <= 64 (its own kernel),
+   beta = 0, and the split along K with its counters left at zero for the next launch. Against
+   a host loop. */
+typedef struct { int M, N, K, trans, lower, groups, ks; double alpha, beta; } tg_tc;
+static double tg_tc_case(lcl_context *ctx, const tg_tc *c, int *untouched, cl_kernel kks) {
+    lcl__device *d = &ctx->dev[0];
+    int M = c->M, N = c->N, K = c->K, ta = c->trans & 2, tb = c->trans & 1, i, k, run;
+    int lda = (ta ? M : K) + 1, ldb = (tb ? K : N) + 1, ldc = N + 3, ra = ta ? K : M, rb = tb ? N : K, off = (M + N) & 1 ? 3 : 2;   /* off 2 with an even ld: 16-byte aligned */
+    size_t na = (size_t)ra * lda + off, nb = (size_t)rb * ldb + off, nc = (size_t)M * ldc + off;
+    double *a = (double *)malloc(na * 8), *b = (double *)malloc(nb * 8), *c0 = (double *)malloc(nc * 8), *got = (double *)malloc(nc * 8);
+    double err = 0, cmax = 0;
+    cl_mem A = NULL, B = NULL, C = NULL, part = NULL, cnt = NULL;
+    *untouched = 1;
+    for (i = 0; i < (int)na; i++) a[i] = tg_rand();
+    for (i = 0; i < (int)nb; i++) b[i] = tg_rand();
+    for (i = 0; i < (int)nc; i++) c0[i] = tg_rand();
+    CHECK_OK(ctx, lcl__buffer(ctx, d, na * 8, CL_MEM_READ_WRITE, &A));
+    CHECK_OK(ctx, lcl__buffer(ctx, d, nb * 8, CL_MEM_READ_WRITE, &B));
+    CHECK_OK(ctx, lcl__buffer(ctx, d, nc * 8, CL_MEM_READ_WRITE, &C));
+    CHECK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], A, CL_TRUE, 0, na * 8, a, 0, NULL, NULL) == CL_SUCCESS);
+    CHECK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], B, CL_TRUE, 0, nb * 8, b, 0, NULL, NULL) == CL_SUCCESS);
+    for (run = 0; run < (c->ks > 1 ? 2 : 1); run++) {   /* the split twice: its counters must be back at zero */
+        CHECK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], C, CL_TRUE, 0, nc * 8, c0, 0, NULL, NULL) == CL_SUCCESS);
+        if (c->ks > 1) {
+            int bm = 32 * d->tune.tc_wm, bn = 64 * d->tune.tc_wn, tm = (M + bm - 1) / bm, tn = (N + bn - 1) / bn, tiles = 0, kc = 8 * ((K + 8 * c->ks - 1) / (8 * c->ks));
+            cl_int zero = 0, e, cM = M, cN = N, cK = K, clda = lda, cldb = ldb, ctr = c->trans, cldc = ldc, clo = c->lower, cks = c->ks, ckc = kc;
+            cl_long o = off;
+            size_t lw, gw;
+            for (i = 0; i < tm; i++) tiles += c->lower ? LCL__MIN(tn, ((i + 1) * bm - 1) / bn + 1) : tn;
+            lw = (size_t)(32 * d->tune.tc_wm * d->tune.tc_wn);
+            gw = lw * (size_t)(tiles * c->ks);
+            if (!part) {
+                CHECK_OK(ctx, lcl__buffer(ctx, d, (size_t)tiles * c->ks * bm * bn * 8, CL_MEM_READ_WRITE, &part));
+                CHECK_OK(ctx, lcl__buffer(ctx, d, (size_t)tiles * sizeof(cl_int), CL_MEM_READ_WRITE, &cnt));
+                for (i = 0; i < tiles; i++)
+                    CHECK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], cnt, CL_TRUE, (size_t)i * sizeof zero, sizeof zero, &zero, 0, NULL, NULL) == CL_SUCCESS);
+            }
+            e = lcl__argv(kks, 20, LCL__A(cM), LCL__A(cN), LCL__A(cK), LCL__A(c->alpha), LCL__A(A), LCL__A(o), LCL__A(clda), LCL__A(B), LCL__A(o),
+                          LCL__A(cldb), LCL__A(ctr), LCL__A(c->beta), LCL__A(C), LCL__A(o), LCL__A(cldc), LCL__A(clo), LCL__A(cks), LCL__A(ckc),
+                          LCL__A(part), LCL__A(cnt));
+            CHECK(e == CL_SUCCESS && LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kks, 1, NULL, &gw, &lw, 0, NULL, NULL) == CL_SUCCESS);
+        } else {
+            CHECK_OK(ctx, lcl__cl_gemm_g(ctx, d, LCL_F64, M, N, K, c->alpha, A, off, lda, B, off, ldb, c->trans, c->beta, C, off, ldc, c->lower,
+                                         d->queue[0], c->groups));
+        }
+        CHECK(LCL__CL->clEnqueueReadBuffer(d->queue[0], C, CL_TRUE, 0, nc * 8, got, 0, NULL, NULL) == CL_SUCCESS);
+    }
+    for (i = 0; i < (int)nc; i++) {
+        int r = (i - off) / ldc, q = (i - off) % ldc;
+        double want = c0[i];
+        if (i >= off && q < N && !(c->lower && tg_diag(c->lower, q) > r)) {
+            double s = 0;
+            for (k = 0; k < K; k++) s += a[off + (ta ? (size_t)k * lda + r : (size_t)r * lda + k)] * b[off + (tb ? (size_t)q * ldb + k : (size_t)k * ldb + q)];
+            want = c->alpha * s + c->beta * c0[i];
+            if (fabs(got[i] - want) > err) err = fabs(got[i] - want);
+            if (fabs(want) > cmax) cmax = fabs(want);
+        } else if (got[i] != want) {
+            *untouched = 0;
+        }
+    }
+    if (A) LCL__CL->clReleaseMemObject(A);
+    if (B) LCL__CL->clReleaseMemObject(B);
+    if (C) LCL__CL->clReleaseMemObject(C);
+    if (part) LCL__CL->clReleaseMemObject(part);
+    if (cnt) LCL__CL->clReleaseMemObject(cnt);
+    free(a); free(b); free(c0); free(got);
+    return cmax > 0 ? err / cmax : err;
+}
+static void test_gemm_opencl_tc(void) {
+    static const tg_tc cases[] = {
+        {1, 1, 1, 0, 0, 0, 0, -1, 1},        {2, 17, 3, 1, 0, 0, 0, -1, 1},      {17, 2, 9, 2, 0, 0, 0, -1, 1},     {130, 70, 17, 3, 0, 0, 0, -1, 1},
+        {70, 130, 40, 0, 0, 0, 0, 0.5, 0},   {200, 64, 33, 1, 0, 0, 0, -1, 1},   {129, 257, 8, 2, 0, 0, 0, -1, 1},  {257, 129, 100, 3, 0, 3, 0, -1, 1},
+        {300, 300, 25, 1, 1, 0, 0, -1, 1},   {300, 300, 72, 1, 1, 2, 0, -1, 1},  {260, 64, 41, 1, 1, 0, 0, -1, 1},  {331, 200, 23, 0, 2 + (64 << 8), 0, 0, -1, 1},
+        {300, 200, 72, 1, 1, 0, 3, -1, 1},   {129, 257, 45, 0, 0, 0, 2, 0.5, 0}};
+    lcl_context *probe = lt_ocl(NULL);
+    int nv, s, t, bad = 0, runs = 0;
+    char opts[64];
+    if (!probe) { lt_skip("no OpenCL device"); return; }
+    if (!probe->dev[0].info.fp64) { lcl_context_destroy(probe); lt_skip("no FP64 on the first device"); return; }
+    nv = probe->dev[0].tune.tc && probe->dev[0].tune.nv_cc >= 80;
+    lcl_context_destroy(probe);
+    for (s = 3; s >= 0; s -= 3) {
+        lcl_context *ctx;
+        cl_kernel kks = NULL;
+        snprintf(opts, sizeof opts, "%s-DTC_PIPE=7 -DTC_STAGES=%d", nv ? "" : "-DTC_EMU=1 ", s);
+        ctx = lt_context(LCL_BACKEND_OPENCL, getenv("LCL_DEVICE"), getenv("LT_CACHE"), opts, 0);
+        if (!ctx) { CHECK_MSG(0, "TC_STAGES=%d: no context", s); return; }
+        ctx->dev[0].tune.tc = 1;   /* emulated: the host's path to the kernels, as on NVIDIA */
+        CHECK_OK(ctx, lcl__kernel_get(ctx, &ctx->dev[0], LCL_F64, "lcl_gemm_tc_ks_d", 1, &kks));
+        if (!kks) {
+            CHECK_MSG(0, "TC_STAGES=%d: no tensor-core kernels built", s);
+            lcl_context_destroy(ctx);
+            return;
+        }
+        for (t = 0; t < (int)(sizeof cases / sizeof cases[0]); t++) {
+            int untouched;
+            double e = tg_tc_case(ctx, &cases[t], &untouched, kks);
+            runs++;
+            if (!(e <= 1e-13) || !untouched) {
+                bad++;
+                fprintf(stderr, "  TC_STAGES=%d%s: %d x %d x %d trans %d lower %d groups %d ks %d: error %.2e, outside C's part %s\n", s,
+                        nv ? "" : " (emulated)", cases[t].M, cases[t].N, cases[t].K, cases[t].trans, cases[t].lower, cases[t].groups, cases[t].ks,
+                        e, untouched ? "untouched" : "WRITTEN");
+            }
+        }
+        lcl_context_destroy(ctx);
+    }
+    CHECK_MSG(bad == 0, "%d of %d tensor-core GEMM cases wrong", bad, runs);
+}
+
 void lt_suite_gemm_opencl(void) {
     LT_RUN(test_gemm_opencl_lower);
     LT_RUN(test_gemm_opencl_nv_cc);
     LT_RUN(test_gemm_opencl_scratch);
+    LT_RUN(test_gemm_opencl_tc);
 }
 #else
 void lt_suite_gemm_opencl(void) {}

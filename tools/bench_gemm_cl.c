@@ -1,6 +1,7 @@
 /* bench_gemm_cl.c -- time the OpenCL GEMM kernels of the dense factorizations on one device:
    C = C - A*op(B) for the shapes LU and Cholesky produce, with and without the tensor-core path.
-   Usage: bench_gemm_cl [device-spec] (default "gpu"). Not a test: prints TF/s and a max error. */
+   Usage: bench_gemm_cl [device-spec [build-options [tc]]] (default "gpu"; a third argument skips the
+   portable kernel). Not a test: prints TF/s and a max error. */
 #define _POSIX_C_SOURCE 200809L
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
@@ -37,7 +38,7 @@ int main(int argc, char **argv) {
         for (tc = 1; tc >= 0; tc--) {
             double best = 1e30, err = 0;
             int avail = d->tune.tc;
-            if (tc && !avail) continue;
+            if ((tc && !avail) || (!tc && argc > 3)) continue;   /* a third argument: the tensor-core kernel only */
             d->tune.tc = tc;
             for (rep = 0; rep < 4; rep++) {
                 double t0;
