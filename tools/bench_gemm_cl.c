@@ -47,7 +47,10 @@ int main(int argc, char **argv) {
                 if (lcl__cl_gemm(ctx, d, LCL_F64, M, N, K, 1.0, a, 0, K, b, 0, tb ? K : N, tb, 0.0, c, 0, N, lo, d->queue[0]) != LCL_OK) {
                     fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1;
                 }
-                LCL__CL->clFinish(d->queue[0]);
+                if ((e = LCL__CL->clFinish(d->queue[0])) != CL_SUCCESS) {   /* a kernel that faulted */
+                    fprintf(stderr, "clFinish: %s\n", lcl__cl_errname(e));
+                    return 1;
+                }
                 if (rep > 0 && now() - t0 < best) best = now() - t0;
             }
             LCL__CL->clEnqueueReadBuffer(d->queue[0], c, CL_TRUE, 0, nc * 8, tc ? hr : hc, 0, NULL, NULL);
