@@ -103,7 +103,8 @@
         default 12288, 0 never), LCL_CHOL_KS=N (with the one-launch step, the update of the next
         panel's columns split along K in up to N parts; default 4, 0 or 1 not split),
         LCL_CHOL_LAH_PANEL=0 (potrf's update of the next panel's columns on the update queue, as
-        before, instead of the panel queue), LCL_WS_CACHE=0 (the factorizations' scratch
+        before, instead of the panel queue), LCL_LU_NT=1 (getrf's device panels: U12 transposed
+        into scratch after its solve, so the trailing update is an NT product), LCL_WS_CACHE=0 (the factorizations' scratch
         buffers made and released each call, not kept per device), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
         on a repeated x), LCL_SPLIT_CHAIN=0 (the dense split in one shared context: panels pass
@@ -893,6 +894,9 @@ typedef struct lcl__tuning {
     int chol_lah_panel;             /* potrf's look-ahead update on the panel queue, behind the panel:
                                        no queue-to-queue wait on the chain at each panel's end */
     int ws_cache;                   /* the factorizations' scratch kept for the next call (lcl__ws_get) */
+    int lu_nt;                      /* getrf (device panels): the update reads U12 transposed (n x NB
+                                       scratch), an NT product, which the tensor-core GEMM ran 9% faster
+                                       than NN on 16384^2 x 512 (H200); not yet timed in getrf, off */
     int chol_ks;                    /* with chol_lstep: the look-ahead GEMM split along K in up to this many
                                        parts (lcl_gemm_tc_ks_d; 0, 1: not split) */
     int chol_lstep;                 /* below this order (0 never), with potf2_inv in double on the tensor
@@ -1661,6 +1665,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_CHOL_LSTEP", 0, 1 << 30, &t->chol_lstep);
     lcl__env_int("LCL_CHOL_KS", 0, 16, &t->chol_ks);
     lcl__env_int("LCL_CHOL_LAH_PANEL", 0, 1, &t->chol_lah_panel);
+    lcl__env_int("LCL_LU_NT", 0, 1, &t->lu_nt);
     lcl__env_int("LCL_WS_CACHE", 0, 1, &t->ws_cache);
     /* its local memory: the block, a 32 x 33 scratch and (not NVIDIA) a work-group's shuffle slots */
     if (t->trsm_nb != 64 || d->info.local_mem < (size_t)(64 * 65 + 32 * 33 + t->wg) * sizeof(double)) t->potf2_inv = 0;
@@ -3550,17 +3555,17 @@ LCL__PRIVATE lcl_status lcl__cl_laswp(lcl_context *ctx, lcl__device *d, lcl_dtyp
     return LCL_OK;
 }
 
-LCL__PRIVATE lcl_status lcl__cl_transpose(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int rows, int cols, cl_mem in, int ldi,
-                                          cl_mem out, int ldo, cl_command_queue q) {
+LCL__PRIVATE lcl_status lcl__cl_transpose(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int rows, int cols, cl_mem in, int64_t offi,
+                                          int ldi, cl_mem out, int ldo, cl_command_queue q) {
     cl_kernel k;
     cl_int e;
-    cl_long zero = 0;
+    cl_long zero = 0, oi = offi;
     size_t gws[2], lws[2] = {16, 16};
     lcl_status st;
     if (rows <= 0 || cols <= 0) return LCL_OK;
     st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_transpose_f" : "lcl_transpose_d", &k);
     if (st != LCL_OK) return st;
-    e = lcl__argv(k, 8, LCL__A(rows), LCL__A(cols), LCL__A(in), LCL__A(zero), LCL__A(ldi), LCL__A(out), LCL__A(zero), LCL__A(ldo));
+    e = lcl__argv(k, 8, LCL__A(rows), LCL__A(cols), LCL__A(in), LCL__A(oi), LCL__A(ldi), LCL__A(out), LCL__A(zero), LCL__A(ldo));
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, "clSetKernelArg(lcl_transpose)", d->info.name);
     gws[0] = (size_t)lcl__round_up(cols, 16);
     gws[1] = (size_t)lcl__round_up(rows, 16);
@@ -3704,11 +3709,11 @@ LCL__PRIVATE lcl_status lcl__cl_dmat_xfer(lcl_context *ctx, const lcl_dmat *m, c
         goto done;
     }
     if ((st = lcl__buffer(ctx, d, (size_t)m->cols * (size_t)A->ld * es, CL_MEM_READ_WRITE, &tmp)) != LCL_OK) goto done;
-    if (!up && (st = lcl__cl_transpose(ctx, d, m->dtype, (int)m->rows, (int)m->cols, m->buf, (int)m->ld, tmp, (int)A->ld, d->queue[0])) != LCL_OK)
+    if (!up && (st = lcl__cl_transpose(ctx, d, m->dtype, (int)m->rows, (int)m->cols, m->buf, 0, (int)m->ld, tmp, (int)A->ld, d->queue[0])) != LCL_OK)
         goto done;
     LCL__CLCHK(lcl__cl_rect(d, up, d->queue[0], tmp, A->ld, 0, 0, m->cols, m->rows, A->data, A->ld, es, CL_TRUE, 0, NULL, NULL), what);
     if (!up) goto done;
-    if ((st = lcl__cl_transpose(ctx, d, m->dtype, (int)m->cols, (int)m->rows, tmp, (int)A->ld, m->buf, (int)m->ld, d->queue[0])) != LCL_OK) goto done;
+    if ((st = lcl__cl_transpose(ctx, d, m->dtype, (int)m->cols, (int)m->rows, tmp, 0, (int)A->ld, m->buf, (int)m->ld, d->queue[0])) != LCL_OK) goto done;
     LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
 done:
     if (tmp) LCL__CL->clReleaseMemObject(tmp);
@@ -3900,6 +3905,7 @@ typedef struct lcl__clfact {
     cl_command_queue qp, qu;      /* the panel's queue and the update's */
     cl_event ev;                  /* look-ahead: the next panel's columns are updated (host: read to stage) */
     cl_mem piv;                   /* LU: the pivots, on the device */
+    cl_mem ut;                    /* LU with tune.lu_nt: U12 transposed (rest x KB, ld KB), or NULL */
     lcl__lupanel P;               /* LU, device panel */
     int32_t *ipiv, *lp;           /* LU, host panel: the pivots, and the panel's own */
     double *W, *X;                /* the panel in double, the inverse of its unit L11 */
@@ -3961,6 +3967,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opt
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
     nscratch = P->grid ? 2 * P->groups * 65 + 2 * 64 : P->maxg;
     if ((st = lcl__ws_get(ctx, d, (size_t)f->n * sizeof(cl_int), &f->piv)) != LCL_OK) return st;
+    if (d->tune.lu_nt && f->n > f->NB && (st = lcl__ws_get(ctx, d, (size_t)f->n * (size_t)f->NB * lcl__dsize(dt), &f->ut)) != LCL_OK) return st;
     P->piv = f->piv;
     if ((st = lcl__ws_get(ctx, d, sizeof(cl_int), &P->zero)) != LCL_OK) return st;
     if ((st = lcl__ws_get(ctx, d, nscratch * lcl__dsize(dt), &P->part)) != LCL_OK) return st;
@@ -4147,7 +4154,11 @@ LCL__PRIVATE lcl_status lcl__cl_lu_trail(lcl__clfact *f, int64_t K, int KB, int6
     cl_int e = CL_SUCCESS;
     lcl_status st;
     if ((st = lcl__cl_laswp(ctx, d, dt, f->A->buf, ld, (int)(K + KB), (int)f->n, (int)K, (int)(K + KB), f->piv, f->qu)) != LCL_OK) return st;
-    if (!f->host) return lcl__cl_lu_u12(ctx, d, f->A, (int)K, KB, f->nb, K + KB, (int)rest, f->qu);
+    if (!f->host) {
+        st = lcl__cl_lu_u12(ctx, d, f->A, (int)K, KB, f->nb, K + KB, (int)rest, f->qu);
+        if (st == LCL_OK && f->ut) st = lcl__cl_transpose(ctx, d, dt, KB, (int)rest, f->A->buf, K * ld + K + KB, ld, f->ut, KB, f->qu);
+        return st;
+    }
     if ((st = lcl__cl_gemm(ctx, d, dt, KB, (int)rest, KB, 1.0, f->dinv, 0, KB, f->A->buf, K * ld + K + KB, ld, 0, 0.0, f->dtmp, 0, ld, 0,
                            f->qu)) != LCL_OK)
         return st;
@@ -4165,6 +4176,9 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
     cl_mem a = f->A->buf;
     int64_t r = K + KB;
     int ld = f->ld;
+    if (!f->chol && f->ut)   /* U12 transposed by lcl__cl_lu_trail: row c on */
+        return lcl__cl_gemm(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, f->ut, (int64_t)c * KB, KB, 1, 1.0, a,
+                            r * ld + r + c, ld, 0, q);
     if (!f->chol)
         return lcl__cl_gemm(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, a, K * ld + r + c, ld, 0, 1.0, a,
                             r * ld + r + c, ld, 0, q);
@@ -4258,7 +4272,7 @@ done:
     return st;
 }
 LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
-    cl_mem bufs[13];
+    cl_mem bufs[14];
     int i;
     if (f->ev) {
         if (f->host) LCL__CL->clWaitForEvents(1, &f->ev);
@@ -4268,7 +4282,8 @@ LCL__PRIVATE void lcl__cl_fact_close(lcl__clfact *f) {
     LCL__CL->clFinish(f->qu);
     bufs[0] = f->piv; bufs[1] = f->P.zero; bufs[2] = f->P.part; bufs[3] = f->P.parti; bufs[4] = f->P.count; bufs[5] = f->P.bar;
     bufs[6] = f->dinv; bufs[7] = f->dtmp; bufs[8] = f->dfail; bufs[9] = f->dY; bufs[10] = f->dsync; bufs[11] = f->dpart; bufs[12] = f->dcnt;
-    for (i = 0; i < 13; i++) lcl__ws_put(f->d, bufs[i]);
+    bufs[13] = f->ut;
+    for (i = 0; i < 14; i++) lcl__ws_put(f->d, bufs[i]);
     LCL_FREE(f->W);
     LCL_FREE(f->X);
     LCL_FREE(f->stage);
@@ -4360,7 +4375,7 @@ LCL__PRIVATE lcl_status lcl__cl_transpose_square(lcl_context *ctx, lcl_dmat *A) 
     cl_int e = CL_SUCCESS;
     lcl_status st = lcl__buffer(ctx, d, (size_t)A->rows * (size_t)A->ld * es, CL_MEM_READ_WRITE, &tmp);
     if (st != LCL_OK) return st;
-    if ((st = lcl__cl_transpose(ctx, d, A->dtype, (int)A->rows, (int)A->cols, A->buf, (int)A->ld, tmp, (int)A->ld, d->queue[0])) != LCL_OK) goto done;
+    if ((st = lcl__cl_transpose(ctx, d, A->dtype, (int)A->rows, (int)A->cols, A->buf, 0, (int)A->ld, tmp, (int)A->ld, d->queue[0])) != LCL_OK) goto done;
     LCL__CLCHK(LCL__CL->clEnqueueCopyBuffer(d->queue[0], tmp, A->buf, 0, 0, (size_t)A->rows * (size_t)A->ld * es, 0, NULL, NULL), "clEnqueueCopyBuffer");
     LCL__CLCHK(LCL__CL->clFinish(d->queue[0]), "clFinish");
 done:

@@ -225,6 +225,62 @@ static void test_gemm_opencl_scratch(void) {
     lcl_context_destroy(ctx);
 }
 
+/* getrf with U12 transposed into scratch (tune.lu_nt: the trailing update as an NT product)
+   against the NN update: the same pivots and the same factors to rounding, in both precisions,
+   with panels of 32 (the look-ahead columns and the rest both read the transposed rows) */
+static void test_gemm_opencl_lu_nt(void) {
+    static const int sizes[] = {257, 130, 33, 2, 1};
+    lcl_context *ctx = lt_ocl(NULL);
+    int s, p;
+    if (!ctx) { lt_skip("no OpenCL device"); return; }
+    for (p = 0; p < 2; p++) {
+        lcl_dtype dt = p ? LCL_F32 : LCL_F64;
+        if (dt == LCL_F64 && !ctx->dev[0].info.fp64) continue;
+        for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
+            int n = sizes[s], nt;
+            lcl_dense A, F[2];
+            lcl_dense_opts o;
+            int32_t *ip[2];
+            int64_t info = 0, r, q;
+            double worst = 0, scale = 0;
+            int samepiv = 1;
+            memset(&o, 0, sizeof o);
+            o.block = 32;
+            CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, dt, LCL_ROW_MAJOR, n, n));
+            for (r = 0; r < n; r++)
+                for (q = 0; q < n; q++) lcl_dense_set(&A, r, q, tg_rand());
+            for (nt = 0; nt < 2; nt++) {
+                lcl_dmat *dA = NULL;
+                ip[nt] = (int32_t *)malloc((size_t)n * sizeof(int32_t));
+                ctx->dev[0].tune.lu_nt = nt;
+                CHECK_OK(ctx, lcl_dense_alloc(ctx, &F[nt], dt, LCL_ROW_MAJOR, n, n));
+                CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
+                CHECK_OK(ctx, lcl_dmat_getrf(ctx, dA, ip[nt], &info, &o));
+                CHECK(info == 0);
+                CHECK_OK(ctx, lcl_dmat_download(ctx, dA, &F[nt]));
+                lcl_dmat_free(dA);
+            }
+            for (r = 0; r < n; r++) {
+                samepiv &= ip[0][r] == ip[1][r];
+                for (q = 0; q < n; q++) {
+                    double a = lcl_dense_get(&F[0], r, q), b = lcl_dense_get(&F[1], r, q);
+                    if (fabs(a - b) > worst) worst = fabs(a - b);
+                    if (fabs(a) > scale) scale = fabs(a);
+                }
+            }
+            CHECK_MSG(samepiv && worst <= (p ? 1e-4 : 1e-12) * (scale > 1 ? scale : 1), "n %d, %s: pivots %s, factors differ by %.2e",
+                      n, p ? "single" : "double", samepiv ? "equal" : "DIFFER", worst);
+            lcl_dense_free(&F[0]);
+            lcl_dense_free(&F[1]);
+            lcl_dense_free(&A);
+            free(ip[0]);
+            free(ip[1]);
+        }
+    }
+    ctx->dev[0].tune.lu_nt = 0;
+    lcl_context_destroy(ctx);
+}
+
 /* The tensor-core GEMM (kernels/dense.cl, lcl_gemm_tc_*): on NVIDIA (sm_80 on) the real kernels,
    elsewhere their emulation (TC_EMU: the same staging, swizzles, tile loops and epilogues, each
    MMA a dot product), with the cp.async pipeline (TC_STAGES 3) and with the tiles through
@@ -343,6 +399,7 @@ void lt_suite_gemm_opencl(void) {
     LT_RUN(test_gemm_opencl_lower);
     LT_RUN(test_gemm_opencl_nv_cc);
     LT_RUN(test_gemm_opencl_scratch);
+    LT_RUN(test_gemm_opencl_lu_nt);
     LT_RUN(test_gemm_opencl_tc);
 }
 #else
