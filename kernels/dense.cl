@@ -150,14 +150,10 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
 #ifndef TC_BK
 #define TC_BK 16
 #endif
-#ifndef TC_DB
-#define TC_DB 0        /* 1: two local buffers, one barrier per K step */
-#endif
 #define TC_BM (32 * TC_WM)
 #define TC_BN (64 * TC_WN)
 #define TC_NT (32 * TC_WM * TC_WN)
 #define TC_LD (TC_BK + 4)
-#define TC_NBUF (TC_DB ? 2 : 1)
 #ifndef TC_PIPE
 #define TC_PIPE 1      /* the kernels pipelined (TC_STAGES > 0): 1 the GEMMs, 2 the split along K, 4 potrf's steps */
 #endif
@@ -166,7 +162,7 @@ void SFX(lcl_gemm)(const int M, const int N, const int K, const real alpha,
 #error "TC_STAGES: 2 to 4, with TC_WN dividing 8 and TC_WM dividing 16"
 #endif
 /* a staged operand's local doubles, pipelined (p) or not */
-#define TC_LOCAL(p, rows) ((p) ? TC_STAGES * (rows) * TC_PK : TC_NBUF * (rows) * TC_LD)
+#define TC_LOCAL(p, rows) ((p) ? TC_STAGES * (rows) * TC_PK : (rows) * TC_LD)
 #ifdef TC_ASM_VOLATILE
 #define TC_ASM asm volatile
 #else
@@ -237,13 +233,13 @@ __attribute__((always_inline)) inline void tc_fetch(const int la, const int lb, 
         if (r < lb) rb[r] = gj < T->N && gkb < T->kend ? B[T->tb ? (long)gj * T->ldb + gkb : (long)gkb * T->ldb + gj] : 0.0;
     }
 }
-__attribute__((always_inline)) inline void tc_store(const int la, const int lb, const int bmt, const int bnt, __local double *As,
-                                                    __local double *Bs, int buf, const double *ra, const double *rb, const tc_geom *T) {
+__attribute__((always_inline)) inline void tc_store(const int la, const int lb, __local double *As, __local double *Bs, const double *ra,
+                                                    const double *rb, const tc_geom *T) {
     int r;
 #pragma unroll
-    for (r = 0; r < TC_MAXLOAD; r++) if (r < la) As[buf * bmt * TC_LD + (T->ia + r * T->sa) * TC_LD + T->ka + r * T->sk] = ra[r];
+    for (r = 0; r < TC_MAXLOAD; r++) if (r < la) As[(T->ia + r * T->sa) * TC_LD + T->ka + r * T->sk] = ra[r];
 #pragma unroll
-    for (r = 0; r < TC_MAXLOAD; r++) if (r < lb) Bs[buf * bnt * TC_LD + (T->ib + r * T->sb) * TC_LD + T->kb + r * T->skb] = rb[r];
+    for (r = 0; r < TC_MAXLOAD; r++) if (r < lb) Bs[(T->ib + r * T->sb) * TC_LD + T->kb + r * T->skb] = rb[r];
 }
 /* the pipeline's copies of one stage: columns k0 .. k0 + TC_PK - 1 of A's rows T->bm .. + BM
    and of op(B)'s rows T->bn .. + BN into as and bs, zeros outside the matrices. Consecutive
@@ -403,25 +399,13 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
         else if (pl && !transa) tc_main(acc, 1, 0, BM, BN, NT, As, Bs, A, B, &T, wm, wn, g, t);
         else if (pl) tc_main(acc, 0, transb, BM, BN, NT, As, Bs, A, B, &T, wm, wn, g, t);
         else {
-            int cur = 0;
             tc_fetch(LA, LB, ra, rb, A, B, 0, &T);
-#if TC_DB
-            tc_store(LA, LB, BM, BN, As, Bs, 0, ra, rb, &T);
-            barrier(CLK_LOCAL_MEM_FENCE);
-#endif
             for (k0 = 0; k0 < T.kend; k0 += TC_BK) {
-#if !TC_DB
-                tc_store(LA, LB, BM, BN, As, Bs, 0, ra, rb, &T);
+                tc_store(LA, LB, As, Bs, ra, rb, &T);
                 barrier(CLK_LOCAL_MEM_FENCE);
-#endif
                 tc_fetch(LA, LB, ra, rb, A, B, k0 + TC_BK, &T);   /* in flight while the tensor cores work */
 #pragma unroll
-                for (kk = 0; kk < TC_BK; kk += TC_KSTEP) tc_step(acc, As + cur * BM * TC_LD, Bs + cur * BN * TC_LD, 0, 1, 1, BM, BN, wm, wn, g, t, kk);
-#if TC_DB
-                /* the other buffer was last read before the previous barrier */
-                tc_store(LA, LB, BM, BN, As, Bs, cur ^ 1, ra, rb, &T);
-                cur ^= 1;
-#endif
+                for (kk = 0; kk < TC_BK; kk += TC_KSTEP) tc_step(acc, As, Bs, 0, 1, 1, BM, BN, wm, wn, g, t, kk);
                 barrier(CLK_LOCAL_MEM_FENCE);
             }
         }
