@@ -103,8 +103,9 @@
         default 12288, 0 never), LCL_CHOL_KS=N (with the one-launch step, the update of the next
         panel's columns split along K in up to N parts; default 4, 0 or 1 not split),
         LCL_CHOL_LAH_PANEL=0 (potrf's update of the next panel's columns on the update queue, as
-        before, instead of the panel queue), LCL_LU_NT=1 (getrf's device panels: U12 transposed
-        into scratch after its solve, so the trailing update is an NT product), LCL_WS_CACHE=0 (the factorizations' scratch
+        before, instead of the panel queue), LCL_LU_NT=0|1 (getrf's device panels: U12 transposed
+        into scratch after its solve, so the trailing update is an NT product; default on in double
+        with the tensor-core GEMM), LCL_WS_CACHE=0 (the factorizations' scratch
         buffers made and released each call, not kept per device), LCL_HALO_SKIP (the resident split
         SpMV skips its halo exchange, the ghosts keep their last values: the staging's cost, timed
         on a repeated x), LCL_SPLIT_CHAIN=0 (the dense split in one shared context: panels pass
@@ -886,7 +887,10 @@ typedef struct lcl__tuning {
     int big_nb_lu, big_nb_chol[2];  /*   LU's, and Cholesky's per lcl_dtype */
     int chol_upd_groups;            /* potrf's trailing-update groups (0 all): the rest runs the panel */
     int chol_small_n, chol_upd_groups_small;   /* below this order (0 never), that many instead */
-    int grid_panel, grid_groups;    /* LU panel in one launch (lcl_panel_grid); its groups, 0 one a unit */
+    int grid_panel, grid_groups;    /* LU panel in one launch (lcl_panel_grid); its groups, 0 one a unit
+                                       (with lu_upd_groups: three a unit the update leaves free) */
+    int lu_upd_groups;              /* getrf's trailing-update groups (0 all), so that the next panel's
+                                       groups find free units and run beside it, not after it */
     int fused_step;                 /* from this order on (0 never), potrf's double step in one launch
                                        (lcl_potrf_step_d): H100, faster at 16384 (-4%), slower at 4096 (+12%) */
     int potf2_inv;                  /* bit dt: potrf's steps by lcl_potf2_inv (a warp a half, with
@@ -894,9 +898,10 @@ typedef struct lcl__tuning {
     int chol_lah_panel;             /* potrf's look-ahead update on the panel queue, behind the panel:
                                        no queue-to-queue wait on the chain at each panel's end */
     int ws_cache;                   /* the factorizations' scratch kept for the next call (lcl__ws_get) */
-    int lu_nt;                      /* getrf (device panels): the update reads U12 transposed (n x NB
-                                       scratch), an NT product, which the tensor-core GEMM ran 9% faster
-                                       than NN on 16384^2 x 512 (H200); not yet timed in getrf, off */
+    int lu_nt;                      /* bit dt: getrf (device panels) reads U12 transposed (n x NB scratch)
+                                       in its update, an NT product (the tensor-core GEMM's NN tiles load
+                                       64 bytes a row): double with the tensor cores (H200, n = 16384:
+                                       -3%; single through the portable GEMM +0.6%, off) */
     int chol_ks;                    /* with chol_lstep: the look-ahead GEMM split along K in up to this many
                                        parts (lcl_gemm_tc_ks_d; 0, 1: not split) */
     int chol_lstep;                 /* below this order (0 never), with potf2_inv in double on the tensor
@@ -1612,6 +1617,10 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
         t->chol_upd_groups_small = d->info.compute_units - d->info.compute_units / 4;
     }
     t->grid_panel = nvidia;
+    /* with the one-launch panel, getrf's update leaves a quarter of the units to it: the panel's
+       groups must all be resident, so behind an update on every unit it waited for the whole
+       update (H200, n = 16384: 194 -> 162 ms; 8192: 58 -> 50; 4096: 23.4 -> 22.3) */
+    if (t->grid_panel && d->info.compute_units >= 32) t->lu_upd_groups = d->info.compute_units - d->info.compute_units / 4;
     t->fused_step = t->tc && t->trsm_nb == 64 ? 12288 : 0;
     /* double only: single precision is not timed with it yet */
     t->potf2_inv = nvidia && (nv_cc == 0 || nv_cc >= 70) ? 1 << LCL_F64 : 0;
@@ -1665,12 +1674,13 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_CHOL_LSTEP", 0, 1 << 30, &t->chol_lstep);
     lcl__env_int("LCL_CHOL_KS", 0, 16, &t->chol_ks);
     lcl__env_int("LCL_CHOL_LAH_PANEL", 0, 1, &t->chol_lah_panel);
-    lcl__env_int("LCL_LU_NT", 0, 1, &t->lu_nt);
+    t->lu_nt = t->tc ? 1 << LCL_F64 : 0;
+    if (lcl__env_int("LCL_LU_NT", 0, 1, &v)) t->lu_nt = v ? 1 << LCL_F64 | 1 << LCL_F32 : 0;
     lcl__env_int("LCL_WS_CACHE", 0, 1, &t->ws_cache);
     /* its local memory: the block, a 32 x 33 scratch and (not NVIDIA) a work-group's shuffle slots */
     if (t->trsm_nb != 64 || d->info.local_mem < (size_t)(64 * 65 + 32 * 33 + t->wg) * sizeof(double)) t->potf2_inv = 0;
     lcl__env_int("LCL_UPD_GROUPS", 1, 1 << 20, &t->upd_groups);
-    if (t->upd_groups) t->chol_upd_groups = t->chol_upd_groups_small = t->upd_groups;
+    if (t->upd_groups) t->chol_upd_groups = t->chol_upd_groups_small = t->lu_upd_groups = t->upd_groups;
     lcl__env_int("LCL_GRID_GROUPS", 1, 1 << 20, &t->grid_groups);
     /* LCL_GRID=1 with -DLCL_GRID_PORTABLE in the build options: the one-launch panel elsewhere, for tests */
     if (getenv("LCL_GRID")) t->grid_panel = 1;
@@ -3919,7 +3929,7 @@ typedef struct lcl__clfact {
     cl_mem dpart, dcnt;           /* its partial products (a tile of C per group) and tile counters */
     int tick, want;
     size_t wg;
-    int groups;                   /* Cholesky: work-groups of the update's GEMM beyond the next panel */
+    int groups;                   /* work-groups of the update's GEMMs (Cholesky: beyond the next panel) */
 } lcl__clfact;
 
 LCL__PRIVATE lcl_status lcl__cl_fact_open_host(lcl__clfact *f, const lcl_dense_opts *o) {
@@ -3962,12 +3972,17 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opt
     P->groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
     /* at least 64 rows a group: n = 4096 ran 3% faster on 64 groups than on 132 (H100) */
     if (f->n / 64 < (int64_t)P->groups) P->groups = (size_t)(f->n / 64 > 1 ? f->n / 64 : 1);
+    /* beside a capped update, three groups a free unit (80 registers a work-item: H200 fits three,
+       and 96 groups beside 100 units of update ran faster than 48 beside 116 or 144 beside 84) */
+    f->groups = dt == LCL_F64 && d->tune.tc ? d->tune.lu_upd_groups : 0;   /* the cap is the tensor-core GEMM's */
+    if (f->groups > 0 && d->info.compute_units > f->groups && P->grid)
+        P->groups = LCL__MIN(P->groups, 3 * (size_t)(d->info.compute_units - f->groups));
     if (d->tune.grid_groups > 0) P->groups = (size_t)d->tune.grid_groups;
     if (P->groups > P->maxg) P->groups = P->maxg;
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
     nscratch = P->grid ? 2 * P->groups * 65 + 2 * 64 : P->maxg;
     if ((st = lcl__ws_get(ctx, d, (size_t)f->n * sizeof(cl_int), &f->piv)) != LCL_OK) return st;
-    if (d->tune.lu_nt && f->n > f->NB && (st = lcl__ws_get(ctx, d, (size_t)f->n * (size_t)f->NB * lcl__dsize(dt), &f->ut)) != LCL_OK) return st;
+    if ((d->tune.lu_nt >> dt & 1) && f->n > f->NB && (st = lcl__ws_get(ctx, d, (size_t)f->n * (size_t)f->NB * lcl__dsize(dt), &f->ut)) != LCL_OK) return st;
     P->piv = f->piv;
     if ((st = lcl__ws_get(ctx, d, sizeof(cl_int), &P->zero)) != LCL_OK) return st;
     if ((st = lcl__ws_get(ctx, d, nscratch * lcl__dsize(dt), &P->part)) != LCL_OK) return st;
@@ -4176,12 +4191,11 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
     cl_mem a = f->A->buf;
     int64_t r = K + KB;
     int ld = f->ld;
-    if (!f->chol && f->ut)   /* U12 transposed by lcl__cl_lu_trail: row c on */
-        return lcl__cl_gemm(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, f->ut, (int64_t)c * KB, KB, 1, 1.0, a,
-                            r * ld + r + c, ld, 0, q);
-    if (!f->chol)
-        return lcl__cl_gemm(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, a, K * ld + r + c, ld, 0, 1.0, a,
-                            r * ld + r + c, ld, 0, q);
+    if (!f->chol) {   /* U12 in place, or transposed by lcl__cl_lu_trail (row c on) */
+        int nt = f->ut != NULL;
+        return lcl__cl_gemm_g(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, nt ? f->ut : a,
+                              nt ? (int64_t)c * KB : K * ld + r + c, nt ? KB : ld, nt, 1.0, a, r * ld + r + c, ld, 0, q, f->groups);
+    }
     if (c == 0 && f->kks) {   /* the next panel's columns: few tiles, so split K (lcl_gemm_tc_ks_d) */
         int bm = 32 * f->d->tune.tc_wm, bn = 64 * f->d->tune.tc_wn;   /* the kernel's tile (LCL_TC_TILE) */
         int tm = (int)((rest + bm - 1) / bm), tn = (w + bn - 1) / bn, tiles = 0, i, cu = LCL__MIN(f->d->info.compute_units, 1024);

@@ -145,6 +145,9 @@ static void test_gemm_opencl_nv_cc(void) {
         /* potrf's trailing update: 40 - 8 groups, and 40 - 10 below order 6144 (NVIDIA) */
         CHECK_MSG(d.tune.chol_upd_groups == 32 && d.tune.chol_upd_groups_small == 30 && d.tune.chol_small_n == 6144, "cc %d: %d, %d below %d", cc,
                   d.tune.chol_upd_groups, d.tune.chol_upd_groups_small, d.tune.chol_small_n);
+        /* getrf's: 40 - 10 groups beside the one-launch panel; U12 transposed with the tensor cores */
+        CHECK_MSG(d.tune.grid_panel && d.tune.lu_upd_groups == 30 && d.tune.lu_nt == (d.tune.tc ? 1 << LCL_F64 : 0), "cc %d: grid %d, %d groups, nt %d", cc,
+                  d.tune.grid_panel, d.tune.lu_upd_groups, d.tune.lu_nt);
     }
 }
 
@@ -252,7 +255,7 @@ static void test_gemm_opencl_lu_nt(void) {
             for (nt = 0; nt < 2; nt++) {
                 lcl_dmat *dA = NULL;
                 ip[nt] = (int32_t *)malloc((size_t)n * sizeof(int32_t));
-                ctx->dev[0].tune.lu_nt = nt;
+                ctx->dev[0].tune.lu_nt = nt << dt;
                 CHECK_OK(ctx, lcl_dense_alloc(ctx, &F[nt], dt, LCL_ROW_MAJOR, n, n));
                 CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
                 CHECK_OK(ctx, lcl_dmat_getrf(ctx, dA, ip[nt], &info, &o));
