@@ -102,6 +102,8 @@
         order N each step is one launch that also updates the next step's block, else three;
         default 12288, 0 never), LCL_CHOL_KS=N (with the one-launch step, the update of the next
         panel's columns split along K in up to N parts; default 4, 0 or 1 not split),
+        LCL_CHOL_TAIL=N (in larger matrices, potrf's panels of fewer than N rows with the one-launch
+        step and the small-order update cap; default 0, off),
         LCL_CHOL_LAH_PANEL=0 (potrf's update of the next panel's columns on the update queue, as
         before, instead of the panel queue), LCL_LU_NT=0|1 (getrf's device panels: U12 transposed
         into scratch after its solve, so the trailing update is an NT product; default on in double
@@ -907,6 +909,10 @@ typedef struct lcl__tuning {
     int chol_lstep;                 /* below this order (0 never), with potf2_inv in double on the tensor
                                        cores: each step in one launch with the next step's block
                                        (lcl_potrf_lstep_d): H100, n = 4096 -10%, 16384 +3% */
+    int chol_tail;                  /* in a larger matrix, the panels with fewer rows than this (0 none)
+                                       as in a small one: steps in one launch, update on
+                                       chol_upd_groups_small (there the update no longer hides the panel's
+                                       chain); not yet timed, off */
     int halo_skip;                  /* LCL_HALO_SKIP: the resident split's products skip the exchange */
     int split_chain;                /* the dense split in one shared context: panels go on by event waits
                                        (lcl__multi_share), not the host's (LCL_SPLIT_CHAIN) */
@@ -1672,6 +1678,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     if (getenv("LCL_NO_FUSED_STEP") || !t->tc) t->fused_step = 0;
     if (lcl__env_int("LCL_POTF2_INV", 0, 1, &v)) t->potf2_inv = v ? 1 << LCL_F64 | 1 << LCL_F32 : 0;
     lcl__env_int("LCL_CHOL_LSTEP", 0, 1 << 30, &t->chol_lstep);
+    lcl__env_int("LCL_CHOL_TAIL", 0, 1 << 30, &t->chol_tail);
     lcl__env_int("LCL_CHOL_KS", 0, 16, &t->chol_ks);
     lcl__env_int("LCL_CHOL_LAH_PANEL", 0, 1, &t->chol_lah_panel);
     t->lu_nt = t->tc ? 1 << LCL_F64 : 0;
@@ -4016,7 +4023,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
         if ((st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_potf2_inv_f" : "lcl_potf2_inv_d", &f->kinv)) != LCL_OK) return st;
         if ((st = lcl__ws_get(ctx, d, 64 * 64 * lcl__dsize(dt), &f->dY)) != LCL_OK) return st;
     }
-    if (f->kinv && dt == LCL_F64 && d->tune.tc && d->tune.chol_lstep &&   /* NVIDIA only: probed */
+    if (f->kinv && dt == LCL_F64 && d->tune.tc && (d->tune.chol_lstep || d->tune.chol_tail) &&   /* NVIDIA only: probed */
         (st = lcl__kernel_get(ctx, d, dt, "lcl_potrf_lstep_d", 1, &f->kls)) != LCL_OK)
         return st;
     if (f->kls) {
@@ -4114,7 +4121,7 @@ LCL__PRIVATE lcl_status lcl__cl_step_chol(lcl__clfact *f, int64_t K, int64_t KE,
     cl_long off = k * ld + k;
     cl_int e;
     lcl_status st;
-    if (f->kls && f->n < d->tune.chol_lstep) {   /* f->n, so the same for all of a panel's steps */
+    if (f->kls && (f->n < d->tune.chol_lstep || f->n - K < d->tune.chol_tail)) {   /* the same for all of a panel's steps */
         int kp = (int)(k - K), bl = (int)below, nxt = (int)(k + kb < KE ? LCL__MIN((int64_t)f->nb, KE - k - kb) : 0);
         int nla = bl > 0 ? 1 + (nxt > 0) : 0;
         size_t lw = 256, gw = lw * (size_t)(1 + nla + (bl > 64 ? (bl - 64 + 127) / 128 : 0));
@@ -4186,7 +4193,8 @@ done:
 }
 #define LCL__TC_BK 16   /* kernels/dense.cl's TC_BK: the K step of the tensor-core GEMM */
 /* the trailing matrix less panel K's contribution, columns K+KB+c .. +w (Cholesky: the lower part
-   of A22 -= L21 L21^T from row K+KB+c, capped to f->groups past the next panel's columns), on q */
+   of A22 -= L21 L21^T from row K+KB+c, capped to f->groups past the next panel's columns, beside a
+   panel of the tail (tune.chol_tail) to chol_upd_groups_small), on q */
 LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, int64_t rest, int c, int w, cl_command_queue q) {
     cl_mem a = f->A->buf;
     int64_t r = K + KB;
@@ -4217,7 +4225,8 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
         }
     }
     return lcl__cl_gemm_g(f->ctx, f->d, f->A->dtype, (int)(rest - c), w, KB, -1.0, a, (r + c) * ld + K, ld, a, (r + c) * ld + K, ld, 1, 1.0, a,
-                          (r + c) * ld + r + c, ld, 1, q, c ? f->groups : f->d->tune.upd_groups);
+                          (r + c) * ld + r + c, ld, 1, q,
+                          !c ? f->d->tune.upd_groups : rest < f->d->tune.chol_tail ? f->d->tune.chol_upd_groups_small : f->groups);
 }
 /* f->ev once the update queue's work so far is done: the next panel's columns (NB2 wide), or
    with the look-ahead on the panel queue the rest (a marker); with the host panel, the next

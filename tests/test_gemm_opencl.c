@@ -284,6 +284,64 @@ static void test_gemm_opencl_lu_nt(void) {
     lcl_context_destroy(ctx);
 }
 
+/* potrf with a tail (tune.chol_tail): panels of fewer rows than the tail by the one-launch step
+   (lcl_potrf_lstep_d), the earlier ones by the three launches, in one factorization, against the
+   three launches throughout: the same factor to rounding, and L L^T = A. Panels of 192 and 128
+   (three and two 64-wide steps), so the switch falls between panels with steps inside them. The
+   one-launch step exists on NVIDIA (sm_80 on) in double; elsewhere both runs take one path. */
+static void test_gemm_opencl_chol_tail(void) {
+    static const int sizes[] = {600, 449, 257};
+    static const int blocks[] = {192, 128};
+    lcl_context *ctx = lt_ocl(NULL);
+    lcl__tuning keep;
+    int s, b, t;
+    if (!ctx) { lt_skip("no OpenCL device"); return; }
+    keep = ctx->dev[0].tune;
+    for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++)
+        for (b = 0; b < 2; b++) {
+            int n = sizes[s];
+            lcl_dense A, F[2];
+            lcl_dense_opts o;
+            int64_t r, q, k;
+            double worst = 0, res = 0;
+            memset(&o, 0, sizeof o);
+            o.block = blocks[b];
+            CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, LCL_F64, LCL_ROW_MAJOR, n, n));
+            for (r = 0; r < n; r++)
+                for (q = 0; q <= r; q++) {
+                    double v = tg_rand();
+                    lcl_dense_set(&A, r, q, v);
+                    lcl_dense_set(&A, q, r, v);
+                }
+            for (r = 0; r < n; r++) lcl_dense_set(&A, r, r, (double)n);
+            for (t = 0; t < 2; t++) {   /* t = 1: panels under 300 rows by the one-launch step */
+                lcl_dmat *dA = NULL;
+                int64_t info = -1;
+                ctx->dev[0].tune.chol_lstep = 1;   /* never by order, so only the tail takes it */
+                ctx->dev[0].tune.chol_tail = t ? 300 : 0;
+                CHECK_OK(ctx, lcl_dense_alloc(ctx, &F[t], LCL_F64, LCL_ROW_MAJOR, n, n));
+                CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
+                CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, &o));
+                CHECK(info == 0);
+                CHECK_OK(ctx, lcl_dmat_download(ctx, dA, &F[t]));
+                lcl_dmat_free(dA);
+            }
+            for (r = 0; r < n; r++)
+                for (q = 0; q <= r; q++) {
+                    double l = 0, d = fabs(lcl_dense_get(&F[0], r, q) - lcl_dense_get(&F[1], r, q));
+                    if (d > worst) worst = d;
+                    for (k = 0; k <= q; k++) l += lcl_dense_get(&F[1], r, k) * lcl_dense_get(&F[1], q, k);
+                    if (fabs(l - lcl_dense_get(&A, r, q)) > res) res = fabs(l - lcl_dense_get(&A, r, q));
+                }
+            CHECK_MSG(worst <= 1e-12 && res <= 1e-12 * n, "n %d, panels of %d: factors differ by %.2e, |L L^T - A| %.2e", n, blocks[b], worst, res);
+            lcl_dense_free(&F[0]);
+            lcl_dense_free(&F[1]);
+            lcl_dense_free(&A);
+        }
+    ctx->dev[0].tune = keep;
+    lcl_context_destroy(ctx);
+}
+
 /* The tensor-core GEMM (kernels/dense.cl, lcl_gemm_tc_*): on NVIDIA (sm_80 on) the real kernels,
    elsewhere their emulation (TC_EMU: the same staging, swizzles, tile loops and epilogues, each
    MMA a dot product). NVIDIA: every kernel with the cp.async pipeline (TC_STAGES 3, TC_PIPE 7),
@@ -406,6 +464,7 @@ void lt_suite_gemm_opencl(void) {
     LT_RUN(test_gemm_opencl_nv_cc);
     LT_RUN(test_gemm_opencl_scratch);
     LT_RUN(test_gemm_opencl_lu_nt);
+    LT_RUN(test_gemm_opencl_chol_tail);
     LT_RUN(test_gemm_opencl_tc);
 }
 #else
