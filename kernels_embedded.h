@@ -1294,6 +1294,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "* 8 + j) * 2 + v) * NT];\n"
     "            }\n"
     "        }\n"
+    "        /* C(gi, gj) is written: inside C, and (lower) on or below the diagonal */\n"
+    "#define TC_IN_C(gi, gj) ((gi) < M && K > 0 && (gj) < N && !(lower && (split ? gemm_diag(lower, ("
+    "gj)) : (gj)) > (gi)))\n"
     "        /* fully unrolled: acc must stay in registers. A row of fragments at a time, its 16 load"
     "s\n"
     "           of C before any store: a load after a store to C is not moved above it, so element by"
@@ -1310,8 +1313,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#pragma unroll\n"
     "                for (v = 0; v < 2; v++) {\n"
     "                    int gj = bn + wn + j * 8 + 2 * t + v;\n"
-    "                    int ok = gi < M && K > 0 && gj < N && !(lower && (split ? gemm_diag(lower, g"
-    "j) : gj) > gi);\n"
+    "                    int ok = TC_IN_C(gi, gj);\n"
     "                    cv[j][v] = ok && beta != 0 ? C[(long)gi * ldc + gj] : 0.0;\n"
     "                }\n"
     "#pragma unroll\n"
@@ -1319,12 +1321,12 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#pragma unroll\n"
     "                for (v = 0; v < 2; v++) {\n"
     "                    int gj = bn + wn + j * 8 + 2 * t + v;\n"
-    "                    if (gi < M && K > 0 && gj < N && !(lower && (split ? gemm_diag(lower, gj) : "
-    "gj) > gi))\n"
+    "                    if (TC_IN_C(gi, gj))\n"
     "                        C[(long)gi * ldc + gj] = beta == 0 ? alpha * acc[i][j][v] : fma(alpha, a"
     "cc[i][j][v], beta * cv[j][v]);\n"
     "                }\n"
     "        }\n"
+    "#undef TC_IN_C\n"
     "    }\n"
     "}\n"
     "\n"
@@ -1348,9 +1350,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    __local double Bs[TC_LOCAL(TC_P(1), TC_BN)] __attribute__((aligned(16)));\n"
     "    tc_gemm_k(TC_WM, TC_WN, TC_P(1), As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans"
     ", beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 1, 0, 0, 0, 0);\n"
-    "}\n"
+    "}\n",
     "/* the same split along K (tc_gemm_k): ks consecutive groups a tile, each kc of K (a multiple of"
-    "\n",
+    "\n"
     "   TC_BK; every split gets some), for updates with few tiles and a deep K (the Cholesky look-ahe"
     "ad\n"
     "   at n = 4096: 59 tiles or fewer with K = 256, latency-bound one group a tile). part: ks\n"
@@ -1397,9 +1399,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#endif\n"
     "\n"
     "/* Row interchanges: for p = k0 .. k1-1 swap rows p and ipiv[p] over columns [c0, c1); with\n"
-    "   k1 < k0 the same pivots k1 .. k0-1 are undone, last first. One work-item per column. */\n"
+    "   k1 < k0 the same pivots k1 .. k0-1 are undone, last first. One work-item per column. */\n",
     "__kernel void SFX(lcl_laswp)(__global real *A, const long offa, const int lda, const int c0, con"
-    "st int c1,\n",
+    "st int c1,\n"
     "                             const int k0, const int k1, __global const int *ipiv) {\n"
     "    int j = c0 + (int)get_global_id(0), p;\n"
     "    if (j >= c1) return;\n"
@@ -1462,10 +1464,10 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   work-item calls it, after the barrier that publishes vbest/ibest */\n"
     "inline void panel_argmax(__local real *vbest, __local int *ibest, const int lid) {\n"
     "    int s;\n"
-    "    for (s = LCL_WG / 2; s > 0; s >>= 1) {\n"
+    "    for (s = LCL_WG / 2; s > 0; s >>= 1) {\n",
     "        if (lid < s && (vbest[lid + s] > vbest[lid] || (vbest[lid + s] == vbest[lid] && ibest[li"
     "d + s] < ibest[lid]))) {\n"
-    "            vbest[lid] = vbest[lid + s];\n",
+    "            vbest[lid] = vbest[lid + s];\n"
     "            ibest[lid] = ibest[lid + s];\n"
     "        }\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -1531,11 +1533,11 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    }\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    vbest[lid] = best;\n"
-    "    ibest[lid] = bi;\n"
+    "    ibest[lid] = bi;\n",
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    panel_argmax(vbest, ibest, lid);\n"
     "    p = ibest[0];\n"
-    "    for (c = c0 + lid; c < (L && p != j ? c1 : c0); c += LCL_WG) {\n",
+    "    for (c = c0 + lid; c < (L && p != j ? c1 : c0); c += LCL_WG) {\n"
     "        volatile __global real *x = A + (long)j * ld + c, *y = A + (long)p * ld + c;\n"
     "        real t = *x;\n"
     "        *x = *y;\n"
@@ -1617,11 +1619,11 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        }\n"
     "        PG_FENCE();\n"
     "    }\n"
-    "#endif\n"
+    "#endif\n",
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
     "}\n"
     "\n"
-    "#if defined(__NV_CL_C_VERSION) && LCL_NV_CC >= 70\n",
+    "#if defined(__NV_CL_C_VERSION) && LCL_NV_CC >= 70\n"
     "/* warp shuffles by inline PTX (NVIDIA's OpenCL has no sub-groups): the value of lane s (idx = 1"
     ")\n"
     "   or of lane ^ s (idx = 0, a butterfly); idx is a constant at every call */\n"
@@ -1700,9 +1702,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "                         __global int *zero, __global real *pub, __global int *pubi, volatile __"
     "global int *bar, const int base) {\n"
     "    __local real prow[PG_W], vb[PG_WG], S[PG_LROWS * PG_W];\n"
-    "    __local int ib[PG_WG], gb[PG_WG];\n"
+    "    __local int ib[PG_WG], gb[PG_WG];\n",
     "    const int lid = get_local_id(0), G = get_num_groups(0), g = get_group_id(0);\n"
-    "    const int rpg = (n - k + G - 1) / G, r0 = k + g * rpg, r1 = min(n, r0 + rpg);\n",
+    "    const int rpg = (n - k + G - 1) / G, r0 = k + g * rpg, r1 = min(n, r0 + rpg);\n"
     "    /* rows r0 .. rg-1 live in S for the whole launch, rows rg .. r1-1 stay in A */\n"
     "    const int rg = r0 + clamp(r1 - r0, 0, PG_LROWS);\n"
     "    const int cl = lid % PG_W, rl = lid / PG_W;\n"
@@ -1766,10 +1768,10 @@ static const char *const lcl__kernel_dense_cl[] = {
     "                if (j < rg) S[(j - r0) * PG_W + i] = prow[i];\n"
     "                else A[(long)j * ld + k + i] = prow[i];\n"
     "            }\n"
-    "            if (p >= r0 && p < r1) {\n"
+    "            if (p >= r0 && p < r1) {\n",
     "                real t = ((volatile __global real *)jrow)[i];\n"
     "                if (p < rg) S[(p - r0) * PG_W + i] = t;\n"
-    "                else A[(long)p * ld + k + i] = t;\n",
+    "                else A[(long)p * ld + k + i] = t;\n"
     "            }\n"
     "        }\n"
     "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
@@ -1833,11 +1835,11 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#ifndef TRSM_NB\n"
     "#define TRSM_NB 64\n"
     "#endif\n"
-    "#define TRSM_WG 64\n"
+    "#define TRSM_WG 64\n",
     "#define TRSM_LD (TRSM_NB + 2)   /* even, so each row of pairs is 16-byte aligned; the padding sp"
     "reads the banks of the transposing store */\n"
     "\n"
-    "/* Lt[q][a] = L(a, q) for a, q < kb, else the identity; each work-item then runs\n",
+    "/* Lt[q][a] = L(a, q) for a, q < kb, else the identity; each work-item then runs\n"
     "   x -= x[k] * Lt[k][k+1..] for k = 0 .. TRSM_NB-1, x[k] first scaled by rd[k] when rd is given "
     "*/\n"
     "#ifndef TRSM_LB\n"
@@ -1903,12 +1905,12 @@ static const char *const lcl__kernel_dense_cl[] = {
     "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n"
     "void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, const int kb,\n"
     "                       __global real *B, const long offb, const int ldb, const int nrhs) {\n"
-    "    __local real2 Lt[TRSM_NB][TRSM_LD / 2];\n"
+    "    __local real2 Lt[TRSM_NB][TRSM_LD / 2];\n",
     "    __local real rd[TRSM_NB];\n"
     "    real x[TRSM_NB];\n"
     "    const int lid = get_local_id(0), r = get_global_id(0);\n"
     "    int i;\n"
-    "    trsm_load(Lt, L + offl, ld, kb);\n",
+    "    trsm_load(Lt, L + offl, ld, kb);\n"
     "    for (i = lid; i < TRSM_NB; i += TRSM_WG) rd[i] = i < kb ? (real)1 / L[offl + (long)i * ld + "
     "i] : (real)1;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -1980,9 +1982,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    return x[(lid & ~31) + src];\n"
     "}\n"
-    "#endif\n"
+    "#endif\n",
     "/* The warp's half h (rows and columns 32h ..): lane r holds row r of the block (a[]) and column"
-    " r\n",
+    " r\n"
     "   of Z (z[]), the rows of inv(L) before scaling by the pivots. At column j the pivot comes from"
     "\n"
     "   lane j and L(c, j) from lane c; each serves both lane r's row of the trailing block, less\n"
@@ -2045,9 +2047,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        PW_UNROLL                                                                               "
     "     \\\n"
     "        for (c = 1; c <= (CM); c++) {                                                           "
-    "     \\\n"
+    "     \\\n",
     "            const real v = PW_V(c); /* L(j + c, j); 0 past the block */                         "
-    "    \\\n",
+    "    \\\n"
     "            a[c - 1] = fma(-m, v, a[c]);                                                        "
     "     \\\n"
     "            z[c - 1] = fma(-v, w, z[c]);                                                        "

@@ -449,6 +449,8 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
                         for (v = 0; v < 2; v++) acc[i][j][v] = (q ? acc[i][j][v] : 0.0) + p[((i * 8 + j) * 2 + v) * NT];
             }
         }
+        /* C(gi, gj) is written: inside C, and (lower) on or below the diagonal */
+#define TC_IN_C(gi, gj) ((gi) < M && K > 0 && (gj) < N && !(lower && (split ? gemm_diag(lower, (gj)) : (gj)) > (gi)))
         /* fully unrolled: acc must stay in registers. A row of fragments at a time, its 16 loads
            of C before any store: a load after a store to C is not moved above it, so element by
            element each tile waited for 64 round trips to memory in turn (about 30 us on an H200:
@@ -462,7 +464,7 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
 #pragma unroll
                 for (v = 0; v < 2; v++) {
                     int gj = bn + wn + j * 8 + 2 * t + v;
-                    int ok = gi < M && K > 0 && gj < N && !(lower && (split ? gemm_diag(lower, gj) : gj) > gi);
+                    int ok = TC_IN_C(gi, gj);
                     cv[j][v] = ok && beta != 0 ? C[(long)gi * ldc + gj] : 0.0;
                 }
 #pragma unroll
@@ -470,10 +472,11 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
 #pragma unroll
                 for (v = 0; v < 2; v++) {
                     int gj = bn + wn + j * 8 + 2 * t + v;
-                    if (gi < M && K > 0 && gj < N && !(lower && (split ? gemm_diag(lower, gj) : gj) > gi))
+                    if (TC_IN_C(gi, gj))
                         C[(long)gi * ldc + gj] = beta == 0 ? alpha * acc[i][j][v] : fma(alpha, acc[i][j][v], beta * cv[j][v]);
                 }
         }
+#undef TC_IN_C
     }
 }
 
