@@ -890,7 +890,8 @@ typedef struct lcl__tuning {
     int chol_upd_groups;            /* potrf's trailing-update groups (0 all): the rest runs the panel */
     int chol_small_n, chol_upd_groups_small;   /* below this order (0 never), that many instead */
     int grid_panel, grid_groups;    /* LU panel in one launch (lcl_panel_grid); its groups, 0 one a unit
-                                       (with lu_upd_groups: three a unit the update leaves free) */
+                                       (with lu_upd_groups: grid_per_unit a unit the update leaves free) */
+    int grid_per_unit;              /* lcl_panel_grid's groups one unit holds at once */
     int lu_upd_groups;              /* getrf's trailing-update groups (0 all), so that the next panel's
                                        groups find free units and run beside it, not after it */
     int fused_step;                 /* from this order on (0 never), potrf's double step in one launch
@@ -1627,6 +1628,9 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        groups must all be resident, so behind an update on every unit it waited for the whole
        update (H200, n = 16384: 194 -> 162 ms; 8192: 58 -> 50; 4096: 23.4 -> 22.3) */
     if (t->grid_panel && d->info.compute_units >= 32) t->lu_upd_groups = d->info.compute_units - d->info.compute_units / 4;
+    /* 41 KB of local memory and 80 registers a work-item (H200's ptxas): three in the 164-228 KB of
+       the data-centre parts (compute capability 8.0, 9.0, 10.x), two in the others' 100 KB */
+    t->grid_per_unit = nv_cc == 0 || nv_cc == 80 || nv_cc == 90 || (nv_cc >= 100 && nv_cc < 110) ? 3 : 2;
     t->fused_step = t->tc && t->trsm_nb == 64 ? 12288 : 0;
     /* double only: single precision is not timed with it yet */
     t->potf2_inv = nvidia && (nv_cc == 0 || nv_cc >= 70) ? 1 << LCL_F64 : 0;
@@ -3979,11 +3983,11 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opt
     P->groups = (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
     /* at least 64 rows a group: n = 4096 ran 3% faster on 64 groups than on 132 (H100) */
     if (f->n / 64 < (int64_t)P->groups) P->groups = (size_t)(f->n / 64 > 1 ? f->n / 64 : 1);
-    /* beside a capped update, three groups a free unit (80 registers a work-item: H200 fits three,
-       and 96 groups beside 100 units of update ran faster than 48 beside 116 or 144 beside 84) */
+    /* beside a capped update, as many groups as the free units hold (H200: 96 groups beside 100
+       units of update ran faster than 48 beside 116 or 144 beside 84) */
     f->groups = dt == LCL_F64 && d->tune.tc ? d->tune.lu_upd_groups : 0;   /* the cap is the tensor-core GEMM's */
     if (f->groups > 0 && d->info.compute_units > f->groups && P->grid)
-        P->groups = LCL__MIN(P->groups, 3 * (size_t)(d->info.compute_units - f->groups));
+        P->groups = LCL__MIN(P->groups, (size_t)d->tune.grid_per_unit * (size_t)(d->info.compute_units - f->groups));
     if (d->tune.grid_groups > 0) P->groups = (size_t)d->tune.grid_groups;
     if (P->groups > P->maxg) P->groups = P->maxg;
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */

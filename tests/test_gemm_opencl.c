@@ -148,6 +148,8 @@ static void test_gemm_opencl_nv_cc(void) {
         /* getrf's: 40 - 10 groups beside the one-launch panel; U12 transposed with the tensor cores */
         CHECK_MSG(d.tune.grid_panel && d.tune.lu_upd_groups == 30 && d.tune.lu_nt == (d.tune.tc ? 1 << LCL_F64 : 0), "cc %d: grid %d, %d groups, nt %d", cc,
                   d.tune.grid_panel, d.tune.lu_upd_groups, d.tune.lu_nt);
+        /* the panel's groups a unit holds: three in the data-centre parts' local memory, else two */
+        CHECK_MSG(d.tune.grid_per_unit == (cc == 0 || cc == 80 || cc == 90 ? 3 : 2), "cc %d: %d panel groups a unit", cc, d.tune.grid_per_unit);
     }
 }
 
