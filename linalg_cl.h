@@ -3923,6 +3923,7 @@ typedef struct lcl__clfact {
     lcl_dmat *A;
     int64_t n, bad;               /* bad: LAPACK's info, the first zero pivot / non-positive minor */
     int ld, nb, NB, chol, host;   /* panels of NB columns by nb-wide steps; host: the LU panel on the host */
+    int part;                     /* a panel of the split (lcl__multi_panels_open): no update runs here */
     cl_command_queue qp, qu;      /* the panel's queue and the update's */
     cl_event ev;                  /* look-ahead: the next panel's columns are updated (host: read to stage) */
     cl_mem piv;                   /* LU: the pivots, on the device */
@@ -3985,7 +3986,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opt
     if (f->n / 64 < (int64_t)P->groups) P->groups = (size_t)(f->n / 64 > 1 ? f->n / 64 : 1);
     /* beside a capped update, as many groups as the free units hold (H200: 96 groups beside 100
        units of update ran faster than 48 beside 116 or 144 beside 84) */
-    f->groups = dt == LCL_F64 && d->tune.tc ? d->tune.lu_upd_groups : 0;   /* the cap is the tensor-core GEMM's */
+    f->groups = dt == LCL_F64 && d->tune.tc && !f->part ? d->tune.lu_upd_groups : 0;   /* the cap is the tensor-core GEMM's */
     if (f->groups > 0 && d->info.compute_units > f->groups && P->grid)
         P->groups = LCL__MIN(P->groups, (size_t)d->tune.grid_per_unit * (size_t)(d->info.compute_units - f->groups));
     if (d->tune.grid_groups > 0) P->groups = (size_t)d->tune.grid_groups;
@@ -3993,7 +3994,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_lu(lcl__clfact *f, const lcl_dense_opt
     /* lcl_panel_grid: per group and barrier parity, the candidate's |value| and its row */
     nscratch = P->grid ? 2 * P->groups * 65 + 2 * 64 : P->maxg;
     if ((st = lcl__ws_get(ctx, d, (size_t)f->n * sizeof(cl_int), &f->piv)) != LCL_OK) return st;
-    if ((d->tune.lu_nt >> dt & 1) && f->n > f->NB && (st = lcl__ws_get(ctx, d, (size_t)f->n * (size_t)f->NB * lcl__dsize(dt), &f->ut)) != LCL_OK) return st;
+    if ((d->tune.lu_nt >> dt & 1) && !f->part && f->n > f->NB && (st = lcl__ws_get(ctx, d, (size_t)f->n * (size_t)f->NB * lcl__dsize(dt), &f->ut)) != LCL_OK) return st;
     P->piv = f->piv;
     if ((st = lcl__ws_get(ctx, d, sizeof(cl_int), &P->zero)) != LCL_OK) return st;
     if ((st = lcl__ws_get(ctx, d, nscratch * lcl__dsize(dt), &P->part)) != LCL_OK) return st;
@@ -4889,6 +4890,7 @@ LCL__PRIVATE lcl_status lcl__multi_panels_open(lcl_context *ctx, lcl__multi *m, 
         f->n = m->n;
         f->ld = (int)m->nb;
         f->chol = chol;
+        f->part = 1;
         f->qp = f->qu = v->d->queue[0];   /* the panel before the rest of the update (lcl__multi_devpanel) */
         if ((st = chol ? lcl__cl_fact_open_chol(f, &ob) : lcl__cl_fact_open_lu(f, &ob)) != LCL_OK) return st;
     }
