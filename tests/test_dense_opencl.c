@@ -737,6 +737,71 @@ static void multi_resident(lcl_context *ctx) {
                     free(jpiv);
                 }
 }
+/* The split's own panel width in double (LCL_SPLIT_NB; 1024 with NVIDIA's tensor cores, unset on
+   PoCL): a matrix uploaded split (either factorization may follow) and Cholesky of host arrays take
+   it from twice it on (big_n on GPUs), an explicit block still first; LU of host arrays, single
+   precision and smaller orders keep the one-device width. Factors through it equal those of
+   block 48 to the bit and differ from the default's; they solve. */
+static void split_factor(lcl_context *ctx, int op, const lcl_dense *A, int block, lcl_dense *F, int32_t *ipiv) {
+    lcl_dmat *M = NULL;
+    int64_t info = -1;
+    double r;
+    CHECK_OK(ctx, lcl_dmat_upload_split(ctx, A, block, &M));
+    CHECK_OK(ctx, op ? lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, NULL) : lcl_dmat_getrf(ctx, M, ipiv, &info, NULL));
+    copy_dense(ctx, A, F);
+    CHECK_OK(ctx, lcl_dmat_download(ctx, M, F));
+    r = op ? chol_residual(A, F, LCL_LOWER) : lu_residual(A, F, ipiv);
+    CHECK_MSG(info == 0 && r < (A->dtype == LCL_F32 ? 1e-5 : 1e-14), "%s n %lld block %d: info %lld, residual %.3g", op ? "Cholesky" : "LU",
+              (long long)A->rows, block, (long long)info, r);
+    r = split_solved(ctx, op, 0, A, M, ipiv);
+    CHECK_MSG(r < (A->dtype == LCL_F32 ? 1e-5 : 1e-14), "%s n %lld: solve residual %.3g", op ? "Cholesky" : "LU", (long long)A->rows, r);
+    lcl_dmat_free(M);
+}
+static void multi_split_nb(lcl_context *ctx) {
+    lcl_context *c48;
+    int op, n, p;
+    setenv("LCL_SPLIT_NB", "48", 1);
+    c48 = lt_ocl("Portable Computing Language");
+    unsetenv("LCL_SPLIT_NB");
+    if (!c48 || lcl_context_num_devices(c48) != 2) {
+        CHECK_MSG(0, "no second two-device context");
+        lcl_context_destroy(c48);
+        return;
+    }
+    for (p = 0; p < 2; p++)
+        for (n = 90; n <= 200; n += 110)
+            for (op = 0; op < 2; op++) {
+                lcl_dense A, F, G, H;
+                lcl_dense_opts o = dev_opts(-1, 0), o48 = dev_opts(-1, 48);
+                int32_t ipiv[200], jpiv[200];
+                int64_t info = -1;
+                int takes = !p && n >= 96;
+                if (p && n < 96) continue;
+                CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, p ? LCL_F32 : LCL_F64, LCL_COL_MAJOR, n, n));
+                fill(&A, op);
+                split_factor(c48, op, &A, 0, &F, ipiv);
+                split_factor(c48, op, &A, 48, &G, jpiv);
+                split_factor(ctx, op, &A, 0, &H, jpiv);
+                CHECK_MSG((max_diff(&F, &G, op) == 0) == takes, "%s %s n %d: the upload %s block 48", op ? "Cholesky" : "LU", p ? "f32" : "f64", n,
+                          takes ? "ignores" : "takes");
+                CHECK_MSG((max_diff(&F, &H, op) == 0) == !takes, "%s %s n %d: LCL_SPLIT_NB %s", op ? "Cholesky" : "LU", p ? "f32" : "f64", n,
+                          takes ? "changed nothing" : "changed the factors");
+                lcl_dense_free(&F); lcl_dense_free(&G); lcl_dense_free(&H);
+                /* host arrays: Cholesky takes the width, LU keeps its own */
+                CHECK_OK(c48, factor_copy(c48, op, &A, &o, &F, ipiv, &info, NULL, 0));
+                CHECK_OK(ctx, factor_copy(ctx, op, &A, &o, &H, jpiv, &info, NULL, 0));
+                CHECK_MSG((max_diff(&F, &H, op) == 0) == !(takes && op), "%s %s n %d: host arrays with LCL_SPLIT_NB", op ? "Cholesky" : "LU",
+                          p ? "f32" : "f64", n);
+                if (takes && op) {
+                    CHECK_OK(ctx, factor_copy(ctx, op, &A, &o48, &G, jpiv, &info, NULL, 0));
+                    CHECK_MSG(max_diff(&F, &G, op) == 0, "Cholesky n %d: host arrays not as block 48", n);
+                    lcl_dense_free(&G);
+                }
+                lcl_dense_free(&F); lcl_dense_free(&H);
+                lcl_dense_free(&A);
+            }
+    lcl_context_destroy(c48);
+}
 /* a split matrix's errors: singular and not SPD (info as one device), NaN, the upper Cholesky
    (unsupported), a split B, a non-square matrix, a negative block, a wrong download */
 static void multi_resident_errors(lcl_context *ctx, lcl_context *ser) {
@@ -993,6 +1058,7 @@ int lt_child_dense(const char *name) {
         multi_info(ctx, ser);
         multi_devices(ctx);
         multi_resident(ctx);
+        multi_split_nb(ctx);
         multi_resident_errors(ctx, ser);
     }
     lcl_context_destroy(ser);

@@ -16,7 +16,10 @@ int main(int argc, char **argv) {
     lcl__device *d;
     /* M, N, K, op(B) = B^T, lower triangle of C only (Cholesky's trailing update) */
     static const int shapes[][5] = {{8192, 8192, 8192, 0, 0}, {16384, 16384, 64, 0, 0}, {16384, 16384, 256, 0, 0}, {16384, 16384, 512, 0, 0},
-                                    {16384, 16384, 512, 1, 0}, {15744, 15744, 640, 1, 1}, {8192, 8192, 640, 1, 1}, {15744, 640, 640, 1, 0}};
+                                    {16384, 16384, 512, 1, 0}, {15744, 15744, 640, 1, 1}, {8192, 8192, 640, 1, 1}, {15744, 640, 640, 1, 0},
+                                    /* the split Cholesky's update on one of two devices (n = 32768, nb = 512, round-robin
+                                       blocks: lower = 2 + (512 << 8)), against a full NT GEMM of about its flops */
+                                    {32256, 15872, 512, 1, 2 + (512 << 8)}, {16128, 15872, 512, 1, 0}};
     size_t s;
     desc.backend = LCL_BACKEND_OPENCL;
     desc.device = argc > 1 ? argv[1] : "gpu";
@@ -56,7 +59,7 @@ int main(int argc, char **argv) {
             LCL__CL->clEnqueueReadBuffer(d->queue[0], c, CL_TRUE, 0, nc * 8, tc ? hr : hc, 0, NULL, NULL);
             if (!tc && avail) for (i = 0; i < nc; i++) { double df; if (lo && (int)(i % (size_t)N) > (int)(i / (size_t)N)) continue; df = fabs(hr[i] - hc[i]); if (df > err) err = df; }
             printf("M=%d N=%d K=%d %s%s %-8s %8.3f ms %7.2f TF/s%s", M, N, K, tb ? "NT" : "NN", lo ? " lower" : "", tc ? "tensor" : "portable",
-                   best * 1e3, (lo ? 1.0 : 2.0) * M * N * K / best / 1e12, tc ? "\n" : "");
+                   best * 1e3, (lo == 1 ? 1.0 : lo ? 2.0 * ((double)M * N - (double)N * N) : 2.0 * M * N) * (lo == 1 ? (double)M * N * K : K) / best / 1e12, tc ? "\n" : "");
             if (!tc) printf("  max |tc - portable| %.2e\n", err);
             d->tune.tc = avail;
         }
