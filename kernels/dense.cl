@@ -449,8 +449,12 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
                         for (v = 0; v < 2; v++) acc[i][j][v] = (q ? acc[i][j][v] : 0.0) + p[((i * 8 + j) * 2 + v) * NT];
             }
         }
-        /* C(gi, gj) is written: inside C, and (lower) on or below the diagonal */
-#define TC_IN_C(gi, gj) ((gi) < M && K > 0 && (gj) < N && !(lower && (split ? gemm_diag(lower, (gj)) : (gj)) > (gi)))
+        /* C(gi, gj) is written: inside C, and (lower) on or below the diagonal. split: a warp's 64
+           columns lie in one block when the block width is a multiple of 64, so one division a
+           tile places all their diagonals (per element, it was 128 divisions a work-item) */
+        const int doff = split && (lower >> 8) % 64 == 0 ? gemm_diag(lower, bn + wn) - (bn + wn) : 0;
+#define TC_DIAG(gj) (split && (lower >> 8) % 64 != 0 ? gemm_diag(lower, (gj)) : (gj) + doff)
+#define TC_IN_C(gi, gj) ((gi) < M && K > 0 && (gj) < N && !(lower && TC_DIAG(gj) > (gi)))
         /* fully unrolled: acc must stay in registers. A row of fragments at a time, its 16 loads
            of C before any store: a load after a store to C is not moved above it, so element by
            element each tile waited for 64 round trips to memory in turn (about 30 us on an H200:
@@ -477,6 +481,7 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
                 }
         }
 #undef TC_IN_C
+#undef TC_DIAG
     }
 }
 
