@@ -113,8 +113,8 @@
         on a repeated x), LCL_SPLIT_CHAIN=0 (the dense split in one shared context: panels pass
         on through the host's waits, in row chunks after the whole panel, instead of event waits
         and Cholesky's L21 in column slabs as the panel's steps end), LCL_SPLIT_NB=N (the dense
-        split's Cholesky panels in double from order 12288 on; default 1024 with the tensor-core
-        GEMM, 0 = the one-device width), LCL_BKLU_LU_WG (the block
+        split's panels in double from order 12288 on, for matrices uploaded split and Cholesky of
+        host arrays; default 1024 with the tensor-core GEMM, 0 = the one-device width), LCL_BKLU_LU_WG (the block
         LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_EAGER=1 (the block
@@ -920,10 +920,12 @@ typedef struct lcl__tuning {
     int halo_skip;                  /* LCL_HALO_SKIP: the resident split's products skip the exchange */
     int split_chain;                /* the dense split in one shared context: panels go on by event waits
                                        (lcl__multi_share), not the host's (LCL_SPLIT_CHAIN) */
-    int split_nb_chol;              /* the dense split's Cholesky panels in double from big_n on (0: as on one
-                                       device): its update is one GEMM a panel in the round-robin lower mode,
-                                       which wants the deeper K (two H200s, n = 32768: 512 -> 1024 columns
-                                       0.2745 -> 0.2323 s, 1.32x -> 1.56x of one) */
+    int split_nb;                   /* the dense split's panels in double from big_n on (0: as on one device),
+                                       for matrices uploaded split (either factorization may follow) and
+                                       Cholesky of host arrays: Cholesky's update there is one GEMM a panel
+                                       in the round-robin lower mode, which wants the deeper K (two H200s,
+                                       n = 32768: 512 -> 1024 columns 0.2745 -> 0.2323 s, 1.32x -> 1.56x
+                                       of one; LU 0.581 -> 0.590 s) */
     int pocl_one_queue;             /* PoCL 4.x and 5.x: one queue for both roles, a build per device
                                        (lcl__tune_device says why) */
     /* sparse.cl: SpMV */
@@ -1630,7 +1632,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
         t->chol_small_n = nvidia ? 6144 : 0;
         t->chol_upd_groups_small = d->info.compute_units - d->info.compute_units / 4;
     }
-    if (t->tc) t->split_nb_chol = 16 * t->trsm_nb;
+    if (t->tc) t->split_nb = 16 * t->trsm_nb;
     t->grid_panel = nvidia;
     /* with the one-launch panel, getrf's update leaves a quarter of the units to it: the panel's
        groups must all be resident, so behind an update on every unit it waited for the whole
@@ -1711,7 +1713,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
-    lcl__env_int("LCL_SPLIT_NB", 0, 4096, &t->split_nb_chol);
+    lcl__env_int("LCL_SPLIT_NB", 0, 4096, &t->split_nb);
     lcl__env_int("LCL_POCL_ONE_QUEUE", 0, 1, &t->pocl_one_queue);
     lcl__env_int("LCL_KLU_REFACTOR", 0, 1, &t->klu_refactor);
     if (lcl__env_int("LCL_KLU_SOLVE_MIN", 0, 2147483647, &v)) t->klu_solve_min = v;
@@ -4648,9 +4650,9 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
             return lcl__fail(ctx, LCL_ERR_NO_FP64, "device %d ('%s') has no double precision (fp64): split the factorization over "
                              "devices that have it, or use single precision (LCL_F32)", p, d->info.name);
         if (m->devpanel) lcl__cl_blocks(d, NULL, n, chol == 1 ? (dt == LCL_F64 ? 2 : 1) : 0, &nbs, &NB);
-        if (m->devpanel && chol != 0 && dt == LCL_F64 && d->tune.split_nb_chol > 0 &&
-            n >= (d->tune.big_n > 0 ? d->tune.big_n : 2 * d->tune.split_nb_chol))
-            NB = d->tune.split_nb_chol;
+        if (m->devpanel && chol != 0 && dt == LCL_F64 && d->tune.split_nb > 0 &&
+            n >= (d->tune.big_n > 0 ? d->tune.big_n : 2 * d->tune.split_nb))
+            NB = d->tune.split_nb;
         if (!(o && o->block > 0) && (m->nb == 0 || NB < m->nb)) m->nb = NB;
     }
     if (m->nb > n) m->nb = n;

@@ -151,7 +151,7 @@ static void test_gemm_opencl_nv_cc(void) {
         /* the panel's groups a unit holds: three in the data-centre parts' local memory, else two */
         CHECK_MSG(d.tune.grid_per_unit == (cc == 0 || cc == 80 || cc == 90 ? 3 : 2), "cc %d: %d panel groups a unit", cc, d.tune.grid_per_unit);
         /* the dense split's panels in double: 16 steps wide with the tensor-core GEMM, else as on one device */
-        CHECK_MSG(d.tune.split_nb_chol == (d.tune.tc ? 16 * d.tune.trsm_nb : 0), "cc %d: split panels %d", cc, d.tune.split_nb_chol);
+        CHECK_MSG(d.tune.split_nb == (d.tune.tc ? 16 * d.tune.trsm_nb : 0), "cc %d: split panels %d", cc, d.tune.split_nb);
     }
 }
 
