@@ -4650,6 +4650,7 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
             return lcl__fail(ctx, LCL_ERR_NO_FP64, "device %d ('%s') has no double precision (fp64): split the factorization over "
                              "devices that have it, or use single precision (LCL_F32)", p, d->info.name);
         if (m->devpanel) lcl__cl_blocks(d, NULL, n, chol == 1 ? (dt == LCL_F64 ? 2 : 1) : 0, &nbs, &NB);
+        /* chol 2: a matrix uploaded split (lcl_dmat_upload_split), either factorization may follow */
         if (m->devpanel && chol != 0 && dt == LCL_F64 && d->tune.split_nb > 0 &&
             n >= (d->tune.big_n > 0 ? d->tune.big_n : 2 * d->tune.split_nb))
             NB = d->tune.split_nb;

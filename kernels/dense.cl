@@ -452,8 +452,8 @@ __attribute__((always_inline)) inline void tc_gemm_k(const int WM, const int WN,
         /* C(gi, gj) is written: inside C, and (lower) on or below the diagonal. split: a warp's 64
            columns lie in one block when the block width is a multiple of 64, so one division a
            tile places all their diagonals (per element, it was 128 divisions a work-item) */
-        const int doff = split && (lower >> 8) % 64 == 0 ? gemm_diag(lower, bn + wn) - (bn + wn) : 0;
-#define TC_DIAG(gj) (split && (lower >> 8) % 64 != 0 ? gemm_diag(lower, (gj)) : (gj) + doff)
+        const int whole = !split || (lower >> 8) % 64 == 0, doff = split && whole ? gemm_diag(lower, bn + wn) - (bn + wn) : 0;
+#define TC_DIAG(gj) (whole ? (gj) + doff : gemm_diag(lower, (gj)))
 #define TC_IN_C(gi, gj) ((gi) < M && K > 0 && (gj) < N && !(lower && TC_DIAG(gj) > (gi)))
         /* fully unrolled: acc must stay in registers. A row of fragments at a time, its 16 loads
            of C before any store: a load after a store to C is not moved above it, so element by
