@@ -1364,17 +1364,30 @@ static const char *const lcl__kernel_dense_cl[] = {
     "ad\n"
     "   at n = 4096: 59 tiles or fewer with K = 256, latency-bound one group a tile). part: ks\n"
     "   TC_BM x TC_BN blocks a tile; cnt: one counter a tile, zero between launches. */\n"
-    "__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_ks_d(TC_ARGS, const"
-    " int ks, const int kc, __global double *part,\n"
-    "                                                                                   __global int "
-    "*cnt) {\n"
-    "    __local double As[TC_LOCAL(TC_P(2), TC_BM)] __attribute__((aligned(16)));\n"
-    "    __local double Bs[TC_LOCAL(TC_P(2), TC_BN)] __attribute__((aligned(16)));\n"
+    "#define TC_KS_ARGS TC_ARGS, const int ks, const int kc, __global double *part, __global int *cnt"
+    "\n"
+    "__attribute__((always_inline)) inline void tc_ks(const int WN, __local double *As, __local doubl"
+    "e *Bs, TC_KS_ARGS) {\n"
     "    const int g = TC_GRP, s = g % ks, k0 = s * kc;\n"
-    "    tc_gemm_k(TC_WM, TC_WN, TC_P(2), As, Bs, M, N, min(K - k0, kc), alpha, A + offa + ((trans & "
-    "2) ? (long)k0 * lda : k0), lda,\n"
+    "    tc_gemm_k(TC_WM, WN, TC_P(2), As, Bs, M, N, min(K - k0, kc), alpha, A + offa + ((trans & 2) "
+    "? (long)k0 * lda : k0), lda,\n"
     "              B + offb + ((trans & 1) ? k0 : (long)k0 * ldb), ldb, trans, beta, C + offc, ldc, l"
     "ower, g / ks, TC_NGRP / ks, 0, ks, s, part, cnt);\n"
+    "}\n"
+    "#define TC_KS_PASS M, N, K, alpha, A, offa, lda, B, offb, ldb, trans, beta, C, offc, ldc, lower,"
+    " ks, kc, part, cnt\n"
+    "__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_ks_d(TC_KS_ARGS) {"
+    "\n"
+    "    __local double As[TC_LOCAL(TC_P(2), TC_BM)] __attribute__((aligned(16)));\n"
+    "    __local double Bs[TC_LOCAL(TC_P(2), TC_BN)] __attribute__((aligned(16)));\n"
+    "    tc_ks(TC_WN, As, Bs, TC_KS_PASS);\n"
+    "}\n"
+    "/* N <= 64 (potrf's left-looking step, once its row tiles are few) */\n"
+    "__kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_tc64_ks_d(TC_KS_A"
+    "RGS) {\n"
+    "    __local double As[TC_LOCAL(TC_P(2), TC_BM)] __attribute__((aligned(16)));\n"
+    "    __local double Bs[TC_LOCAL(TC_P(2), 64)] __attribute__((aligned(16)));\n"
+    "    tc_ks(1, As, Bs, TC_KS_PASS);\n"
     "}\n"
     "/* N <= 64 (the Cholesky panel's left-looking steps): one warp along N, so no warp multiplies\n"
     "   the zero padding of a 128-wide tile */\n"
@@ -1387,7 +1400,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "}\n"
     "/* The block LU's batched GEMM on tensor cores (see bklu.cl for the frames and lists): item\n"
     "   get_group_id(1) of the list at lo is (A, B, C) frames, C = alpha A B + keep C, all m x m\n"
-    "   row-major; the work-groups along dimension 0 loop over its tiles. */\n"
+    "   row-major; the work-groups along dimension 0 loop over its tiles. */\n",
     "#define BK_FRAME(f) ((((f) / fpa) == 0 ? a0 : ((f) / fpa) == 1 ? a1 : ((f) / fpa) == 2 ? a2 : a3"
     ") + (long)((f) % fpa) * m * m)\n"
     "__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1)))\n"
@@ -1397,7 +1410,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     " keep) {\n"
     "    __local double As[TC_LOCAL(TC_P(1), TC_BM)] __attribute__((aligned(16)));\n"
     "    __local double Bs[TC_LOCAL(TC_P(1), TC_BN)] __attribute__((aligned(16)));\n"
-    "    __global const int *it = list + lo + 3 * (int)get_group_id(1);\n",
+    "    __global const int *it = list + lo + 3 * (int)get_group_id(1);\n"
     "    tc_gemm_k(TC_WM, TC_WN, TC_P(1), As, Bs, m, m, m, alpha, BK_FRAME(it[0]), m, BK_FRAME(it[1])"
     ", m, 0, keep, BK_FRAME(it[2]), m, 0,\n"
     "            (int)get_group_id(0), (int)get_num_groups(0), 0, 0, 0, 0, 0);\n"
@@ -1446,7 +1459,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   one element at a time); NF_U of a work-item's elements loaded at once, so they are in flight"
     "\n"
     "   together rather than one round trip after another. */\n"
-    "#define NF_U 4\n"
+    "#define NF_U 4\n",
     "__kernel void SFX(lcl_nonfinite)(const int rows, const int cols, __global const real *A, const l"
     "ong offa, const int lda,\n"
     "                                 __global int *flag, const int lower) {\n"
@@ -1461,7 +1474,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        for (u = 0; u < NF_U; u++) v[u] = j + u * ls < end ? row[j + u * ls] : (real)0;\n"
     "#pragma unroll\n"
     "        for (u = 0; u < NF_U; u++) bad |= !isfinite(v[u]) && (!lower || gemm_diag(lower, j + u *"
-    " ls) <= i);\n",
+    " ls) <= i);\n"
     "    }\n"
     "    if (bad) *flag = 1;\n"
     "}\n"
@@ -1510,7 +1523,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    for (i = j + (int)get_global_id(0); i < n; i += gsz) {\n"
     "        __global real *r = A + (long)i * ld;\n"
     "        real l = upd ? r[jp] / piv : (real)0;\n"
-    "        if (upd) r[jp] = l;\n"
+    "        if (upd) r[jp] = l;\n",
     "        for (c = j; c < cend; c++) r[c] = fma(-l, A[(long)jp * ld + c], r[c]);\n"
     "        {\n"
     "            real v = search ? fabs(r[j]) : (real)-1;\n"
@@ -1530,7 +1543,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
     "    if (lid == 0) last = atomic_inc((volatile __global int *)count) == G - 1;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    L = last && search;\n",
+    "    L = last && search;\n"
     "    best = -1;\n"
     "    bi = j;\n"
     "    for (w = lid; w < (L ? G : 0); w += LCL_WG) {\n"
@@ -1590,7 +1603,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#define PG_SHFL 1      /* NVIDIA: the arg-max by warp shuffles, one barrier (else a tree, one a "
     "level) */\n"
     "#endif\n"
-    "#ifndef PG_RELACQ\n"
+    "#ifndef PG_RELACQ\n",
     "#define PG_RELACQ 1    /* NVIDIA: the grid barrier by a release add and acquire loads (else memb"
     "ar.gl) */\n"
     "#endif\n"
@@ -1610,7 +1623,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "d */\n"
     "    if (lead) {\n"
     "        int v;\n"
-    "        asm volatile(\"red.release.gpu.add.s32 [%0], 1;\" ::\"l\"((ulong)bar) : \"memory\");\n",
+    "        asm volatile(\"red.release.gpu.add.s32 [%0], 1;\" ::\"l\"((ulong)bar) : \"memory\");\n"
     "        do asm volatile(\"ld.acquire.gpu.s32 %0, [%1];\" : \"=r\"(v) : \"l\"((ulong)bar) : \"mem"
     "ory\");\n"
     "        while (v < target);\n"
@@ -1676,7 +1689,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    }\n"
     "    if ((lid & 31) == 0) {\n"
     "        sv[lid >> 5] = *v;\n"
-    "        si[lid >> 5] = *ix;\n"
+    "        si[lid >> 5] = *ix;\n",
     "        sg[lid >> 5] = *gx;\n"
     "    }\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -1703,7 +1716,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#endif\n"
     "}\n"
     "\n"
-    "__kernel __attribute__((reqd_work_group_size(PG_WG, 1, 1)))\n",
+    "__kernel __attribute__((reqd_work_group_size(PG_WG, 1, 1)))\n"
     "void SFX(lcl_panel_grid)(__global real *A, const int ld, const int n, const int k, const int kb,"
     " __global int *ipiv,\n"
     "                         __global int *zero, __global real *pub, __global int *pubi, volatile __"
@@ -1750,7 +1763,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        sync += G;\n"
     "        SFX(lcl__grid_sync)(bar, sync);\n"
     "        /* 2. every group picks the same pivot from the published candidates */\n"
-    "        best = -1;\n"
+    "        best = -1;\n",
     "        bi = n;\n"
     "        for (i = lid; i < G; i += PG_WG) {\n"
     "            real v = vpub[(long)(par * G + i) * PG_SLOT];\n"
@@ -1766,7 +1779,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     " + 1 + i] : ((volatile __global real *)jrow)[i];\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "        if (g == 0 && lid == 0) {\n"
-    "            ipiv[j] = p;\n",
+    "            ipiv[j] = p;\n"
     "            if (pv == 0 && *zero == 0) *zero = j + 1;\n"
     "        }\n"
     "        /* 3. the swap, from the published copies */\n"
@@ -1819,7 +1832,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    if (j >= kb) return;\n"
     "    L += offl;\n"
     "    for (i = 0; i < kb; i++) {\n"
-    "        real s;\n"
+    "        real s;\n",
     "        if (i < j) { if (unit) X[(long)i * ldx + j] = 0; else X[(long)j * ldx + i] = 0; continue"
     "; }\n"
     "        s = i == j ? (real)1 : (real)0;\n"
@@ -1834,7 +1847,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "\n"
     "   Fixed loop bounds let the compiler keep the unknowns in registers; a smaller block is padded"
     "\n"
-    "   with the identity. One work-item per right-hand side (a column of U12, a row of L21). The\n",
+    "   with the identity. One work-item per right-hand side (a column of U12, a row of L21). The\n"
     "   block is stored transposed, so the column each step reads is contiguous and comes two\n"
     "   elements a load (local-memory loads, not FMAs, bound these kernels), and Cholesky's divisions"
     "\n"
@@ -1891,7 +1904,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "}\n"
     "\n"
     "/* B (kb x nrhs, in place) = inv(L) B, L unit lower (the LU panel's L11) */\n"
-    "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n"
+    "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n",
     "void SFX(lcl_trsm_llu)(__global const real *L, const long offl, const int ld, const int kb,\n"
     "                       __global real *B, const long offb, const int ldb, const int nrhs) {\n"
     "    __local real2 Lt[TRSM_NB][TRSM_LD / 2];\n"
@@ -1908,7 +1921,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    for (i = 0; i < TRSM_NB; i++) if (i < kb) B[offb + (long)i * ldb + c] = x[i];\n"
     "}\n"
     "\n"
-    "/* B (nrhs x kb, in place) = B inv(L)^T, L lower non-unit (Cholesky's L21 = A21 L11^-T) */\n",
+    "/* B (nrhs x kb, in place) = B inv(L)^T, L lower non-unit (Cholesky's L21 = A21 L11^-T) */\n"
     "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n"
     "void SFX(lcl_trsm_rlt)(__global const real *L, const long offl, const int ld, const int kb,\n"
     "                       __global real *B, const long offb, const int ldb, const int nrhs) {\n"
@@ -1963,7 +1976,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "}\n"
     "\n"
     "/* ---- POTF2 with the inverse: halves of 32 columns by one warp in registers ----\n"
-    "   The 64 x 64 diagonal block as [L00 0; L10 L11]: a warp factors A00 with a row per lane (the\n"
+    "   The 64 x 64 diagonal block as [L00 0; L10 L11]: a warp factors A00 with a row per lane (the\n",
     "   pivot and each column of L passed by shuffles, no barrier), L10 = A10 inv(L00)^T and\n"
     "   A11 -= L10 L10^T by the work-group, the warp factors A11, and inv(L) = [Y00 0; -Y11 L10 Y00 Y"
     "11]\n"
@@ -1977,7 +1990,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#if TRSM_NB == 64\n"
     "#if defined(__NV_CL_C_VERSION) && LCL_NV_CC >= 70\n"
     "#define PW_NATIVE 1\n"
-    "#define PW_UNROLL _Pragma(\"unroll\")\n",
+    "#define PW_UNROLL _Pragma(\"unroll\")\n"
     "#define pw_shfl(v, src, x) nv_shfl_real(v, src, 1)\n"
     "#else\n"
     "#define PW_NATIVE 0\n"
@@ -2034,7 +2047,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    }\n"
     "    /* column j's step; only c <= CM of the shifted registers can still be inside the block, so"
     "\n"
-    "       the later columns run shorter loops (PW_PH; one loop: a third more FMAs and loads) */\n"
+    "       the later columns run shorter loops (PW_PH; one loop: a third more FMAs and loads) */\n",
     "#define PW_COL(CM)                                                                              "
     "     \\\n"
     "    {                                                                                           "
@@ -2048,7 +2061,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        if (!(piv > 0) && !bad) bad = j + 1; /* NaN too; the same in every lane */              "
     "    \\\n"
     "        if (lid < 32 && r >= j) S[o + r][o + j] = r == j ? piv * rd : m;                        "
-    "    \\\n",
+    "    \\\n"
     "        if (lid < 32 && r <= j) S[o + r][o + j + 1] = w;                                        "
     "    \\\n"
     "        PW_UNROLL                                                                               "
@@ -2108,7 +2121,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "  \\\n"
     "        o[1][0] = fma(p1, q0, o[1][0]); o[1][1] = fma(p1, q1, o[1][1]);                         "
     "  \\\n"
-    "    }\n"
+    "    }\n",
     "/* W = P Q, 32 x 32, four entries a work-item */\n"
     "#define PW_TO_W(P, Q)                                                                           "
     "  \\\n"
@@ -2122,7 +2135,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     " 16] = o[1][1]; \\\n"
     "    }\n"
     "#ifdef PW_STAMP    /* bench/gpu/potf2_probe.c: work-item 0's clock at each phase, after Y's 64 x"
-    " 64 */\n",
+    " 64 */\n"
     "#define PW_T(i) do { if (get_local_id(0) == 0) { ulong c_; asm volatile(\"mov.u64 %0, %%clock64;"
     "\" : \"=l\"(c_)); ((__global ulong *)(Y + 4096))[i] = c_; } } while (0)\n"
     "#else\n"
@@ -2177,7 +2190,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        for (e = lid; e < 1024; e += NT) S[32 + e / 32][e % 32] = W[e / 32][e % 32];\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "        PW_T(3);\n"
-    "        /* A11 -= L10 L10^T, lower part */\n"
+    "        /* A11 -= L10 L10^T, lower part */\n",
     "        for (e = lid; e < 256; e += NT) {\n"
     "            const int r0 = e / 16, c0 = e % 16;\n"
     "            PW_MM(o, P3L, P3T)\n"
@@ -2195,7 +2208,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    PW_T(6);\n"
     "    if (ok && *pwf && lid == 0) *fail = base + *pwf;\n"
-    "    if (!ok || *pwf) return;   /* uniform: the flag was set before the barrier */\n",
+    "    if (!ok || *pwf) return;   /* uniform: the flag was set before the barrier */\n"
     "    /* Y10 = -Y11 T, then the rest of Y and L */\n"
     "#define P6Y(r, q) ((q) <= (r) ? S[32 + (q)][33 + (r)] : (real)0)\n"
     "#define P6T(q, c) W[q][c]\n"
@@ -2252,7 +2265,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   other devices keep the (row, column)-pair kernel after it. */\n"
     "#ifdef __NV_CL_C_VERSION\n"
     "/* the body, for NT work-items (PF_T = NT / TRSM_NB a row); col[2][TRSM_NB] holds column j\n"
-    "   before scaling, by parity of j */\n"
+    "   before scaling, by parity of j */\n",
     "__attribute__((always_inline)) inline void potf2_nv(const int NT, __local real (*S)[TRSM_NB + 1]"
     ", __local real (*col)[TRSM_NB],\n"
     "                                                    __local real *dg, __global real *A, const lo"
@@ -2262,7 +2275,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    const int lid = get_local_id(0), q = lid % PF_T;\n"
     "    /* every work-item reads the same flag and pivots, so bad and ok stay uniform */\n"
     "    int i, j, c, r, bad = 0, ok = *fail == 0;   /* an earlier block failed: nothing more to do *"
-    "/\n",
+    "/\n"
     "    if (NT >= TRSM_NB) {   /* (a constant) all of a work-item's loads in flight before its store"
     "s */\n"
     "        real v[TRSM_NB];   /* R <= TRSM_NB loads each */\n"
@@ -2313,7 +2326,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "                const real v = S[r][r], sv = sqrt(v);\n"
     "                dg[3 * (p ^ 1)] = v;\n"
     "                dg[3 * (p ^ 1) + 1] = sv;\n"
-    "                dg[3 * (p ^ 1) + 2] = (real)1 / sv;\n"
+    "                dg[3 * (p ^ 1) + 2] = (real)1 / sv;\n",
     "            }\n"
     "        }\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -2329,7 +2342,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    __local real col[2][TRSM_NB], dg[6];\n"
     "    potf2_nv(LCL_WG, S, col, dg, A, offa, ld, kb, base, fail);\n"
     "}\n"
-    "#if LCL_FP64 && LCL_NV_CC >= 80\n",
+    "#if LCL_FP64 && LCL_NV_CC >= 80\n"
     "/* One step of the Cholesky panel in one launch, so POTF2 runs beside the GEMM instead of after"
     "\n"
     "   it: group 0 updates the diagonal block with the panel's earlier kp columns and factors it;\n"
@@ -2371,7 +2384,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   - group 1: the 64 rows under the block (T) less the panel's earlier kp columns; once Y is out"
     ",\n"
     "     L21 = T Y^T, then (once group 2 is done: sync[1] >= want) the next step's block (nxt wide; "
-    "0:\n"
+    "0:\n",
     "     none in this panel) less L21 L21^T, which leaves it fully updated for the next launch;\n"
     "   - group 2 (with a next block): that block less the earlier columns' product, then sync[1] += "
     "1;\n"
@@ -2387,7 +2400,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        while (v < target);\n"
     "    }\n"
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
-    "}\n",
+    "}\n"
     "inline void ls_post(volatile __global int *p, const int add, const int value) {   /* add: += 1, "
     "else = value */\n"
     "    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
@@ -2433,7 +2446,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            tc_gemm_k(4, 2, TC_P(4), As, Bs, nxt, nxt, kb, -1.0, T, ld, T, ld, 1, 1.0, T + kb, l"
     "d, 1, 0, 1, 0, 0, 0, 0, 0);\n"
     "        }\n"
-    "    } else if (grp == 2 && nla == 2) {\n"
+    "    } else if (grp == 2 && nla == 2) {\n",
     "        if (kp > 0) tc_gemm_k(4, 2, TC_P(4), As, Bs, nxt, nxt, kp, -1.0, P + (long)kb * ld, ld, "
     "P + (long)kb * ld, ld, 1, 1.0, T + kb, ld, 1, 0, 1, 0, 0, 0, 0, 0);\n"
     "        ls_post(sync + 1, 1, 0);\n"
@@ -2445,7 +2458,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            tc_gemm_k(4, 2, TC_P(4), As, Bs, m, kb, kp, -1.0, P + (long)(kb + 64) * ld, ld, P, l"
     "d, 1, 1.0, R, ld, 0, g, ng, 0, 0, 0, 0, 0);\n"
     "            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
-    "        }\n",
+    "        }\n"
     "        ls_wait(sync, tick);\n"
     "        tc_gemm_k(4, 2, TC_P(4), As, Bs, m, kb, kb, 1.0, R, ld, Y, 64, 1, 0.0, R, ld, 0, g, ng, "
     "0, 0, 0, 0, 0);\n"
@@ -2497,7 +2510,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   or T^T (trans), lower or upper triangular (of op(T)), unit diagonal or not. */\n"
     "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n"
     "void SFX(lcl_trsm_left)(__global const real *T, const long offt, const int ld, const int kb, con"
-    "st int lower,\n"
+    "st int lower,\n",
     "                        const int unit, const int trans, __global real *B, const long offb, cons"
     "t int ldb, const int nrhs) {\n"
     "    __local real Ts[TRSM_NB][TRSM_NB];\n"
@@ -2515,7 +2528,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    for (i = 0; i < TRSM_NB; i++) x[i] = i < kb ? B[offb + (long)i * ldb + c] : (real)0;\n"
     "    if (lower) {\n"
     "#pragma unroll\n"
-    "        for (k = 0; k < TRSM_NB; k++) {\n",
+    "        for (k = 0; k < TRSM_NB; k++) {\n"
     "            if (!unit) x[k] /= Ts[k][k];\n"
     "#pragma unroll\n"
     "            for (i = k + 1; i < TRSM_NB; i++) x[i] = fma(-Ts[i][k], x[k], x[i]);\n"
@@ -3192,7 +3205,7 @@ typedef struct lcl__kernel_file { const char *name; const char *const *chunks; c
 static const lcl__kernel_file lcl__kernel_files[] = {
     { "bklu.cl", lcl__kernel_bklu_cl, "lcl_bklu_gemm lcl_bklu_gemm_small lcl_bklu_zero lcl_bklu_scale lcl_bklu_permcopy lcl_bklu_lu lcl_bklu_lu512 lcl_bklu_lu1024 lcl_bklu_lu_upd lcl_bklu_trtri lcl_bklu_sv_diag lcl_bklu_sv_upd" },
     { "blas1.cl", lcl__kernel_blas1_cl, "lcl_axpy_f lcl_axpy_d lcl_axpby lcl_dot lcl_gather" },
-    { "dense.cl", lcl__kernel_dense_cl, "lcl_gemm lcl_gemm_tc_d lcl_gemm_tc_split_d lcl_gemm_tc_ks_d lcl_gemm_tc64_d lcl_bklu_gemm_tc_d lcl_laswp lcl_transpose lcl_nonfinite lcl_panel_step lcl_panel_grid lcl_trtri_lower lcl_trsm_llu lcl_trsm_rlt lcl_trsm_rinv lcl_potf2_inv lcl_potf2_local lcl_potrf_step_d lcl_potrf_lstep_d lcl_potf2_local lcl_trsm_left" },
+    { "dense.cl", lcl__kernel_dense_cl, "lcl_gemm lcl_gemm_tc_d lcl_gemm_tc_split_d lcl_gemm_tc_ks_d lcl_gemm_tc64_ks_d lcl_gemm_tc64_d lcl_bklu_gemm_tc_d lcl_laswp lcl_transpose lcl_nonfinite lcl_panel_step lcl_panel_grid lcl_trtri_lower lcl_trsm_llu lcl_trsm_rlt lcl_trsm_rinv lcl_potf2_inv lcl_potf2_local lcl_potrf_step_d lcl_potrf_lstep_d lcl_potf2_local lcl_trsm_left" },
     { "klu.cl", lcl__kernel_klu_cl, "lcl_klu_gather lcl_klu_perm_in lcl_klu_perm_out lcl_klu_solve_level lcl_klu_solve_level_vec lcl_klu_solve_run lcl_klu_refactor_level" },
     { "sparse.cl", lcl__kernel_sparse_cl, "lcl_spmv_csr_scalar lcl_spmv_csr_vec lcl_spmv_csr_adaptive lcl_spmv_csr_long lcl_spmv_scale lcl_spmv_coo lcl_spmv_coo_fix lcl_spmv_ell lcl_spmv_ell_img lcl_spmv_sell lcl_spmv_dia lcl_spmv_bcsr lcl_spmv_dense" }
 };

@@ -102,6 +102,8 @@
         order N each step is one launch that also updates the next step's block, else three;
         default 12288, 0 never), LCL_CHOL_KS=N (with the one-launch step, the update of the next
         panel's columns split along K in up to N parts; default 4, 0 or 1 not split),
+        LCL_CHOL_STEP_KS=N (the three-launch steps' GEMM split along K in up to N parts once its
+        row tiles fill at most half the units; default 4, 0 or 1 not split),
         LCL_CHOL_TAIL=N (in larger matrices, potrf's panels of fewer than N rows with the one-launch
         step and the small-order update cap; default 0, off),
         LCL_CHOL_LAH_PANEL=0 (potrf's update of the next panel's columns on the update queue, as
@@ -910,6 +912,11 @@ typedef struct lcl__tuning {
                                        -3%; single through the portable GEMM +0.6%, off) */
     int chol_ks;                    /* with chol_lstep: the look-ahead GEMM split along K in up to this many
                                        parts (lcl_gemm_tc_ks_d; 0, 1: not split) */
+    int chol_narrow_n, chol_narrow_nb;   /* potrf's panels chol_narrow_nb wide once at most chol_narrow_n rows
+                                       remain (0: never) */
+    int chol_step_ks;               /* potrf's steps by three launches (potf2_inv): their left-looking GEMM
+                                       split along K in up to this many parts, of 128 columns or more, once
+                                       its row tiles fill under half the units (lcl_gemm_tc64_ks_d; 0, 1: not) */
     int chol_lstep;                 /* below this order (0 never), with potf2_inv in double on the tensor
                                        cores: each step in one launch with the next step's block
                                        (lcl_potrf_lstep_d): H100, n = 4096 -10%, 16384 +3% */
@@ -960,6 +967,8 @@ typedef struct lcl__device {
     lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
     lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
     struct { cl_mem m; size_t bytes; int busy; } ws[LCL__WS];   /* the factorizations' scratch, kept for the next (lcl__ws_get) */
+    struct { long step_splits, narrow_panels; } seen;   /* what the factorizations chose so far (tests count it):
+                                       potrf's step GEMMs split along K, its narrow panels (>>tuning) */
 } lcl__device;
 #endif
 
@@ -1633,6 +1642,13 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
         t->chol_upd_groups_small = d->info.compute_units - d->info.compute_units / 4;
     }
     if (t->tc) t->split_nb = 16 * t->trsm_nb;
+    /* potrf's last panels narrower: their chain of steps, not the update, is then the critical
+       path, and a step's left-looking GEMM runs up to K = panel width (H200, n = 16384: 6144 rows,
+       384 wide 50.26-50.45 -> 49.68 ms; 8192 and 512, 4096 and 256: 49.8-49.9) */
+    if (t->tc) {
+        t->chol_narrow_n = 96 * t->trsm_nb;
+        t->chol_narrow_nb = 6 * t->trsm_nb;
+    }
     t->grid_panel = nvidia;
     /* with the one-launch panel, getrf's update leaves a quarter of the units to it: the panel's
        groups must all be resident, so behind an update on every unit it waited for the whole
@@ -1646,6 +1662,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->potf2_inv = nvidia && (nv_cc == 0 || nv_cc >= 70) ? 1 << LCL_F64 : 0;
     t->chol_lstep = 12288;   /* used only where its kernel exists (NVIDIA, compute capability 8.0 up) */
     t->chol_ks = 4;
+    t->chol_step_ks = 4;
     t->chol_lah_panel = 1;
     t->ws_cache = 1;
     t->spmv_lds_per_wg = 4;
@@ -1694,6 +1711,9 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_CHOL_LSTEP", 0, 1 << 30, &t->chol_lstep);
     lcl__env_int("LCL_CHOL_TAIL", 0, 1 << 30, &t->chol_tail);
     lcl__env_int("LCL_CHOL_KS", 0, 16, &t->chol_ks);
+    lcl__env_int("LCL_CHOL_STEP_KS", 0, 16, &t->chol_step_ks);
+    lcl__env_int("LCL_CHOL_NARROW_N", 0, 1 << 30, &t->chol_narrow_n);
+    lcl__env_int("LCL_CHOL_NARROW_NB", 0, 4096, &t->chol_narrow_nb);
     lcl__env_int("LCL_CHOL_LAH_PANEL", 0, 1, &t->chol_lah_panel);
     t->lu_nt = t->tc ? 1 << LCL_F64 : 0;
     if (lcl__env_int("LCL_LU_NT", 0, 1, &v)) t->lu_nt = v ? 1 << LCL_F64 | 1 << LCL_F32 : 0;
@@ -3949,7 +3969,8 @@ typedef struct lcl__clfact {
     cl_kernel kls;                /* Cholesky: the step in one launch with a look-ahead (tune.chol_lstep), or NULL */
     cl_mem dfail, dY, dsync;      /* dsync: kls's counters, never reset (tick, want: their next targets) */
     cl_kernel kks;                /* Cholesky with kls: the look-ahead GEMM split along K, or NULL */
-    cl_mem dpart, dcnt;           /* its partial products (a tile of C per group) and tile counters */
+    cl_kernel k64s;               /* Cholesky with kinv: the step's GEMM split along K (tune.chol_step_ks), or NULL */
+    cl_mem dpart, dcnt;           /* their partial products (a tile of C per group) and tile counters */
     int tick, want;
     size_t wg;
     int groups;                   /* work-groups of the update's GEMMs (Cholesky: beyond the next panel) */
@@ -4044,18 +4065,18 @@ LCL__PRIVATE lcl_status lcl__cl_fact_open_chol(lcl__clfact *f, const lcl_dense_o
         return st;
     if (f->kls) {
         static const cl_int zeros[2] = {0, 0};
-        static const cl_int none[1024] = {0};   /* the counters' zeros (written without a wait) */
-        size_t cu = (size_t)LCL__MIN(d->info.compute_units, 1024);
         if ((st = lcl__ws_get(ctx, d, sizeof zeros, &f->dsync)) != LCL_OK) return st;
         LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, f->dsync, CL_FALSE, 0, sizeof zeros, zeros, 0, NULL, NULL), "clEnqueueWriteBuffer");
-        /* the look-ahead GEMM split along K: at most one group a compute unit, so cu blocks */
         if (d->tune.chol_ks > 1 && (st = lcl__kernel_get(ctx, d, dt, "lcl_gemm_tc_ks_d", 1, &f->kks)) != LCL_OK) return st;
-        if (f->kks) {
-            size_t blk = (size_t)32 * d->tune.tc_wm * 64 * d->tune.tc_wn;   /* a tile of C */
-            if ((st = lcl__ws_get(ctx, d, cu * blk * sizeof(double), &f->dpart)) != LCL_OK) return st;
-            if ((st = lcl__ws_get(ctx, d, cu * sizeof(cl_int), &f->dcnt)) != LCL_OK) return st;
-            LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qu, f->dcnt, CL_FALSE, 0, cu * sizeof(cl_int), none, 0, NULL, NULL), "clEnqueueWriteBuffer");
-        }
+    }
+    if (f->kinv && dt == LCL_F64 && d->tune.tc && d->tune.chol_step_ks > 1 && (st = lcl__kernel_get(ctx, d, dt, "lcl_gemm_tc64_ks_d", 1, &f->k64s)) != LCL_OK)
+        return st;
+    if (f->kks || f->k64s) {   /* their partial products and tile counters: one group a unit at most, so cu tiles */
+        static const cl_int none[1024] = {0};   /* the counters' zeros (written without a wait) */
+        size_t cu = (size_t)LCL__MIN(d->info.compute_units, 1024), blk = (size_t)32 * d->tune.tc_wm * 64 * d->tune.tc_wn;   /* a tile of C */
+        if ((st = lcl__ws_get(ctx, d, cu * blk * sizeof(double), &f->dpart)) != LCL_OK) return st;
+        if ((st = lcl__ws_get(ctx, d, cu * sizeof(cl_int), &f->dcnt)) != LCL_OK) return st;
+        LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(f->qp, f->dcnt, CL_FALSE, 0, cu * sizeof(cl_int), none, 0, NULL, NULL), "clEnqueueWriteBuffer");
     }
     if (!f->kinv && dt == LCL_F64 && d->tune.tc && d->tune.fused_step && f->n >= d->tune.fused_step &&   /* NVIDIA only: probed */
         (st = lcl__kernel_get(ctx, d, dt, "lcl_potrf_step_d", 1, &f->kstep)) != LCL_OK)
@@ -4124,6 +4145,31 @@ LCL__PRIVATE lcl_status lcl__cl_step_lu(lcl__clfact *f, int64_t K, int KB, int64
     return lcl__cl_gemm(f->ctx, d, f->A->dtype, (int)(f->n - k - kb), inner, kb, -1.0, a, (k + kb) * ld + k, ld, a, k * ld + k + kb, ld, 0, 1.0, a,
                         (k + kb) * ld + k + kb, ld, 0, f->qp);
 }
+#define LCL__TC_BK 16   /* kernels/dense.cl's TC_BK: the K step of the tensor-core GEMM */
+/* a Cholesky step's left-looking GEMM (below): its kb columns from the diagonal down less the
+   panel's earlier columns. Split along K (lcl_gemm_tc64_ks_d) where its row tiles fill at most
+   half the units and K is deep: in a matrix's last panels nothing runs beside the panel's chain,
+   and an H200 took 55-67 us for 37 row tiles with K near 600, one unit a tile running all of K. */
+LCL__PRIVATE lcl_status lcl__cl_step_gemm(lcl__clfact *f, int64_t K, int64_t k, int kb) {
+    lcl__device *d = f->d;
+    cl_mem a = f->A->buf;
+    cl_int M = (cl_int)(f->n - k), N = kb, kp = (cl_int)(k - K), ld = f->ld, tr = 1, lo = 1, ks = 1, kc, e;
+    cl_long oa = k * ld + K, oc = k * ld + k;
+    int bm = 32 * d->tune.tc_wm, tiles = (M + bm - 1) / bm, cu = LCL__MIN(d->info.compute_units, 1024), nk = (kp + LCL__TC_BK - 1) / LCL__TC_BK;
+    double al = -1.0, be = 1.0;
+    size_t lw = (size_t)bm, gw;
+    if (f->k64s && 2 * tiles <= cu) ks = LCL__MIN(LCL__MIN(d->tune.chol_step_ks, kp / 128), cu / tiles);
+    if (ks <= 1) return lcl__cl_gemm(f->ctx, d, f->A->dtype, M, N, kp, -1.0, a, oa, ld, a, oa, ld, 1, 1.0, a, oc, ld, 1, f->qp);
+    kc = (nk + ks - 1) / ks;
+    ks = (nk + kc - 1) / kc;   /* every split gets some of K */
+    kc *= LCL__TC_BK;
+    gw = lw * (size_t)(tiles * ks);
+    d->seen.step_splits++;
+    e = lcl__argv(f->k64s, 20, LCL__A(M), LCL__A(N), LCL__A(kp), LCL__A(al), LCL__A(a), LCL__A(oa), LCL__A(ld), LCL__A(a), LCL__A(oa), LCL__A(ld),
+                  LCL__A(tr), LCL__A(be), LCL__A(a), LCL__A(oc), LCL__A(ld), LCL__A(lo), LCL__A(ks), LCL__A(kc), LCL__A(f->dpart), LCL__A(f->dcnt));
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->k64s, 1, NULL, &gw, &lw, 0, NULL, NULL);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(f->ctx, e, "lcl_gemm_tc64_ks", d->info.name);
+}
 /* a Cholesky step, left-looking inside the panel: the step's columns, from the diagonal down,
    less the panel's earlier columns in one GEMM with K = k - K (right-looking rewrote those columns
    up to seven times on the few units the update leaves free), POTF2 of the diagonal block, then
@@ -4155,9 +4201,7 @@ LCL__PRIVATE lcl_status lcl__cl_step_chol(lcl__clfact *f, int64_t K, int64_t KE,
         if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kstep, 1, NULL, &gw, &lw, 0, NULL, NULL);
         if (e != CL_SUCCESS) return lcl__clfail(f->ctx, e, "lcl_potrf_step", d->info.name);
     } else {
-        if (k > K && (st = lcl__cl_gemm(f->ctx, d, f->A->dtype, (int)(f->n - k), kb, (int)(k - K), -1.0, a, k * ld + K, ld, a, k * ld + K, ld, 1, 1.0,
-                                        a, off, ld, 1, f->qp)) != LCL_OK)
-            return st;
+        if (k > K && (st = lcl__cl_step_gemm(f, K, k, kb)) != LCL_OK) return st;
         if (f->kinv) {
             e = lcl__argv(f->kinv, 7, LCL__A(a), LCL__A(off), LCL__A(ld), LCL__A(kb), LCL__A(base), LCL__A(f->dfail), LCL__A(f->dY));
             if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->kinv, 1, NULL, &f->wg, &f->wg, 0, NULL, NULL);
@@ -4207,7 +4251,6 @@ LCL__PRIVATE lcl_status lcl__cl_lu_trail(lcl__clfact *f, int64_t K, int KB, int6
 done:
     return st;
 }
-#define LCL__TC_BK 16   /* kernels/dense.cl's TC_BK: the K step of the tensor-core GEMM */
 /* the trailing matrix less panel K's contribution, columns K+KB+c .. +w (Cholesky: the lower part
    of A22 -= L21 L21^T from row K+KB+c, capped to f->groups past the next panel's columns, beside a
    panel of the tail (tune.chol_tail) to chol_upd_groups_small), on q */
@@ -4265,6 +4308,14 @@ LCL__PRIVATE lcl_status lcl__cl_fact_mark(lcl__clfact *f, int64_t K, int KB, int
     LCL__CL->clFlush(f->qp);
 done:
     return st;
+}
+/* the width of the panel at K: f->NB, or (Cholesky, tune.chol_narrow_n) narrower near the end */
+LCL__PRIVATE int lcl__cl_fact_width(const lcl__clfact *f, int64_t K) {
+    const lcl__tuning *t = &f->d->tune;
+    int64_t m = f->n - K;
+    int w = f->NB;
+    if (f->chol && !f->part && t->chol_narrow_n > 0 && m <= t->chol_narrow_n && t->chol_narrow_nb > 0 && t->chol_narrow_nb < w) w = t->chol_narrow_nb;
+    return (int)LCL__MIN((int64_t)w, m);
 }
 /* the panel waits for the look-ahead update of its columns: on its queue, or on the host */
 LCL__PRIVATE lcl_status lcl__cl_fact_wait(lcl__clfact *f) {
@@ -4339,7 +4390,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, const char *fn, lcl_d
     lcl__clfact f;
     lcl__device *d = &ctx->dev[A->dev];
     int64_t K;
-    int lah;
+    int lah, KB = 0;
     cl_int e = CL_SUCCESS, hit = 0;
     cl_mem flag = NULL;
     cl_event ev = NULL;
@@ -4369,10 +4420,13 @@ LCL__PRIVATE lcl_status lcl__cl_fact_run(lcl_context *ctx, const char *fn, lcl_d
     /* Cholesky with device panels: the look-ahead behind the panel on its queue, so the panels'
        chain has no queue-to-queue wait (tune.chol_lah_panel); f.ev is then the previous rest's end */
     lah = chol && !f.host && d->tune.chol_lah_panel;
-    for (K = 0; K < f.n && st == LCL_OK; K += f.NB) {
-        int KB = (int)(f.n - K < f.NB ? f.n - K : f.NB);
-        int64_t rest = f.n - K - KB;
-        int NB2 = (int)(rest < f.NB ? rest : f.NB);
+    for (K = 0; K < f.n && st == LCL_OK; K += KB) {
+        int64_t rest;
+        int NB2;
+        KB = lcl__cl_fact_width(&f, K);
+        d->seen.narrow_panels += KB < f.NB && KB < f.n - K;
+        rest = f.n - K - KB;
+        NB2 = rest > 0 ? lcl__cl_fact_width(&f, K + KB) : 0;
         if (!lah && (st = lcl__cl_fact_wait(&f)) != LCL_OK) break;
         st = f.host ? lcl__cl_panel_host(&f, K, KB, rest) : lcl__cl_panel_dev(&f, K, KB);
         if (st != LCL_OK || rest == 0) break;

@@ -505,13 +505,23 @@ __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_spl
    TC_BK; every split gets some), for updates with few tiles and a deep K (the Cholesky look-ahead
    at n = 4096: 59 tiles or fewer with K = 256, latency-bound one group a tile). part: ks
    TC_BM x TC_BN blocks a tile; cnt: one counter a tile, zero between launches. */
-__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_ks_d(TC_ARGS, const int ks, const int kc, __global double *part,
-                                                                                   __global int *cnt) {
+#define TC_KS_ARGS TC_ARGS, const int ks, const int kc, __global double *part, __global int *cnt
+__attribute__((always_inline)) inline void tc_ks(const int WN, __local double *As, __local double *Bs, TC_KS_ARGS) {
+    const int g = TC_GRP, s = g % ks, k0 = s * kc;
+    tc_gemm_k(TC_WM, WN, TC_P(2), As, Bs, M, N, min(K - k0, kc), alpha, A + offa + ((trans & 2) ? (long)k0 * lda : k0), lda,
+              B + offb + ((trans & 1) ? k0 : (long)k0 * ldb), ldb, trans, beta, C + offc, ldc, lower, g / ks, TC_NGRP / ks, 0, ks, s, part, cnt);
+}
+#define TC_KS_PASS M, N, K, alpha, A, offa, lda, B, offb, ldb, trans, beta, C, offc, ldc, lower, ks, kc, part, cnt
+__kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_ks_d(TC_KS_ARGS) {
     __local double As[TC_LOCAL(TC_P(2), TC_BM)] __attribute__((aligned(16)));
     __local double Bs[TC_LOCAL(TC_P(2), TC_BN)] __attribute__((aligned(16)));
-    const int g = TC_GRP, s = g % ks, k0 = s * kc;
-    tc_gemm_k(TC_WM, TC_WN, TC_P(2), As, Bs, M, N, min(K - k0, kc), alpha, A + offa + ((trans & 2) ? (long)k0 * lda : k0), lda,
-              B + offb + ((trans & 1) ? k0 : (long)k0 * ldb), ldb, trans, beta, C + offc, ldc, lower, g / ks, TC_NGRP / ks, 0, ks, s, part, cnt);
+    tc_ks(TC_WN, As, Bs, TC_KS_PASS);
+}
+/* N <= 64 (potrf's left-looking step, once its row tiles are few) */
+__kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_tc64_ks_d(TC_KS_ARGS) {
+    __local double As[TC_LOCAL(TC_P(2), TC_BM)] __attribute__((aligned(16)));
+    __local double Bs[TC_LOCAL(TC_P(2), 64)] __attribute__((aligned(16)));
+    tc_ks(1, As, Bs, TC_KS_PASS);
 }
 /* N <= 64 (the Cholesky panel's left-looking steps): one warp along N, so no warp multiplies
    the zero padding of a 128-wide tile */

@@ -346,6 +346,78 @@ static void test_gemm_opencl_chol_tail(void) {
     lcl_context_destroy(ctx);
 }
 
+/* potrf's narrow last panels (tune.chol_narrow_n, _nb) against none, in both precisions: the
+   same factor to rounding, L L^T = A, and the narrow panels counted: 450 rows in panels of 128,
+   64 wide from 200 rows left, are 128, 128, 64, 64, 64 and the last 2 rows (the rest, not counted).
+   getrf ignores the setting: its factors are the same to the bit. */
+static void test_gemm_opencl_chol_narrow(void) {
+    lcl_context *ctx = lt_ocl(NULL);
+    lcl__device *d;
+    lcl__tuning keep;
+    int p, n = 450;
+    if (!ctx) { lt_skip("no OpenCL device"); return; }
+    d = &ctx->dev[0];
+    keep = d->tune;
+    for (p = 0; p < 2; p++) {
+        lcl_dtype dt = p ? LCL_F32 : LCL_F64;
+        double tol = p ? 2e-4 : 1e-12;
+        int h, chol;
+        if (dt == LCL_F64 && !d->info.fp64) continue;
+        for (chol = 0; chol < 2; chol++) {
+            lcl_dense A, F[2];
+            lcl_dense_opts o;
+            int32_t ip[2][450];
+            long runs[2];
+            int64_t r, q, k;
+            double worst = 0, res = 0;
+            memset(&o, 0, sizeof o);
+            o.block = 128;
+            CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, dt, LCL_ROW_MAJOR, n, n));
+            for (r = 0; r < n; r++)
+                for (q = 0; q <= r; q++) {
+                    double v = tg_rand();
+                    lcl_dense_set(&A, r, q, v);
+                    lcl_dense_set(&A, q, r, chol ? v : tg_rand());
+                }
+            for (r = 0; chol && r < n; r++) lcl_dense_set(&A, r, r, (double)n);
+            for (h = 0; h < 2; h++) {
+                lcl_dmat *dA = NULL;
+                int64_t info = -1;
+                long before = d->seen.narrow_panels;
+                d->tune.chol_narrow_n = h ? 200 : 0;
+                d->tune.chol_narrow_nb = 64;
+                CHECK_OK(ctx, lcl_dense_alloc(ctx, &F[h], dt, LCL_ROW_MAJOR, n, n));
+                CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
+                if (chol) CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, &o));
+                else CHECK_OK(ctx, lcl_dmat_getrf(ctx, dA, ip[h], &info, &o));
+                CHECK(info == 0);
+                CHECK_OK(ctx, lcl_dmat_download(ctx, dA, &F[h]));
+                lcl_dmat_free(dA);
+                runs[h] = d->seen.narrow_panels - before;
+            }
+            for (r = 0; r < n; r++)
+                for (q = 0; q <= (chol ? r : n - 1); q++) {
+                    double dd = fabs(lcl_dense_get(&F[0], r, q) - lcl_dense_get(&F[1], r, q)), l = 0;
+                    if (dd > worst) worst = dd;
+                    if (!chol) {
+                        if (ip[0][r] != ip[1][r]) worst = 1;
+                        continue;
+                    }
+                    for (k = 0; k <= q; k++) l += lcl_dense_get(&F[1], r, k) * lcl_dense_get(&F[1], q, k);
+                    if (fabs(l - lcl_dense_get(&A, r, q)) > res) res = fabs(l - lcl_dense_get(&A, r, q));
+                }
+            CHECK_MSG((chol ? worst <= tol : worst == 0) && res <= tol * n && runs[0] == 0 && runs[1] == (chol ? 3 : 0),
+                      "%s, %s: factors differ by %.2e, |L L^T - A| %.2e, narrow panels %ld / %ld", chol ? "potrf" : "getrf",
+                      p ? "single" : "double", worst, res, runs[0], runs[1]);
+            lcl_dense_free(&F[0]);
+            lcl_dense_free(&F[1]);
+            lcl_dense_free(&A);
+        }
+    }
+    d->tune = keep;
+    lcl_context_destroy(ctx);
+}
+
 /* The tensor-core GEMM (kernels/dense.cl, lcl_gemm_tc_*): on NVIDIA (sm_80 on) the real kernels,
    elsewhere their emulation (TC_EMU: the same staging, swizzles, tile loops and epilogues, each
    MMA a dot product). NVIDIA: every kernel with the cp.async pipeline (TC_STAGES 3, TC_PIPE 7),
@@ -353,10 +425,10 @@ static void test_gemm_opencl_chol_tail(void) {
    a minute to prepare on PoCL): the default mix, the GEMMs pipelined and the split along K
    through registers. Every transpose, one row or column, partial tiles, odd and even leading
    dimensions and offsets, groups looping over tiles, both lower modes, N <= 64 (its own
-   kernel), beta = 0, and the split along K with its counters left at zero for the next launch.
-   Against a host loop. */
+   kernel, also split along K), beta = 0, and the split along K with its counters left at zero
+   for the next launch. Against a host loop. */
 typedef struct { int M, N, K, trans, lower, groups, ks; double alpha, beta; } tg_tc;
-static double tg_tc_case(lcl_context *ctx, const tg_tc *c, int *untouched, cl_kernel kks) {
+static double tg_tc_case(lcl_context *ctx, const tg_tc *c, int *untouched, cl_kernel kks, cl_kernel k64s) {
     lcl__device *d = &ctx->dev[0];
     int M = c->M, N = c->N, K = c->K, ta = c->trans & 2, tb = c->trans & 1, i, k, run;
     int lda = (ta ? M : K) + 1, ldb = (tb ? K : N) + 1, ldc = N + 3, ra = ta ? K : M, rb = tb ? N : K, off = (M + N) & 1 ? 3 : 2;
@@ -376,13 +448,15 @@ static double tg_tc_case(lcl_context *ctx, const tg_tc *c, int *untouched, cl_ke
     for (run = 0; run < (c->ks > 1 ? 2 : 1); run++) {   /* the split twice: its counters must be back at zero */
         CHECK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], C, CL_TRUE, 0, nc * 8, c0, 0, NULL, NULL) == CL_SUCCESS);
         if (c->ks > 1) {
-            int bm = 32 * d->tune.tc_wm, bn = 64 * d->tune.tc_wn, tm = (M + bm - 1) / bm, tn = (N + bn - 1) / bn, tiles = 0, kc = 8 * ((K + 8 * c->ks - 1) / (8 * c->ks));
+            int n64 = N <= 64, bm = 32 * d->tune.tc_wm, bn = 64 * (n64 ? 1 : d->tune.tc_wn), tm = (M + bm - 1) / bm, tn = (N + bn - 1) / bn, tiles = 0;
+            int kc = 8 * ((K + 8 * c->ks - 1) / (8 * c->ks));
             cl_int zero = 0, e, cM = M, cN = N, cK = K, clda = lda, cldb = ldb, ctr = c->trans, cldc = ldc, clo = c->lower, cks = c->ks, ckc = kc;
             cl_long o = off;
             size_t lw, gw;
             for (i = 0; i < tm; i++) tiles += c->lower ? LCL__MIN(tn, ((i + 1) * bm - 1) / bn + 1) : tn;
-            lw = (size_t)(32 * d->tune.tc_wm * d->tune.tc_wn);
+            lw = (size_t)(32 * d->tune.tc_wm * (n64 ? 1 : d->tune.tc_wn));
             gw = lw * (size_t)(tiles * c->ks);
+            if (n64) kks = k64s;   /* lcl_gemm_tc64_ks_d: one warp along N */
             if (!part) {
                 CHECK_OK(ctx, lcl__buffer(ctx, d, (size_t)tiles * c->ks * bm * bn * 8, CL_MEM_READ_WRITE, &part));
                 CHECK_OK(ctx, lcl__buffer(ctx, d, (size_t)tiles * sizeof(cl_int), CL_MEM_READ_WRITE, &cnt));
@@ -420,13 +494,68 @@ static double tg_tc_case(lcl_context *ctx, const tg_tc *c, int *untouched, cl_ke
     free(a); free(b); free(c0); free(got);
     return cmax > 0 ? err / cmax : err;
 }
+/* potrf's step GEMM split along K (tune.chol_step_ks, lcl_gemm_tc64_ks_d) against unsplit: the
+   same factor to rounding, L L^T = A, and the split taken. Panels of 384 (steps with K up to
+   320) over at most 450 rows, the device counted as 16 units (a count only): the steps of under
+   five row tiles split in two or three. */
+static void tg_tc_step_ks(lcl_context *ctx) {
+    lcl__device *d = &ctx->dev[0];
+    lcl__tuning keep = d->tune;
+    int cu = d->info.compute_units, n = 450, h;
+    lcl_dense A, F[2];
+    lcl_dense_opts o;
+    long runs[2];
+    int64_t r, q, k;
+    double worst = 0, res = 0;
+    memset(&o, 0, sizeof o);
+    o.block = 384;
+    d->info.compute_units = 16;
+    d->tune.potf2_inv = 1 << LCL_F64;
+    d->tune.chol_lstep = d->tune.chol_tail = d->tune.fused_step = 0;
+    CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, LCL_F64, LCL_ROW_MAJOR, n, n));
+    for (r = 0; r < n; r++)
+        for (q = 0; q <= r; q++) {
+            double v = tg_rand();
+            lcl_dense_set(&A, r, q, v);
+            lcl_dense_set(&A, q, r, v);
+        }
+    for (r = 0; r < n; r++) lcl_dense_set(&A, r, r, (double)n);
+    for (h = 0; h < 2; h++) {
+        lcl_dmat *dA = NULL;
+        int64_t info = -1;
+        long before = d->seen.step_splits;
+        d->tune.chol_step_ks = h ? 4 : 0;
+        CHECK_OK(ctx, lcl_dense_alloc(ctx, &F[h], LCL_F64, LCL_ROW_MAJOR, n, n));
+        CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
+        CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, &o));
+        CHECK(info == 0);
+        CHECK_OK(ctx, lcl_dmat_download(ctx, dA, &F[h]));
+        lcl_dmat_free(dA);
+        runs[h] = d->seen.step_splits - before;
+    }
+    for (r = 0; r < n; r++)
+        for (q = 0; q <= r; q++) {
+            double l = 0, dd = fabs(lcl_dense_get(&F[0], r, q) - lcl_dense_get(&F[1], r, q));
+            if (dd > worst) worst = dd;
+            for (k = 0; k <= q; k++) l += lcl_dense_get(&F[1], r, k) * lcl_dense_get(&F[1], q, k);
+            if (fabs(l - lcl_dense_get(&A, r, q)) > res) res = fabs(l - lcl_dense_get(&A, r, q));
+        }
+    CHECK_MSG(worst <= 1e-12 && res <= 1e-12 * n && runs[0] == 0 && runs[1] >= 2, "factors differ by %.2e, |L L^T - A| %.2e, splits %ld / %ld",
+              worst, res, runs[0], runs[1]);
+    lcl_dense_free(&F[0]);
+    lcl_dense_free(&F[1]);
+    lcl_dense_free(&A);
+    d->tune = keep;
+    d->info.compute_units = cu;
+}
 static void test_gemm_opencl_tc(void) {
     static const tg_tc cases[] = {
         {1, 1, 1, 0, 0, 0, 0, -1, 1},        {2, 17, 3, 1, 0, 0, 0, -1, 1},      {17, 2, 9, 2, 0, 0, 0, -1, 1},     {130, 70, 17, 3, 0, 0, 0, -1, 1},
         {70, 130, 40, 0, 0, 0, 0, 0.5, 0},   {200, 64, 33, 1, 0, 0, 0, -1, 1},   {129, 257, 8, 2, 0, 0, 0, -1, 1},  {257, 129, 100, 3, 0, 3, 0, -1, 1},
         {300, 300, 25, 1, 1, 0, 0, -1, 1},   {300, 300, 72, 1, 1, 2, 0, -1, 1},  {260, 64, 41, 1, 1, 0, 0, -1, 1},  {331, 200, 23, 0, 2 + (64 << 8), 0, 0, -1, 1},
         {300, 200, 72, 1, 1, 0, 3, -1, 1},   {129, 257, 45, 0, 0, 0, 2, 0.5, 0}, {331, 200, 23, 1, 2 + (48 << 8), 0, 0, -1, 1},
-        {400, 260, 30, 1, 3 + (128 << 8), 0, 0, -1, 1}, {500, 300, 20, 1, 2 + (192 << 8), 2, 0, -1, 1}};
+        {400, 260, 30, 1, 3 + (128 << 8), 0, 0, -1, 1}, {500, 300, 20, 1, 2 + (192 << 8), 2, 0, -1, 1},
+        {300, 64, 200, 1, 1, 0, 3, -1, 1},   {129, 40, 100, 0, 0, 0, 2, 0.5, 0}};
     lcl_context *probe = lt_ocl(NULL);
     int nv, s, t, bad = 0, runs = 0;
     char opts[64];
@@ -436,21 +565,22 @@ static void test_gemm_opencl_tc(void) {
     lcl_context_destroy(probe);
     for (s = 3; s >= (nv ? 0 : 3); s -= 3) {
         lcl_context *ctx;
-        cl_kernel kks = NULL;
+        cl_kernel kks = NULL, k64s = NULL;
         if (nv) snprintf(opts, sizeof opts, "-DTC_PIPE=7 -DTC_STAGES=%d", s);
         else snprintf(opts, sizeof opts, "-DTC_EMU=1 -DTC_STAGES=3");   /* the default mix: split-K through registers */
         ctx = lt_context(LCL_BACKEND_OPENCL, getenv("LCL_DEVICE"), getenv("LT_CACHE"), opts, 0);
         if (!ctx) { CHECK_MSG(0, "TC_STAGES=%d: no context", s); return; }
         ctx->dev[0].tune.tc = 1;   /* emulated: the host's path to the kernels, as on NVIDIA */
         CHECK_OK(ctx, lcl__kernel_get(ctx, &ctx->dev[0], LCL_F64, "lcl_gemm_tc_ks_d", 1, &kks));
-        if (!kks) {
+        CHECK_OK(ctx, lcl__kernel_get(ctx, &ctx->dev[0], LCL_F64, "lcl_gemm_tc64_ks_d", 1, &k64s));
+        if (!kks || !k64s) {
             CHECK_MSG(0, "TC_STAGES=%d: no tensor-core kernels built", s);
             lcl_context_destroy(ctx);
             return;
         }
         for (t = 0; t < (int)(sizeof cases / sizeof cases[0]); t++) {
             int untouched;
-            double e = tg_tc_case(ctx, &cases[t], &untouched, kks);
+            double e = tg_tc_case(ctx, &cases[t], &untouched, kks, k64s);
             runs++;
             if (!(e <= 1e-13) || !untouched) {
                 bad++;
@@ -459,6 +589,7 @@ static void test_gemm_opencl_tc(void) {
                         e, untouched ? "untouched" : "WRITTEN");
             }
         }
+        tg_tc_step_ks(ctx);
         lcl_context_destroy(ctx);
     }
     CHECK_MSG(bad == 0, "%d of %d tensor-core GEMM cases wrong", bad, runs);
@@ -470,6 +601,7 @@ void lt_suite_gemm_opencl(void) {
     LT_RUN(test_gemm_opencl_scratch);
     LT_RUN(test_gemm_opencl_lu_nt);
     LT_RUN(test_gemm_opencl_chol_tail);
+    LT_RUN(test_gemm_opencl_chol_narrow);
     LT_RUN(test_gemm_opencl_tc);
 }
 #else
