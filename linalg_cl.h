@@ -103,7 +103,9 @@
         default 12288, 0 never), LCL_CHOL_KS=N (with the one-launch step, the update of the next
         panel's columns split along K in up to N parts; default 4, 0 or 1 not split),
         LCL_CHOL_STEP_KS=N (the three-launch steps' GEMM split along K in up to N parts once its
-        row tiles fill at most half the units; default 4, 0 or 1 not split),
+        row tiles fill at most half the units; default 4, 0 or 1 not split), LCL_CHOL_NARROW_N=N
+        and LCL_CHOL_NARROW_NB=W (potrf's panels W wide once at most N rows remain, where its
+        panels are wider; default 6144 and 384 with the tensor-core GEMM, N = 0 never),
         LCL_CHOL_TAIL=N (in larger matrices, potrf's panels of fewer than N rows with the one-launch
         step and the small-order update cap; default 0, off),
         LCL_CHOL_LAH_PANEL=0 (potrf's update of the next panel's columns on the update queue, as
@@ -912,8 +914,8 @@ typedef struct lcl__tuning {
                                        -3%; single through the portable GEMM +0.6%, off) */
     int chol_ks;                    /* with chol_lstep: the look-ahead GEMM split along K in up to this many
                                        parts (lcl_gemm_tc_ks_d; 0, 1: not split) */
-    int chol_narrow_n, chol_narrow_nb;   /* potrf's panels chol_narrow_nb wide once at most chol_narrow_n rows
-                                       remain (0: never) */
+    int chol_narrow_n, chol_narrow_nb;   /* potrf's panels chol_narrow_nb wide (where they are wider) once at
+                                       most chol_narrow_n rows remain (0: never) */
     int chol_step_ks;               /* potrf's steps by three launches (potf2_inv): their left-looking GEMM
                                        split along K in up to this many parts, of 128 columns or more, once
                                        its row tiles fill under half the units (lcl_gemm_tc64_ks_d; 0, 1: not) */
