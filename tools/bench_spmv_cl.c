@@ -3,8 +3,12 @@
    make build/bench_spmv_cl
    build/bench_spmv_cl [MATRIX.mtx | gen:poisson3d:M | gen:powerlaw:N:AVG] [--f32] [--reps N]
                        [--device SPEC] [--kernels csr-scalar,csr-vector,csr-merge,csr-auto,csc,ell,ell-image,sell]
-                       [--sell C,SIGMA] [--build-options "-DX"]
+                       [--sell C,SIGMA] [--build-options "-DX"] [--bound]
    default: gen:poisson3d:60, double, 50 reps, the context's best device, every kernel.
+   --bound: also the floors no product stored as (value, column) per nonzero gets under, each a
+   grid-stride loop over the nonzeros with no rows and no y (one sum per work-item): "stream"
+   reads the values and columns, "gather" also gathers x at the columns (the SpMV's work without
+   its row structure), "gather-x" gathers x without the values. Timed back to back, as "batch". 
 
    Per kernel: the matrix is uploaded, x (uniform in [-1,1]) written once, then one warm-up product
    and N products y = A*x on the device, each followed by clFinish: the median is reported, and the
@@ -21,10 +25,60 @@
 #include "lcl_gen.h"
 #include <math.h>
 
+static const char *bound_src =
+    "#ifdef FP64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\ntypedef double real;\n#else\ntypedef float real;\n#endif\n"
+    "__kernel void stream(const long n, __global const real *v, __global const int *c, __global const real *x, __global real *o) {\n"
+    "  real s = 0; for (long i = get_global_id(0); i < n; i += get_global_size(0)) s += v[i] * (real)c[i]; o[get_global_id(0)] = s; }\n"
+    "__kernel void gather(const long n, __global const real *v, __global const int *c, __global const real *x, __global real *o) {\n"
+    "  real s = 0; for (long i = get_global_id(0); i < n; i += get_global_size(0)) s += v[i] * x[c[i]]; o[get_global_id(0)] = s; }\n"
+    "__kernel void gather_x(const long n, __global const real *v, __global const int *c, __global const real *x, __global real *o) {\n"
+    "  real s = 0; for (long i = get_global_id(0); i < n; i += get_global_size(0)) s += x[c[i]]; o[get_global_id(0)] = s; }\n";
+
+/* --bound: the floors above, on device 0 of ctx, each the mean of reps launches back to back */
+static int bound(lcl_context *ctx, const lcl_csr *A, lcl_dtype dt, const void *xd, int reps, double bytes) {
+    static const char *names[3] = {"stream", "gather", "gather_x"};
+    lcl__device *d = &ctx->dev[0];
+    size_t es = dt == LCL_F32 ? 4 : 8, lw = 256, gw = lw * 16 * (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
+    cl_int e = CL_SUCCESS;
+    cl_mem b[4] = {NULL, NULL, NULL, NULL};
+    cl_program prog = LCL__CL->clCreateProgramWithSource(d->cl, 1, &bound_src, NULL, &e);
+    cl_long n = A->nnz;
+    int k, a, ok = 0;
+    if (e == CL_SUCCESS) e = LCL__CL->clBuildProgram(prog, 1, &d->id, dt == LCL_F32 ? "" : "-DFP64", NULL, NULL);
+    if (e == CL_SUCCESS) b[0] = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)A->nnz * es, A->val, &e);
+    if (e == CL_SUCCESS) b[1] = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)A->nnz * 4, A->col, &e);
+    if (e == CL_SUCCESS) b[2] = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)A->cols * es, (void *)xd, &e);
+    if (e == CL_SUCCESS) b[3] = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_WRITE, gw * es, NULL, &e);
+    for (k = 0; k < 3 && e == CL_SUCCESS; k++) {
+        cl_kernel kr = LCL__CL->clCreateKernel(prog, names[k], &e);
+        double t;
+        if (e != CL_SUCCESS) break;
+        e = lcl__argv(kr, 5, LCL__A(n), LCL__A(b[0]), LCL__A(b[1]), LCL__A(b[2]), LCL__A(b[3]));
+        for (a = 0; a < 2 && e == CL_SUCCESS; a++) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kr, 1, NULL, &gw, &lw, 0, NULL, NULL);   /* warm-up */
+        if (e == CL_SUCCESS) e = LCL__CL->clFinish(d->queue[0]);
+        t = now();
+        for (a = 0; a < reps && e == CL_SUCCESS; a++) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kr, 1, NULL, &gw, &lw, 0, NULL, NULL);
+        if (e == CL_SUCCESS) e = LCL__CL->clFinish(d->queue[0]);
+        t = (now() - t) / reps;
+        if (e == CL_SUCCESS) {
+            double by = (double)A->nnz * (k == 2 ? 4.0 : (double)es + 4.0);
+            printf("bound %-9s %10.4f ms  %8.1f GB/s of its own reads, %8.1f GF/s per nonzero; the CSR minimum at this time: %.1f GB/s\n", names[k],
+                   t * 1e3, by / t / 1e9, 2.0 * (double)A->nnz / t / 1e9, bytes / t / 1e9);
+            ok++;
+        }
+        LCL__CL->clReleaseKernel(kr);
+    }
+    if (e != CL_SUCCESS) printf("bound: OpenCL error %d (%s)\n", (int)e, lcl__cl_errname(e));
+    for (k = 0; k < 4; k++)
+        if (b[k]) LCL__CL->clReleaseMemObject(b[k]);
+    if (prog) LCL__CL->clReleaseProgram(prog);
+    return ok == 3 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     const char *src = "gen:poisson3d:60", *device = NULL, *kernels = "csr-scalar,csr-vector,csr-merge,csr-auto,csc,ell,ell-image,sell", *bopts = NULL;
     lcl_dtype dt = LCL_F64;
-    int reps = 50, a, C = 0, sigma = 0, r;
+    int reps = 50, a, C = 0, sigma = 0, r, bnd = 0, rc = 0;
     lcl_context *ctx = NULL;
     lcl_context_desc desc;
     lcl_device_info di;
@@ -46,9 +100,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--device") && a + 1 < argc) device = argv[++a];
         else if (!strcmp(argv[a], "--kernels") && a + 1 < argc) kernels = argv[++a];
         else if (!strcmp(argv[a], "--build-options") && a + 1 < argc) bopts = argv[++a];
+        else if (!strcmp(argv[a], "--bound")) bnd = 1;
         else if (!strcmp(argv[a], "--sell") && a + 1 < argc) { if (sscanf(argv[++a], "%d,%d", &C, &sigma) != 2) C = sigma = 0; }
         else if (argv[a][0] != '-') src = argv[a];
-        else { fprintf(stderr, "usage: %s [MATRIX|gen:SPEC] [--f32] [--reps N] [--device SPEC] [--kernels LIST] [--sell C,SIGMA] [--build-options S]\n", argv[0]); return 2; }
+        else { fprintf(stderr, "usage: %s [MATRIX|gen:SPEC] [--f32] [--reps N] [--device SPEC] [--kernels LIST] [--sell C,SIGMA] [--build-options S] [--bound]\n", argv[0]); return 2; }
     }
     if (reps < 1) reps = 1;
     memset(&desc, 0, sizeof desc);
@@ -142,8 +197,9 @@ int main(int argc, char **argv) {
         free(ts);
         lcl_spmat_free(M);
     }
+    if (bnd) rc = bound(ctx, &A, dt, xd, reps, bytes);
     free(x); free(ref); free(absref); free(xd); free(yd);
     lcl_csr_free(&A);
     lcl_context_destroy(ctx);
-    return 0;
+    return rc;
 }
