@@ -361,7 +361,8 @@ typedef enum lcl_dense_alg {
 } lcl_dense_alg;
 typedef struct lcl_dense_opts {
     lcl_dense_alg alg;
-    int block;                  /* block size, 0 = tuned default (OpenCL: the panel width, factored in steps of <= 64) */
+    int block;                  /* block size, 0 = tuned default (OpenCL: the panel width, factored in steps of <= 64;
+                                   Cholesky's last panels may be narrower, tune.chol_narrow_n) */
     int device;                 /* OpenCL device of the context to use, -1 = all (split the update, above) */
     int panel;                  /* OpenCL LU panel (split: LU and Cholesky): 0 auto (device), 1 on the
                                    host, 2 on the device */
