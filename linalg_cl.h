@@ -72,6 +72,8 @@
         refactor and solves run level-scheduled (GPUs; CPU devices keep the host's, faster there).
         Block-aware sparse LU (nonzeros are dense M x M blocks, lcl_bmat): lcl_bklu_analyze ->
         lcl_bklu_factor -> lcl_bklu_refactor -> lcl_bklu_solve; OpenCL on several devices.
+        Pinned host memory for inputs uploaded again and again (a block LU's A): lcl_host_alloc /
+        lcl_host_free.
 
     CONFIGURATION MACROS (define before including)
         LINALG_CL_IMPLEMENTATION  create the implementation in this translation unit
@@ -272,6 +274,14 @@ LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *ou
 LCL_API const char *lcl_last_error(const lcl_context *ctx);
 LCL_API lcl_status lcl_last_status(const lcl_context *ctx);
 LCL_API void lcl_clear_error(lcl_context *ctx);
+/* Host memory the context's OpenCL devices read by DMA without a copy (page-locked, through
+   CL_MEM_ALLOC_HOST_PTR on the first device; plain LCL_MALLOC elsewhere). Inputs read again and
+   again belong there: a block LU's A whose values live in it is uploaded at each refactor with no
+   host copy through a staging ring, so the upload's cost no longer grows with the devices.
+   Bytes > 0; freed by lcl_host_free with the same context (a pointer it did not give is
+   LCL_ERR_INVALID_ARGUMENT; NULL is nothing to do), or by lcl_context_destroy. */
+LCL_API lcl_status lcl_host_alloc(lcl_context *ctx, size_t bytes, void **out);
+LCL_API lcl_status lcl_host_free(lcl_context *ctx, void *p);
 
 /* Every OpenCL device on the machine (ctx only receives errors and may be NULL).
    Fills at most cap entries of out (may be NULL with cap 0) and sets *count to the total.
@@ -500,7 +510,8 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
    CPU OpenCL devices runs it on the host's OpenMP threads, as the dense routines), a level's
    columns split among them (opts.schedule) and batched per device (one launch per step of all its
    columns), A's blocks of the next level written while a level computes (through pinned memory,
-   copied by the context's threads; with a host thread per device when there is none). The factors stay on the
+   copied by the context's threads; with a host thread per device when there is none; straight
+   from A when its values lie in lcl_host_alloc's memory). The factors stay on the
    devices when they fit; otherwise each column is read back
    after its level and its L blocks dropped after their last use on that device (zero-column
    transfer), resident ones replaced by Belady's rule when even that does not fit, and a column
@@ -970,11 +981,13 @@ typedef struct lcl__device {
     lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
     lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
     struct { cl_mem m; size_t bytes; int busy; } ws[LCL__WS];   /* the factorizations' scratch, kept for the next (lcl__ws_get) */
-    struct { long step_splits, narrow_panels; } seen;   /* what the factorizations chose so far (tests count it):
-                                       potrf's step GEMMs split along K, its narrow panels (>>tuning) */
+    struct { long step_splits, narrow_panels, direct_blocks; } seen;   /* what the routines chose so far (tests count it):
+                                       potrf's step GEMMs split along K, its narrow panels (>>tuning), the block
+                                       LU's blocks of A written straight from the caller's pinned memory */
 } lcl__device;
 #endif
 
+typedef struct lcl__hostmem { char *p; size_t bytes; void *buf; } lcl__hostmem;   /* buf: its pinned cl_mem, or NULL (LCL_MALLOC) */
 struct lcl_context {
     lcl_backend backend;
     lcl_status status;
@@ -988,6 +1001,8 @@ struct lcl_context {
     lcl_cache_stats cache;
     int ndev;
     int dense_cpu;                  /* auto found only CPU OpenCL devices: dense work on the CPU backends */
+    lcl__hostmem *host;             /* lcl_host_alloc's blocks */
+    int nhost;
 #ifndef LINALG_CL_NO_OPENCL
     lcl__device *dev;
 #endif
@@ -1937,6 +1952,8 @@ LCL_API lcl_status lcl_context_create(const lcl_context_desc *desc_in, lcl_conte
 
 LCL_API void lcl_context_destroy(lcl_context *ctx) {
     if (!ctx) return;
+    while (ctx->nhost > 0) lcl_host_free(ctx, ctx->host[ctx->nhost - 1].p);
+    LCL_FREE(ctx->host);
 #ifndef LINALG_CL_NO_OPENCL
     {
         int i;
@@ -1948,6 +1965,57 @@ LCL_API void lcl_context_destroy(lcl_context *ctx) {
     LCL_FREE(ctx->cache_dir);
     LCL_FREE(ctx->build_options);
     LCL_FREE(ctx);
+}
+#ifndef LINALG_CL_NO_OPENCL
+LCL__PRIVATE int lcl__pinned(lcl__device *d, size_t bytes, cl_mem *buf, char **ptr);
+LCL__PRIVATE void lcl__unpin(lcl__device *d, cl_mem buf, char *ptr);
+#endif
+LCL_API lcl_status lcl_host_alloc(lcl_context *ctx, size_t bytes, void **out) {
+    lcl__hostmem h, *nh;
+    if (!ctx || !out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_host_alloc: NULL argument");
+    *out = NULL;
+    if (bytes == 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_host_alloc: 0 bytes");
+    h.p = NULL, h.bytes = bytes, h.buf = NULL;
+#ifndef LINALG_CL_NO_OPENCL
+    if (ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0) {
+        cl_mem b = NULL;
+        if (lcl__pinned(&ctx->dev[0], bytes, &b, &h.p)) h.buf = (void *)b;
+    }
+#endif
+    if (!h.p && !(h.p = (char *)LCL_MALLOC(bytes))) return lcl__oom(ctx, "lcl_host_alloc", bytes);
+    if (!(nh = (lcl__hostmem *)LCL_REALLOC(ctx->host, (size_t)(ctx->nhost + 1) * sizeof *nh))) {
+#ifndef LINALG_CL_NO_OPENCL
+        if (h.buf) lcl__unpin(&ctx->dev[0], (cl_mem)h.buf, h.p);
+        else
+#endif
+            LCL_FREE(h.p);
+        return lcl__oom(ctx, "lcl_host_alloc", sizeof *nh);
+    }
+    ctx->host = nh;
+    ctx->host[ctx->nhost++] = h;
+    *out = h.p;
+    return LCL_OK;
+}
+LCL_API lcl_status lcl_host_free(lcl_context *ctx, void *p) {
+    int i;
+    if (!p) return LCL_OK;
+    if (!ctx) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_host_free: NULL context");
+    for (i = 0; i < ctx->nhost && ctx->host[i].p != (char *)p; i++) {}
+    if (i == ctx->nhost) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_host_free: %p did not come from lcl_host_alloc of this context", p);
+#ifndef LINALG_CL_NO_OPENCL
+    if (ctx->host[i].buf) lcl__unpin(&ctx->dev[0], (cl_mem)ctx->host[i].buf, ctx->host[i].p);
+    else
+#endif
+        LCL_FREE(ctx->host[i].p);
+    ctx->host[i] = ctx->host[--ctx->nhost];
+    return LCL_OK;
+}
+/* whether [p, p + bytes) lies in one pinned block of lcl_host_alloc (the DMA reads it directly) */
+LCL__PRIVATE int lcl__host_pinned(const lcl_context *ctx, const void *p, size_t bytes) {
+    int i;
+    for (i = 0; ctx && p && i < ctx->nhost; i++)
+        if (ctx->host[i].buf && (const char *)p >= ctx->host[i].p && (size_t)((const char *)p - ctx->host[i].p) + bytes <= ctx->host[i].bytes) return 1;
+    return 0;
 }
 LCL_API lcl_backend lcl_context_backend(const lcl_context *ctx) { return ctx ? ctx->backend : LCL_BACKEND_SERIAL; }
 LCL_API lcl_backend lcl_dense_backend(const lcl_context *ctx) { return lcl__dense_backend(ctx); }
@@ -13058,6 +13126,7 @@ typedef struct lcl__bklu_dev {
     size_t ringsz, ringpos;
     int ringhalf;
     cl_event ringev[2];
+    int direct;                 /* A's blocks written straight from the caller's pinned memory (lcl_host_alloc) */
 } lcl__bklu_dev;
 struct lcl__bklu_cl {
     int nd;
@@ -13951,6 +14020,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
                 e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb,
                                                   (const char *)A->val + (size_t)ea * fb, 0, NULL, NULL);
             v->transfers++;
+            d->seen.direct_blocks += v->direct;
         }
         v->staged[k] = 1;
     }
@@ -14584,6 +14654,8 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
                 if (needx[k]) xbytes += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
             }
         v->ringsz = LCL__MAX(2 * fb, LCL__MIN(abytes, (size_t)LCL__BKLU_RING_MB << 20));
+        /* A in the context's pinned memory (lcl_host_alloc): its blocks go up straight from it */
+        if (lcl__host_pinned(ctx, A->val, (size_t)A->nnzb * fb)) abytes = 0, v->ringsz = 0, v->direct = 1;
         if (abytes && !LCL__BA(v->bq, 2 * (abytes / fb) + 2, int64_t)) goto out;
         if (abytes && !(old && lcl__bklu_keep(&v->ring, &v->ringp, &old->dv[i].ring, &old->dv[i].ringp, old->dv[i].ringsz == v->ringsz)) &&
             !lcl__pinned(v->d, v->ringsz, &v->ring, &v->ringp))

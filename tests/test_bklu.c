@@ -1603,6 +1603,65 @@ static int bt_gen(lcl_context *ser, const char *spec, int64_t m, lcl_dtype dt, b
     bt_make(c, &J, m, BT_RAND, dt, 0);
     return 1;
 }
+/* A's values in the context's pinned memory (lcl_host_alloc): factor and refactor stage its
+   blocks straight from it (counted per device; the first level's, not staged, are written from A
+   either way), with factors equal to the bit to those of the same A in malloc'd memory, which
+   goes through the staging ring (counted: none direct); and the allocator's bad input, and a
+   block left for lcl_context_destroy to free.
+   gen:circuit:100 in blocks of 3 keeps the factors resident. */
+static long bt_direct(lcl_context *ocl) {
+    long t = 0;
+    int d;
+    for (d = 0; d < ocl->ndev; d++) t += ocl->dev[d].seen.direct_blocks;
+    return t;
+}
+static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o) {
+    bt_case c;
+    char err[200];
+    void *pin = NULL, *keep, *junk = malloc(8);
+    lcl_bklu_symbolic *S = NULL;
+    lcl_bklu_numeric *N[2] = {NULL, NULL};
+    size_t bytes;
+    long d0, d1 = -1, d2;
+    int h, same;
+    CHECK(lcl_host_alloc(ocl, 0, &pin) == LCL_ERR_INVALID_ARGUMENT && pin == NULL);
+    CHECK(lcl_host_free(ocl, junk) == LCL_ERR_INVALID_ARGUMENT && strstr(lcl_last_error(ocl), "lcl_host_alloc"));
+    CHECK(lcl_host_free(ocl, NULL) == LCL_OK);
+    CHECK_OK(ser, lcl_host_alloc(ser, 64, &pin));   /* plain memory on a CPU backend, freed the same way */
+    CHECK(pin != NULL && lcl_host_free(ser, pin) == LCL_OK);
+    CHECK_OK(ser, lcl_host_alloc(ser, 32, &pin));   /* left to lcl_context_destroy (the leak checks see it) */
+    free(junk);
+    if (!bt_gen(ser, "gen:circuit:100", 3, bt_fp64(ocl) ? LCL_F64 : LCL_F32, &c, err, sizeof err)) {
+        CHECK_MSG(0, "gen:circuit:100: %s", err);
+        return;
+    }
+    bytes = (size_t)(c.A.nnzb * c.A.m * c.A.m) * lcl__dsize(c.A.dtype);
+    CHECK_OK(ocl, lcl_host_alloc(ocl, bytes, &pin));
+    CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, o, &S, NULL));
+    keep = c.A.val;
+    d0 = bt_direct(ocl);
+    for (h = 0; h < 2 && pin && S; h++) {   /* h = 1: the same values from the pinned copy */
+        if (h) {
+            memcpy(pin, keep, bytes);
+            c.A.val = pin;
+        }
+        CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &N[h], NULL));
+        if (N[h]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N[h], NULL));
+        if (!h) d1 = bt_direct(ocl);
+    }
+    d2 = bt_direct(ocl);
+    c.A.val = keep;
+    same = N[0] && N[1] && lcl__bklu_cl_fetch(ocl, N[0]) == LCL_OK && lcl__bklu_cl_fetch(ocl, N[1]) == LCL_OK &&
+           !memcmp(N[0]->X, N[1]->X, (size_t)(N[0]->nslot * N[0]->mm) * lcl__dsize(N[0]->dtype)) &&
+           !memcmp(N[0]->ipiv, N[1]->ipiv, (size_t)(N[0]->n * N[0]->m) * sizeof(int32_t));
+    CHECK_MSG(same && d1 == d0 && d2 > d1, "pinned A: factors %s, blocks staged straight from it: %ld with malloc'd A, %ld with pinned A (want 0 "
+              "and some)", same ? "equal" : "DIFFER", d1 - d0, d2 - d1);
+    CHECK(lcl_host_free(ocl, pin) == LCL_OK);
+    lcl_bklu_numeric_free(N[0]);
+    lcl_bklu_numeric_free(N[1]);
+    lcl_bklu_symbolic_free(S);
+    bt_free(&c);
+}
 static int bt_cl_run(lcl_context *ctx, void *u);
 static void test_bklu_opencl(void) {
     lcl_context *ocl = lt_ocl(NULL), *ser;
@@ -1619,6 +1678,7 @@ static void test_bklu_opencl(void) {
     bt_ocl_memory(ocl, ser, &o);
     bt_ocl_errors(ocl, ser, &o);
     bt_ocl_big(ocl, ser, &o);
+    bt_pinned(ocl, ser, &o);
     {   /* the pivot LU's other path (a work-group smaller than M: M > 1024), for every M */
         lcl_context *old = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), "-DBK_LU_NOREG", 0);
         if (old) bt_ocl_sweep(old, ser, &o, 0);
@@ -1755,6 +1815,7 @@ int lt_child_bklu(const char *name) {
     o.devices = 1;
     bt_ocl_sweep(ocl, ser, &o, 1);
     memset(&o, 0, sizeof o);
+    bt_pinned(ocl, ser, &o);
     bt_ocl_memory(ocl, ser, &o);
     o.schedule = LCL_BKLU_AFFINITY;
     bt_ocl_errors(ocl, ser, &o);
