@@ -21,6 +21,18 @@ static double tg_rand(void) {
 }
 
 /* the diagonal row of column j for a lower mode (as gemm_diag in kernels/dense.cl) */
+/* A (allocated here): n x n, symmetric with n on the diagonal (spd), or general */
+static void tg_fill(lcl_context *ctx, lcl_dense *A, lcl_dtype dt, int64_t n, int spd) {
+    int64_t r, q;
+    CHECK_OK(ctx, lcl_dense_alloc(ctx, A, dt, LCL_ROW_MAJOR, n, n));
+    for (r = 0; r < n; r++)
+        for (q = 0; q <= r; q++) {
+            double v = tg_rand();
+            lcl_dense_set(A, r, q, v);
+            lcl_dense_set(A, q, r, spd ? v : tg_rand());
+        }
+    for (r = 0; spd && r < n; r++) lcl_dense_set(A, r, r, (double)n);
+}
 static int64_t tg_diag(int lower, int64_t j) {
     int64_t bw = lower >> 8;
     return bw ? j + j / bw * ((lower & 255) - 1) * bw : j;
@@ -193,14 +205,8 @@ static void test_gemm_opencl_scratch(void) {
             int same = 1;
             memset(&o, 0, sizeof o);
             o.block = 32;
-            CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, LCL_F64, LCL_ROW_MAJOR, n, n));
-            for (r = 0; r < n; r++)
-                for (q = 0; q <= r; q++) {
-                    double v = tg_rand();
-                    lcl_dense_set(&A, r, q, v);
-                    lcl_dense_set(&A, q, r, chol ? v : tg_rand());
-                }
-            for (r = 0; r < n; r++) lcl_dense_set(&A, r, r, chol ? (double)n : 0.25 * tg_rand());
+            tg_fill(ctx, &A, LCL_F64, n, chol);
+            for (r = 0; !chol && r < n; r++) lcl_dense_set(&A, r, r, 0.25 * tg_rand());
             for (c = 0; c < 2; c++) {   /* c = 0: fresh buffers each call; 1: kept */
                 lcl_dmat *dA = NULL;
                 d->tune.ws_cache = c;
@@ -310,14 +316,7 @@ static void test_gemm_opencl_chol_tail(void) {
             double worst = 0, res = 0;
             memset(&o, 0, sizeof o);
             o.block = blocks[b];
-            CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, LCL_F64, LCL_ROW_MAJOR, n, n));
-            for (r = 0; r < n; r++)
-                for (q = 0; q <= r; q++) {
-                    double v = tg_rand();
-                    lcl_dense_set(&A, r, q, v);
-                    lcl_dense_set(&A, q, r, v);
-                }
-            for (r = 0; r < n; r++) lcl_dense_set(&A, r, r, (double)n);
+            tg_fill(ctx, &A, LCL_F64, n, 1);
             for (t = 0; t < 2; t++) {   /* t = 1: panels under 300 rows by the one-launch step */
                 lcl_dmat *dA = NULL;
                 int64_t info = -1;
@@ -372,14 +371,7 @@ static void test_gemm_opencl_chol_narrow(void) {
             double worst = 0, res = 0;
             memset(&o, 0, sizeof o);
             o.block = 128;
-            CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, dt, LCL_ROW_MAJOR, n, n));
-            for (r = 0; r < n; r++)
-                for (q = 0; q <= r; q++) {
-                    double v = tg_rand();
-                    lcl_dense_set(&A, r, q, v);
-                    lcl_dense_set(&A, q, r, chol ? v : tg_rand());
-                }
-            for (r = 0; chol && r < n; r++) lcl_dense_set(&A, r, r, (double)n);
+            tg_fill(ctx, &A, dt, n, chol);
             for (h = 0; h < 2; h++) {
                 lcl_dmat *dA = NULL;
                 int64_t info = -1;
@@ -512,14 +504,7 @@ static void tg_tc_step_ks(lcl_context *ctx) {
     d->info.compute_units = 16;
     d->tune.potf2_inv = 1 << LCL_F64;
     d->tune.chol_lstep = d->tune.chol_tail = d->tune.fused_step = 0;
-    CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, LCL_F64, LCL_ROW_MAJOR, n, n));
-    for (r = 0; r < n; r++)
-        for (q = 0; q <= r; q++) {
-            double v = tg_rand();
-            lcl_dense_set(&A, r, q, v);
-            lcl_dense_set(&A, q, r, v);
-        }
-    for (r = 0; r < n; r++) lcl_dense_set(&A, r, r, (double)n);
+    tg_fill(ctx, &A, LCL_F64, n, 1);
     for (h = 0; h < 2; h++) {
         lcl_dmat *dA = NULL;
         int64_t info = -1;
