@@ -4217,29 +4217,35 @@ LCL__PRIVATE lcl_status lcl__cl_step_lu(lcl__clfact *f, int64_t K, int KB, int64
                         (k + kb) * ld + k + kb, ld, 0, f->qp);
 }
 #define LCL__TC_BK 16   /* kernels/dense.cl's TC_BK: the K step of the tensor-core GEMM */
+/* Cholesky's products split along K (lcl_gemm_tc_ks_d, lcl_gemm_tc64_ks_d, kernel kr): the lower
+   part of C -= L L^T, M x N at oc, L's rows at oa (K columns), ks splits of kc columns, tiles
+   tiles of lw work-items a group, on q */
+LCL__PRIVATE lcl_status lcl__cl_ks(lcl__clfact *f, cl_kernel kr, cl_int M, cl_int N, cl_int K, cl_long oa, cl_long oc, cl_int ks, cl_int kc,
+                                   size_t lw, int tiles, cl_command_queue q) {
+    cl_mem a = f->A->buf;
+    cl_int ld = f->ld, tr = 1, lo = 1, e;
+    double al = -1.0, be = 1.0;
+    size_t gw = lw * (size_t)tiles * (size_t)ks;
+    e = lcl__argv(kr, 20, LCL__A(M), LCL__A(N), LCL__A(K), LCL__A(al), LCL__A(a), LCL__A(oa), LCL__A(ld), LCL__A(a), LCL__A(oa), LCL__A(ld),
+                  LCL__A(tr), LCL__A(be), LCL__A(a), LCL__A(oc), LCL__A(ld), LCL__A(lo), LCL__A(ks), LCL__A(kc), LCL__A(f->dpart), LCL__A(f->dcnt));
+    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, kr, 1, NULL, &gw, &lw, 0, NULL, NULL);
+    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(f->ctx, e, "lcl_gemm_tc_ks", f->d->info.name);
+}
 /* a Cholesky step's left-looking GEMM (below): its kb columns from the diagonal down less the
    panel's earlier columns. Split along K (lcl_gemm_tc64_ks_d) where its row tiles fill at most
    half the units and K is deep: in a matrix's last panels nothing runs beside the panel's chain,
    and an H200 took 55-67 us for 37 row tiles with K near 600, one unit a tile running all of K. */
 LCL__PRIVATE lcl_status lcl__cl_step_gemm(lcl__clfact *f, int64_t K, int64_t k, int kb) {
     lcl__device *d = f->d;
-    cl_mem a = f->A->buf;
-    cl_int M = (cl_int)(f->n - k), N = kb, kp = (cl_int)(k - K), ld = f->ld, tr = 1, lo = 1, ks = 1, kc, e;
-    cl_long oa = k * ld + K, oc = k * ld + k;
+    int M = (int)(f->n - k), kp = (int)(k - K), ld = f->ld, ks = 1, kc;
     int bm = 32 * d->tune.tc_wm, tiles = (M + bm - 1) / bm, cu = LCL__MIN(d->info.compute_units, 1024), nk = (kp + LCL__TC_BK - 1) / LCL__TC_BK;
-    double al = -1.0, be = 1.0;
-    size_t lw = (size_t)bm, gw;
     if (f->k64s && 2 * tiles <= cu) ks = LCL__MIN(LCL__MIN(d->tune.chol_step_ks, kp / 128), cu / tiles);
-    if (ks <= 1) return lcl__cl_gemm(f->ctx, d, f->A->dtype, M, N, kp, -1.0, a, oa, ld, a, oa, ld, 1, 1.0, a, oc, ld, 1, f->qp);
+    if (ks <= 1) return lcl__cl_gemm(f->ctx, d, f->A->dtype, M, kb, kp, -1.0, f->A->buf, k * ld + K, ld, f->A->buf, k * ld + K, ld, 1, 1.0, f->A->buf,
+                                     k * ld + k, ld, 1, f->qp);
     kc = (nk + ks - 1) / ks;
     ks = (nk + kc - 1) / kc;   /* every split gets some of K */
-    kc *= LCL__TC_BK;
-    gw = lw * (size_t)(tiles * ks);
     d->seen.step_splits++;
-    e = lcl__argv(f->k64s, 20, LCL__A(M), LCL__A(N), LCL__A(kp), LCL__A(al), LCL__A(a), LCL__A(oa), LCL__A(ld), LCL__A(a), LCL__A(oa), LCL__A(ld),
-                  LCL__A(tr), LCL__A(be), LCL__A(a), LCL__A(oc), LCL__A(ld), LCL__A(lo), LCL__A(ks), LCL__A(kc), LCL__A(f->dpart), LCL__A(f->dcnt));
-    if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(f->qp, f->k64s, 1, NULL, &gw, &lw, 0, NULL, NULL);
-    return e == CL_SUCCESS ? LCL_OK : lcl__clfail(f->ctx, e, "lcl_gemm_tc64_ks", d->info.name);
+    return lcl__cl_ks(f, f->k64s, M, kb, kp, k * ld + K, k * ld + k, ks, kc * LCL__TC_BK, (size_t)bm, tiles, f->qp);
 }
 /* a Cholesky step, left-looking inside the panel: the step's columns, from the diagonal down,
    less the panel's earlier columns in one GEMM with K = k - K (right-looking rewrote those columns
@@ -4342,17 +4348,9 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
         ks = LCL__MIN(LCL__MIN(f->d->tune.chol_ks, nk), cu / tiles);
         per = (nk + ks - 1) / LCL__MAX(ks, 1);
         ks = ks > 1 ? (nk + per - 1) / per : 1;   /* every split gets some of K */
-        if (ks > 1) {
-            cl_long oa = (r + c) * ld + K, oc = (r + c) * ld + r + c;
-            cl_int M = (cl_int)(rest - c), N = w, Kd = KB, lda = ld, tr = 1, lo = 1, kc = per * LCL__TC_BK, e;
-            double al = -1.0, be = 1.0;
-            size_t lw = (size_t)(32 * f->d->tune.tc_wm * f->d->tune.tc_wn), gw = lw * (size_t)(tiles * ks);
-            e = lcl__argv(f->kks, 20, LCL__A(M), LCL__A(N), LCL__A(Kd), LCL__A(al), LCL__A(a), LCL__A(oa), LCL__A(lda), LCL__A(a), LCL__A(oa),
-                          LCL__A(lda), LCL__A(tr), LCL__A(be), LCL__A(a), LCL__A(oc), LCL__A(lda), LCL__A(lo), LCL__A(ks), LCL__A(kc),
-                          LCL__A(f->dpart), LCL__A(f->dcnt));
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, f->kks, 1, NULL, &gw, &lw, 0, NULL, NULL);
-            return e == CL_SUCCESS ? LCL_OK : lcl__clfail(f->ctx, e, "lcl_gemm_tc_ks", f->d->info.name);
-        }
+        if (ks > 1)
+            return lcl__cl_ks(f, f->kks, (cl_int)(rest - c), w, KB, (r + c) * ld + K, (r + c) * ld + r + c, ks, per * LCL__TC_BK,
+                              (size_t)(32 * f->d->tune.tc_wm * f->d->tune.tc_wn), tiles, q);
     }
     return lcl__cl_gemm_g(f->ctx, f->d, f->A->dtype, (int)(rest - c), w, KB, -1.0, a, (r + c) * ld + K, ld, a, (r + c) * ld + K, ld, 1, 1.0, a,
                           (r + c) * ld + r + c, ld, 1, q,
