@@ -33,6 +33,19 @@ static void tg_fill(lcl_context *ctx, lcl_dense *A, lcl_dtype dt, int64_t n, int
         }
     for (r = 0; spd && r < n; r++) lcl_dense_set(A, r, r, (double)n);
 }
+/* F (allocated here) = the factors of A on the device: Cholesky (lower) when ipiv is NULL, else
+   LU with its pivots; info must be 0 */
+static void tg_factor(lcl_context *ctx, const lcl_dense *A, lcl_dense *F, int32_t *ipiv, const lcl_dense_opts *o) {
+    lcl_dmat *dA = NULL;
+    int64_t info = -1;
+    CHECK_OK(ctx, lcl_dense_alloc(ctx, F, A->dtype, LCL_ROW_MAJOR, A->rows, A->cols));
+    CHECK_OK(ctx, lcl_dmat_upload(ctx, A, &dA));
+    if (!ipiv) CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, o));
+    else CHECK_OK(ctx, lcl_dmat_getrf(ctx, dA, ipiv, &info, o));
+    CHECK(info == 0);
+    CHECK_OK(ctx, lcl_dmat_download(ctx, dA, F));
+    lcl_dmat_free(dA);
+}
 static int64_t tg_diag(int lower, int64_t j) {
     int64_t bw = lower >> 8;
     return bw ? j + j / bw * ((lower & 255) - 1) * bw : j;
@@ -201,22 +214,15 @@ static void test_gemm_opencl_scratch(void) {
             lcl_dense A, F[2];
             lcl_dense_opts o;
             int32_t *ipiv = (int32_t *)malloc((size_t)n * sizeof(int32_t)), *ipiv0 = (int32_t *)malloc((size_t)n * sizeof(int32_t));
-            int64_t info = 0, r, q;
+            int64_t r, q;
             int same = 1;
             memset(&o, 0, sizeof o);
             o.block = 32;
             tg_fill(ctx, &A, LCL_F64, n, chol);
             for (r = 0; !chol && r < n; r++) lcl_dense_set(&A, r, r, 0.25 * tg_rand());
             for (c = 0; c < 2; c++) {   /* c = 0: fresh buffers each call; 1: kept */
-                lcl_dmat *dA = NULL;
                 d->tune.ws_cache = c;
-                CHECK_OK(ctx, lcl_dense_alloc(ctx, &F[c], LCL_F64, LCL_ROW_MAJOR, n, n));
-                CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
-                if (chol) CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, &o));
-                else CHECK_OK(ctx, lcl_dmat_getrf(ctx, dA, c ? ipiv : ipiv0, &info, &o));
-                CHECK(info == 0);
-                CHECK_OK(ctx, lcl_dmat_download(ctx, dA, &F[c]));
-                lcl_dmat_free(dA);
+                tg_factor(ctx, &A, &F[c], chol ? NULL : c ? ipiv : ipiv0, &o);
             }
             for (r = 0; r < n; r++) {
                 if (!chol) same &= ipiv[r] == ipiv0[r];
@@ -254,7 +260,7 @@ static void test_gemm_opencl_lu_nt(void) {
             lcl_dense A, F[2];
             lcl_dense_opts o;
             int32_t *ip[2];
-            int64_t info = 0, r, q;
+            int64_t r, q;
             double worst = 0, scale = 0;
             int samepiv = 1;
             memset(&o, 0, sizeof o);
@@ -263,15 +269,9 @@ static void test_gemm_opencl_lu_nt(void) {
             for (r = 0; r < n; r++)
                 for (q = 0; q < n; q++) lcl_dense_set(&A, r, q, tg_rand());
             for (nt = 0; nt < 2; nt++) {
-                lcl_dmat *dA = NULL;
                 ip[nt] = (int32_t *)malloc((size_t)n * sizeof(int32_t));
                 ctx->dev[0].tune.lu_nt = nt << dt;
-                CHECK_OK(ctx, lcl_dense_alloc(ctx, &F[nt], dt, LCL_ROW_MAJOR, n, n));
-                CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
-                CHECK_OK(ctx, lcl_dmat_getrf(ctx, dA, ip[nt], &info, &o));
-                CHECK(info == 0);
-                CHECK_OK(ctx, lcl_dmat_download(ctx, dA, &F[nt]));
-                lcl_dmat_free(dA);
+                tg_factor(ctx, &A, &F[nt], ip[nt], &o);
             }
             for (r = 0; r < n; r++) {
                 samepiv &= ip[0][r] == ip[1][r];
@@ -318,16 +318,9 @@ static void test_gemm_opencl_chol_tail(void) {
             o.block = blocks[b];
             tg_fill(ctx, &A, LCL_F64, n, 1);
             for (t = 0; t < 2; t++) {   /* t = 1: panels under 300 rows by the one-launch step */
-                lcl_dmat *dA = NULL;
-                int64_t info = -1;
                 ctx->dev[0].tune.chol_lstep = 1;   /* never by order, so only the tail takes it */
                 ctx->dev[0].tune.chol_tail = t ? 300 : 0;
-                CHECK_OK(ctx, lcl_dense_alloc(ctx, &F[t], LCL_F64, LCL_ROW_MAJOR, n, n));
-                CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
-                CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, &o));
-                CHECK(info == 0);
-                CHECK_OK(ctx, lcl_dmat_download(ctx, dA, &F[t]));
-                lcl_dmat_free(dA);
+                tg_factor(ctx, &A, &F[t], NULL, &o);
             }
             for (r = 0; r < n; r++)
                 for (q = 0; q <= r; q++) {
@@ -373,18 +366,10 @@ static void test_gemm_opencl_chol_narrow(void) {
             o.block = 128;
             tg_fill(ctx, &A, dt, n, chol);
             for (h = 0; h < 2; h++) {
-                lcl_dmat *dA = NULL;
-                int64_t info = -1;
                 long before = d->seen.narrow_panels;
                 d->tune.chol_narrow_n = h ? 200 : 0;
                 d->tune.chol_narrow_nb = 64;
-                CHECK_OK(ctx, lcl_dense_alloc(ctx, &F[h], dt, LCL_ROW_MAJOR, n, n));
-                CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
-                if (chol) CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, &o));
-                else CHECK_OK(ctx, lcl_dmat_getrf(ctx, dA, ip[h], &info, &o));
-                CHECK(info == 0);
-                CHECK_OK(ctx, lcl_dmat_download(ctx, dA, &F[h]));
-                lcl_dmat_free(dA);
+                tg_factor(ctx, &A, &F[h], chol ? NULL : ip[h], &o);
                 runs[h] = d->seen.narrow_panels - before;
             }
             for (r = 0; r < n; r++)
@@ -506,16 +491,9 @@ static void tg_tc_step_ks(lcl_context *ctx) {
     d->tune.chol_lstep = d->tune.chol_tail = d->tune.fused_step = 0;
     tg_fill(ctx, &A, LCL_F64, n, 1);
     for (h = 0; h < 2; h++) {
-        lcl_dmat *dA = NULL;
-        int64_t info = -1;
         long before = d->seen.step_splits;
         d->tune.chol_step_ks = h ? 4 : 0;
-        CHECK_OK(ctx, lcl_dense_alloc(ctx, &F[h], LCL_F64, LCL_ROW_MAJOR, n, n));
-        CHECK_OK(ctx, lcl_dmat_upload(ctx, &A, &dA));
-        CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, dA, &info, &o));
-        CHECK(info == 0);
-        CHECK_OK(ctx, lcl_dmat_download(ctx, dA, &F[h]));
-        lcl_dmat_free(dA);
+        tg_factor(ctx, &A, &F[h], NULL, &o);
         runs[h] = d->seen.step_splits - before;
     }
     for (r = 0; r < n; r++)
