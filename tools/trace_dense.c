@@ -553,7 +553,7 @@ static int bklu_main(int argc, char **argv) {
         return 1;
     }
     printf("bklu %s M %lld: %lld block columns, %lld blocks, levels %lld, devices %d, queues %d, A %s\n", base, (long long)m, (long long)A.n,
-           (long long)A.nnzb, (long long)info.levels, info.devices, nqmade, pinned ? "pinned (lcl_host_alloc)" : "malloc'd");
+           (long long)A.nnzb, (long long)info.levels, info.devices, nqmade, !pinned ? "malloc'd" : lcl__host_pinned(ctx, A.val, 1) ? "pinned (lcl_host_alloc)" : "lcl_host_alloc's, not pinned (the device refused)");
     for (rep = 0; rep < 3; rep++) {
         tracing = rep == 2;
         t = now();
