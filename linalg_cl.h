@@ -275,9 +275,10 @@ LCL_API const char *lcl_last_error(const lcl_context *ctx);
 LCL_API lcl_status lcl_last_status(const lcl_context *ctx);
 LCL_API void lcl_clear_error(lcl_context *ctx);
 /* Host memory the context's OpenCL devices read by DMA without a copy (page-locked, through
-   CL_MEM_ALLOC_HOST_PTR on the first device; plain LCL_MALLOC elsewhere). Inputs read again and
-   again belong there: a block LU's A whose values live in it is uploaded at each refactor with no
-   host copy through a staging ring, so the upload's cost no longer grows with the devices.
+   CL_MEM_ALLOC_HOST_PTR on the first device; plain LCL_MALLOC elsewhere, or where the device
+   refuses). Inputs read again and again belong there: a block LU's A whose values live in it is
+   uploaded at each refactor with no host copy through a staging ring, so the upload's cost no
+   longer grows with the devices.
    Bytes > 0; freed by lcl_host_free with the same context (a pointer it did not give is
    LCL_ERR_INVALID_ARGUMENT; NULL is nothing to do), or by lcl_context_destroy. */
 LCL_API lcl_status lcl_host_alloc(lcl_context *ctx, size_t bytes, void **out);
