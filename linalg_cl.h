@@ -957,6 +957,7 @@ typedef struct lcl__tuning {
     int bklu_lu_split;              /* ... panel by panel with the update on many work-groups from M on (0: off) */
     int bklu_eager;                 /* the block LU, resident: later levels' columns run their ready U steps early */
     int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
+    int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
@@ -1686,6 +1687,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->ws_cache = 1;
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
+    t->bklu_slack = 150;
     t->bklu_lu_wg = 1024;
     t->bklu_lu_split = isgpu ? 256 : 0;   /* H200: a 512 block's LU 4.2 -> 2.4 ms panel by panel (256: 0.91 -> 0.75) */
     t->spmv_hint = nvidia && (nv_cc == 0 || nv_cc >= 80);   /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
@@ -1751,6 +1753,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
+    lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
     lcl__env_int("LCL_SPLIT_NB", 0, 4096, &t->split_nb);
     lcl__env_int("LCL_POCL_ONE_QUEUE", 0, 1, &t->pocl_one_queue);
@@ -13322,21 +13325,19 @@ LCL__PRIVATE double lcl__bklu_lacks(const lcl_bklu_numeric *N, int nd, const uns
    column is on the device, computed or imported. gen:circuit:1000 on two devices imports
    no column at all with a slack of 1.5 (1,936 blocks with the static split); two H100s, M = 512,
    slack 1.125 / 1.25 / 1.5: 642 / 620 / 603 ms against 689 ms static (BENCHMARKS.md) */
-#ifndef LCL__BKLU_SLACK
-#define LCL__BKLU_SLACK 1.5
-#endif
 LCL__PRIVATE void lcl__bklu_affine(const lcl_bklu_numeric *N, int nd, int32_t *owner, const double *cost, double *load, const int32_t *cols,
-                                   int64_t cnt, unsigned char *has, lcl__key *order) {
+                                   int64_t cnt, unsigned char *has, lcl__key *order, double slack, const int64_t *bound) {
     int64_t c, p;
     double tot = 0, cap;
     int d;
     for (c = 0; c < cnt; c++) {
         int64_t k = cols[c];
-        owner[k] = (int32_t)(k * nd / N->n);
+        for (d = 0; d < nd - 1 && k >= bound[d + 1]; d++) {}
+        owner[k] = (int32_t)d;
         load[owner[k]] += cost[k];
         tot += cost[k];
     }
-    cap = tot / nd * LCL__BKLU_SLACK;
+    cap = tot / nd * slack;
     for (d = 0; d < nd && load[d] <= cap; d++) {}
     if (d == nd) goto done;
     /* each column's cost of a move: what the cheapest other device lacks of its dependencies, less
@@ -13392,15 +13393,59 @@ LCL__PRIVATE void lcl__bklu_costs(const lcl_bklu_numeric *N, double *cost) {
         cost[k] = c;
     }
 }
+/* affinity's index ranges: bound[0..nd], device d starting at column bound[d]. Each boundary near
+   an even share of all the work (lcl__bklu_costs), within LCL__BKLU_WINDOW of it, where the fewest
+   L blocks would cross it (column j crosses b when j < b <= its last dependent): in the ordering
+   a subtree or a diagonal block of the BTF is a range, so a cut at its edge imports nothing.
+   cross: n + 1 scratch. (gen:circuit:1000, two devices: the column split held 61% of the work
+   on one, imports none; cut at even work 50.3%, 316 L blocks; this 51.9%, none) */
+#define LCL__BKLU_WINDOW 0.05
+LCL__PRIVATE void lcl__bklu_ranges(const lcl_bklu_numeric *N, int nd, const double *cost, int64_t *bound) {
+    int64_t n = N->n, k, p, b, *last = (int64_t *)LCL_MALLOC((size_t)(2 * n + 1) * sizeof(int64_t)), *cross = last ? last + n : NULL;
+    double all = 0, run, lo, hi;
+    int c;
+    for (k = 0; k < n; k++) all += cost[k];
+    if (last) {
+        for (k = 0; k < n; k++) last[k] = k;
+        for (k = 0; k < n; k++)
+            for (p = 0; p < N->ucnt[k]; p++) last[N->slotrow[N->colp[k] + p]] = k;   /* k ascending: the last stays */
+        for (b = 0; b <= n; b++) cross[b] = 0;
+        for (k = 0; k < n; k++)
+            if (last[k] > k) {
+                int64_t w = N->colp[k + 1] - N->colp[k] - N->ucnt[k];
+                cross[k + 1] += w;
+                if (last[k] + 1 <= n) cross[last[k] + 1] -= w;
+            }
+        for (b = 1; b <= n; b++) cross[b] += cross[b - 1];
+    }
+    bound[0] = 0;
+    for (c = 1, k = 0, run = 0; c < nd; c++) {     /* run: the work before column k */
+        double even = all * c / nd, r, bd = 0;
+        int64_t best = -1;
+        lo = even - LCL__BKLU_WINDOW * all, hi = even + LCL__BKLU_WINDOW * all;
+        for (; k < n && run + cost[k] <= lo; k++) run += cost[k];
+        for (b = k, r = run; b <= n && r <= hi; r += b < n ? cost[b] : 0, b++) {
+            double off = r > even ? r - even : even - r;
+            if (b <= bound[c - 1] || r < lo) continue;
+            if (best < 0 || (cross && cross[b] != cross[best] ? cross[b] < cross[best] : off < bd)) best = b, bd = off;
+        }
+        bound[c] = best < 0 ? LCL__MAX(bound[c - 1], k) : best;
+    }
+    bound[nd] = n;
+    LCL_FREE(last);
+}
+
 /* owner[k] for every column (nd devices); load: nd, tmp: n scratch. Without memory for affinity's
    table, the static split */
 LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule sch, int nd, int32_t *owner, const double *cost, double *load,
-                                   int32_t *tmp) {
+                                   int32_t *tmp, double slack) {
     int64_t l, c, p;
     unsigned char *has = sch == LCL_BKLU_AFFINITY && nd > 1 ? (unsigned char *)LCL_MALLOC((size_t)N->n * (size_t)nd + 1) : NULL;
     lcl__key *order = has ? (lcl__key *)LCL_MALLOC((size_t)N->n * sizeof(lcl__key) + 1) : NULL;
-    if (order) memset(has, 0, (size_t)N->n * (size_t)nd);
+    int64_t *bound = order ? (int64_t *)LCL_MALLOC((size_t)(nd + 1) * sizeof(int64_t)) : NULL;
+    if (bound) memset(has, 0, (size_t)N->n * (size_t)nd);
     else if (sch == LCL_BKLU_AFFINITY) sch = LCL_BKLU_STATIC;
+    if (bound) lcl__bklu_ranges(N, nd, cost, bound);
     for (l = 0; l < N->nlev; l++) {
         int64_t c0 = N->levp[l], cnt = N->levp[l + 1] - c0;
         int d;
@@ -13415,7 +13460,7 @@ LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule 
         }
         for (c = 0; c < cnt; c++) tmp[c] = N->levc[c0 + c];
         if (sch == LCL_BKLU_AFFINITY) {
-            lcl__bklu_affine(N, nd, owner, cost, load, tmp, cnt, has, order);
+            lcl__bklu_affine(N, nd, owner, cost, load, tmp, cnt, has, order, slack, bound);
             continue;
         }
         for (c = 1; c < cnt; c++) {     /* dynamic: largest first (insertion sort: levels are short or uniform) */
@@ -13443,6 +13488,7 @@ LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule 
     }
     LCL_FREE(has);
     LCL_FREE(order);
+    LCL_FREE(bound);
 }
 
 /* upload the level's lists (blocking: the queue is idle or the previous chunk must finish before
@@ -14549,7 +14595,8 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     for (l = 0; l < N->nlev; l++)
         for (p = N->levp[l]; p < N->levp[l + 1]; p++) levof[N->levc[p]] = (int32_t)l;
     lcl__bklu_costs(N, cost);
-    lcl__bklu_assign(N, S->opts.schedule == LCL_BKLU_SCHEDULE_DEFAULT ? LCL_BKLU_AFFINITY : S->opts.schedule, nd, D->owner, cost, load, cols);
+    lcl__bklu_assign(N, S->opts.schedule == LCL_BKLU_SCHEDULE_DEFAULT ? LCL_BKLU_AFFINITY : S->opts.schedule, nd, D->owner, cost, load, cols,
+                     ctx->dev[0].tune.bklu_slack / 100.0);
     for (k = 0; k < n; k++)
         for (p = 0; p < N->ucnt[k]; p++) {
             int64_t j = N->slotrow[N->colp[k] + p];

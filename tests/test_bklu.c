@@ -637,6 +637,7 @@ static double bt_imports(const lcl_bklu_numeric *N, int nd, const int32_t *owner
     free(need);
     return w;
 }
+#define BT_SLACK 1.5   /* affinity's cap on a device's share of a level (tune.bklu_slack / 100) */
 static void test_bklu_affinity(void) {
     static const char *const base[] = {"gen:circuit:1000", "gen:circuit:3000"};
     lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
@@ -664,13 +665,31 @@ static void test_bklu_affinity(void) {
             for (sc = 0; sc < 2; sc++) {
                 own[sc] = (int32_t *)malloc((size_t)n * sizeof(int32_t));
                 for (k = 0; k < n; k++) own[sc][k] = -1;
-                lcl__bklu_assign(N, sc ? LCL_BKLU_AFFINITY : LCL_BKLU_STATIC, nd, own[sc], cost, load, tmp);
+                lcl__bklu_assign(N, sc ? LCL_BKLU_AFFINITY : LCL_BKLU_STATIC, nd, own[sc], cost, load, tmp, BT_SLACK);
                 for (k = 0; k < n; k++) CHECK_MSG(own[sc][k] >= 0 && own[sc][k] < nd, "%s: column %lld on device %d", base[b], (long long)k, own[sc][k]);
                 w[sc] = bt_imports(N, nd, own[sc]);
             }
             if (nd == 1) CHECK(w[0] == 0 && w[1] == 0);
             else CHECK_MSG(w[1] < w[0], "%s, %d devices: affinity imports %.0f L blocks, the static split %.0f", base[b], nd, w[1], w[0]);
             fprintf(stderr, "  %s, %d device(s): imports %.0f (affinity) and %.0f (static) L blocks\n", base[b], nd, w[1], w[0]);
+            if (nd == 2) {  /* affinity's boundary: near even work, the fewest imports of the window */
+                int64_t bound[3], bb, best = -1;
+                double all = 0, run = 0, wb = 0, wmin = -1;
+                lcl__bklu_ranges(N, nd, cost, bound);
+                for (k = 0; k < n; k++) all += cost[k];
+                for (k = 0; k < bound[1]; k++) run += cost[k];
+                CHECK_MSG(bound[0] == 0 && bound[2] == n && fabs(run - all / 2) <= LCL__BKLU_WINDOW * all * (1 + 1e-12),
+                          "%s: boundary %lld, %.1f%% of the work before it", base[b], (long long)bound[1], 100 * run / all);
+                for (bb = 0, run = 0; bb <= n; run += bb < n ? cost[bb] : 0, bb++) {   /* every boundary of the window */
+                    double w;
+                    if (fabs(run - all / 2) > LCL__BKLU_WINDOW * all) continue;
+                    for (k = 0; k < n; k++) own[0][k] = k >= bb;
+                    w = bt_imports(N, nd, own[0]);
+                    if (bb == bound[1]) wb = w;
+                    if (wmin < 0 || w < wmin) wmin = w, best = bb;
+                }
+                CHECK_MSG(wb == wmin, "%s: boundary %lld imports %.0f L blocks, %lld only %.0f", base[b], (long long)bound[1], wb, (long long)best, wmin);
+            }
             for (l = 0; l < N->nlev; l++) {
                 double tot = 0, mx = 0, mn = 1e300, cmin = 1e300;
                 int hi = 0;
@@ -682,7 +701,7 @@ static void test_bklu_affinity(void) {
                 }
                 for (p = N->levp[l]; p < N->levp[l + 1]; p++)
                     if (own[1][N->levc[p]] == hi && cost[N->levc[p]] < cmin) cmin = cost[N->levc[p]];
-                CHECK_MSG(mx <= tot / nd * LCL__BKLU_SLACK * (1 + 1e-12) || mn + cmin >= mx,
+                CHECK_MSG(mx <= tot / nd * BT_SLACK * (1 + 1e-12) || mn + cmin >= mx,
                           "%s, %d devices, level %lld: largest load %.1f of %.1f", base[b], nd, (long long)l, mx, tot);
             }
             free(own[0]); free(own[1]); free(tmp); free(cost);

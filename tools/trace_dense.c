@@ -554,6 +554,22 @@ static int bklu_main(int argc, char **argv) {
     }
     printf("bklu %s M %lld: %lld block columns, %lld blocks, levels %lld, devices %d, queues %d, A %s\n", base, (long long)m, (long long)A.n,
            (long long)A.nnzb, (long long)info.levels, info.devices, nqmade, !pinned ? "malloc'd" : lcl__host_pinned(ctx, A.val, 1) ? "pinned (lcl_host_alloc)" : "lcl_host_alloc's, not pinned (the device refused)");
+    if (N->cl && info.devices > 1) {    /* the schedule's split of the work (lcl__bklu_costs, M^3 flops) */
+        lcl__bklu_cl *D = (lcl__bklu_cl *)N->cl;
+        double *cost = (double *)malloc(sizeof(double) * (size_t)(N->n + 1)), lw[8] = {0}, crit = 0, tot = 0;
+        int64_t l, p;
+        lcl__bklu_costs(N, cost);
+        for (l = 0; l < N->nlev; l++) {
+            double ll[8] = {0}, mx = 0;
+            for (p = N->levp[l]; p < N->levp[l + 1]; p++) ll[D->owner[N->levc[p]] & 7] += cost[N->levc[p]];
+            for (i = 0; i < info.devices && i < 8; i++) { lw[i] += ll[i]; tot += ll[i]; if (ll[i] > mx) mx = ll[i]; }
+            crit += mx;
+        }
+        printf("   work (M^3 flops):");
+        for (i = 0; i < info.devices && i < 8; i++) printf(" device %d %.0f (%.1f%%)", i, lw[i], 100 * lw[i] / tot);
+        printf(", sum of the levels' largest shares %.0f (%.1f%% of all), transfers %lld\n", crit, 100 * crit / tot, (long long)info.transfers);
+        free(cost);
+    }
     for (rep = 0; rep < 3; rep++) {
         tracing = rep == 2;
         t = now();
