@@ -956,6 +956,7 @@ typedef struct lcl__tuning {
     int bklu_lu_wg;                 /* the block LU's pivot LU: largest work-group (a row per item up to it) */
     int bklu_lu_split;              /* ... panel by panel with the update on many work-groups from M on (0: off) */
     int bklu_eager;                 /* the block LU, resident: later levels' columns run their ready U steps early */
+    int bklu_ahead;                 /* ... resident, nothing exchanged: level l + 1 listed and launched while l runs */
     int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
@@ -983,9 +984,10 @@ typedef struct lcl__device {
     lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
     lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
     struct { cl_mem m; size_t bytes; int busy; } ws[LCL__WS];   /* the factorizations' scratch, kept for the next (lcl__ws_get) */
-    struct { long step_splits, narrow_panels, direct_blocks; } seen;   /* what the routines chose so far (tests count it):
+    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels; } seen;   /* what the routines chose so far (tests count it):
                                        potrf's step GEMMs split along K, its narrow panels (>>tuning), the block
-                                       LU's blocks of A written straight from the caller's pinned memory */
+                                       LU's blocks of A written straight from the caller's pinned memory, its levels
+                                       launched while the one before ran */
 } lcl__device;
 #endif
 
@@ -1688,6 +1690,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
     t->bklu_slack = 150;
+    t->bklu_ahead = 1;
     t->bklu_lu_wg = 1024;
     t->bklu_lu_split = isgpu ? 256 : 0;   /* H200: a 512 block's LU 4.2 -> 2.4 ms panel by panel (256: 0.91 -> 0.75) */
     t->spmv_hint = nvidia && (nv_cc == 0 || nv_cc >= 80);   /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
@@ -1752,6 +1755,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
+    lcl__env_int("LCL_BKLU_AHEAD", 0, 1, &t->bklu_ahead);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
@@ -13077,6 +13081,18 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
 #else
 #define LCL__BKLU_MARK(q, ph) ((void)0)
 #endif
+/* one level's lists (host and device) and its work frames held until it is done; with the host a
+   level ahead (lcl__bklu_dev.ahead) two sets alternate, the running level's and the next's */
+typedef struct lcl__bklu_lset {
+    cl_mem list, sval;
+    size_t listcap;
+    int32_t *hl;                /* host lists of the level (kept until it is done: non-blocking writes) */
+    double *hs;                 /* scale factors, parallel to hl */
+    int64_t hlcap;
+    int32_t *defer;             /* resident: work frames of the level, freed once it is done */
+    int64_t ndefer;
+    int64_t lev;                /* the level they belong to, -2 none */
+} lcl__bklu_lset;
 typedef struct lcl__bklu_chunk {
     int64_t *uo, *uc, *wo, *wc;     /* per U step t: permuted copies / L_jj^-1 GEMMs at uo (uc), updates at wo (wc) */
     int64_t cap;
@@ -13096,6 +13112,9 @@ typedef struct lcl__bklu_dev {
     int64_t *usecur;            /* n: the next of them not passed */
     cl_mem perm, ipiv, bad, flag, list, sval;
     size_t listcap;
+    lcl__bklu_lset spare;       /* ahead: the other level's list, sval, listcap, hl, hs, hlcap, defer, ndefer */
+    int64_t curlev;             /* the level of the current set (list ... ndefer), -2 none */
+    int ahead;                  /* resident, tune.bklu_ahead, frames for two levels' work: lcl__bklu_apart runs a level ahead */
     int tc;                     /* the GEMMs on FP64 tensor cores (NVIDIA, double, M >= 128) */
     unsigned char *staged;      /* n: column's frames taken and A's blocks written ahead (resident) */
     int eager;                  /* resident and tune.bklu_eager: U steps run ahead of their column's level */
@@ -13176,6 +13195,9 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         if (v->flag) LCL__CL->clReleaseMemObject(v->flag);
         if (v->list) LCL__CL->clReleaseMemObject(v->list);
         if (v->sval) LCL__CL->clReleaseMemObject(v->sval);
+        if (v->spare.list) LCL__CL->clReleaseMemObject(v->spare.list);
+        if (v->spare.sval) LCL__CL->clReleaseMemObject(v->spare.sval);
+        LCL_FREE(v->spare.hl); LCL_FREE(v->spare.hs); LCL_FREE(v->spare.defer);
         LCL_FREE(v->freel); LCL_FREE(v->fslot); LCL_FREE(v->finv); LCL_FREE(v->has);
         LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->hl); LCL_FREE(v->hs); LCL_FREE(v->pend);
         LCL_FREE(v->staged); LCL_FREE(v->defer); LCL_FREE(v->prep); LCL_FREE(v->ustep); LCL_FREE(v->ux);
@@ -13491,9 +13513,10 @@ LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule 
     LCL_FREE(bound);
 }
 
-/* upload the level's lists (blocking: the queue is idle or the previous chunk must finish before
-   its frames are reused anyway) */
-LCL__PRIVATE lcl_status lcl__bklu_lists(lcl_context *ctx, const lcl_bklu_numeric *N, lcl__bklu_dev *v) {
+/* upload the level's lists: blocking (the previous chunk must finish before its frames are reused
+   anyway, and the host lists are rebuilt next), or, a level ahead (wait 0: hl and hs then stay as
+   they are until the level is done), not */
+LCL__PRIVATE lcl_status lcl__bklu_lists(lcl_context *ctx, const lcl_bklu_numeric *N, lcl__bklu_dev *v, int wait) {
     lcl__device *d = v->d;
     size_t es = lcl__dsize(N->dtype);
     cl_int e = CL_SUCCESS;
@@ -13513,9 +13536,10 @@ LCL__PRIVATE lcl_status lcl__bklu_lists(lcl_context *ctx, const lcl_bklu_numeric
     }
     if (N->dtype == LCL_F32)    /* the scale factors in the matrix dtype, in place of the doubles' first half */
         for (i = 0; i < v->nhl; i++) ((float *)v->hs)[i] = (float)v->hs[i];
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->list, CL_TRUE, 0, (size_t)v->nhl * sizeof(int32_t), v->hl, 0, NULL, NULL),
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->list, wait ? CL_TRUE : CL_FALSE, 0, (size_t)v->nhl * sizeof(int32_t), v->hl, 0, NULL,
+                                             NULL),
                "clEnqueueWriteBuffer(lcl_bklu lists)");
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->sval, CL_TRUE, 0, (size_t)v->nhl * es, v->hs, 0, NULL, NULL),
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->sval, wait ? CL_TRUE : CL_FALSE, 0, (size_t)v->nhl * es, v->hs, 0, NULL, NULL),
                "clEnqueueWriteBuffer(lcl_bklu scales)");
 done:
     return st;
@@ -13641,7 +13665,7 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
 
 /* the frames of device v: resident need, or the budget; arenas of at most max_alloc each */
 LCL__PRIVATE lcl_status lcl__bklu_dev_open(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, lcl_bklu_numeric *N,
-                                           lcl__bklu_dev *v, lcl__bklu_dev *old, int64_t need_res, int64_t need_min, int *resident) {
+                                           lcl__bklu_dev *v, lcl__bklu_dev *old, int64_t need_res, int64_t extra, int64_t need_min, int *resident) {
     lcl__device *d = v->d;
     size_t fb = lcl__bklu_fbytes(N), aux = (size_t)N->n * (size_t)N->m * 8 + (size_t)N->n * 4 + ((size_t)1 << 16);
     double budget = S->opts.mem_limit > 0 ? (double)S->opts.mem_limit : 0.9 * (double)d->info.global_mem;
@@ -13656,6 +13680,8 @@ LCL__PRIVATE lcl_status lcl__bklu_dev_open(lcl_context *ctx, const char *fn, con
                          "even with replacement", fn, d->info.name, (long long)fit, (long long)N->m, (long long)N->m, budget, (long long)need_min);
     if (*resident && need_res > fit) *resident = 0;
     want = *resident ? need_res : fit;
+    v->ahead = *resident && extra > 0 && need_res + extra <= fit;     /* frames for a second level's work */
+    if (v->ahead) want += extra;
     v->fpa = (int)LCL__MIN(per, want);
     if (old && old->arena[0] && old->fpa == v->fpa && old->nframes == want) {
         for (a = 0; a < LCL__BKLU_ARENAS; a++) v->arena[a] = old->arena[a], old->arena[a] = NULL;
@@ -13970,7 +13996,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, con
         int64_t ea = D->ace[q];
         LCL__PUSH(v->fslot[N->amap[ea]], kn->Rs ? 1.0 / kn->Rs[lcl__bklu_arow(A, ea)] : 1.0);
     }
-    if ((st = lcl__bklu_lists(ctx, N, v)) != LCL_OK ||
+    if ((st = lcl__bklu_lists(ctx, N, v, 1)) != LCL_OK ||
         (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_zero_f" : "lcl_bklu_zero_d", 1, 0, q0, 0, 0, 0)) != LCL_OK)
         return st;
     for (q = D->acp[k]; q < D->acp[k + 1]; q++) {
@@ -14007,7 +14033,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, con
             LCL__PUSH(v->fslot[q], 0); LCL__PUSH(v->fslot[s0 + t], 0); LCL__PUSH(v->fslot[pos[N->slotrow[q]]], 0);
         }
         for (s = s0; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = -1;
-        if ((st = lcl__bklu_lists(ctx, N, v)) != LCL_OK || (st = lcl__bklu_launch(ctx, N, v, ktri, 3, 0, ni, 0, 0, 1)) != LCL_OK ||
+        if ((st = lcl__bklu_lists(ctx, N, v, 1)) != LCL_OK || (st = lcl__bklu_launch(ctx, N, v, ktri, 3, 0, ni, 0, 0, 1)) != LCL_OK ||
             (st = lcl__bklu_launch(ctx, N, v, kcopy, 1, o, 1, 0, 0, 0)) != LCL_OK ||
             (st = lcl__bklu_launch(ctx, N, v, kgemm, 0, o + 3, 1, 1.0, 0.0, 0)) != LCL_OK ||
             (st = lcl__bklu_launch(ctx, N, v, kgemm, 0, o + 6, N->colp[j + 1] - lj, -1.0, 1.0, 0)) != LCL_OK)
@@ -14024,7 +14050,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, con
         LCL__PUSH(tmpf[1 + s - (s0 + nu + 1)], 0); LCL__PUSH(v->finv[2 * k + 1], 0); LCL__PUSH(v->fslot[s], 0);
     }
 #undef LCL__PUSH
-    if ((st = lcl__bklu_lists(ctx, N, v)) != LCL_OK ||
+    if ((st = lcl__bklu_lists(ctx, N, v, 1)) != LCL_OK ||
         (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_lu_f" : "lcl_bklu_lu_d", 2, 0, 1, 0, 0, 0)) != LCL_OK ||
         (st = lcl__bklu_launch(ctx, N, v, ktri, 3, 3, 1, 0, 0, 2)) != LCL_OK || (st = lcl__bklu_launch(ctx, N, v, kcopy, 1, 6, nl, 0, 0, 0)) != LCL_OK ||
         (st = lcl__bklu_launch(ctx, N, v, kgemm, 0, 6 + 3 * nl, nl, 1.0, 0.0, 0)) != LCL_OK)
@@ -14293,7 +14319,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             }
         }
 #undef LCL__PUSH
-        if ((st = lcl__bklu_lists(ctx, N, v)) != LCL_OK) return st;
+        if ((st = lcl__bklu_lists(ctx, N, v, !(v->ahead && i0 == 0 && i1 == cnt))) != LCL_OK) return st;
         LCL__BKLU_MARK(d->queue[0], 0);
         /* the launches, in this order on the device's queue */
         if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_trtri_f" : "lcl_bklu_trtri_d", 3, o_it, ni, 0, 0, 1)) != LCL_OK ||
@@ -14356,6 +14382,23 @@ clfail:
     return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(lcl_bklu)", d->info.name);
 }
 
+/* ahead: level l takes the other set of lists and work frames, that of level l - 2 (done) */
+LCL__PRIVATE void lcl__bklu_swap(lcl__bklu_dev *v, int64_t l) {
+    lcl__bklu_lset t = v->spare, *c = &v->spare;
+    LCL_ASSERT(t.ndefer == 0);
+    c->list = v->list, c->sval = v->sval, c->listcap = v->listcap, c->hl = v->hl, c->hs = v->hs, c->hlcap = v->hlcap;
+    c->defer = v->defer, c->ndefer = v->ndefer, c->lev = v->curlev;
+    v->list = t.list, v->sval = t.sval, v->listcap = t.listcap, v->hl = t.hl, v->hs = t.hs, v->hlcap = t.hlcap;
+    v->defer = t.defer, v->ndefer = t.ndefer, v->curlev = l;
+}
+/* level l done on v (ahead: the one of the two in flight that finished): its work frames free */
+LCL__PRIVATE void lcl__bklu_retire(lcl__bklu_dev *v, int64_t l) {
+    if (v->curlev == l)
+        while (v->ndefer > 0) lcl__bklu_give(v, &v->defer[--v->ndefer]);
+    if (v->spare.lev == l)
+        while (v->spare.ndefer > 0) lcl__bklu_give(v, &v->spare.defer[--v->spare.ndefer]);
+}
+
 /* device v's part of level l (index i of the context's devices): its columns launched (part & 1),
    the next level's A staged and the columns other devices need read back (part & 2, resident) */
 LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
@@ -14366,6 +14409,8 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
     if (l >= 0 && (part & 1)) {
         for (p = N->levp[l]; p < N->levp[l + 1]; p++)
             if (D->owner[N->levc[p]] == i) v->cols[cnt++] = N->levc[p];
+        if (cnt && v->ahead) lcl__bklu_swap(v, l);
+        else if (cnt) v->curlev = l;
         if (cnt && (st = lcl__bklu_level(ctx, fn, N, A, D, v, v->cols, cnt, l)) != LCL_OK) return st;
     }
     if (!(part & 2)) return LCL_OK;
@@ -14485,8 +14530,8 @@ LCL__PRIVATE int lcl__bklu_apart_threads(lcl_context *ctx, const char *fn, lcl_b
 LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
                                         const unsigned char *needx) {
     int nd = D->nd, i, left = nd;
-    int64_t *lv = (int64_t *)LCL_MALLOC((size_t)nd * sizeof(int64_t));
-    cl_event *ev = (cl_event *)LCL_MALLOC((size_t)nd * sizeof(cl_event));
+    int64_t *lv = (int64_t *)LCL_MALLOC((size_t)nd * 4 * sizeof(int64_t)), *lvq = lv + nd, *nin = lv + 3 * nd;
+    cl_event *ev = (cl_event *)LCL_MALLOC((size_t)nd * 2 * sizeof(cl_event));
     lcl_status st = LCL_OK;
     cl_int e = CL_SUCCESS;
     D->hostthreads = 0;
@@ -14498,43 +14543,51 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
     if (!lv || !ev) {
         LCL_FREE(lv);
         LCL_FREE(ev);
-        return lcl__oom(ctx, "block LU schedule", (size_t)nd * 16);
+        return lcl__oom(ctx, "block LU schedule", (size_t)nd * 48);
     }
-    for (i = 0; i < nd; i++) lv[i] = -2, ev[i] = NULL;
+    /* per device up to two levels in flight (ahead; else one): lvq[2i ..] their levels, ev[2i ..]
+       their markers, oldest first */
+    for (i = 0; i < nd; i++) lv[i] = -2, nin[i] = 0, ev[2 * i] = ev[2 * i + 1] = NULL;
     while (left > 0 && st == LCL_OK) {
         int moved = 0;
         for (i = 0; i < nd && st == LCL_OK; i++) {
             lcl__bklu_dev *v = &D->dv[i];
-            cl_int s = CL_COMPLETE;
-            if (ev[i]) {    /* its level: running, or done (an error shows in clFinish below) */
-                if ((e = LCL__CL->clGetEventInfo(ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL)) != CL_SUCCESS) {
+            while (nin[i] > 0) {    /* its oldest level: running, or done (an error shows in clFinish below) */
+                cl_int s = CL_COMPLETE;
+                if ((e = LCL__CL->clGetEventInfo(ev[2 * i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL)) != CL_SUCCESS) {
                     st = lcl__clfail(ctx, e, "clGetEventInfo(lcl_bklu)", v->d->info.name);
                     break;
                 }
-                if (s > CL_COMPLETE) continue;
-                LCL__CL->clReleaseEvent(ev[i]);
-                ev[i] = NULL;
+                if (s > CL_COMPLETE) break;
+                LCL__CL->clReleaseEvent(ev[2 * i]);
+                ev[2 * i] = ev[2 * i + 1], ev[2 * i + 1] = NULL;
+                nin[i]--;
                 if (s < 0) {    /* a command of the level failed (the marker inherits it) */
                     st = lcl__clfail(ctx, s, "lcl_bklu: a level's commands", v->d->info.name);
                     break;
                 }
-                if ((st = lcl__bklu_done(ctx, N, D, v)) != LCL_OK) break;
-                if (lv[i] == N->nlev - 1) left--;
+                if (!v->ahead) st = lcl__bklu_done(ctx, N, D, v);
+                else if ((e = lcl__bklu_settle(N, D, v)) != CL_SUCCESS) st = lcl__clfail(ctx, e, "lcl_bklu: reading back", v->d->info.name);
+                else lcl__bklu_retire(v, lvq[2 * i]);
+                lvq[2 * i] = lvq[2 * i + 1];
+                if (st != LCL_OK) break;
+                if (lv[i] == N->nlev - 1 && nin[i] == 0) left--;
             }
-            if (lv[i] == N->nlev - 1) continue;
+            if (st != LCL_OK || lv[i] == N->nlev - 1 || nin[i] >= (v->ahead ? 2 : 1)) continue;
             moved = 1;
             lv[i]++;
+            v->d->seen.ahead_levels += nin[i] > 0;
             if ((st = lcl__bklu_go(ctx, fn, N, A, D, v, i, lv[i], needx, 3)) != LCL_OK) break;
-            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &ev[i])) != CL_SUCCESS ||
+            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &ev[2 * i + nin[i]])) != CL_SUCCESS ||
                 (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS)
                 st = lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
+            if (ev[2 * i + nin[i]]) lvq[2 * i + nin[i]++] = lv[i];
         }
-        if (!moved) LCL__YIELD();
+        if (!moved && st == LCL_OK) LCL__YIELD();
     }
-    for (i = 0; i < nd; i++) {
+    for (i = 0; i < 2 * nd; i++)
         if (ev[i]) LCL__CL->clWaitForEvents(1, &ev[i]), LCL__CL->clReleaseEvent(ev[i]);
-        D->dv[i].st = st;
-    }
+    for (i = 0; i < nd; i++) D->dv[i].st = st;
     LCL_FREE(lv);
     LCL_FREE(ev);
     return st;
@@ -14658,10 +14711,11 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         }
         v->clc = v->d->cl;
         if ((st = lcl__bklu_dev_open(ctx, fn, S, N, v, old ? &old->dv[i] : NULL, slots + 2 * own + imp + tmax + n +
-                                      (v->d->tune.bklu_eager ? own : 0), need_min, &resident)) != LCL_OK)
+                                      (v->d->tune.bklu_eager ? own : 0), v->d->tune.bklu_ahead ? tmax : 0, need_min, &resident)) != LCL_OK)
             goto out;
         v->tc = N->dtype == LCL_F64 && v->d->tune.tc && m >= 128;
-        if (!LCL__BA(v->defer, v->nframes + 1, int32_t)) goto out;
+        if (!LCL__BA(v->defer, v->nframes + 1, int32_t) || !LCL__BA(v->spare.defer, v->nframes + 1, int32_t)) goto out;
+        v->curlev = v->spare.lev = -2;
         maxframes = LCL__MAX(maxframes, v->nframes);
     }
     D->resident = resident;
@@ -14724,7 +14778,8 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
        taken meanwhile, and the columns another device needs are read back after their level. */
     for (k = 0; k < n && !needx[k]; k++) {}
     l = -1;
-    if (resident && nd > 1 && k == n) {     /* no exchanges: each device at its own pace */
+    for (i = 0; i < nd; i++) D->dv[i].ahead = D->dv[i].ahead && resident && k == n;
+    if (resident && k == n) {     /* no exchanges: each device at its own pace (a level ahead where frames allow) */
         if ((st = lcl__bklu_apart(ctx, fn, N, A, D, needx)) != LCL_OK) goto out;
         l = N->nlev;
     }

@@ -1681,6 +1681,45 @@ static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o
     lcl_bklu_symbolic_free(S);
     bt_free(&c);
 }
+/* the host a level ahead (tune.bklu_ahead, the default): level l + 1 listed and launched while l
+   runs, lists and work frames in two alternating sets. The factors must equal those of one level
+   at a time to the bit (the same launches in the same order), and some levels must have gone
+   ahead; then the same with the device memory capped (o->mem_limit) */
+static long bt_ahead_seen(lcl_context *ocl) {
+    long t = 0;
+    int d;
+    for (d = 0; d < ocl->ndev; d++) t += ocl->dev[d].seen.ahead_levels;
+    return t;
+}
+static void bt_ahead(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o) {
+    bt_case c;
+    char err[200];
+    lcl_bklu_symbolic *S = NULL;
+    lcl_bklu_numeric *N[2] = {NULL, NULL};
+    long seen[3];
+    int h, d, same;
+    if (!bt_gen(ser, "gen:circuit:100", 5, bt_fp64(ocl) ? LCL_F64 : LCL_F32, &c, err, sizeof err)) {
+        CHECK_MSG(0, "gen:circuit:100: %s", err);
+        return;
+    }
+    CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, o, &S, NULL));
+    for (h = 0; h < 2 && S; h++) {     /* h = 0: one level at a time */
+        for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_ahead = h;
+        seen[h] = bt_ahead_seen(ocl);
+        CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &N[h], NULL));
+        if (N[h]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N[h], NULL));
+    }
+    seen[2] = bt_ahead_seen(ocl);
+    same = N[0] && N[1] && lcl__bklu_cl_fetch(ocl, N[0]) == LCL_OK && lcl__bklu_cl_fetch(ocl, N[1]) == LCL_OK &&
+           !memcmp(N[0]->X, N[1]->X, (size_t)(N[0]->nslot * N[0]->mm) * lcl__dsize(N[0]->dtype)) &&
+           !memcmp(N[0]->ipiv, N[1]->ipiv, (size_t)(N[0]->n * N[0]->m) * sizeof(int32_t));
+    CHECK_MSG(same && seen[1] == seen[0] && seen[2] > seen[1], "a level ahead: factors %s, levels launched ahead: %ld one at a time, %ld by "
+              "default (want 0 and some)", same ? "equal" : "DIFFER", seen[1] - seen[0], seen[2] - seen[1]);
+    lcl_bklu_numeric_free(N[0]);
+    lcl_bklu_numeric_free(N[1]);
+    lcl_bklu_symbolic_free(S);
+    bt_free(&c);
+}
 static int bt_cl_run(lcl_context *ctx, void *u);
 static void test_bklu_opencl(void) {
     lcl_context *ocl = lt_ocl(NULL), *ser;
@@ -1698,6 +1737,7 @@ static void test_bklu_opencl(void) {
     bt_ocl_errors(ocl, ser, &o);
     bt_ocl_big(ocl, ser, &o);
     bt_pinned(ocl, ser, &o);
+    bt_ahead(ocl, ser, &o);
     {   /* the pivot LU's other path (a work-group smaller than M: M > 1024), for every M */
         lcl_context *old = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), "-DBK_LU_NOREG", 0);
         if (old) bt_ocl_sweep(old, ser, &o, 0);
@@ -1835,6 +1875,7 @@ int lt_child_bklu(const char *name) {
     bt_ocl_sweep(ocl, ser, &o, 1);
     memset(&o, 0, sizeof o);
     bt_pinned(ocl, ser, &o);
+    bt_ahead(ocl, ser, &o);
     bt_ocl_memory(ocl, ser, &o);
     o.schedule = LCL_BKLU_AFFINITY;
     bt_ocl_errors(ocl, ser, &o);
