@@ -955,7 +955,8 @@ typedef struct lcl__tuning {
     int spmv_hint;                  /* CSR adaptive: SPMV_HINT, NVIDIA's cache hints (kernels/sparse.cl) */
     int bklu_lu_wg;                 /* the block LU's pivot LU: largest work-group (a row per item up to it) */
     int bklu_lu_split;              /* ... panel by panel with the update on many work-groups from M on (0: off) */
-    int bklu_eager;                 /* the block LU, resident: later levels' columns run their ready U steps early */
+    int bklu_eager;                 /* the block LU, resident: later levels' columns run their ready U steps early
+                                       (1 on, 0 off, -1 with several devices) */
     int bklu_ahead;                 /* ... resident, nothing exchanged: level l + 1 listed and launched while l runs */
     int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
@@ -1691,6 +1692,10 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->bklu_unroll = isgpu;
     t->bklu_slack = 150;
     t->bklu_ahead = 1;
+    /* two H200s, gen:circuit:1000, M = 256 / 512: 104.2 -> 92.3 / 331.7 -> 325.5 ms; one H200,
+       M = 512: 524 -> 553-567 ms (a device's half of a level's columns makes smaller launches,
+       which the early U steps fill) */
+    t->bklu_eager = -1;
     t->bklu_lu_wg = 1024;
     t->bklu_lu_split = isgpu ? 256 : 0;   /* H200: a 512 block's LU 4.2 -> 2.4 ms panel by panel (256: 0.91 -> 0.75) */
     t->spmv_hint = nvidia && (nv_cc == 0 || nv_cc >= 80);   /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
@@ -14382,6 +14387,8 @@ clfail:
     return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(lcl_bklu)", d->info.name);
 }
 
+/* eager U steps on device d of nd (tune.bklu_eager) */
+LCL__PRIVATE int lcl__bklu_eager(const lcl__device *d, int nd) { return d->tune.bklu_eager > 0 || (d->tune.bklu_eager < 0 && nd > 1); }
 /* ahead: level l takes the other set of lists and work frames, that of level l - 2 (done) */
 LCL__PRIVATE void lcl__bklu_swap(lcl__bklu_dev *v, int64_t l) {
     lcl__bklu_lset t = v->spare, *c = &v->spare;
@@ -14552,6 +14559,17 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
         int moved = 0;
         for (i = 0; i < nd && st == LCL_OK; i++) {
             lcl__bklu_dev *v = &D->dv[i];
+            while (st == LCL_OK && lv[i] < N->nlev - 1 && nin[i] < (v->ahead ? 2 : 1)) {     /* launch up to the depth */
+                moved = 1;
+                lv[i]++;
+                v->d->seen.ahead_levels += nin[i] > 0;
+                if ((st = lcl__bklu_go(ctx, fn, N, A, D, v, i, lv[i], needx, 3)) != LCL_OK) break;
+                if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &ev[2 * i + nin[i]])) != CL_SUCCESS ||
+                    (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS)
+                    st = lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
+                if (ev[2 * i + nin[i]]) lvq[2 * i + nin[i]++] = lv[i];
+            }
+            if (st != LCL_OK) break;
             while (nin[i] > 0) {    /* its oldest level: running, or done (an error shows in clFinish below) */
                 cl_int s = CL_COMPLETE;
                 if ((e = LCL__CL->clGetEventInfo(ev[2 * i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL)) != CL_SUCCESS) {
@@ -14572,16 +14590,8 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
                 lvq[2 * i] = lvq[2 * i + 1];
                 if (st != LCL_OK) break;
                 if (lv[i] == N->nlev - 1 && nin[i] == 0) left--;
+                break;    /* one a pass: the next launch comes before the next wait */
             }
-            if (st != LCL_OK || lv[i] == N->nlev - 1 || nin[i] >= (v->ahead ? 2 : 1)) continue;
-            moved = 1;
-            lv[i]++;
-            v->d->seen.ahead_levels += nin[i] > 0;
-            if ((st = lcl__bklu_go(ctx, fn, N, A, D, v, i, lv[i], needx, 3)) != LCL_OK) break;
-            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &ev[2 * i + nin[i]])) != CL_SUCCESS ||
-                (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS)
-                st = lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
-            if (ev[2 * i + nin[i]]) lvq[2 * i + nin[i]++] = lv[i];
         }
         if (!moved && st == LCL_OK) LCL__YIELD();
     }
@@ -14711,7 +14721,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         }
         v->clc = v->d->cl;
         if ((st = lcl__bklu_dev_open(ctx, fn, S, N, v, old ? &old->dv[i] : NULL, slots + 2 * own + imp + tmax + n +
-                                      (v->d->tune.bklu_eager ? own : 0), v->d->tune.bklu_ahead ? tmax : 0, need_min, &resident)) != LCL_OK)
+                                      (lcl__bklu_eager(v->d, nd) ? own : 0), v->d->tune.bklu_ahead ? tmax : 0, need_min, &resident)) != LCL_OK)
             goto out;
         v->tc = N->dtype == LCL_F64 && v->d->tune.tc && m >= 128;
         if (!LCL__BA(v->defer, v->nframes + 1, int32_t) || !LCL__BA(v->spare.defer, v->nframes + 1, int32_t)) goto out;
@@ -14719,7 +14729,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         maxframes = LCL__MAX(maxframes, v->nframes);
     }
     D->resident = resident;
-    for (i = 0; i < nd; i++) D->dv[i].eager = resident && D->dv[i].d->tune.bklu_eager;
+    for (i = 0; i < nd; i++) D->dv[i].eager = resident && lcl__bklu_eager(D->dv[i].d, nd);
     for (i = 0; i < nd && !D->dv[i].eager; i++) {}
     if (i < nd) {   /* eager: A goes up a level before the column's first U step can run, not all first */
         if (!LCL__BA(D->slev, n, int32_t)) goto out;

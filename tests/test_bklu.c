@@ -1692,6 +1692,7 @@ static long bt_ahead_seen(lcl_context *ocl) {
     return t;
 }
 static void bt_ahead(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o) {
+    lcl_bklu_opts one = *o;     /* one device: nothing exchanged, whatever the context holds */
     bt_case c;
     char err[200];
     lcl_bklu_symbolic *S = NULL;
@@ -1702,7 +1703,8 @@ static void bt_ahead(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o)
         CHECK_MSG(0, "gen:circuit:100: %s", err);
         return;
     }
-    CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, o, &S, NULL));
+    one.devices = 1;
+    CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, &one, &S, NULL));
     for (h = 0; h < 2 && S; h++) {     /* h = 0: one level at a time */
         for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_ahead = h;
         seen[h] = bt_ahead_seen(ocl);
