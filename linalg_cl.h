@@ -14559,7 +14559,10 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
         int moved = 0;
         for (i = 0; i < nd && st == LCL_OK; i++) {
             lcl__bklu_dev *v = &D->dv[i];
-            while (st == LCL_OK && lv[i] < N->nlev - 1 && nin[i] < (v->ahead ? 2 : 1)) {     /* launch up to the depth */
+            /* one step a device a pass, so that the devices take turns: launch its next level while
+               fewer than the depth run, else retire its oldest once done (so with ahead the host stays
+               a level ahead however fast the device) */
+            if (lv[i] < N->nlev - 1 && nin[i] < (v->ahead ? 2 : 1)) {
                 moved = 1;
                 lv[i]++;
                 v->d->seen.ahead_levels += nin[i] > 0;
@@ -14568,8 +14571,8 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
                     (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS)
                     st = lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
                 if (ev[2 * i + nin[i]]) lvq[2 * i + nin[i]++] = lv[i];
+                continue;
             }
-            if (st != LCL_OK) break;
             while (nin[i] > 0) {    /* its oldest level: running, or done (an error shows in clFinish below) */
                 cl_int s = CL_COMPLETE;
                 if ((e = LCL__CL->clGetEventInfo(ev[2 * i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL)) != CL_SUCCESS) {
@@ -14590,7 +14593,7 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
                 lvq[2 * i] = lvq[2 * i + 1];
                 if (st != LCL_OK) break;
                 if (lv[i] == N->nlev - 1 && nin[i] == 0) left--;
-                break;    /* one a pass: the next launch comes before the next wait */
+                break;    /* one a pass */
             }
         }
         if (!moved && st == LCL_OK) LCL__YIELD();
