@@ -123,9 +123,14 @@
         host arrays; default 1024 with the tensor-core GEMM, 0 = the one-device width), LCL_BKLU_LU_WG (the block
         LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
-        of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_EAGER=1 (the block
+        of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_EAGER=0|1 (the block
         LU, factors resident: each level also runs the ready U steps of later columns, a column's A
-        staged the level before its first U step can run; off by default: no faster on H100s),
+        staged the level before its first U step can run; default on with several devices only:
+        faster on two H200s, slower on one at M = 512), LCL_BKLU_AHEAD=0 (the block LU, factors
+        resident and nothing exchanged between devices: the host lists and launches one level at
+        a time, waiting for each, instead of a level ahead), LCL_BKLU_SLACK=P (affinity: a
+        device's share of a level's work at most P% of an even share before columns move;
+        default 150),
         LCL_BKLU_HOST_THREADS=1 (the block LU on several devices with nothing to exchange: each
         device's levels launched and its A staged by a host thread of its own, instead of one
         thread serving the devices by turns; OpenMP builds; off by default: no faster on two
@@ -512,7 +517,9 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
    columns split among them (opts.schedule) and batched per device (one launch per step of all its
    columns), A's blocks of the next level written while a level computes (through pinned memory,
    copied by the context's threads; with a host thread per device when there is none; straight
-   from A when its values lie in lcl_host_alloc's memory). The factors stay on the
+   from A when its values lie in lcl_host_alloc's memory: the fastest way in). Where the factors
+   fit and no device needs another's columns, the host lists and launches a device's next level
+   while its last runs. The factors stay on the
    devices when they fit; otherwise each column is read back
    after its level and its L blocks dropped after their last use on that device (zero-column
    transfer), resident ones replaced by Belady's rule when even that does not fit, and a column
@@ -537,7 +544,8 @@ typedef struct lcl_bmat {
 typedef enum lcl_bklu_schedule {
     LCL_BKLU_SCHEDULE_DEFAULT = 0,  /* the fastest measured: affinity (2 H100s, BENCHMARKS.md) */
     LCL_BKLU_STATIC,            /* the thesis: each level's columns split evenly in linear chunks */
-    LCL_BKLU_AFFINITY,          /* subtrees of the ordering kept on one device, each level balanced within 1.5x */
+    LCL_BKLU_AFFINITY,          /* ranges of the ordering, even in work and cut where fewest L blocks cross, kept
+                                   on one device; each level balanced within 1.5x (LCL_BKLU_SLACK) */
     LCL_BKLU_DYNAMIC            /* list scheduling: a ready column to the device free first */
 } lcl_bklu_schedule;
 typedef struct lcl_bklu_opts {
