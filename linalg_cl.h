@@ -966,6 +966,7 @@ typedef struct lcl__tuning {
     int bklu_eager;                 /* the block LU, resident: later levels' columns run their ready U steps early
                                        (1 on, 0 off, -1 with several devices) */
     int bklu_ahead;                 /* ... resident, nothing exchanged: level l + 1 listed and launched while l runs */
+    int bklu_eager_arrived;         /* eager: later columns' A staged apart, used once arrived (0: the level waits for it) */
     int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
@@ -1704,6 +1705,9 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        M = 512: 524 -> 553-567 ms (a device's half of a level's columns makes smaller launches,
        which the early U steps fill) */
     t->bklu_eager = -1;
+    /* two H200s, M = 256, eager: the level after a large stage of later columns' A waited 12-20 ms
+       for all of it (call 7's trace, BENCHMARKS.md); now only for its own columns' (not yet timed) */
+    t->bklu_eager_arrived = 1;
     t->bklu_lu_wg = 1024;
     t->bklu_lu_split = isgpu ? 256 : 0;   /* H200: a 512 block's LU 4.2 -> 2.4 ms panel by panel (256: 0.91 -> 0.75) */
     t->spmv_hint = nvidia && (nv_cc == 0 || nv_cc >= 80);   /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
@@ -1769,6 +1773,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
     lcl__env_int("LCL_BKLU_AHEAD", 0, 1, &t->bklu_ahead);
+    lcl__env_int("LCL_BKLU_EAGER_ARRIVED", 0, 1, &t->bklu_eager_arrived);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
@@ -13129,7 +13134,11 @@ typedef struct lcl__bklu_dev {
     int64_t curlev;             /* the level of the current set (list ... ndefer), -2 none */
     int ahead;                  /* resident, tune.bklu_ahead, frames for two levels' work: lcl__bklu_apart runs a level ahead */
     int tc;                     /* the GEMMs on FP64 tensor cores (NVIDIA, double, M >= 128) */
-    unsigned char *staged;      /* n: column's frames taken and A's blocks written ahead (resident) */
+    unsigned char *staged;      /* n: column's frames taken and A's blocks written ahead (resident); 2: in a
+                                   batch of later columns (eager) not known to have arrived */
+    int32_t *ecol, *ebat;       /* eager, those batches: their columns in order, each column's batch */
+    int64_t *eend, ehead, enb;  /* batch b's columns end at ecol[eend[b]]; the oldest not arrived, the count */
+    cl_event *eev;              /* each batch's marker on the transfer queue, until it has arrived */
     int eager;                  /* resident and tune.bklu_eager: U steps run ahead of their column's level */
     unsigned char *prep;        /* n: column's frames zeroed and A's blocks scaled (eager: before its level) */
     int32_t *ustep;             /* n: U steps of the column already run (eager: before its level) */
@@ -13217,6 +13226,10 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         LCL_FREE(v->pin); LCL_FREE(v->tmpf); LCL_FREE(v->cols); LCL_FREE(v->pos); LCL_FREE(v->bq);
         LCL_FREE(v->ch.uo); LCL_FREE(v->ch.uc); LCL_FREE(v->ch.wo); LCL_FREE(v->ch.wc);
         if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
+        if (v->eev)
+            for (a = (int)v->ehead; a < (int)v->enb; a++)
+                if (v->eev[a]) LCL__CL->clReleaseEvent(v->eev[a]);
+        LCL_FREE(v->ecol); LCL_FREE(v->ebat); LCL_FREE(v->eend); LCL_FREE(v->eev);
         for (a = 0; a < 2; a++)
             if (v->ringev[a]) LCL__CL->clReleaseEvent(v->ringev[a]);
         lcl__unpin(v->d, v->ring, v->ringp);
@@ -14082,7 +14095,7 @@ clfail:
 /* resident mode: the frames of the columns cols[0..cnt) taken and A's blocks written on the
    transfer queue, so that the writes of one level overlap the arithmetic of the level before */
 LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D, lcl__bklu_dev *v,
-                                        const int32_t *cols, int64_t cnt) {
+                                        const int32_t *cols, int64_t cnt, int batch) {
     lcl__device *d = v->d;
     size_t fb = lcl__bklu_fbytes(N);
     int64_t c, s, q, nq = 0, b = 0;
@@ -14106,7 +14119,8 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
             v->transfers++;
             d->seen.direct_blocks += v->direct;
         }
-        v->staged[k] = 1;
+        v->staged[k] = batch ? 2 : 1;
+        if (batch) v->ebat[k] = (int32_t)v->enb, v->ecol[v->enb ? v->eend[v->enb - 1] + c : c] = (int32_t)k;
     }
     /* through the ring: a batch fills what is left of the current half (copied by the context's
        threads: one thread's memcpy, not the bus, limits the upload), then its DMA writes; a half
@@ -14143,6 +14157,15 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
         v->ringpos += (size_t)nb * fb;
         b += nb;
     }
+    if (batch) {    /* a batch of later columns: its own marker, read by lcl__bklu_arrived */
+        v->eend[v->enb] = (v->enb ? v->eend[v->enb - 1] : 0) + cnt;
+        v->eev[v->enb] = NULL;
+        if (e != CL_SUCCESS) return lcl__clfail(ctx, e, what, d->info.name);
+        if ((e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[1], 0, NULL, &v->eev[v->enb++])) != CL_SUCCESS)
+            return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, transfer queue)", d->info.name);
+        if ((e = LCL__CL->clFlush(d->queue[1])) != CL_SUCCESS) return lcl__clfail(ctx, e, "clFlush(lcl_bklu)", d->info.name);
+        return LCL_OK;
+    }
     if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
     v->stage_ev = NULL;
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, what, d->info.name);
@@ -14150,6 +14173,21 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
         return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, transfer queue)", d->info.name);
     if ((e = LCL__CL->clFlush(d->queue[1])) != CL_SUCCESS) return lcl__clfail(ctx, e, "clFlush(lcl_bklu)", d->info.name);
     return LCL_OK;
+}
+
+/* eager, batches of later columns' A (lcl__bklu_stage, batch): those done, oldest first (one
+   transfer queue, in order), have arrived and their columns may run early U steps with no wait */
+LCL__PRIVATE void lcl__bklu_arrived(lcl__bklu_dev *v) {
+    while (v->ehead < v->enb) {
+        cl_int s = CL_QUEUED;
+        int64_t c;
+        if (LCL__CL->clGetEventInfo(v->eev[v->ehead], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL) != CL_SUCCESS || s != CL_COMPLETE)
+            return;     /* running, or failed: its columns' own levels wait for it, and see the error */
+        for (c = v->ehead ? v->eend[v->ehead - 1] : 0; c < v->eend[v->ehead]; c++)
+            if (v->staged[v->ecol[c]] == 2) v->staged[v->ecol[c]] = 1;
+        LCL__CL->clReleaseEvent(v->eev[v->ehead]);
+        v->eev[v->ehead++] = NULL;
+    }
 }
 
 /* the columns cols[0..cnt) of one level on device v, in chunks whose frames fit */
@@ -14195,9 +14233,10 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         }
         if (v->eager && i0 == 0 && i1 == cnt) {
             int64_t q, room = v->nfree - need - 1;
+            if (v->eev) lcl__bklu_arrived(v);
             for (q = N->levp[l + 1]; q < N->levp[N->nlev] && room > 0; q++) {
                 int64_t k = N->levc[q], s0 = v->ustep[k], u = s0;
-                if (D->owner[k] != (int32_t)(v - D->dv) || !v->staged[k]) continue;
+                if (D->owner[k] != (int32_t)(v - D->dv) || v->staged[k] != 1) continue;
                 while (u < N->ucnt[k] && v->has[N->slotrow[N->colp[k] + u]]) u++;
                 if (u == s0) continue;
                 ux[3 * nx] = k, ux[3 * nx + 1] = s0, ux[3 * nx + 2] = u - s0, nx++, room--;
@@ -14350,9 +14389,17 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
                 v->transfers++;
             }
         }
-        if (v->stage_ev) {      /* the staged writes first */
-            if ((e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], 1, &v->stage_ev, NULL)) != CL_SUCCESS) goto clfail;
-            LCL__CL->clReleaseEvent(v->stage_ev);
+        {   /* the staged writes first: the last stage, and the newest batch holding a column of this chunk
+               not known to have arrived */
+            cl_event wl[2];
+            cl_uint nw = 0;
+            int64_t b = -1;
+            for (c = i0; c < i1; c++)
+                if (v->staged[cols[c]] == 2) b = LCL__MAX(b, (int64_t)v->ebat[cols[c]]), v->staged[cols[c]] = 1;
+            if (v->stage_ev) wl[nw++] = v->stage_ev;
+            if (b >= 0) wl[nw++] = v->eev[b];
+            if (nw && (e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], nw, wl, NULL)) != CL_SUCCESS) goto clfail;
+            if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
             v->stage_ev = NULL;
         }
         if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_scale_f" : "lcl_bklu_scale_d", 1, o_a, na, 0, 0, 0)) != LCL_OK)
@@ -14430,12 +14477,17 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
     }
     if (!(part & 2)) return LCL_OK;
     if (D->resident && ls < N->nlev) {   /* eager: every later column whose first U step may run at ls */
+        int64_t c0 = 0;
         cnt = 0;
         for (p = N->levp[ls]; p < (v->eager ? N->levp[N->nlev] : N->levp[ls + 1]); p++) {
             int64_t k = N->levc[p];
+            if (p == N->levp[ls + 1]) c0 = cnt;
             if (D->owner[k] == i && !v->staged[k] && (!v->eager || D->slev[k] <= ls)) v->cols[cnt++] = (int32_t)k;
         }
-        if (cnt && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols, cnt)) != LCL_OK) return st;
+        c0 = v->eev && p > N->levp[ls + 1] ? c0 : cnt;
+        /* level ls's own columns, which it waits for; the later ones apart (eev), used once arrived */
+        if (c0 && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols, c0, 0)) != LCL_OK) return st;
+        if (cnt > c0 && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols + c0, cnt - c0, 1)) != LCL_OK) return st;
     }
     if (D->resident && l >= 0)
         for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
@@ -14744,6 +14796,14 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     for (i = 0; i < nd && !D->dv[i].eager; i++) {}
     if (i < nd) {   /* eager: A goes up a level before the column's first U step can run, not all first */
         if (!LCL__BA(D->slev, n, int32_t)) goto out;
+        for (i = 0; i < nd; i++) {
+            lcl__bklu_dev *v = &D->dv[i];
+            if (!v->eager || !v->d->tune.bklu_eager_arrived) continue;
+            if (!LCL__BA(v->ecol, n, int32_t) || !LCL__BA(v->ebat, n, int32_t) || !LCL__BA(v->eend, N->nlev + 2, int64_t) ||
+                !LCL__BA(v->eev, N->nlev + 2, cl_event))
+                goto out;
+            v->ehead = v->enb = 0;
+        }
         for (l = 0; l < N->nlev; l++)
             for (p = N->levp[l]; p < N->levp[l + 1]; p++) D->slev[N->levc[p]] = (int32_t)l;
         for (p = N->levp[N->nlev] - 1; p >= 0; p--) {    /* from the last level: slev[j] still j's level */

@@ -1764,6 +1764,24 @@ static void test_bklu_opencl(void) {
             CHECK_MSG(n0 > 0 && n1 > 0 && n1 < n0, "eager: %d launches against %d", n1, n0);
             fprintf(stderr, "  eager U steps: %d launches against %d\n", n1, n0);
             CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager: other factors than the level schedule's");
+            {   /* later columns' A in batches of their own (tune.bklu_eager_arrived), or in the level's
+                   stage: the same factors; batches made only in the first */
+                int64_t nb[2] = {-1, -1};
+                int a;
+                for (a = 0; a < 2; a++) {
+                    lcl_bklu_symbolic *S = NULL;
+                    lcl_bklu_numeric *N = NULL;
+                    for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager_arrived = !a;
+                    if (lcl_bklu_analyze(eg, &c.A, &o, &S, NULL) == LCL_OK && lcl_bklu_factor(eg, S, &c.A, &N, NULL) == LCL_OK && N->cl)
+                        nb[a] = N->cl->dv[0].enb;
+                    lcl_bklu_numeric_free(N);
+                    lcl_bklu_symbolic_free(S);
+                    if (a) CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager, one stage a level: other factors than the level schedule's");
+                }
+                CHECK_MSG(nb[0] > 0 && nb[1] == 0, "eager: %lld batches of later columns' A, %lld with one stage a level (want some and 0)",
+                          (long long)nb[0], (long long)nb[1]);
+                for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager_arrived = 1;
+            }
             bt_check(eg, &c, &o, 2, "OpenCL, eager U steps");
             if (c.A.dtype == LCL_F64)
                 fprintf(stderr, "  %d faulted runs\n", lt_cl_sweep("bklu, eager U steps", eg, LT_CL_ONE | LT_CL_OPTBUF, 100, "lcl_bklu", bt_cl_run, &c, NULL));
