@@ -14597,7 +14597,7 @@ LCL__PRIVATE int lcl__bklu_apart_threads(lcl_context *ctx, const char *fn, lcl_b
 LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
                                         const unsigned char *needx) {
     int nd = D->nd, i, left = nd;
-    int64_t *lv = (int64_t *)LCL_MALLOC((size_t)nd * 4 * sizeof(int64_t)), *lvq = lv + nd, *nin = lv + 3 * nd;
+    int64_t *lv = (int64_t *)LCL_MALLOC((size_t)nd * 4 * sizeof(int64_t)), *lvq, *nin;
     cl_event *ev = (cl_event *)LCL_MALLOC((size_t)nd * 2 * sizeof(cl_event));
     lcl_status st = LCL_OK;
     cl_int e = CL_SUCCESS;
@@ -14612,6 +14612,7 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
         LCL_FREE(ev);
         return lcl__oom(ctx, "block LU schedule", (size_t)nd * 48);
     }
+    lvq = lv + nd, nin = lv + 3 * nd;   /* not before the check: arithmetic on NULL */
     /* per device up to two levels in flight (ahead; else one): lvq[2i ..] their levels, ev[2i ..]
        their markers, oldest first */
     for (i = 0; i < nd; i++) lv[i] = -2, nin[i] = 0, ev[2 * i] = ev[2 * i + 1] = NULL;
