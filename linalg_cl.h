@@ -126,7 +126,9 @@
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_EAGER=0|1 (the block
         LU, factors resident: each level also runs the ready U steps of later columns, a column's A
         staged the level before its first U step can run; default on with several devices only:
-        faster on two H200s, slower on one at M = 512), LCL_BKLU_AHEAD=0 (the block LU, factors
+        faster on two H200s, slower on one at M = 512), LCL_BKLU_EAGER_ARRIVED=0 (eager: the level
+        that stages later columns' A waits for all of it, instead of using each batch once it has
+        arrived; not yet timed either way), LCL_BKLU_AHEAD=0 (the block LU, factors
         resident and nothing exchanged between devices: the host lists and launches one level at
         a time, waiting for each, instead of a level ahead), LCL_BKLU_SLACK=P (affinity: a
         device's share of a level's work at most P% of an even share before columns move;
