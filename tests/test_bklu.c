@@ -1628,10 +1628,12 @@ static int bt_gen(lcl_context *ser, const char *spec, int64_t m, lcl_dtype dt, b
    goes through the staging ring (counted: none direct); and the allocator's bad input, and a
    block left for lcl_context_destroy to free.
    gen:circuit:100 in blocks of 3 keeps the factors resident. */
-static long bt_direct(lcl_context *ocl) {
+/* a count of what the block LU chose, summed over the context's devices: blocks of A written
+   straight from pinned memory (ahead 0), levels launched while the one before ran (ahead 1) */
+static long bt_seen(lcl_context *ocl, int ahead) {
     long t = 0;
     int d;
-    for (d = 0; d < ocl->ndev; d++) t += ocl->dev[d].seen.direct_blocks;
+    for (d = 0; d < ocl->ndev; d++) t += ahead ? ocl->dev[d].seen.ahead_levels : ocl->dev[d].seen.direct_blocks;
     return t;
 }
 static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o) {
@@ -1658,7 +1660,7 @@ static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o
     CHECK_OK(ocl, lcl_host_alloc(ocl, bytes, &pin));
     CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, o, &S, NULL));
     keep = c.A.val;
-    d0 = bt_direct(ocl);
+    d0 = bt_seen(ocl, 0);
     for (h = 0; h < 2 && pin && S; h++) {   /* h = 1: the same values from the pinned copy */
         if (h) {
             memcpy(pin, keep, bytes);
@@ -1666,9 +1668,9 @@ static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o
         }
         CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &N[h], NULL));
         if (N[h]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N[h], NULL));
-        if (!h) d1 = bt_direct(ocl);
+        if (!h) d1 = bt_seen(ocl, 0);
     }
-    d2 = bt_direct(ocl);
+    d2 = bt_seen(ocl, 0);
     c.A.val = keep;
     same = N[0] && N[1] && lcl__bklu_cl_fetch(ocl, N[0]) == LCL_OK && lcl__bklu_cl_fetch(ocl, N[1]) == LCL_OK &&
            !memcmp(N[0]->X, N[1]->X, (size_t)(N[0]->nslot * N[0]->mm) * lcl__dsize(N[0]->dtype)) &&
@@ -1684,13 +1686,7 @@ static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o
 /* the host a level ahead (tune.bklu_ahead, the default): level l + 1 listed and launched while l
    runs, lists and work frames in two alternating sets. The factors must equal those of one level
    at a time to the bit (the same launches in the same order), and some levels must have gone
-   ahead; then the same with the device memory capped (o->mem_limit) */
-static long bt_ahead_seen(lcl_context *ocl) {
-    long t = 0;
-    int d;
-    for (d = 0; d < ocl->ndev; d++) t += ocl->dev[d].seen.ahead_levels;
-    return t;
-}
+   ahead */
 static void bt_ahead(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o) {
     lcl_bklu_opts one = *o;     /* one device: nothing exchanged, whatever the context holds */
     bt_case c;
@@ -1707,11 +1703,11 @@ static void bt_ahead(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o)
     CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, &one, &S, NULL));
     for (h = 0; h < 2 && S; h++) {     /* h = 0: one level at a time */
         for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_ahead = h;
-        seen[h] = bt_ahead_seen(ocl);
+        seen[h] = bt_seen(ocl, 1);
         CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &N[h], NULL));
         if (N[h]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N[h], NULL));
     }
-    seen[2] = bt_ahead_seen(ocl);
+    seen[2] = bt_seen(ocl, 1);
     same = N[0] && N[1] && lcl__bklu_cl_fetch(ocl, N[0]) == LCL_OK && lcl__bklu_cl_fetch(ocl, N[1]) == LCL_OK &&
            !memcmp(N[0]->X, N[1]->X, (size_t)(N[0]->nslot * N[0]->mm) * lcl__dsize(N[0]->dtype)) &&
            !memcmp(N[0]->ipiv, N[1]->ipiv, (size_t)(N[0]->n * N[0]->m) * sizeof(int32_t));
