@@ -13130,10 +13130,8 @@ typedef struct lcl__bklu_dev {
     int64_t *usep;              /* n + 1: levels that use column j here, usel[usep[j] ..], ascending */
     int32_t *usel;
     int64_t *usecur;            /* n: the next of them not passed */
-    cl_mem perm, ipiv, bad, flag, list, sval;
-    size_t listcap;
-    lcl__bklu_lset spare;       /* ahead: the other level's list, sval, listcap, hl, hs, hlcap, defer, ndefer */
-    int64_t curlev;             /* the level of the current set (list ... ndefer), -2 none */
+    cl_mem perm, ipiv, bad, flag;
+    lcl__bklu_lset cur, spare;  /* the level being listed (and launched); ahead: the one before it, still running */
     int ahead;                  /* resident, tune.bklu_ahead, frames for two levels' work: lcl__bklu_apart runs a level ahead */
     int tc;                     /* the GEMMs on FP64 tensor cores (NVIDIA, double, M >= 128) */
     unsigned char *staged;      /* n: column's frames taken and A's blocks written ahead (resident); 2: in a
@@ -13145,14 +13143,10 @@ typedef struct lcl__bklu_dev {
     unsigned char *prep;        /* n: column's frames zeroed and A's blocks scaled (eager: before its level) */
     int32_t *ustep;             /* n: U steps of the column already run (eager: before its level) */
     int64_t *ux;                /* 3n: one chunk's U-step columns, first step, step count */
-    int32_t *defer;             /* resident: work frames of this level, freed once it is done */
-    int64_t ndefer;
     cl_event stage_ev;          /* those writes, on the transfer queue, or NULL */
     int32_t *pend;              /* streaming: columns being read back (their frames freed once read) */
     int64_t npend;
-    int32_t *hl;                /* host lists of one level (kept until the level's sync) */
-    double *hs;                 /* scale factors, parallel to hl */
-    int64_t nhl, hlcap;
+    int64_t nhl;                /* entries in cur.hl */
     /* the device's own scratch: with several devices each has a host thread (resident mode) */
     int32_t *pin, stamp, *tmpf, *cols;
     int team;                   /* threads for its ring copies (0: the context's; lcl__bklu_apart_dev) */
@@ -13217,14 +13211,15 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         if (v->ipiv) LCL__CL->clReleaseMemObject(v->ipiv);
         if (v->bad) LCL__CL->clReleaseMemObject(v->bad);
         if (v->flag) LCL__CL->clReleaseMemObject(v->flag);
-        if (v->list) LCL__CL->clReleaseMemObject(v->list);
-        if (v->sval) LCL__CL->clReleaseMemObject(v->sval);
-        if (v->spare.list) LCL__CL->clReleaseMemObject(v->spare.list);
-        if (v->spare.sval) LCL__CL->clReleaseMemObject(v->spare.sval);
-        LCL_FREE(v->spare.hl); LCL_FREE(v->spare.hs); LCL_FREE(v->spare.defer);
+        for (a = 0; a < 2; a++) {
+            lcl__bklu_lset *t = a ? &v->spare : &v->cur;
+            if (t->list) LCL__CL->clReleaseMemObject(t->list);
+            if (t->sval) LCL__CL->clReleaseMemObject(t->sval);
+            LCL_FREE(t->hl); LCL_FREE(t->hs); LCL_FREE(t->defer);
+        }
         LCL_FREE(v->freel); LCL_FREE(v->fslot); LCL_FREE(v->finv); LCL_FREE(v->has);
-        LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->hl); LCL_FREE(v->hs); LCL_FREE(v->pend);
-        LCL_FREE(v->staged); LCL_FREE(v->defer); LCL_FREE(v->prep); LCL_FREE(v->ustep); LCL_FREE(v->ux);
+        LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->pend);
+        LCL_FREE(v->staged); LCL_FREE(v->prep); LCL_FREE(v->ustep); LCL_FREE(v->ux);
         LCL_FREE(v->pin); LCL_FREE(v->tmpf); LCL_FREE(v->cols); LCL_FREE(v->pos); LCL_FREE(v->bq);
         LCL_FREE(v->ch.uo); LCL_FREE(v->ch.uc); LCL_FREE(v->ch.wo); LCL_FREE(v->ch.wc);
         if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
@@ -13246,18 +13241,18 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
 LCL__PRIVATE size_t lcl__bklu_fbytes(const lcl_bklu_numeric *N) { return (size_t)N->mm * lcl__dsize(N->dtype); }
 
 LCL__PRIVATE int lcl__bklu_push(lcl__bklu_dev *v, int32_t x, double s) {
-    if (v->nhl == v->hlcap) {
-        int64_t cap = v->hlcap ? 2 * v->hlcap : 4096;
-        int32_t *nl = (int32_t *)LCL_REALLOC(v->hl, (size_t)cap * sizeof(int32_t));
+    if (v->nhl == v->cur.hlcap) {
+        int64_t cap = v->cur.hlcap ? 2 * v->cur.hlcap : 4096;
+        int32_t *nl = (int32_t *)LCL_REALLOC(v->cur.hl, (size_t)cap * sizeof(int32_t));
         double *ns;
         if (!nl) return 0;
-        v->hl = nl;
-        if (!(ns = (double *)LCL_REALLOC(v->hs, (size_t)cap * sizeof(double)))) return 0;
-        v->hs = ns;
-        v->hlcap = cap;
+        v->cur.hl = nl;
+        if (!(ns = (double *)LCL_REALLOC(v->cur.hs, (size_t)cap * sizeof(double)))) return 0;
+        v->cur.hs = ns;
+        v->cur.hlcap = cap;
     }
-    v->hs[v->nhl] = s;
-    v->hl[v->nhl++] = x;
+    v->cur.hs[v->nhl] = s;
+    v->cur.hl[v->nhl++] = x;
     return 1;
 }
 LCL__PRIVATE int32_t lcl__bklu_take(lcl__bklu_dev *v) { LCL_ASSERT(v->nfree > 0); return v->nfree ? v->freel[--v->nfree] : -1; }
@@ -13447,7 +13442,7 @@ LCL__PRIVATE void lcl__bklu_costs(const lcl_bklu_numeric *N, double *cost) {
    an even share of all the work (lcl__bklu_costs), within LCL__BKLU_WINDOW of it, where the fewest
    L blocks would cross it (column j crosses b when j < b <= its last dependent): in the ordering
    a subtree or a diagonal block of the BTF is a range, so a cut at its edge imports nothing.
-   cross: n + 1 scratch. (gen:circuit:1000, two devices: the column split held 61% of the work
+   Without memory for the count, the even share alone. (gen:circuit:1000, two devices: the column split held 61% of the work
    on one, imports none; cut at even work 50.3%, 316 L blocks; this 51.9%, none) */
 #define LCL__BKLU_WINDOW 0.05
 LCL__PRIVATE void lcl__bklu_ranges(const lcl_bklu_numeric *N, int nd, const double *cost, int64_t *bound) {
@@ -13551,23 +13546,23 @@ LCL__PRIVATE lcl_status lcl__bklu_lists(lcl_context *ctx, const lcl_bklu_numeric
     lcl_status st = LCL_OK;
     int64_t i;
     if (!v->nhl) return LCL_OK;
-    if ((size_t)v->nhl > v->listcap) {
+    if ((size_t)v->nhl > v->cur.listcap) {
         size_t cap = (size_t)v->nhl * 2;
-        if (v->list) LCL__CL->clReleaseMemObject(v->list);
-        if (v->sval) LCL__CL->clReleaseMemObject(v->sval);
-        v->list = v->sval = NULL;
-        v->listcap = 0;
-        if ((st = lcl__buffer(ctx, d, cap * sizeof(int32_t), CL_MEM_READ_ONLY, &v->list)) != LCL_OK ||
-            (st = lcl__buffer(ctx, d, cap * es, CL_MEM_READ_ONLY, &v->sval)) != LCL_OK)
+        if (v->cur.list) LCL__CL->clReleaseMemObject(v->cur.list);
+        if (v->cur.sval) LCL__CL->clReleaseMemObject(v->cur.sval);
+        v->cur.list = v->cur.sval = NULL;
+        v->cur.listcap = 0;
+        if ((st = lcl__buffer(ctx, d, cap * sizeof(int32_t), CL_MEM_READ_ONLY, &v->cur.list)) != LCL_OK ||
+            (st = lcl__buffer(ctx, d, cap * es, CL_MEM_READ_ONLY, &v->cur.sval)) != LCL_OK)
             return st;
-        v->listcap = cap;
+        v->cur.listcap = cap;
     }
     if (N->dtype == LCL_F32)    /* the scale factors in the matrix dtype, in place of the doubles' first half */
-        for (i = 0; i < v->nhl; i++) ((float *)v->hs)[i] = (float)v->hs[i];
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->list, wait ? CL_TRUE : CL_FALSE, 0, (size_t)v->nhl * sizeof(int32_t), v->hl, 0, NULL,
+        for (i = 0; i < v->nhl; i++) ((float *)v->cur.hs)[i] = (float)v->cur.hs[i];
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->cur.list, wait ? CL_TRUE : CL_FALSE, 0, (size_t)v->nhl * sizeof(int32_t), v->cur.hl, 0, NULL,
                                              NULL),
                "clEnqueueWriteBuffer(lcl_bklu lists)");
-    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->sval, wait ? CL_TRUE : CL_FALSE, 0, (size_t)v->nhl * es, v->hs, 0, NULL, NULL),
+    LCL__CLCHK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], v->cur.sval, wait ? CL_TRUE : CL_FALSE, 0, (size_t)v->nhl * es, v->cur.hs, 0, NULL, NULL),
                "clEnqueueWriteBuffer(lcl_bklu scales)");
 done:
     return st;
@@ -13583,11 +13578,11 @@ LCL__PRIVATE cl_int lcl__bklu_lu_go(const lcl_bklu_numeric *N, lcl__bklu_dev *v,
     cl_mem *a = v->arena;
     int m = (int)N->m, fpa = v->fpa, nop = N->nopivot, kp = ku ? 0 : -1, kb = LCL__BKLU_LR_NB;
     size_t g = (size_t)cnt * wg, gu[3], lu[3] = {16, 16, 1};
-    cl_int e = lcl__argv(k, 13, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo),
+    cl_int e = lcl__argv(k, 13, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->cur.list), LCL__A(lo),
                          LCL__A(v->ipiv), LCL__A(v->perm), LCL__A(v->bad), LCL__A(nop), LCL__A(kp));
     *where = 0;
     if (e == CL_SUCCESS && ku)
-        e = lcl__argv(ku, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo));
+        e = lcl__argv(ku, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->cur.list), LCL__A(lo));
     if (e != CL_SUCCESS || !ku) return e == CL_SUCCESS ? LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &wg, 0, NULL, NULL) : e;
     for (kp = 0; kp < m; kp += kb) {
         int rest = m - kp - kb, tiles = (rest + 63) / 64;
@@ -13651,13 +13646,13 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         e = lcl__bklu_lu_go(N, v, k, want, lo32, cnt, ku, &where);
         return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, where == 2 ? "lcl_bklu_lu_upd" : name, d->info.name);
     }
-    e = lcl__argv(k, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->list), LCL__A(lo32));
+    e = lcl__argv(k, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->cur.list), LCL__A(lo32));
     if (e == CL_SUCCESS && kind == 0) {
         e = LCL__CL->clSetKernelArg(k, 8, es, N->dtype == LCL_F32 ? (const void *)&af : (const void *)&alpha);
         if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 9, es, N->dtype == LCL_F32 ? (const void *)&kf : (const void *)&keep);
     }
     if (e == CL_SUCCESS && kind == 1 && strstr(name, "scale")) {
-        e = LCL__CL->clSetKernelArg(k, 8, sizeof(cl_mem), &v->sval);
+        e = LCL__CL->clSetKernelArg(k, 8, sizeof(cl_mem), &v->cur.sval);
         if (e == CL_SUCCESS) e = LCL__CL->clSetKernelArg(k, 9, sizeof(cl_mem), &v->flag);
     }
     if (e == CL_SUCCESS && kind == 1 && strstr(name, "permcopy")) e = LCL__CL->clSetKernelArg(k, 8, sizeof(cl_mem), &v->perm);
@@ -13732,8 +13727,8 @@ LCL__PRIVATE lcl_status lcl__bklu_dev_open(lcl_context *ctx, const char *fn, con
         lcl__bklu_keep(&v->ipiv, NULL, &old->ipiv, NULL, 1);
         lcl__bklu_keep(&v->bad, NULL, &old->bad, NULL, 1);
         lcl__bklu_keep(&v->flag, NULL, &old->flag, NULL, 1);
-        if (lcl__bklu_keep(&v->list, NULL, &old->list, NULL, old->sval != NULL))
-            lcl__bklu_keep(&v->sval, NULL, &old->sval, NULL, 1), v->listcap = old->listcap;
+        if (lcl__bklu_keep(&v->cur.list, NULL, &old->cur.list, NULL, old->cur.sval != NULL))
+            lcl__bklu_keep(&v->cur.sval, NULL, &old->cur.sval, NULL, 1), v->cur.listcap = old->cur.listcap;
     }
     if ((!v->perm && (st = lcl__buffer(ctx, d, (size_t)N->n * (size_t)N->m * sizeof(int32_t), CL_MEM_READ_WRITE, &v->perm)) != LCL_OK) ||
         (!v->ipiv && (st = lcl__buffer(ctx, d, (size_t)N->n * (size_t)N->m * sizeof(int32_t), CL_MEM_READ_WRITE, &v->ipiv)) != LCL_OK) ||
@@ -14009,7 +14004,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stepwise(lcl_context *ctx, const char *fn, con
         return lcl__fail(ctx, LCL_ERR_DEVICE_MEMORY, "%s: device '%s': block column %lld needs %lld blocks of %lld x %lld at least, %lld are free "
                          "after every possible replacement (opts.mem_limit)", fn, d->info.name, (long long)k, (long long)(base + dep),
                          (long long)m, (long long)m, (long long)v->nfree);
-#define LCL__PUSH(x, sc) do { if (!lcl__bklu_push(v, (int32_t)(x), (sc))) return lcl__oom(ctx, "block LU lists", (size_t)v->hlcap * 12); } while (0)
+#define LCL__PUSH(x, sc) do { if (!lcl__bklu_push(v, (int32_t)(x), (sc))) return lcl__oom(ctx, "block LU lists", (size_t)v->cur.hlcap * 12); } while (0)
     v->nhl = 0;
     for (s = s0; s < N->colp[k + 1]; s++) {
         v->fslot[s] = lcl__bklu_take(v);
@@ -14256,7 +14251,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             ch->cap = cap;
         }
         v->nhl = 0;
-#define LCL__PUSH(x, sc) do { if (!lcl__bklu_push(v, (int32_t)(x), (sc))) return lcl__oom(ctx, "block LU lists", (size_t)v->hlcap * 12); } while (0)
+#define LCL__PUSH(x, sc) do { if (!lcl__bklu_push(v, (int32_t)(x), (sc))) return lcl__oom(ctx, "block LU lists", (size_t)v->cur.hlcap * 12); } while (0)
         /* imports: the L parts of dependencies computed elsewhere (or dropped), L_jj^-1 rebuilt here */
         o_it = v->nhl;
         for (c = i0; c < i1; c++) {
@@ -14368,7 +14363,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             for (c = i0; c < i1; c++) {
                 int64_t k = cols[c];
                 for (s = N->colp[k] + N->ucnt[k] + 1; s < N->colp[k + 1]; s++, q++) {
-                    LCL__PUSH(v->hl[o_lc + 3 * q + 1], 0); LCL__PUSH(v->finv[2 * k + 1], 0); LCL__PUSH(v->fslot[s], 0);
+                    LCL__PUSH(v->cur.hl[o_lc + 3 * q + 1], 0); LCL__PUSH(v->finv[2 * k + 1], 0); LCL__PUSH(v->fslot[s], 0);
                 }
             }
         }
@@ -14430,7 +14425,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         for (c = i0; c < i1; c++) v->has[cols[c]] = 1;
         /* resident: the next level's blocks are staged while this one runs, so its work frames
            stay taken until it is done */
-        if (D->resident) while (ntmp > 0) v->defer[v->ndefer++] = tmpf[--ntmp];
+        if (D->resident) while (ntmp > 0) v->cur.defer[v->cur.ndefer++] = tmpf[--ntmp];
         else while (ntmp > 0) lcl__bklu_give(v, &tmpf[--ntmp]);
         if (!D->resident)   /* streaming: read back now, frames freed once read (lcl__bklu_settle) */
             for (c = i0; c < i1; c++) {
@@ -14448,17 +14443,16 @@ clfail:
 LCL__PRIVATE int lcl__bklu_eager(const lcl__device *d, int nd) { return d->tune.bklu_eager > 0 || (d->tune.bklu_eager < 0 && nd > 1); }
 /* ahead: level l takes the other set of lists and work frames, that of level l - 2 (done) */
 LCL__PRIVATE void lcl__bklu_swap(lcl__bklu_dev *v, int64_t l) {
-    lcl__bklu_lset t = v->spare, *c = &v->spare;
+    lcl__bklu_lset t = v->spare;
     LCL_ASSERT(t.ndefer == 0);
-    c->list = v->list, c->sval = v->sval, c->listcap = v->listcap, c->hl = v->hl, c->hs = v->hs, c->hlcap = v->hlcap;
-    c->defer = v->defer, c->ndefer = v->ndefer, c->lev = v->curlev;
-    v->list = t.list, v->sval = t.sval, v->listcap = t.listcap, v->hl = t.hl, v->hs = t.hs, v->hlcap = t.hlcap;
-    v->defer = t.defer, v->ndefer = t.ndefer, v->curlev = l;
+    v->spare = v->cur;
+    v->cur = t;
+    v->cur.lev = l;
 }
 /* level l done on v (ahead: the one of the two in flight that finished): its work frames free */
 LCL__PRIVATE void lcl__bklu_retire(lcl__bklu_dev *v, int64_t l) {
-    if (v->curlev == l)
-        while (v->ndefer > 0) lcl__bklu_give(v, &v->defer[--v->ndefer]);
+    if (v->cur.lev == l)
+        while (v->cur.ndefer > 0) lcl__bklu_give(v, &v->cur.defer[--v->cur.ndefer]);
     if (v->spare.lev == l)
         while (v->spare.ndefer > 0) lcl__bklu_give(v, &v->spare.defer[--v->spare.ndefer]);
 }
@@ -14474,7 +14468,7 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
         for (p = N->levp[l]; p < N->levp[l + 1]; p++)
             if (D->owner[N->levc[p]] == i) v->cols[cnt++] = N->levc[p];
         if (cnt && v->ahead) lcl__bklu_swap(v, l);
-        else if (cnt) v->curlev = l;
+        else if (cnt) v->cur.lev = l;
         if (cnt && (st = lcl__bklu_level(ctx, fn, N, A, D, v, v->cols, cnt, l)) != LCL_OK) return st;
     }
     if (!(part & 2)) return LCL_OK;
@@ -14504,7 +14498,7 @@ LCL__PRIVATE lcl_status lcl__bklu_done(lcl_context *ctx, lcl_bklu_numeric *N, lc
     cl_int e;
     if ((e = LCL__CL->clFinish(v->d->queue[0])) != CL_SUCCESS || (e = lcl__bklu_settle(N, D, v)) != CL_SUCCESS)
         return lcl__clfail(ctx, e, "clFinish(lcl_bklu)", v->d->info.name);
-    while (v->ndefer > 0) lcl__bklu_give(v, &v->defer[--v->ndefer]);
+    while (v->cur.ndefer > 0) lcl__bklu_give(v, &v->cur.defer[--v->cur.ndefer]);
     return LCL_OK;
 }
 
@@ -14790,8 +14784,8 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
                                       (lcl__bklu_eager(v->d, nd) ? own : 0), v->d->tune.bklu_ahead ? tmax : 0, need_min, &resident)) != LCL_OK)
             goto out;
         v->tc = N->dtype == LCL_F64 && v->d->tune.tc && m >= 128;
-        if (!LCL__BA(v->defer, v->nframes + 1, int32_t) || !LCL__BA(v->spare.defer, v->nframes + 1, int32_t)) goto out;
-        v->curlev = v->spare.lev = -2;
+        if (!LCL__BA(v->cur.defer, v->nframes + 1, int32_t) || !LCL__BA(v->spare.defer, v->nframes + 1, int32_t)) goto out;
+        v->cur.lev = v->spare.lev = -2;
         maxframes = LCL__MAX(maxframes, v->nframes);
     }
     D->resident = resident;
