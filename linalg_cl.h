@@ -13442,8 +13442,9 @@ LCL__PRIVATE void lcl__bklu_costs(const lcl_bklu_numeric *N, double *cost) {
    an even share of all the work (lcl__bklu_costs), within LCL__BKLU_WINDOW of it, where the fewest
    L blocks would cross it (column j crosses b when j < b <= its last dependent): in the ordering
    a subtree or a diagonal block of the BTF is a range, so a cut at its edge imports nothing.
-   Without memory for the count, the even share alone. (gen:circuit:1000, two devices: the column split held 61% of the work
-   on one, imports none; cut at even work 50.3%, 316 L blocks; this 51.9%, none) */
+   Without memory for the count, the even share alone. (gen:circuit:1000, two devices: the
+   column split held 61% of the work on one, imports none; cut at even work 50.3%, 316 L
+   blocks; this 51.9%, none) */
 #define LCL__BKLU_WINDOW 0.05
 LCL__PRIVATE void lcl__bklu_ranges(const lcl_bklu_numeric *N, int nd, const double *cost, int64_t *bound) {
     int64_t n = N->n, k, p, b, *last = (int64_t *)LCL_MALLOC((size_t)(2 * n + 1) * sizeof(int64_t)), *cross = last ? last + n : NULL;
