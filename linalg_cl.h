@@ -14631,13 +14631,14 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
                 if (ev[2 * i + nin[i]]) lvq[2 * i + nin[i]++] = lv[i];
                 continue;
             }
-            while (nin[i] > 0) {    /* its oldest level: running, or done (an error shows in clFinish below) */
+            if (nin[i] == 0) continue;
+            {   /* its oldest level: running, or done (an error shows in clFinish below) */
                 cl_int s = CL_COMPLETE;
                 if ((e = LCL__CL->clGetEventInfo(ev[2 * i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL)) != CL_SUCCESS) {
                     st = lcl__clfail(ctx, e, "clGetEventInfo(lcl_bklu)", v->d->info.name);
                     break;
                 }
-                if (s > CL_COMPLETE) break;
+                if (s > CL_COMPLETE) continue;
                 LCL__CL->clReleaseEvent(ev[2 * i]);
                 ev[2 * i] = ev[2 * i + 1], ev[2 * i + 1] = NULL;
                 nin[i]--;
@@ -14651,7 +14652,6 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
                 lvq[2 * i] = lvq[2 * i + 1];
                 if (st != LCL_OK) break;
                 if (lv[i] == N->nlev - 1 && nin[i] == 0) left--;
-                break;    /* one a pass */
             }
         }
         if (!moved && st == LCL_OK) LCL__YIELD();
