@@ -1595,14 +1595,17 @@ static double bt_lmax(lcl_context *ctx, bt_case *c, const lcl_bklu_opts *o) {
     return mx;
 }
 /* the factors (values and pivots) of a and b bit for bit the same */
+/* N0 (factored in context a) and N1 (in b) hold the same factors and pivots, to the bit */
+static int bt_equal(lcl_context *a, lcl_bklu_numeric *N0, lcl_context *b, lcl_bklu_numeric *N1) {
+    return N0 && N1 && lcl__bklu_cl_fetch(a, N0) == LCL_OK && lcl__bklu_cl_fetch(b, N1) == LCL_OK &&
+           !memcmp(N0->X, N1->X, (size_t)(N0->nslot * N0->mm) * lcl__dsize(N0->dtype)) &&
+           !memcmp(N0->ipiv, N1->ipiv, (size_t)(N0->n * N0->m) * sizeof(int32_t));
+}
 static int bt_same(lcl_context *a, lcl_context *b, bt_case *c, const lcl_bklu_opts *o) {
     lcl_bklu_symbolic *S = NULL;
     lcl_bklu_numeric *N[2] = {NULL, NULL};
     int same = lcl_bklu_analyze(a, &c->A, o, &S, NULL) == LCL_OK && lcl_bklu_factor(a, S, &c->A, &N[0], NULL) == LCL_OK &&
-               lcl_bklu_factor(b, S, &c->A, &N[1], NULL) == LCL_OK && lcl__bklu_cl_fetch(a, N[0]) == LCL_OK && lcl__bklu_cl_fetch(b, N[1]) == LCL_OK;
-    if (same)
-        same = !memcmp(N[0]->X, N[1]->X, (size_t)(N[0]->nslot * N[0]->mm) * lcl__dsize(N[0]->dtype)) &&
-               !memcmp(N[0]->ipiv, N[1]->ipiv, (size_t)(N[0]->n * N[0]->m) * sizeof(int32_t));
+               lcl_bklu_factor(b, S, &c->A, &N[1], NULL) == LCL_OK && bt_equal(a, N[0], b, N[1]);
     lcl_bklu_numeric_free(N[0]);
     lcl_bklu_numeric_free(N[1]);
     lcl_bklu_symbolic_free(S);
@@ -1622,12 +1625,6 @@ static int bt_gen(lcl_context *ser, const char *spec, int64_t m, lcl_dtype dt, b
     bt_make(c, &J, m, BT_RAND, dt, 0);
     return 1;
 }
-/* A's values in the context's pinned memory (lcl_host_alloc): factor and refactor stage its
-   blocks straight from it (counted per device; the first level's, not staged, are written from A
-   either way), with factors equal to the bit to those of the same A in malloc'd memory, which
-   goes through the staging ring (counted: none direct); and the allocator's bad input, and a
-   block left for lcl_context_destroy to free.
-   gen:circuit:100 in blocks of 3 keeps the factors resident. */
 /* a count of what the block LU chose, summed over the context's devices: blocks of A written
    straight from pinned memory (ahead 0), levels launched while the one before ran (ahead 1) */
 static long bt_seen(lcl_context *ocl, int ahead) {
@@ -1636,6 +1633,12 @@ static long bt_seen(lcl_context *ocl, int ahead) {
     for (d = 0; d < ocl->ndev; d++) t += ahead ? ocl->dev[d].seen.ahead_levels : ocl->dev[d].seen.direct_blocks;
     return t;
 }
+/* A's values in the context's pinned memory (lcl_host_alloc): factor and refactor stage its
+   blocks straight from it (counted per device; the first level's, not staged, are written from A
+   either way), with factors equal to the bit to those of the same A in malloc'd memory, which
+   goes through the staging ring (counted: none direct); and the allocator's bad input, and a
+   block left for lcl_context_destroy to free.
+   gen:circuit:100 in blocks of 3 keeps the factors resident. */
 static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o) {
     bt_case c;
     char err[200];
@@ -1672,9 +1675,7 @@ static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o
     }
     d2 = bt_seen(ocl, 0);
     c.A.val = keep;
-    same = N[0] && N[1] && lcl__bklu_cl_fetch(ocl, N[0]) == LCL_OK && lcl__bklu_cl_fetch(ocl, N[1]) == LCL_OK &&
-           !memcmp(N[0]->X, N[1]->X, (size_t)(N[0]->nslot * N[0]->mm) * lcl__dsize(N[0]->dtype)) &&
-           !memcmp(N[0]->ipiv, N[1]->ipiv, (size_t)(N[0]->n * N[0]->m) * sizeof(int32_t));
+    same = bt_equal(ocl, N[0], ocl, N[1]);
     CHECK_MSG(same && d1 == d0 && d2 > d1, "pinned A: factors %s, blocks staged straight from it: %ld with malloc'd A, %ld with pinned A (want 0 "
               "and some)", same ? "equal" : "DIFFER", d1 - d0, d2 - d1);
     CHECK(lcl_host_free(ocl, pin) == LCL_OK);
@@ -1708,9 +1709,7 @@ static void bt_ahead(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o)
         if (N[h]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N[h], NULL));
     }
     seen[2] = bt_seen(ocl, 1);
-    same = N[0] && N[1] && lcl__bklu_cl_fetch(ocl, N[0]) == LCL_OK && lcl__bklu_cl_fetch(ocl, N[1]) == LCL_OK &&
-           !memcmp(N[0]->X, N[1]->X, (size_t)(N[0]->nslot * N[0]->mm) * lcl__dsize(N[0]->dtype)) &&
-           !memcmp(N[0]->ipiv, N[1]->ipiv, (size_t)(N[0]->n * N[0]->m) * sizeof(int32_t));
+    same = bt_equal(ocl, N[0], ocl, N[1]);
     CHECK_MSG(same && seen[1] == seen[0] && seen[2] > seen[1], "a level ahead: factors %s, levels launched ahead: %ld one at a time, %ld by "
               "default (want 0 and some)", same ? "equal" : "DIFFER", seen[1] - seen[0], seen[2] - seen[1]);
     lcl_bklu_numeric_free(N[0]);
