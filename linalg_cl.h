@@ -14100,22 +14100,30 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
     cl_int e = CL_SUCCESS;
     const char *what = "clEnqueueWriteBuffer(lcl_bklu, transfer queue)";
     for (c = 0; c < cnt; c++) {
-        int64_t k = cols[c];
-        for (s = N->colp[k]; s < N->colp[k + 1]; s++) v->fslot[s] = lcl__bklu_take(v);
+        int64_t k = cols[c], r;
+        /* A's blocks' frames first, in A's order: on a fresh free list they follow each other, and
+           one write takes a column's run of blocks (fewer commands for the host to enqueue) */
+        for (s = N->colp[k]; s < N->colp[k + 1]; s++) v->fslot[s] = -1;
+        for (q = D->acp[k]; q < D->acp[k + 1]; q++) v->fslot[N->amap[D->ace[q]]] = lcl__bklu_take(v);
+        for (s = N->colp[k]; s < N->colp[k + 1]; s++)
+            if (v->fslot[s] < 0) v->fslot[s] = lcl__bklu_take(v);
         v->finv[2 * k] = lcl__bklu_take(v);
         v->finv[2 * k + 1] = lcl__bklu_take(v);
-        for (q = D->acp[k]; q < D->acp[k + 1]; q++) {
+        for (q = D->acp[k]; q < D->acp[k + 1]; q = r) {
             int64_t ea = D->ace[q];
             int32_t f = v->fslot[N->amap[ea]];
+            r = q + 1;
             if (v->ringp) {
                 v->bq[2 * nq] = ea, v->bq[2 * nq + 1] = f, nq++;
                 continue;
             }
+            while (r < D->acp[k + 1] && D->ace[r] == ea + (r - q) && v->fslot[N->amap[D->ace[r]]] == f + (r - q) && (f + (r - q)) % v->fpa)
+                r++;    /* the run: next in A and in the same arena */
             if (e == CL_SUCCESS)
-                e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb,
+                e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, (size_t)(r - q) * fb,
                                                   (const char *)A->val + (size_t)ea * fb, 0, NULL, NULL);
-            v->transfers++;
-            d->seen.direct_blocks += v->direct;
+            v->transfers += r - q;
+            d->seen.direct_blocks += v->direct * (r - q);
         }
         v->staged[k] = batch ? 2 : 1;
         if (batch) v->ebat[k] = (int32_t)v->enb, v->ecol[v->enb ? v->eend[v->enb - 1] + c : c] = (int32_t)k;
@@ -14474,17 +14482,17 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
     }
     if (!(part & 2)) return LCL_OK;
     if (D->resident && ls < N->nlev) {   /* eager: every later column whose first U step may run at ls */
-        int64_t c0 = 0;
-        cnt = 0;
-        for (p = N->levp[ls]; p < (v->eager ? N->levp[N->nlev] : N->levp[ls + 1]); p++) {
-            int64_t k = N->levc[p];
-            if (p == N->levp[ls + 1]) c0 = cnt;
-            if (D->owner[k] == i && !v->staged[k] && (!v->eager || D->slev[k] <= ls)) v->cols[cnt++] = (int32_t)k;
+        int64_t q;
+        /* level ls's own columns, which it waits for; the later ones apart (eev), used once arrived,
+           a batch per level, nearest first: a level waits for its own batch, not for all of A */
+        for (q = ls; q < (v->eager ? N->nlev : ls + 1); q++) {
+            cnt = 0;
+            for (p = N->levp[q]; p < N->levp[q + 1]; p++) {
+                int64_t k = N->levc[p];
+                if (D->owner[k] == i && !v->staged[k] && (!v->eager || D->slev[k] <= ls)) v->cols[cnt++] = (int32_t)k;
+            }
+            if (cnt && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols, cnt, q > ls && v->eev)) != LCL_OK) return st;
         }
-        c0 = v->eev && p > N->levp[ls + 1] ? c0 : cnt;
-        /* level ls's own columns, which it waits for; the later ones apart (eev), used once arrived */
-        if (c0 && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols, c0, 0)) != LCL_OK) return st;
-        if (cnt > c0 && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols + c0, cnt - c0, 1)) != LCL_OK) return st;
     }
     if (D->resident && l >= 0)
         for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
@@ -14797,8 +14805,8 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         for (i = 0; i < nd; i++) {
             lcl__bklu_dev *v = &D->dv[i];
             if (!v->eager || !v->d->tune.bklu_eager_arrived) continue;
-            if (!LCL__BA(v->ecol, n, int32_t) || !LCL__BA(v->ebat, n, int32_t) || !LCL__BA(v->eend, N->nlev + 2, int64_t) ||
-                !LCL__BA(v->eev, N->nlev + 2, cl_event))
+            if (!LCL__BA(v->ecol, n, int32_t) || !LCL__BA(v->ebat, n, int32_t) || !LCL__BA(v->eend, n + 1, int64_t) ||
+                !LCL__BA(v->eev, n + 1, cl_event))   /* a batch per level staged: at most a column each */
                 goto out;
             v->ehead = v->enb = 0;
         }

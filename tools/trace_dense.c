@@ -523,20 +523,31 @@ static int bklu_main(int argc, char **argv) {
     lcl_bmat A;
     double *B, t;
     char err[512];
-    int rep, i, pinned;
+    int rep, i, pinned, by_row;
     memset(&o, 0, sizeof o);
     o.devices = argc > 5 ? atoi(argv[5]) : 1;
     xtrace = 1;
     desc.backend = LCL_BACKEND_OPENCL;
     desc.device = argc > 2 ? argv[2] : "gpu";
     if (m < 1 || lcl_context_create(&desc, &ctx) != LCL_OK) { fprintf(stderr, "bklu: %s\n", m < 1 ? "M < 1" : lcl_last_error(ctx)); return 1; }
-    if (lclg_load(NULL, base, 1, LCL_F64, &C, err, sizeof err) != LCL_OK || lcl_csr_from_coo(NULL, &C, &J) != LCL_OK) {
+    if (lclg_load(NULL, base, 1, LCL_F64, &C, err, sizeof err) != LCL_OK) {
         fprintf(stderr, "bklu: base %s: %s\n", base, err);
+        return 1;
+    }
+    /* by column, as lcl gen and lcl bench bklu give it (a column's blocks next to each other, one
+       write each run); TRACE_BY_ROW=1: block compressed row. The CSR of J's transpose is J by column. */
+    by_row = getenv("TRACE_BY_ROW") && atoi(getenv("TRACE_BY_ROW"));
+    if (!by_row) {
+        int32_t *tp = C.row;
+        C.row = C.col, C.col = tp;
+    }
+    if (lcl_csr_from_coo(NULL, &C, &J) != LCL_OK) {
+        fprintf(stderr, "bklu: base %s: no memory for its CSR\n", base);
         return 1;
     }
     B = (double *)malloc(sizeof(double) * (size_t)mm);
     memset(&A, 0, sizeof A);
-    A.n = J.rows; A.m = m; A.nnzb = J.nnz; A.dtype = LCL_F64; A.by_row = 1; A.ptr = J.ptr; A.idx = J.col;
+    A.n = J.rows; A.m = m; A.nnzb = J.nnz; A.dtype = LCL_F64; A.by_row = by_row; A.ptr = J.ptr; A.idx = J.col;
     /* A's values in the context's pinned memory (lcl_host_alloc: its blocks uploaded with no host
        copy); TRACE_MALLOC_A=1: malloc'd, through the library's staging ring */
     pinned = !getenv("TRACE_MALLOC_A") && lcl_host_alloc(ctx, sizeof(double) * (size_t)(J.nnz * mm), &A.val) == LCL_OK;
