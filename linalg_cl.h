@@ -128,7 +128,9 @@
         staged the level before its first U step can run; default on with several devices only:
         faster on two H200s, slower on one at M = 512), LCL_BKLU_EAGER_ARRIVED=0 (eager: the level
         that stages later columns' A waits for all of it, instead of using each batch once it has
-        arrived; not yet timed either way), LCL_BKLU_AHEAD=0 (the block LU, factors
+        arrived; not yet timed either way), LCL_BKLU_EAGER_QUEUE=0 (eager: the later columns' U
+        steps on the level's queue, after its own, instead of on a second queue beside its pivot
+        LU chain), LCL_BKLU_AHEAD=0 (the block LU, factors
         resident and nothing exchanged between devices: the host lists and launches one level at
         a time, waiting for each, instead of a level ahead), LCL_BKLU_SLACK=P (affinity: a
         device's share of a level's work at most P% of an even share before columns move;
@@ -969,6 +971,7 @@ typedef struct lcl__tuning {
                                        (1 on, 0 off, -1 with several devices) */
     int bklu_ahead;                 /* ... resident, nothing exchanged: level l + 1 listed and launched while l runs */
     int bklu_eager_arrived;         /* eager: later columns' A staged apart, used once arrived (0: the level waits for it) */
+    int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
     int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
@@ -996,10 +999,10 @@ typedef struct lcl__device {
     lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
     lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
     struct { cl_mem m; size_t bytes; int busy; } ws[LCL__WS];   /* the factorizations' scratch, kept for the next (lcl__ws_get) */
-    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels; } seen;   /* what the routines chose so far (tests count it):
-                                       potrf's step GEMMs split along K, its narrow panels (>>tuning), the block
-                                       LU's blocks of A written straight from the caller's pinned memory, its levels
-                                       launched while the one before ran */
+    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds; } seen;   /* what the routines chose so far
+                                       (tests count it): potrf's step GEMMs split along K, its narrow panels (>>tuning),
+                                       the block LU's blocks of A written straight from the caller's pinned memory, its
+                                       levels launched while the one before ran, its U-step rounds on the second queue */
 } lcl__device;
 #endif
 
@@ -1710,6 +1713,10 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     /* two H200s, M = 256, eager: the level after a large stage of later columns' A waited 12-20 ms
        for all of it (call 7's trace, BENCHMARKS.md); now only for its own columns' (not yet timed) */
     t->bklu_eager_arrived = 1;
+    /* eager: a level's chain (pivot LU, inverses, L: about 1.1 ms at M = 256 whatever its width,
+       one work-group a block) ran alone on the device after the U steps; the later columns' steps
+       now run on a second queue beside it (not yet timed) */
+    t->bklu_eager_queue = 1;
     t->bklu_lu_wg = 1024;
     t->bklu_lu_split = isgpu ? 256 : 0;   /* H200: a 512 block's LU 4.2 -> 2.4 ms panel by panel (256: 0.91 -> 0.75) */
     t->spmv_hint = nvidia && (nv_cc == 0 || nv_cc >= 80);   /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
@@ -1776,6 +1783,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
     lcl__env_int("LCL_BKLU_AHEAD", 0, 1, &t->bklu_ahead);
     lcl__env_int("LCL_BKLU_EAGER_ARRIVED", 0, 1, &t->bklu_eager_arrived);
+    lcl__env_int("LCL_BKLU_EAGER_QUEUE", 0, 1, &t->bklu_eager_queue);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
@@ -13144,6 +13152,10 @@ typedef struct lcl__bklu_dev {
     int32_t *ustep;             /* n: U steps of the column already run (eager: before its level) */
     int64_t *ux;                /* 3n: one chunk's U-step columns, first step, step count */
     cl_event stage_ev;          /* those writes, on the transfer queue, or NULL */
+    cl_command_queue q2;        /* eager (tune.bklu_eager_queue): the later columns' U steps, beside the level's
+                                   chain on queue 0, which waits for them (q2ev) at the level's end; or NULL */
+    cl_event q2ev;
+    cl_command_queue lq;        /* lcl__bklu_launch's queue (NULL: queue 0) */
     int32_t *pend;              /* streaming: columns being read back (their frames freed once read) */
     int64_t npend;
     int64_t nhl;                /* entries in cur.hl */
@@ -13223,6 +13235,8 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         LCL_FREE(v->pin); LCL_FREE(v->tmpf); LCL_FREE(v->cols); LCL_FREE(v->pos); LCL_FREE(v->bq);
         LCL_FREE(v->ch.uo); LCL_FREE(v->ch.uc); LCL_FREE(v->ch.wo); LCL_FREE(v->ch.wc);
         if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
+        if (v->q2ev) LCL__CL->clReleaseEvent(v->q2ev);
+        if (v->q2) LCL__CL->clFinish(v->q2), LCL__CL->clReleaseCommandQueue(v->q2);
         if (v->eev)
             for (a = (int)v->ehead; a < (int)v->enb; a++)
                 if (v->eev[a]) LCL__CL->clReleaseEvent(v->eev[a]);
@@ -13662,25 +13676,25 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         size_t bm = (size_t)(32 * d->tune.tc_wm), bn = (size_t)(64 * d->tune.tc_wn);
         l[0] = (size_t)(32 * d->tune.tc_wm * d->tune.tc_wn); l[1] = 1;
         g[0] = (((size_t)m + bm - 1) / bm) * (((size_t)m + bn - 1) / bn) * l[0]; g[1] = (size_t)cnt;
-        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
+        e = LCL__CL->clEnqueueNDRangeKernel(v->lq ? v->lq : d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
     } else if (kind == 0 && m <= 32) {
         l[0] = 64; l[1] = 1;
         g[0] = (size_t)lcl__round_up((int64_t)m * m, 64); g[1] = (size_t)cnt;
-        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
+        e = LCL__CL->clEnqueueNDRangeKernel(v->lq ? v->lq : d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
     } else if (kind == 0) {
         size_t tiles = (size_t)((m + 63) / 64);
         l[0] = l[1] = 16; l[2] = 1;
         g[0] = g[1] = tiles * 16; g[2] = (size_t)cnt;
-        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 3, NULL, g, l, 0, NULL, NULL);
+        e = LCL__CL->clEnqueueNDRangeKernel(v->lq ? v->lq : d->queue[0], k, 3, NULL, g, l, 0, NULL, NULL);
     } else if (kind == 1) {
         size_t mm = (size_t)N->mm, per = mm < 4096 ? lcl__round_up((int64_t)mm, 64) : 4096;
         l[0] = 64; l[1] = 1;
         g[0] = per; g[1] = (size_t)cnt;
-        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
+        e = LCL__CL->clEnqueueNDRangeKernel(v->lq ? v->lq : d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
     } else {
         g[0] = (size_t)lcl__round_up(m, 64); g[1] = (size_t)which; g[2] = (size_t)cnt;
         l[0] = 64; l[1] = l[2] = 1;
-        e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 3, NULL, g, l, 0, NULL, NULL);
+        e = LCL__CL->clEnqueueNDRangeKernel(v->lq ? v->lq : d->queue[0], k, 3, NULL, g, l, 0, NULL, NULL);
     }
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, name, d->info.name);
     (void)es;
@@ -14196,6 +14210,19 @@ LCL__PRIVATE void lcl__bklu_arrived(lcl__bklu_dev *v) {
     }
 }
 
+/* U-step round t of the chunk's lists (ch): the U blocks copied in their dependency's row order,
+   times L_jj^-1, then the column's lower slots updated */
+LCL__PRIVATE lcl_status lcl__bklu_round(lcl_context *ctx, const lcl_bklu_numeric *N, lcl__bklu_dev *v, int64_t t) {
+    const lcl__bklu_chunk *ch = &v->ch;
+    int f32 = N->dtype == LCL_F32;
+    lcl_status st;
+    if ((st = lcl__bklu_launch(ctx, N, v, f32 ? "lcl_bklu_permcopy_f" : "lcl_bklu_permcopy_d", 1, ch->uo[t], ch->uc[t], 0, 0, 0)) != LCL_OK ||
+        (st = lcl__bklu_launch(ctx, N, v, f32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, ch->uo[t] + 3 * ch->uc[t], ch->uc[t], 1.0, 0.0, 0)) !=
+            LCL_OK)
+        return st;
+    return lcl__bklu_launch(ctx, N, v, f32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, ch->wo[t], ch->wc[t], -1.0, 1.0, 0);
+}
+
 /* the columns cols[0..cnt) of one level on device v, in chunks whose frames fit */
 LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
                                         lcl__bklu_dev *v, const int32_t *cols, int64_t cnt, int64_t l) {
@@ -14209,7 +14236,8 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
     lcl_status st = LCL_OK;
     while (i0 < cnt) {
         int64_t i1 = i0, need = 0, ni = 0, nz, na, nt0, nlt = 0, maxu = 0, c, s, t, p, o_it, o_z, o_a, o_lu, o_tr, o_lc, o_lg, ntmp = 0;
-        int64_t x, nx = 0, *ux = v->ux;
+        int64_t x, nx = 0, *ux = v->ux, nown, gx[3], gm[2] = {0, 0}, g, rt;
+        int split;
         int32_t st_ = ++v->stamp;
         /* which columns: as many as fit, at least one */
         while (i1 < cnt) {
@@ -14237,6 +14265,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             ux[3 * nx] = cols[c], ux[3 * nx + 1] = v->ustep[cols[c]], ux[3 * nx + 2] = N->ucnt[cols[c]] - v->ustep[cols[c]];
             maxu = LCL__MAX(maxu, ux[3 * nx + 2]);
         }
+        nown = nx, gm[0] = maxu;
         if (v->eager && i0 == 0 && i1 == cnt) {
             int64_t q, room = v->nfree - need - 1;
             if (v->eev) lcl__bklu_arrived(v);
@@ -14247,10 +14276,16 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
                 if (u == s0) continue;
                 ux[3 * nx] = k, ux[3 * nx + 1] = s0, ux[3 * nx + 2] = u - s0, nx++, room--;
                 maxu = LCL__MAX(maxu, u - s0);
+                gm[1] = LCL__MAX(gm[1], u - s0);
             }
         }
-        if (maxu + 1 > ch->cap) {
-            int64_t cap = 2 * (maxu + 1);
+        /* the U steps in rounds, step t of each column a round: with a second queue (q2) the
+           chunk's own columns' rounds, then the later columns' (on q2); else all in one set */
+        split = v->q2 && nx > nown;
+        gx[0] = 0, gx[1] = split ? nown : nx, gx[2] = nx;
+        if (!split) gm[0] = maxu, gm[1] = 0;
+        if (gm[0] + gm[1] + 1 > ch->cap) {
+            int64_t cap = 2 * (gm[0] + gm[1] + 1);
             LCL_FREE(ch->uo); LCL_FREE(ch->uc); LCL_FREE(ch->wo); LCL_FREE(ch->wc);
             ch->uo = (int64_t *)LCL_MALLOC((size_t)cap * sizeof(int64_t));
             ch->uc = (int64_t *)LCL_MALLOC((size_t)cap * sizeof(int64_t));
@@ -14310,39 +14345,40 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
            updates a launch each, so no two items of a launch write the same block) */
         nt0 = ntmp;
         for (x = 0; x < nx; x++) tmpf[ntmp++] = lcl__bklu_take(v);   /* one work block per column */
-        for (t = 0; t < maxu; t++) {
-            ch->uo[t] = v->nhl;
-            for (x = 0; x < nx; x++) {
-                int64_t k = ux[3 * x], u = N->colp[k] + ux[3 * x + 1] + t;
-                if (t >= ux[3 * x + 2]) continue;
-                LCL__PUSH(v->fslot[u], 0);
-                LCL__PUSH(tmpf[nt0 + x], 0);
-                LCL__PUSH(N->nopivot ? -1 : N->slotrow[u] * m, 0);
-            }
-            ch->uc[t] = (v->nhl - ch->uo[t]) / 3;
-            for (x = 0; x < nx; x++) {
-                int64_t u = N->colp[ux[3 * x]] + ux[3 * x + 1] + t;
-                if (t >= ux[3 * x + 2]) continue;
-                LCL__PUSH(v->finv[2 * N->slotrow[u]], 0);
-                LCL__PUSH(tmpf[nt0 + x], 0);
-                LCL__PUSH(v->fslot[u], 0);
-            }
-            ch->wo[t] = v->nhl;
-            for (x = 0; x < nx; x++) {
-                int64_t k = ux[3 * x], u = N->colp[k] + ux[3 * x + 1] + t, j, lj, q, *pos = v->pos;
-                if (t >= ux[3 * x + 2]) continue;
-                j = N->slotrow[u];
-                lj = N->colp[j] + N->ucnt[j] + 1;
-                for (s = N->colp[k]; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = s;
-                for (q = lj; q < N->colp[j + 1]; q++) {
-                    LCL__PUSH(v->fslot[q], 0);
+        for (g = 0, rt = 0; g < 2; rt += gm[g], g++)
+            for (t = 0; t < gm[g]; t++) {
+                ch->uo[rt + t] = v->nhl;
+                for (x = gx[g]; x < gx[g + 1]; x++) {
+                    int64_t k = ux[3 * x], u = N->colp[k] + ux[3 * x + 1] + t;
+                    if (t >= ux[3 * x + 2]) continue;
                     LCL__PUSH(v->fslot[u], 0);
-                    LCL__PUSH(v->fslot[pos[N->slotrow[q]]], 0);
+                    LCL__PUSH(tmpf[nt0 + x], 0);
+                    LCL__PUSH(N->nopivot ? -1 : N->slotrow[u] * m, 0);
                 }
-                for (s = N->colp[k]; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = -1;
+                ch->uc[rt + t] = (v->nhl - ch->uo[rt + t]) / 3;
+                for (x = gx[g]; x < gx[g + 1]; x++) {
+                    int64_t u = N->colp[ux[3 * x]] + ux[3 * x + 1] + t;
+                    if (t >= ux[3 * x + 2]) continue;
+                    LCL__PUSH(v->finv[2 * N->slotrow[u]], 0);
+                    LCL__PUSH(tmpf[nt0 + x], 0);
+                    LCL__PUSH(v->fslot[u], 0);
+                }
+                ch->wo[rt + t] = v->nhl;
+                for (x = gx[g]; x < gx[g + 1]; x++) {
+                    int64_t k = ux[3 * x], u = N->colp[k] + ux[3 * x + 1] + t, j, lj, q, *pos = v->pos;
+                    if (t >= ux[3 * x + 2]) continue;
+                    j = N->slotrow[u];
+                    lj = N->colp[j] + N->ucnt[j] + 1;
+                    for (s = N->colp[k]; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = s;
+                    for (q = lj; q < N->colp[j + 1]; q++) {
+                        LCL__PUSH(v->fslot[q], 0);
+                        LCL__PUSH(v->fslot[u], 0);
+                        LCL__PUSH(v->fslot[pos[N->slotrow[q]]], 0);
+                    }
+                    for (s = N->colp[k]; s < N->colp[k + 1]; s++) pos[N->slotrow[s]] = -1;
+                }
+                ch->wc[rt + t] = (v->nhl - ch->wo[rt + t]) / 3;
             }
-            ch->wc[t] = (v->nhl - ch->wo[t]) / 3;
-        }
         for (x = 0; x < nx; x++) v->ustep[ux[3 * x]] += (int32_t)ux[3 * x + 2];
         /* pivot LU and the inverses */
         o_lu = v->nhl;
@@ -14410,15 +14446,28 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         }
         if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_scale_f" : "lcl_bklu_scale_d", 1, o_a, na, 0, 0, 0)) != LCL_OK)
             return st;
+        if (split) {    /* the later columns' rounds on q2, once this chunk's values are in (a marker here) */
+            cl_event m0 = NULL;
+            const char *what = "clEnqueueBarrierWithWaitList(lcl_bklu, eager queue)";
+            e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &m0);
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueBarrierWithWaitList(v->q2, 1, &m0, NULL);
+            if (m0) LCL__CL->clReleaseEvent(m0);
+            v->lq = v->q2;
+            for (t = gm[0]; t < gm[0] + gm[1] && e == CL_SUCCESS; t++, d->seen.eager_rounds++)
+                if ((st = lcl__bklu_round(ctx, N, v, t)) != LCL_OK) {
+                    v->lq = NULL;
+                    return st;
+                }
+            v->lq = NULL;
+            if (v->q2ev) LCL__CL->clReleaseEvent(v->q2ev);
+            v->q2ev = NULL;
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &v->q2ev);
+            if (e == CL_SUCCESS) e = LCL__CL->clFlush(v->q2);
+            if (e != CL_SUCCESS) return lcl__clfail(ctx, e, what, d->info.name);
+        }
         LCL__BKLU_MARK(d->queue[0], 1);
-        for (t = 0; t < maxu; t++)
-            if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_permcopy_f" : "lcl_bklu_permcopy_d", 1, ch->uo[t], ch->uc[t], 0,
-                                       0, 0)) != LCL_OK ||
-                (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, ch->uo[t] + 3 * ch->uc[t],
-                                       ch->uc[t], 1.0, 0.0, 0)) != LCL_OK ||
-                (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, ch->wo[t], ch->wc[t], -1.0,
-                                       1.0, 0)) != LCL_OK)
-                return st;
+        for (t = 0; t < gm[0]; t++)
+            if ((st = lcl__bklu_round(ctx, N, v, t)) != LCL_OK) return st;
         LCL__BKLU_MARK(d->queue[0], 2);
         if ((st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_lu_f" : "lcl_bklu_lu_d", 2, o_lu, i1 - i0, 0, 0, 0)) != LCL_OK)
             return st;
@@ -14430,6 +14479,10 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             (st = lcl__bklu_launch(ctx, N, v, N->dtype == LCL_F32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, o_lg, nlt, 1.0, 0.0, 0)) != LCL_OK)
             return st;
         LCL__BKLU_MARK(d->queue[0], 5);
+        /* the level ends when q2's rounds do too: its frames are freed, the next level's own U steps
+           go on from where they stopped */
+        if (split && (e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], 1, &v->q2ev, NULL)) != CL_SUCCESS)
+            return lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList(lcl_bklu)", d->info.name);
         LCL__CL->clFlush(d->queue[0]);
         for (c = i0; c < i1; c++) v->has[cols[c]] = 1;
         /* resident: the next level's blocks are staged while this one runs, so its work frames
@@ -14798,7 +14851,17 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         maxframes = LCL__MAX(maxframes, v->nframes);
     }
     D->resident = resident;
-    for (i = 0; i < nd; i++) D->dv[i].eager = resident && lcl__bklu_eager(D->dv[i].d, nd);
+    for (i = 0; i < nd; i++) {
+        lcl__bklu_dev *v = &D->dv[i];
+        v->eager = resident && lcl__bklu_eager(v->d, nd);
+        /* its second queue, kept from the last run (NULL where not made: one queue does it all) */
+        if (!v->eager || !v->d->tune.bklu_eager_queue || v->d->queue[1] == v->d->queue[0]) continue;
+        if (old && old->dv[i].q2) v->q2 = old->dv[i].q2, old->dv[i].q2 = NULL;
+        else {
+            cl_int qe;
+            v->q2 = LCL__CL->clCreateCommandQueue(v->d->cl, v->d->id, 0, &qe);
+        }
+    }
     for (i = 0; i < nd && !D->dv[i].eager; i++) {}
     if (i < nd) {   /* eager: A goes up a level before the column's first U step can run, not all first */
         if (!LCL__BA(D->slev, n, int32_t)) goto out;

@@ -1777,6 +1777,18 @@ static void test_bklu_opencl(void) {
                           (long long)nb[0], (long long)nb[1]);
                 for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager_arrived = 1;
             }
+            if (eg->dev[0].queue[1] != eg->dev[0].queue[0]) {
+                /* the later columns' rounds on a second queue (tune.bklu_eager_queue, the default, as in
+                   the checks above) or after the level's own: the same factors; rounds there only in the first */
+                long r0 = eg->dev[0].seen.eager_rounds, r1;
+                CHECK(bt_same(ocl, eg, &c, &o));
+                r1 = eg->dev[0].seen.eager_rounds;
+                for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager_queue = 0;
+                CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager, one queue: other factors than the level schedule's");
+                CHECK_MSG(r1 > r0 && eg->dev[0].seen.eager_rounds == r1, "eager: %ld rounds on the second queue, then %ld with one (want some, then 0)",
+                          r1 - r0, eg->dev[0].seen.eager_rounds - r1);
+                for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager_queue = 1;
+            }
             bt_check(eg, &c, &o, 2, "OpenCL, eager U steps");
             if (c.A.dtype == LCL_F64)
                 fprintf(stderr, "  %d faulted runs\n", lt_cl_sweep("bklu, eager U steps", eg, LT_CL_ONE | LT_CL_OPTBUF, 100, "lcl_bklu", bt_cl_run, &c, NULL));
