@@ -14537,15 +14537,12 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
     if (D->resident && ls < N->nlev) {   /* eager: every later column whose first U step may run at ls */
         int64_t q;
         /* level ls's own columns, which it waits for; the later ones apart (eev), used once arrived,
-           a batch per level, nearest first: a level waits for its own batch, not for all of A. With
-           batches every column goes up at the first level, in level order: staged by slev, a level's
-           columns whose first U step comes late queued behind the far levels' early ones (two H200s,
-           M = 512: level 2 waited 25-28 ms) */
+           a batch per level, nearest first: a level waits for its own batch, not for all of A */
         for (q = ls; q < (v->eager ? N->nlev : ls + 1); q++) {
             cnt = 0;
             for (p = N->levp[q]; p < N->levp[q + 1]; p++) {
                 int64_t k = N->levc[p];
-                if (D->owner[k] == i && !v->staged[k] && (!v->eager || v->eev || D->slev[k] <= ls)) v->cols[cnt++] = (int32_t)k;
+                if (D->owner[k] == i && !v->staged[k] && (!v->eager || D->slev[k] <= ls)) v->cols[cnt++] = (int32_t)k;
             }
             if (cnt && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols, cnt, q > ls && v->eev)) != LCL_OK) return st;
         }
