@@ -130,7 +130,9 @@
         that stages later columns' A waits for all of it, instead of using each batch once it has
         arrived; not yet timed either way), LCL_BKLU_EAGER_QUEUE=0 (eager: the later columns' U
         steps on the level's queue, after its own, instead of on a second queue beside its pivot
-        LU chain), LCL_BKLU_AHEAD=0 (the block LU, factors
+        LU chain), LCL_BKLU_STAGE_KB=N (eager: later columns' A goes up in level order with at
+        most N KB on the way, topped up as it arrives; 0: each column's the level before its first
+        U step can run; default 524288, 512 MB), LCL_BKLU_AHEAD=0 (the block LU, factors
         resident and nothing exchanged between devices: the host lists and launches one level at
         a time, waiting for each, instead of a level ahead), LCL_BKLU_SLACK=P (affinity: a
         device's share of a level's work at most P% of an even share before columns move;
@@ -972,6 +974,8 @@ typedef struct lcl__tuning {
     int bklu_ahead;                 /* ... resident, nothing exchanged: level l + 1 listed and launched while l runs */
     int bklu_eager_arrived;         /* eager: later columns' A staged apart, used once arrived (0: the level waits for it) */
     int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
+    int bklu_stage_kb;              /* eager, batches: later columns' A in level order, at most this many KB not yet
+                                       arrived (0: each column's A the level before its first U step can run) */
     int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
@@ -1717,6 +1721,10 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        one work-group a block) ran alone on the device after the U steps; the later columns' steps
        now run on a second queue beside it (not yet timed) */
     t->bklu_eager_queue = 1;
+    /* eager, batches: staged by the level before a column's first U step, most of A went up at
+       level 1 and the host sat in the driver's enqueue for it (two H200s, M = 512: level 2 began
+       25-28 ms late); all of it at once, 57 ms. A window, topped up as batches arrive (not yet timed) */
+    t->bklu_stage_kb = 512 << 10;
     t->bklu_lu_wg = 1024;
     t->bklu_lu_split = isgpu ? 256 : 0;   /* H200: a 512 block's LU 4.2 -> 2.4 ms panel by panel (256: 0.91 -> 0.75) */
     t->spmv_hint = nvidia && (nv_cc == 0 || nv_cc >= 80);   /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
@@ -1784,6 +1792,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_AHEAD", 0, 1, &t->bklu_ahead);
     lcl__env_int("LCL_BKLU_EAGER_ARRIVED", 0, 1, &t->bklu_eager_arrived);
     lcl__env_int("LCL_BKLU_EAGER_QUEUE", 0, 1, &t->bklu_eager_queue);
+    lcl__env_int("LCL_BKLU_STAGE_KB", 0, 1 << 30, &t->bklu_stage_kb);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
@@ -13146,6 +13155,8 @@ typedef struct lcl__bklu_dev {
                                    batch of later columns (eager) not known to have arrived */
     int32_t *ecol, *ebat;       /* eager, those batches: their columns in order, each column's batch */
     int64_t *eend, ehead, enb;  /* batch b's columns end at ecol[eend[b]]; the oldest not arrived, the count */
+    int64_t enext;              /* tune.bklu_stage_kb: the next position of the level order to stage from */
+    double *ebytes, einfl;      /* ... each batch's bytes, and those not known to have arrived */
     cl_event *eev;              /* each batch's marker on the transfer queue, until it has arrived */
     int eager;                  /* resident and tune.bklu_eager: U steps run ahead of their column's level */
     unsigned char *prep;        /* n: column's frames zeroed and A's blocks scaled (eager: before its level) */
@@ -13240,7 +13251,7 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         if (v->eev)
             for (a = (int)v->ehead; a < (int)v->enb; a++)
                 if (v->eev[a]) LCL__CL->clReleaseEvent(v->eev[a]);
-        LCL_FREE(v->ecol); LCL_FREE(v->ebat); LCL_FREE(v->eend); LCL_FREE(v->eev);
+        LCL_FREE(v->ecol); LCL_FREE(v->ebat); LCL_FREE(v->eend); LCL_FREE(v->eev); LCL_FREE(v->ebytes);
         for (a = 0; a < 2; a++)
             if (v->ringev[a]) LCL__CL->clReleaseEvent(v->ringev[a]);
         lcl__unpin(v->d, v->ring, v->ringp);
@@ -14178,6 +14189,9 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
         b += nb;
     }
     if (batch) {    /* a batch of later columns: its own marker, read by lcl__bklu_arrived */
+        double by = 0;
+        for (c = 0; c < cnt; c++) by += (double)(D->acp[cols[c] + 1] - D->acp[cols[c]]) * (double)fb;
+        v->ebytes[v->enb] = by, v->einfl += by;
         v->eend[v->enb] = (v->enb ? v->eend[v->enb - 1] : 0) + cnt;
         v->eev[v->enb] = NULL;
         if (e != CL_SUCCESS) return lcl__clfail(ctx, e, what, d->info.name);
@@ -14205,9 +14219,34 @@ LCL__PRIVATE void lcl__bklu_arrived(lcl__bklu_dev *v) {
             return;     /* running, or failed: its columns' own levels wait for it, and see the error */
         for (c = v->ehead ? v->eend[v->ehead - 1] : 0; c < v->eend[v->ehead]; c++)
             if (v->staged[v->ecol[c]] == 2) v->staged[v->ecol[c]] = 1;
+        v->einfl -= v->ebytes[v->ehead];
         LCL__CL->clReleaseEvent(v->eev[v->ehead]);
         v->eev[v->ehead++] = NULL;
     }
+}
+
+/* tune.bklu_stage_kb: device i's later columns' A staged in level order (a batch per level, or per
+   quarter window) while less than the window is on its way; called at each level and while the
+   host waits. The driver holds the host in an enqueue far ahead of the copies (call 10) */
+LCL__PRIVATE lcl_status lcl__bklu_topup(lcl_context *ctx, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D, lcl__bklu_dev *v,
+                                        int i) {
+    double win = (double)v->d->tune.bklu_stage_kb * 1024.0;
+    size_t fb = lcl__bklu_fbytes(N);
+    lcl_status st;
+    if (!v->eev || win <= 0) return LCL_OK;
+    lcl__bklu_arrived(v);
+    while (v->enext < N->levp[N->nlev] && v->einfl < win) {
+        int64_t cnt = 0, l = lcl__bklu_seg(N->levp, N->nlev, v->enext);
+        double by = 0;
+        for (; v->enext < N->levp[l + 1] && by < win / 4; v->enext++) {
+            int64_t k = N->levc[v->enext];
+            if (D->owner[k] != i || v->staged[k]) continue;
+            v->cols[cnt++] = (int32_t)k;
+            by += (double)(D->acp[k + 1] - D->acp[k]) * (double)fb;
+        }
+        if (cnt && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols, cnt, 1)) != LCL_OK) return st;
+    }
+    return LCL_OK;
 }
 
 /* U-step round t of the chunk's lists (ch): the U blocks copied in their dependency's row order,
@@ -14536,9 +14575,10 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
     if (!(part & 2)) return LCL_OK;
     if (D->resident && ls < N->nlev) {   /* eager: every later column whose first U step may run at ls */
         int64_t q;
+        int win = v->eev && v->d->tune.bklu_stage_kb > 0;   /* else lcl__bklu_topup */
         /* level ls's own columns, which it waits for; the later ones apart (eev), used once arrived,
            a batch per level, nearest first: a level waits for its own batch, not for all of A */
-        for (q = ls; q < (v->eager ? N->nlev : ls + 1); q++) {
+        for (q = ls; q < (v->eager && !win ? N->nlev : ls + 1); q++) {
             cnt = 0;
             for (p = N->levp[q]; p < N->levp[q + 1]; p++) {
                 int64_t k = N->levc[p];
@@ -14546,6 +14586,7 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
             }
             if (cnt && (st = lcl__bklu_stage(ctx, N, A, D, v, v->cols, cnt, q > ls && v->eev)) != LCL_OK) return st;
         }
+        if (win && (st = lcl__bklu_topup(ctx, N, A, D, v, i)) != LCL_OK) return st;
     }
     if (D->resident && l >= 0)
         for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
@@ -14715,7 +14756,10 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
                 if (lv[i] == N->nlev - 1 && nin[i] == 0) left--;
             }
         }
-        if (!moved && st == LCL_OK) LCL__YIELD();
+        if (!moved && st == LCL_OK) {  /* the host idle: more of A on its way */
+            for (i = 0; i < nd && st == LCL_OK; i++) st = lcl__bklu_topup(ctx, N, A, D, &D->dv[i], i);
+            LCL__YIELD();
+        }
     }
     for (i = 0; i < 2 * nd; i++)
         if (ev[i]) LCL__CL->clWaitForEvents(1, &ev[i]), LCL__CL->clReleaseEvent(ev[i]);
@@ -14869,9 +14913,10 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             lcl__bklu_dev *v = &D->dv[i];
             if (!v->eager || !v->d->tune.bklu_eager_arrived) continue;
             if (!LCL__BA(v->ecol, n, int32_t) || !LCL__BA(v->ebat, n, int32_t) || !LCL__BA(v->eend, n + 1, int64_t) ||
-                !LCL__BA(v->eev, n + 1, cl_event))   /* a batch per level staged: at most a column each */
+                !LCL__BA(v->eev, n + 1, cl_event) || !LCL__BA(v->ebytes, n + 1, double))   /* at least a column a batch */
                 goto out;
-            v->ehead = v->enb = 0;
+            v->ehead = v->enb = v->enext = 0;
+            v->einfl = 0;
         }
         for (l = 0; l < N->nlev; l++)
             for (p = N->levp[l]; p < N->levp[l + 1]; p++) D->slev[N->levc[p]] = (int32_t)l;

@@ -1777,6 +1777,26 @@ static void test_bklu_opencl(void) {
                           (long long)nb[0], (long long)nb[1]);
                 for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager_arrived = 1;
             }
+            {   /* later columns' A in level order within a window (tune.bklu_stage_kb: the default,
+                   all of it here; 1 KB, a few blocks; 0, by the level before a column's first U
+                   step): the same factors; the small window in more batches than the others */
+                static const int kb[3] = {-1, 1, 0};
+                int64_t nb[3] = {-1, -1, -1};
+                int w, dflt = eg->dev[0].tune.bklu_stage_kb;
+                for (w = 0; w < 3; w++) {
+                    lcl_bklu_symbolic *S = NULL;
+                    lcl_bklu_numeric *N = NULL;
+                    for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_stage_kb = kb[w] < 0 ? dflt : kb[w];
+                    if (lcl_bklu_analyze(eg, &c.A, &o, &S, NULL) == LCL_OK && lcl_bklu_factor(eg, S, &c.A, &N, NULL) == LCL_OK && N->cl)
+                        nb[w] = N->cl->dv[0].enb;
+                    lcl_bklu_numeric_free(N);
+                    lcl_bklu_symbolic_free(S);
+                    CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager, A's window %d KB: other factors than the level schedule's", kb[w]);
+                }
+                CHECK_MSG(nb[0] > 0 && nb[2] > 0 && nb[1] > nb[0] && nb[1] > nb[2], "eager: %lld, %lld, %lld batches of A (want the second most)",
+                          (long long)nb[0], (long long)nb[1], (long long)nb[2]);
+                for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_stage_kb = dflt;
+            }
             if (eg->dev[0].queue[1] != eg->dev[0].queue[0]) {
                 /* the later columns' rounds on a second queue (tune.bklu_eager_queue, the default, as in
                    the checks above) or after the level's own: the same factors; rounds there only in the first */
