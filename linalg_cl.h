@@ -124,17 +124,17 @@
         LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_EAGER=0|1 (the block
-        LU, factors resident: each level also runs the ready U steps of later columns, a column's A
-        staged the level before its first U step can run; default on with several devices only:
-        faster on two H200s, slower on one at M = 512), LCL_BKLU_EAGER_ARRIVED=0 (eager: the level
-        that stages later columns' A waits for all of it, instead of using each batch once it has
-        arrived; not yet timed either way), LCL_BKLU_EAGER_QUEUE=0 (eager: the later columns' U
-        steps on the level's queue, after its own, instead of on a second queue beside its pivot
-        LU chain), LCL_BKLU_STAGE_KB=N (eager: later columns' A goes up in level order with at
-        most N KB on the way, topped up as it arrives; 0: each column's the level before its first
-        U step can run; default 524288, 512 MB), LCL_BKLU_AHEAD=0 (the block LU, factors
-        resident and nothing exchanged between devices: the host lists and launches one level at
-        a time, waiting for each, instead of a level ahead), LCL_BKLU_SLACK=P (affinity: a
+        LU, factors resident: each level also runs the ready U steps of later columns; default
+        on: faster on one H200 and on two), LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A
+        staged with the level's own, which waits for all of it, instead of in batches used once
+        arrived; the window below needs the batches), LCL_BKLU_EAGER_QUEUE=0 (eager: the later
+        columns' U steps on the level's queue after its own, not on a second queue beside its
+        pivot LU chain), LCL_BKLU_STAGE_KB=N (eager: later columns' A goes up in level order, at
+        most N KB on the way, topped up as it arrives; 0: each column's the level before its
+        first U step can run; default 128 MB with several devices, 512 MB with one),
+        LCL_BKLU_AHEAD=0 (the block LU, factors resident and nothing exchanged between devices:
+        the host lists and launches one level at a time, waiting for each, instead of a level
+        ahead), LCL_BKLU_SLACK=P (affinity: a
         device's share of a level's work at most P% of an even share before columns move;
         default 150),
         LCL_BKLU_HOST_THREADS=1 (the block LU on several devices with nothing to exchange: each
@@ -975,7 +975,8 @@ typedef struct lcl__tuning {
     int bklu_eager_arrived;         /* eager: later columns' A staged apart, used once arrived (0: the level waits for it) */
     int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
     int bklu_stage_kb;              /* eager, batches: later columns' A in level order, at most this many KB not yet
-                                       arrived (0: each column's A the level before its first U step can run) */
+                                       arrived (0: each column's A the level before its first U step can run;
+                                       -1: 128 MB with several devices, 512 MB with one) */
     int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
@@ -1710,21 +1711,24 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->bklu_unroll = isgpu;
     t->bklu_slack = 150;
     t->bklu_ahead = 1;
-    /* two H200s, gen:circuit:1000, M = 256 / 512: 104.2 -> 92.3 / 331.7 -> 325.5 ms; one H200,
-       M = 512: 524 -> 553-567 ms (a device's half of a level's columns makes smaller launches,
-       which the early U steps fill) */
-    t->bklu_eager = -1;
-    /* two H200s, M = 256, eager: the level after a large stage of later columns' A waited 12-20 ms
-       for all of it (call 7's trace, BENCHMARKS.md); now only for its own columns' (not yet timed) */
+    /* eager U steps, on any number of devices since call 11 (one H200, gen:circuit:1000, M = 256 /
+       512: 134.2 -> 126.2 / 516.7 -> 477.4 ms, with the window below); before the window and the
+       second queue it was slower on one (524 -> 553-567 ms at M = 512) and on by default with
+       several only (-1, still accepted) */
+    t->bklu_eager = 1;
+    /* eager: later columns' A in batches of their own, so that a level waits only for its own
+       columns' A (and the window below needs them) */
     t->bklu_eager_arrived = 1;
     /* eager: a level's chain (pivot LU, inverses, L: about 1.1 ms at M = 256 whatever its width,
        one work-group a block) ran alone on the device after the U steps; the later columns' steps
-       now run on a second queue beside it (not yet timed) */
+       run on a second queue beside it (two H200s, M = 256 / 512: 84.4 -> 81.0 / 331.6 -> 327.5 ms) */
     t->bklu_eager_queue = 1;
-    /* eager, batches: staged by the level before a column's first U step, most of A went up at
-       level 1 and the host sat in the driver's enqueue for it (two H200s, M = 512: level 2 began
-       25-28 ms late); all of it at once, 57 ms. A window, topped up as batches arrive (not yet timed) */
-    t->bklu_stage_kb = 512 << 10;
+    /* eager, batches: A in level order within a window. Staged by the level before each column's
+       first U step, most of A went up at level 1 and the host sat in the driver's enqueue (two
+       H200s, M = 512: level 2 began 25-28 ms late). Call 11, two H200s, M = 256 / 512: no window
+       85.2 / 320.6 ms, 128 MB 77.5 / 298.2, 512 MB 89.9 / 293.0, 2 GB 88.8 / 337.7; one H200 timed
+       at 512 MB only. -1: 128 MB with several devices, 512 MB with one */
+    t->bklu_stage_kb = -1;
     t->bklu_lu_wg = 1024;
     t->bklu_lu_split = isgpu ? 256 : 0;   /* H200: a 512 block's LU 4.2 -> 2.4 ms panel by panel (256: 0.91 -> 0.75) */
     t->spmv_hint = nvidia && (nv_cc == 0 || nv_cc >= 80);   /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
@@ -1792,7 +1796,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_AHEAD", 0, 1, &t->bklu_ahead);
     lcl__env_int("LCL_BKLU_EAGER_ARRIVED", 0, 1, &t->bklu_eager_arrived);
     lcl__env_int("LCL_BKLU_EAGER_QUEUE", 0, 1, &t->bklu_eager_queue);
-    lcl__env_int("LCL_BKLU_STAGE_KB", 0, 1 << 30, &t->bklu_stage_kb);
+    lcl__env_int("LCL_BKLU_STAGE_KB", -1, 1 << 30, &t->bklu_stage_kb);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
@@ -14230,7 +14234,8 @@ LCL__PRIVATE void lcl__bklu_arrived(lcl__bklu_dev *v) {
    host waits. The driver holds the host in an enqueue far ahead of the copies (call 10) */
 LCL__PRIVATE lcl_status lcl__bklu_topup(lcl_context *ctx, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D, lcl__bklu_dev *v,
                                         int i) {
-    double win = (double)v->d->tune.bklu_stage_kb * 1024.0;
+    int kb = v->d->tune.bklu_stage_kb < 0 ? (D->nd > 1 ? 128 << 10 : 512 << 10) : v->d->tune.bklu_stage_kb;
+    double win = (double)kb * 1024.0;
     size_t fb = lcl__bklu_fbytes(N);
     lcl_status st;
     if (!v->eev || win <= 0) return LCL_OK;
@@ -14575,7 +14580,7 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
     if (!(part & 2)) return LCL_OK;
     if (D->resident && ls < N->nlev) {   /* eager: every later column whose first U step may run at ls */
         int64_t q;
-        int win = v->eev && v->d->tune.bklu_stage_kb > 0;   /* else lcl__bklu_topup */
+        int win = v->eev && v->d->tune.bklu_stage_kb != 0;   /* else lcl__bklu_topup */
         /* level ls's own columns, which it waits for; the later ones apart (eev), used once arrived,
            a batch per level, nearest first: a level waits for its own batch, not for all of A */
         for (q = ls; q < (v->eager && !win ? N->nlev : ls + 1); q++) {

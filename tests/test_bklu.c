@@ -1748,8 +1748,9 @@ static void test_bklu_opencl(void) {
         lcl_context *eg = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), NULL, 0);
         bt_case c;
         char err[200];
-        int d, n0, n1;
+        int d, n0, n1, e0 = ocl->dev[0].tune.bklu_eager;
         CHECK(eg != NULL);
+        for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_eager = 0;   /* ocl: the level schedule, the reference */
         if (eg && bt_gen(ser, "gen:circuit:100", 3, bt_fp64(ocl) ? LCL_F64 : LCL_F32, &c, err, sizeof err)) {
             for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager = 1;
             memset(&o, 0, sizeof o);
@@ -1818,6 +1819,7 @@ static void test_bklu_opencl(void) {
         } else if (eg)
             CHECK_MSG(0, "gen:circuit:100: %s", err);
         lcl_context_destroy(eg);
+        for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_eager = e0;
     }
     {   /* the pivot LU panel by panel (LCL_BKLU_LU_SPLIT), on both paths: the last panel narrow,
            singular blocks, no pivoting, blocks of 1 to 513 rows. The first context also has the
@@ -1995,9 +1997,9 @@ int lt_child_bklu(const char *name) {
             }
             if (N) bt_check(ocl, &c, &o, 2, "OpenCL, devices apart");
             bt_cross(ser, ocl, &c, &o, bt_xtol(c.A.dtype), "OpenCL apart vs serial");
-            for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_eager = 1;   /* each device's later columns ahead */
-            bt_check(ocl, &c, &o, 2, "OpenCL, devices apart, eager U steps");
-            for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_eager = 0;
+            for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_eager = 0;   /* the above with eager U steps (the default) */
+            bt_check(ocl, &c, &o, 2, "OpenCL, devices apart, no eager U steps");
+            for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_eager = 1;
             {   /* a host thread per device (LCL_BKLU_HOST_THREADS=1, OpenMP builds): the same
                    factors bit for bit, so the same solution */
                 lcl_bklu_numeric *Nt[2] = {NULL, NULL};
