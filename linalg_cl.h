@@ -123,7 +123,8 @@
         host arrays; default 1024 with the tensor-core GEMM, 0 = the one-device width), LCL_BKLU_LU_WG (the block
         LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
-        of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_EAGER=0|1 (the block
+        of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_LR_NB=W (its panels
+        W columns wide, 4 to 32; default 16), LCL_BKLU_EAGER=0|1 (the block
         LU, factors resident: each level also runs the ready U steps of later columns; default
         on: faster on one H200 and on two), LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A
         staged with the level's own, which waits for all of it, instead of in batches used once
@@ -980,6 +981,7 @@ typedef struct lcl__tuning {
     int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
+    int bklu_lr_nb;                 /* LR_NB: the pivot LU's panel width panel by panel (4 to 32) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
     int spmv_vector_min;            /* CSR auto: lanes per row from this mean row length */
@@ -1709,6 +1711,10 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->ws_cache = 1;
     t->spmv_lds_per_wg = 4;
     t->bklu_unroll = isgpu;
+    /* each level's pivot LUs are one work-group a block, panel after panel (two launches each): at
+       M = 256 / 512 a level's take 0.77 / 2.6 ms on an H200, on each of two as on one (BENCHMARKS.md,
+       nineteenth session). 32: half the launches, longer panels; not yet timed */
+    t->bklu_lr_nb = 16;
     t->bklu_slack = 150;
     t->bklu_ahead = 1;
     /* eager U steps, on any number of devices since call 11 (one H200, gen:circuit:1000, M = 256 /
@@ -1792,6 +1798,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_SPMV_LDS", 1, 16, &t->spmv_lds_per_wg);
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
+    lcl__env_int("LCL_BKLU_LR_NB", 4, 32, &t->bklu_lr_nb);
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
     lcl__env_int("LCL_BKLU_AHEAD", 0, 1, &t->bklu_ahead);
     lcl__env_int("LCL_BKLU_EAGER_ARRIVED", 0, 1, &t->bklu_eager_arrived);
@@ -2100,7 +2107,9 @@ LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *
         at += (size_t)snprintf(extra + at, sizeof extra - at, " -DTC_STAGES=%d", t->tc_stages);
     if (t->spmv_hint && !(ctx->build_options && strstr(ctx->build_options, "SPMV_HINT")))
         at += (size_t)snprintf(extra + at, sizeof extra - at, " -DSPMV_HINT=%d", t->spmv_hint);
-    if (t->bklu_unroll && !(ctx->build_options && strstr(ctx->build_options, "BK_LU_UNROLL"))) snprintf(extra + at, sizeof extra - at, " -DBK_LU_UNROLL=1");
+    if (t->bklu_unroll && !(ctx->build_options && strstr(ctx->build_options, "BK_LU_UNROLL")))
+        at += (size_t)snprintf(extra + at, sizeof extra - at, " -DBK_LU_UNROLL=1");
+    if (t->bklu_lr_nb != 16) snprintf(extra + at, sizeof extra - at, " -DLR_NB=%d", t->bklu_lr_nb);   /* the host's panels too */
     snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%d -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d "
              "-DTC_WM=%d -DTC_WN=%d%s -DSPMV_LDS=%d%s%s",
              dt == LCL_F64 ? 1 : 0, t->wg, t->gemm[dt].tm, t->gemm[dt].tn, t->gemm[dt].tk, t->gemm[dt].wx, t->gemm[dt].wy, t->trsm_nb,
@@ -13106,7 +13115,6 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
    resident L parts are dropped by Belady's rule (the one used again farthest ahead) and written
    again when needed; a level whose working set is larger runs in chunks of columns. */
 #define LCL__BKLU_ARENAS 4
-#define LCL__BKLU_LR_NB 16   /* kernels/bklu.cl's LR_NB: the pivot LU's panel width panel by panel */
 #ifndef LCL__BKLU_RING_MB    /* the pinned ring A's blocks pass through, per device (at most) */
 #define LCL__BKLU_RING_MB 1024
 #endif
@@ -13606,7 +13614,7 @@ LCL__PRIVATE cl_int lcl__bklu_lu_go(const lcl_bklu_numeric *N, lcl__bklu_dev *v,
                                     int *where) {
     cl_command_queue q = v->d->queue[0];
     cl_mem *a = v->arena;
-    int m = (int)N->m, fpa = v->fpa, nop = N->nopivot, kp = ku ? 0 : -1, kb = LCL__BKLU_LR_NB;
+    int m = (int)N->m, fpa = v->fpa, nop = N->nopivot, kp = ku ? 0 : -1, kb = v->d->tune.bklu_lr_nb;
     size_t g = (size_t)cnt * wg, gu[3], lu[3] = {16, 16, 1};
     cl_int e = lcl__argv(k, 13, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->cur.list), LCL__A(lo),
                          LCL__A(v->ipiv), LCL__A(v->perm), LCL__A(v->bad), LCL__A(nop), LCL__A(kp));

@@ -143,7 +143,9 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 #endif
 #define LU_NB 32       /* its panel width */
 #define LU_TW 64       /* columns of the rest updated at a time */
-#define LR_NB 16       /* the panel width when each row has its work-item (the panel in registers) */
+#ifndef LR_NB
+#define LR_NB 16       /* the panel width when each row has its work-item (the panel in registers; at most LU_NB) */
+#endif
 #ifndef BK_LU_UNROLL
 #define BK_LU_UNROLL 0
 #endif

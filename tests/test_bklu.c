@@ -1865,6 +1865,35 @@ static void test_bklu_opencl(void) {
             if (!i) bt_ocl_errors(sp, ser, &o);
             lcl_context_destroy(sp);
         }
+        {   /* panels 32 and 5 wide (tune.bklu_lr_nb, LCL_BKLU_LR_NB; the kernels built with it):
+               40 rows in two panels, not three (two launches fewer a level), or in eight (ten
+               more); multipliers at most 1 (r: too ill-conditioned in float for a residual's
+               bound), residuals and the big blocks as with 16 */
+            static const int wide[2] = {32, 5};
+            int n16 = 0, w;
+            lcl_context *sp = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), NULL, 0);
+            CHECK(sp != NULL);
+            for (w = 0; sp && w < 3; w++) {
+                int d, n;
+                double lm;
+                lcl_context_destroy(sp);   /* a new context a width: its kernels are built with it */
+                sp = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), NULL, 0);
+                if (!sp) break;
+                for (d = 0; d < sp->ndev; d++) sp->dev[d].tune.bklu_lu_split = 1, sp->dev[d].tune.bklu_lr_nb = w ? wide[w - 1] : 16;
+                n = bt_launches(sp, &c, &o);
+                if (!w) {
+                    n16 = n;
+                    continue;
+                }
+                CHECK_MSG(n16 > 0 && n != n16 && (n16 - n) % (w == 1 ? 2 : 10) == 0 && (w == 1) == (n < n16),
+                          "pivot LU panels %d wide: %d launches, %d with 16", wide[w - 1], n, n16);
+                lm = bt_lmax(sp, &r, &o);
+                CHECK_MSG(lm <= 1, "pivot LU panels %d wide: a multiplier of %g", wide[w - 1], lm);
+                bt_check(sp, &c, &o, 2, "OpenCL, pivot LU panels of another width");
+                bt_ocl_big(sp, ser, &o);
+            }
+            lcl_context_destroy(sp);
+        }
         bt_free(&c);
         bt_free(&r);
     }
