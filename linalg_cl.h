@@ -124,9 +124,10 @@
         LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_LR_NB=W (its panels
-        W columns wide, 4 to 32; default 16), LCL_BKLU_EAGER=0|1 (the block
-        LU, factors resident: each level also runs the ready U steps of later columns; default
-        on: faster on one H200 and on two), LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A
+        W columns wide, 4 to 32; default 16), LCL_BKLU_SWAP_REG=1 (its row interchanges on the
+        other columns with each column's panel rows in registers; off, not yet timed),
+        LCL_BKLU_EAGER=0|1 (the block LU, factors resident: each level also runs the ready U
+        steps of later columns; default on: faster on one H200 and on two), LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A
         staged with the level's own, which waits for all of it, instead of in batches used once
         arrived; the window below needs the batches), LCL_BKLU_EAGER_QUEUE=0 (eager: the later
         columns' U steps on the level's queue after its own, not on a second queue beside its
@@ -982,6 +983,7 @@ typedef struct lcl__tuning {
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int bklu_lr_nb;                 /* LR_NB: the pivot LU's panel width panel by panel (4 to 32) */
+    int bklu_swap_reg;              /* BK_SWAP_REG: its interchanges on the other columns from registers */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
     int spmv_vector_min;            /* CSR auto: lanes per row from this mean row length */
@@ -1799,6 +1801,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
     lcl__env_int("LCL_BKLU_LR_NB", 4, 32, &t->bklu_lr_nb);
+    lcl__env_int("LCL_BKLU_SWAP_REG", 0, 1, &t->bklu_swap_reg);
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
     lcl__env_int("LCL_BKLU_AHEAD", 0, 1, &t->bklu_ahead);
     lcl__env_int("LCL_BKLU_EAGER_ARRIVED", 0, 1, &t->bklu_eager_arrived);
@@ -2097,7 +2100,7 @@ LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *ou
    reads), then the user's options, which may override them. */
 LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *d, lcl_dtype dt, char *out, size_t cap) {
     const lcl__tuning *t = &d->tune;
-    char extra[128] = "";   /* the tunables that only a user's option may override */
+    char extra[192] = "";   /* the tunables that only a user's option may override */
     size_t at = 0;
     if (t->nv_cc) at += (size_t)snprintf(extra, sizeof extra, " -DLCL_NV_CC=%d", t->nv_cc);
     if (t->pocl_one_queue) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DLCL_DEVICE_INDEX=%d", d->info.index);
@@ -2109,7 +2112,8 @@ LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *
         at += (size_t)snprintf(extra + at, sizeof extra - at, " -DSPMV_HINT=%d", t->spmv_hint);
     if (t->bklu_unroll && !(ctx->build_options && strstr(ctx->build_options, "BK_LU_UNROLL")))
         at += (size_t)snprintf(extra + at, sizeof extra - at, " -DBK_LU_UNROLL=1");
-    if (t->bklu_lr_nb != 16) snprintf(extra + at, sizeof extra - at, " -DLR_NB=%d", t->bklu_lr_nb);   /* the host's panels too */
+    if (t->bklu_lr_nb != 16) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DLR_NB=%d", t->bklu_lr_nb);   /* the host's panels too */
+    if (t->bklu_swap_reg) snprintf(extra + at, sizeof extra - at, " -DBK_SWAP_REG=1");
     snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%d -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d "
              "-DTC_WM=%d -DTC_WN=%d%s -DSPMV_LDS=%d%s%s",
              dt == LCL_F64 ? 1 : 0, t->wg, t->gemm[dt].tm, t->gemm[dt].tn, t->gemm[dt].tk, t->gemm[dt].wx, t->gemm[dt].wy, t->trsm_nb,

@@ -149,6 +149,12 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 #ifndef BK_LU_UNROLL
 #define BK_LU_UNROLL 0
 #endif
+/* BK_SWAP_REG 1: a panel's interchanges on the other columns with each column's panel rows in
+   registers (the same moves, so the same factors); 0, the default: one row pair at a time.
+   Not yet timed */
+#ifndef BK_SWAP_REG
+#define BK_SWAP_REG 0
+#endif
 /* BK_SHFL 1 (the default; NVIDIA 7.0+ only, else 0): the pivot search in each warp by shuffles,
    inline PTX (its OpenCL has no sub-groups), one barrier a column instead of two (a 512 block's LU
    panel by panel 2.40 -> 1.69 ms, H200). 2 (tests): the same butterfly through local memory. */
@@ -311,6 +317,37 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
             for (j = 0; j < LR_NB; j++)
                 if (act && j < kb) D[(long)lid * m + k0 + j] = pr[j];
             /* the panel's interchanges on the other columns, in order (each item its own columns) */
+#if BK_SWAP_REG     /* the column's panel rows in registers: their loads at once, then the swaps
+                       with rows below as independent load-store pairs, not a round trip a pivot */
+            for (c = lid; c < m; c += WG)
+                if (c < k0 || c >= ke) {
+                    real rr[LR_NB];
+#pragma unroll
+                    for (j = 0; j < LR_NB; j++) rr[j] = j < kb ? D[(long)(k0 + j) * m + c] : 0;
+#if BK_LU_UNROLL
+#pragma unroll
+#endif
+                    for (j = 0; j < LR_NB; j++) {
+                        const int p = j < kb ? psw[j] : 0;
+                        if (j >= kb || p == k0 + j) continue;
+                        if (p >= ke) {
+                            real a = D[(long)p * m + c];
+                            D[(long)p * m + c] = rr[j];
+                            rr[j] = a;
+                        } else {    /* a row of the panel (below j) */
+                            real a = rr[j];
+#if BK_LU_UNROLL
+#pragma unroll
+#endif
+                            for (jj = 0; jj < LR_NB; jj++)
+                                if (jj == p - k0) rr[j] = rr[jj], rr[jj] = a;
+                        }
+                    }
+#pragma unroll
+                    for (j = 0; j < LR_NB; j++)
+                        if (j < kb) D[(long)(k0 + j) * m + c] = rr[j];
+                }
+#else
             for (j = 0; j < kb; j++) {
                 const int p = psw[j];
                 k = k0 + j;
@@ -322,6 +359,7 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                             D[(long)p * m + c] = a;
                         }
             }
+#endif
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         } else
         for (k = k0; k < ke; k++) {

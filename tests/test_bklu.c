@@ -1823,9 +1823,10 @@ static void test_bklu_opencl(void) {
     }
     {   /* the pivot LU panel by panel (LCL_BKLU_LU_SPLIT), on both paths: the last panel narrow,
            singular blocks, no pivoting, blocks of 1 to 513 rows. The first context also has the
-           pivot search by butterflies (BK_SHFL, emulated: 2) and the inverses' prefetch
-           (BK_TRI_PF), first in one piece: the same arithmetic, so the same factors. */
-        static const char *opt[] = {"-DBK_SHFL=2 -DBK_TRI_PF=1", "-DBK_LU_NOREG"};
+           pivot search by butterflies (BK_SHFL, emulated: 2), the inverses' prefetch (BK_TRI_PF)
+           and the interchanges from registers (BK_SWAP_REG), in one piece and panel by panel:
+           the same arithmetic, so the same factors. */
+        static const char *opt[] = {"-DBK_SHFL=2 -DBK_TRI_PF=1 -DBK_SWAP_REG=1", "-DBK_LU_NOREG"};
         bt_case c, r;
         lcl_csr J;
         int64_t q;
@@ -1853,6 +1854,12 @@ static void test_bklu_opencl(void) {
                 one = bt_launches(sp, &c, &o);
                 for (d = 0; d < sp->ndev; d++) sp->dev[d].tune.bklu_lu_split = 1;
                 n = bt_launches(sp, &c, &o);
+                if (!i) {
+                    int s0 = ocl->dev[0].tune.bklu_lu_split;
+                    for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_lu_split = 1;
+                    CHECK_MSG(bt_same(ocl, sp, &r, &o), "%s, panel by panel: other factors than without", opt[i]);
+                    for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_lu_split = s0;
+                }
                 CHECK_MSG(one > 0 && n >= one + 4, "launches: %d in one piece, %d panel by panel", one, n);
                 lm = bt_lmax(sp, &r, &o);
                 CHECK_MSG(lm <= 1, "%s, panel by panel: a multiplier of %g", opt[i], lm);
