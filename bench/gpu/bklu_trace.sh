@@ -8,9 +8,12 @@
 # device each level's phases (values in, U steps, pivot LU, inverses, L) from markers on its
 # queue, the idle gap before each level, every kernel and transfer summed; the untraced refactors'
 # times first. TRACE_EVENTS=FILE (optional) keeps every command for bench/gpu/timeline.py.
+# A variant may set several variables, comma-separated. SOLVE=1: then each variant's residual on
+# every device of DEVS's last count (lcl solve --method bklu, gen:circuit:1000, M = 64, refactor 2).
 # Log: $OUT/bklu_trace.log.
 #   bash bench/gpu/bklu_trace.sh
 #   MS=256 DEVS=2 VARIANTS="X=1 LCL_BKLU_HOST_THREADS=1" bash bench/gpu/bklu_trace.sh
+#   SOLVE=1 VARIANTS="X=1 LCL_BKLU_LR_NB=32,LCL_BKLU_SWAP_REG=1" VARIANTS1="$VARIANTS" bash bench/gpu/bklu_trace.sh
 . "$(dirname "$0")/setup.sh"
 gpu_build build/trace_dense
 export LCL_CACHE_DIR=${LCL_CACHE_DIR:-/tmp/lc}
@@ -22,7 +25,15 @@ for m in ${MS//,/ }; do
         vs=$VARIANTS
         [ "$nd" = 1 ] && vs=$VARIANTS1
         for v in $vs; do
-            logged bklu_trace env "$v" build/trace_dense bklu "$DEVICE" "${BASE:-gen:circuit:1000}" "$m" "$nd"
+            logged bklu_trace env ${v//,/ } build/trace_dense bklu "$DEVICE" "${BASE:-gen:circuit:1000}" "$m" "$nd"
         done
     done
 done
+if [ "${SOLVE:-0}" = 1 ]; then
+    gpu_build build/lcl
+    nd=${DEVS:-1 2}; nd=${nd##* }
+    devs=$(seq -s, 0 $((nd - 1)))
+    for v in $VARIANTS; do
+        logged bklu_trace env ${v//,/ } build/lcl solve --method bklu gen:hb:gen:circuit:1000:64 --backend opencl --device "$devs" --refactor 2
+    done
+fi
