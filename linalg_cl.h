@@ -120,20 +120,21 @@
         on through the host's waits, in row chunks after the whole panel, instead of event waits
         and Cholesky's L21 in column slabs as the panel's steps end), LCL_SPLIT_NB=N (the dense
         split's panels in double from order 12288 on, for matrices uploaded split and Cholesky of
-        host arrays; default 1024 with the tensor-core GEMM, 0 = the one-device width), LCL_BKLU_LU_WG (the block
-        LU's pivot-LU work-group, at most 1024),
+        host arrays; default 1024 with the tensor-core GEMM, 0 = the one-device width),
+        LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_LR_NB=W (its panels
         W columns wide, 4 to 32; default 16), LCL_BKLU_SWAP_REG=1 (its row interchanges on the
         other columns with each column's panel rows in registers; off, not yet timed),
         LCL_BKLU_EAGER=0|1 (the block LU, factors resident: each level also runs the ready U
-        steps of later columns; default on: faster on one H200 and on two), LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A
-        staged with the level's own, which waits for all of it, instead of in batches used once
-        arrived; the window below needs the batches), LCL_BKLU_EAGER_QUEUE=0 (eager: the later
-        columns' U steps on the level's queue after its own, not on a second queue beside its
-        pivot LU chain), LCL_BKLU_STAGE_KB=N (eager: later columns' A goes up in level order, at
-        most N KB on the way, topped up as it arrives; 0: each column's the level before its
-        first U step can run; default 128 MB with several devices, 512 MB with one),
+        steps of later columns; default on: faster on one H200 and on two),
+        LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A staged with the level's own, which
+        waits for all of it, instead of in batches used once arrived; the window below needs the
+        batches), LCL_BKLU_EAGER_QUEUE=0 (eager: the later columns' U steps on the level's queue
+        after its own, not on a second queue beside its pivot LU chain), LCL_BKLU_STAGE_KB=N
+        (eager: later columns' A goes up in level order, at most N KB on the way, topped up as
+        it arrives; 0: each column's the level before its first U step can run; default 128 MB
+        with several devices, 512 MB with one),
         LCL_BKLU_AHEAD=0 (the block LU, factors resident and nothing exchanged between devices:
         the host lists and launches one level at a time, waiting for each, instead of a level
         ahead), LCL_BKLU_SLACK=P (affinity: a
