@@ -1780,22 +1780,34 @@ static void test_bklu_opencl(void) {
             }
             {   /* later columns' A in level order within a window (tune.bklu_stage_kb: the default,
                    all of it here; 1 KB, a few blocks; 0, by the level before a column's first U
-                   step): the same factors; the small window in more batches than the others */
+                   step): the same factors. How many batches depends on when they arrive (under
+                   asan, more of them do before the next top-up); their sizes do not: a batch of
+                   the 1 KB window holds at most a quarter window and one column, and the default's
+                   largest is larger */
                 static const int kb[3] = {-1, 1, 0};
                 int64_t nb[3] = {-1, -1, -1};
+                double big[3] = {0, 0, 0}, col = 0;
                 int w, dflt = eg->dev[0].tune.bklu_stage_kb;
                 for (w = 0; w < 3; w++) {
                     lcl_bklu_symbolic *S = NULL;
                     lcl_bklu_numeric *N = NULL;
                     for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_stage_kb = kb[w] < 0 ? dflt : kb[w];
-                    if (lcl_bklu_analyze(eg, &c.A, &o, &S, NULL) == LCL_OK && lcl_bklu_factor(eg, S, &c.A, &N, NULL) == LCL_OK && N->cl)
-                        nb[w] = N->cl->dv[0].enb;
+                    if (lcl_bklu_analyze(eg, &c.A, &o, &S, NULL) == LCL_OK && lcl_bklu_factor(eg, S, &c.A, &N, NULL) == LCL_OK && N->cl) {
+                        const lcl__bklu_dev *v = &N->cl->dv[0];
+                        int64_t b, k;
+                        nb[w] = v->enb;
+                        for (b = 0; b < v->enb; b++) big[w] = big[w] > v->ebytes[b] ? big[w] : v->ebytes[b];
+                        for (k = 0; k < c.A.n; k++)
+                            if ((double)(N->cl->acp[k + 1] - N->cl->acp[k]) > col) col = (double)(N->cl->acp[k + 1] - N->cl->acp[k]);
+                    }
                     lcl_bklu_numeric_free(N);
                     lcl_bklu_symbolic_free(S);
                     CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager, A's window %d KB: other factors than the level schedule's", kb[w]);
                 }
-                CHECK_MSG(nb[0] > 0 && nb[2] > 0 && nb[1] > nb[0] && nb[1] > nb[2], "eager: %lld, %lld, %lld batches of A (want the second most)",
-                          (long long)nb[0], (long long)nb[1], (long long)nb[2]);
+                col *= (double)(c.A.m * c.A.m) * (double)lcl__dsize(c.A.dtype);
+                CHECK_MSG(nb[0] > 0 && nb[1] > 0 && nb[2] > 0 && big[1] <= 256 + col && big[0] > big[1],
+                          "eager: %lld, %lld, %lld batches of A, the largest %.0f, %.0f, %.0f bytes (want some each; the second at most %.0f, "
+                          "below the first)", (long long)nb[0], (long long)nb[1], (long long)nb[2], big[0], big[1], big[2], 256 + col);
                 for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_stage_kb = dflt;
             }
             if (eg->dev[0].queue[1] != eg->dev[0].queue[0]) {
