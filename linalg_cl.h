@@ -14139,10 +14139,12 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
     lcl__device *d = v->d;
     size_t fb = lcl__bklu_fbytes(N);
     int64_t c, s, q, nq = 0, b = 0;
+    double by = 0;  /* A's bytes (a batch's, for the window) */
     cl_int e = CL_SUCCESS;
     const char *what = "clEnqueueWriteBuffer(lcl_bklu, transfer queue)";
     for (c = 0; c < cnt; c++) {
         int64_t k = cols[c], r;
+        by += (double)(D->acp[k + 1] - D->acp[k]) * (double)fb;
         /* A's blocks' frames first, in A's order: on a fresh free list they follow each other, and
            one write takes a column's run of blocks (fewer commands for the host to enqueue) */
         for (s = N->colp[k]; s < N->colp[k + 1]; s++) v->fslot[s] = -1;
@@ -14206,8 +14208,6 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
         b += nb;
     }
     if (batch) {    /* a batch of later columns: its own marker, read by lcl__bklu_arrived */
-        double by = 0;
-        for (c = 0; c < cnt; c++) by += (double)(D->acp[cols[c] + 1] - D->acp[cols[c]]) * (double)fb;
         v->ebytes[v->enb] = by, v->einfl += by;
         v->eend[v->enb] = (v->enb ? v->eend[v->enb - 1] : 0) + cnt;
         v->eev[v->enb] = NULL;
