@@ -133,8 +133,8 @@
         batches), LCL_BKLU_EAGER_QUEUE=0 (eager: the later columns' U steps on the level's queue
         after its own, not on a second queue beside its pivot LU chain), LCL_BKLU_STAGE_KB=N
         (eager: later columns' A goes up in level order, at most N KB on the way, topped up as
-        it arrives; 0: each column's the level before its first U step can run; default 128 MB
-        with several devices, 512 MB with one),
+        it arrives; 0: each column's the level before its first U step can run; default a
+        twentieth of all of A, 16 MB to 1 GB),
         LCL_BKLU_AHEAD=0 (the block LU, factors resident and nothing exchanged between devices:
         the host lists and launches one level at a time, waiting for each, instead of a level
         ahead), LCL_BKLU_SLACK=P (affinity: a
@@ -979,7 +979,7 @@ typedef struct lcl__tuning {
     int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
     int bklu_stage_kb;              /* eager, batches: later columns' A in level order, at most this many KB not yet
                                        arrived (0: each column's A the level before its first U step can run;
-                                       -1: 128 MB with several devices, 512 MB with one) */
+                                       -1: a twentieth of all of A, 16 MB to 1 GB) */
     int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
@@ -1736,7 +1736,8 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        first U step, most of A went up at level 1 and the host sat in the driver's enqueue (two
        H200s, M = 512: level 2 began 25-28 ms late). Call 11, two H200s, M = 256 / 512: no window
        85.2 / 320.6 ms, 128 MB 77.5 / 298.2, 512 MB 89.9 / 293.0, 2 GB 88.8 / 337.7; one H200 timed
-       at 512 MB only. -1: 128 MB with several devices, 512 MB with one */
+       at 512 MB only. Call 12, one H200: 128 MB 106.4 / 494.5 ms, 512 MB 126.4 / 482.2. Each
+       setting's best is about a twentieth of A (2.6 / 10.4 GB): -1 is that, 16 MB to 1 GB */
     t->bklu_stage_kb = -1;
     t->bklu_lu_wg = 1024;
     t->bklu_lu_split = isgpu ? 256 : 0;   /* H200: a 512 block's LU 4.2 -> 2.4 ms panel by panel (256: 0.91 -> 0.75) */
@@ -14247,10 +14248,13 @@ LCL__PRIVATE void lcl__bklu_arrived(lcl__bklu_dev *v) {
    host waits. The driver holds the host in an enqueue far ahead of the copies (call 10) */
 LCL__PRIVATE lcl_status lcl__bklu_topup(lcl_context *ctx, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D, lcl__bklu_dev *v,
                                         int i) {
-    int kb = v->d->tune.bklu_stage_kb < 0 ? (D->nd > 1 ? 128 << 10 : 512 << 10) : v->d->tune.bklu_stage_kb;
-    double win = (double)kb * 1024.0;
     size_t fb = lcl__bklu_fbytes(N);
+    double win = (double)v->d->tune.bklu_stage_kb * 1024.0;
     lcl_status st;
+    if (win < 0) {   /* a twentieth of all of A (every device's), 16 MB to 1 GB */
+        win = (double)D->acp[N->n] * (double)fb / 20.0;
+        win = win < 16.0 * (1 << 20) ? 16.0 * (1 << 20) : win > 1024.0 * (1 << 20) ? 1024.0 * (1 << 20) : win;
+    }
     if (!v->eev || win <= 0) return LCL_OK;
     lcl__bklu_arrived(v);
     while (v->enext < N->levp[N->nlev] && v->einfl < win) {

@@ -9,7 +9,8 @@
 # queue, the idle gap before each level, every kernel and transfer summed; the untraced refactors'
 # times first. TRACE_EVENTS=FILE (optional) keeps every command for bench/gpu/timeline.py.
 # A variant may set several variables, comma-separated. SOLVE=1: then each variant's residual on
-# every device of DEVS's last count (lcl solve --method bklu, gen:circuit:1000, M = 64, refactor 2).
+# every device of DEVICE (lcl solve --method bklu, gen:circuit:1000, M = 64, refactor 2; "gpu" is
+# every GPU: on the GPU machine PoCL's CPU device is device 0, so "0,1" is the CPU and one GPU).
 # Log: $OUT/bklu_trace.log.
 #   bash bench/gpu/bklu_trace.sh
 #   MS=256 DEVS=2 VARIANTS="X=1 LCL_BKLU_HOST_THREADS=1" bash bench/gpu/bklu_trace.sh
@@ -31,9 +32,7 @@ for m in ${MS//,/ }; do
 done
 if [ "${SOLVE:-0}" = 1 ]; then
     gpu_build build/lcl
-    nd=${DEVS:-1 2}; nd=${nd##* }
-    devs=$(seq -s, 0 $((nd - 1)))
     for v in $VARIANTS; do
-        logged bklu_trace env ${v//,/ } build/lcl solve --method bklu gen:hb:gen:circuit:1000:64 --backend opencl --device "$devs" --refactor 2
+        logged bklu_trace env ${v//,/ } build/lcl solve --method bklu gen:hb:gen:circuit:1000:64 --backend opencl --device "$DEVICE" --refactor 2
     done
 fi
