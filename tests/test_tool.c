@@ -691,7 +691,7 @@ static int bklu_json(const char *args, double res_tol, char *out, size_t cap) {
                                        "device", "devices", "precision", "n", "m", "n_blocks", "nnz", "nnzb", "residual",
                                        "forward_error", "t_analyze", "t_factor", "t_refactor", "refactors", "t_solve", "nnzb_lu",
                                        "nnzb_l", "nnzb_u", "blocks", "levels", "flops", "gflops", "gflops_refactor", "transfers",
-                                       "evictions", "status"};
+                                       "evictions", "a_pinned", "status"};
     double v, l, u;
     int rc = method_json("bklu", args, keys, (int)(sizeof keys / sizeof keys[0]), out, cap);
     if (res_tol > 0) {
@@ -729,7 +729,8 @@ static void test_tool_solve_bklu(void) {
     /* a base expanded by --block, and the same matrix as a gen:hb spec: the same answer */
     CHECK(bklu_json("gen:circuit:300 --block 16 --backend serial -o build/t_bklu_x1.mtx", 1e-12, out, sizeof out) == 0);
     CHECK_MSG(json_has(out, "n", "4800") && json_has(out, "m", "16") && json_has(out, "n_blocks", "300") && json_has(out, "devices", "0") &&
-              json_has(out, "backend", "\"serial\"") && json_has(out, "t_refactor", "null") && json_has(out, "tol", "1"), "%s", out);
+              json_has(out, "backend", "\"serial\"") && json_has(out, "t_refactor", "null") && json_has(out, "tol", "1") &&
+              json_has(out, "a_pinned", "false"), "%s", out);
     CHECK(bklu_json("gen:hb:gen:circuit:300:16 --backend openmp -o build/t_bklu_x2.mtx", 1e-12, out, sizeof out) == 0);
     CHECK(bklu_json("gen:hb:gen:circuit:300:16 --block 16 --backend serial", 1e-12, out, sizeof out) == 0);
     /* the scalar KLU of the expanded matrix (the generator's scalar gen:hb) agrees with the block LU */
@@ -818,8 +819,16 @@ static void test_tool_solve_bklu(void) {
     /* on OpenCL devices: every device of the context (--device all), two PoCL devices when PoCL is there */
     if (sh(LCL_BIN " info --json", out, sizeof out) == 0 && strstr(out, "\"index\":0")) {
         int pocl = strstr(out, "Portable Computing Language") != NULL;
-        CHECK(bklu_json("gen:circuit:200 --block 8 --device all --refactor 2", 1e-12, out, sizeof out) == 0);
-        CHECK_MSG(json_has(out, "backend", "\"opencl\"") && json_num(out, "devices", &v) && v >= 0, "%s", out);
+        CHECK(bklu_json("gen:circuit:200 --block 8 --device all --refactor 2 -o build/t_bklu_p1.mtx", 1e-12, out, sizeof out) == 0);
+        CHECK_MSG(json_has(out, "backend", "\"opencl\"") && json_num(out, "devices", &v) && v >= 0 && json_has(out, "a_pinned", "true"),
+                  "%s", out);
+        /* A's values malloc'd: the devices get them through the staging ring, the same answer bit for bit */
+        CHECK(bklu_json("gen:circuit:200 --block 8 --device all --refactor 2 --pageable -o build/t_bklu_p2.mtx", 1e-12, out, sizeof out) ==
+              0);
+        CHECK_MSG(json_has(out, "a_pinned", "false"), "%s", out);
+        v = mtx_maxdiff("build/t_bklu_p1.mtx", "build/t_bklu_p2.mtx", 1600);
+        CHECK_MSG(v == 0, "pinned vs malloc'd A: max |x_1 - x_2| = %g", v);
+        CHECK(sh("rm -f build/t_bklu_p1.mtx build/t_bklu_p2.mtx", NULL, 0) == 0);
         if (pocl) {
             CHECK(bklu_json("gen:circuit:200 --block 8 --device all --schedule static --mem-limit 1M --refactor 2 "
                             "--precision single", 1e-5, out, sizeof out) == 0);
@@ -846,7 +855,7 @@ static void test_tool_bench_bklu(void) {
     CHECK(sh(LCL_BIN " bench bklu gen:circuit:60 --blocks 4 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
     CHECK_MSG(one_line(out) && strstr(out, "\"suite\":\"bklu\"") && json_has(out, "m", "4") && json_has(out, "check", "\"ok\"") &&
               json_has(out, "cpu_check", "\"ok\"") && json_num(out, "cpu_t_refactor", &v) && v > 0 && json_num(out, "cpu_residual", &v) &&
-              v <= 1e-10 && json_has(out, "cpu_backend", "\"openmp\""), "%s", out);
+              v <= 1e-10 && json_has(out, "cpu_backend", "\"openmp\"") && strstr(out, "\"a_pinned\":"), "%s", out);
     /* a base whose factorization fails: the row fails loudly, exit 1 */
     {
         FILE *f = fopen("build/t_bb_sing.mtx", "w");

@@ -69,9 +69,14 @@ typedef struct bklu_system {
     double normA;
     double *scale;              /* nnzb: the perturbation of each block, for refactors */
     sys_vecs v;
+    lcl_context *pin;           /* A.val is this context's lcl_host_alloc memory */
 } bklu_system;
 
 static void bklu_system_free(bklu_system *s) {
+    if (s->pin) {
+        lcl_host_free(s->pin, s->A.val);
+        s->A.val = NULL;
+    }
     lclg_bmat_free(&s->A);
     lclg_hb_free(&s->h);
     free(s->scale);
@@ -99,6 +104,22 @@ static int bklu_system_make(lcl_context *ctx, const char *src, int64_t m, int ex
     }
     s->normA = lclg_hb_norm_inf(&s->h);
     return -1;
+}
+
+/* A's values into ctx's pinned memory (lcl_host_alloc), as a user who refactors on OpenCL devices
+   would keep them: the devices read them with no host copy. From malloc'd values the host copies
+   each refactor's A through a staging ring, and on two H200s that copy was the whole time (gen:
+   circuit:1000, M = 256: 124 ms on two, 127 on one; 74 and 108 from pinned memory). Not pinned
+   (the device refused, or --pageable): A stays where it is. */
+static void bklu_system_pin(lcl_context *ctx, const opts *o, bklu_system *s) {
+    size_t bytes = (size_t)s->A.nnzb * (size_t)(s->A.m * s->A.m) * (s->A.dtype == LCL_F32 ? sizeof(float) : sizeof(double));
+    void *p = NULL;
+    if (o->pageable || !ctx || lcl_context_backend(ctx) != LCL_BACKEND_OPENCL || !bytes) return;
+    if (lcl_host_alloc(ctx, bytes, &p) != LCL_OK) return;
+    memcpy(p, s->A.val, bytes);
+    free(s->A.val);
+    s->A.val = p;
+    s->pin = ctx;
 }
 
 /* A's values: each block's scalar times (1 + amp u_e), u_e = urand_sym(seed, e); amp 0: A's own */
@@ -199,6 +220,7 @@ int cmd_solve_bklu(const opts *o) {
     bklu_device_name(ctx, dev, sizeof dev);
     if ((code = bklu_system_make(ctx, src, o->block, !lclg_hb_spec(src, &hm), o->seed, o->dtype, &s)) >= 0) goto done;
     code = -1;
+    bklu_system_pin(ctx, o, &s);
     phase = "analyze";
     t0 = now_s();
     st = lcl_bklu_analyze(ctx, &s.A, &bo, &S, &ainfo);
@@ -246,6 +268,7 @@ report:
         printf(",\"nopivot\":%s,\"schedule\":\"%s\",\"mem_limit\":%lld,\"backend\":\"%s\",\"device\":", bo.nopivot ? "true" : "false",
                schedule_name(bo.schedule), (long long)bo.mem_limit, lcl_backend_name(lcl_context_backend(ctx)));
         lclg_json_str(stdout, dev);
+        printf(",\"a_pinned\":%s", s.pin ? "true" : "false");
         printf(",\"devices\":%d,\"precision\":\"%s\",\"n\":%lld,\"m\":%lld,\"n_blocks\":%lld,\"nrhs\":1,\"nnz\":%lld,\"nnzb\":%lld,"
                "\"residual\":", finfo.devices, prec_name(o->dtype), (long long)s.nm, (long long)s.A.m, (long long)s.A.n,
                (long long)(s.A.nnzb * s.A.m * s.A.m), (long long)s.A.nnzb);
@@ -281,7 +304,8 @@ report:
                klu_ordering_name(&bo.klu), klu_scale_name(&bo.klu), bo.klu.tol > 0 ? bo.klu.tol : 1.0,
                bo.nopivot ? "no pivoting" : "partial pivoting");
         printf("  backend     %s on %s, %s precision", lcl_backend_name(lcl_context_backend(ctx)), dev, prec_name(o->dtype));
-        if (cl) printf("; schedule %s, memory limit %s%lld", schedule_name(bo.schedule), bo.mem_limit ? "" : "default ", (long long)bo.mem_limit);
+        if (cl) printf("; schedule %s, memory limit %s%lld, A's values %s", schedule_name(bo.schedule), bo.mem_limit ? "" : "default ",
+                       (long long)bo.mem_limit, s.pin ? "pinned (lcl_host_alloc)" : "malloc'd");
         printf("\n");
         if (S) printf("  analyze     %.6f s: %lld diagonal blocks of J\n", t_analyze, (long long)ainfo.blocks);
         if (N) {
@@ -329,6 +353,7 @@ typedef struct bklu_row {
     bklu_cell c[BK_NCFG];
     double s1, s2;              /* 0: unknown */
     int ok;
+    int pinned;                 /* A's values in the device context's pinned memory */
 } bklu_row;
 
 int check_bench_bklu(const opts *o) {
@@ -479,6 +504,8 @@ int cmd_bench_bklu(const opts *o) {
             memset(&row, 0, sizeof row);
             if ((code = bklu_system_make(cpu ? cpu : dev, bases[b], ms[k], 1, o->seed, o->dtype, &s)) >= 0) goto done;
             code = -1;
+            bklu_system_pin(dev, o, &s);
+            row.pinned = s.pin != NULL;
             matrix_label(bases[b], row.label, sizeof row.label);
             row.m = ms[k];
             row.n = s.A.n;
@@ -512,10 +539,10 @@ int cmd_bench_bklu(const opts *o) {
                 printf("{\"op\":\"bench\",\"suite\":\"bklu\",\"matrix\":");
                 lclg_json_str(stdout, row.label);
                 printf(",\"m\":%lld,\"n_blocks\":%lld,\"nnzb\":%lld,\"nnzb_lu\":%lld,\"levels\":%lld,\"precision\":\"%s\",\"reps\":%ld,"
-                       "\"schedule\":\"%s\",\"nopivot\":%s,\"mem_limit\":%lld,\"cpu_backend\":\"%s\",\"device\":",
+                       "\"schedule\":\"%s\",\"nopivot\":%s,\"mem_limit\":%lld,\"a_pinned\":%s,\"cpu_backend\":\"%s\",\"device\":",
                        (long long)row.m, (long long)row.n, (long long)row.nnzb, (long long)row.nnzb_lu, (long long)row.levels,
                        prec_name(o->dtype), reps, schedule_name(bo.schedule), bo.nopivot ? "true" : "false", (long long)bo.mem_limit,
-                       lcl_backend_name(cpub));
+                       row.pinned ? "true" : "false", lcl_backend_name(cpub));
                 lclg_json_str(stdout, devname);
                 for (c = 0; c < BK_NCFG; c++) {
                     const bklu_cell *cl = &row.c[c];
@@ -547,8 +574,9 @@ int cmd_bench_bklu(const opts *o) {
     if (!o->json) {
         printf("Block sparse LU (J (x) B), %s precision: numeric refactor milliseconds, the median of %ld after a factor; every run "
                "solved and checked (residual <= %g). %s: the %s backend; the device set: %s. S1 = CPU / 2 devices (1 device when there is "
-               "one), S2 = 1 device / 2 devices. Schedule %s%s.\n\n", prec_name(o->dtype), reps, tol, cpuname, lcl_backend_name(cpub),
-               dev ? devname : "none", schedule_name(bo.schedule), bo.nopivot ? ", no pivoting inside the blocks" : "");
+               "one), S2 = 1 device / 2 devices. Schedule %s%s; A's values %s.\n\n", prec_name(o->dtype), reps, tol, cpuname,
+               lcl_backend_name(cpub), dev ? devname : "none", schedule_name(bo.schedule), bo.nopivot ? ", no pivoting inside the blocks" : "",
+               arrlen(rows) && rows[0].pinned ? "in the device context's pinned memory (lcl_host_alloc)" : "malloc'd");
         printf("| matrix | M | n | nnzb | nnzb(L+U) | levels | %s | 1 device | 2 devices | all devices | S1 | S2 |\n"
                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", cpuname);
         for (i = 0; i < (int)arrlen(rows); i++) {

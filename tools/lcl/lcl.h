@@ -51,6 +51,7 @@ typedef struct opts {
     const char *schedule;   /* static|affinity|dynamic|default */
     int64_t mem_limit;      /* bytes, 0: the library's default */
     int nopivot;
+    int pageable;           /* A's values malloc'd, not in the context's pinned memory */
 } opts;
 
 /* ---- main.c: the commands -------------------------------------------------------------------- */

@@ -230,6 +230,8 @@ static const lcl_option options[] = {
      "--mem-limit needs a byte count >= 1 with an optional K, M, G or T (powers of 1024), e.g. 512M or 1.5G, got '%s'", BKLU_CMDS,
      "device memory each OpenCL device may use (default 90% of it); factors beyond it are evicted and replaced"},
     {"--nopivot", NULL, OFF(nopivot), NULL, NULL, BKLU_CMDS, "no pivoting inside the pivot blocks (the 2016 thesis)"},
+    {"--pageable", NULL, OFF(pageable), NULL, NULL, BKLU_CMDS,
+     "A's values in malloc'd memory, not the context's pinned memory (lcl_host_alloc; the default on OpenCL)"},
     {"--vec", NULL, OFF(vec), NULL, NULL, CMD_SOLVE_KLU,
      "solve through a vector where the context computes (lcl_klu_solve_vec; on OpenCL the factors' device copy, "
      "no transfers timed)"},
