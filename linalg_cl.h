@@ -14178,7 +14178,7 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
        is reused once the writes from it are done */
     while (e == CL_SUCCESS && b < nq) {
         size_t half = v->ringsz / 2, room = (size_t)(v->ringhalf + 1) * half - v->ringpos;
-        int64_t nb = LCL__MIN(nq - b, (int64_t)(room / fb)), t;
+        int64_t nb = LCL__MIN(nq - b, (int64_t)(room / fb)), t, u;
         char *base = v->ringp + v->ringpos;
         if (nb == 0) {
             if (v->ringev[v->ringhalf]) LCL__CL->clReleaseEvent(v->ringev[v->ringhalf]);
@@ -14199,11 +14199,13 @@ LCL__PRIVATE lcl_status lcl__bklu_stage(lcl_context *ctx, const lcl_bklu_numeric
             LCL__OMP(omp parallel for num_threads(nt) schedule(static) if (nb > 1 && nt > 1))
             for (t = 0; t < nb; t++) memcpy(base + (size_t)t * fb, (const char *)A->val + (size_t)v->bq[2 * (b + t)] * fb, fb);
         }
-        for (t = 0; t < nb && e == CL_SUCCESS; t++) {
+        for (t = 0; t < nb && e == CL_SUCCESS; t = u) {   /* one write a run of frames, as from pinned A */
             int64_t f = v->bq[2 * (b + t) + 1];
-            e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, base + (size_t)t * fb, 0,
-                                              NULL, NULL);
-            v->transfers++;
+            u = t + 1;
+            while (u < nb && v->bq[2 * (b + u) + 1] == f + (u - t) && (f + (u - t)) % v->fpa) u++;
+            e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, (size_t)(u - t) * fb,
+                                              base + (size_t)t * fb, 0, NULL, NULL);
+            v->transfers += u - t;
         }
         v->ringpos += (size_t)nb * fb;
         b += nb;

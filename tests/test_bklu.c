@@ -1636,8 +1636,8 @@ static long bt_seen(lcl_context *ocl, int ahead) {
 /* A's values in the context's pinned memory (lcl_host_alloc): factor and refactor stage its
    blocks straight from it (counted per device; the first level's, not staged, are written from A
    either way), with factors equal to the bit to those of the same A in malloc'd memory, which
-   goes through the staging ring (counted: none direct); and the allocator's bad input, and a
-   block left for lcl_context_destroy to free.
+   goes through the staging ring (counted: none direct, and one write a run of blocks); and the
+   allocator's bad input, and a block left for lcl_context_destroy to free.
    gen:circuit:100 in blocks of 3 keeps the factors resident. */
 static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o) {
     bt_case c;
@@ -1647,7 +1647,7 @@ static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o
     lcl_bklu_numeric *N[2] = {NULL, NULL};
     size_t bytes;
     long d0, d1 = -1, d2;
-    int h, same;
+    int h, same, w[2] = {-1, -1};
     CHECK(lcl_host_alloc(ocl, 0, &pin) == LCL_ERR_INVALID_ARGUMENT && pin == NULL);
     CHECK(lcl_host_free(ocl, junk) == LCL_ERR_INVALID_ARGUMENT && strstr(lcl_last_error(ocl), "lcl_host_alloc"));
     CHECK(lcl_host_free(ocl, NULL) == LCL_OK);
@@ -1670,9 +1670,16 @@ static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o
             c.A.val = pin;
         }
         CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &N[h], NULL));
+        lt_cl_fail("clEnqueueWriteBuffer", 0x7fffffff, -5);   /* counted */
         if (N[h]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N[h], NULL));
+        w[h] = lt_cl_calls("clEnqueueWriteBuffer");
+        lt_cl_reset();
         if (!h) d1 = bt_seen(ocl, 0);
     }
+    /* through the ring too, one write a run of frames (a column's A blocks take consecutive ones):
+       gen:circuit:100 in blocks of 3 took 133 (pinned 150) for 410 blocks, one a block before */
+    CHECK_MSG(w[0] > 0 && w[0] < c.A.nnzb * 6 / 10, "the refactor's writes: %d with malloc'd A (pinned: %d) for %lld blocks of A", w[0], w[1],
+              (long long)c.A.nnzb);
     d2 = bt_seen(ocl, 0);
     c.A.val = keep;
     same = bt_equal(ocl, N[0], ocl, N[1]);
