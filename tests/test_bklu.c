@@ -1625,6 +1625,8 @@ static int bt_gen(lcl_context *ser, const char *spec, int64_t m, lcl_dtype dt, b
     bt_make(c, &J, m, BT_RAND, dt, 0);
     return 1;
 }
+/* a tunable of every device of ctx set to v (white box: as its environment variable would) */
+#define BT_TUNE(ctx, field, v) do { int bt_d_; for (bt_d_ = 0; bt_d_ < (ctx)->ndev; bt_d_++) (ctx)->dev[bt_d_].tune.field = (v); } while (0)
 /* a count of what the block LU chose, summed over the context's devices: blocks of A written
    straight from pinned memory (ahead 0), levels launched while the one before ran (ahead 1) */
 static long bt_seen(lcl_context *ocl, int ahead) {
@@ -1702,7 +1704,7 @@ static void bt_ahead(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o)
     lcl_bklu_symbolic *S = NULL;
     lcl_bklu_numeric *N[2] = {NULL, NULL};
     long seen[3];
-    int h, d, same;
+    int h, same;
     if (!bt_gen(ser, "gen:circuit:100", 5, bt_fp64(ocl) ? LCL_F64 : LCL_F32, &c, err, sizeof err)) {
         CHECK_MSG(0, "gen:circuit:100: %s", err);
         return;
@@ -1710,7 +1712,7 @@ static void bt_ahead(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o)
     one.devices = 1;
     CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, &one, &S, NULL));
     for (h = 0; h < 2 && S; h++) {     /* h = 0: one level at a time */
-        for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_ahead = h;
+        BT_TUNE(ocl, bklu_ahead, h);
         seen[h] = bt_seen(ocl, 1);
         CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &N[h], NULL));
         if (N[h]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N[h], NULL));
@@ -1755,11 +1757,11 @@ static void test_bklu_opencl(void) {
         lcl_context *eg = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), NULL, 0);
         bt_case c;
         char err[200];
-        int d, n0, n1, e0 = ocl->dev[0].tune.bklu_eager;
+        int n0, n1, e0 = ocl->dev[0].tune.bklu_eager;
         CHECK(eg != NULL);
-        for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_eager = 0;   /* ocl: the level schedule, the reference */
+        BT_TUNE(ocl, bklu_eager, 0);   /* ocl: the level schedule, the reference */
         if (eg && bt_gen(ser, "gen:circuit:100", 3, bt_fp64(ocl) ? LCL_F64 : LCL_F32, &c, err, sizeof err)) {
-            for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager = 1;
+            BT_TUNE(eg, bklu_eager, 1);
             memset(&o, 0, sizeof o);
             o.devices = 1;
             n0 = bt_launches(ocl, &c, &o);
@@ -1774,7 +1776,7 @@ static void test_bklu_opencl(void) {
                 for (a = 0; a < 2; a++) {
                     lcl_bklu_symbolic *S = NULL;
                     lcl_bklu_numeric *N = NULL;
-                    for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager_arrived = !a;
+                    BT_TUNE(eg, bklu_eager_arrived, !a);
                     if (lcl_bklu_analyze(eg, &c.A, &o, &S, NULL) == LCL_OK && lcl_bklu_factor(eg, S, &c.A, &N, NULL) == LCL_OK && N->cl)
                         nb[a] = N->cl->dv[0].enb;
                     lcl_bklu_numeric_free(N);
@@ -1783,7 +1785,7 @@ static void test_bklu_opencl(void) {
                 }
                 CHECK_MSG(nb[0] > 0 && nb[1] == 0, "eager: %lld batches of later columns' A, %lld with one stage a level (want some and 0)",
                           (long long)nb[0], (long long)nb[1]);
-                for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager_arrived = 1;
+                BT_TUNE(eg, bklu_eager_arrived, 1);
             }
             {   /* later columns' A in level order within a window (tune.bklu_stage_kb: the default,
                    all of it here; 1 KB, a few blocks; 0, by the level before a column's first U
@@ -1798,7 +1800,7 @@ static void test_bklu_opencl(void) {
                 for (w = 0; w < 3; w++) {
                     lcl_bklu_symbolic *S = NULL;
                     lcl_bklu_numeric *N = NULL;
-                    for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_stage_kb = kb[w] < 0 ? dflt : kb[w];
+                    BT_TUNE(eg, bklu_stage_kb, kb[w] < 0 ? dflt : kb[w]);
                     if (lcl_bklu_analyze(eg, &c.A, &o, &S, NULL) == LCL_OK && lcl_bklu_factor(eg, S, &c.A, &N, NULL) == LCL_OK && N->cl) {
                         const lcl__bklu_dev *v = &N->cl->dv[0];
                         int64_t b, k;
@@ -1815,7 +1817,7 @@ static void test_bklu_opencl(void) {
                 CHECK_MSG(nb[0] > 0 && nb[1] > 0 && nb[2] > 0 && big[1] <= 256 + col && big[0] > big[1],
                           "eager: %lld, %lld, %lld batches of A, the largest %.0f, %.0f, %.0f bytes (want some each; the second at most %.0f, "
                           "below the first)", (long long)nb[0], (long long)nb[1], (long long)nb[2], big[0], big[1], big[2], 256 + col);
-                for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_stage_kb = dflt;
+                BT_TUNE(eg, bklu_stage_kb, dflt);
             }
             if (eg->dev[0].queue[1] != eg->dev[0].queue[0]) {
                 /* the later columns' rounds on a second queue (tune.bklu_eager_queue, the default, as in
@@ -1823,11 +1825,11 @@ static void test_bklu_opencl(void) {
                 long r0 = eg->dev[0].seen.eager_rounds, r1;
                 CHECK(bt_same(ocl, eg, &c, &o));
                 r1 = eg->dev[0].seen.eager_rounds;
-                for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager_queue = 0;
+                BT_TUNE(eg, bklu_eager_queue, 0);
                 CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager, one queue: other factors than the level schedule's");
                 CHECK_MSG(r1 > r0 && eg->dev[0].seen.eager_rounds == r1, "eager: %ld rounds on the second queue, then %ld with one (want some, then 0)",
                           r1 - r0, eg->dev[0].seen.eager_rounds - r1);
-                for (d = 0; d < eg->ndev; d++) eg->dev[d].tune.bklu_eager_queue = 1;
+                BT_TUNE(eg, bklu_eager_queue, 1);
             }
             bt_check(eg, &c, &o, 2, "OpenCL, eager U steps");
             if (c.A.dtype == LCL_F64)
@@ -1838,7 +1840,7 @@ static void test_bklu_opencl(void) {
         } else if (eg)
             CHECK_MSG(0, "gen:circuit:100: %s", err);
         lcl_context_destroy(eg);
-        for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_eager = e0;
+        BT_TUNE(ocl, bklu_eager, e0);
     }
     {   /* the pivot LU panel by panel (LCL_BKLU_LU_SPLIT), on both paths: the last panel narrow,
            singular blocks, no pivoting, blocks of 1 to 513 rows. The first context also has the
@@ -1867,17 +1869,17 @@ static void test_bklu_opencl(void) {
                 bt_ocl_big(sp, ser, &o);
             }
             {   /* the split path runs: 40 rows, three panels, each but the last with its update */
-                int n, d;
+                int n;
                 double lm;
-                for (d = 0; d < sp->ndev; d++) sp->dev[d].tune.bklu_lu_split = 0;   /* as LCL_BKLU_LU_SPLIT=0 */
+                BT_TUNE(sp, bklu_lu_split, 0);   /* as LCL_BKLU_LU_SPLIT=0 */
                 one = bt_launches(sp, &c, &o);
-                for (d = 0; d < sp->ndev; d++) sp->dev[d].tune.bklu_lu_split = 1;
+                BT_TUNE(sp, bklu_lu_split, 1);
                 n = bt_launches(sp, &c, &o);
                 if (!i) {
                     int s0 = ocl->dev[0].tune.bklu_lu_split;
-                    for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_lu_split = 1;
+                    BT_TUNE(ocl, bklu_lu_split, 1);
                     CHECK_MSG(bt_same(ocl, sp, &r, &o), "%s, panel by panel: other factors than without", opt[i]);
-                    for (d = 0; d < ocl->ndev; d++) ocl->dev[d].tune.bklu_lu_split = s0;
+                    BT_TUNE(ocl, bklu_lu_split, s0);
                 }
                 CHECK_MSG(one > 0 && n >= one + 4, "launches: %d in one piece, %d panel by panel", one, n);
                 lm = bt_lmax(sp, &r, &o);
@@ -1899,11 +1901,12 @@ static void test_bklu_opencl(void) {
             int n16 = 0, w;
             for (w = 0; w < 3; w++) {   /* a context a width: its kernels are built with it */
                 lcl_context *sp = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), NULL, 0);
-                int d, n;
+                int n;
                 double lm;
                 CHECK(sp != NULL);
                 if (!sp) break;
-                for (d = 0; d < sp->ndev; d++) sp->dev[d].tune.bklu_lu_split = 1, sp->dev[d].tune.bklu_lr_nb = w ? wide[w - 1] : 16;
+                BT_TUNE(sp, bklu_lu_split, 1);
+                BT_TUNE(sp, bklu_lr_nb, w ? wide[w - 1] : 16);
                 n = bt_launches(sp, &c, &o);
                 if (!w) n16 = n;
                 else {
@@ -2049,9 +2052,9 @@ int lt_child_bklu(const char *name) {
             }
             if (N) bt_check(ocl, &c, &o, 2, "OpenCL, devices apart");
             bt_cross(ser, ocl, &c, &o, bt_xtol(c.A.dtype), "OpenCL apart vs serial");
-            for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_eager = 0;   /* the above with eager U steps (the default) */
+            BT_TUNE(ocl, bklu_eager, 0);   /* the above with eager U steps (the default) */
             bt_check(ocl, &c, &o, 2, "OpenCL, devices apart, no eager U steps");
-            for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_eager = 1;
+            BT_TUNE(ocl, bklu_eager, 1);
             {   /* a host thread per device (LCL_BKLU_HOST_THREADS=1, OpenMP builds): the same
                    factors bit for bit, so the same solution */
                 lcl_bklu_numeric *Nt[2] = {NULL, NULL};
@@ -2069,7 +2072,7 @@ int lt_child_bklu(const char *name) {
                         if (c.A.dtype == LCL_F32) ((float *)xs[t])[i] = (float)(i % 7) - 3;
                         else ((double *)xs[t])[i] = (double)(i % 7) - 3;
                     }
-                    for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_host_threads = (int)t;
+                    BT_TUNE(ocl, bklu_host_threads, (int)t);
                     if (S && xs[t]) CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &Nt[t], &info));
                     if (Nt[t]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, Nt[t], &info));
                     if (Nt[t]) CHECK_OK(ocl, lcl_bklu_solve(ocl, S, Nt[t], 1, xs[t], nm));
@@ -2079,7 +2082,7 @@ int lt_child_bklu(const char *name) {
                           "apart, a host thread per device: threads %d (want %d), the same solution %d",
                           Nt[1] && Nt[1]->cl ? Nt[1]->cl->hostthreads : -1, want,
                           xs[0] && xs[1] ? memcmp(xs[0], xs[1], (size_t)nm * es) == 0 : -1);
-                for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_host_threads = 0;
+                BT_TUNE(ocl, bklu_host_threads, 0);
                 for (t = 0; t < 2; t++) {
                     lcl_bklu_numeric_free(Nt[t]);
                     free(xs[t]);
@@ -2091,11 +2094,11 @@ int lt_child_bklu(const char *name) {
                 int runs = lt_cl_sweep("bklu, devices apart", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 100, "lcl_bklu", bt_cl_run, &c, &reached);
                 fprintf(stderr, "  %d faulted runs\n", runs);
                 if (!lt_shared_env()) {     /* and a host thread per device (one of the two children: its time) */
-                    for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_host_threads = 1;
+                    BT_TUNE(ocl, bklu_host_threads, 1);
                     runs = lt_cl_sweep("bklu, devices apart, host threads", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 100, "lcl_bklu", bt_cl_run,
                                        &c, &reached);
                     fprintf(stderr, "  %d faulted runs (a host thread per device)\n", runs);
-                    for (k = 0; k < 2; k++) ocl->dev[k].tune.bklu_host_threads = 0;
+                    BT_TUNE(ocl, bklu_host_threads, 0);
                 }
             }
             bt_free(&c);
