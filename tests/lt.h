@@ -62,7 +62,9 @@ int lt_kernel_files(void);
    the fault's status (a few faults may be absorbed) and a message naming the call or holding
    alt, leak no host memory, and the next run on the same context must succeed; a run past the
    last call must succeed. reached (may be NULL) gets bit i for each fault i reached. Returns the
-   number of runs. lt_cl_unreached: the entry point of a selected fault not in reached, or NULL. */
+   number of runs. LT_NO_SWEEP=1: the clean run alone, every selected fault counted as reached
+   (results on a real GPU within a device call). lt_cl_unreached: the entry point of a selected
+   fault not in reached, or NULL. */
 #define LT_CL_ONE 1
 #define LT_CL_SPLIT 2
 #define LT_CL_OPTBUF 8   /* some buffers are optional (pinned staging): a failed clCreateBuffer may end LCL_OK, with the right result */

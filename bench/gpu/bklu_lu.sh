@@ -16,7 +16,7 @@ q() { logged quick env "$@" BKLU_NOSOLVE_ABOVE=300 build/bklu_quick gen:circuit:
 if [ "${PROBE:-1}" = 1 ]; then
     cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
     logged probe env LAUNCH=1 SPLIT=1 build/lu_probe kernels/bklu.cl "-DBK_LU_UNROLL=1" "-DBK_LU_UNROLL=1 -DBK_SHFL=1 -DLCL_NV_CC=${cc:-90}"
-    logged tests env LCL_DEVICE=gpu LT_FILTER=bklu_opencl build/run_tests
+    logged tests env LCL_DEVICE=gpu LT_NO_SWEEP=${LT_NO_SWEEP:-1} LT_FILTER=bklu_opencl build/run_tests   # the fault sweeps: minutes more
 fi
 # ONLY="1 2 3": run only those of the seven variants below (to split the call in two)
 n=0
