@@ -131,7 +131,9 @@
         LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A staged with the level's own, which
         waits for all of it, instead of in batches used once arrived; the window below needs the
         batches), LCL_BKLU_EAGER_QUEUE=0 (eager: the later columns' U steps on the level's queue
-        after its own, not on a second queue beside its pivot LU chain), LCL_BKLU_STAGE_KB=N
+        after its own, not on a second queue beside its pivot LU chain), LCL_BKLU_EAGER_PRIO=1
+        (that second queue with a low priority hint where the device has cl_khr_priority_hints;
+        not timed yet), LCL_BKLU_STAGE_KB=N
         (eager: later columns' A goes up in level order, at most N KB on the way, topped up as
         it arrives; 0: each column's the level before its first U step can run; default a
         twentieth of all of A, 16 MB to 1 GB),
@@ -977,6 +979,7 @@ typedef struct lcl__tuning {
     int bklu_ahead;                 /* ... resident, nothing exchanged: level l + 1 listed and launched while l runs */
     int bklu_eager_arrived;         /* eager: later columns' A staged apart, used once arrived (0: the level waits for it) */
     int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
+    int bklu_eager_prio;            /* ... that queue made with a low priority hint (cl_khr_priority_hints), where it can be */
     int bklu_stage_kb;              /* eager, batches: later columns' A in level order, at most this many KB not yet
                                        arrived (0: each column's A the level before its first U step can run;
                                        -1: a twentieth of all of A, 16 MB to 1 GB) */
@@ -1009,7 +1012,7 @@ typedef struct lcl__device {
     lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
     lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
     struct { cl_mem m; size_t bytes; int busy; } ws[LCL__WS];   /* the factorizations' scratch, kept for the next (lcl__ws_get) */
-    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds; } seen;   /* what the routines chose so far
+    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds, low_queues; } seen;   /* what the routines chose so far
                                        (tests count it): potrf's step GEMMs split along K, its narrow panels (>>tuning),
                                        the block LU's blocks of A written straight from the caller's pinned memory, its
                                        levels launched while the one before ran, its U-step rounds on the second queue */
@@ -1271,8 +1274,11 @@ LCL__PRIVATE lcl_backend lcl__dense_backend(const lcl_context *ctx) {
 #define LCL__CL_TYPEDEF(ret, name, args) typedef ret (CL_API_CALL *lcl__pfn_##name) args;
 LCL__CL_FUNCS(LCL__CL_TYPEDEF)
 #define LCL__CL_MEMBER(ret, name, args) lcl__pfn_##name name;
+/* OpenCL 2.0's, optional (NULL where the loader lacks it): queues with priority hints */
+typedef cl_command_queue (CL_API_CALL *lcl__pfn_qprops)(cl_context, cl_device_id, const cl_bitfield *, cl_int *);
 typedef struct lcl__cl_api {
     LCL__CL_FUNCS(LCL__CL_MEMBER)
+    lcl__pfn_qprops clCreateCommandQueueWithProperties;
     int loaded;                 /* 1: every entry point present */
     char why[512];              /* when not loaded: what went wrong */
 } lcl__cl_api;
@@ -1316,15 +1322,18 @@ LCL__PRIVATE void lcl__cl_load_once(void) {
     }
     /* memcpy because ISO C has no cast from object to function pointer */
 #ifdef _WIN32
-#define LCL__CL_SYM(ret, name, args) { FARPROC p_ = GetProcAddress((HMODULE)h, #name); \
-        if (!p_) { snprintf(lcl__cl.why, sizeof lcl__cl.why, "OpenCL loader %s lacks %s", lib, #name); return; } \
-        memcpy(&lcl__cl.name, &p_, sizeof p_); }
+#define LCL__CL_FIND(name) FARPROC p_ = GetProcAddress((HMODULE)h, name)
 #else
-#define LCL__CL_SYM(ret, name, args) { void *p_ = dlsym(h, #name); \
+#define LCL__CL_FIND(name) void *p_ = dlsym(h, name)
+#endif
+#define LCL__CL_SYM(ret, name, args) { LCL__CL_FIND(#name); \
         if (!p_) { snprintf(lcl__cl.why, sizeof lcl__cl.why, "OpenCL loader %s lacks %s", lib, #name); return; } \
         memcpy(&lcl__cl.name, &p_, sizeof p_); }
-#endif
     LCL__CL_FUNCS(LCL__CL_SYM)
+    {
+        LCL__CL_FIND("clCreateCommandQueueWithProperties");
+        if (p_) memcpy(&lcl__cl.clCreateCommandQueueWithProperties, &p_, sizeof p_);
+    }
     lcl__cl.loaded = 1;     /* the handle stays open for the life of the process */
 #endif
 }
@@ -1337,6 +1346,20 @@ LCL__PRIVATE int lcl__cl_load(void) { InitOnceExecuteOnce(&lcl__cl_once_flag, lc
 static pthread_once_t lcl__cl_once_flag = PTHREAD_ONCE_INIT;
 LCL__PRIVATE int lcl__cl_load(void) { pthread_once(&lcl__cl_once_flag, lcl__cl_load_once); return lcl__cl.loaded; }
 #endif
+
+/* the device lists the extension */
+LCL__PRIVATE int lcl__cl_has_ext(cl_device_id id, const char *name) {
+    size_t n = 0;
+    char *ext;
+    int has = 0;
+    if (LCL__CL->clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, 0, NULL, &n) != CL_SUCCESS || !n || !(ext = (char *)LCL_MALLOC(n + 1))) return 0;
+    if (LCL__CL->clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, n, ext, NULL) == CL_SUCCESS) {
+        ext[n] = 0;
+        has = strstr(ext, name) != NULL;
+    }
+    LCL_FREE(ext);
+    return has;
+}
 
 LCL__PRIVATE const char *lcl__cl_errname(cl_int e) {
     switch (e) {
@@ -1808,6 +1831,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_AHEAD", 0, 1, &t->bklu_ahead);
     lcl__env_int("LCL_BKLU_EAGER_ARRIVED", 0, 1, &t->bklu_eager_arrived);
     lcl__env_int("LCL_BKLU_EAGER_QUEUE", 0, 1, &t->bklu_eager_queue);
+    lcl__env_int("LCL_BKLU_EAGER_PRIO", 0, 1, &t->bklu_eager_prio);
     lcl__env_int("LCL_BKLU_STAGE_KB", -1, 1 << 30, &t->bklu_stage_kb);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
@@ -14927,7 +14951,12 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         if (old && old->dv[i].q2) v->q2 = old->dv[i].q2, old->dv[i].q2 = NULL;
         else {
             cl_int qe;
-            v->q2 = LCL__CL->clCreateCommandQueue(v->d->cl, v->d->id, 0, &qe);
+            if (v->d->tune.bklu_eager_prio && LCL__CL->clCreateCommandQueueWithProperties && lcl__cl_has_ext(v->d->id, "cl_khr_priority_hints")) {
+                /* the chain is the critical path; these rounds can wait (not timed yet: off) */
+                static const cl_bitfield low[] = {0x1096 /* CL_QUEUE_PRIORITY_KHR */, 1 << 2 /* ..._LOW_KHR */, 0};
+                if ((v->q2 = LCL__CL->clCreateCommandQueueWithProperties(v->d->cl, v->d->id, low, &qe)) != NULL) v->d->seen.low_queues++;
+            }
+            if (!v->q2) v->q2 = LCL__CL->clCreateCommandQueue(v->d->cl, v->d->id, 0, &qe);
         }
     }
     for (i = 0; i < nd && !D->dv[i].eager; i++) {}

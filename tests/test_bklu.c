@@ -1625,6 +1625,15 @@ static int bt_gen(lcl_context *ser, const char *spec, int64_t m, lcl_dtype dt, b
     bt_make(c, &J, m, BT_RAND, dt, 0);
     return 1;
 }
+/* device 0 of ctx takes queue priority hints (the loader has OpenCL 2.0's queue call, the device
+   the extension) */
+static int bt_prio_hints(lcl_context *ctx) {
+    char ext[8192] = "";
+    if (!LCL__CL->clCreateCommandQueueWithProperties ||
+        LCL__CL->clGetDeviceInfo(ctx->dev[0].id, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL) != CL_SUCCESS)
+        return 0;
+    return strstr(ext, "cl_khr_priority_hints") != NULL;
+}
 /* a tunable of every device of ctx set to v (white box: as its environment variable would) */
 #define BT_TUNE(ctx, field, v) do { int bt_d_; for (bt_d_ = 0; bt_d_ < (ctx)->ndev; bt_d_++) (ctx)->dev[bt_d_].tune.field = (v); } while (0)
 /* a count of what the block LU chose, summed over the context's devices: blocks of A written
@@ -1830,6 +1839,15 @@ static void test_bklu_opencl(void) {
                 CHECK_MSG(r1 > r0 && eg->dev[0].seen.eager_rounds == r1, "eager: %ld rounds on the second queue, then %ld with one (want some, then 0)",
                           r1 - r0, eg->dev[0].seen.eager_rounds - r1);
                 BT_TUNE(eg, bklu_eager_queue, 1);
+                /* that queue with a low priority hint (tune.bklu_eager_prio), made so where the device
+                   has cl_khr_priority_hints (else the plain queue): the same factors */
+                r0 = eg->dev[0].seen.low_queues;
+                BT_TUNE(eg, bklu_eager_prio, 1);
+                CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager, a low-priority queue: other factors than the level schedule's");
+                CHECK_MSG(bt_prio_hints(eg) ? eg->dev[0].seen.low_queues > r0 : eg->dev[0].seen.low_queues == r0,
+                          "eager: %ld low-priority queues made; the device %s cl_khr_priority_hints", eg->dev[0].seen.low_queues - r0,
+                          bt_prio_hints(eg) ? "has" : "lacks");
+                BT_TUNE(eg, bklu_eager_prio, 0);
             }
             bt_check(eg, &c, &o, 2, "OpenCL, eager U steps");
             if (c.A.dtype == LCL_F64)
