@@ -124,8 +124,11 @@
         LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_LR_NB=W (its panels
-        W columns wide, 4 to 32; default 16), LCL_BKLU_SWAP_REG=1 (its row interchanges on the
-        other columns with each column's panel rows in registers; off, not yet timed),
+        W columns wide, 4 to 32; default 16: 32 was 0.6% slower on two H200s), LCL_BKLU_SWAP_REG=1
+        (its row interchanges on the other columns with each column's panel rows in registers;
+        off: 4% slower on two H200s at M = 512),
+        LCL_BKLU_TRI_P=P (the pivot blocks' inverses with P work-items a column, 1, 2 or 4, the
+        same bits; default 1, others not yet timed),
         LCL_BKLU_EAGER=0|1 (the block LU, factors resident: each level also runs the ready U
         steps of later columns; default on: faster on one H200 and on two),
         LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A staged with the level's own, which
@@ -988,6 +991,7 @@ typedef struct lcl__tuning {
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int bklu_lr_nb;                 /* LR_NB: the pivot LU's panel width panel by panel (4 to 32) */
     int bklu_swap_reg;              /* BK_SWAP_REG: its interchanges on the other columns from registers */
+    int bklu_tri_p;                 /* BK_TRI_P: work-items a column of the pivot blocks' inverses (1, 2 or 4) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
     int spmv_vector_min;            /* CSR auto: lanes per row from this mean row length */
@@ -1739,8 +1743,12 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->bklu_unroll = isgpu;
     /* each level's pivot LUs are one work-group a block, panel after panel (two launches each): at
        M = 256 / 512 a level's take 0.77 / 2.6 ms on an H200, on each of two as on one (BENCHMARKS.md,
-       nineteenth session). 32: half the launches, longer panels; not yet timed */
+       nineteenth session). 32: half the launches, longer panels; two H200s at M = 512 296.4 ms
+       against 294.5 (twentieth session, call 12) */
     t->bklu_lr_nb = 16;
+    /* the inverses: one block of 512 is 16 groups of 64 items, 0.72 ms a level on an H200, more
+       than its pivot LU's 1.9 at the tail; P items a column shorten each one's chain. Not timed */
+    t->bklu_tri_p = 1;
     t->bklu_slack = 150;
     t->bklu_ahead = 1;
     /* eager U steps, on any number of devices since call 11 (one H200, gen:circuit:1000, M = 256 /
@@ -1826,6 +1834,8 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
     lcl__env_int("LCL_BKLU_LR_NB", 4, 32, &t->bklu_lr_nb);
+    lcl__env_int("LCL_BKLU_TRI_P", 1, 4, &t->bklu_tri_p);
+    while (t->bklu_tri_p & (t->bklu_tri_p - 1)) t->bklu_tri_p &= t->bklu_tri_p - 1;   /* a power of 2: 32 / P rows each */
     lcl__env_int("LCL_BKLU_SWAP_REG", 0, 1, &t->bklu_swap_reg);
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
     lcl__env_int("LCL_BKLU_AHEAD", 0, 1, &t->bklu_ahead);
@@ -2139,7 +2149,8 @@ LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *
     if (t->bklu_unroll && !(ctx->build_options && strstr(ctx->build_options, "BK_LU_UNROLL")))
         at += (size_t)snprintf(extra + at, sizeof extra - at, " -DBK_LU_UNROLL=1");
     if (t->bklu_lr_nb != 16) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DLR_NB=%d", t->bklu_lr_nb);   /* the host's panels too */
-    if (t->bklu_swap_reg) snprintf(extra + at, sizeof extra - at, " -DBK_SWAP_REG=1");
+    if (t->bklu_swap_reg) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DBK_SWAP_REG=1");
+    if (t->bklu_tri_p != 1) snprintf(extra + at, sizeof extra - at, " -DBK_TRI_P=%d", t->bklu_tri_p);   /* its launches too */
     snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%d -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d "
              "-DTC_WM=%d -DTC_WN=%d%s -DSPMV_LDS=%d%s%s",
              dt == LCL_F64 ? 1 : 0, t->wg, t->gemm[dt].tm, t->gemm[dt].tn, t->gemm[dt].tk, t->gemm[dt].wx, t->gemm[dt].wy, t->trsm_nb,
@@ -13744,9 +13755,9 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         l[0] = 64; l[1] = 1;
         g[0] = per; g[1] = (size_t)cnt;
         e = LCL__CL->clEnqueueNDRangeKernel(v->lq ? v->lq : d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
-    } else {
-        g[0] = (size_t)lcl__round_up(m, 64); g[1] = (size_t)which; g[2] = (size_t)cnt;
-        l[0] = 64; l[1] = l[2] = 1;
+    } else {   /* the inverses: tune.bklu_tri_p items a column */
+        g[0] = (size_t)lcl__round_up(m, 64) * (size_t)d->tune.bklu_tri_p; g[1] = (size_t)which; g[2] = (size_t)cnt;
+        l[0] = (size_t)(64 * d->tune.bklu_tri_p); l[1] = l[2] = 1;
         e = LCL__CL->clEnqueueNDRangeKernel(v->lq ? v->lq : d->queue[0], k, 3, NULL, g, l, 0, NULL, NULL);
     }
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, name, d->info.name);

@@ -151,7 +151,7 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 #endif
 /* BK_SWAP_REG 1: a panel's interchanges on the other columns with each column's panel rows in
    registers (the same moves, so the same factors); 0, the default: one row pair at a time.
-   Not yet timed */
+   Two H200s at M = 512: 307.0 ms against 294.5 (twentieth session, call 12) */
 #ifndef BK_SWAP_REG
 #define BK_SWAP_REG 0
 #endif
@@ -536,21 +536,36 @@ void SFX(lcl_bklu_lu_upd)(ARENAS, __global const int *list, const int lo, const 
 #define BK_TRI_PF 0
 #endif
 #endif
-__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+/* BK_TRI_P (LCL_BKLU_TRI_P): P work-items a column, each with TT / P rows of a tile, so the chain
+   of products each item runs is P times shorter (one 512 block is 16 groups of 64 items: the
+   inverses took 0.72 ms a level on an H200). The diagonal tile goes through local memory, solved
+   by the column's first item; every row sees the same operations in the same order as with P = 1,
+   so the same bits. */
+#ifndef BK_TRI_P
+#define BK_TRI_P 1
+#endif
+#define TR (TT / BK_TRI_P)
+__kernel __attribute__((reqd_work_group_size(64 * BK_TRI_P, 1, 1)))
 void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
     __local real Dt[TT][TT + 1];
-    const int lj = get_local_id(0), j0 = get_group_id(0) * 64, j = j0 + lj, which = get_global_id(1), t = get_global_id(2);
+#if BK_TRI_P > 1
+    __local real Xt[TT][65];
+#endif
+    const int li = get_local_id(0), lj = li % 64, p = li / 64, r0 = p * TR;
+    const int j0 = get_group_id(0) * 64, j = j0 + lj, which = get_global_id(1), t = get_global_id(2);
     __global const real *D = FRAME(list[lo + 3 * t]);
     __global real *X = FRAME(list[lo + 3 * t + 1 + which]);
     const int nt = (m + TT - 1) / TT, jt0 = j0 / TT, jt1 = (LCL_MIN_I(j0 + 64, m) - 1) / TT;
-    real acc[TT];
+    real acc[TR];
     int ti, tk, r, q, l;
     for (ti = 0; ti < nt; ti++) {
         /* L: tiles from the top; U: from the bottom */
         const int I = (which ? nt - 1 - ti : ti) * TT, it = I / TT;
         const int zero = which ? it > jt1 : it < jt0;   /* rows of only zeros in these columns */
-        for (r = 0; r < TT; r++) acc[r] = (I + r == j) ? 1 : 0;
-        if (!zero) {
+        for (r = 0; r < TR; r++) acc[r] = (I + r0 + r == j) ? 1 : 0;
+        /* with P > 1 a tile of zeros runs too (no products; its solve keeps the zeros): barriers
+           under a condition cost PoCL minutes of compiling */
+        if (BK_TRI_P > 1 || !zero) {
             /* the tiles beside the diagonal one: acc -= D(I, K) X(K, j) */
             const int k0 = which ? it + 1 : jt0, k1 = which ? jt1 + 1 : it;
             for (tk = k0; tk < k1; tk++) {
@@ -564,7 +579,7 @@ void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
 #define BK_TRI_X(q) ((j < m && K + (q) < m) ? X[(long)(K + (q)) * m + j] : 0)
 #endif
                 barrier(CLK_LOCAL_MEM_FENCE);
-                for (l = lj; l < TT * TT; l += 64) {
+                for (l = li; l < TT * TT; l += 64 * BK_TRI_P) {
                     int rr = l / TT, cc = l % TT;
                     Dt[rr][cc] = (I + rr < m && K + cc < m) ? D[(long)(I + rr) * m + K + cc] : 0;
                 }
@@ -574,16 +589,37 @@ void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
 #endif
                 for (q = 0; q < TT; q++) {
                     real x = BK_TRI_X(q);
-                    for (r = 0; r < TT; r++) acc[r] = fma(-Dt[r][q], x, acc[r]);
+                    for (r = 0; r < TR; r++) acc[r] = fma(-Dt[r0 + r][q], x, acc[r]);
                 }
 #undef BK_TRI_X
             }
             /* the diagonal tile: forward (L, unit) or backward (U) within the registers */
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (l = lj; l < TT * TT; l += 64) {
+            for (l = li; l < TT * TT; l += 64 * BK_TRI_P) {
                 int rr = l / TT, cc = l % TT;
                 Dt[rr][cc] = (I + rr < m && I + cc < m) ? D[(long)(I + rr) * m + I + cc] : (rr == cc ? 1 : 0);
             }
+#if BK_TRI_P > 1
+            for (r = 0; r < TR; r++) Xt[r0 + r][lj] = acc[r];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (p == 0) {
+                if (!which) {
+                    for (r = 1; r < TT; r++) {
+                        real a = Xt[r][lj];
+                        for (q = 0; q < r; q++) a = fma(-Dt[r][q], Xt[q][lj], a);
+                        Xt[r][lj] = a;
+                    }
+                } else {
+                    for (r = TT - 1; r >= 0; r--) {
+                        real a = Xt[r][lj];
+                        for (q = r + 1; q < TT; q++) a = fma(-Dt[r][q], Xt[q][lj], a);
+                        Xt[r][lj] = a / Dt[r][r];
+                    }
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (r = 0; r < TR; r++) acc[r] = Xt[r0 + r][lj];
+#else
             barrier(CLK_LOCAL_MEM_FENCE);
             if (!which) {
                 for (r = 1; r < TT; r++)
@@ -594,12 +630,14 @@ void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
                     acc[r] /= Dt[r][r];
                 }
             }
+#endif
         }
         if (j < m)
-            for (r = 0; r < TT; r++)
-                if (I + r < m) X[(long)(I + r) * m + j] = zero ? 0 : acc[r];
+            for (r = 0; r < TR; r++)
+                if (I + r0 + r < m) X[(long)(I + r0 + r) * m + j] = zero ? 0 : acc[r];
     }
 }
+#undef TR
 
 /* The block solve on the device (lcl_bklu_solve when one device holds every factor). W holds nrhs
    vectors of ld entries, block row k at k * m; T is m x nrhs scratch. One work-item per row and

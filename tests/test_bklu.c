@@ -1863,10 +1863,11 @@ static void test_bklu_opencl(void) {
     {   /* the pivot LU panel by panel (LCL_BKLU_LU_SPLIT), on both paths: the last panel narrow,
            singular blocks, no pivoting, blocks of 1 to 513 rows. The first context also has the
            pivot search by butterflies (BK_SHFL, emulated: 2), the inverses' prefetch (BK_TRI_PF)
-           and the interchanges from registers (BK_SWAP_REG), in one piece and panel by panel:
-           the same arithmetic, so the same factors. */
+           with 4 items a column (tune.bklu_tri_p) and the interchanges from
+           registers (BK_SWAP_REG), in one piece and panel by panel: the same arithmetic, so the
+           same factors, also in blocks of 130 rows (5 tiles of the inverses, 3 groups of columns). */
         static const char *opt[] = {"-DBK_SHFL=2 -DBK_TRI_PF=1 -DBK_SWAP_REG=1", "-DBK_LU_NOREG"};
-        bt_case c, r;
+        bt_case c, r, b;
         lcl_csr J;
         int64_t q;
         int i, one;
@@ -1876,14 +1877,17 @@ static void test_bklu_opencl(void) {
         bt_make(&r, &J, 70, BT_RAND, LCL_F32, 1);
         for (q = 0; q < r.A.nnzb * r.A.m * r.A.m; q++) ((float *)r.A.val)[q] = (float)(2 * kt_u() - 1);   /* pivoting at every step */
         CHECK_MSG(bt_lmax(ocl, &r, &o) <= 1, "a multiplier of %g", bt_lmax(ocl, &r, &o));
+        bt_Jrand(&J, 4, 0.3);
+        bt_make(&b, &J, 130, BT_RAND, bt_fp64(ocl) ? LCL_F64 : LCL_F32, 0);
         for (i = 0; i < 2; i++) {
             lcl_context *sp = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), opt[i], 0);
             CHECK(sp != NULL);
             if (!sp) continue;
+            if (!i) BT_TUNE(sp, bklu_tri_p, 4);   /* before its kernels are built */
             if (!i) {
                 double lm = bt_lmax(sp, &r, &o);
                 CHECK_MSG(lm <= 1, "%s: a multiplier of %g", opt[i], lm);
-                CHECK_MSG(bt_same(ocl, sp, &r, &o), "%s: other factors than without", opt[i]);
+                CHECK_MSG(bt_same(ocl, sp, &r, &o) && bt_same(ocl, sp, &b, &o), "%s: other factors than without", opt[i]);
                 bt_ocl_big(sp, ser, &o);
             }
             {   /* the split path runs: 40 rows, three panels, each but the last with its update */
@@ -1940,6 +1944,7 @@ static void test_bklu_opencl(void) {
         }
         bt_free(&c);
         bt_free(&r);
+        bt_free(&b);
     }
     lcl_context_destroy(ser);
     lcl_context_destroy(ocl);
