@@ -1019,7 +1019,8 @@ typedef struct lcl__device {
     struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds, low_queues; } seen;   /* what the routines chose so far
                                        (tests count it): potrf's step GEMMs split along K, its narrow panels (>>tuning),
                                        the block LU's blocks of A written straight from the caller's pinned memory, its
-                                       levels launched while the one before ran, its U-step rounds on the second queue */
+                                       levels launched while the one before ran, its U-step rounds on the second queue,
+                                       that queue made with a low priority hint (tune.bklu_eager_prio) */
 } lcl__device;
 #endif
 
