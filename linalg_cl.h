@@ -125,10 +125,10 @@
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_LR_NB=W (its panels
         W columns wide, 4 to 32; default 16: 32 was 0.6% slower on two H200s), LCL_BKLU_SWAP_REG=1
-        (its row interchanges on the other columns with each column's panel rows in registers;
-        off: 4% slower on two H200s at M = 512),
+        (its row interchanges on the other columns as one permutation, a column's loads before
+        its stores; the same bits; not yet timed),
         LCL_BKLU_TRI_P=P (the pivot blocks' inverses with P work-items a column, 1, 2 or 4, the
-        same bits; default 1, others not yet timed),
+        same bits; default 4 on NVIDIA, 1 elsewhere),
         LCL_BKLU_EAGER=0|1 (the block LU, factors resident: each level also runs the ready U
         steps of later columns; default on: faster on one H200 and on two),
         LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A staged with the level's own, which
@@ -1747,9 +1747,11 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        nineteenth session). 32: half the launches, longer panels; two H200s at M = 512 296.4 ms
        against 294.5 (twentieth session, call 12) */
     t->bklu_lr_nb = 16;
-    /* the inverses: one block of 512 is 16 groups of 64 items, 0.72 ms a level on an H200, more
-       than its pivot LU's 1.9 at the tail; P items a column shorten each one's chain. Not timed */
-    t->bklu_tri_p = 1;
+    /* the inverses with 4 items a column on NVIDIA: a tail level's (one block of 512) 0.86 ->
+       0.43 ms, each item's chain 4 times shorter. Refactors, gen:circuit:1000, same calls (twenty-
+       first session): M = 256 one H200 107.2-114.5 -> 104.7-105.0 ms, two 75.1-79.7 -> 73.1-75.3;
+       M = 512 within the runs' spread (two: 296.1-317.5 against 301.5-317.5). Elsewhere not timed */
+    t->bklu_tri_p = nvidia ? 4 : 1;
     t->bklu_slack = 150;
     t->bklu_ahead = 1;
     /* eager U steps, on any number of devices since call 11 (one H200, gen:circuit:1000, M = 256 /

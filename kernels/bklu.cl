@@ -149,9 +149,10 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 #ifndef BK_LU_UNROLL
 #define BK_LU_UNROLL 0
 #endif
-/* BK_SWAP_REG 1: a panel's interchanges on the other columns with each column's panel rows in
-   registers (the same moves, so the same factors); 0, the default: one row pair at a time.
-   Two H200s at M = 512: 307.0 ms against 294.5 (twentieth session, call 12) */
+/* BK_SWAP_REG 1: a panel's interchanges on the other columns as one permutation, every load of a
+   column before its stores (the same moves, so the same factors); 0, the default: one row pair at
+   a time, each pivot's swap waiting for the one before. (Its first form, rows swapped in
+   registers still pivot by pivot, was slower: 307.0 ms against 294.5, two H200s at M = 512.) */
 #ifndef BK_SWAP_REG
 #define BK_SWAP_REG 0
 #endif
@@ -193,11 +194,12 @@ inline int bk_bfly(const int v, const int o) {   /* lane ^ o's v */
 /* its local memory, declared by each entry point (a kernel's scope) and passed down */
 #define BK_LU_LOCALS(W)                                                                                  \
     __local real vmax[W], Us[LU_NB][LU_TW], prow[LR_NB], srow[LR_NB], rv[32];                           \
-    __local int imax[W], ri[32], psw[LR_NB], zero;                                                      \
+    __local int imax[W], ri[32], psw[LR_NB], psrc[2 * LR_NB], pdst[2 * LR_NB], zero;                     \
     __local ushort lp[W];   /* 2 bytes a row: the 1,024-item kernel stays within 32 KB of local memory */ \
-    SFX(lcl__bklu_lu_body)(a0, a1, a2, a3, fpa, m, list, lo, ipiv, perm, bad, nopivot, kp, vmax, imax, lp, Us, prow, srow, rv, ri, psw, &zero)
+    SFX(lcl__bklu_lu_body)(a0, a1, a2, a3, fpa, m, list, lo, ipiv, perm, bad, nopivot, kp, vmax, imax, lp, Us, prow, srow, rv, ri, psw, psrc, pdst, &zero)
 void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax, __local ushort *lp, __local real (*Us)[LU_TW], __local real *prow,
-                            __local real *srow, __local real *rv, __local int *ri, __local int *psw, __local int *zero) {
+                            __local real *srow, __local real *rv, __local int *ri, __local int *psw, __local int *psrc,
+                            __local int *pdst, __local int *zero) {
     const int t = get_group_id(0), lid = get_local_id(0), WG = get_local_size(0), po = list[lo + 3 * t + 1];
     const int TW = WG < LU_TW ? WG : LU_TW, RG = WG / TW, tx = lid % TW, ty = lid / TW;
     /* a row per work-item: each column step of a panel works in registers and local memory (its
@@ -317,35 +319,28 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
             for (j = 0; j < LR_NB; j++)
                 if (act && j < kb) D[(long)lid * m + k0 + j] = pr[j];
             /* the panel's interchanges on the other columns, in order (each item its own columns) */
-#if BK_SWAP_REG     /* the column's panel rows in registers: their loads at once, then the swaps
-                       with rows below as independent load-store pairs, not a round trip a pivot */
+#if BK_SWAP_REG     /* as one permutation of the at most 2 kb rows they touch: each destination's
+                       source found by running the swaps backwards, then per column every load
+                       before any store (one round trip, not one a pivot in a row); the same moves */
+            for (i = lid; i < 2 * LR_NB; i += WG) {
+                int dst = i < kb ? k0 + i : i >= LR_NB && i - LR_NB < kb && psw[i - LR_NB] >= ke ? psw[i - LR_NB] : -1, src = dst;
+                for (j = kb - 1; j >= 0 && dst >= 0; j--) {
+                    const int p = psw[j];
+                    if (src == k0 + j) src = p;
+                    else if (src == p) src = k0 + j;
+                }
+                pdst[i] = src == dst ? -1 : dst;   /* (rows that end where they began stay) */
+                psrc[i] = src;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
             for (c = lid; c < m; c += WG)
                 if (c < k0 || c >= ke) {
-                    real rr[LR_NB];
+                    real rr[2 * LR_NB];
 #pragma unroll
-                    for (j = 0; j < LR_NB; j++) rr[j] = j < kb ? D[(long)(k0 + j) * m + c] : 0;
-#if BK_LU_UNROLL
+                    for (j = 0; j < 2 * LR_NB; j++) rr[j] = pdst[j] >= 0 ? D[(long)psrc[j] * m + c] : 0;
 #pragma unroll
-#endif
-                    for (j = 0; j < LR_NB; j++) {
-                        const int p = j < kb ? psw[j] : 0;
-                        if (j >= kb || p == k0 + j) continue;
-                        if (p >= ke) {
-                            real a = D[(long)p * m + c];
-                            D[(long)p * m + c] = rr[j];
-                            rr[j] = a;
-                        } else {    /* a row of the panel (below j) */
-                            real a = rr[j];
-#if BK_LU_UNROLL
-#pragma unroll
-#endif
-                            for (jj = 0; jj < LR_NB; jj++)
-                                if (jj == p - k0) rr[j] = rr[jj], rr[jj] = a;
-                        }
-                    }
-#pragma unroll
-                    for (j = 0; j < LR_NB; j++)
-                        if (j < kb) D[(long)(k0 + j) * m + c] = rr[j];
+                    for (j = 0; j < 2 * LR_NB; j++)
+                        if (pdst[j] >= 0) D[(long)pdst[j] * m + c] = rr[j];
                 }
 #else
             for (j = 0; j < kb; j++) {
