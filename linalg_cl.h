@@ -136,7 +136,9 @@
         batches), LCL_BKLU_EAGER_QUEUE=0 (eager: the later columns' U steps on the level's queue
         after its own, not on a second queue beside its pivot LU chain), LCL_BKLU_EAGER_PRIO=1
         (that second queue with a low priority hint where the device has cl_khr_priority_hints;
-        not timed yet), LCL_BKLU_STAGE_KB=N
+        no gain on two H200s), LCL_BKLU_EAGER_FREE=N (that queue's tensor-core GEMMs on all but
+        N compute units, so the pivot LUs beside them find free ones; default 0),
+        LCL_BKLU_STAGE_KB=N
         (eager: later columns' A goes up in level order, at most N KB on the way, topped up as
         it arrives; 0: each column's the level before its first U step can run; default a
         twentieth of all of A, 16 MB to 1 GB),
@@ -983,6 +985,7 @@ typedef struct lcl__tuning {
     int bklu_eager_arrived;         /* eager: later columns' A staged apart, used once arrived (0: the level waits for it) */
     int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
     int bklu_eager_prio;            /* ... that queue made with a low priority hint (cl_khr_priority_hints), where it can be */
+    int bklu_eager_free;            /* ... its tensor-core GEMMs on all compute units but this many (0: as many groups as tiles) */
     int bklu_stage_kb;              /* eager, batches: later columns' A in level order, at most this many KB not yet
                                        arrived (0: each column's A the level before its first U step can run;
                                        -1: a twentieth of all of A, 16 MB to 1 GB) */
@@ -1845,6 +1848,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_EAGER_ARRIVED", 0, 1, &t->bklu_eager_arrived);
     lcl__env_int("LCL_BKLU_EAGER_QUEUE", 0, 1, &t->bklu_eager_queue);
     lcl__env_int("LCL_BKLU_EAGER_PRIO", 0, 1, &t->bklu_eager_prio);
+    lcl__env_int("LCL_BKLU_EAGER_FREE", 0, 4096, &t->bklu_eager_free);
     lcl__env_int("LCL_BKLU_STAGE_KB", -1, 1 << 30, &t->bklu_stage_kb);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
@@ -13740,10 +13744,18 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
     if (e == CL_SUCCESS && kind == 1 && strstr(name, "permcopy")) e = LCL__CL->clSetKernelArg(k, 8, sizeof(cl_mem), &v->perm);
     if (e != CL_SUCCESS) return lcl__clfail(ctx, e, name, d->info.name);
     if (kind == 0 && v->tc) {   /* FP64 tensor cores (NVIDIA): the dense GEMM's tiles, one row of groups per item */
-        size_t bm = (size_t)(32 * d->tune.tc_wm), bn = (size_t)(64 * d->tune.tc_wn);
+        size_t bm = (size_t)(32 * d->tune.tc_wm), bn = (size_t)(64 * d->tune.tc_wn), tiles = (((size_t)m + bm - 1) / bm) * (((size_t)m + bn - 1) / bn);
+        int n32 = (int)cnt;
         l[0] = (size_t)(32 * d->tune.tc_wm * d->tune.tc_wn); l[1] = 1;
-        g[0] = (((size_t)m + bm - 1) / bm) * (((size_t)m + bn - 1) / bn) * l[0]; g[1] = (size_t)cnt;
-        e = LCL__CL->clEnqueueNDRangeKernel(v->lq ? v->lq : d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
+        g[0] = tiles * l[0]; g[1] = (size_t)cnt;
+        /* the eager queue's rows of groups loop over its items, one group a compute unit (their
+           registers), so tune.bklu_eager_free units stay free for the level's pivot LUs */
+        if (v->lq && v->lq == v->q2 && d->tune.bklu_eager_free > 0) {
+            size_t cu = (size_t)d->info.compute_units, fr = (size_t)d->tune.bklu_eager_free, rows = cu > fr ? (cu - fr) / tiles : 0;
+            g[1] = LCL__MAX(1, LCL__MIN((size_t)cnt, rows));
+        }
+        e = LCL__CL->clSetKernelArg(k, 10, sizeof n32, &n32);
+        if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(v->lq ? v->lq : d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL);
     } else if (kind == 0 && m <= 32) {
         l[0] = 64; l[1] = 1;
         g[0] = (size_t)lcl__round_up((int64_t)m * m, 64); g[1] = (size_t)cnt;

@@ -530,18 +530,23 @@ __kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_t
     __local double Bs[TC_LOCAL(TC_P(1), 64)] __attribute__((aligned(16)));
     tc_gemm_k(TC_WM, 1, TC_P(1), As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0, 0, 0, 0, 0);
 }
-/* The block LU's batched GEMM on tensor cores (see bklu.cl for the frames and lists): item
-   get_group_id(1) of the list at lo is (A, B, C) frames, C = alpha A B + keep C, all m x m
-   row-major; the work-groups along dimension 0 loop over its tiles. */
+/* The block LU's batched GEMM on tensor cores (see bklu.cl for the frames and lists): item i of
+   the list at lo is (A, B, C) frames, C = alpha A B + keep C, all m x m row-major, for the cnt
+   items i = get_group_id(1), + get_num_groups(1), ... (fewer rows of groups than items: the
+   eager queue's, leaving compute units free); the work-groups along dimension 0 loop over an
+   item's tiles. */
 #define BK_FRAME(f) ((((f) / fpa) == 0 ? a0 : ((f) / fpa) == 1 ? a1 : ((f) / fpa) == 2 ? a2 : a3) + (long)((f) % fpa) * m * m)
 __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1)))
 void lcl_bklu_gemm_tc_d(__global double *a0, __global double *a1, __global double *a2, __global double *a3, const int fpa, const int m,
-                        __global const int *list, const int lo, const double alpha, const double keep) {
+                        __global const int *list, const int lo, const double alpha, const double keep, const int cnt) {
     __local double As[TC_LOCAL(TC_P(1), TC_BM)] __attribute__((aligned(16)));
     __local double Bs[TC_LOCAL(TC_P(1), TC_BN)] __attribute__((aligned(16)));
-    __global const int *it = list + lo + 3 * (int)get_group_id(1);
-    tc_gemm_k(TC_WM, TC_WN, TC_P(1), As, Bs, m, m, m, alpha, BK_FRAME(it[0]), m, BK_FRAME(it[1]), m, 0, keep, BK_FRAME(it[2]), m, 0,
-            (int)get_group_id(0), (int)get_num_groups(0), 0, 0, 0, 0, 0);
+    int i;
+    for (i = (int)get_group_id(1); i < cnt; i += (int)get_num_groups(1)) {   /* (uniform in the group: its barriers) */
+        __global const int *it = list + lo + 3 * i;
+        tc_gemm_k(TC_WM, TC_WN, TC_P(1), As, Bs, m, m, m, alpha, BK_FRAME(it[0]), m, BK_FRAME(it[1]), m, 0, keep, BK_FRAME(it[2]), m, 0,
+                  (int)get_group_id(0), (int)get_num_groups(0), 0, 0, 0, 0, 0);
+    }
 }
 #undef BK_FRAME
 #endif

@@ -511,6 +511,59 @@ static void tg_tc_step_ks(lcl_context *ctx) {
     d->tune = keep;
     d->info.compute_units = cu;
 }
+/* The block LU's batched GEMM (lcl_bklu_gemm_tc_d): C = -A B + C for 5 items of 130 x 130 frames
+   (4 tiles each, the last ones partial), as many rows of groups as items and 2 rows looping over
+   them (the eager queue with compute units left free, tune.bklu_eager_free): each against a host
+   loop, and the two the same bits. */
+static void tg_tc_bklu(lcl_context *ctx) {
+    enum { NI = 5, MB = 130 };
+    lcl__device *d = &ctx->dev[0];
+    const size_t mm = (size_t)MB * MB, bytes = 3 * NI * mm * 8;
+    double *h = (double *)malloc(bytes), *got[2];
+    cl_int list[3 * NI], fpa = 3 * NI, m = MB, lo = 0, cnt = NI, e;
+    double alpha = -1, keep = 1, err = 0, cmax = 0;
+    cl_mem F = NULL, L = NULL;
+    cl_kernel k = NULL;
+    size_t i, lw = (size_t)(32 * d->tune.tc_wm * d->tune.tc_wn), tiles = ((MB + 32 * d->tune.tc_wm - 1) / (32 * d->tune.tc_wm)) *
+                                                                          ((MB + 64 * d->tune.tc_wn - 1) / (64 * d->tune.tc_wn));
+    int t, run, r, c, q;
+    got[0] = (double *)malloc(bytes);
+    got[1] = (double *)malloc(bytes);
+    for (i = 0; i < 3 * NI * mm; i++) h[i] = tg_rand();
+    for (t = 0; t < NI; t++) list[3 * t] = (t + 2) % NI, list[3 * t + 1] = NI + t, list[3 * t + 2] = 2 * NI + (t * 3) % NI;   /* distinct Cs */
+    CHECK_OK(ctx, lcl__kernel_get(ctx, d, LCL_F64, "lcl_bklu_gemm_tc_d", 1, &k));
+    CHECK_OK(ctx, lcl__buffer(ctx, d, bytes, CL_MEM_READ_WRITE, &F));
+    CHECK_OK(ctx, lcl__buffer(ctx, d, sizeof list, CL_MEM_READ_ONLY, &L));
+    if (k && F && L) {
+        CHECK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], L, CL_TRUE, 0, sizeof list, list, 0, NULL, NULL) == CL_SUCCESS);
+        for (run = 0; run < 2; run++) {
+            size_t g[2], l[2];
+            g[0] = tiles * lw, g[1] = run ? 2 : NI, l[0] = lw, l[1] = 1;
+            CHECK(LCL__CL->clEnqueueWriteBuffer(d->queue[0], F, CL_TRUE, 0, bytes, h, 0, NULL, NULL) == CL_SUCCESS);
+            e = lcl__argv(k, 11, LCL__A(F), LCL__A(F), LCL__A(F), LCL__A(F), LCL__A(fpa), LCL__A(m), LCL__A(L), LCL__A(lo), LCL__A(alpha),
+                          LCL__A(keep), LCL__A(cnt));
+            CHECK(e == CL_SUCCESS && LCL__CL->clEnqueueNDRangeKernel(d->queue[0], k, 2, NULL, g, l, 0, NULL, NULL) == CL_SUCCESS);
+            CHECK(LCL__CL->clEnqueueReadBuffer(d->queue[0], F, CL_TRUE, 0, bytes, got[run], 0, NULL, NULL) == CL_SUCCESS);
+        }
+        for (t = 0; t < NI; t++) {
+            const double *a = h + (size_t)list[3 * t] * mm, *b = h + (size_t)list[3 * t + 1] * mm, *c0 = h + (size_t)list[3 * t + 2] * mm;
+            const double *g0 = got[0] + (size_t)list[3 * t + 2] * mm;
+            for (r = 0; r < MB; r++)
+                for (c = 0; c < MB; c++) {
+                    double s = 0;
+                    for (q = 0; q < MB; q++) s += a[r * MB + q] * b[q * MB + c];
+                    s = c0[r * MB + c] - s;
+                    err = LCL__MAX(err, fabs(g0[r * MB + c] - s));
+                    cmax = LCL__MAX(cmax, fabs(s));
+                }
+        }
+        CHECK_MSG(err <= 1e-13 * cmax && !memcmp(got[0], got[1], bytes), "bklu's batched GEMM: error %.2e of %.2e; looping rows %s", err, cmax,
+                  memcmp(got[0], got[1], bytes) ? "differ" : "the same");
+    }
+    if (F) LCL__CL->clReleaseMemObject(F);
+    if (L) LCL__CL->clReleaseMemObject(L);
+    free(h); free(got[0]); free(got[1]);
+}
 static void test_gemm_opencl_tc(void) {
     static const tg_tc cases[] = {
         {1, 1, 1, 0, 0, 0, 0, -1, 1},        {2, 17, 3, 1, 0, 0, 0, -1, 1},      {17, 2, 9, 2, 0, 0, 0, -1, 1},     {130, 70, 17, 3, 0, 0, 0, -1, 1},
@@ -553,6 +606,7 @@ static void test_gemm_opencl_tc(void) {
             }
         }
         tg_tc_step_ks(ctx);
+        tg_tc_bklu(ctx);
         lcl_context_destroy(ctx);
     }
     CHECK_MSG(bad == 0, "%d of %d tensor-core GEMM cases wrong", bad, runs);
