@@ -137,7 +137,8 @@
         after its own, not on a second queue beside its pivot LU chain), LCL_BKLU_EAGER_PRIO=1
         (that second queue with a low priority hint where the device has cl_khr_priority_hints;
         no gain on two H200s), LCL_BKLU_EAGER_FREE=N (that queue's tensor-core GEMMs on all but
-        N compute units, so the pivot LUs beside them find free ones; default 0),
+        N compute units, so the pivot LUs beside them find free ones; default on NVIDIA 15% of the
+        units with several devices, 0 with one: -1),
         LCL_BKLU_STAGE_KB=N
         (eager: later columns' A goes up in level order, at most N KB on the way, topped up as
         it arrives; 0: each column's the level before its first U step can run; default a
@@ -985,7 +986,8 @@ typedef struct lcl__tuning {
     int bklu_eager_arrived;         /* eager: later columns' A staged apart, used once arrived (0: the level waits for it) */
     int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
     int bklu_eager_prio;            /* ... that queue made with a low priority hint (cl_khr_priority_hints), where it can be */
-    int bklu_eager_free;            /* ... its tensor-core GEMMs on all compute units but this many (0: as many groups as tiles) */
+    int bklu_eager_free;            /* ... its tensor-core GEMMs on all compute units but this many (0: as many groups as
+                                       tiles; -1: 15% with several devices, else 0) */
     int bklu_stage_kb;              /* eager, batches: later columns' A in level order, at most this many KB not yet
                                        arrived (0: each column's A the level before its first U step can run;
                                        -1: a twentieth of all of A, 16 MB to 1 GB) */
@@ -1755,6 +1757,12 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        first session): M = 256 one H200 107.2-114.5 -> 104.7-105.0 ms, two 75.1-79.7 -> 73.1-75.3;
        M = 512 within the runs' spread (two: 296.1-317.5 against 301.5-317.5). Elsewhere not timed */
     t->bklu_tri_p = nvidia ? 4 : 1;
+    /* several NVIDIA devices: the eager queue's GEMMs leave 15% of the units free (an H200: 19 of
+       132, the same rows of groups as the 20 timed), so the pivot LUs' one group a block need not
+       wait for a GEMM's group to end. Two H200s, M = 512, same call: 287.3-290.4 -> 281.0-281.3
+       ms, the panel kernel 74.8 -> 55.9 us a launch; 36 free 294.2-297.2; M = 256 68-72 ms either
+       way. One H200 was not faster (M = 512 473.4-473.6 -> 476.1-477.7 ms), so 0 there */
+    t->bklu_eager_free = nvidia ? -1 : 0;
     t->bklu_slack = 150;
     t->bklu_ahead = 1;
     /* eager U steps, on any number of devices since call 11 (one H200, gen:circuit:1000, M = 256 /
@@ -1848,7 +1856,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_EAGER_ARRIVED", 0, 1, &t->bklu_eager_arrived);
     lcl__env_int("LCL_BKLU_EAGER_QUEUE", 0, 1, &t->bklu_eager_queue);
     lcl__env_int("LCL_BKLU_EAGER_PRIO", 0, 1, &t->bklu_eager_prio);
-    lcl__env_int("LCL_BKLU_EAGER_FREE", 0, 4096, &t->bklu_eager_free);
+    lcl__env_int("LCL_BKLU_EAGER_FREE", -1, 4096, &t->bklu_eager_free);
     lcl__env_int("LCL_BKLU_STAGE_KB", -1, 1 << 30, &t->bklu_stage_kb);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
@@ -13227,6 +13235,7 @@ typedef struct lcl__bklu_dev {
                                    chain on queue 0, which waits for them (q2ev) at the level's end; or NULL */
     cl_event q2ev;
     cl_command_queue lq;        /* lcl__bklu_launch's queue (NULL: queue 0) */
+    int efree;                  /* compute units q2's tensor-core GEMMs leave to the chain (tune.bklu_eager_free) */
     int32_t *pend;              /* streaming: columns being read back (their frames freed once read) */
     int64_t npend;
     int64_t nhl;                /* entries in cur.hl */
@@ -13750,8 +13759,8 @@ LCL__PRIVATE lcl_status lcl__bklu_launch(lcl_context *ctx, const lcl_bklu_numeri
         g[0] = tiles * l[0]; g[1] = (size_t)cnt;
         /* the eager queue's rows of groups loop over its items, one group a compute unit (their
            registers), so tune.bklu_eager_free units stay free for the level's pivot LUs */
-        if (v->lq && v->lq == v->q2 && d->tune.bklu_eager_free > 0) {
-            size_t cu = (size_t)d->info.compute_units, fr = (size_t)d->tune.bklu_eager_free, rows = cu > fr ? (cu - fr) / tiles : 0;
+        if (v->lq && v->lq == v->q2 && v->efree > 0) {
+            size_t cu = (size_t)d->info.compute_units, fr = (size_t)v->efree, rows = cu > fr ? (cu - fr) / tiles : 0;
             g[1] = LCL__MAX(1, LCL__MIN((size_t)cnt, rows));
         }
         e = LCL__CL->clSetKernelArg(k, 10, sizeof n32, &n32);
@@ -14972,6 +14981,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     for (i = 0; i < nd; i++) {
         lcl__bklu_dev *v = &D->dv[i];
         v->eager = resident && lcl__bklu_eager(v->d, nd);
+        v->efree = v->d->tune.bklu_eager_free >= 0 ? v->d->tune.bklu_eager_free : nd > 1 ? (int)(v->d->info.compute_units * 3 / 20) : 0;
         /* its second queue, kept from the last run (NULL where not made: one queue does it all) */
         if (!v->eager || !v->d->tune.bklu_eager_queue || v->d->queue[1] == v->d->queue[0]) continue;
         if (old && old->dv[i].q2) v->q2 = old->dv[i].q2, old->dv[i].q2 = NULL;
