@@ -126,7 +126,7 @@
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_LR_NB=W (its panels
         W columns wide, 4 to 32; default 16: 32 was 0.6% slower on two H200s), LCL_BKLU_SWAP_REG=1
         (its row interchanges on the other columns as one permutation, a column's loads before
-        its stores; the same bits; not yet timed),
+        its stores; the same bits; no gain on two H200s at M = 512, slower at 1024),
         LCL_BKLU_TRI_P=P (the pivot blocks' inverses with P work-items a column, 1, 2 or 4, the
         same bits; default 4 on NVIDIA, 1 elsewhere),
         LCL_BKLU_EAGER=0|1 (the block LU, factors resident: each level also runs the ready U
@@ -995,7 +995,8 @@ typedef struct lcl__tuning {
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int bklu_lr_nb;                 /* LR_NB: the pivot LU's panel width panel by panel (4 to 32) */
-    int bklu_swap_reg;              /* BK_SWAP_REG: its interchanges on the other columns from registers */
+    int bklu_swap_reg;              /* BK_SWAP_REG: its interchanges on the other columns as one permutation (off: no
+                                       gain on two H200s at M = 512; one 1024 block's LU 6.97 -> 7.88 ms, spilled) */
     int bklu_tri_p;                 /* BK_TRI_P: work-items a column of the pivot blocks' inverses (1, 2 or 4) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
