@@ -1,10 +1,10 @@
 #!/bin/bash
 # Where the block LU's refactor spends its device time, one GPU and two, in one call: build/trace_dense
 # bklu on BASE (default gen:circuit:1000) at each M of MS (default 256,512) with DEVS (default "1 2")
-# devices, each under every setting of VARIANTS (several devices; default: the defaults, then A
-# staged by the level before each column's first U step (no window), then the eager rounds on the
-# level's queue, then no eager U steps; "X=1" is the defaults) or VARIANTS1 (one device; default:
-# the defaults, no eager U steps, a 128 MB window): per
+# devices, each under every setting of VARIANTS (several devices; default: the defaults, then the
+# eager GEMMs on every unit, then leaving 36 free, then the eager rounds on the level's queue, then
+# no eager U steps; "X=1" is the defaults) or VARIANTS1 (one device; default: the defaults, the
+# eager GEMMs leaving 19 units free, no eager U steps): per
 # device each level's phases (values in, U steps, pivot LU, inverses, L) from markers on its
 # queue, the idle gap before each level, every kernel and transfer summed; the untraced refactors'
 # times first. TRACE_EVENTS=FILE (optional) keeps every command for bench/gpu/timeline.py.
@@ -19,8 +19,8 @@
 gpu_build build/trace_dense
 export LCL_CACHE_DIR=${LCL_CACHE_DIR:-/tmp/lc}
 MS=${MS:-256,512}
-VARIANTS=${VARIANTS:-X=1 LCL_BKLU_STAGE_KB=0 LCL_BKLU_EAGER_QUEUE=0 LCL_BKLU_EAGER=0}
-VARIANTS1=${VARIANTS1:-X=1 LCL_BKLU_EAGER=0 LCL_BKLU_STAGE_KB=131072}
+VARIANTS=${VARIANTS:-X=1 LCL_BKLU_EAGER_FREE=0 LCL_BKLU_EAGER_FREE=36 LCL_BKLU_EAGER_QUEUE=0 LCL_BKLU_EAGER=0}
+VARIANTS1=${VARIANTS1:-X=1 LCL_BKLU_EAGER_FREE=19 LCL_BKLU_EAGER=0}
 for m in ${MS//,/ }; do
     for nd in ${DEVS:-1 2}; do
         vs=$VARIANTS
