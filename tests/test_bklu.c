@@ -1628,11 +1628,7 @@ static int bt_gen(lcl_context *ser, const char *spec, int64_t m, lcl_dtype dt, b
 /* device 0 of ctx takes queue priority hints (the loader has OpenCL 2.0's queue call, the device
    the extension) */
 static int bt_prio_hints(lcl_context *ctx) {
-    char ext[8192] = "";
-    if (!LCL__CL->clCreateCommandQueueWithProperties ||
-        LCL__CL->clGetDeviceInfo(ctx->dev[0].id, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL) != CL_SUCCESS)
-        return 0;
-    return strstr(ext, "cl_khr_priority_hints") != NULL;
+    return LCL__CL->clCreateCommandQueueWithProperties && lcl__cl_has_ext(ctx->dev[0].id, "cl_khr_priority_hints");
 }
 /* a tunable of every device of ctx set to v (white box: as its environment variable would) */
 #define BT_TUNE(ctx, field, v) do { int bt_d_; for (bt_d_ = 0; bt_d_ < (ctx)->ndev; bt_d_++) (ctx)->dev[bt_d_].tune.field = (v); } while (0)
