@@ -157,7 +157,8 @@
         LCL_KLU_REFACTOR=0|1 (the sparse LU's refactor on the host / device),
         LCL_KLU_SOLVE_MIN=N (its host-array solves on the
         device from nnz(L+U) = N on; 0 never), LCL_SPMV_LDS=N (CSR adaptive: a block's nonzeros
-        per work-item, 1-16)
+        per work-item, 1-16), LCL_SPMV_WG=N (CSR adaptive's work-group, a power of two from 32
+        to the others' size; a block holds at most N rows)
 
     NaN AND Inf
         Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
@@ -976,7 +977,8 @@ typedef struct lcl__tuning {
     int pocl_one_queue;             /* PoCL 4.x and 5.x: one queue for both roles, a build per device
                                        (lcl__tune_device says why) */
     /* sparse.cl: SpMV */
-    int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / wg) */
+    int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / spmv_wg) */
+    int spmv_wg;                    /* CSR adaptive: its work-group (SPMV_WG; default wg) */
     int spmv_hint;                  /* CSR adaptive: SPMV_HINT, NVIDIA's cache hints (kernels/sparse.cl) */
     int bklu_lu_wg;                 /* the block LU's pivot LU: largest work-group (a row per item up to it) */
     int bklu_lu_split;              /* ... panel by panel with the update on many work-groups from M on (0: off) */
@@ -1747,6 +1749,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->chol_lah_panel = 1;
     t->ws_cache = 1;
     t->spmv_lds_per_wg = 4;
+    t->spmv_wg = t->wg;
     t->bklu_unroll = isgpu;
     /* each level's pivot LUs are one work-group a block, panel after panel (two launches each): at
        M = 256 / 512 a level's take 0.77 / 2.6 ms on an H200, on each of two as on one (BENCHMARKS.md,
@@ -1846,6 +1849,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     if (getenv("LCL_NO_GRID")) t->grid_panel = 0;
     if (lcl__env_int("LCL_DENSE_NB", 1, 4096, &v)) { t->dense_nb = v; t->big_n = 0; }
     lcl__env_int("LCL_SPMV_LDS", 1, 16, &t->spmv_lds_per_wg);
+    if (lcl__env_int("LCL_SPMV_WG", 32, 256, &v) && (v & (v - 1)) == 0 && v <= t->wg) t->spmv_wg = v;
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
     lcl__env_int("LCL_BKLU_LR_NB", 4, 32, &t->bklu_lr_nb);
@@ -2166,11 +2170,12 @@ LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *
         at += (size_t)snprintf(extra + at, sizeof extra - at, " -DBK_LU_UNROLL=1");
     if (t->bklu_lr_nb != 16) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DLR_NB=%d", t->bklu_lr_nb);   /* the host's panels too */
     if (t->bklu_swap_reg) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DBK_SWAP_REG=1");
+    if (t->spmv_wg != t->wg) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DSPMV_WG=%d", t->spmv_wg);   /* its launches too */
     if (t->bklu_tri_p != 1) snprintf(extra + at, sizeof extra - at, " -DBK_TRI_P=%d", t->bklu_tri_p);   /* its launches too */
     snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%d -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d "
              "-DTC_WM=%d -DTC_WN=%d%s -DSPMV_LDS=%d%s%s",
              dt == LCL_F64 ? 1 : 0, t->wg, t->gemm[dt].tm, t->gemm[dt].tn, t->gemm[dt].tk, t->gemm[dt].wx, t->gemm[dt].wy, t->trsm_nb,
-             t->tc_wm, t->tc_wn, extra, t->spmv_lds_per_wg * t->wg, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
+             t->tc_wm, t->tc_wn, extra, t->spmv_lds_per_wg * t->spmv_wg, ctx->build_options ? " " : "", ctx->build_options ? ctx->build_options : "");
 }
 
 LCL__PRIVATE lcl_status lcl__build_log(lcl_context *ctx, lcl__device *d, const char *file, cl_program prog, cl_int e, const char *opts) {
@@ -7441,7 +7446,7 @@ LCL__PRIVATE void lcl__sp_csr_kernel(const lcl_spmat *A, const lcl__device *d, l
    kernels/sparse.cl: blk gets 4 ints per block, lng 3 per split row */
 LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, const lcl__tuning *t,
                                        int32_t **blk, int *nblk, int32_t **lng, int *nlong) {
-    const int64_t *p = A->ptr + P->r0, lds = (int64_t)t->wg * t->spmv_lds_per_wg, split = (int64_t)t->wg * t->spmv_split_per_wg;
+    const int64_t *p = A->ptr + P->r0, wg = t->spmv_wg, lds = wg * t->spmv_lds_per_wg, split = wg * t->spmv_split_per_wg;
     int64_t r = 0, n = P->n, cap = 16, lcap = 4, nb = 0, nl = 0;
     lcl_status st = LCL_OK;
     int32_t *b = (int32_t *)lcl__alloc(ctx, "CSR row blocks", (size_t)cap * 4, sizeof(int32_t), &st), *l;
@@ -7477,7 +7482,7 @@ LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, con
         }
         if (len > lds) r1 = r + 1;                      /* one long row: the work-group reduces it */
         else
-            while (r1 < n && r1 - r < (int64_t)t->wg && p[r1 + 1] - p[r] <= lds) r1++;
+            while (r1 < n && r1 - r < wg && p[r1 + 1] - p[r] <= lds) r1++;
         b[4 * nb] = (int32_t)r; b[4 * nb + 1] = (int32_t)r1;
         b[4 * nb + 2] = (int32_t)(p[r] - p[0]); b[4 * nb + 3] = (int32_t)(p[r1] - p[0]);
         nb++;
@@ -7740,7 +7745,7 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
                                     double alpha, double beta, cl_command_queue q) {
     lcl__device *d = &ctx->dev[P->dev];
     int f = A->dtype == LCL_F32, n = P->n, launches = 0, i, cols = (int)A->cols;
-    size_t wg = lcl__wg(d), gws[3];
+    size_t wg = lcl__wg(d), lws = (size_t)d->tune.spmv_wg, gws[3];
     float af = (float)alpha, bf = (float)beta;
     const void *pa = f ? (const void *)&af : (const void *)&alpha, *pb = f ? (const void *)&bf : (const void *)&beta;
     size_t rs = f ? sizeof(float) : sizeof(double), ms = sizeof(cl_mem);
@@ -7752,7 +7757,7 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
     switch (A->format == LCL_FMT_CSC ? LCL_FMT_CSR : A->format) {   /* CSC parts hold the CSR of A */
     case LCL_FMT_CSR:
         if (P->kernel == LCL_KERNEL_MERGE) {
-            kid[0] = LCL__K_ADAPTIVE; gws[0] = (size_t)P->ni[0] * wg;
+            kid[0] = LCL__K_ADAPTIVE; gws[0] = (size_t)P->ni[0] * (size_t)d->tune.spmv_wg;
             kid[1] = LCL__K_LONG; gws[1] = (size_t)lcl__round_up(P->ni[1], (int64_t)wg);
             launches = P->ni[1] > 0 ? 2 : 1;
         } else if (P->kernel == LCL_KERNEL_VECTOR) {
@@ -7827,7 +7832,7 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
             return lcl__clfail(ctx, e, what, d->info.name);
         }
         if (gws[i] == 0) continue;
-        e = LCL__CL->clEnqueueNDRangeKernel(q, K, 1, NULL, &gws[i], &wg, 0, NULL, NULL);
+        e = LCL__CL->clEnqueueNDRangeKernel(q, K, 1, NULL, &gws[i], kid[i] == LCL__K_ADAPTIVE ? &lws : &wg, 0, NULL, NULL);
         if (e != CL_SUCCESS) {
             char what[96];
             snprintf(what, sizeof what, "clEnqueueNDRangeKernel(%s)", lcl__spk[kid[i]][f]);

@@ -22,8 +22,12 @@
 #define SFX(name) name##_f
 #endif
 /* CSR adaptive: products a stream block keeps in local memory (nnz per block of short rows) */
+/* CSR adaptive's work-group (LCL_SPMV_WG; the host passes it where it is not LCL_WG) */
+#ifndef SPMV_WG
+#define SPMV_WG LCL_WG
+#endif
 #ifndef SPMV_LDS
-#define SPMV_LDS (4 * LCL_WG)
+#define SPMV_LDS (4 * SPMV_WG)
 #endif
 /* CSR adaptive: entries a work-item loads at once (1: one at a time, the default until timed on a GPU) */
 #ifndef SPMV_UNROLL
@@ -135,7 +139,7 @@ __kernel void SFX(lcl_spmv_csr_adaptive)(__global const int *blk, __global const
                                          __global const real *val, __global const real *x, const real alpha,
                                          const real beta, __global real *y, __global real *carry) {
     __local real prod[SPMV_LDS];
-    __local real red[LCL_WG];
+    __local real red[SPMV_WG];
     int g = get_group_id(0), lid = get_local_id(0), k, off;
     int r0 = blk[4 * g], r1 = blk[4 * g + 1], k0 = blk[4 * g + 2], k1 = blk[4 * g + 3];
     int stream = r1 - r0 > 1;
@@ -145,20 +149,20 @@ __kernel void SFX(lcl_spmv_csr_adaptive)(__global const int *blk, __global const
     /* SPMV_UNROLL of a work-item's entries at once: their index and value loads, then their
        gathers of x, in flight together (one entry at a time waits for the index, then for x);
        the same products, summed in the same order */
-    for (k = k0 + lid; k < k1; k += SPMV_UNROLL * LCL_WG) {
+    for (k = k0 + lid; k < k1; k += SPMV_UNROLL * SPMV_WG) {
         int c[SPMV_UNROLL], u;
         real v[SPMV_UNROLL], p[SPMV_UNROLL];
 #pragma unroll
         for (u = 0; u < SPMV_UNROLL; u++) {
-            const int q = k + u * LCL_WG;
+            const int q = k + u * SPMV_WG;
             c[u] = q < k1 ? LD_MI(idx + q) : 0;
             v[u] = q < k1 ? LD_MV(val + q) : 0;
         }
 #pragma unroll
-        for (u = 0; u < SPMV_UNROLL; u++) p[u] = k + u * LCL_WG < k1 ? v[u] * LD_X(x + c[u]) : 0;
+        for (u = 0; u < SPMV_UNROLL; u++) p[u] = k + u * SPMV_WG < k1 ? v[u] * LD_X(x + c[u]) : 0;
 #pragma unroll
         for (u = 0; u < SPMV_UNROLL; u++) {
-            const int q = k + u * LCL_WG;
+            const int q = k + u * SPMV_WG;
             if (q < k1) {
                 if (stream) prod[q - k0] = p[u];
                 else acc += p[u];
@@ -166,7 +170,7 @@ __kernel void SFX(lcl_spmv_csr_adaptive)(__global const int *blk, __global const
         }
     }
 #else
-    for (k = k0 + lid; k < k1; k += LCL_WG) {
+    for (k = k0 + lid; k < k1; k += SPMV_WG) {
         real p = LD_MV(val + k) * LD_X(x + LD_MI(idx + k));
         if (stream) prod[k - k0] = p;
         else acc += p;
@@ -181,7 +185,7 @@ __kernel void SFX(lcl_spmv_csr_adaptive)(__global const int *blk, __global const
         SPMV_PUT(y, r, s);
     }
     /* a stream block has no tree to reduce: its trip count is zero (uniform in the group) */
-    for (off = stream ? 0 : LCL_WG / 2; off > 0; off >>= 1) {
+    for (off = stream ? 0 : SPMV_WG / 2; off > 0; off >>= 1) {
         if (lid < off) red[lid] += red[lid + off];
         barrier(CLK_LOCAL_MEM_FENCE);
     }

@@ -1,5 +1,6 @@
 /* run_tests.c -- the test runner: every suite, one process; subprocess checks re-run this binary
    with --child NAME. Last line: "N passed, N failed, N skipped". LT_FILTER=substr picks tests. */
+#define _POSIX_C_SOURCE 200809L   /* setenv in the white-box tests */
 #include <stddef.h>
 /* every library allocation goes through the test hooks below (counting, fault injection) */
 void *lt_malloc(size_t n);

@@ -1914,11 +1914,13 @@ static void test_bklu_opencl(void) {
         {   /* panels 32 and 5 wide (tune.bklu_lr_nb, LCL_BKLU_LR_NB; the kernels built with it):
                40 rows in two panels, not three (two launches fewer a level), or in eight (ten
                more); multipliers at most 1 (r: too ill-conditioned in float for a residual's
-               bound), residuals and the big blocks as with 16 */
+               bound), residuals and the big blocks as with 16. The 32-wide context also searches
+               its pivots by reductions of 32-bit keys (BK_REDUX, emulated: 2): a wrong argmax
+               would show as a multiplier above 1 */
             static const int wide[2] = {32, 5};
             int n16 = 0, w;
             for (w = 0; w < 3; w++) {   /* a context a width: its kernels are built with it */
-                lcl_context *sp = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), NULL, 0);
+                lcl_context *sp = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), w == 1 ? "-DBK_SHFL=2 -DBK_REDUX=2" : NULL, 0);
                 int n;
                 double lm;
                 CHECK(sp != NULL);

@@ -259,8 +259,9 @@ static void sp_sweep(const struct sp_shape *shapes, int nshapes, const struct sp
 static void test_spmv_opencl_formats(void) { sp_sweep(sp_shapes, SP_NSHAPES, sp_cases, SP_NCASES, NULL); }
 
 /* CSR adaptive with SPMV_UNROLL entries a work-item at once (a kernel build option, off by
-   default until timed): 4 divides the block's local products, 3 does not; every shape, both
-   precisions, A x and A^T x, against the same references */
+   default until timed): 4 divides the block's local products, 3 does not; the second also on
+   32-item work-groups (LCL_SPMV_WG: blocks of at most 32 rows, long rows split sooner); every
+   shape, both precisions, A x and A^T x, against the same references */
 static void test_spmv_opencl_merge_unrolled(void) {
     static const struct sp_case cases[] = {{LCL_FMT_CSR, LCL_KERNEL_MERGE, "csr-merge"}, {LCL_FMT_CSC, LCL_KERNEL_MERGE, "csc-merge"}};
     static const char *const opts[] = {"-DSPMV_UNROLL=4", "-DSPMV_UNROLL=3"};
@@ -274,7 +275,10 @@ static void test_spmv_opencl_merge_unrolled(void) {
         d.backend = LCL_BACKEND_OPENCL;
         d.build_options = opts[o];
         d.cache_dir = getenv("LT_CACHE");
+        if (o == 1) setenv("LCL_SPMV_WG", "32", 1);
         CHECK_OK(ctx, lcl_context_create(&d, &ctx));
+        unsetenv("LCL_SPMV_WG");
+        if (ctx) CHECK(ctx->dev[0].tune.spmv_wg == (o == 1 ? 32 : ctx->dev[0].tune.wg));
         if (ctx) sp_sweep_on(ctx, sp_shapes, SP_NSHAPES, cases, 2, NULL);
         lcl_context_destroy(ctx);
     }

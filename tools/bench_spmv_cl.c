@@ -3,12 +3,16 @@
    make build/bench_spmv_cl
    build/bench_spmv_cl [MATRIX.mtx | gen:poisson3d:M | gen:powerlaw:N:AVG] [--f32] [--reps N]
                        [--device SPEC] [--kernels csr-scalar,csr-vector,csr-merge,csr-auto,csc,ell,ell-image,sell]
-                       [--sell C,SIGMA] [--build-options "-DX"] [--bound]
+                       [--sell C,SIGMA] [--build-options "-DX"] [--bound] [--variants "V1;V2;..."]
    default: gen:poisson3d:60, double, 50 reps, the context's best device, every kernel.
    --bound: also the floors no product stored as (value, column) per nonzero gets under, each a
    grid-stride loop over the nonzeros with no rows and no y (one sum per work-item): "stream"
    reads the values and columns, "gather" also gathers x at the columns (the SpMV's work without
    its row structure), "gather-x" gathers x without the values. Timed back to back, as "batch". 
+   --variants: the kernels again under each variant, a context apiece, the matrix loaded once; a
+   variant is space-separated NAME=VALUE environment settings (LCL_SPMV_WG=64 LCL_SPMV_LDS=8
+   LCL_BUILD_OPTIONS=-DSPMV_UNROLL=4,-DSPMV_HINT=1: commas in a value become spaces), unset again
+   once its context exists.
 
    Per kernel: the matrix is uploaded, x (uniform in [-1,1]) written once, then one warm-up product
    and N products y = A*x on the device, each followed by clFinish: the median is reported, and the
@@ -35,6 +39,21 @@ static const char *bound_src =
     "  real s = 0; for (long i = get_global_id(0); i < n; i += get_global_size(0)) s += x[c[i]]; o[get_global_id(0)] = s; }\n";
 
 /* --bound: the floors above, on device 0 of ctx, each the mean of reps launches back to back */
+/* --variants: apply (set 1) or undo (set 0) variant v's NAME=VALUE settings */
+static void variant_env(const char *v, int set) {
+    char buf[512], *tok, *c;
+    snprintf(buf, sizeof buf, "%s", v);
+    for (tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        char *eq = strchr(tok, '=');
+        if (!eq) continue;
+        *eq = 0;
+        for (c = eq + 1; *c; c++)
+            if (*c == ',') *c = ' ';   /* commas within a value: spaces (several build options) */
+        if (set) setenv(tok, eq + 1, 1);
+        else unsetenv(tok);
+    }
+}
+
 static int bound(lcl_context *ctx, const lcl_csr *A, lcl_dtype dt, const void *xd, int reps, double bytes) {
     static const char *names[3] = {"stream", "gather", "gather_x"};
     lcl__device *d = &ctx->dev[0];
@@ -77,6 +96,7 @@ static int bound(lcl_context *ctx, const lcl_csr *A, lcl_dtype dt, const void *x
 
 int main(int argc, char **argv) {
     const char *src = "gen:poisson3d:60", *device = NULL, *kernels = "csr-scalar,csr-vector,csr-merge,csr-auto,csc,ell,ell-image,sell", *bopts = NULL;
+    char vbuf[2048] = "", *var = NULL, *vnext = NULL;
     lcl_dtype dt = LCL_F64;
     int reps = 50, a, C = 0, sigma = 0, r, bnd = 0, rc = 0;
     lcl_context *ctx = NULL;
@@ -101,6 +121,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--kernels") && a + 1 < argc) kernels = argv[++a];
         else if (!strcmp(argv[a], "--build-options") && a + 1 < argc) bopts = argv[++a];
         else if (!strcmp(argv[a], "--bound")) bnd = 1;
+        else if (!strcmp(argv[a], "--variants") && a + 1 < argc) snprintf(vbuf, sizeof vbuf, "%s", argv[++a]);
         else if (!strcmp(argv[a], "--sell") && a + 1 < argc) { if (sscanf(argv[++a], "%d,%d", &C, &sigma) != 2) C = sigma = 0; }
         else if (argv[a][0] != '-') src = argv[a];
         else { fprintf(stderr, "usage: %s [MATRIX|gen:SPEC] [--f32] [--reps N] [--device SPEC] [--kernels LIST] [--sell C,SIGMA] [--build-options S] [--bound]\n", argv[0]); return 2; }
@@ -143,6 +164,16 @@ int main(int argc, char **argv) {
         }
         ref[i] = s;
         absref[i] = b > 0 ? b : 1e-300;
+    }
+    vnext = vbuf[0] ? vbuf : NULL;
+next_variant:
+    if (var) {   /* the next variant: a context of its own */
+        lcl_context_destroy(ctx);
+        ctx = NULL;
+        variant_env(var, 1);
+        printf("variant: %s\n", var);
+        if (lcl_context_create(&desc, &ctx) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); lcl_context_destroy(ctx); return 1; }
+        variant_env(var, 0);
     }
     printf("%-11s %-6s %10s %10s %9s %10s %10s  %s\n", "kernel", "runs", "median ms", "GB/s", "GF/s", "batch ms", "batch GB/s", "max rel err");
     for (r = 0; r < (int)(sizeof kinds / sizeof kinds[0]); r++) {
@@ -197,7 +228,15 @@ int main(int argc, char **argv) {
         free(ts);
         lcl_spmat_free(M);
     }
-    if (bnd) rc = bound(ctx, &A, dt, xd, reps, bytes);
+    if (bnd && !var) rc = bound(ctx, &A, dt, xd, reps, bytes);
+    if (vnext) {
+        char *semi = strchr(vnext, ';');
+        var = vnext;
+        if (semi) *semi = 0;
+        vnext = semi ? semi + 1 : NULL;
+        desc.build_options = bopts;
+        goto next_variant;
+    }
     free(x); free(ref); free(absref); free(xd); free(yd);
     lcl_csr_free(&A);
     lcl_context_destroy(ctx);
