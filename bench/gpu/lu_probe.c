@@ -4,7 +4,8 @@
    M x M block (M = 256, 512, 1024) at 256, 512 and 1024 work-items and check P A = L U.
      gcc -std=c99 -O1 bench/gpu/lu_probe.c -lOpenCL -o build/lu_probe
      LAUNCH=1 build/lu_probe kernels/bklu.cl "-DBK_LU_UNROLL=1" "-cl-nv-verbose"
-   SPLIT=1 also times each kernel panel by panel with lcl_bklu_lu_upd_d (LCL_BKLU_LU_SPLIT) */
+   SPLIT=1 also times each kernel panel by panel with lcl_bklu_lu_upd_d (LCL_BKLU_LU_SPLIT); KB=32 with
+   "-DLR_NB=32" for 32-wide panels */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
@@ -62,7 +63,7 @@ int main(int argc, char **argv) {
                     /* SPLIT=1: also panel by panel (kp = 0, 16, ...), each followed by lcl_bklu_lu_upd_d */
                     for (int sp = 0; sp < (getenv("SPLIT") ? 2 : 1); sp++) {
                     cl_kernel ku = sp ? clCreateKernel(p, "lcl_bklu_lu_upd_d", &e) : NULL;
-                    int kp = -1, kb = 16;
+                    int kp = -1, kb = getenv("KB") ? atoi(getenv("KB")) : 16;   /* KB: the panel width (LR_NB of the build) */
                     clSetKernelArg(kk, 12, sizeof(int), &kp);
                     if (ku) {
                         clSetKernelArg(ku, 0, sizeof A, &A); clSetKernelArg(ku, 1, sizeof A, &A); clSetKernelArg(ku, 2, sizeof A, &A); clSetKernelArg(ku, 3, sizeof A, &A);
