@@ -149,9 +149,10 @@
         device's share of a level's work at most P% of an even share before columns move;
         default 150),
         LCL_BKLU_HOST_THREADS=1 (the block LU on several devices with nothing to exchange: each
-        device's levels launched and its A staged by a host thread of its own, instead of one
-        thread serving the devices by turns; OpenMP builds; off by default: no faster on two
-        H200s),
+        device's levels launched, a level ahead, and its A staged by a host thread of its own,
+        instead of one thread serving the devices by turns; OpenMP builds; off by default: its
+        first form, which waited for each level, was no faster on two H200s; this one is not
+        timed yet),
         LCL_POCL_ONE_QUEUE=0|1 (one queue a device and a build per device; default on PoCL 4.x and
         5.x, whose kernel cache can abort on one kernel in two queues at once),
         LCL_KLU_REFACTOR=0|1 (the sparse LU's refactor on the host / device),
@@ -14708,35 +14709,55 @@ typedef struct lcl__bklu_apart_job {
     const unsigned char *needx;
     int i;
 } lcl__bklu_apart_job;
-/* device j->i's levels on a host thread of its own (tune.bklu_host_threads): launched, its next
-   level staged, then waited for, so that neither its staging nor its wait holds up another
-   device's next level (one thread serves them by turns). An error ends this device's run only:
-   the others have nothing to wait for from it. */
+/* device j->i's levels on a host thread of its own (tune.bklu_host_threads), as lcl__bklu_apart
+   serves each device: its next level launched while fewer than the depth run (two with ahead), else
+   its oldest retired once done, more of its A staged while it waits; so neither another device's
+   staging nor its launches hold this one up (one thread serving them by turns left a device idle
+   3.6 ms while the host launched the other's level, two H200s, M = 256). An error ends this
+   device's run only: the others have nothing to wait for from it. */
 LCL__PRIVATE void *lcl__bklu_apart_dev(void *arg) {
     lcl__bklu_apart_job *j = (lcl__bklu_apart_job *)arg;
     lcl__bklu_dev *v = &j->D->dv[j->i];
     lcl_status st = LCL_OK;
-    int64_t l;
-    for (l = -1; l < j->N->nlev && st == LCL_OK; l++) {
-        cl_event ev = NULL;
+    cl_event ev[2] = {NULL, NULL};
+    int64_t l = -2, lq[2] = {0, 0};
+    int nin = 0, q;
+    while (st == LCL_OK && (l < j->N->nlev - 1 || nin > 0)) {
         cl_int e, s = CL_COMPLETE;
-        if ((st = lcl__bklu_go(j->ctx, j->fn, j->N, j->A, j->D, v, j->i, l, j->needx, 3)) != LCL_OK) break;
-        if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &ev)) != CL_SUCCESS ||
-            (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS) {
-            if (ev) LCL__CL->clReleaseEvent(ev);
-            st = lcl__clfail(j->ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
-            break;
+        if (l < j->N->nlev - 1 && nin < (v->ahead ? 2 : 1)) {
+            l++;
+            v->d->seen.ahead_levels += nin > 0;
+            if ((st = lcl__bklu_go(j->ctx, j->fn, j->N, j->A, j->D, v, j->i, l, j->needx, 3)) != LCL_OK) break;
+            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &ev[nin])) != CL_SUCCESS ||
+                (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS) {
+                st = lcl__clfail(j->ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
+                break;
+            }
+            lq[nin++] = l;
+            continue;
         }
-        e = LCL__CL->clWaitForEvents(1, &ev);
-        if (e == CL_SUCCESS) e = LCL__CL->clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL);
-        LCL__CL->clReleaseEvent(ev);
+        for (;;) {      /* the oldest level: running, or done (an error shows below) */
+            if ((e = LCL__CL->clGetEventInfo(ev[0], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL)) != CL_SUCCESS || s <= CL_COMPLETE)
+                break;
+            if ((st = lcl__bklu_topup(j->ctx, j->N, j->A, j->D, v, j->i)) != LCL_OK) break;
+            LCL__YIELD();
+        }
+        if (st != LCL_OK) break;
+        LCL__CL->clReleaseEvent(ev[0]);
+        ev[0] = ev[1], ev[1] = NULL;
+        nin--;
         if (e != CL_SUCCESS || s < 0) {     /* a command of the level failed (the marker inherits it) */
             LCL__CL->clFinish(v->d->queue[0]);
             st = lcl__clfail(j->ctx, e != CL_SUCCESS ? e : s, "lcl_bklu: a level's commands", v->d->info.name);
             break;
         }
-        st = lcl__bklu_done(j->ctx, j->N, j->D, v);
+        if (!v->ahead) st = lcl__bklu_done(j->ctx, j->N, j->D, v);
+        else if ((e = lcl__bklu_settle(j->N, j->D, v)) != CL_SUCCESS) st = lcl__clfail(j->ctx, e, "lcl_bklu: reading back", v->d->info.name);
+        else lcl__bklu_retire(v, lq[0]);
+        lq[0] = lq[1];
     }
+    for (q = 0; q < 2; q++)
+        if (ev[q]) LCL__CL->clWaitForEvents(1, &ev[q]), LCL__CL->clReleaseEvent(ev[q]);
     v->st = st;
     return NULL;
 }

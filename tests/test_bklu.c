@@ -2077,8 +2077,10 @@ int lt_child_bklu(const char *name) {
             bt_check(ocl, &c, &o, 2, "OpenCL, devices apart, no eager U steps");
             BT_TUNE(ocl, bklu_eager, 1);
             {   /* a host thread per device (LCL_BKLU_HOST_THREADS=1, OpenMP builds): the same
-                   factors bit for bit, so the same solution */
+                   factors bit for bit, so the same solution; each thread too launches its
+                   device's next level while the last runs, where both fit (ahead) */
                 lcl_bklu_numeric *Nt[2] = {NULL, NULL};
+                long ah[2] = {0, 0};
                 int64_t nm = c.A.n * c.A.m, i, t;
                 size_t es = lcl__dsize(c.A.dtype);
                 char *xs[2];
@@ -2095,7 +2097,9 @@ int lt_child_bklu(const char *name) {
                     }
                     BT_TUNE(ocl, bklu_host_threads, (int)t);
                     if (S && xs[t]) CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &Nt[t], &info));
+                    ah[t] = bt_seen(ocl, 1);
                     if (Nt[t]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, Nt[t], &info));
+                    ah[t] = bt_seen(ocl, 1) - ah[t];
                     if (Nt[t]) CHECK_OK(ocl, lcl_bklu_solve(ocl, S, Nt[t], 1, xs[t], nm));
                 }
                 CHECK_MSG(Nt[0] && Nt[1] && Nt[0]->cl && Nt[1]->cl && Nt[0]->cl->hostthreads == 0 && Nt[1]->cl->hostthreads == want &&
@@ -2103,6 +2107,9 @@ int lt_child_bklu(const char *name) {
                           "apart, a host thread per device: threads %d (want %d), the same solution %d",
                           Nt[1] && Nt[1]->cl ? Nt[1]->cl->hostthreads : -1, want,
                           xs[0] && xs[1] ? memcmp(xs[0], xs[1], (size_t)nm * es) == 0 : -1);
+                if (Nt[0] && Nt[0]->cl && Nt[0]->cl->dv[0].ahead)
+                    CHECK_MSG(ah[0] > 0 && ah[1] > 0, "apart, levels launched ahead in a refactor: %ld with one thread, %ld with a thread per device",
+                              ah[0], ah[1]);
                 BT_TUNE(ocl, bklu_host_threads, 0);
                 for (t = 0; t < 2; t++) {
                     lcl_bklu_numeric_free(Nt[t]);
