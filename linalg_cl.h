@@ -14699,6 +14699,53 @@ LCL__PRIVATE lcl_status lcl__bklu_done(lcl_context *ctx, lcl_bklu_numeric *N, lc
    device runs its own levels. The host launches a device's next level, and stages the one after,
    as soon as its last is done (its marker's status), instead of waiting for every device at every
    level: a level's work is not even between the devices, and the slower one changes */
+/* a device's levels in flight (lcl__bklu_apart): the last launched, up to two launched and not
+   retired (ahead; else one) with their markers, oldest first */
+typedef struct lcl__bklu_flight {
+    int64_t lv, lq[2];
+    cl_event ev[2];
+    int nin;
+} lcl__bklu_flight;
+/* one step of device i's levels: its next level launched while fewer than the depth run (*what
+   1), else its oldest retired once its marker says done (*what 2), else nothing (0) */
+LCL__PRIVATE lcl_status lcl__bklu_step(lcl_context *ctx, const char *fn, lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D, int i,
+                                       const unsigned char *needx, lcl__bklu_flight *r, int *what) {
+    lcl__bklu_dev *v = &D->dv[i];
+    cl_int e, s = CL_COMPLETE;
+    lcl_status st = LCL_OK;
+    *what = 0;
+    if (r->lv < N->nlev - 1 && r->nin < (v->ahead ? 2 : 1)) {
+        *what = 1;
+        r->lv++;
+        v->d->seen.ahead_levels += r->nin > 0;
+        if ((st = lcl__bklu_go(ctx, fn, N, A, D, v, i, r->lv, needx, 3)) != LCL_OK) return st;
+        if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &r->ev[r->nin])) != CL_SUCCESS ||
+            (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS)   /* (a marker made is released by lcl__bklu_flight_end) */
+            return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
+        r->lq[r->nin++] = r->lv;
+        return LCL_OK;
+    }
+    if (r->nin == 0) return LCL_OK;
+    if ((e = LCL__CL->clGetEventInfo(r->ev[0], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL)) != CL_SUCCESS)
+        return lcl__clfail(ctx, e, "clGetEventInfo(lcl_bklu)", v->d->info.name);
+    if (s > CL_COMPLETE) return LCL_OK;
+    *what = 2;
+    LCL__CL->clReleaseEvent(r->ev[0]);
+    r->ev[0] = r->ev[1], r->ev[1] = NULL;
+    r->nin--;
+    if (s < 0) return lcl__clfail(ctx, s, "lcl_bklu: a level's commands", v->d->info.name);   /* (the marker inherits a command's failure) */
+    if (!v->ahead) st = lcl__bklu_done(ctx, N, D, v);
+    else if ((e = lcl__bklu_settle(N, D, v)) != CL_SUCCESS) st = lcl__clfail(ctx, e, "lcl_bklu: reading back", v->d->info.name);
+    else lcl__bklu_retire(v, r->lq[0]);
+    r->lq[0] = r->lq[1];
+    return st;
+}
+/* the markers still held, waited for and released */
+LCL__PRIVATE void lcl__bklu_flight_end(lcl__bklu_flight *r) {
+    int q;
+    for (q = 0; q < 2; q++)
+        if (r->ev[q]) LCL__CL->clWaitForEvents(1, &r->ev[q]), LCL__CL->clReleaseEvent(r->ev[q]), r->ev[q] = NULL;
+}
 #if defined(_OPENMP) && !defined(_WIN32)
 typedef struct lcl__bklu_apart_job {
     lcl_context *ctx;
@@ -14709,56 +14756,24 @@ typedef struct lcl__bklu_apart_job {
     const unsigned char *needx;
     int i;
 } lcl__bklu_apart_job;
-/* device j->i's levels on a host thread of its own (tune.bklu_host_threads), as lcl__bklu_apart
-   serves each device: its next level launched while fewer than the depth run (two with ahead), else
-   its oldest retired once done, more of its A staged while it waits; so neither another device's
-   staging nor its launches hold this one up (one thread serving them by turns left a device idle
-   3.6 ms while the host launched the other's level, two H200s, M = 256). An error ends this
+/* device j->i's levels on a host thread of its own (tune.bklu_host_threads): the steps
+   lcl__bklu_apart takes for it, more of its A staged while it waits, so that neither another
+   device's staging nor its launches hold this one up (one thread serving them by turns left a
+   device idle 3.6 ms while it launched the other's level, two H200s, M = 256). An error ends this
    device's run only: the others have nothing to wait for from it. */
 LCL__PRIVATE void *lcl__bklu_apart_dev(void *arg) {
     lcl__bklu_apart_job *j = (lcl__bklu_apart_job *)arg;
-    lcl__bklu_dev *v = &j->D->dv[j->i];
+    lcl__bklu_flight r = {-2, {0, 0}, {NULL, NULL}, 0};
     lcl_status st = LCL_OK;
-    cl_event ev[2] = {NULL, NULL};
-    int64_t l = -2, lq[2] = {0, 0};
-    int nin = 0, q;
-    while (st == LCL_OK && (l < j->N->nlev - 1 || nin > 0)) {
-        cl_int e, s = CL_COMPLETE;
-        if (l < j->N->nlev - 1 && nin < (v->ahead ? 2 : 1)) {
-            l++;
-            v->d->seen.ahead_levels += nin > 0;
-            if ((st = lcl__bklu_go(j->ctx, j->fn, j->N, j->A, j->D, v, j->i, l, j->needx, 3)) != LCL_OK) break;
-            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &ev[nin])) != CL_SUCCESS ||
-                (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS) {
-                st = lcl__clfail(j->ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
-                break;
-            }
-            lq[nin++] = l;
-            continue;
-        }
-        for (;;) {      /* the oldest level: running, or done (an error shows below) */
-            if ((e = LCL__CL->clGetEventInfo(ev[0], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL)) != CL_SUCCESS || s <= CL_COMPLETE)
-                break;
-            if ((st = lcl__bklu_topup(j->ctx, j->N, j->A, j->D, v, j->i)) != LCL_OK) break;
+    while (st == LCL_OK && (r.lv < j->N->nlev - 1 || r.nin > 0)) {
+        int what;
+        if ((st = lcl__bklu_step(j->ctx, j->fn, j->N, j->A, j->D, j->i, j->needx, &r, &what)) == LCL_OK && !what) {
+            st = lcl__bklu_topup(j->ctx, j->N, j->A, j->D, &j->D->dv[j->i], j->i);
             LCL__YIELD();
         }
-        if (st != LCL_OK) break;
-        LCL__CL->clReleaseEvent(ev[0]);
-        ev[0] = ev[1], ev[1] = NULL;
-        nin--;
-        if (e != CL_SUCCESS || s < 0) {     /* a command of the level failed (the marker inherits it) */
-            LCL__CL->clFinish(v->d->queue[0]);
-            st = lcl__clfail(j->ctx, e != CL_SUCCESS ? e : s, "lcl_bklu: a level's commands", v->d->info.name);
-            break;
-        }
-        if (!v->ahead) st = lcl__bklu_done(j->ctx, j->N, j->D, v);
-        else if ((e = lcl__bklu_settle(j->N, j->D, v)) != CL_SUCCESS) st = lcl__clfail(j->ctx, e, "lcl_bklu: reading back", v->d->info.name);
-        else lcl__bklu_retire(v, lq[0]);
-        lq[0] = lq[1];
     }
-    for (q = 0; q < 2; q++)
-        if (ev[q]) LCL__CL->clWaitForEvents(1, &ev[q]), LCL__CL->clReleaseEvent(ev[q]);
-    v->st = st;
+    lcl__bklu_flight_end(&r);
+    j->D->dv[j->i].st = st;
     return NULL;
 }
 #endif
@@ -14806,76 +14821,29 @@ LCL__PRIVATE int lcl__bklu_apart_threads(lcl_context *ctx, const char *fn, lcl_b
 LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
                                         const unsigned char *needx) {
     int nd = D->nd, i, left = nd;
-    int64_t *lv = (int64_t *)LCL_MALLOC((size_t)nd * 4 * sizeof(int64_t)), *lvq, *nin;
-    cl_event *ev = (cl_event *)LCL_MALLOC((size_t)nd * 2 * sizeof(cl_event));
+    lcl__bklu_flight *r;
     lcl_status st = LCL_OK;
-    cl_int e = CL_SUCCESS;
     D->hostthreads = 0;
-    if (nd > 1 && D->dv[0].d->tune.bklu_host_threads && lcl__bklu_apart_threads(ctx, fn, N, A, D, needx, &st)) {
-        LCL_FREE(lv);
-        LCL_FREE(ev);
-        return st;
-    }
-    if (!lv || !ev) {
-        LCL_FREE(lv);
-        LCL_FREE(ev);
-        return lcl__oom(ctx, "block LU schedule", (size_t)nd * 48);
-    }
-    lvq = lv + nd, nin = lv + 3 * nd;   /* not before the check: arithmetic on NULL */
-    /* per device up to two levels in flight (ahead; else one): lvq[2i ..] their levels, ev[2i ..]
-       their markers, oldest first */
-    for (i = 0; i < nd; i++) lv[i] = -2, nin[i] = 0, ev[2 * i] = ev[2 * i + 1] = NULL;
+    if (nd > 1 && D->dv[0].d->tune.bklu_host_threads && lcl__bklu_apart_threads(ctx, fn, N, A, D, needx, &st)) return st;
+    if (!(r = (lcl__bklu_flight *)LCL_MALLOC((size_t)nd * sizeof *r))) return lcl__oom(ctx, "block LU schedule", (size_t)nd * sizeof *r);
+    for (i = 0; i < nd; i++) r[i].lv = -2, r[i].nin = 0, r[i].ev[0] = r[i].ev[1] = NULL;
     while (left > 0 && st == LCL_OK) {
         int moved = 0;
+        /* one step a device a pass, so that the devices take turns (with ahead the host stays a
+           level ahead however fast the device) */
         for (i = 0; i < nd && st == LCL_OK; i++) {
-            lcl__bklu_dev *v = &D->dv[i];
-            /* one step a device a pass, so that the devices take turns: launch its next level while
-               fewer than the depth run, else retire its oldest once done (so with ahead the host stays
-               a level ahead however fast the device) */
-            if (lv[i] < N->nlev - 1 && nin[i] < (v->ahead ? 2 : 1)) {
-                moved = 1;
-                lv[i]++;
-                v->d->seen.ahead_levels += nin[i] > 0;
-                if ((st = lcl__bklu_go(ctx, fn, N, A, D, v, i, lv[i], needx, 3)) != LCL_OK) break;
-                if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &ev[2 * i + nin[i]])) != CL_SUCCESS ||
-                    (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS)
-                    st = lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
-                if (ev[2 * i + nin[i]]) lvq[2 * i + nin[i]++] = lv[i];
-                continue;
-            }
-            if (nin[i] == 0) continue;
-            {   /* its oldest level: running, or done (an error shows in clFinish below) */
-                cl_int s = CL_COMPLETE;
-                if ((e = LCL__CL->clGetEventInfo(ev[2 * i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL)) != CL_SUCCESS) {
-                    st = lcl__clfail(ctx, e, "clGetEventInfo(lcl_bklu)", v->d->info.name);
-                    break;
-                }
-                if (s > CL_COMPLETE) continue;
-                LCL__CL->clReleaseEvent(ev[2 * i]);
-                ev[2 * i] = ev[2 * i + 1], ev[2 * i + 1] = NULL;
-                nin[i]--;
-                if (s < 0) {    /* a command of the level failed (the marker inherits it) */
-                    st = lcl__clfail(ctx, s, "lcl_bklu: a level's commands", v->d->info.name);
-                    break;
-                }
-                if (!v->ahead) st = lcl__bklu_done(ctx, N, D, v);
-                else if ((e = lcl__bklu_settle(N, D, v)) != CL_SUCCESS) st = lcl__clfail(ctx, e, "lcl_bklu: reading back", v->d->info.name);
-                else lcl__bklu_retire(v, lvq[2 * i]);
-                lvq[2 * i] = lvq[2 * i + 1];
-                if (st != LCL_OK) break;
-                if (lv[i] == N->nlev - 1 && nin[i] == 0) left--;
-            }
+            int what;
+            st = lcl__bklu_step(ctx, fn, N, A, D, i, needx, &r[i], &what);
+            moved |= what == 1;
+            if (st == LCL_OK && what == 2 && r[i].lv == N->nlev - 1 && r[i].nin == 0) left--;
         }
         if (!moved && st == LCL_OK) {  /* the host idle: more of A on its way */
             for (i = 0; i < nd && st == LCL_OK; i++) st = lcl__bklu_topup(ctx, N, A, D, &D->dv[i], i);
             LCL__YIELD();
         }
     }
-    for (i = 0; i < 2 * nd; i++)
-        if (ev[i]) LCL__CL->clWaitForEvents(1, &ev[i]), LCL__CL->clReleaseEvent(ev[i]);
-    for (i = 0; i < nd; i++) D->dv[i].st = st;
-    LCL_FREE(lv);
-    LCL_FREE(ev);
+    for (i = 0; i < nd; i++) lcl__bklu_flight_end(&r[i]), D->dv[i].st = st;
+    LCL_FREE(r);
     return st;
 }
 
