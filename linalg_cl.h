@@ -7758,7 +7758,7 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
     switch (A->format == LCL_FMT_CSC ? LCL_FMT_CSR : A->format) {   /* CSC parts hold the CSR of A */
     case LCL_FMT_CSR:
         if (P->kernel == LCL_KERNEL_MERGE) {
-            kid[0] = LCL__K_ADAPTIVE; gws[0] = (size_t)P->ni[0] * (size_t)d->tune.spmv_wg;
+            kid[0] = LCL__K_ADAPTIVE; gws[0] = (size_t)P->ni[0] * lws;
             kid[1] = LCL__K_LONG; gws[1] = (size_t)lcl__round_up(P->ni[1], (int64_t)wg);
             launches = P->ni[1] > 0 ? 2 : 1;
         } else if (P->kernel == LCL_KERNEL_VECTOR) {
