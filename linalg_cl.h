@@ -986,6 +986,8 @@ typedef struct lcl__tuning {
     int bklu_eager;                 /* the block LU, resident: later levels' columns run their ready U steps early
                                        (1 on, 0 off, -1 with several devices) */
     int bklu_ahead;                 /* ... resident, nothing exchanged: level l + 1 listed and launched while l runs */
+    int bklu_xahead;                /* ... and with exchanges (one shared cl_context): imports wait on the producer's
+                                       read-back by event, not the host on every device each level */
     int bklu_eager_arrived;         /* eager: later columns' A staged apart, used once arrived (0: the level waits for it) */
     int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
     int bklu_eager_prio;            /* ... that queue made with a low priority hint (cl_khr_priority_hints), where it can be */
@@ -996,6 +998,7 @@ typedef struct lcl__tuning {
                                        -1: a twentieth of all of A, 16 MB to 1 GB) */
     int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
+    int bklu_window;                /* ... affinity: its index ranges' boundaries within this % of all work from even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int bklu_lr_nb;                 /* LR_NB: the pivot LU's panel width panel by panel (4 to 32) */
     int bklu_swap_reg;              /* BK_SWAP_REG: its interchanges on the other columns as one permutation (off: no
@@ -1025,11 +1028,12 @@ typedef struct lcl__device {
     lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
     lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
     struct { cl_mem m; size_t bytes; int busy; } ws[LCL__WS];   /* the factorizations' scratch, kept for the next (lcl__ws_get) */
-    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds, low_queues; } seen;   /* what the routines chose so far
+    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds, low_queues, eager_imports; } seen;   /* what the routines chose so far
                                        (tests count it): potrf's step GEMMs split along K, its narrow panels (>>tuning),
                                        the block LU's blocks of A written straight from the caller's pinned memory, its
                                        levels launched while the one before ran, its U-step rounds on the second queue,
-                                       that queue made with a low priority hint (tune.bklu_eager_prio) */
+                                       that queue made with a low priority hint (tune.bklu_eager_prio), the columns another
+                                       device read back that it imported for its eager U steps */
 } lcl__device;
 #endif
 
@@ -1769,7 +1773,9 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        way. One H200 was not faster (M = 512 473.4-473.6 -> 476.1-477.7 ms), so 0 there */
     t->bklu_eager_free = nvidia ? -1 : 0;
     t->bklu_slack = 150;
+    t->bklu_window = 5;
     t->bklu_ahead = 1;
+    t->bklu_xahead = 1;
     /* eager U steps, on any number of devices since call 11 (one H200, gen:circuit:1000, M = 256 /
        512: 134.2 -> 126.2 / 516.7 -> 477.4 ms, with the window below); before the window and the
        second queue it was slower on one (524 -> 553-567 ms at M = 512) and on by default with
@@ -1859,6 +1865,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_SWAP_REG", 0, 1, &t->bklu_swap_reg);
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
     lcl__env_int("LCL_BKLU_AHEAD", 0, 1, &t->bklu_ahead);
+    lcl__env_int("LCL_BKLU_XAHEAD", 0, 1, &t->bklu_xahead);
     lcl__env_int("LCL_BKLU_EAGER_ARRIVED", 0, 1, &t->bklu_eager_arrived);
     lcl__env_int("LCL_BKLU_EAGER_QUEUE", 0, 1, &t->bklu_eager_queue);
     lcl__env_int("LCL_BKLU_EAGER_PRIO", 0, 1, &t->bklu_eager_prio);
@@ -1866,6 +1873,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_STAGE_KB", -1, 1 << 30, &t->bklu_stage_kb);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
+    lcl__env_int("LCL_BKLU_WINDOW", 0, 50, &t->bklu_window);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
     lcl__env_int("LCL_SPLIT_NB", 0, 4096, &t->split_nb);
     lcl__env_int("LCL_POCL_ONE_QUEUE", 0, 1, &t->pocl_one_queue);
@@ -13237,6 +13245,7 @@ typedef struct lcl__bklu_dev {
     unsigned char *prep;        /* n: column's frames zeroed and A's blocks scaled (eager: before its level) */
     int32_t *ustep;             /* n: U steps of the column already run (eager: before its level) */
     int64_t *ux;                /* 3n: one chunk's U-step columns, first step, step count */
+    int32_t *xq;                /* n: columns imported for eager U steps only (has 2 until then) */
     cl_event stage_ev;          /* those writes, on the transfer queue, or NULL */
     cl_command_queue q2;        /* eager (tune.bklu_eager_queue): the later columns' U steps, beside the level's
                                    chain on queue 0, which waits for them (q2ev) at the level's end; or NULL */
@@ -13282,6 +13291,15 @@ struct lcl__bklu_cl {
     int64_t *xoff;              /* n: offset of column k's pivot and L blocks in its owner's exchange area, -1 */
     unsigned char *inx;         /* n: those are there (read back after k's level) */
     int shared;                 /* the devices share one cl_context: exchange areas are pinned for all */
+    cl_event *xev;              /* n (exchanges a level ahead, tune.bklu_xahead): column k's read-back into its
+                                   owner's exchange area done, once launched; NULL: the host waits each level */
+    int64_t nxev;
+    unsigned char *xdone;       /* n: xev[k] seen complete */
+#if defined(_OPENMP) && !defined(_WIN32)
+    pthread_mutex_t xlock;      /* xev, xdone, inx, xfail and xgo, while host threads (xlocked) share them */
+#endif
+    int xlocked, xfail, xgo;    /* xfail: a host thread's device failed (the others stop waiting for it);
+                                   xgo: every thread made, they may start (or, with xfail, give up) */
     int32_t *slev;              /* n (eager): the level whose look-ahead stages column k's A */
     int64_t svmoves;            /* the last device solve: W's moves between devices */
 };
@@ -13299,6 +13317,33 @@ LCL__PRIVATE void lcl__bklu_arenas_free(lcl__bklu_dev *v) {
     for (a = 0; a < LCL__BKLU_ARENAS; a++)
         if (v->arena[a] && (a == 0 || v->arena[a] != v->arena[0])) LCL__CL->clReleaseMemObject(v->arena[a]);
     for (a = 0; a < LCL__BKLU_ARENAS; a++) v->arena[a] = NULL;
+}
+/* the read-backs' events released (lcl__bklu_xev) */
+LCL__PRIVATE void lcl__bklu_xev_free(lcl__bklu_cl *D) {
+    int64_t k;
+    for (k = 0; k < D->nxev; k++)
+        if (D->xev[k]) LCL__CL->clReleaseEvent(D->xev[k]), D->xev[k] = NULL;
+}
+/* the exchanges' shared state locked, where a host thread per device shares it */
+LCL__PRIVATE void lcl__bklu_xlock(lcl__bklu_cl *D, int on) {
+#if defined(_OPENMP) && !defined(_WIN32)
+    if (D->xlocked) (void)(on ? pthread_mutex_lock(&D->xlock) : pthread_mutex_unlock(&D->xlock));
+#else
+    (void)D, (void)on;
+#endif
+}
+/* column k read back into its owner's exchange area by now (exchanges by events) */
+LCL__PRIVATE int lcl__bklu_xdone(lcl__bklu_cl *D, int64_t k) {
+    cl_int s = CL_QUEUED;
+    int r;
+    if (!D->xev) return 0;
+    lcl__bklu_xlock(D, 1);
+    if (D->xev[k] && !D->xdone[k] && LCL__CL->clGetEventInfo(D->xev[k], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL) == CL_SUCCESS &&
+        s == CL_COMPLETE)
+        D->xdone[k] = 1;
+    r = D->xdone[k];
+    lcl__bklu_xlock(D, 0);
+    return r;
 }
 LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
     int i, a;
@@ -13318,7 +13363,7 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         }
         LCL_FREE(v->freel); LCL_FREE(v->fslot); LCL_FREE(v->finv); LCL_FREE(v->has);
         LCL_FREE(v->usep); LCL_FREE(v->usel); LCL_FREE(v->usecur); LCL_FREE(v->pend);
-        LCL_FREE(v->staged); LCL_FREE(v->prep); LCL_FREE(v->ustep); LCL_FREE(v->ux);
+        LCL_FREE(v->staged); LCL_FREE(v->prep); LCL_FREE(v->ustep); LCL_FREE(v->ux); LCL_FREE(v->xq);
         LCL_FREE(v->pin); LCL_FREE(v->tmpf); LCL_FREE(v->cols); LCL_FREE(v->pos); LCL_FREE(v->bq);
         LCL_FREE(v->ch.uo); LCL_FREE(v->ch.uc); LCL_FREE(v->ch.wo); LCL_FREE(v->ch.wc);
         if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
@@ -13334,7 +13379,8 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         lcl__unpin(v->d, v->xbuf, v->xptr);
     }
     LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->aslot); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
-    LCL_FREE(D->xoff); LCL_FREE(D->inx); LCL_FREE(D->slev);
+    lcl__bklu_xev_free(D);
+    LCL_FREE(D->xoff); LCL_FREE(D->inx); LCL_FREE(D->slev); LCL_FREE(D->xev); LCL_FREE(D->xdone);
     LCL_FREE(D);
 }
 
@@ -13410,6 +13456,11 @@ LCL__PRIVATE int lcl__bklu_room(const lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl_
     return 1;
 }
 
+/* bytes of column k in its owner's exchange area: its pivot and L blocks, then its pivots (pinned
+   too, so an import that waits for them by event reads them when they are there) */
+LCL__PRIVATE size_t lcl__bklu_xcol(const lcl_bklu_numeric *N, int64_t k) {
+    return (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * lcl__bklu_fbytes(N) + (((size_t)N->m * sizeof(int32_t) + 63) & ~(size_t)63);
+}
 /* the host copy of slot s of column j, for a device that imports it: its owner's exchange area
    (the pivot and L blocks only) or the host factors */
 LCL__PRIVATE const char *lcl__bklu_hsrc(const lcl_bklu_numeric *N, const lcl__bklu_cl *D, int64_t j, int64_t s) {
@@ -13429,6 +13480,8 @@ LCL__PRIVATE cl_int lcl__bklu_import(const lcl_bklu_numeric *N, lcl__bklu_cl *D,
     int64_t s, m = N->m;
     cl_int e = CL_SUCCESS;
     cl_command_queue q = v->d->queue[0];
+    /* a level ahead: once its owner has read it back (another device's event: one cl_context) */
+    if (D->xev && D->xev[j] && (e = LCL__CL->clEnqueueBarrierWithWaitList(q, 1, &D->xev[j], NULL)) != CL_SUCCESS) return e;
     for (s = N->colp[j] + N->ucnt[j] + 1; s < N->colp[j + 1] && e == CL_SUCCESS; s++) {
         int32_t f = lcl__bklu_take(v);
         v->fslot[s] = f;
@@ -13443,7 +13496,8 @@ LCL__PRIVATE cl_int lcl__bklu_import(const lcl_bklu_numeric *N, lcl__bklu_cl *D,
     }
     if (e == CL_SUCCESS)
         e = LCL__CL->clEnqueueWriteBuffer(q, v->perm, CL_FALSE, (size_t)(j * m) * sizeof(int32_t), (size_t)m * sizeof(int32_t),
-                                          D->hperm + j * m, 0, NULL, NULL);
+                                          D->inx && D->inx[j] ? lcl__bklu_hsrc(N, D, j, N->colp[j + 1]) : (const char *)(D->hperm + j * m), 0,
+                                          NULL, NULL);
     v->has[j] = 1;
     return e;
 }
@@ -13540,14 +13594,13 @@ LCL__PRIVATE void lcl__bklu_costs(const lcl_bklu_numeric *N, double *cost) {
     }
 }
 /* affinity's index ranges: bound[0..nd], device d starting at column bound[d]. Each boundary near
-   an even share of all the work (lcl__bklu_costs), within LCL__BKLU_WINDOW of it, where the fewest
+   an even share of all the work (lcl__bklu_costs), within window (tune.bklu_window) of it, where the fewest
    L blocks would cross it (column j crosses b when j < b <= its last dependent): in the ordering
    a subtree or a diagonal block of the BTF is a range, so a cut at its edge imports nothing.
    Without memory for the count, the even share alone. (gen:circuit:1000, two devices: the
    column split held 61% of the work on one, imports none; cut at even work 50.3%, 316 L
    blocks; this 51.9%, none) */
-#define LCL__BKLU_WINDOW 0.05
-LCL__PRIVATE void lcl__bklu_ranges(const lcl_bklu_numeric *N, int nd, const double *cost, int64_t *bound) {
+LCL__PRIVATE void lcl__bklu_ranges(const lcl_bklu_numeric *N, int nd, const double *cost, double window, int64_t *bound) {
     int64_t n = N->n, k, p, b, *last = (int64_t *)LCL_MALLOC((size_t)(2 * n + 1) * sizeof(int64_t)), *cross = last ? last + n : NULL;
     double all = 0, run, lo, hi;
     int c;
@@ -13569,7 +13622,7 @@ LCL__PRIVATE void lcl__bklu_ranges(const lcl_bklu_numeric *N, int nd, const doub
     for (c = 1, k = 0, run = 0; c < nd; c++) {     /* run: the work before column k */
         double even = all * c / nd, r, bd = 0;
         int64_t best = -1;
-        lo = even - LCL__BKLU_WINDOW * all, hi = even + LCL__BKLU_WINDOW * all;
+        lo = even - window * all, hi = even + window * all;
         for (; k < n && run + cost[k] <= lo; k++) run += cost[k];
         for (b = k, r = run; b <= n && r <= hi; r += b < n ? cost[b] : 0, b++) {
             double off = r > even ? r - even : even - r;
@@ -13585,14 +13638,14 @@ LCL__PRIVATE void lcl__bklu_ranges(const lcl_bklu_numeric *N, int nd, const doub
 /* owner[k] for every column (nd devices); load: nd, tmp: n scratch. Without memory for affinity's
    table, the static split */
 LCL__PRIVATE void lcl__bklu_assign(const lcl_bklu_numeric *N, lcl_bklu_schedule sch, int nd, int32_t *owner, const double *cost, double *load,
-                                   int32_t *tmp, double slack) {
+                                   int32_t *tmp, double slack, double window) {
     int64_t l, c, p;
     unsigned char *has = sch == LCL_BKLU_AFFINITY && nd > 1 ? (unsigned char *)LCL_MALLOC((size_t)N->n * (size_t)nd + 1) : NULL;
     lcl__key *order = has ? (lcl__key *)LCL_MALLOC((size_t)N->n * sizeof(lcl__key) + 1) : NULL;
     int64_t *bound = order ? (int64_t *)LCL_MALLOC((size_t)(nd + 1) * sizeof(int64_t)) : NULL;
     if (bound) memset(has, 0, (size_t)N->n * (size_t)nd);
     else if (sch == LCL_BKLU_AFFINITY) sch = LCL_BKLU_STATIC;
-    if (bound) lcl__bklu_ranges(N, nd, cost, bound);
+    if (bound) lcl__bklu_ranges(N, nd, cost, window, bound);
     for (l = 0; l < N->nlev; l++) {
         int64_t c0 = N->levp[l], cnt = N->levp[l + 1] - c0;
         int d;
@@ -13885,6 +13938,9 @@ LCL__PRIVATE cl_int lcl__bklu_share(lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__b
                                          0, NULL, NULL);
         v->transfers++;
     }
+    if (e == CL_SUCCESS)
+        e = LCL__CL->clEnqueueReadBuffer(q, v->perm, CL_FALSE, (size_t)k * ib, ib, v->xptr + D->xoff[k] + (size_t)(N->colp[k + 1] - p) * fb, 0, NULL,
+                                         NULL);
     if (e == CL_SUCCESS) e = LCL__CL->clEnqueueReadBuffer(q, v->perm, CL_FALSE, (size_t)k * ib, ib, D->hperm + k * N->m, 0, NULL, NULL);
     return e;
 }
@@ -14365,7 +14421,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
     lcl_status st = LCL_OK;
     while (i0 < cnt) {
         int64_t i1 = i0, need = 0, ni = 0, nz, na, nt0, nlt = 0, maxu = 0, c, s, t, p, o_it, o_z, o_a, o_lu, o_tr, o_lc, o_lg, ntmp = 0;
-        int64_t x, nx = 0, *ux = v->ux, nown, gx[3], gm[2] = {0, 0}, g, rt;
+        int64_t x, nx = 0, *ux = v->ux, nown, gx[3], gm[2] = {0, 0}, g, rt, nxq = 0;
         int split;
         int32_t st_ = ++v->stamp;
         /* which columns: as many as fit, at least one */
@@ -14401,7 +14457,15 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             for (q = N->levp[l + 1]; q < N->levp[N->nlev] && room > 0; q++) {
                 int64_t k = N->levc[q], s0 = v->ustep[k], u = s0;
                 if (D->owner[k] != (int32_t)(v - D->dv) || v->staged[k] != 1) continue;
-                while (u < N->ucnt[k] && v->has[N->slotrow[N->colp[k] + u]]) u++;
+                while (u < N->ucnt[k]) {
+                    int64_t j = N->slotrow[N->colp[k] + u], w = N->colp[j + 1] - N->colp[j] - N->ucnt[j] + 1;
+                    /* with exchanges, a column another device has read back by now comes in for
+                       these steps (else a device's share of the top levels, whose dependencies
+                       are on both, ran no U step early: gen:circuit:3000 on two H200s) */
+                    if (!v->has[j] && (!lcl__bklu_xdone(D, j) || w >= room)) break;
+                    if (!v->has[j]) v->has[j] = 2, room -= w, v->xq[nxq++] = (int32_t)j, d->seen.eager_imports++;
+                    u++;
+                }
                 if (u == s0) continue;
                 ux[3 * nx] = k, ux[3 * nx + 1] = s0, ux[3 * nx + 2] = u - s0, nx++, room--;
                 maxu = LCL__MAX(maxu, u - s0);
@@ -14427,12 +14491,12 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
 #define LCL__PUSH(x, sc) do { if (!lcl__bklu_push(v, (int32_t)(x), (sc))) return lcl__oom(ctx, "block LU lists", (size_t)v->cur.hlcap * 12); } while (0)
         /* imports: the L parts of dependencies computed elsewhere (or dropped), L_jj^-1 rebuilt here */
         o_it = v->nhl;
-        for (c = i0; c < i1; c++) {
-            int64_t k = cols[c];
-            for (p = 0; p < N->ucnt[k]; p++) {
-                int64_t j = N->slotrow[N->colp[k] + p];
+        for (c = i0; c <= i1; c++) {   /* the chunk's dependencies, then the eager steps' (xq) */
+            int64_t k = c < i1 ? cols[c] : -1, np = c < i1 ? N->ucnt[k] : nxq;
+            for (p = 0; p < np; p++) {
+                int64_t j = c < i1 ? N->slotrow[N->colp[k] + p] : v->xq[p];
                 int32_t df;
-                if (v->has[j]) continue;
+                if (v->has[j] == 1) continue;
                 if ((e = lcl__bklu_import(N, D, v, j)) != CL_SUCCESS) goto clfail;
                 df = lcl__bklu_take(v);
                 tmpf[ntmp++] = df;
@@ -14678,12 +14742,32 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
         }
         if (win && (st = lcl__bklu_topup(ctx, N, A, D, v, i)) != LCL_OK) return st;
     }
-    if (D->resident && l >= 0)
+    if (D->resident && l >= 0) {
+        cl_event xe = NULL;
+        cnt = 0;
         for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
             int64_t k = N->levc[p];
             if (needx[k] && D->owner[k] == i && (e = lcl__bklu_share(N, D, v, k)) != CL_SUCCESS)
                 return lcl__clfail(ctx, e, "clEnqueueReadBuffer(lcl_bklu)", v->d->info.name);
+            cnt += needx[k] && D->owner[k] == i;
         }
+        /* a level ahead with exchanges: the read-backs' event, which the importers wait for; the
+           columns' source is the exchange area from now on (lcl__bklu_hsrc) */
+        if (cnt && D->xev) {
+            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &xe)) != CL_SUCCESS)
+                return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
+            lcl__bklu_xlock(D, 1);
+            for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
+                int64_t k = N->levc[p];
+                if (!needx[k] || D->owner[k] != i) continue;
+                LCL__CL->clRetainEvent(xe);
+                D->xev[k] = xe;
+                D->inx[k] = 1;
+            }
+            lcl__bklu_xlock(D, 0);
+            LCL__CL->clReleaseEvent(xe);
+        }
+    }
     return LCL_OK;
 }
 /* the end of v's level: its queue done, read-backs settled, the level's work frames free */
@@ -14706,15 +14790,34 @@ typedef struct lcl__bklu_flight {
     cl_event ev[2];
     int nin;
 } lcl__bklu_flight;
-/* one step of device i's levels: its next level launched while fewer than the depth run (*what
-   1), else its oldest retired once its marker says done (*what 2), else nothing (0) */
+/* with exchanges (D->xev): every column that device i imports for its part of level l read back
+   by its owner, or at least launched so (the owner may be behind: it then launches first) */
+LCL__PRIVATE int lcl__bklu_ready(const lcl_bklu_numeric *N, lcl__bklu_cl *D, int i, int64_t l) {
+    int64_t p, q;
+    int r = 1;
+    if (!D->xev) return 1;
+    lcl__bklu_xlock(D, 1);
+    for (p = N->levp[l]; p < N->levp[l + 1] && r; p++) {
+        int64_t k = N->levc[p];
+        if (D->owner[k] != i) continue;
+        for (q = 0; q < N->ucnt[k] && r; q++) {
+            int64_t j = N->slotrow[N->colp[k] + q];
+            if (D->owner[j] != i && !D->dv[i].has[j] && !D->xev[j]) r = 0;
+        }
+    }
+    lcl__bklu_xlock(D, 0);
+    return r;
+}
+/* one step of device i's levels: its next level launched while fewer than the depth run and its
+   imports are on their way (*what 1), else its oldest retired once its marker says done (*what
+   2), else nothing (0) */
 LCL__PRIVATE lcl_status lcl__bklu_step(lcl_context *ctx, const char *fn, lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D, int i,
                                        const unsigned char *needx, lcl__bklu_flight *r, int *what) {
     lcl__bklu_dev *v = &D->dv[i];
     cl_int e, s = CL_COMPLETE;
     lcl_status st = LCL_OK;
     *what = 0;
-    if (r->lv < N->nlev - 1 && r->nin < (v->ahead ? 2 : 1)) {
+    if (r->lv < N->nlev - 1 && r->nin < (v->ahead ? 2 : 1) && lcl__bklu_ready(N, D, i, r->lv + 1)) {
         *what = 1;
         r->lv++;
         v->d->seen.ahead_levels += r->nin > 0;
@@ -14765,12 +14868,28 @@ LCL__PRIVATE void *lcl__bklu_apart_dev(void *arg) {
     lcl__bklu_apart_job *j = (lcl__bklu_apart_job *)arg;
     lcl__bklu_flight r = {-2, {0, 0}, {NULL, NULL}, 0};
     lcl_status st = LCL_OK;
-    while (st == LCL_OK && (r.lv < j->N->nlev - 1 || r.nin > 0)) {
+    int stop = 0, go = 0;
+    while (!go) {   /* the gate: every thread made, or none runs */
+        lcl__bklu_xlock(j->D, 1);
+        go = j->D->xgo, stop = j->D->xfail;
+        lcl__bklu_xlock(j->D, 0);
+        if (!go) LCL__YIELD();
+    }
+    while (st == LCL_OK && !stop && (r.lv < j->N->nlev - 1 || r.nin > 0)) {
         int what;
         if ((st = lcl__bklu_step(j->ctx, j->fn, j->N, j->A, j->D, j->i, j->needx, &r, &what)) == LCL_OK && !what) {
             st = lcl__bklu_topup(j->ctx, j->N, j->A, j->D, &j->D->dv[j->i], j->i);
             LCL__YIELD();
+            lcl__bklu_xlock(j->D, 1);
+            stop = j->D->xfail;     /* (then what it waits for may never come) */
+            lcl__bklu_xlock(j->D, 0);
         }
+    }
+    LCL__CL->clFlush(j->D->dv[j->i].d->queue[0]);
+    if (st != LCL_OK) {
+        lcl__bklu_xlock(j->D, 1);
+        j->D->xfail = 1;
+        lcl__bklu_xlock(j->D, 0);
     }
     lcl__bklu_flight_end(&r);
     j->D->dv[j->i].st = st;
@@ -14791,20 +14910,33 @@ LCL__PRIVATE int lcl__bklu_apart_threads(lcl_context *ctx, const char *fn, lcl_b
         LCL_FREE(jb);
         return 0;
     }
+    if (pthread_mutex_init(&D->xlock, NULL) != 0) {   /* the gate, and which columns are read back */
+        LCL_FREE(th);
+        LCL_FREE(jb);
+        return 0;
+    }
+    D->xlocked = 1;
+    D->xfail = D->xgo = 0;
     for (i = 0; i < nd; i++) {
         jb[i].ctx = ctx, jb[i].fn = fn, jb[i].N = N, jb[i].A = A, jb[i].D = D, jb[i].needx = needx, jb[i].i = i;
         D->dv[i].team = team < 1 ? 1 : team;    /* the copies of all devices at once share the team */
         D->dv[i].st = LCL_OK;
     }
     /* device 0 on this thread, the rest on new ones (a pthread's OpenMP regions get their own
-       teams); a device whose thread did not start runs here after device 0 (they are independent) */
+       teams); when a thread did not start, none runs (a device may wait for another's columns):
+       the caller's one thread then serves them all */
     for (i = 1; i < nd && pthread_create(&th[i], NULL, lcl__bklu_apart_dev, &jb[i]) == 0; i++) made++;
-    lcl__bklu_apart_dev(&jb[0]);
-    for (i = made + 1; i < nd; i++) lcl__bklu_apart_dev(&jb[i]);
+    lcl__bklu_xlock(D, 1);
+    D->xgo = 1, D->xfail = made < nd - 1;
+    lcl__bklu_xlock(D, 0);
+    if (made == nd - 1) lcl__bklu_apart_dev(&jb[0]);
     for (i = 1; i <= made; i++) pthread_join(th[i], NULL);
+    if (D->xlocked) pthread_mutex_destroy(&D->xlock);
+    D->xlocked = 0;
     for (i = 0; i < nd; i++) D->dv[i].team = 0;
     LCL_FREE(th);
     LCL_FREE(jb);
+    if (made < nd - 1) return 0;
     for (i = 0; i < nd; i++)
         if (D->dv[i].st != LCL_OK) {
             *stp = D->dv[i].st;
@@ -14842,6 +14974,7 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
             LCL__YIELD();
         }
     }
+    for (i = 0; i < nd; i++) LCL__CL->clFlush(D->dv[i].d->queue[0]);  /* on an error: what another device's queue waits for */
     for (i = 0; i < nd; i++) lcl__bklu_flight_end(&r[i]), D->dv[i].st = st;
     LCL_FREE(r);
     return st;
@@ -14903,7 +15036,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         for (p = N->levp[l]; p < N->levp[l + 1]; p++) levof[N->levc[p]] = (int32_t)l;
     lcl__bklu_costs(N, cost);
     lcl__bklu_assign(N, S->opts.schedule == LCL_BKLU_SCHEDULE_DEFAULT ? LCL_BKLU_AFFINITY : S->opts.schedule, nd, D->owner, cost, load, cols,
-                     ctx->dev[0].tune.bklu_slack / 100.0);
+                     ctx->dev[0].tune.bklu_slack / 100.0, ctx->dev[0].tune.bklu_window / 100.0);
     for (k = 0; k < n; k++)
         for (p = 0; p < N->ucnt[k]; p++) {
             int64_t j = N->slotrow[N->colp[k] + p];
@@ -14917,7 +15050,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         if (!LCL__BA(v->fslot, N->nslot, int32_t) || !LCL__BA(v->finv, 2 * n, int32_t) || !LCL__BA(v->has, n, unsigned char) ||
             !LCL__BA(v->usep, n + 1, int64_t) || !LCL__BA(v->usecur, n, int64_t) || !LCL__BA(v->pend, n, int32_t) ||
             !LCL__BA(v->staged, n, unsigned char) || !LCL__BA(v->prep, n, unsigned char) || !LCL__BA(v->ustep, n, int32_t) ||
-            !LCL__BA(v->ux, 3 * n, int64_t))
+            !LCL__BA(v->ux, 3 * n, int64_t) || !LCL__BA(v->xq, n, int32_t))
             goto out;
         for (s = 0; s < N->nslot; s++) v->fslot[s] = -1;
         for (k = 0; k < 2 * n; k++) v->finv[k] = -1;
@@ -15030,7 +15163,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         for (k = 0; k < n; k++)
             if (D->owner[k] == i) {
                 abytes += (size_t)(D->acp[k + 1] - D->acp[k]) * fb;
-                if (needx[k]) xbytes += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
+                if (needx[k]) xbytes += lcl__bklu_xcol(N, k);
             }
         v->ringsz = LCL__MAX(2 * fb, LCL__MIN(abytes, (size_t)LCL__BKLU_RING_MB << 20));
         /* A in the context's pinned memory (lcl_host_alloc): its blocks go up straight from it */
@@ -15045,7 +15178,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
              lcl__pinned(v->d, xbytes, &v->xbuf, &v->xptr))) {
             size_t off = 0;
             for (k = 0; k < n; k++)
-                if (D->owner[k] == i && needx[k]) D->xoff[k] = (int64_t)off, off += (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * fb;
+                if (D->owner[k] == i && needx[k]) D->xoff[k] = (int64_t)off, off += lcl__bklu_xcol(N, k);
         }
     }
     lcl__bklu_cl_free(old);     /* what the new state did not take */
@@ -15056,10 +15189,25 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
        level l + 1 go up on the transfer queue while level l computes, level l's work frames stay
        taken meanwhile, and the columns another device needs are read back after their level. */
     for (k = 0; k < n && !needx[k]; k++) {}
+    /* exchanges, all through pinned exchange areas of one cl_context: imports wait for their
+       read-back by event, so the devices still run at their own pace (gen:circuit:3000 on two H200s,
+       M = 256: each level waited for by the host on both, 2-10 ms idle a level) */
+    if (resident && k < n && D->shared && ctx->dev[0].tune.bklu_xahead) {
+        int64_t q;
+        for (q = 0; q < n && (!needx[q] || (D->xoff[q] >= 0 && D->dv[D->owner[q]].xptr)); q++) {}
+        if (q == n) {
+            if (!LCL__BA(D->xev, n, cl_event) || !LCL__BA(D->xdone, n, unsigned char)) goto out;
+            memset(D->xev, 0, (size_t)n * sizeof(cl_event));
+            memset(D->xdone, 0, (size_t)n);
+            D->nxev = n;
+        }
+    }
     l = -1;
-    for (i = 0; i < nd; i++) D->dv[i].ahead = D->dv[i].ahead && resident && k == n;
-    if (resident && k == n) {     /* no exchanges: each device at its own pace (a level ahead where frames allow) */
-        if ((st = lcl__bklu_apart(ctx, fn, N, A, D, needx)) != LCL_OK) goto out;
+    for (i = 0; i < nd; i++) D->dv[i].ahead = D->dv[i].ahead && resident && (k == n || D->xev);
+    if (resident && (k == n || D->xev)) {     /* each device at its own pace (a level ahead where frames allow) */
+        st = lcl__bklu_apart(ctx, fn, N, A, D, needx);
+        lcl__bklu_xev_free(D);
+        if (st != LCL_OK) goto out;
         l = N->nlev;
     }
     for (; l < N->nlev; l++) {

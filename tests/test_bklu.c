@@ -638,6 +638,7 @@ static double bt_imports(const lcl_bklu_numeric *N, int nd, const int32_t *owner
     return w;
 }
 #define BT_SLACK 1.5   /* affinity's cap on a device's share of a level (tune.bklu_slack / 100) */
+#define BT_WINDOW 0.05 /* its ranges' boundaries from even work (tune.bklu_window / 100) */
 static void test_bklu_affinity(void) {
     static const char *const base[] = {"gen:circuit:1000", "gen:circuit:3000"};
     lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
@@ -665,7 +666,7 @@ static void test_bklu_affinity(void) {
             for (sc = 0; sc < 2; sc++) {
                 own[sc] = (int32_t *)malloc((size_t)n * sizeof(int32_t));
                 for (k = 0; k < n; k++) own[sc][k] = -1;
-                lcl__bklu_assign(N, sc ? LCL_BKLU_AFFINITY : LCL_BKLU_STATIC, nd, own[sc], cost, load, tmp, BT_SLACK);
+                lcl__bklu_assign(N, sc ? LCL_BKLU_AFFINITY : LCL_BKLU_STATIC, nd, own[sc], cost, load, tmp, BT_SLACK, BT_WINDOW);
                 for (k = 0; k < n; k++) CHECK_MSG(own[sc][k] >= 0 && own[sc][k] < nd, "%s: column %lld on device %d", base[b], (long long)k, own[sc][k]);
                 w[sc] = bt_imports(N, nd, own[sc]);
             }
@@ -675,14 +676,14 @@ static void test_bklu_affinity(void) {
             if (nd == 2) {  /* affinity's boundary: near even work, the fewest imports of the window */
                 int64_t bound[3], bb, best = -1;
                 double all = 0, run = 0, wb = 0, wmin = -1;
-                lcl__bklu_ranges(N, nd, cost, bound);
+                lcl__bklu_ranges(N, nd, cost, BT_WINDOW, bound);
                 for (k = 0; k < n; k++) all += cost[k];
                 for (k = 0; k < bound[1]; k++) run += cost[k];
-                CHECK_MSG(bound[0] == 0 && bound[2] == n && fabs(run - all / 2) <= LCL__BKLU_WINDOW * all * (1 + 1e-12),
+                CHECK_MSG(bound[0] == 0 && bound[2] == n && fabs(run - all / 2) <= BT_WINDOW * all * (1 + 1e-12),
                           "%s: boundary %lld, %.1f%% of the work before it", base[b], (long long)bound[1], 100 * run / all);
                 for (bb = 0, run = 0; bb <= n; run += bb < n ? cost[bb] : 0, bb++) {   /* every boundary of the window */
                     double w;
-                    if (fabs(run - all / 2) > LCL__BKLU_WINDOW * all) continue;
+                    if (fabs(run - all / 2) > BT_WINDOW * all) continue;
                     for (k = 0; k < n; k++) own[0][k] = k >= bb;
                     w = bt_imports(N, nd, own[0]);
                     if (bb == bound[1]) wb = w;
@@ -2028,6 +2029,38 @@ int lt_child_bklu(const char *name) {
                 (long long)c.A.n);
         if (N) bt_check(ocl, &c, &o, 3, shared ? "OpenCL, shared context" : "OpenCL, two contexts");
         bt_cross(ser, ocl, &c, &o, bt_xtol(LCL_F32), "OpenCL exchange");
+        if (shared && S) {  /* with exchanges, still a level ahead (tune.bklu_xahead, the default): the
+                               imports wait for their read-back by event; the factors bit for bit those
+                               of the host's wait for every device each level, which launches none ahead;
+                               and so with a host thread per device (OpenMP builds) */
+            lcl_bklu_numeric *Nx[3] = {NULL, NULL, NULL};
+            long ah[3] = {0, 0, 0}, xi = ocl->dev[0].seen.eager_imports + ocl->dev[1].seen.eager_imports;
+            int h, same[2];
+#if defined(_OPENMP) && !defined(_WIN32)
+            const int want = 1;
+#else
+            const int want = 0;
+#endif
+            for (h = 0; h < 3; h++) {
+                BT_TUNE(ocl, bklu_xahead, h > 0);
+                BT_TUNE(ocl, bklu_host_threads, h == 2);
+                ah[h] = bt_seen(ocl, 1);
+                CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &Nx[h], NULL));
+                if (Nx[h]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, Nx[h], NULL));
+                ah[h] = bt_seen(ocl, 1) - ah[h];
+            }
+            BT_TUNE(ocl, bklu_host_threads, 0);
+            for (h = 0; h < 2; h++) same[h] = Nx[0] && Nx[h + 1] && bt_equal(ocl, Nx[0], ocl, Nx[h + 1]);
+            CHECK_MSG(same[0] && same[1] && !Nx[0]->cl->xev && Nx[1]->cl->xev && Nx[2]->cl->hostthreads == want && ah[0] == 0 && ah[1] > 0 &&
+                          ah[2] > 0,
+                      "exchanges a level ahead: factors %s / %s (host threads %d, want %d), by events %d / %d, levels launched ahead %ld with "
+                      "the host's waits, %ld / %ld by events",
+                      same[0] ? "equal" : "DIFFER", same[1] ? "equal" : "DIFFER", Nx[2] && Nx[2]->cl ? Nx[2]->cl->hostthreads : -1, want,
+                      Nx[0] && Nx[0]->cl->xev, Nx[1] && Nx[1]->cl->xev, ah[0], ah[1], ah[2]);
+            fprintf(stderr, "  exchanges by events: %ld levels launched ahead (%ld with a host thread per device), %ld columns imported for "
+                    "eager U steps\n", ah[1], ah[2], ocl->dev[0].seen.eager_imports + ocl->dev[1].seen.eager_imports - xi);
+            for (h = 0; h < 3; h++) lcl_bklu_numeric_free(Nx[h]);
+        }
         lcl_bklu_numeric_free(N);
         lcl_bklu_symbolic_free(S);
         bt_free(&c);
@@ -2142,6 +2175,14 @@ int lt_child_bklu(const char *name) {
         bt_make(&c, &J, 4, BT_KRON, LCL_F64, 0);
         runs = lt_cl_sweep("bklu, two devices", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 200, "lcl_bklu", bt_cl_run, &c, &reached);
         fprintf(stderr, "  %d faulted runs%s\n", runs, reached ? "" : " (no OpenCL call reached: the host factors)");
+        if (lt_shared_env()) {  /* exchanges by events with a host thread per device (the other child
+                                   sweeps the host threads without exchanges) */
+            BT_TUNE(ocl, bklu_host_threads, 1);
+            runs = lt_cl_sweep("bklu, two devices, host threads", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 200, "lcl_bklu", bt_cl_run, &c,
+                               &reached);
+            fprintf(stderr, "  %d faulted runs (a host thread per device)\n", runs);
+            BT_TUNE(ocl, bklu_host_threads, 0);
+        }
         bt_free(&c);
     }
     lcl_context_destroy(ser);

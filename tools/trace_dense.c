@@ -18,7 +18,7 @@
    the third run traced: every kernel and transfer, and a marker on each device's queue at each
    phase of each level, so the device time of a level's phases (values in, U steps, pivot LU,
    inverses, L) and the device's idle gap before its next level show without draining anything
-   (LCL_BKLU_HOST_THREADS=1 too: the records are locked). */
+   (LCL_BKLU_HOST_THREADS=1 too: the records are locked). NOTRACE=N: N untraced refactors only; SCHEDULE=static|affinity|dynamic. */
 #define _POSIX_C_SOURCE 200809L
 static void tb_mark(void *q, int ph);
 #define LCL_BKLU_TIMING(q, ph) tb_mark((void *)(q), ph)
@@ -523,9 +523,11 @@ static int bklu_main(int argc, char **argv) {
     lcl_bmat A;
     double *B, t;
     char err[512];
-    int rep, i, pinned, by_row;
+    int rep, i, pinned, by_row, nuntraced;
     memset(&o, 0, sizeof o);
     o.devices = argc > 5 ? atoi(argv[5]) : 1;
+    if (getenv("SCHEDULE"))     /* SCHEDULE=static|affinity|dynamic (default: the library's) */
+        o.schedule = !strcmp(getenv("SCHEDULE"), "static") ? LCL_BKLU_STATIC : !strcmp(getenv("SCHEDULE"), "dynamic") ? LCL_BKLU_DYNAMIC : LCL_BKLU_AFFINITY;
     xtrace = 1;
     desc.backend = LCL_BACKEND_OPENCL;
     desc.device = argc > 2 ? argv[2] : "gpu";
@@ -581,13 +583,15 @@ static int bklu_main(int argc, char **argv) {
         printf(", sum of the levels' largest shares %.0f (%.1f%% of all), transfers %lld\n", crit, 100 * crit / tot, (long long)info.transfers);
         free(cost);
     }
-    for (rep = 0; rep < 3; rep++) {
-        tracing = rep == 2;
+    /* NOTRACE=N: N untraced refactors and no traced one (large bases, where a trace is long) */
+    nuntraced = getenv("NOTRACE") ? atoi(getenv("NOTRACE")) : 2;
+    for (rep = 0; rep < nuntraced + (getenv("NOTRACE") ? 0 : 1); rep++) {
+        tracing = rep == nuntraced;
         t = now();
         if (lcl_bklu_refactor(ctx, S, &A, N, &info) != LCL_OK) { fprintf(stderr, "bklu: %s\n", lcl_last_error(ctx)); return 1; }
         t = now() - t;
         tracing = 0;
-        if (rep < 2) { printf("   untraced refactor %d: %.2f ms\n", rep, t * 1e3); nrec = 0; continue; }
+        if (rep < nuntraced) { printf("   untraced refactor %d: %.2f ms\n", rep, t * 1e3); nrec = 0; continue; }
         for (i = 0; i < lcl_context_num_devices(ctx); i++) LCL__CL->clFinish(ctx->dev[i].queue[0]);
         tb_report(ctx);
         report("bklu refactor", t, ctx->dev[0].queue);
