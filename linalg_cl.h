@@ -143,16 +143,21 @@
         (eager: later columns' A goes up in level order, at most N KB on the way, topped up as
         it arrives; 0: each column's the level before its first U step can run; default a
         twentieth of all of A, 16 MB to 1 GB),
-        LCL_BKLU_AHEAD=0 (the block LU, factors resident and nothing exchanged between devices:
-        the host lists and launches one level at a time, waiting for each, instead of a level
-        ahead), LCL_BKLU_SLACK=P (affinity: a
+        LCL_BKLU_AHEAD=0 (the block LU, factors resident: the host lists and launches one level
+        at a time, waiting for each, instead of a level ahead), LCL_BKLU_XAHEAD=0 (the block LU
+        on several devices of one cl_context that exchange columns: the host waits for every
+        device at every level and imports then, instead of a level ahead with each import
+        waiting for its owner's read-back by event; gen:circuit:3000, M = 256, two H200s: 1.12x
+        one H200 waiting, 1.57x by events), LCL_BKLU_SLACK=P (affinity: a
         device's share of a level's work at most P% of an even share before columns move;
-        default 150),
-        LCL_BKLU_HOST_THREADS=1 (the block LU on several devices with nothing to exchange: each
-        device's levels launched, a level ahead, and its A staged by a host thread of its own,
-        instead of one thread serving the devices by turns; OpenMP builds; off by default: its
-        first form, which waited for each level, was no faster on two H200s; this one is not
-        timed yet),
+        default 150), LCL_BKLU_WINDOW=P (affinity: each device's range of the ordering cut
+        within P% of all work from an even share, where the fewest L blocks cross; default 5:
+        1 and 0 were as fast on gen:circuit:3000 and slower on gen:circuit:1000, which they
+        make exchange),
+        LCL_BKLU_HOST_THREADS=1 (the block LU on several devices: each device's levels
+        launched, a level ahead, and its A staged by a host thread of its own, instead of one
+        thread serving the devices by turns; OpenMP builds; off by default: within 2-4% of one
+        thread on two H200s),
         LCL_POCL_ONE_QUEUE=0|1 (one queue a device and a build per device; default on PoCL 4.x and
         5.x, whose kernel cache can abort on one kernel in two queues at once),
         LCL_KLU_REFACTOR=0|1 (the sparse LU's refactor on the host / device),
@@ -985,7 +990,7 @@ typedef struct lcl__tuning {
     int bklu_lu_split;              /* ... panel by panel with the update on many work-groups from M on (0: off) */
     int bklu_eager;                 /* the block LU, resident: later levels' columns run their ready U steps early
                                        (1 on, 0 off, -1 with several devices) */
-    int bklu_ahead;                 /* ... resident, nothing exchanged: level l + 1 listed and launched while l runs */
+    int bklu_ahead;                 /* ... resident: level l + 1 listed and launched while l runs */
     int bklu_xahead;                /* ... and with exchanges (one shared cl_context): imports wait on the producer's
                                        read-back by event, not the host on every device each level */
     int bklu_eager_arrived;         /* eager: later columns' A staged apart, used once arrived (0: the level waits for it) */
@@ -996,7 +1001,7 @@ typedef struct lcl__tuning {
     int bklu_stage_kb;              /* eager, batches: later columns' A in level order, at most this many KB not yet
                                        arrived (0: each column's A the level before its first U step can run;
                                        -1: a twentieth of all of A, 16 MB to 1 GB) */
-    int bklu_host_threads;          /* ... on several devices, nothing exchanged: a host thread per device */
+    int bklu_host_threads;          /* ... on several devices: a host thread per device */
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_window;                /* ... affinity: its index ranges' boundaries within this % of all work from even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
@@ -12447,6 +12452,9 @@ struct lcl_bklu_numeric {
     double flops;
     int64_t bad_k, bad_i;       /* the first singular pivot block and its row, -1 */
     lcl__bklu_cl *cl;           /* OpenCL: the device state (>>bklu-opencl), or NULL */
+    double memfrac;             /* OpenCL, no opts.mem_limit: the share of each device's memory planned for (0: 0.9;
+                                   lowered after a device refused memory within it) */
+    int memplan;                /* the last run's plan found too little memory (a retry with less cannot help) */
 };
 /* the device path's hooks (>>bklu-opencl; stubs without OpenCL). run returns 1 when it factored
    (st then says how), 0 when the host should. */
@@ -12950,8 +12958,22 @@ LCL__PRIVATE lcl_status lcl__bklu_run(lcl_context *ctx, const char *fn, const lc
     if (info) lcl__bklu_info(S, N, info);
     if (bad >= 0) return lcl__bklu_nan(ctx, fn, A, bad);
     N->bad_k = -1;
-    if (!lcl__bklu_cl_run(ctx, fn, S, N, A, info, &st)) lcl__bklu_host(N);
-    else if (st != LCL_OK) return st;
+    for (;;) {
+        double f = N->memfrac > 0 ? N->memfrac : 0.9;
+        N->memplan = 0;
+        if (!lcl__bklu_cl_run(ctx, fn, S, N, A, info, &st)) {
+            lcl__bklu_host(N);
+            break;
+        }
+        if (st == LCL_OK) break;
+        /* a device refused memory within the plan (a driver that allocates at first use: NVIDIA's,
+           gen:circuit:3000 at M = 512 on one H200, planned at 90%): again, planning for three
+           quarters as much, down to 30% (opts.mem_limit: the caller's cap stands) */
+        if (st != LCL_ERR_DEVICE_MEMORY || N->memplan || S->opts.mem_limit > 0 || 0.75 * f < 0.3) return st;
+        N->memfrac = 0.75 * f;
+        lcl__log(ctx, LCL_LOG_WARN, "%s: %s; again, planning for %.0f%% of each device's memory", fn, lcl_last_error(ctx), 100 * N->memfrac);
+        lcl_clear_error(ctx);
+    }
     if (info) lcl__bklu_info(S, N, info);
     if (N->bad_k >= 0) {
         int64_t col = S->ks->Q[N->bad_k], row = N->kn->prow[N->bad_k];
@@ -13854,13 +13876,13 @@ LCL__PRIVATE lcl_status lcl__bklu_dev_open(lcl_context *ctx, const char *fn, con
                                            lcl__bklu_dev *v, lcl__bklu_dev *old, int64_t need_res, int64_t extra, int64_t need_min, int *resident) {
     lcl__device *d = v->d;
     size_t fb = lcl__bklu_fbytes(N), aux = (size_t)N->n * (size_t)N->m * 8 + (size_t)N->n * 4 + ((size_t)1 << 16);
-    double budget = S->opts.mem_limit > 0 ? (double)S->opts.mem_limit : 0.9 * (double)d->info.global_mem;
+    double budget = S->opts.mem_limit > 0 ? (double)S->opts.mem_limit : (N->memfrac > 0 ? N->memfrac : 0.9) * (double)d->info.global_mem;
     int64_t fit = budget > (double)aux ? (int64_t)((budget - (double)aux) / (double)fb) : 0, per, want, got = 0, i;
     lcl_status st = LCL_OK;
     int a;
     per = (int64_t)(LCL__MIN(d->info.max_alloc, (uint64_t)INT32_MAX * fb) / fb);
     fit = LCL__MIN(fit, per * LCL__BKLU_ARENAS);
-    if (fit < need_min)
+    if (fit < need_min && (N->memplan = 1) != 0)
         return lcl__fail(ctx, LCL_ERR_DEVICE_MEMORY,
                          "%s: device '%s' has room for %lld blocks of %lld x %lld (memory limit %.0f bytes), the largest column needs %lld "
                          "even with replacement", fn, d->info.name, (long long)fit, (long long)N->m, (long long)N->m, budget, (long long)need_min);
@@ -14779,10 +14801,12 @@ LCL__PRIVATE lcl_status lcl__bklu_done(lcl_context *ctx, lcl_bklu_numeric *N, lc
     return LCL_OK;
 }
 
-/* resident, and no column wanted by another device (affinity's split of gen:circuit, say): each
-   device runs its own levels. The host launches a device's next level, and stages the one after,
-   as soon as its last is done (its marker's status), instead of waiting for every device at every
-   level: a level's work is not even between the devices, and the slower one changes */
+/* resident, with no column wanted by another device (affinity's split of gen:circuit:1000, say)
+   or every such column exchanged by events (D->xev): each device runs its own levels. The host
+   launches a device's next level, and stages the one after, as soon as its last is done (its
+   marker's status) and the columns it imports are read back or on their way (lcl__bklu_ready),
+   instead of waiting for every device at every level: a level's work is not even between the
+   devices, and the slower one changes */
 /* a device's levels in flight (lcl__bklu_apart): the last launched, up to two launched and not
    retired (ahead; else one) with their markers, oldest first */
 typedef struct lcl__bklu_flight {

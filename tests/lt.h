@@ -68,6 +68,7 @@ int lt_kernel_files(void);
 #define LT_CL_ONE 1
 #define LT_CL_SPLIT 2
 #define LT_CL_OPTBUF 8   /* some buffers are optional (pinned staging): a failed clCreateBuffer may end LCL_OK, with the right result */
+#define LT_CL_MEMRETRY 16 /* a device-memory fault may end LCL_OK, with the right result: the routine tried again with less */
 int lt_cl_sweep(const char *name, lcl_context *ctx, int which, int max_nth, const char *alt,
                 int (*run)(lcl_context *ctx, void *u), void *u, unsigned *reached);
 const char *lt_cl_unreached(unsigned reached, int which);

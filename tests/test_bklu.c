@@ -1732,6 +1732,52 @@ static void bt_ahead(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o)
     lcl_bklu_symbolic_free(S);
     bt_free(&c);
 }
+/* a device that refuses memory within the plan (NVIDIA allocates at first use: its refusal comes
+   from a kernel's launch) gets the factorization again, planned for three quarters as much: the
+   same factors; kept for the refactor; with opts.mem_limit the caller's cap stands: the error */
+static void bt_memretry(lcl_context *ocl, lcl_context *ser) {
+    lcl_bklu_opts o;
+    bt_case c;
+    char err[200];
+    lcl_bklu_symbolic *S = NULL;
+    lcl_bklu_numeric *N[3] = {NULL, NULL, NULL};
+    lcl_status st;
+    int calls, same;
+    if (!bt_gen(ser, "gen:circuit:100", 3, bt_fp64(ocl) ? LCL_F64 : LCL_F32, &c, err, sizeof err)) {
+        CHECK_MSG(0, "gen:circuit:100: %s", err);
+        return;
+    }
+    memset(&o, 0, sizeof o);
+    o.devices = 1;
+    CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, &o, &S, NULL));
+    if (S) CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &N[0], NULL));
+    if (S && lt_cl_fail("clEnqueueNDRangeKernel", 1, -5)) {   /* CL_OUT_OF_RESOURCES */
+        st = lcl_bklu_factor(ocl, S, &c.A, &N[1], NULL);
+        calls = lt_cl_calls("clEnqueueNDRangeKernel");
+        lt_cl_reset();
+        same = st == LCL_OK && N[0] && N[1] && bt_equal(ocl, N[0], ocl, N[1]);
+        CHECK_MSG(same && calls > 1 && fabs(N[1]->memfrac - 0.675) < 1e-12, "a device refusing memory: %s, factors %s, %d launches, planned for %.3f",
+                  lcl_status_string(st), same ? "equal" : "DIFFER", calls, N[1] ? N[1]->memfrac : -1.0);
+        if (N[1]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N[1], NULL));
+        CHECK(N[1] && fabs(N[1]->memfrac - 0.675) < 1e-12);
+        o.mem_limit = (int64_t)1 << 30;
+        lcl_bklu_symbolic_free(S);
+        S = NULL;
+        CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, &o, &S, NULL));
+        if (S && lt_cl_fail("clEnqueueNDRangeKernel", 1, -5)) {
+            st = lcl_bklu_factor(ocl, S, &c.A, &N[2], NULL);
+            lt_cl_reset();
+            CHECK_MSG(st == LCL_ERR_DEVICE_MEMORY && N[2] == NULL && strstr(lcl_last_error(ocl), "lcl_bklu"),
+                      "a device refusing memory under opts.mem_limit: %s (%s)", lcl_status_string(st), lcl_last_error(ocl));
+            lcl_clear_error(ocl);
+        }
+    }
+    lcl_bklu_numeric_free(N[0]);
+    lcl_bklu_numeric_free(N[1]);
+    lcl_bklu_numeric_free(N[2]);
+    lcl_bklu_symbolic_free(S);
+    bt_free(&c);
+}
 static int bt_cl_run(lcl_context *ctx, void *u);
 static void test_bklu_opencl(void) {
     lcl_context *ocl = lt_ocl(NULL), *ser;
@@ -1750,6 +1796,7 @@ static void test_bklu_opencl(void) {
     bt_ocl_big(ocl, ser, &o);
     bt_pinned(ocl, ser, &o);
     bt_ahead(ocl, ser, &o);
+    bt_memretry(ocl, ser);
     {   /* the pivot LU's other path (a work-group smaller than M: M > 1024), for every M */
         lcl_context *old = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), "-DBK_LU_NOREG", 0);
         if (old) bt_ocl_sweep(old, ser, &o, 0);
@@ -1848,7 +1895,7 @@ static void test_bklu_opencl(void) {
             }
             bt_check(eg, &c, &o, 2, "OpenCL, eager U steps");
             if (c.A.dtype == LCL_F64)
-                fprintf(stderr, "  %d faulted runs\n", lt_cl_sweep("bklu, eager U steps", eg, LT_CL_ONE | LT_CL_OPTBUF, 100, "lcl_bklu", bt_cl_run, &c, NULL));
+                fprintf(stderr, "  %d faulted runs\n", lt_cl_sweep("bklu, eager U steps", eg, LT_CL_ONE | LT_CL_OPTBUF | LT_CL_MEMRETRY, 100, "lcl_bklu", bt_cl_run, &c, NULL));
             bt_free(&c);
             memset(&o, 0, sizeof o);
             bt_ocl_sweep(eg, ser, &o, 1);
@@ -1904,7 +1951,7 @@ static void test_bklu_opencl(void) {
                 lm = bt_lmax(sp, &r, &o);
                 CHECK_MSG(lm <= 1, "%s, panel by panel: a multiplier of %g", opt[i], lm);
                 if (!i && c.A.dtype == LCL_F64)   /* its launches' failures: clear errors, nothing leaked */
-                    fprintf(stderr, "  %d faulted runs\n", lt_cl_sweep("bklu, pivot LU panel by panel", sp, LT_CL_ONE | LT_CL_OPTBUF, 100, "lcl_bklu",
+                    fprintf(stderr, "  %d faulted runs\n", lt_cl_sweep("bklu, pivot LU panel by panel", sp, LT_CL_ONE | LT_CL_OPTBUF | LT_CL_MEMRETRY, 100, "lcl_bklu",
                                                                        bt_cl_run, &c, NULL));
             }
             bt_ocl_sweep(sp, ser, &o, 1);
@@ -2152,11 +2199,11 @@ int lt_child_bklu(const char *name) {
             lcl_bklu_numeric_free(N);
             lcl_bklu_symbolic_free(S);
             if (c.A.dtype == LCL_F64) {
-                int runs = lt_cl_sweep("bklu, devices apart", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 100, "lcl_bklu", bt_cl_run, &c, &reached);
+                int runs = lt_cl_sweep("bklu, devices apart", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF | LT_CL_MEMRETRY, 100, "lcl_bklu", bt_cl_run, &c, &reached);
                 fprintf(stderr, "  %d faulted runs\n", runs);
                 if (!lt_shared_env()) {     /* and a host thread per device (one of the two children: its time) */
                     BT_TUNE(ocl, bklu_host_threads, 1);
-                    runs = lt_cl_sweep("bklu, devices apart, host threads", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 100, "lcl_bklu", bt_cl_run,
+                    runs = lt_cl_sweep("bklu, devices apart, host threads", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF | LT_CL_MEMRETRY, 100, "lcl_bklu", bt_cl_run,
                                        &c, &reached);
                     fprintf(stderr, "  %d faulted runs (a host thread per device)\n", runs);
                     BT_TUNE(ocl, bklu_host_threads, 0);
@@ -2173,12 +2220,12 @@ int lt_child_bklu(const char *name) {
         int runs;
         bt_Jrand(&J, 24, 0.1);
         bt_make(&c, &J, 4, BT_KRON, LCL_F64, 0);
-        runs = lt_cl_sweep("bklu, two devices", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 200, "lcl_bklu", bt_cl_run, &c, &reached);
+        runs = lt_cl_sweep("bklu, two devices", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF | LT_CL_MEMRETRY, 200, "lcl_bklu", bt_cl_run, &c, &reached);
         fprintf(stderr, "  %d faulted runs%s\n", runs, reached ? "" : " (no OpenCL call reached: the host factors)");
         if (lt_shared_env()) {  /* exchanges by events with a host thread per device (the other child
                                    sweeps the host threads without exchanges) */
             BT_TUNE(ocl, bklu_host_threads, 1);
-            runs = lt_cl_sweep("bklu, two devices, host threads", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF, 200, "lcl_bklu", bt_cl_run, &c,
+            runs = lt_cl_sweep("bklu, two devices, host threads", ocl, LT_CL_ONE | LT_CL_SPLIT | LT_CL_OPTBUF | LT_CL_MEMRETRY, 200, "lcl_bklu", bt_cl_run, &c,
                                &reached);
             fprintf(stderr, "  %d faulted runs (a host thread per device)\n", runs);
             BT_TUNE(ocl, bklu_host_threads, 0);

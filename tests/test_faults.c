@@ -1092,7 +1092,7 @@ static void test_fault_cl_bklu(void) {
     if (!cl_begin(240)) return;
     if (!(ctx = cl_first(NULL))) return;
     bk_matrix(&a);
-    runs = lt_cl_sweep("bklu", ctx, LT_CL_ONE | LT_CL_OPTBUF, 400, "lcl_bklu", bklu_cl_op, &a, &reached);
+    runs = lt_cl_sweep("bklu", ctx, LT_CL_ONE | LT_CL_OPTBUF | LT_CL_MEMRETRY, 400, "lcl_bklu", bklu_cl_op, &a, &reached);
     fprintf(stderr, "  %d faulted block LU runs%s\n", runs, reached ? "" : " (no OpenCL call reached: the host factors)");
     lcl_context_destroy(ctx);
     alarm(0);
