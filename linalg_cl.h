@@ -542,13 +542,15 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
    columns), A's blocks of the next level written while a level computes (through pinned memory,
    copied by the context's threads; with a host thread per device when there is none; straight
    from A when its values lie in lcl_host_alloc's memory: the fastest way in). Where the factors
-   fit and no device needs another's columns, the host lists and launches a device's next level
-   while its last runs. The factors stay on the
+   fit, the host lists and launches a device's next level while its last runs; a column another
+   device needs goes through its owner's pinned memory, the import waiting for it by event (one
+   cl_context; else the host waits for every device each level). The factors stay on the
    devices when they fit; otherwise each column is read back
    after its level and its L blocks dropped after their last use on that device (zero-column
    transfer), resident ones replaced by Belady's rule when even that does not fit, and a column
    whose dependencies do not fit together takes them one at a time; opts.mem_limit caps the device
-   memory used. Solves run on the devices when each column's factors are still on the device that
+   memory used (without it a device that refuses memory within the plan, as a driver that
+   allocates at first use can, gets the run again planned for less, down to 30%). Solves run on the devices when each column's factors are still on the device that
    computed it (they stay there; the right-hand sides move between devices through the host where
    the column order changes device), else on the host, which fetches the factors once. Errors:
    block-size or pattern mismatch LCL_ERR_DIMENSION / LCL_ERR_INVALID_ARGUMENT; NaN or Inf
@@ -578,7 +580,7 @@ typedef struct lcl_bklu_opts {
     int nopivot;                /* 1: no pivoting inside the pivot blocks */
     lcl_bklu_schedule schedule; /* OpenCL, several devices */
     int devices;                /* OpenCL: the first this many devices of the context, 0 = all */
-    int64_t mem_limit;          /* OpenCL: bytes of each device's memory to use, 0 = 90% of it */
+    int64_t mem_limit;          /* OpenCL: bytes of each device's memory to use, 0 = 90% of it (less after a refusal) */
 } lcl_bklu_opts;                /* NULL opts = all defaults */
 typedef struct lcl_bklu_info {
     int64_t n, m, nnzb;         /* of A, in blocks */
