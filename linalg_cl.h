@@ -14821,7 +14821,7 @@ typedef struct lcl__bklu_flight {
 LCL__PRIVATE int lcl__bklu_ready(const lcl_bklu_numeric *N, lcl__bklu_cl *D, int i, int64_t l) {
     int64_t p, q;
     int r = 1;
-    if (!D->xev) return 1;
+    if (!D->xev || l < 0) return 1;     /* (level -1: A staged, nothing launched) */
     lcl__bklu_xlock(D, 1);
     for (p = N->levp[l]; p < N->levp[l + 1] && r; p++) {
         int64_t k = N->levc[p];
