@@ -13486,7 +13486,8 @@ LCL__PRIVATE size_t lcl__bklu_xcol(const lcl_bklu_numeric *N, int64_t k) {
     return (size_t)(N->colp[k + 1] - N->colp[k] - N->ucnt[k]) * lcl__bklu_fbytes(N) + (((size_t)N->m * sizeof(int32_t) + 63) & ~(size_t)63);
 }
 /* the host copy of slot s of column j, for a device that imports it: its owner's exchange area
-   (the pivot and L blocks only) or the host factors */
+   (the L blocks; in the pivot block's place L_jj^-1, which the importer would rebuild from it, the
+   same bits: lcl__bklu_share) or the host factors */
 LCL__PRIVATE const char *lcl__bklu_hsrc(const lcl_bklu_numeric *N, const lcl__bklu_cl *D, int64_t j, int64_t s) {
     size_t fb = lcl__bklu_fbytes(N);
     if (D->inx && D->inx[j]) return D->dv[D->owner[j]].xptr + D->xoff[j] + (size_t)(s - N->colp[j] - N->ucnt[j]) * fb;
@@ -13947,9 +13948,11 @@ LCL__PRIVATE cl_int lcl__bklu_export(lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__
     return e;
 }
 
-/* column k's pivot and L blocks and its pivots, for the devices that use k after its level: into
-   v's exchange area when it has one (the host factors then stay stale: the first solve reads them),
-   else the whole column into the host factors (non-blocking) */
+/* column k's L_kk^-1 and L blocks and its pivots, for the devices that use k after its level: into
+   v's exchange area when it has one (the host factors then stay stale: the first solve reads them;
+   an importer takes the inverse as is, where from the pivot block it ran a trtri of its own:
+   gen:circuit:3000 on two H200s, 151 trtri launches against 70 on one), else the whole column into
+   the host factors (non-blocking) */
 LCL__PRIVATE cl_int lcl__bklu_share(lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__bklu_dev *v, int64_t k) {
     size_t fb = lcl__bklu_fbytes(N), ib = (size_t)N->m * sizeof(int32_t);
     cl_command_queue q = v->d->queue[0];
@@ -13957,7 +13960,7 @@ LCL__PRIVATE cl_int lcl__bklu_share(lcl_bklu_numeric *N, lcl__bklu_cl *D, lcl__b
     cl_int e = CL_SUCCESS;
     if (!v->xptr || D->xoff[k] < 0) return lcl__bklu_export(N, D, v, k);
     for (s = p; s < N->colp[k + 1] && e == CL_SUCCESS; s++) {
-        int32_t f = v->fslot[s];
+        int32_t f = s == p ? v->finv[2 * k] : v->fslot[s];     /* L_kk^-1 for the pivot block (lcl__bklu_hsrc) */
         e = LCL__CL->clEnqueueReadBuffer(q, v->arena[f / v->fpa], CL_FALSE, (size_t)(f % v->fpa) * fb, fb, v->xptr + D->xoff[k] + (size_t)(s - p) * fb,
                                          0, NULL, NULL);
         v->transfers++;
@@ -14522,6 +14525,12 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
                 int32_t df;
                 if (v->has[j] == 1) continue;
                 if ((e = lcl__bklu_import(N, D, v, j)) != CL_SUCCESS) goto clfail;
+                if (D->inx && D->inx[j]) {  /* from an exchange area: its owner's L_jj^-1 itself */
+                    if ((e = lcl__bklu_put(v, d->queue[0], v->finv[2 * j], lcl__bklu_hsrc(N, D, j, N->colp[j] + N->ucnt[j]), fb)) != CL_SUCCESS)
+                        goto clfail;
+                    v->transfers++;
+                    continue;
+                }
                 df = lcl__bklu_take(v);
                 tmpf[ntmp++] = df;
                 e = lcl__bklu_put(v, d->queue[0], df, lcl__bklu_hsrc(N, D, j, N->colp[j] + N->ucnt[j]), fb);
