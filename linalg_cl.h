@@ -550,9 +550,10 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
    transfer), resident ones replaced by Belady's rule when even that does not fit, and a column
    whose dependencies do not fit together takes them one at a time; opts.mem_limit caps the device
    memory used (without it a device that refuses memory within the plan, as a driver that
-   allocates at first use can, gets the run again planned for less, down to 30%). Solves run on the devices when each column's factors are still on the device that
-   computed it (they stay there; the right-hand sides move between devices through the host where
-   the column order changes device), else on the host, which fetches the factors once. Errors:
+   allocates at first use can, gets the run again planned for less, down to 30%). Solves run on
+   the devices when each column's factors are still on the device that computed it (they stay
+   there; the right-hand sides move between devices through the host where the column order
+   changes device), else on the host, which fetches the factors once. Errors:
    block-size or pattern mismatch LCL_ERR_DIMENSION / LCL_ERR_INVALID_ARGUMENT; NaN or Inf
    LCL_ERR_NAN; a singular pivot block LCL_ERR_SINGULAR with info.singular_col (block column of
    A), info.singular_row (block row of A pivotal there) and info.singular_index (0-based row inside
@@ -14780,9 +14781,9 @@ LCL__PRIVATE lcl_status lcl__bklu_go(lcl_context *ctx, const char *fn, lcl_bklu_
         cnt = 0;
         for (p = N->levp[l]; p < N->levp[l + 1]; p++) {
             int64_t k = N->levc[p];
-            if (needx[k] && D->owner[k] == i && (e = lcl__bklu_share(N, D, v, k)) != CL_SUCCESS)
-                return lcl__clfail(ctx, e, "clEnqueueReadBuffer(lcl_bklu)", v->d->info.name);
-            cnt += needx[k] && D->owner[k] == i;
+            if (!needx[k] || D->owner[k] != i) continue;
+            if ((e = lcl__bklu_share(N, D, v, k)) != CL_SUCCESS) return lcl__clfail(ctx, e, "clEnqueueReadBuffer(lcl_bklu)", v->d->info.name);
+            cnt++;
         }
         /* a level ahead with exchanges: the read-backs' event, which the importers wait for; the
            columns' source is the exchange area from now on (lcl__bklu_hsrc) */

@@ -637,6 +637,12 @@ static double bt_imports(const lcl_bklu_numeric *N, int nd, const int32_t *owner
     free(need);
     return w;
 }
+/* a host thread per device runs (tune.bklu_host_threads) in OpenMP builds off Windows */
+#if defined(_OPENMP) && !defined(_WIN32)
+#define BT_HOST_THREADS 1
+#else
+#define BT_HOST_THREADS 0
+#endif
 #define BT_SLACK 1.5   /* affinity's cap on a device's share of a level (tune.bklu_slack / 100) */
 #define BT_WINDOW 0.05 /* its ranges' boundaries from even work (tune.bklu_window / 100) */
 static void test_bklu_affinity(void) {
@@ -2083,11 +2089,7 @@ int lt_child_bklu(const char *name) {
             lcl_bklu_numeric *Nx[3] = {NULL, NULL, NULL};
             long ah[3] = {0, 0, 0}, xi = ocl->dev[0].seen.eager_imports + ocl->dev[1].seen.eager_imports;
             int h, same[2];
-#if defined(_OPENMP) && !defined(_WIN32)
-            const int want = 1;
-#else
-            const int want = 0;
-#endif
+            const int want = BT_HOST_THREADS;
             for (h = 0; h < 3; h++) {
                 BT_TUNE(ocl, bklu_xahead, h > 0);
                 BT_TUNE(ocl, bklu_host_threads, h == 2);
@@ -2164,11 +2166,7 @@ int lt_child_bklu(const char *name) {
                 int64_t nm = c.A.n * c.A.m, i, t;
                 size_t es = lcl__dsize(c.A.dtype);
                 char *xs[2];
-#if defined(_OPENMP) && !defined(_WIN32)
-                const int want = 1;
-#else
-                const int want = 0;
-#endif
+                const int want = BT_HOST_THREADS;
                 for (t = 0; t < 2; t++) {
                     xs[t] = (char *)malloc((size_t)nm * es);
                     for (i = 0; i < nm && xs[t]; i++) {
