@@ -13886,10 +13886,12 @@ LCL__PRIVATE lcl_status lcl__bklu_dev_open(lcl_context *ctx, const char *fn, con
     int a;
     per = (int64_t)(LCL__MIN(d->info.max_alloc, (uint64_t)INT32_MAX * fb) / fb);
     fit = LCL__MIN(fit, per * LCL__BKLU_ARENAS);
-    if (fit < need_min && (N->memplan = 1) != 0)
+    if (fit < need_min) {
+        N->memplan = 1;     /* (less memory cannot help: lcl__bklu_run) */
         return lcl__fail(ctx, LCL_ERR_DEVICE_MEMORY,
                          "%s: device '%s' has room for %lld blocks of %lld x %lld (memory limit %.0f bytes), the largest column needs %lld "
                          "even with replacement", fn, d->info.name, (long long)fit, (long long)N->m, (long long)N->m, budget, (long long)need_min);
+    }
     if (*resident && need_res > fit) *resident = 0;
     want = *resident ? need_res : fit;
     v->ahead = *resident && extra > 0 && need_res + extra <= fit;     /* frames for a second level's work */
