@@ -124,9 +124,10 @@
         LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_LR_NB=W (its panels
-        W columns wide, 4 to 32; default 16: 32 was 0.6% slower on two H200s), LCL_BKLU_SWAP_REG=1
+        W columns wide, 4 to 32; default 16: 32 was 0.6% slower on two H200s), LCL_BKLU_SWAP_REG=0|1|2
         (its row interchanges on the other columns as one permutation, a column's loads before
-        its stores; the same bits; no gain on two H200s at M = 512, slower at 1024),
+        its stores; the same bits; 1 everywhere: no gain on two H200s at M = 512, slower at 1024;
+        2, the default on NVIDIA: where each work-item has one column),
         LCL_BKLU_TRI_P=P (the pivot blocks' inverses with P work-items a column, 1, 2 or 4, the
         same bits; default 4 on NVIDIA, 1 elsewhere),
         LCL_BKLU_EAGER=0|1 (the block LU, factors resident: each level also runs the ready U
@@ -1009,8 +1010,9 @@ typedef struct lcl__tuning {
     int bklu_window;                /* ... affinity: its index ranges' boundaries within this % of all work from even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int bklu_lr_nb;                 /* LR_NB: the pivot LU's panel width panel by panel (4 to 32) */
-    int bklu_swap_reg;              /* BK_SWAP_REG: its interchanges on the other columns as one permutation (off: no
-                                       gain on two H200s at M = 512; one 1024 block's LU 6.97 -> 7.88 ms, spilled) */
+    int bklu_swap_reg;              /* BK_SWAP_REG: its interchanges on the other columns as one permutation (1: no
+                                       gain on two H200s at M = 512; one 1024 block's LU 6.97 -> 7.88 ms, spilled),
+                                       2: only where each item has one column (m <= its work-group) */
     int bklu_tri_p;                 /* BK_TRI_P: work-items a column of the pivot blocks' inverses (1, 2 or 4) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
@@ -1774,6 +1776,9 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        first session): M = 256 one H200 107.2-114.5 -> 104.7-105.0 ms, two 75.1-79.7 -> 73.1-75.3;
        M = 512 within the runs' spread (two: 296.1-317.5 against 301.5-317.5). Elsewhere not timed */
     t->bklu_tri_p = nvidia ? 4 : 1;
+    /* a pivot LU panel's interchanges as one permutation where each item has one column (BK_SWAP_REG 2):
+       one 256 block's LU 0.543 -> 0.515 ms on an H200 (twenty-fourth session, lu_probe) */
+    t->bklu_swap_reg = nvidia ? 2 : 0;
     /* several NVIDIA devices: the eager queue's GEMMs leave 15% of the units free (an H200: 19 of
        132, the same rows of groups as the 20 timed), so the pivot LUs' one group a block need not
        wait for a GEMM's group to end. Two H200s, M = 512, same call: 287.3-290.4 -> 281.0-281.3
@@ -1870,7 +1875,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_LR_NB", 4, 32, &t->bklu_lr_nb);
     lcl__env_int("LCL_BKLU_TRI_P", 1, 4, &t->bklu_tri_p);
     while (t->bklu_tri_p & (t->bklu_tri_p - 1)) t->bklu_tri_p &= t->bklu_tri_p - 1;   /* a power of 2: 32 / P rows each */
-    lcl__env_int("LCL_BKLU_SWAP_REG", 0, 1, &t->bklu_swap_reg);
+    lcl__env_int("LCL_BKLU_SWAP_REG", 0, 2, &t->bklu_swap_reg);
     lcl__env_int("LCL_BKLU_EAGER", 0, 1, &t->bklu_eager);
     lcl__env_int("LCL_BKLU_AHEAD", 0, 1, &t->bklu_ahead);
     lcl__env_int("LCL_BKLU_XAHEAD", 0, 1, &t->bklu_xahead);
@@ -2186,7 +2191,7 @@ LCL__PRIVATE void lcl__build_options(const lcl_context *ctx, const lcl__device *
     if (t->bklu_unroll && !(ctx->build_options && strstr(ctx->build_options, "BK_LU_UNROLL")))
         at += (size_t)snprintf(extra + at, sizeof extra - at, " -DBK_LU_UNROLL=1");
     if (t->bklu_lr_nb != 16) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DLR_NB=%d", t->bklu_lr_nb);   /* the host's panels too */
-    if (t->bklu_swap_reg) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DBK_SWAP_REG=1");
+    if (t->bklu_swap_reg) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DBK_SWAP_REG=%d", t->bklu_swap_reg);
     if (t->spmv_wg != t->wg) at += (size_t)snprintf(extra + at, sizeof extra - at, " -DSPMV_WG=%d", t->spmv_wg);   /* its launches too */
     if (t->bklu_tri_p != 1) snprintf(extra + at, sizeof extra - at, " -DBK_TRI_P=%d", t->bklu_tri_p);   /* its launches too */
     snprintf(out, cap, "-cl-std=CL1.2 -DLCL_FP64=%d -DLCL_WG=%d -DGEMM_TM=%d -DGEMM_TN=%d -DGEMM_TK=%d -DGEMM_WX=%d -DGEMM_WY=%d -DTRSM_NB=%d "

@@ -152,9 +152,27 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
 /* BK_SWAP_REG 1: a panel's interchanges on the other columns as one permutation, every load of a
    column before its stores (the same moves, so the same factors); 0, the default: one row pair at
    a time, each pivot's swap waiting for the one before. (Its first form, rows swapped in
-   registers still pivot by pivot, was slower: 307.0 ms against 294.5, two H200s at M = 512.) */
+   registers still pivot by pivot, was slower: 307.0 ms against 294.5, two H200s at M = 512.)
+   2 (NVIDIA's default): 1 where each item has one column at most (m <= WG), else 0: a 256 block's
+   swaps 181k -> 148k clocks, its U12 100k -> 72k, its pivot LU 0.543 -> 0.515 ms (H200) */
 #ifndef BK_SWAP_REG
 #define BK_SWAP_REG 0
+#endif
+/* BK_PROF 1 (probes only, NVIDIA): the pivot LU's phases in SM clocks, added up in bad[2..] as
+   ulongs by item 0 (bench/gpu/lu_probe.c PROF=1) */
+#ifndef BK_PROF
+#define BK_PROF 0
+#endif
+#if BK_PROF
+#define BK_T(i)                                                        \
+    if (lid == 0) {                                                    \
+        ulong c_;                                                      \
+        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c_));             \
+        prof_t[i] += c_ - prof_last;                                   \
+        prof_last = c_;                                                \
+    }
+#else
+#define BK_T(i)
 #endif
 /* BK_SHFL 1 (the default; NVIDIA 7.0+ only, else 0): the pivot search in each warp by shuffles,
    inline PTX (its OpenCL has no sub-groups), one barrier a column instead of two (a 512 block's LU
@@ -242,6 +260,42 @@ inline int bk_bfly(const int v, const int o) {   /* lane ^ o's v */
         p = (int)i_;                                                                \
     }
 #endif
+/* BK_KEY 1 (the default with BK_REDUX): each stage of the pivot search first tries one reduction of
+   a 32-bit key, the top of |value| (its bits order as the value), and a ballot of the lanes that hold
+   the winning key. A single holder is the exact winner: any other row's value is smaller. Two
+   (a tie, or values alike in their top 32 bits) or none: the whole work-group runs the exact
+   search above, so the same pivot. A column's search was six reductions in a row, 38% of a tail
+   block's pivot LU (BK_PROF, H200, M = 256). */
+#ifndef BK_KEY
+#define BK_KEY 1
+#endif
+#if !BK_REDUX
+#undef BK_KEY
+#define BK_KEY 0
+#endif
+#if BK_KEY
+#if LCL_FP64
+#define BK_KEYOF(v) ((v) > 0 ? (uint)(as_ulong(v) >> 31) : 0u)     /* 11 exponent, 21 fraction bits */
+#define BK_FROMKEY(h) as_double((ulong)(h) << 31)
+#else
+#define BK_KEYOF(v) ((v) > 0 ? as_uint(v) : 0u)
+#define BK_FROMKEY(h) as_float(h)
+#endif
+#if BK_REDUX == 2
+#define BK_BALLOT(r, pred)                                                          \
+    {                                                                               \
+        int o_;                                                                     \
+        imax[lid] = (pred) ? 1 : 0;                                                 \
+        barrier(CLK_LOCAL_MEM_FENCE);                                               \
+        r = 0;                                                                      \
+        for (o_ = 0; o_ < 32; o_++) r |= (uint)imax[(lid & ~31) + o_] << o_;        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                               \
+    }
+#else
+#define BK_BALLOT(r, pred) \
+    asm volatile("{ .reg .pred p_; setp.ne.u32 p_, %1, 0; vote.sync.ballot.b32 %0, p_, 0xffffffff; }" : "=r"(r) : "r"((uint)((pred) ? 1 : 0)));
+#endif
+#endif
 #define BK_LU_PARAMS ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad, const int nopivot, \
                      const int kp
 /* its local memory, declared by each entry point (a kernel's scope) and passed down */
@@ -264,6 +318,10 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
 #endif
     __global real *D = FRAME(list[lo + 3 * t]);
     int k, k0, i, s;
+#if BK_PROF
+    ulong prof_t[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, prof_last;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(prof_last));
+#endif
     /* the permutation: in local memory where the work-group holds every row (no global read in a
        column step), else in global memory */
     for (i = lid; i < m; i += WG) {
@@ -272,6 +330,7 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
     }
     if (lid == 0) *zero = kp > 0 ? bad[list[lo + 3 * t + 2]] : 0;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    BK_T(0)
     /* right-looking, blocked: a panel of NB columns by rank-1 steps, then U12 by forward
        substitution and one rank-NB update of the rest, U12 staged in local memory by column
        tiles (the rest is read and written once per panel instead of once per column) */
@@ -295,6 +354,34 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                         int nw = WG < 32 ? WG : 32;
                         real best = lid >= k && lid < m ? fabs(pr[j]) : -1;
                         p = lid >= k && lid < m ? lid : k;
+#if BK_KEY
+                        int fast = 0;
+                        if (WG >= 32) {
+                            const int e = lid & 31, nk = WG / 32;
+                            const uint key = BK_KEYOF(best);
+                            uint h, b;
+                            BK_RED(h, key, max)
+                            BK_BALLOT(b, key == h && h != 0)
+                            if (popcount(b) == 1) {     /* the winner posts its row */
+                                if (key == h) rv[lid / 32] = best, ri[lid / 32] = p;
+                            } else if (e == 0)          /* none or several: the key, no row */
+                                rv[lid / 32] = BK_FROMKEY(h), ri[lid / 32] = -1;
+                            barrier(CLK_LOCAL_MEM_FENCE);
+                            {
+                                const uint k2 = e < nk ? BK_KEYOF(rv[e]) : 0u;
+                                const int r2 = e < nk ? ri[e] : -1;
+                                uint h2, b2, b3;
+                                BK_RED(h2, k2, max)
+                                BK_BALLOT(b2, e < nk && k2 == h2)
+                                BK_BALLOT(b3, e < nk && k2 == h2 && r2 >= 0)
+                                fast = h2 != 0 && popcount(b2) == 1 && b3 == b2;
+                                if (fast) p = ri[31 - clz(b2)];
+                            }
+                        }
+                        BK_T(6)
+                        if (!fast) {
+                        barrier(CLK_LOCAL_MEM_FENCE);   /* every read of rv and ri above done */
+#endif
 #if BK_SHFL
                         if (WG >= 32) {     /* each warp's winner by a butterfly, posted by its lane 0: one barrier */
 #if BK_REDUX
@@ -310,6 +397,7 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
 #endif
                             nw = WG / 32;
                             if ((lid & 31) == 0) rv[lid / 32] = best, ri[lid / 32] = p;
+                            BK_T(6)
                         } else
 #endif
                         {
@@ -340,7 +428,11 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                             for (i = 1; i < nw; i++)
                                 if (rv[i] > best || (rv[i] == best && ri[i] < p)) best = rv[i], p = ri[i];
                         }
+#if BK_KEY
+                        }
+#endif
                         if (p < k || p >= m) p = k;     /* NaN compares false: the input check reports it */
+                        BK_T(7)
                     }
                     /* rows k and p swap their panel parts; row p's (the new row k) is the pivot row */
                     if (lid == p)
@@ -359,6 +451,7 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                         }
                     }
                     barrier(CLK_LOCAL_MEM_FENCE);
+                    BK_T(8)
                     if (p != k && lid == k)
 #pragma unroll
                         for (jj = 0; jj < LR_NB; jj++) pr[jj] = prow[jj];
@@ -377,6 +470,7 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                                 if (jj > j && jj < kb) pr[jj] -= l * prow[jj];
                         }
                     }
+                    BK_T(9)
                     /* no barrier here: the next step writes rv after the one above (every read of
                        rv done) and prow, srow after one more */
                     if (nopivot) barrier(CLK_LOCAL_MEM_FENCE);
@@ -385,10 +479,12 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
 #pragma unroll
             for (j = 0; j < LR_NB; j++)
                 if (act && j < kb) D[(long)lid * m + k0 + j] = pr[j];
+            BK_T(1)
             /* the panel's interchanges on the other columns, in order (each item its own columns) */
 #if BK_SWAP_REG     /* as one permutation of the at most 2 kb rows they touch: each destination's
                        source found by running the swaps backwards, then per column every load
                        before any store (one round trip, not one a pivot in a row); the same moves */
+            if (BK_SWAP_REG == 1 || m <= WG) {
             for (i = lid; i < 2 * LR_NB; i += WG) {
                 int dst = i < kb ? k0 + i : i >= LR_NB && i - LR_NB < kb && psw[i - LR_NB] >= ke ? psw[i - LR_NB] : -1, src = dst;
                 for (j = kb - 1; j >= 0 && dst >= 0; j--) {
@@ -409,7 +505,12 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                     for (j = 0; j < 2 * LR_NB; j++)
                         if (pdst[j] >= 0) D[(long)pdst[j] * m + c] = rr[j];
                 }
-#else
+            }
+#endif
+#if BK_SWAP_REG != 1
+#if BK_SWAP_REG
+            else
+#endif
             for (j = 0; j < kb; j++) {
                 const int p = psw[j];
                 k = k0 + j;
@@ -423,6 +524,7 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
             }
 #endif
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+            BK_T(2)
         } else
         for (k = k0; k < ke; k++) {
             int p = k;
@@ -497,6 +599,7 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
                     D[(long)i * m + c] = a;
                 }
         barrier(CLK_GLOBAL_MEM_FENCE);
+        BK_T(3)
         /* A22 -= L21 U12, TW columns at a time (rows below a panel exist only where it is full: kb = NB).
            The row-per-item path keeps each item's column of the U12 tile in registers and updates two
            rows at a time: a chain of NB dependent loads and FMAs per value was 60% of its time at M = 512 */
@@ -538,11 +641,17 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
+        BK_T(4)
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (inreg)
         for (i = lid; i < m; i += WG) perm[po + i] = lp[i];
     if (lid == 0) bad[list[lo + 3 * t + 2]] = *zero;
+#if BK_PROF
+    BK_T(5)
+    if (lid == 0)
+        for (i = 0; i < 10; i++) ((__global ulong *)(bad + 2))[i] += prof_t[i];
+#endif
 }
 /* the entry points: any work-group (up to BK_LU_WG), and exactly 512 or 1024 work-items. A kernel
    that names its size gets registers for it: NVIDIA's OpenCL allows the first only 256 work-items
@@ -607,6 +716,13 @@ void SFX(lcl_bklu_lu_upd)(ARENAS, __global const int *list, const int lo, const 
 #define BK_TRI_P 1
 #endif
 #define TR (TT / BK_TRI_P)
+#define CH 8    /* the diagonal tile's rows solved at a time */
+/* U's chunk of rows c.. of the diagonal tile, held in acc[o..]: backward, in registers */
+#define BK_TRI_USOLVE(o, c)                                                                          \
+    _Pragma("unroll") for (r = CH - 1; r >= 0; r--) {                                                \
+        _Pragma("unroll") for (q = r + 1; q < CH; q++) acc[(o) + r] = fma(-Dt[(c) + r][(c) + q], acc[(o) + q], acc[(o) + r]); \
+        acc[(o) + r] /= Dt[(c) + r][(c) + r];                                                        \
+    }
 __kernel __attribute__((reqd_work_group_size(64 * BK_TRI_P, 1, 1)))
 void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
     __local real Dt[TT][TT + 1];
@@ -619,7 +735,12 @@ void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
     __global real *X = FRAME(list[lo + 3 * t + 1 + which]);
     const int nt = (m + TT - 1) / TT, jt0 = j0 / TT, jt1 = (LCL_MIN_I(j0 + 64, m) - 1) / TT;
     real acc[TR];
-    int ti, tk, r, q, l;
+    int ti, tk, r, q, l, cb;
+#if BK_PROF     /* group 0's item 0: products, diagonal tiles, stores, in a3 as ulongs from 0 */
+    const int lid = li;
+    ulong prof_t[3] = {0, 0, 0}, prof_last;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(prof_last));
+#endif
     for (ti = 0; ti < nt; ti++) {
         /* L: tiles from the top; U: from the bottom */
         const int I = (which ? nt - 1 - ti : ti) * TT, it = I / TT;
@@ -657,49 +778,76 @@ void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
             }
             /* the diagonal tile: forward (L, unit) or backward (U) within the registers */
             barrier(CLK_LOCAL_MEM_FENCE);
+            BK_T(0)
             for (l = li; l < TT * TT; l += 64 * BK_TRI_P) {
                 int rr = l / TT, cc = l % TT;
                 Dt[rr][cc] = (I + rr < m && I + cc < m) ? D[(long)(I + rr) * m + I + cc] : (rr == cc ? 1 : 0);
             }
-#if BK_TRI_P > 1
-            for (r = 0; r < TR; r++) Xt[r0 + r][lj] = acc[r];
             barrier(CLK_LOCAL_MEM_FENCE);
-            if (p == 0) {
+#if BK_TRI_P > 1
+            /* chunk by chunk (CH rows; L's from the top, U's from the bottom): its items solve it in
+               their registers and post it, then every row still to solve takes its products at
+               once. A tail block's inverses were 32 rows in a row on one item a column */
+#pragma unroll
+            for (cb = 0; cb < TT / CH; cb++) {
                 if (!which) {
-                    for (r = 1; r < TT; r++) {
-                        real a = Xt[r][lj];
-                        for (q = 0; q < r; q++) a = fma(-Dt[r][q], Xt[q][lj], a);
-                        Xt[r][lj] = a;
+                    const int c = cb * CH, o = c % TR;
+                    if (p == c / TR) {
+#pragma unroll
+                        for (r = 1; r < CH; r++)
+#pragma unroll
+                            for (q = 0; q < r; q++) acc[o + r] = fma(-Dt[c + r][c + q], acc[o + q], acc[o + r]);
+#pragma unroll
+                        for (r = 0; r < CH; r++) Xt[c + r][lj] = acc[o + r];
                     }
                 } else {
-                    for (r = TT - 1; r >= 0; r--) {
-                        real a = Xt[r][lj];
-                        for (q = r + 1; q < TT; q++) a = fma(-Dt[r][q], Xt[q][lj], a);
-                        Xt[r][lj] = a / Dt[r][r];
+                    const int c = TT - CH - cb * CH, o = c % TR;
+                    if (p == c / TR) {
+                        BK_TRI_USOLVE(o, c)
+#pragma unroll
+                        for (r = 0; r < CH; r++) Xt[c + r][lj] = acc[o + r];
                     }
                 }
+                barrier(CLK_LOCAL_MEM_FENCE);
+                {
+                    const int c = which ? TT - CH - cb * CH : cb * CH;
+#pragma unroll
+                    for (r = 0; r < TR; r++)
+                        if (which ? r0 + r < c : r0 + r >= c + CH)
+#pragma unroll
+                            for (q = 0; q < CH; q++) acc[r] = fma(-Dt[r0 + r][c + q], Xt[c + q][lj], acc[r]);
+                }
             }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            for (r = 0; r < TR; r++) acc[r] = Xt[r0 + r][lj];
 #else
-            barrier(CLK_LOCAL_MEM_FENCE);
             if (!which) {
                 for (r = 1; r < TT; r++)
                     for (q = 0; q < r; q++) acc[r] = fma(-Dt[r][q], acc[q], acc[r]);
-            } else {
-                for (r = TT - 1; r >= 0; r--) {
-                    for (q = r + 1; q < TT; q++) acc[r] = fma(-Dt[r][q], acc[q], acc[r]);
-                    acc[r] /= Dt[r][r];
+            } else {    /* U's chunks in the order of the chunked form above (the same bits) */
+#pragma unroll
+                for (cb = TT - CH; cb >= 0; cb -= CH) {
+                    BK_TRI_USOLVE(cb, cb)
+#pragma unroll
+                    for (r = 0; r < cb; r++)
+#pragma unroll
+                        for (q = 0; q < CH; q++) acc[r] = fma(-Dt[r][cb + q], acc[cb + q], acc[r]);
                 }
             }
 #endif
+            BK_T(1)
         }
         if (j < m)
             for (r = 0; r < TR; r++)
                 if (I + r0 + r < m) X[(long)(I + r0 + r) * m + j] = zero ? 0 : acc[r];
+        BK_T(2)
     }
+#if BK_PROF
+    if (li == 0 && get_group_id(0) == 0 && which == 0 && t == 0)
+        for (r = 0; r < 3; r++) ((__global ulong *)a3)[r] += prof_t[r];
+#endif
 }
 #undef TR
+#undef CH
+#undef BK_TRI_USOLVE
 
 /* The block solve on the device (lcl_bklu_solve when one device holds every factor). W holds nrhs
    vectors of ld entries, block row k at k * m; T is m x nrhs scratch. One work-item per row and

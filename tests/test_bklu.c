@@ -111,6 +111,16 @@ static void bt_fill(bt_case *c) {
     free(B);
     bt_sync(c);
 }
+/* in every block, rows 1 and 2 of column 0 alike and above row 0 by less than a pivot key's
+   resolution (BK_KEY: the top 32 bits of a double); in float all three equal */
+static void bt_ties(bt_case *c) {
+    int64_t m = c->m, mm = m * m, p;
+    for (p = 0; m > 2 && p < c->J.nnz; p++) {
+        double *d = c->blk + p * mm, v = d[0] * (1 + ldexp(1, -40));
+        d[m] = d[2 * m] = c->A.dtype == LCL_F32 ? (double)(float)v : v;
+    }
+    bt_sync(c);
+}
 /* J's entry (i, j), or -1 */
 static int64_t bt_entry(const bt_case *c, int64_t i, int64_t j) {
     int64_t p;
@@ -1916,7 +1926,7 @@ static void test_bklu_opencl(void) {
            with 4 items a column (tune.bklu_tri_p) and the interchanges from
            registers (BK_SWAP_REG), in one piece and panel by panel: the same arithmetic, so the
            same factors, also in blocks of 130 rows (5 tiles of the inverses, 3 groups of columns). */
-        static const char *opt[] = {"-DBK_SHFL=2 -DBK_TRI_PF=1 -DBK_SWAP_REG=1", "-DBK_LU_NOREG"};
+        static const char *opt[] = {"-DBK_SHFL=2 -DBK_TRI_PF=1 -DBK_SWAP_REG=2", "-DBK_LU_NOREG"};
         bt_case c, r, b;
         lcl_csr J;
         int64_t q;
@@ -1988,6 +1998,21 @@ static void test_bklu_opencl(void) {
                               "pivot LU panels %d wide: %d launches, %d with 16", wide[w - 1], n, n16);
                     lm = bt_lmax(sp, &r, &o);
                     CHECK_MSG(lm <= 1, "pivot LU panels %d wide: a multiplier of %g", wide[w - 1], lm);
+                    if (w == 1) {   /* the search by one key a stage (BK_KEY) falls back on ties: the same factors as the search without */
+                        lcl_context *nk = lt_context(LCL_BACKEND_OPENCL, NULL, getenv("LT_CACHE"), "-DBK_SHFL=2 -DBK_REDUX=2 -DBK_KEY=0", 0);
+                        bt_case t;
+                        CHECK(nk != NULL);
+                        bt_Jrand(&J, 4, 0.3);
+                        bt_make(&t, &J, 40, BT_RAND, c.A.dtype, 0);
+                        bt_ties(&t);
+                        if (nk) {
+                            BT_TUNE(nk, bklu_lu_split, 1);
+                            BT_TUNE(nk, bklu_lr_nb, 32);
+                            CHECK_MSG(bt_same(sp, nk, &t, &o) && bt_same(sp, nk, &c, &o), "pivot search by keys: other factors than without");
+                        }
+                        lcl_context_destroy(nk);
+                        bt_free(&t);
+                    }
                     bt_check(sp, &c, &o, 2, "OpenCL, pivot LU panels of another width");
                     bt_ocl_big(sp, ser, &o);
                 }

@@ -254,13 +254,18 @@ static void report(const char *what, double wall, const cl_command_queue *qs) {
     ball = busy(iv, nrec);
     printf("   busy: update queue %.2f ms, panel queues %.2f ms, either %.2f ms, both at once %.2f ms, idle %.2f ms\n", b0 * 1e3, b1 * 1e3,
            ball * 1e3, (b0 + b1 - ball) * 1e3, (t1 - t0 - ball) * 1e3);
-    if (getenv("TRACE_EVENTS")) {   /* every traced command: queue (creation order), start, end (ms), name */
+    if (getenv("TRACE_EVENTS")) {   /* every traced command: queue (creation order), start, end, host enqueue (ms, the last on the
+                                       device's clock less its start's shift), name */
         FILE *f = fopen(getenv("TRACE_EVENTS"), "a");
         if (f) {
             fprintf(f, "# %s\n", what);
-            for (i = 0; i < nrec; i++)
-                fprintf(f, "%d %.4f %.4f %s\n", qidx(recs[i].q), (iv2[2 * i] - t0) * 1e3, (iv2[2 * i + 1] - t0) * 1e3,
-                        recs[i].name >= 0 ? knames[recs[i].name].name : "?");
+            for (i = 0; i < nrec; i++) {
+                cl_ulong qd = 0, st = 0;
+                LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_QUEUED, sizeof qd, &qd, NULL);
+                LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_START, sizeof st, &st, NULL);
+                fprintf(f, "%d %.4f %.4f %.4f %s\n", qidx(recs[i].q), (iv2[2 * i] - t0) * 1e3, (iv2[2 * i + 1] - t0) * 1e3,
+                        (iv2[2 * i] - t0) * 1e3 - ((double)st - (double)qd) * 1e-6, recs[i].name >= 0 ? knames[recs[i].name].name : "?");
+            }
             fclose(f);
         }
     }
