@@ -254,8 +254,9 @@ static void report(const char *what, double wall, const cl_command_queue *qs) {
     ball = busy(iv, nrec);
     printf("   busy: update queue %.2f ms, panel queues %.2f ms, either %.2f ms, both at once %.2f ms, idle %.2f ms\n", b0 * 1e3, b1 * 1e3,
            ball * 1e3, (b0 + b1 - ball) * 1e3, (t1 - t0 - ball) * 1e3);
-    if (getenv("TRACE_EVENTS")) {   /* every traced command: queue (creation order), start, end, host enqueue (ms, the last on the
-                                       device's clock less its start's shift), name */
+    if (getenv("TRACE_EVENTS")) {   /* every traced command: queue (creation order), start, end, enqueue (ms; the last is
+                                       CL_PROFILING_COMMAND_QUEUED, which NVIDIA's driver stamps when it takes the
+                                       command up, not always at the host's call), name */
         FILE *f = fopen(getenv("TRACE_EVENTS"), "a");
         if (f) {
             fprintf(f, "# %s\n", what);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Per device, where a traced factorization's time goes: trace_dense's TRACE_EVENTS file (one line
-per command: queue in creation order, start and end in ms, name; '# name' starts a run).
+per command: queue in creation order, start and end in ms, then (files from 2026-11-30 on) the
+enqueue time, then the name; '# name' starts a run).
 Queues 2p and 2p+1 are device p's compute and transfer queues (the library makes them in that
 order). For the last run in the file: busy time per queue and per command name, and the time
 neither queue ran a kernel or a copy, per eighth of the run (where the devices wait).
@@ -28,7 +29,8 @@ def main(path):
             cur = (line[1:].strip(), [])
             runs.append(cur)
             continue
-        q, a, b, name = line.split(None, 3)
+        f = line.split()
+        q, a, b, name = f[0], f[1], f[2], f[-1]     # (a fourth number, the enqueue time, is not used)
         if cur is None:
             cur = ('run', [])
             runs.append(cur)
