@@ -124,7 +124,9 @@
         LCL_BKLU_LU_WG (the block LU's pivot-LU work-group, at most 1024),
         LCL_BKLU_LU_SPLIT=M (that LU panel by panel, the update on many work-groups, for blocks
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_LR_NB=W (its panels
-        W columns wide, 4 to 32; default 16: 32 was 0.6% slower on two H200s), LCL_BKLU_SWAP_REG=0|1|2
+        W columns wide, 4 to 32; default 16: 32 was 0.6% slower on two H200s), LCL_BKLU_LU_TAIL=R
+        (its panels one launch each until R rows remain, those in one launch with their update
+        inside: fewer launches a level; default 0, off; not timed), LCL_BKLU_SWAP_REG=0|1|2
         (its row interchanges on the other columns as one permutation, a column's loads before
         its stores; the same bits; 1 everywhere: no gain on two H200s at M = 512, slower at 1024;
         2, the default on NVIDIA: where each work-item has one column),
@@ -1010,6 +1012,7 @@ typedef struct lcl__tuning {
     int bklu_window;                /* ... affinity: its index ranges' boundaries within this % of all work from even */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int bklu_lr_nb;                 /* LR_NB: the pivot LU's panel width panel by panel (4 to 32) */
+    int bklu_lu_tail;               /* ... panel by panel until this many rows remain, those in one launch (0: off) */
     int bklu_swap_reg;              /* BK_SWAP_REG: its interchanges on the other columns as one permutation (1: no
                                        gain on two H200s at M = 512; one 1024 block's LU 6.97 -> 7.88 ms, spilled),
                                        2: only where each item has one column (m <= its work-group) */
@@ -1873,6 +1876,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
     lcl__env_int("LCL_BKLU_LR_NB", 4, 32, &t->bklu_lr_nb);
+    lcl__env_int("LCL_BKLU_LU_TAIL", 0, 1 << 30, &t->bklu_lu_tail);
     lcl__env_int("LCL_BKLU_TRI_P", 1, 4, &t->bklu_tri_p);
     while (t->bklu_tri_p & (t->bklu_tri_p - 1)) t->bklu_tri_p &= t->bklu_tri_p - 1;   /* a power of 2: 32 / P rows each */
     lcl__env_int("LCL_BKLU_SWAP_REG", 0, 2, &t->bklu_swap_reg);
@@ -13771,7 +13775,11 @@ LCL__PRIVATE cl_int lcl__bklu_lu_go(const lcl_bklu_numeric *N, lcl__bklu_dev *v,
         e = lcl__argv(ku, 8, LCL__A(a[0]), LCL__A(a[1]), LCL__A(a[2]), LCL__A(a[3]), LCL__A(fpa), LCL__A(m), LCL__A(v->cur.list), LCL__A(lo));
     if (e != CL_SUCCESS || !ku) return e == CL_SUCCESS ? LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &wg, 0, NULL, NULL) : e;
     for (kp = 0; kp < m; kp += kb) {
-        int rest = m - kp - kb, tiles = (rest + 63) / 64;
+        int rest = m - kp - kb, tiles = (rest + 63) / 64, tail = -kp - 2;
+        if (kp && m - kp <= v->d->tune.bklu_lu_tail) {   /* the last rows' panels in one launch, its update inside */
+            e = LCL__CL->clSetKernelArg(k, 12, sizeof(int), &tail);
+            return e == CL_SUCCESS ? LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &wg, 0, NULL, NULL) : e;
+        }
         e = kp ? LCL__CL->clSetKernelArg(k, 12, sizeof(int), &kp) : CL_SUCCESS;
         if (e == CL_SUCCESS) e = LCL__CL->clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &wg, 0, NULL, NULL);
         if (e != CL_SUCCESS || rest <= 0) return e;

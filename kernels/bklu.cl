@@ -137,7 +137,9 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
    or 0. Lists start at element lo of list (a multiple of the tuple size).
    kp >= 0: only the LR_NB-wide panel from column kp (its interchanges on the whole rows and U12),
    not the rest's update: lcl_bklu_lu_upd does that on many work-groups, and the host launches the
-   two by turns, panel after panel (kp 0 starts perm and bad, the later panels carry them on). */
+   two by turns, panel after panel (kp 0 starts perm and bad, the later panels carry them on).
+   kp -1: every panel in this one launch; kp <= -2: the panels from column -kp - 2 to the end in
+   this launch, after panels launched one by one (LCL_BKLU_LU_TAIL: fewer launches a level). */
 #ifndef BK_LU_WG
 #define BK_LU_WG 1024  /* the largest work-group the pivot LU may be given (its local arrays) */
 #endif
@@ -325,16 +327,16 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
     /* the permutation: in local memory where the work-group holds every row (no global read in a
        column step), else in global memory */
     for (i = lid; i < m; i += WG) {
-        if (inreg) lp[i] = (ushort)(kp > 0 ? perm[po + i] : i);
-        else if (kp <= 0) perm[po + i] = i;
+        if (inreg) lp[i] = (ushort)(kp > 0 || kp < -1 ? perm[po + i] : i);
+        else if (kp == 0 || kp == -1) perm[po + i] = i;
     }
-    if (lid == 0) *zero = kp > 0 ? bad[list[lo + 3 * t + 2]] : 0;
+    if (lid == 0) *zero = kp > 0 || kp < -1 ? bad[list[lo + 3 * t + 2]] : 0;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     BK_T(0)
     /* right-looking, blocked: a panel of NB columns by rank-1 steps, then U12 by forward
        substitution and one rank-NB update of the rest, U12 staged in local memory by column
        tiles (the rest is read and written once per panel instead of once per column) */
-    for (k0 = kp > 0 ? kp : 0; k0 < m && (kp < 0 || k0 == kp); k0 += NB) {
+    for (k0 = kp > 0 ? kp : kp < -1 ? -kp - 2 : 0; k0 < m && (kp < 0 || k0 == kp); k0 += NB) {
         const int kb = m - k0 < NB ? m - k0 : NB, ke = k0 + kb;
         int c0, r, c;
         if (inreg) {

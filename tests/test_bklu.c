@@ -1966,6 +1966,17 @@ static void test_bklu_opencl(void) {
                 CHECK_MSG(one > 0 && n >= one + 4, "launches: %d in one piece, %d panel by panel", one, n);
                 lm = bt_lmax(sp, &r, &o);
                 CHECK_MSG(lm <= 1, "%s, panel by panel: a multiplier of %g", opt[i], lm);
+                {   /* the last 24 rows in one launch (tune.bklu_lu_tail): 40 rows, a panel and an update
+                       fewer each pivot LU; 70 rows (r), from column 48 on */
+                    int nt;
+                    BT_TUNE(sp, bklu_lu_tail, 24);
+                    nt = bt_launches(sp, &c, &o);
+                    CHECK_MSG(nt > 0 && nt < n && (n - nt) % 2 == 0, "%s, the last rows in one launch: %d launches, %d without", opt[i], nt, n);
+                    lm = bt_lmax(sp, &r, &o);
+                    CHECK_MSG(lm <= 1, "%s, the last rows in one launch: a multiplier of %g", opt[i], lm);
+                    bt_check(sp, &c, &o, 2, "OpenCL, the pivot LU's last rows in one launch");
+                    BT_TUNE(sp, bklu_lu_tail, 0);
+                }
                 if (!i && c.A.dtype == LCL_F64)   /* its launches' failures: clear errors, nothing leaked */
                     fprintf(stderr, "  %d faulted runs\n", lt_cl_sweep("bklu, pivot LU panel by panel", sp, LT_CL_ONE | LT_CL_OPTBUF | LT_CL_MEMRETRY, 100, "lcl_bklu",
                                                                        bt_cl_run, &c, NULL));

@@ -4,7 +4,8 @@
    M x M block (M = 256, 512, 1024) at 256, 512 and 1024 work-items and check P A = L U.
      gcc -std=c99 -O1 bench/gpu/lu_probe.c -lOpenCL -o build/lu_probe
      LAUNCH=1 build/lu_probe kernels/bklu.cl "-DBK_LU_UNROLL=1" "-cl-nv-verbose"
-   SPLIT=1 also times each kernel panel by panel with lcl_bklu_lu_upd_d (LCL_BKLU_LU_SPLIT); KB=32 with
+   SPLIT=1 also times each kernel panel by panel with lcl_bklu_lu_upd_d (LCL_BKLU_LU_SPLIT; TAIL=R: the
+   last R rows in one launch, LCL_BKLU_LU_TAIL); KB=32 with
    "-DLR_NB=32" for 32-wide panels; MMAX=512: the blocks up to 512 only; PROF=1 with "-DBK_PROF=1": each
    run's phases in SM clocks; TRI=P (with "-DBK_TRI_P=P"): also the inverses of the first kernel's factors */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -82,7 +83,12 @@ int main(int argc, char **argv) {
                         if (!ku) el = clEnqueueNDRangeKernel(q, kk, 1, NULL, &ws[k], &ws[k], 0, NULL, NULL);
                         for (kp = 0; ku && kp < m && el == CL_SUCCESS; kp += kb) {
                             size_t gu[3], lu3[3] = {16, 16, 1};
-                            int tiles = (m - kp - kb + 63) / 64;
+                            int tiles = (m - kp - kb + 63) / 64, tail = -kp - 2;
+                            if (kp && getenv("TAIL") && m - kp <= atoi(getenv("TAIL"))) {   /* TAIL=R: the last R rows in one launch */
+                                clSetKernelArg(kk, 12, sizeof(int), &tail);
+                                el = clEnqueueNDRangeKernel(q, kk, 1, NULL, &ws[k], &ws[k], 0, NULL, NULL);
+                                break;
+                            }
                             clSetKernelArg(kk, 12, sizeof(int), &kp);
                             el = clEnqueueNDRangeKernel(q, kk, 1, NULL, &ws[k], &ws[k], 0, NULL, NULL);
                             if (el != CL_SUCCESS || tiles <= 0) continue;
