@@ -129,7 +129,8 @@
         inside: fewer launches a level; default 0, off; not timed), LCL_BKLU_SWAP_REG=0|1|2
         (its row interchanges on the other columns as one permutation, a column's loads before
         its stores; the same bits; 1 everywhere: no gain on two H200s at M = 512, slower at 1024;
-        2, the default on NVIDIA: where each work-item has one column),
+        2, the default on NVIDIA: in the pivot LU of blocks up to 256 rows only, not in the 512-
+        and 1024-item kernels),
         LCL_BKLU_TRI_P=P (the pivot blocks' inverses with P work-items a column, 1, 2 or 4, the
         same bits; default 4 on NVIDIA, 1 elsewhere),
         LCL_BKLU_EAGER=0|1 (the block LU, factors resident: each level also runs the ready U
@@ -1015,7 +1016,7 @@ typedef struct lcl__tuning {
     int bklu_lu_tail;               /* ... panel by panel until this many rows remain, those in one launch (0: off) */
     int bklu_swap_reg;              /* BK_SWAP_REG: its interchanges on the other columns as one permutation (1: no
                                        gain on two H200s at M = 512; one 1024 block's LU 6.97 -> 7.88 ms, spilled),
-                                       2: only where each item has one column (m <= its work-group) */
+                                       2: only in lcl_bklu_lu, not the 512- and 1024-item kernels */
     int bklu_tri_p;                 /* BK_TRI_P: work-items a column of the pivot blocks' inverses (1, 2 or 4) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
@@ -1779,7 +1780,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        first session): M = 256 one H200 107.2-114.5 -> 104.7-105.0 ms, two 75.1-79.7 -> 73.1-75.3;
        M = 512 within the runs' spread (two: 296.1-317.5 against 301.5-317.5). Elsewhere not timed */
     t->bklu_tri_p = nvidia ? 4 : 1;
-    /* a pivot LU panel's interchanges as one permutation where each item has one column (BK_SWAP_REG 2):
+    /* a pivot LU panel's interchanges as one permutation in blocks up to 256 rows (BK_SWAP_REG 2):
        one 256 block's LU 0.543 -> 0.515 ms on an H200 (twenty-fourth session, lu_probe) */
     t->bklu_swap_reg = nvidia ? 2 : 0;
     /* several NVIDIA devices: the eager queue's GEMMs leave 15% of the units free (an H200: 19 of

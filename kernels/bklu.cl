@@ -155,8 +155,9 @@ __kernel void SFX(lcl_bklu_permcopy)(ARENAS, __global const int *list, const int
    column before its stores (the same moves, so the same factors); 0, the default: one row pair at
    a time, each pivot's swap waiting for the one before. (Its first form, rows swapped in
    registers still pivot by pivot, was slower: 307.0 ms against 294.5, two H200s at M = 512.)
-   2 (NVIDIA's default): 1 where each item has one column at most (m <= WG), else 0: a 256 block's
-   swaps 181k -> 148k clocks, its U12 100k -> 72k, its pivot LU 0.543 -> 0.515 ms (H200) */
+   2 (NVIDIA's default): 1 in lcl_bklu_lu (any work-group: blocks up to 256 rows on NVIDIA), 0 in
+   the 512- and 1024-item kernels, where 1 did not pay: a 256 block's swaps 181k -> 148k clocks, its
+   U12 100k -> 72k, its pivot LU 0.543 -> 0.515 ms (H200) */
 #ifndef BK_SWAP_REG
 #define BK_SWAP_REG 0
 #endif
@@ -301,14 +302,14 @@ inline int bk_bfly(const int v, const int o) {   /* lane ^ o's v */
 #define BK_LU_PARAMS ARENAS, __global const int *list, const int lo, __global int *ipiv, __global int *perm, __global int *bad, const int nopivot, \
                      const int kp
 /* its local memory, declared by each entry point (a kernel's scope) and passed down */
-#define BK_LU_LOCALS(W)                                                                                  \
+#define BK_LU_LOCALS(W, SREG)   /* SREG: the interchanges as one permutation (BK_SWAP_REG) */             \
     __local real vmax[W], Us[LU_NB][LU_TW], prow[LR_NB], srow[LR_NB], rv[32];                           \
     __local int imax[W], ri[32], psw[LR_NB], psrc[2 * LR_NB], pdst[2 * LR_NB], zero;                     \
     __local ushort lp[W];   /* 2 bytes a row: the 1,024-item kernel stays within 32 KB of local memory */ \
-    SFX(lcl__bklu_lu_body)(a0, a1, a2, a3, fpa, m, list, lo, ipiv, perm, bad, nopivot, kp, vmax, imax, lp, Us, prow, srow, rv, ri, psw, psrc, pdst, &zero)
+    SFX(lcl__bklu_lu_body)(a0, a1, a2, a3, fpa, m, list, lo, ipiv, perm, bad, nopivot, kp, vmax, imax, lp, Us, prow, srow, rv, ri, psw, psrc, pdst, &zero, SREG)
 void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax, __local ushort *lp, __local real (*Us)[LU_TW], __local real *prow,
                             __local real *srow, __local real *rv, __local int *ri, __local int *psw, __local int *psrc,
-                            __local int *pdst, __local int *zero) {
+                            __local int *pdst, __local int *zero, const int sreg) {
     const int t = get_group_id(0), lid = get_local_id(0), WG = get_local_size(0), po = list[lo + 3 * t + 1];
     const int TW = WG < LU_TW ? WG : LU_TW, RG = WG / TW, tx = lid % TW, ty = lid / TW;
     /* a row per work-item: each column step of a panel works in registers and local memory (its
@@ -486,7 +487,7 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
 #if BK_SWAP_REG     /* as one permutation of the at most 2 kb rows they touch: each destination's
                        source found by running the swaps backwards, then per column every load
                        before any store (one round trip, not one a pivot in a row); the same moves */
-            if (BK_SWAP_REG == 1 || m <= WG) {
+            if (sreg) {
             for (i = lid; i < 2 * LR_NB; i += WG) {
                 int dst = i < kb ? k0 + i : i >= LR_NB && i - LR_NB < kb && psw[i - LR_NB] >= ke ? psw[i - LR_NB] : -1, src = dst;
                 for (j = kb - 1; j >= 0 && dst >= 0; j--) {
@@ -658,10 +659,10 @@ void SFX(lcl__bklu_lu_body)(BK_LU_PARAMS, __local real *vmax, __local int *imax,
 /* the entry points: any work-group (up to BK_LU_WG), and exactly 512 or 1024 work-items. A kernel
    that names its size gets registers for it: NVIDIA's OpenCL allows the first only 256 work-items
    on an H100, so its row-per-item path would end at M = 256 */
-__kernel void SFX(lcl_bklu_lu)(BK_LU_PARAMS) { BK_LU_LOCALS(BK_LU_WG); }
-__kernel __attribute__((reqd_work_group_size(512, 1, 1))) void SFX(lcl_bklu_lu512)(BK_LU_PARAMS) { BK_LU_LOCALS(512); }
+__kernel void SFX(lcl_bklu_lu)(BK_LU_PARAMS) { BK_LU_LOCALS(BK_LU_WG, BK_SWAP_REG != 0); }
+__kernel __attribute__((reqd_work_group_size(512, 1, 1))) void SFX(lcl_bklu_lu512)(BK_LU_PARAMS) { BK_LU_LOCALS(512, BK_SWAP_REG == 1); }
 #if BK_LU_WG >= 1024
-__kernel __attribute__((reqd_work_group_size(1024, 1, 1))) void SFX(lcl_bklu_lu1024)(BK_LU_PARAMS) { BK_LU_LOCALS(1024); }
+__kernel __attribute__((reqd_work_group_size(1024, 1, 1))) void SFX(lcl_bklu_lu1024)(BK_LU_PARAMS) { BK_LU_LOCALS(1024, BK_SWAP_REG == 1); }
 #endif
 /* item t of the pivot LU's list, after its panel from column kp (kb <= LR_NB wide): A22 -= L21 U12,
    a 64 x 64 tile of A22 per work-group (BT, RB, WD as the GEMM's) */
