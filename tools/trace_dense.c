@@ -261,11 +261,10 @@ static void report(const char *what, double wall, const cl_command_queue *qs) {
         if (f) {
             fprintf(f, "# %s\n", what);
             for (i = 0; i < nrec; i++) {
-                cl_ulong qd = 0, st = 0;
+                cl_ulong qd = 0;
                 LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_QUEUED, sizeof qd, &qd, NULL);
-                LCL__CL->clGetEventProfilingInfo(recs[i].ev, CL_PROFILING_COMMAND_START, sizeof st, &st, NULL);
                 fprintf(f, "%d %.4f %.4f %.4f %s\n", qidx(recs[i].q), (iv2[2 * i] - t0) * 1e3, (iv2[2 * i + 1] - t0) * 1e3,
-                        (iv2[2 * i] - t0) * 1e3 - ((double)st - (double)qd) * 1e-6, recs[i].name >= 0 ? knames[recs[i].name].name : "?");
+                        ((double)qd * 1e-9 - t0) * 1e3, recs[i].name >= 0 ? knames[recs[i].name].name : "?");
             }
             fclose(f);
         }
