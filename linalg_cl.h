@@ -126,7 +126,7 @@
         of M rows and more; default 256 on GPUs, 0 = off elsewhere), LCL_BKLU_LR_NB=W (its panels
         W columns wide, 4 to 32; default 16: 32 was 0.6% slower on two H200s), LCL_BKLU_LU_TAIL=R
         (its panels one launch each until R rows remain, those in one launch with their update
-        inside: fewer launches a level; default 0, off; not timed), LCL_BKLU_SWAP_REG=0|1|2
+        inside: fewer launches a level; default 0, off; two H200s, M = 256: within the spread), LCL_BKLU_SWAP_REG=0|1|2
         (its row interchanges on the other columns as one permutation, a column's loads before
         its stores; the same bits; 1 everywhere: no gain on two H200s at M = 512, slower at 1024;
         2, the default on NVIDIA: in the pivot LU of blocks up to 256 rows only, not in the 512-
