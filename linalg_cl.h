@@ -142,7 +142,10 @@
         (that second queue with a low priority hint where the device has cl_khr_priority_hints;
         no gain on two H200s), LCL_BKLU_EAGER_FREE=N (that queue's tensor-core GEMMs on all but
         N compute units, so the pivot LUs beside them find free ones; default on NVIDIA 15% of the
-        units with several devices, 0 with one: -1),
+        units with several devices, 0 with one: -1), LCL_BKLU_EAGER_END=1 (with that queue and
+        the host a level ahead: a level's end waits there only for the rounds of the next
+        level's columns, the later columns' rounds running on beside the next level; the same
+        factors; default 0, not yet timed),
         LCL_BKLU_STAGE_KB=N
         (eager: later columns' A goes up in level order, at most N KB on the way, topped up as
         it arrives; 0: each column's the level before its first U step can run; default a
@@ -1003,6 +1006,10 @@ typedef struct lcl__tuning {
     int bklu_eager_arrived;         /* eager: later columns' A staged apart, used once arrived (0: the level waits for it) */
     int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
     int bklu_eager_prio;            /* ... that queue made with a low priority hint (cl_khr_priority_hints), where it can be */
+    int bklu_eager_end;             /* ... with the host a level ahead, a level's end waits for the rounds of the next
+                                       level's columns only; the later ones run on beside the next level (0: for all) */
+    int bklu_eager_hold;            /* tests: each level's rounds there held until the host has launched the next
+                                       level, so a level's end that does not wait for what it needs is caught */
     int bklu_eager_free;            /* ... its tensor-core GEMMs on all compute units but this many (0: as many groups as
                                        tiles; -1: 15% with several devices, else 0) */
     int bklu_stage_kb;              /* eager, batches: later columns' A in level order, at most this many KB not yet
@@ -1042,7 +1049,7 @@ typedef struct lcl__device {
     lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
     lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
     struct { cl_mem m; size_t bytes; int busy; } ws[LCL__WS];   /* the factorizations' scratch, kept for the next (lcl__ws_get) */
-    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds, low_queues, eager_imports; } seen;   /* what the routines chose so far
+    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds, low_queues, eager_imports, eager_early_ends; } seen;   /* what the routines chose so far
                                        (tests count it): potrf's step GEMMs split along K, its narrow panels (>>tuning),
                                        the block LU's blocks of A written straight from the caller's pinned memory, its
                                        levels launched while the one before ran, its U-step rounds on the second queue,
@@ -1826,7 +1833,9 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        or two devices at once, with different grids, fails an assertion and aborts the process
        (pocl_release_dlhandle_cache, seen with Ubuntu 24.04's PoCL 5.0; 6.0 releases the entry it
        took). So one queue a device there, and a build option of its own per device: the kernels
-       of two devices then have different hashes. Only CPU memcpy overlap is lost. */
+       of two devices then have different hashes. Only CPU memcpy overlap is lost. Debian's 3.1
+       aborts so too, rarely (a block-LU two-device test child in 15); there the second build
+       a device would cost more than that, so it keeps the default (README). */
     t->pocl_one_queue = lcl__pocl_one_queue(d->info.platform, d->info.driver);
     t->split_chain = 1;
     /* the sparse LU: on CPU devices the host's serial code is faster (BENCHMARKS.md), so there the
@@ -1888,6 +1897,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_EAGER_QUEUE", 0, 1, &t->bklu_eager_queue);
     lcl__env_int("LCL_BKLU_EAGER_PRIO", 0, 1, &t->bklu_eager_prio);
     lcl__env_int("LCL_BKLU_EAGER_FREE", -1, 4096, &t->bklu_eager_free);
+    lcl__env_int("LCL_BKLU_EAGER_END", 0, 1, &t->bklu_eager_end);
     lcl__env_int("LCL_BKLU_STAGE_KB", -1, 1 << 30, &t->bklu_stage_kb);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
@@ -13285,6 +13295,8 @@ typedef struct lcl__bklu_dev {
     cl_command_queue q2;        /* eager (tune.bklu_eager_queue): the later columns' U steps, beside the level's
                                    chain on queue 0, which waits for them (q2ev) at the level's end; or NULL */
     cl_event q2ev;
+    cl_event q2ev1;             /* tune.bklu_eager_end: the marker after the next level's columns' rounds, or NULL */
+    cl_event hold;              /* tune.bklu_eager_hold: the user event the last level's rounds wait for, or NULL */
     cl_command_queue lq;        /* lcl__bklu_launch's queue (NULL: queue 0) */
     int efree;                  /* compute units q2's tensor-core GEMMs leave to the chain (tune.bklu_eager_free) */
     int32_t *pend;              /* streaming: columns being read back (their frames freed once read) */
@@ -13403,6 +13415,8 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         LCL_FREE(v->ch.uo); LCL_FREE(v->ch.uc); LCL_FREE(v->ch.wo); LCL_FREE(v->ch.wc);
         if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
         if (v->q2ev) LCL__CL->clReleaseEvent(v->q2ev);
+        if (v->q2ev1) LCL__CL->clReleaseEvent(v->q2ev1);
+        if (v->hold) LCL__CL->clSetUserEventStatus(v->hold, CL_COMPLETE), LCL__CL->clReleaseEvent(v->hold);
         if (v->q2) LCL__CL->clFinish(v->q2), LCL__CL->clReleaseCommandQueue(v->q2);
         if (v->eev)
             for (a = (int)v->ehead; a < (int)v->enb; a++)
@@ -14465,8 +14479,8 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
     lcl_status st = LCL_OK;
     while (i0 < cnt) {
         int64_t i1 = i0, need = 0, ni = 0, nz, na, nt0, nlt = 0, maxu = 0, c, s, t, p, o_it, o_z, o_a, o_lu, o_tr, o_lc, o_lg, ntmp = 0;
-        int64_t x, nx = 0, *ux = v->ux, nown, gx[3], gm[2] = {0, 0}, g, rt, nxq = 0;
-        int split;
+        int64_t x, nx = 0, *ux = v->ux, nown, gx[3], gm[2] = {0, 0}, g, rt, nxq = 0, r1 = 0;
+        int split, early;
         int32_t st_ = ++v->stamp;
         /* which columns: as many as fit, at least one */
         while (i1 < cnt) {
@@ -14514,11 +14528,18 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
                 ux[3 * nx] = k, ux[3 * nx + 1] = s0, ux[3 * nx + 2] = u - s0, nx++, room--;
                 maxu = LCL__MAX(maxu, u - s0);
                 gm[1] = LCL__MAX(gm[1], u - s0);
+                if (l + 2 <= N->nlev && q < N->levp[l + 2]) r1 = LCL__MAX(r1, u - s0);   /* a column of the next level */
             }
         }
         /* the U steps in rounds, step t of each column a round: with a second queue (q2) the
            chunk's own columns' rounds, then the later columns' (on q2); else all in one set */
         split = v->q2 && nx > nown;
+        /* tune.bklu_eager_end: the level's end waits on q2 only up to the next level's columns'
+           rounds (q2ev1, a marker after them, or before this level's rounds where it has none),
+           so the later columns' rounds run on beside the next level; the host retires a level
+           once q2's marker after it is done too (lcl__bklu_step), so its frames and lists outlive
+           them */
+        early = v->q2 && v->ahead && d->tune.bklu_eager_end;
         gx[0] = 0, gx[1] = split ? nown : nx, gx[2] = nx;
         if (!split) gm[0] = maxu, gm[1] = 0;
         if (gm[0] + gm[1] + 1 > ch->cap) {
@@ -14692,15 +14713,26 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         if (split) {    /* the later columns' rounds on q2, once this chunk's values are in (a marker here) */
             cl_event m0 = NULL;
             const char *what = "clEnqueueBarrierWithWaitList(lcl_bklu, eager queue)";
+            cl_event w2[2];
             e = LCL__CL->clEnqueueMarkerWithWaitList(d->queue[0], 0, NULL, &m0);
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueBarrierWithWaitList(v->q2, 1, &m0, NULL);
+            w2[0] = m0;
+            if (e == CL_SUCCESS && d->tune.bklu_eager_hold && v->ahead && !v->hold && !(v->hold = LCL__CL->clCreateUserEvent(d->cl, &e)) &&
+                e == CL_SUCCESS)
+                e = CL_OUT_OF_HOST_MEMORY;
+            w2[1] = v->hold;
+            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueBarrierWithWaitList(v->q2, v->hold ? 2 : 1, w2, NULL);
             if (m0) LCL__CL->clReleaseEvent(m0);
             v->lq = v->q2;
-            for (t = gm[0]; t < gm[0] + gm[1] && e == CL_SUCCESS; t++, d->seen.eager_rounds++)
+            if (v->q2ev1) LCL__CL->clReleaseEvent(v->q2ev1);
+            v->q2ev1 = NULL;
+            if (early && !r1 && e == CL_SUCCESS) e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &v->q2ev1);
+            for (t = gm[0]; t < gm[0] + gm[1] && e == CL_SUCCESS; t++, d->seen.eager_rounds++) {
                 if ((st = lcl__bklu_round(ctx, N, v, t)) != LCL_OK) {
                     v->lq = NULL;
                     return st;
                 }
+                if (early && r1 && t == gm[0] + r1 - 1) e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &v->q2ev1);
+            }
             v->lq = NULL;
             if (v->q2ev) LCL__CL->clReleaseEvent(v->q2ev);
             v->q2ev = NULL;
@@ -14724,8 +14756,16 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         LCL__BKLU_MARK(d->queue[0], 5);
         /* the level ends when q2's rounds do too: its frames are freed, the next level's own U steps
            go on from where they stopped */
-        if (split && (e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], 1, &v->q2ev, NULL)) != CL_SUCCESS)
+        if (early && !split) {  /* rounds of earlier levels may still run: all that q2 has */
+            if (v->q2ev1) LCL__CL->clReleaseEvent(v->q2ev1);
+            v->q2ev1 = NULL;
+            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &v->q2ev1)) != CL_SUCCESS)
+                return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, eager queue)", d->info.name);
+        }
+        if ((split || early) &&
+            (e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], 1, early ? &v->q2ev1 : &v->q2ev, NULL)) != CL_SUCCESS)
             return lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList(lcl_bklu)", d->info.name);
+        if (split && early && gm[1] > r1) d->seen.eager_early_ends++;
         LCL__CL->clFlush(d->queue[0]);
         for (c = i0; c < i1; c++) v->has[cols[c]] = 1;
         /* resident: the next level's blocks are staged while this one runs, so its work frames
@@ -14839,7 +14879,7 @@ LCL__PRIVATE lcl_status lcl__bklu_done(lcl_context *ctx, lcl_bklu_numeric *N, lc
    retired (ahead; else one) with their markers, oldest first */
 typedef struct lcl__bklu_flight {
     int64_t lv, lq[2];
-    cl_event ev[2];
+    cl_event ev[2], ev2[2];     /* each level's markers: queue 0's; q2's (tune.bklu_eager_end), or NULL */
     int nin;
 } lcl__bklu_flight;
 /* with exchanges (D->xev): every column that device i imports for its part of level l read back
@@ -14868,25 +14908,43 @@ LCL__PRIVATE lcl_status lcl__bklu_step(lcl_context *ctx, const char *fn, lcl_bkl
     lcl__bklu_dev *v = &D->dv[i];
     cl_int e, s = CL_COMPLETE;
     lcl_status st = LCL_OK;
+    int can = r->lv < N->nlev - 1 && r->nin < (v->ahead ? 2 : 1), rd = can && lcl__bklu_ready(N, D, i, r->lv + 1);
     *what = 0;
-    if (r->lv < N->nlev - 1 && r->nin < (v->ahead ? 2 : 1) && lcl__bklu_ready(N, D, i, r->lv + 1)) {
+    if (can && !rd && v->hold)   /* (tests: the next level waits for another device, which may wait for this one's rounds) */
+        LCL__CL->clSetUserEventStatus(v->hold, CL_COMPLETE), LCL__CL->clReleaseEvent(v->hold), v->hold = NULL;
+    if (rd) {
+        cl_event held = v->hold;
         *what = 1;
         r->lv++;
         v->d->seen.ahead_levels += r->nin > 0;
-        if ((st = lcl__bklu_go(ctx, fn, N, A, D, v, i, r->lv, needx, 3)) != LCL_OK) return st;
+        v->hold = NULL;
+        st = lcl__bklu_go(ctx, fn, N, A, D, v, i, r->lv, needx, 3);
+        if (held) LCL__CL->clSetUserEventStatus(held, CL_COMPLETE), LCL__CL->clReleaseEvent(held);   /* (tests: once launched) */
+        if (st != LCL_OK) return st;
         if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &r->ev[r->nin])) != CL_SUCCESS ||
             (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS)   /* (a marker made is released by lcl__bklu_flight_end) */
             return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
+        /* the level's end may not have waited for all of q2's rounds: the level is done when they are */
+        if (v->q2 && v->ahead && v->d->tune.bklu_eager_end && (e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &r->ev2[r->nin])) != CL_SUCCESS)
+            return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, eager queue)", v->d->info.name);
         r->lq[r->nin++] = r->lv;
         return LCL_OK;
     }
     if (r->nin == 0) return LCL_OK;
     if ((e = LCL__CL->clGetEventInfo(r->ev[0], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL)) != CL_SUCCESS)
         return lcl__clfail(ctx, e, "clGetEventInfo(lcl_bklu)", v->d->info.name);
+    if (s >= CL_COMPLETE && r->ev2[0]) {
+        cl_int s2 = CL_COMPLETE;
+        if ((e = LCL__CL->clGetEventInfo(r->ev2[0], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s2, &s2, NULL)) != CL_SUCCESS)
+            return lcl__clfail(ctx, e, "clGetEventInfo(lcl_bklu)", v->d->info.name);
+        if (s2 > CL_COMPLETE || s2 < 0) s = s2;
+    }
     if (s > CL_COMPLETE) return LCL_OK;
     *what = 2;
     LCL__CL->clReleaseEvent(r->ev[0]);
+    if (r->ev2[0]) LCL__CL->clReleaseEvent(r->ev2[0]);
     r->ev[0] = r->ev[1], r->ev[1] = NULL;
+    r->ev2[0] = r->ev2[1], r->ev2[1] = NULL;
     r->nin--;
     if (s < 0) return lcl__clfail(ctx, s, "lcl_bklu: a level's commands", v->d->info.name);   /* (the marker inherits a command's failure) */
     if (!v->ahead) st = lcl__bklu_done(ctx, N, D, v);
@@ -14895,11 +14953,14 @@ LCL__PRIVATE lcl_status lcl__bklu_step(lcl_context *ctx, const char *fn, lcl_bkl
     r->lq[0] = r->lq[1];
     return st;
 }
-/* the markers still held, waited for and released */
-LCL__PRIVATE void lcl__bklu_flight_end(lcl__bklu_flight *r) {
+/* the markers still held, waited for and released (v's hold let go first) */
+LCL__PRIVATE void lcl__bklu_flight_end(lcl__bklu_flight *r, lcl__bklu_dev *v) {
     int q;
-    for (q = 0; q < 2; q++)
+    if (v->hold) LCL__CL->clSetUserEventStatus(v->hold, CL_COMPLETE), LCL__CL->clReleaseEvent(v->hold), v->hold = NULL;
+    for (q = 0; q < 2; q++) {
         if (r->ev[q]) LCL__CL->clWaitForEvents(1, &r->ev[q]), LCL__CL->clReleaseEvent(r->ev[q]), r->ev[q] = NULL;
+        if (r->ev2[q]) LCL__CL->clWaitForEvents(1, &r->ev2[q]), LCL__CL->clReleaseEvent(r->ev2[q]), r->ev2[q] = NULL;
+    }
 }
 #if defined(_OPENMP) && !defined(_WIN32)
 typedef struct lcl__bklu_apart_job {
@@ -14918,7 +14979,7 @@ typedef struct lcl__bklu_apart_job {
    device's run only: the others have nothing to wait for from it. */
 LCL__PRIVATE void *lcl__bklu_apart_dev(void *arg) {
     lcl__bklu_apart_job *j = (lcl__bklu_apart_job *)arg;
-    lcl__bklu_flight r = {-2, {0, 0}, {NULL, NULL}, 0};
+    lcl__bklu_flight r = {-2, {0, 0}, {NULL, NULL}, {NULL, NULL}, 0};
     lcl_status st = LCL_OK;
     int stop = 0, go = 0;
     while (!go) {   /* the gate: every thread made, or none runs */
@@ -14943,7 +15004,7 @@ LCL__PRIVATE void *lcl__bklu_apart_dev(void *arg) {
         j->D->xfail = 1;
         lcl__bklu_xlock(j->D, 0);
     }
-    lcl__bklu_flight_end(&r);
+    lcl__bklu_flight_end(&r, &j->D->dv[j->i]);
     j->D->dv[j->i].st = st;
     return NULL;
 }
@@ -15010,7 +15071,7 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
     D->hostthreads = 0;
     if (nd > 1 && D->dv[0].d->tune.bklu_host_threads && lcl__bklu_apart_threads(ctx, fn, N, A, D, needx, &st)) return st;
     if (!(r = (lcl__bklu_flight *)LCL_MALLOC((size_t)nd * sizeof *r))) return lcl__oom(ctx, "block LU schedule", (size_t)nd * sizeof *r);
-    for (i = 0; i < nd; i++) r[i].lv = -2, r[i].nin = 0, r[i].ev[0] = r[i].ev[1] = NULL;
+    for (i = 0; i < nd; i++) r[i].lv = -2, r[i].nin = 0, r[i].ev[0] = r[i].ev[1] = r[i].ev2[0] = r[i].ev2[1] = NULL;
     while (left > 0 && st == LCL_OK) {
         int moved = 0;
         /* one step a device a pass, so that the devices take turns (with ahead the host stays a
@@ -15027,7 +15088,7 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
         }
     }
     for (i = 0; i < nd; i++) LCL__CL->clFlush(D->dv[i].d->queue[0]);  /* on an error: what another device's queue waits for */
-    for (i = 0; i < nd; i++) lcl__bklu_flight_end(&r[i]), D->dv[i].st = st;
+    for (i = 0; i < nd; i++) lcl__bklu_flight_end(&r[i], &D->dv[i]), D->dv[i].st = st;
     LCL_FREE(r);
     return st;
 }

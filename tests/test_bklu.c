@@ -1908,6 +1908,26 @@ static void test_bklu_opencl(void) {
                           "eager: %ld low-priority queues made; the device %s cl_khr_priority_hints", eg->dev[0].seen.low_queues - r0,
                           bt_prio_hints(eg) ? "has" : "lacks");
                 BT_TUNE(eg, bklu_eager_prio, 0);
+                /* a level's end waiting on that queue only up to the next level's columns' rounds
+                   (tune.bklu_eager_end), the later ones running on beside the next level: the
+                   same factors (each column's steps keep their order), and some level did end so */
+                BT_TUNE(eg, bklu_eager_end, 1);
+                BT_TUNE(eg, bklu_eager_hold, 1);   /* each level's rounds held until the next level is launched */
+                CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager, levels ending before later columns' rounds: other factors than the level schedule's");
+                {   /* (gen:circuit:100's next levels hold the longest rounds; 300's do not, at some levels) */
+                    bt_case c3;
+                    r0 = eg->dev[0].seen.eager_early_ends;
+                    if (bt_gen(ser, "gen:circuit:300", 2, c.A.dtype, &c3, err, sizeof err)) {
+                        CHECK_MSG(bt_same(ocl, eg, &c3, &o), "eager, gen:circuit:300, levels ending early: other factors than the level schedule's");
+                        bt_free(&c3);
+                    } else
+                        CHECK_MSG(0, "gen:circuit:300: %s", err);
+                    CHECK_MSG(eg->dev[0].seen.eager_early_ends > r0, "eager: %ld levels ended before their later columns' rounds (want some)",
+                              eg->dev[0].seen.eager_early_ends - r0);
+                }
+                BT_TUNE(eg, bklu_eager_end, 0);
+                CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager, rounds held: other factors than the level schedule's");
+                BT_TUNE(eg, bklu_eager_hold, 0);
             }
             bt_check(eg, &c, &o, 2, "OpenCL, eager U steps");
             if (c.A.dtype == LCL_F64)
@@ -2121,21 +2141,31 @@ int lt_child_bklu(const char *name) {
         if (shared && S) {  /* with exchanges, still a level ahead (tune.bklu_xahead, the default): the
                                imports wait for their read-back by event; the factors bit for bit those
                                of the host's wait for every device each level, which launches none ahead;
-                               and so with a host thread per device (OpenMP builds) */
-            lcl_bklu_numeric *Nx[3] = {NULL, NULL, NULL};
-            long ah[3] = {0, 0, 0}, xi = ocl->dev[0].seen.eager_imports + ocl->dev[1].seen.eager_imports;
-            int h, same[2];
+                               and so with a host thread per device (OpenMP builds), and with the levels'
+                               ends waiting for the next level's eager rounds only, each level's rounds
+                               held until the next level is launched (tune.bklu_eager_end, _hold) */
+            lcl_bklu_numeric *Nx[4] = {NULL, NULL, NULL, NULL};
+            long ah[4] = {0, 0, 0, 0}, xi = ocl->dev[0].seen.eager_imports + ocl->dev[1].seen.eager_imports;
+            long ee = ocl->dev[0].seen.eager_early_ends + ocl->dev[1].seen.eager_early_ends;
+            int h, same[3];
             const int want = BT_HOST_THREADS;
-            for (h = 0; h < 3; h++) {
+            for (h = 0; h < 4; h++) {
                 BT_TUNE(ocl, bklu_xahead, h > 0);
                 BT_TUNE(ocl, bklu_host_threads, h == 2);
+                BT_TUNE(ocl, bklu_eager_end, h == 3);
+                BT_TUNE(ocl, bklu_eager_hold, h == 3);
                 ah[h] = bt_seen(ocl, 1);
                 CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &Nx[h], NULL));
                 if (Nx[h]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, Nx[h], NULL));
                 ah[h] = bt_seen(ocl, 1) - ah[h];
             }
             BT_TUNE(ocl, bklu_host_threads, 0);
-            for (h = 0; h < 2; h++) same[h] = Nx[0] && Nx[h + 1] && bt_equal(ocl, Nx[0], ocl, Nx[h + 1]);
+            BT_TUNE(ocl, bklu_eager_end, 0);
+            BT_TUNE(ocl, bklu_eager_hold, 0);
+            for (h = 0; h < 3; h++) same[h] = Nx[0] && Nx[h + 1] && bt_equal(ocl, Nx[0], ocl, Nx[h + 1]);
+            ee = ocl->dev[0].seen.eager_early_ends + ocl->dev[1].seen.eager_early_ends - ee;
+            CHECK_MSG(same[2] && ee > 0, "exchanges, the levels' ends on the next level's eager rounds: factors %s, %ld levels so ended (want some)",
+                      same[2] ? "equal" : "DIFFER", ee);
             CHECK_MSG(same[0] && same[1] && !Nx[0]->cl->xev && Nx[1]->cl->xev && Nx[2]->cl->hostthreads == want && ah[0] == 0 && ah[1] > 0 &&
                           ah[2] > 0,
                       "exchanges a level ahead: factors %s / %s (host threads %d, want %d), by events %d / %d, levels launched ahead %ld with "
@@ -2144,7 +2174,7 @@ int lt_child_bklu(const char *name) {
                       Nx[0] && Nx[0]->cl->xev, Nx[1] && Nx[1]->cl->xev, ah[0], ah[1], ah[2]);
             fprintf(stderr, "  exchanges by events: %ld levels launched ahead (%ld with a host thread per device), %ld columns imported for "
                     "eager U steps\n", ah[1], ah[2], ocl->dev[0].seen.eager_imports + ocl->dev[1].seen.eager_imports - xi);
-            for (h = 0; h < 3; h++) lcl_bklu_numeric_free(Nx[h]);
+            for (h = 0; h < 4; h++) lcl_bklu_numeric_free(Nx[h]);
         }
         lcl_bklu_numeric_free(N);
         lcl_bklu_symbolic_free(S);
@@ -2279,7 +2309,7 @@ static void test_bklu_opencl_shared(void) {
     if (!n) { lt_skip("no OpenCL device"); return; }
     snprintf(cmd, sizeof cmd, "LCL_SHARED_CONTEXT=1 POCL_DEVICES='pthread pthread' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" "
              "'%s' --child bklu2dev", lt_self);
-    rc = system(cmd);
+    rc = lt_system_pocl(cmd);
     CHECK_MSG(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "the two-device child with a shared context failed (%d)", rc);
 }
 static void test_bklu_opencl_two_devices(void) {
@@ -2291,7 +2321,7 @@ static void test_bklu_opencl_two_devices(void) {
        the library's own blocks are counted in the child instead */
     snprintf(cmd, sizeof cmd, "LCL_SHARED_CONTEXT=0 POCL_DEVICES='pthread pthread' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" "
              "'%s' --child bklu2dev", lt_self);
-    rc = system(cmd);
+    rc = lt_system_pocl(cmd);
     CHECK_MSG(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "the two-device child failed (%d)", rc);
 }
 
