@@ -14759,7 +14759,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         if (early && !split) {  /* rounds of earlier levels may still run: all that q2 has */
             if (v->q2ev1) LCL__CL->clReleaseEvent(v->q2ev1);
             v->q2ev1 = NULL;
-            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &v->q2ev1)) != CL_SUCCESS)
+            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &v->q2ev1)) != CL_SUCCESS || (e = LCL__CL->clFlush(v->q2)) != CL_SUCCESS)
                 return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, eager queue)", d->info.name);
         }
         if ((split || early) &&
@@ -14924,8 +14924,10 @@ LCL__PRIVATE lcl_status lcl__bklu_step(lcl_context *ctx, const char *fn, lcl_bkl
         if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &r->ev[r->nin])) != CL_SUCCESS ||
             (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS)   /* (a marker made is released by lcl__bklu_flight_end) */
             return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu)", v->d->info.name);
-        /* the level's end may not have waited for all of q2's rounds: the level is done when they are */
-        if (v->q2 && v->ahead && v->d->tune.bklu_eager_end && (e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &r->ev2[r->nin])) != CL_SUCCESS)
+        /* the level's end may not have waited for all of q2's rounds: the level is done when they
+           are (flushed: the host polls it, and queue 0 may wait for q2's markers before it) */
+        if (v->q2 && v->ahead && v->d->tune.bklu_eager_end &&
+            ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &r->ev2[r->nin])) != CL_SUCCESS || (e = LCL__CL->clFlush(v->q2)) != CL_SUCCESS))
             return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, eager queue)", v->d->info.name);
         r->lq[r->nin++] = r->lv;
         return LCL_OK;
