@@ -13297,6 +13297,7 @@ typedef struct lcl__bklu_dev {
     cl_event q2ev;
     cl_event q2ev1;             /* tune.bklu_eager_end: the marker after the next level's columns' rounds, or NULL */
     cl_event hold;              /* tune.bklu_eager_hold: the user event the last level's rounds wait for, or NULL */
+    int q2open;                 /* tune.bklu_eager_end: q2 holds rounds past the last marker queue 0 waited for */
     cl_command_queue lq;        /* lcl__bklu_launch's queue (NULL: queue 0) */
     int efree;                  /* compute units q2's tensor-core GEMMs leave to the chain (tune.bklu_eager_free) */
     int32_t *pend;              /* streaming: columns being read back (their frames freed once read) */
@@ -13392,6 +13393,10 @@ LCL__PRIVATE int lcl__bklu_xdone(lcl__bklu_cl *D, int64_t k) {
     lcl__bklu_xlock(D, 0);
     return r;
 }
+/* tune.bklu_eager_hold: the rounds a user event holds let go (it completes and is released) */
+LCL__PRIVATE void lcl__bklu_let_go(cl_event *h) {
+    if (*h) LCL__CL->clSetUserEventStatus(*h, CL_COMPLETE), LCL__CL->clReleaseEvent(*h), *h = NULL;
+}
 LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
     int i, a;
     if (!D) return;
@@ -13416,7 +13421,7 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
         if (v->stage_ev) LCL__CL->clReleaseEvent(v->stage_ev);
         if (v->q2ev) LCL__CL->clReleaseEvent(v->q2ev);
         if (v->q2ev1) LCL__CL->clReleaseEvent(v->q2ev1);
-        if (v->hold) LCL__CL->clSetUserEventStatus(v->hold, CL_COMPLETE), LCL__CL->clReleaseEvent(v->hold);
+        lcl__bklu_let_go(&v->hold);
         if (v->q2) LCL__CL->clFinish(v->q2), LCL__CL->clReleaseCommandQueue(v->q2);
         if (v->eev)
             for (a = (int)v->ehead; a < (int)v->enb; a++)
@@ -14756,15 +14761,16 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         LCL__BKLU_MARK(d->queue[0], 5);
         /* the level ends when q2's rounds do too: its frames are freed, the next level's own U steps
            go on from where they stopped */
-        if (early && !split) {  /* rounds of earlier levels may still run: all that q2 has */
+        if (early && !split && v->q2open) {  /* rounds of earlier levels may still run: all that q2 has */
             if (v->q2ev1) LCL__CL->clReleaseEvent(v->q2ev1);
             v->q2ev1 = NULL;
             if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &v->q2ev1)) != CL_SUCCESS || (e = LCL__CL->clFlush(v->q2)) != CL_SUCCESS)
                 return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, eager queue)", d->info.name);
         }
-        if ((split || early) &&
+        if ((split || (early && v->q2open)) &&
             (e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], 1, early ? &v->q2ev1 : &v->q2ev, NULL)) != CL_SUCCESS)
             return lcl__clfail(ctx, e, "clEnqueueBarrierWithWaitList(lcl_bklu)", d->info.name);
+        if (early) v->q2open = split && gm[1] > r1;   /* (the rounds after q2ev1) */
         if (split && early && gm[1] > r1) d->seen.eager_early_ends++;
         LCL__CL->clFlush(d->queue[0]);
         for (c = i0; c < i1; c++) v->has[cols[c]] = 1;
@@ -14910,8 +14916,8 @@ LCL__PRIVATE lcl_status lcl__bklu_step(lcl_context *ctx, const char *fn, lcl_bkl
     lcl_status st = LCL_OK;
     int can = r->lv < N->nlev - 1 && r->nin < (v->ahead ? 2 : 1), rd = can && lcl__bklu_ready(N, D, i, r->lv + 1);
     *what = 0;
-    if (can && !rd && v->hold)   /* (tests: the next level waits for another device, which may wait for this one's rounds) */
-        LCL__CL->clSetUserEventStatus(v->hold, CL_COMPLETE), LCL__CL->clReleaseEvent(v->hold), v->hold = NULL;
+    if (can && !rd)   /* (tests: the next level waits for another device, which may wait for this one's rounds) */
+        lcl__bklu_let_go(&v->hold);
     if (rd) {
         cl_event held = v->hold;
         *what = 1;
@@ -14919,7 +14925,7 @@ LCL__PRIVATE lcl_status lcl__bklu_step(lcl_context *ctx, const char *fn, lcl_bkl
         v->d->seen.ahead_levels += r->nin > 0;
         v->hold = NULL;
         st = lcl__bklu_go(ctx, fn, N, A, D, v, i, r->lv, needx, 3);
-        if (held) LCL__CL->clSetUserEventStatus(held, CL_COMPLETE), LCL__CL->clReleaseEvent(held);   /* (tests: once launched) */
+        lcl__bklu_let_go(&held);   /* (tests: once the next level is launched) */
         if (st != LCL_OK) return st;
         if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->d->queue[0], 0, NULL, &r->ev[r->nin])) != CL_SUCCESS ||
             (e = LCL__CL->clFlush(v->d->queue[0])) != CL_SUCCESS)   /* (a marker made is released by lcl__bklu_flight_end) */
@@ -14958,7 +14964,7 @@ LCL__PRIVATE lcl_status lcl__bklu_step(lcl_context *ctx, const char *fn, lcl_bkl
 /* the markers still held, waited for and released (v's hold let go first) */
 LCL__PRIVATE void lcl__bklu_flight_end(lcl__bklu_flight *r, lcl__bklu_dev *v) {
     int q;
-    if (v->hold) LCL__CL->clSetUserEventStatus(v->hold, CL_COMPLETE), LCL__CL->clReleaseEvent(v->hold), v->hold = NULL;
+    lcl__bklu_let_go(&v->hold);
     for (q = 0; q < 2; q++) {
         if (r->ev[q]) LCL__CL->clWaitForEvents(1, &r->ev[q]), LCL__CL->clReleaseEvent(r->ev[q]), r->ev[q] = NULL;
         if (r->ev2[q]) LCL__CL->clWaitForEvents(1, &r->ev2[q]), LCL__CL->clReleaseEvent(r->ev2[q]), r->ev2[q] = NULL;
