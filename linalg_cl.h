@@ -142,10 +142,10 @@
         (that second queue with a low priority hint where the device has cl_khr_priority_hints;
         no gain on two H200s), LCL_BKLU_EAGER_FREE=N (that queue's tensor-core GEMMs on all but
         N compute units, so the pivot LUs beside them find free ones; default on NVIDIA 15% of the
-        units with several devices, 0 with one: -1), LCL_BKLU_EAGER_END=1 (with that queue and
-        the host a level ahead: a level's end waits there only for the rounds of the next
-        level's columns, the later columns' rounds running on beside the next level; the same
-        factors; default 0, not yet timed),
+        units with several devices, 0 with one: -1), LCL_BKLU_EAGER_END=0 (with that queue and
+        the host a level ahead, a level's end waits there for all its rounds, not only for the
+        rounds of the next level's columns with the later ones running on beside the next level;
+        the same factors; default 1: up to 6% faster on two H200s, never slower),
         LCL_BKLU_STAGE_KB=N
         (eager: later columns' A goes up in level order, at most N KB on the way, topped up as
         it arrives; 0: each column's the level before its first U step can run; default a
@@ -1007,7 +1007,7 @@ typedef struct lcl__tuning {
     int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
     int bklu_eager_prio;            /* ... that queue made with a low priority hint (cl_khr_priority_hints), where it can be */
     int bklu_eager_end;             /* ... with the host a level ahead, a level's end waits for the rounds of the next
-                                       level's columns only; the later ones run on beside the next level (0: for all) */
+                                       level's columns only; the later ones run on beside the next level (0: for all; default 1) */
     int bklu_eager_hold;            /* tests: each level's rounds there held until the host has launched the next
                                        level, so a level's end that does not wait for what it needs is caught */
     int bklu_eager_free;            /* ... its tensor-core GEMMs on all compute units but this many (0: as many groups as
@@ -1812,6 +1812,11 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        one work-group a block) ran alone on the device after the U steps; the later columns' steps
        run on a second queue beside it (two H200s, M = 256 / 512: 84.4 -> 81.0 / 331.6 -> 327.5 ms) */
     t->bklu_eager_queue = 1;
+    /* eager, a level ahead: a level's end waits on that queue only up to the next level's columns'
+       rounds. Twenty-sixth session, medians of five refactors, M = 256, two / one H200:
+       gen:circuit:3000 402.3 -> 379.9 / 626.7 -> 615.9 ms, 1000 75.9 -> 74.3 / 106.5 -> 105.3,
+       2000 170.8-178.2 -> 168.8-178.4 / 296.7 -> 292.7; M = 512 the same (829.6 / 830.7 ms) */
+    t->bklu_eager_end = 1;
     /* eager, batches: A in level order within a window. Staged by the level before each column's
        first U step, most of A went up at level 1 and the host sat in the driver's enqueue (two
        H200s, M = 512: level 2 began 25-28 ms late). Call 11, two H200s, M = 256 / 512: no window
@@ -14471,6 +14476,13 @@ LCL__PRIVATE lcl_status lcl__bklu_round(lcl_context *ctx, const lcl_bklu_numeric
     return lcl__bklu_launch(ctx, N, v, f32 ? "lcl_bklu_gemm_f" : "lcl_bklu_gemm_d", 0, ch->wo[t], ch->wc[t], -1.0, 1.0, 0);
 }
 
+/* *ev (released first) becomes a marker after all that the eager queue q holds so far */
+LCL__PRIVATE cl_int lcl__bklu_q2mark(cl_command_queue q, cl_event *ev) {
+    if (*ev) LCL__CL->clReleaseEvent(*ev);
+    *ev = NULL;
+    return LCL__CL->clEnqueueMarkerWithWaitList(q, 0, NULL, ev);
+}
+
 /* the columns cols[0..cnt) of one level on device v, in chunks whose frames fit */
 LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const lcl_bklu_numeric *N, const lcl_bmat *A, lcl__bklu_cl *D,
                                         lcl__bklu_dev *v, const int32_t *cols, int64_t cnt, int64_t l) {
@@ -14730,18 +14742,16 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             v->lq = v->q2;
             if (v->q2ev1) LCL__CL->clReleaseEvent(v->q2ev1);
             v->q2ev1 = NULL;
-            if (early && !r1 && e == CL_SUCCESS) e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &v->q2ev1);
+            if (early && !r1 && e == CL_SUCCESS) e = lcl__bklu_q2mark(v->q2, &v->q2ev1);
             for (t = gm[0]; t < gm[0] + gm[1] && e == CL_SUCCESS; t++, d->seen.eager_rounds++) {
                 if ((st = lcl__bklu_round(ctx, N, v, t)) != LCL_OK) {
                     v->lq = NULL;
                     return st;
                 }
-                if (early && r1 && t == gm[0] + r1 - 1) e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &v->q2ev1);
+                if (early && r1 && t == gm[0] + r1 - 1) e = lcl__bklu_q2mark(v->q2, &v->q2ev1);
             }
             v->lq = NULL;
-            if (v->q2ev) LCL__CL->clReleaseEvent(v->q2ev);
-            v->q2ev = NULL;
-            if (e == CL_SUCCESS) e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &v->q2ev);
+            if (e == CL_SUCCESS) e = lcl__bklu_q2mark(v->q2, &v->q2ev);
             if (e == CL_SUCCESS) e = LCL__CL->clFlush(v->q2);
             if (e != CL_SUCCESS) return lcl__clfail(ctx, e, what, d->info.name);
         }
@@ -14762,9 +14772,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         /* the level ends when q2's rounds do too: its frames are freed, the next level's own U steps
            go on from where they stopped */
         if (early && !split && v->q2open) {  /* rounds of earlier levels may still run: all that q2 has */
-            if (v->q2ev1) LCL__CL->clReleaseEvent(v->q2ev1);
-            v->q2ev1 = NULL;
-            if ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &v->q2ev1)) != CL_SUCCESS || (e = LCL__CL->clFlush(v->q2)) != CL_SUCCESS)
+            if ((e = lcl__bklu_q2mark(v->q2, &v->q2ev1)) != CL_SUCCESS || (e = LCL__CL->clFlush(v->q2)) != CL_SUCCESS)
                 return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, eager queue)", d->info.name);
         }
         if ((split || (early && v->q2open)) &&

@@ -1911,6 +1911,7 @@ static void test_bklu_opencl(void) {
                 /* a level's end waiting on that queue only up to the next level's columns' rounds
                    (tune.bklu_eager_end), the later ones running on beside the next level: the
                    same factors (each column's steps keep their order), and some level did end so */
+                const int eend = eg->dev[0].tune.bklu_eager_end;   /* the default, 1, unless the environment says */
                 BT_TUNE(eg, bklu_eager_end, 1);
                 BT_TUNE(eg, bklu_eager_hold, 1);   /* each level's rounds held until the next level is launched */
                 CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager, levels ending before later columns' rounds: other factors than the level schedule's");
@@ -1928,6 +1929,7 @@ static void test_bklu_opencl(void) {
                 BT_TUNE(eg, bklu_eager_end, 0);
                 CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager, rounds held: other factors than the level schedule's");
                 BT_TUNE(eg, bklu_eager_hold, 0);
+                BT_TUNE(eg, bklu_eager_end, eend);
             }
             bt_check(eg, &c, &o, 2, "OpenCL, eager U steps");
             if (c.A.dtype == LCL_F64)
@@ -2152,7 +2154,7 @@ int lt_child_bklu(const char *name) {
             long ah[4] = {0, 0, 0, 0}, xi = ocl->dev[0].seen.eager_imports + ocl->dev[1].seen.eager_imports;
             long ee = ocl->dev[0].seen.eager_early_ends + ocl->dev[1].seen.eager_early_ends;
             int h, same[3];
-            const int want = BT_HOST_THREADS;
+            const int want = BT_HOST_THREADS, eend = ocl->dev[0].tune.bklu_eager_end;
             for (h = 0; h < 4; h++) {
                 BT_TUNE(ocl, bklu_xahead, h > 0);
                 BT_TUNE(ocl, bklu_host_threads, h == 2);
@@ -2164,7 +2166,7 @@ int lt_child_bklu(const char *name) {
                 ah[h] = bt_seen(ocl, 1) - ah[h];
             }
             BT_TUNE(ocl, bklu_host_threads, 0);
-            BT_TUNE(ocl, bklu_eager_end, 0);
+            BT_TUNE(ocl, bklu_eager_end, eend);
             BT_TUNE(ocl, bklu_eager_hold, 0);
             for (h = 0; h < 3; h++) same[h] = Nx[0] && Nx[h + 1] && bt_equal(ocl, Nx[0], ocl, Nx[h + 1]);
             ee = ocl->dev[0].seen.eager_early_ends + ocl->dev[1].seen.eager_early_ends - ee;

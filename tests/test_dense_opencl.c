@@ -1077,7 +1077,7 @@ static void run_child(const char *name, const char *env) {
        blocks are counted above instead */
     snprintf(cmd, sizeof cmd, "%sPOCL_DEVICES='pthread pthread' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" '%s' --child %s",
              env, lt_self, name);
-    rc = system(cmd);
+    rc = lt_system_pocl(cmd);
     CHECK_MSG(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "the two-device child %s (%s) failed (%d)", name, env[0] ? env : "shared context", rc);
 }
 static void test_dense_opencl_split(void) {
