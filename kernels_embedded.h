@@ -857,6 +857,16 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "    for (ti = 0; ti < nt; ti++) {\n"
     "        /* L: tiles from the top; U: from the bottom */\n"
     "        const int I = (which ? nt - 1 - ti : ti) * TT, it = I / TT;\n"
+    "#if BK_TRI_P > 1\n"
+    "        /* the rows of X read below were stored by all P items of each column (TR rows each), th"
+    "e\n"
+    "           last tile's just now, and the prefetch (BK_TRI_PF) reads them before any other barrie"
+    "r:\n"
+    "           every store first, and visible (a global fence). Without it U's inverse read its prev"
+    "ious\n"
+    "           tile half-written: H200, single precision, M = 256: residuals 1e-3 to 3e-2 */\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n",
+    "#endif\n"
     "        const int zero = which ? it > jt1 : it < jt0;   /* rows of only zeros in these columns *"
     "/\n"
     "        for (r = 0; r < TR; r++) acc[r] = (I + r0 + r == j) ? 1 : 0;\n"
@@ -864,7 +874,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "s\n"
     "           under a condition cost PoCL minutes of compiling */\n"
     "        if (BK_TRI_P > 1 || !zero) {\n"
-    "            /* the tiles beside the diagonal one: acc -= D(I, K) X(K, j) */\n",
+    "            /* the tiles beside the diagonal one: acc -= D(I, K) X(K, j) */\n"
     "            const int k0 = which ? it + 1 : jt0, k1 = which ? jt1 + 1 : it;\n"
     "            for (tk = k0; tk < k1; tk++) {\n"
     "                const int K = tk * TT;\n"
@@ -928,7 +938,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "#pragma unroll\n"
     "                        for (r = 0; r < CH; r++) Xt[c + r][lj] = acc[o + r];\n"
     "                    }\n"
-    "                }\n"
+    "                }\n",
     "                barrier(CLK_LOCAL_MEM_FENCE);\n"
     "                {\n"
     "                    const int c = which ? TT - CH - cb * CH : cb * CH;\n"
@@ -941,7 +951,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "                }\n"
     "            }\n"
     "#else\n"
-    "            if (!which) {\n",
+    "            if (!which) {\n"
     "                for (r = 1; r < TT; r++)\n"
     "                    for (q = 0; q < r; q++) acc[r] = fma(-Dt[r][q], acc[q], acc[r]);\n"
     "            } else {    /* U's chunks in the order of the chunked form above (the same bits) */"
@@ -1003,7 +1013,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "__kernel void SFX(lcl_bklu_sv_upd)(ARENAS, __global const int *list, const int lo, __global cons"
     "t real *F, __global real *W,\n"
     "                                   const long ld, const int nrhs, __global const real *T, const "
-    "int fromw, const int k) {\n"
+    "int fromw, const int k) {\n",
     "    const int i = get_global_id(0), c = get_global_id(1), t = get_global_id(2);\n"
     "    if (i < m && c < nrhs) {\n"
     "        const int f = list[lo + 2 * t], r = list[lo + 2 * t + 1];\n"
@@ -1012,7 +1022,7 @@ static const char *const lcl__kernel_bklu_cl[] = {
     "        if (f == SV_COPY) w[i] = T[(long)c * m + i];\n"
     "        else {\n"
     "            __global const real *B = (f >= 0 ? FRAME(f) : F + (long)(-1 - f) * m * m) + (long)i "
-    "* m;\n",
+    "* m;\n"
     "            real s = 0;\n"
     "            int j;\n"
     "            for (j = 0; j < m; j++) s = fma(B[j], x[j], s);\n"

@@ -747,6 +747,13 @@ void SFX(lcl_bklu_trtri)(ARENAS, __global const int *list, const int lo) {
     for (ti = 0; ti < nt; ti++) {
         /* L: tiles from the top; U: from the bottom */
         const int I = (which ? nt - 1 - ti : ti) * TT, it = I / TT;
+#if BK_TRI_P > 1
+        /* the rows of X read below were stored by all P items of each column (TR rows each), the
+           last tile's just now, and the prefetch (BK_TRI_PF) reads them before any other barrier:
+           every store first, and visible (a global fence). Without it U's inverse read its previous
+           tile half-written: H200, single precision, M = 256: residuals 1e-3 to 3e-2 */
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+#endif
         const int zero = which ? it > jt1 : it < jt0;   /* rows of only zeros in these columns */
         for (r = 0; r < TR; r++) acc[r] = (I + r0 + r == j) ? 1 : 0;
         /* with P > 1 a tile of zeros runs too (no products; its solve keeps the zeros): barriers
