@@ -356,6 +356,24 @@ static void test_tool_solve_failures(void) {
     CHECK(f != NULL);
     if (f) { fputs("%%MatrixMarket matrix array real general\n3 3\n1\n2\n1\n2\n4\n1\n3\n6\n1\n", f); fclose(f); }
     CHECK(solve_json("build/t_sing.mtx --method lu --backend serial", "singular matrix", 0, 0, 3) == 1);
+    /* a residual above --max-residual (default the square root of epsilon) exits 1 with the report
+       and a message, whatever the method; 0 is refused, inf never trips */
+    {
+        static const char *const runs[] = {"gen:poisson2d:12 --method lu --backend serial",
+                                           "gen:poisson2d:12 --method cholesky --precision single --json",
+                                           "gen:circuit:200 --method klu", "gen:circuit:60 --method bklu --block 3 --backend serial --json"};
+        int i;
+        for (i = 0; i < 4; i++) {
+            snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --max-residual 1e-300 2>&1", runs[i]);
+            CHECK_MSG(sh(cmd, out, sizeof out) == 1 && strstr(out, "residual") && strstr(out, "is above 1e-300 (--max-residual): the solution is inaccurate"),
+                      "%s: %s", runs[i], out);
+            snprintf(cmd, sizeof cmd, LCL_BIN " solve %s --max-residual inf >/dev/null 2>&1", runs[i]);
+            CHECK_MSG(sh(cmd, NULL, 0) == 0, "%s --max-residual inf", runs[i]);
+        }
+        CHECK(sh(LCL_BIN " solve gen:circuit:20 --method klu --max-residual 0 2>&1", out, sizeof out) == 2 &&
+              strstr(out, "--max-residual needs a positive number") != NULL);
+        CHECK(sh(LCL_BIN " spmv gen:circuit:20 --max-residual 1 2>&1", out, sizeof out) == 2);
+    }
     CHECK(solve_json("build/t_sing.mtx --method lu --backend openmp --precision single", "singular matrix", 0, 0, 3) == 1);
     CHECK(solve_json("build/t_sing.mtx --method lu --algorithm unblocked", "singular matrix", 0, 0, 3) == 1);
     CHECK(sh(LCL_BIN " solve build/t_sing.mtx --method lu --json 2>/dev/null", out, sizeof out) == 1);

@@ -1,6 +1,8 @@
 /* context.c -- how every command reports errors and opens its context: exit codes from library
    statuses, "lcl: error: ..." lines, contexts from --backend / --device / --split, device names. */
 #include "lcl.h"
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -25,6 +27,16 @@ int fail(int code, const char *fmt, ...) {
     va_end(ap);
     fputc('\n', stderr);
     return code;
+}
+
+/* solve: a residual above --max-residual (default the square root of the precision's epsilon), or
+   not a number, means the solution is not to be trusted whatever the library returned (a backward
+   stable solve stays near epsilon), so the exit code says so; the report above still shows it */
+int residual_exit(const opts *o, double residual) {
+    double lim = o->max_residual > 0 ? o->max_residual : sqrt(o->dtype == LCL_F32 ? (double)FLT_EPSILON : DBL_EPSILON);
+    if (residual <= lim) return -1;
+    return fail(EXIT_NUMERIC, "the residual %.3e is above %.3g (%s): the solution is inaccurate", residual, lim,
+                o->max_residual > 0 ? "--max-residual" : "the square root of the precision's epsilon; --max-residual sets the limit");
 }
 
 void log_stderr(void *user, lcl_log_level level, const char *msg) {

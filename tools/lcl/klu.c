@@ -331,6 +331,7 @@ report:
         }
         printf("  status      %s\n", lcl_status_string(st));
     }
+    if (code < 0 && have_x) code = residual_exit(o, residual);
     if (code < 0) code = EXIT_OK;
 done:
     free(tref);

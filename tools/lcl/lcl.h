@@ -52,6 +52,8 @@ typedef struct opts {
     int64_t mem_limit;      /* bytes, 0: the library's default */
     int nopivot;
     int pageable;           /* A's values malloc'd, not in the context's pinned memory */
+    /* solve, every method */
+    double max_residual;    /* a residual above it exits 1 (0: the square root of the precision's epsilon) */
 } opts;
 
 /* ---- main.c: the commands -------------------------------------------------------------------- */
@@ -214,7 +216,8 @@ void sys_vecs_free(sys_vecs *v);
 void sys_vecs_load(sys_vecs *v);                /* bw = b */
 void sys_vecs_take(sys_vecs *v);                /* x = bw */
 int sys_vecs_write_x(lcl_context *ctx, const sys_vecs *v, const char *path);   /* x as a Matrix Market array: -1, else the exit code */
-void sys_vecs_report(double residual, double ferr, const char *path);         /* the text report's check lines */
+void sys_vecs_report(double residual, double ferr, const char *path);
+int residual_exit(const opts *o, double residual);   /* -1, or EXIT_NUMERIC with a message: above --max-residual */         /* the text report's check lines */
 
 /* ---- bklu.c: block sparse LU (solve --method bklu, bench bklu) ------------------------------------ */
 int bklu_schedule_parse(const char *s);         /* lcl_bklu_schedule of default|static|affinity|dynamic, -1 */

@@ -135,6 +135,16 @@ static int set_dense(opts *o, void *field, const char *v) {     /* a fraction in
     *(double *)field = t;
     return 1;
 }
+static int set_max_residual(opts *o, void *field, const char *v) {    /* a positive number, or inf */
+    char *end;
+    double t;
+    (void)o;
+    errno = 0;
+    t = strtod(v, &end);
+    if (end == v || *end || errno == ERANGE || !(t > 0)) return 0;
+    *(double *)field = t;
+    return 1;
+}
 static int set_mem_limit(opts *o, void *field, const char *v) { (void)o; return parse_bytes(v, (int64_t *)field); }
 /* --blocks: sizes from 1 to 65536, as --block */
 static int block_list(const char *v) {
@@ -187,6 +197,9 @@ static const lcl_option options[] = {
     {"--method", "lu|cholesky|klu|bklu", OFF(method), set_method, "unknown --method '%s' (lu, cholesky, klu, bklu)",
      CMD_SOLVE | CMD_SOLVE_KLU | CMD_SOLVE_BKLU, "the factorization (required); klu: sparse direct LU; bklu: block sparse LU"},
     {"--rhs", "B.mtx", OFF(rhs), NULL, NULL, CMD_SOLVE, "right-hand sides (default b = A x* for a random x*)"},
+    {"--max-residual", "R", OFF(max_residual), set_max_residual, "--max-residual needs a positive number (or inf), got '%s'",
+     CMD_SOLVE | CMD_SOLVE_KLU | CMD_SOLVE_BKLU,
+     "exit 1 when |b - Ax| / (|A| |x| + |b|) is above R (default: the square root of the precision's epsilon, 1.5e-8 / 3.5e-4)"},
     {"--algorithm", "A", OFF(algorithm), set_algorithm,
      "unknown algorithm '%s' (auto, blocked, unblocked, crout, banachiewicz)", CMD_SOLVE,
      "auto|blocked|unblocked|crout|banachiewicz (Cholesky only)"},
