@@ -607,6 +607,15 @@ __kernel void SFX(lcl_nonfinite)(const int rows, const int cols, __global const 
 }
 #undef NF_U
 
+/* this work-item's global writes ordered before its later ones for the whole device: NVIDIA's
+   mem_fence(CLK_GLOBAL_MEM_FENCE) orders them within the work-group only (as the OpenCL spec
+   allows), so another group counting after them could read stale values; membar.gl there */
+#ifdef __NV_CL_C_VERSION
+#define LCL_DEVICE_FENCE() asm volatile("membar.gl;" ::: "memory")
+#else
+#define LCL_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
 /* the work-group's largest candidate into vbest[0], ibest[0] (the lowest row on ties); every
    work-item calls it, after the barrier that publishes vbest/ibest */
 inline void panel_argmax(__local real *vbest, __local int *ibest, const int lid) {
@@ -659,7 +668,7 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
         part_v[get_group_id(0)] = vbest[0];
         part_i[get_group_id(0)] = ibest[0];
     }
-    mem_fence(CLK_GLOBAL_MEM_FENCE);      /* this group's writes to A and part_* before the count */
+    LCL_DEVICE_FENCE();                   /* this group's writes to A and part_* before the count */
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid == 0) last = atomic_inc((volatile __global int *)count) == G - 1;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -707,11 +716,7 @@ void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int 
 #ifndef PG_LROWS
 #define PG_LROWS 72    /* rows of a group's share kept in local memory (72 x 64 doubles: 36 KB) */
 #endif
-#ifdef __NV_CL_C_VERSION
-#define PG_FENCE() asm volatile("membar.gl;" ::: "memory")
-#else
-#define PG_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
+#define PG_FENCE() LCL_DEVICE_FENCE()
 
 #ifndef PG_SHFL
 #define PG_SHFL 1      /* NVIDIA: the arg-max by warp shuffles, one barrier (else a tree, one a level) */
