@@ -216,8 +216,8 @@ void sys_vecs_free(sys_vecs *v);
 void sys_vecs_load(sys_vecs *v);                /* bw = b */
 void sys_vecs_take(sys_vecs *v);                /* x = bw */
 int sys_vecs_write_x(lcl_context *ctx, const sys_vecs *v, const char *path);   /* x as a Matrix Market array: -1, else the exit code */
-void sys_vecs_report(double residual, double ferr, const char *path);
-int residual_exit(const opts *o, double residual);   /* -1, or EXIT_NUMERIC with a message: above --max-residual */         /* the text report's check lines */
+void sys_vecs_report(double residual, double ferr, const char *path);         /* the text report's check lines */
+int residual_exit(const opts *o, double residual);   /* -1, or EXIT_NUMERIC with a message: above --max-residual */
 
 /* ---- bklu.c: block sparse LU (solve --method bklu, bench bklu) ------------------------------------ */
 int bklu_schedule_parse(const char *s);         /* lcl_bklu_schedule of default|static|affinity|dynamic, -1 */

@@ -105,13 +105,17 @@ static int set_seed(opts *o, void *field, const char *v) {
 }
 static int set_block(opts *o, void *field, const char *v) { (void)o; return parse_count(v, 65536, (long *)field); }
 static int set_reps(opts *o, void *field, const char *v) { (void)o; return parse_count(v, 10000, (long *)field); }
-static int set_tol(opts *o, void *field, const char *v) {    /* a number in (0, 1] */
+/* v, all of it, as a number (strtod's forms, inf among them) that is not out of range */
+static int parse_real(const char *v, double *t) {
     char *end;
+    errno = 0;
+    *t = strtod(v, &end);
+    return end != v && !*end && errno != ERANGE;
+}
+static int set_tol(opts *o, void *field, const char *v) {    /* a number in (0, 1] */
     double t;
     (void)o;
-    errno = 0;
-    t = strtod(v, &end);
-    if (end == v || *end || errno == ERANGE || !(t > 0 && t <= 1)) return 0;
+    if (!parse_real(v, &t) || !(t > 0 && t <= 1)) return 0;
     *(double *)field = t;
     return 1;
 }
@@ -126,22 +130,16 @@ static int set_refine(opts *o, void *field, const char *v) {    /* -1 (off), 0 (
     return 1;
 }
 static int set_dense(opts *o, void *field, const char *v) {     /* a fraction in (0, 1], or negative */
-    char *end;
     double t;
     (void)o;
-    errno = 0;
-    t = strtod(v, &end);
-    if (end == v || *end || errno == ERANGE || !(t < 0 || (t > 0 && t <= 1))) return 0;
+    if (!parse_real(v, &t) || !(t < 0 || (t > 0 && t <= 1))) return 0;
     *(double *)field = t;
     return 1;
 }
 static int set_max_residual(opts *o, void *field, const char *v) {    /* a positive number, or inf */
-    char *end;
     double t;
     (void)o;
-    errno = 0;
-    t = strtod(v, &end);
-    if (end == v || *end || errno == ERANGE || !(t > 0)) return 0;
+    if (!parse_real(v, &t) || !(t > 0)) return 0;
     *(double *)field = t;
     return 1;
 }

@@ -139,7 +139,8 @@ int cmd_solve(const opts *o) {
         if (info) printf(" (info = %lld: the first %s, 1-based)", (long long)info, chol ? "non-positive leading minor" : "zero pivot");
         printf("\n");
     }
-    code = !have_x ? EXIT_NUMERIC : residual_exit(o, residual) < 0 ? EXIT_OK : EXIT_NUMERIC;
+    code = have_x ? residual_exit(o, residual) : EXIT_NUMERIC;
+    if (code < 0) code = EXIT_OK;
 done:
     free(B);
     free(X);
