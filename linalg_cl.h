@@ -14941,7 +14941,7 @@ LCL__PRIVATE lcl_status lcl__bklu_step(lcl_context *ctx, const char *fn, lcl_bkl
         /* the level's end may not have waited for all of q2's rounds: the level is done when they
            are (flushed: the host polls it, and queue 0 may wait for q2's markers before it) */
         if (v->q2 && v->ahead && v->d->tune.bklu_eager_end &&
-            ((e = LCL__CL->clEnqueueMarkerWithWaitList(v->q2, 0, NULL, &r->ev2[r->nin])) != CL_SUCCESS || (e = LCL__CL->clFlush(v->q2)) != CL_SUCCESS))
+            ((e = lcl__bklu_q2mark(v->q2, &r->ev2[r->nin])) != CL_SUCCESS || (e = LCL__CL->clFlush(v->q2)) != CL_SUCCESS))
             return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, eager queue)", v->d->info.name);
         r->lq[r->nin++] = r->lv;
         return LCL_OK;
