@@ -164,7 +164,9 @@
         LCL_BKLU_HOST_THREADS=1 (the block LU on several devices: each device's levels
         launched, a level ahead, and its A staged by a host thread of its own, instead of one
         thread serving the devices by turns; OpenMP builds; off by default: within 2-4% of one
-        thread on two H200s),
+        thread on two H200s, also with LCL_SHARED_CONTEXT=0, which its threads need to enqueue
+        side by side there: NVIDIA's driver serializes one cl_context's enqueues across
+        threads, bench/gpu/lockprobe.c; exchanged columns then pass through the host),
         LCL_POCL_ONE_QUEUE=0|1 (one queue a device and a build per device; default on PoCL 4.x and
         5.x, whose kernel cache can abort on one kernel in two queues at once),
         LCL_KLU_REFACTOR=0|1 (the sparse LU's refactor on the host / device),
