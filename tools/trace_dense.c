@@ -18,7 +18,11 @@
    the third run traced: every kernel and transfer, and a marker on each device's queue at each
    phase of each level, so the device time of a level's phases (values in, U steps, pivot LU,
    inverses, L) and the device's idle gap before its next level show without draining anything
-   (LCL_BKLU_HOST_THREADS=1 too: the records are locked). NOTRACE=N: N untraced refactors only; SCHEDULE=static|affinity|dynamic. */
+   (LCL_BKLU_HOST_THREADS=1 too: the records are locked). The tracing itself slows the host (an
+   event a command): on two H200s at M = 256 most of a traced run's gaps were the host's, and
+   untraced the host held nothing up (BENCHMARKS.md, twenty-seventh session): weigh gaps against
+   NOTRACE runs.
+   NOTRACE=N: N untraced refactors only; SCHEDULE=static|affinity|dynamic. */
 #define _POSIX_C_SOURCE 200809L
 static void tb_mark(void *q, int ph);
 #define LCL_BKLU_TIMING(q, ph) tb_mark((void *)(q), ph)
