@@ -1125,6 +1125,23 @@ static void test_example_circuit_transient(void) {
     CHECK_MSG(strstr(out, "Newton converged at every step") != NULL && strstr(out, "refactors:") != NULL, "%s", out);
 }
 
+static void test_example_reaction_diffusion(void) {
+    char out[16384], info[65536];
+    CHECK(sh("build/reaction_diffusion 2>&1", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "all checks ok") != NULL && strstr(out, "1 factor, ") != NULL, "%s", out);
+    CHECK(sh("build/reaction_diffusion serial 2>&1", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "all checks ok") != NULL && strstr(out, "on the host's cores") != NULL, "%s", out);
+    CHECK(sh("build/reaction_diffusion bogus 2>&1", out, sizeof out) == 1);
+    CHECK_MSG(strstr(out, "usage:") != NULL, "%s", out);
+    /* the device path: the OpenCL backend asked for (auto factors on the host with a CPU device) */
+    if (sh(LCL_BIN " info --json", info, sizeof info) != 0 || !strstr(info, "\"index\":0") || !strstr(info, "\"fp64\":true")) {
+        lt_skip("no OpenCL device with double precision");
+        return;
+    }
+    CHECK(sh("build/reaction_diffusion opencl 2>&1", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "all checks ok") != NULL && strstr(out, "OpenCL device(s)") != NULL, "%s", out);
+}
+
 static void test_example_dense_solve(void) {
     char out[16384];
     CHECK(sh("build/dense_solve 2>&1", out, sizeof out) == 0);
@@ -1163,5 +1180,6 @@ void lt_suite_tool(void) {
     LT_RUN(test_example_dense_solve);
     LT_RUN(test_example_spmv_formats);
     LT_RUN(test_example_circuit_transient);
+    LT_RUN(test_example_reaction_diffusion);
     LT_RUN(test_compile_matrix);
 }
