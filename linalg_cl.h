@@ -70,8 +70,9 @@
         (an lcl_vec). On OpenMP, refactor's independent columns, the dense tails and the solves'
         right-hand sides run in parallel; on OpenCL the factors may also live on device 0, where
         refactor and solves run level-scheduled (GPUs; CPU devices keep the host's, faster there).
-        Block-aware sparse LU (nonzeros are dense M x M blocks, lcl_bmat): lcl_bklu_analyze ->
-        lcl_bklu_factor -> lcl_bklu_refactor -> lcl_bklu_solve; OpenCL on several devices.
+        Block-aware sparse LU (nonzeros are dense M x M blocks, lcl_bmat; lcl_bmat_from_csr cuts
+        a scalar CSR into them): lcl_bklu_analyze -> lcl_bklu_factor -> lcl_bklu_refactor ->
+        lcl_bklu_solve; OpenCL on several devices.
         Pinned host memory for inputs uploaded again and again (a block LU's A): lcl_host_alloc /
         lcl_host_free.
 
@@ -617,6 +618,12 @@ LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, 
                                   void *B, int64_t ldb);
 /* y = A x (host arrays of n*m values), for residuals */
 LCL_API lcl_status lcl_bmat_mv(const lcl_bmat *A, const void *x, void *y);
+/* A block matrix from a scalar one: A (square CSR, its order a multiple of m) cut into m x m
+   blocks; each block holding an entry of A becomes a dense block of out (the rest of it zeros),
+   block rows with their columns ascending (by_row 1), in A's dtype. For a matrix assembled by
+   scalar entries (a Matrix Market file) whose coupling is by blocks. Free with lcl_bmat_free. */
+LCL_API lcl_status lcl_bmat_from_csr(lcl_context *ctx, const lcl_csr *A, int64_t m, lcl_bmat *out);
+LCL_API void lcl_bmat_free(lcl_bmat *B);   /* arrays of lcl_bmat_from_csr; B zeroed */
 LCL_API void lcl_bklu_symbolic_free(lcl_bklu_symbolic *S);
 LCL_API void lcl_bklu_numeric_free(lcl_bklu_numeric *N);
 
@@ -13202,6 +13209,72 @@ LCL_API lcl_status lcl_bmat_mv(const lcl_bmat *A, const void *x, void *y) {
             }
         }
     return LCL_OK;
+}
+
+LCL_API lcl_status lcl_bmat_from_csr(lcl_context *ctx, const lcl_csr *A, int64_t m, lcl_bmat *out) {
+    static const char *fn = "lcl_bmat_from_csr";
+    int64_t nb, I, r, k, nnzb = 0, *mark = NULL, mm;
+    int32_t *cols = NULL;
+    size_t es;
+    lcl_status st;
+    if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL destination", fn);
+    memset(out, 0, sizeof *out);
+    if ((st = lcl__csr_check(ctx, A, fn)) != LCL_OK) return st;
+    if (m < 1 || m > 65536) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: block size %lld outside 1..65536", fn, (long long)m);
+    if (A->rows != A->cols) return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: A is %lld x %lld, not square", fn, (long long)A->rows, (long long)A->cols);
+    if (A->rows % m)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "%s: the order %lld is not a multiple of the block size %lld", fn, (long long)A->rows, (long long)m);
+    nb = A->rows / m, mm = m * m, es = lcl__dsize(A->dtype);
+    /* mark[J]: the last block row that met block column J, then (second pass) J's place in it */
+    if (!(mark = (int64_t *)lcl__alloc(ctx, "block marks", (size_t)nb + 1, sizeof(int64_t), &st)) ||
+        !(out->ptr = (int64_t *)lcl__alloc(ctx, "block row pointers", (size_t)nb + 1, sizeof(int64_t), &st)))
+        goto fail;
+    for (I = 0; I < nb; I++) mark[I] = -1;
+    for (I = 0; I < nb; I++) {
+        out->ptr[I] = nnzb;
+        for (r = I * m; r < (I + 1) * m; r++)
+            for (k = A->ptr[r]; k < A->ptr[r + 1]; k++)
+                if (mark[A->col[k] / m] != I) mark[A->col[k] / m] = I, nnzb++;
+    }
+    out->ptr[nb] = nnzb;
+    if (nnzb > 0 && (uint64_t)nnzb > (uint64_t)SIZE_MAX / es / (uint64_t)mm) {
+        st = lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: %lld blocks of %lld x %lld overflow size_t", fn, (long long)nnzb, (long long)m, (long long)m);
+        goto fail;
+    }
+    if (!(out->idx = (int32_t *)lcl__alloc(ctx, "block columns", (size_t)nnzb + 1, sizeof(int32_t), &st)) ||
+        !(out->val = lcl__alloc(ctx, "block values", (size_t)nnzb * (size_t)mm + 1, es, &st)))
+        goto fail;
+    memset(out->val, 0, ((size_t)nnzb * (size_t)mm + 1) * es);
+    for (I = 0; I < nb; I++) mark[I] = -1;
+    for (I = 0; I < nb; I++) {
+        int64_t p0 = out->ptr[I], n = 0, q;
+        cols = out->idx + p0;
+        for (r = I * m; r < (I + 1) * m; r++)
+            for (k = A->ptr[r]; k < A->ptr[r + 1]; k++)
+                if (mark[A->col[k] / m] < p0) mark[A->col[k] / m] = p0, cols[n++] = (int32_t)(A->col[k] / m);
+        qsort(cols, (size_t)n, sizeof *cols, lcl__i32_cmp);
+        for (q = 0; q < n; q++) mark[cols[q]] = p0 + q;     /* (>= p0: this block row's) */
+        for (r = I * m; r < (I + 1) * m; r++)
+            for (k = A->ptr[r]; k < A->ptr[r + 1]; k++) {
+                size_t at = (size_t)mark[A->col[k] / m] * (size_t)mm + (size_t)((r - I * m) * m + A->col[k] % m);
+                if (A->dtype == LCL_F32) ((float *)out->val)[at] = ((const float *)A->val)[k];
+                else ((double *)out->val)[at] = ((const double *)A->val)[k];
+            }
+    }
+    LCL_FREE(mark);
+    out->n = nb, out->m = m, out->nnzb = nnzb, out->dtype = A->dtype, out->by_row = 1;
+    return LCL_OK;
+fail:
+    LCL_FREE(mark);
+    lcl_bmat_free(out);
+    return st;
+}
+LCL_API void lcl_bmat_free(lcl_bmat *B) {
+    if (!B) return;
+    LCL_FREE(B->ptr);
+    LCL_FREE(B->idx);
+    LCL_FREE(B->val);
+    memset(B, 0, sizeof *B);
 }
 
 #ifdef LINALG_CL_NO_OPENCL

@@ -493,6 +493,117 @@ static void test_bklu_forms(void) {
     lcl_context_destroy(ctx);
 }
 
+/* lcl_bmat_from_csr: a scalar matrix cut into m x m blocks. Every entry lands in its block with
+   its value, every other entry of a block is zero, block columns ascend; B x equals A x; the block
+   LU of B solves A; bad sizes and arguments refused. Orders 1, 17 and 40 blocks, m 1, 2, 3, 8,
+   double and single */
+static void test_bklu_from_csr(void) {
+    static const int64_t ms[] = {1, 2, 3, 8}, nbs[] = {1, 17, 40};
+    lcl_context *ctx = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+    int t, mi, ni;
+    if (!ctx) return;
+    kt_rs = 0xb10c5u;
+    for (t = 0; t < 2; t++)
+        for (mi = 0; mi < 4; mi++)
+            for (ni = 0; ni < 3; ni++) {
+                const lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+                const int64_t m = ms[mi], nb = nbs[ni], n = nb * m;
+                lcl_coo C;
+                lcl_csr A;
+                lcl_bmat B;
+                lcl_bklu_symbolic *S = NULL;
+                lcl_bklu_numeric *N = NULL;
+                double *x = (double *)malloc((size_t)n * sizeof(double)), *ax = (double *)calloc((size_t)n, sizeof(double));
+                void *xb = malloc((size_t)n * 8), *bx = malloc((size_t)n * 8);
+                int64_t i, k, p, bad = 0, seen = 0;
+                double err = 0, amax = 0;
+                /* a sparse pattern at the scalar level (blocks partly filled), the diagonal dominant */
+                CHECK_OK(ctx, lcl_coo_alloc(ctx, &C, dt, n, n, 8 * n + 1));
+                for (i = 0; i < n; i++) {
+                    CHECK_OK(ctx, lcl_coo_push(ctx, &C, i, i, 8.0 + kt_u()));
+                    for (k = 0; k < 3; k++) {
+                        int64_t j = (int64_t)(kt_rnd() % (uint64_t)n);
+                        if (j != i) CHECK_OK(ctx, lcl_coo_push(ctx, &C, i, j, kt_u() - 0.5));
+                    }
+                }
+                CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &A));
+                lcl_coo_free(&C);
+                CHECK_OK(ctx, lcl_bmat_from_csr(ctx, &A, m, &B));
+                CHECK(B.n == nb && B.m == m && B.by_row == 1 && B.dtype == dt && B.ptr[0] == 0 && B.ptr[nb] == B.nnzb);
+                /* each block: ascending, holding at least one entry of A; the entries where A has none zero */
+                for (i = 0; i < nb; i++)
+                    for (p = B.ptr[i]; p < B.ptr[i + 1]; p++) {
+                        int64_t r, c, hit = 0;
+                        if (p > B.ptr[i] && B.idx[p] <= B.idx[p - 1]) bad++;
+                        for (r = 0; r < m; r++)
+                            for (c = 0; c < m; c++) {
+                                int64_t row = i * m + r, col = B.idx[p] * m + c, q, at = -1;
+                                double want = 0, got = dt == LCL_F32 ? (double)((float *)B.val)[p * m * m + r * m + c]
+                                                                      : ((double *)B.val)[p * m * m + r * m + c];
+                                for (q = A.ptr[row]; q < A.ptr[row + 1]; q++)
+                                    if (A.col[q] == col) at = q;
+                                if (at >= 0) want = dt == LCL_F32 ? (double)((float *)A.val)[at] : ((double *)A.val)[at], hit++, seen++;
+                                if (got != want) bad++;
+                            }
+                        if (!hit) bad++;
+                    }
+                CHECK_MSG(!bad && seen == A.nnz, "m %lld, %lld blocks, %s: %lld misplaced, %lld of %lld entries", (long long)m, (long long)nb,
+                          t ? "float" : "double", (long long)bad, (long long)seen, (long long)A.nnz);
+                /* B x = A x, then the block LU of B against A's residual */
+                for (i = 0; i < n; i++) {
+                    x[i] = kt_u() - 0.5;
+                    if (dt == LCL_F32) ((float *)xb)[i] = (float)x[i], x[i] = ((float *)xb)[i];
+                    else ((double *)xb)[i] = x[i];
+                }
+                for (i = 0; i < n; i++)
+                    for (k = A.ptr[i]; k < A.ptr[i + 1]; k++)
+                        ax[i] += (dt == LCL_F32 ? (double)((float *)A.val)[k] : ((double *)A.val)[k]) * x[A.col[k]];
+                CHECK_OK(ctx, lcl_bmat_mv(&B, xb, bx));
+                for (i = 0; i < n; i++) {
+                    double d = fabs((dt == LCL_F32 ? (double)((float *)bx)[i] : ((double *)bx)[i]) - ax[i]);
+                    err = d > err ? d : err;
+                    amax = fabs(ax[i]) > amax ? fabs(ax[i]) : amax;
+                }
+                CHECK_MSG(err <= (t ? 1e-5 : 1e-13) * (amax + 1), "m %lld, %lld blocks: |B x - A x| %.3g", (long long)m, (long long)nb, err);
+                CHECK_OK(ctx, lcl_bklu_analyze(ctx, &B, NULL, &S, NULL));
+                CHECK_OK(ctx, lcl_bklu_factor(ctx, S, &B, &N, NULL));
+                memcpy(bx, xb, (size_t)n * lcl__dsize(dt));   /* b = x, solved in place */
+                CHECK_OK(ctx, lcl_bklu_solve(ctx, S, N, 1, bx, n));
+                for (i = 0, err = 0; i < n; i++) {  /* |x - A y| with y the solution, b = x */
+                    double r = x[i];
+                    for (k = A.ptr[i]; k < A.ptr[i + 1]; k++)
+                        r -= (dt == LCL_F32 ? (double)((float *)A.val)[k] : ((double *)A.val)[k]) *
+                             (dt == LCL_F32 ? (double)((float *)bx)[A.col[k]] : ((double *)bx)[A.col[k]]);
+                    err = fabs(r) > err ? fabs(r) : err;
+                }
+                CHECK_MSG(err <= (t ? 1e-4 : 1e-12), "m %lld, %lld blocks, %s: the block LU of B leaves |b - A y| = %.3g", (long long)m, (long long)nb,
+                          t ? "float" : "double", err);
+                lcl_bklu_numeric_free(N);
+                lcl_bklu_symbolic_free(S);
+                lcl_bmat_free(&B);
+                CHECK(B.ptr == NULL && B.nnzb == 0);
+                /* refused: the order not a multiple of m, m out of range, not square, no destination */
+                if (m > 1 && n % (m + 1)) {
+                    CHECK(lcl_bmat_from_csr(ctx, &A, m + 1, &B) == LCL_ERR_DIMENSION && B.ptr == NULL);
+                    CHECK_MSG(strstr(lcl_last_error(ctx), "not a multiple") != NULL, "%s", lcl_last_error(ctx));
+                }
+                CHECK(lcl_bmat_from_csr(ctx, &A, 0, &B) == LCL_ERR_INVALID_ARGUMENT);
+                CHECK(lcl_bmat_from_csr(ctx, &A, m, NULL) == LCL_ERR_INVALID_ARGUMENT);
+                A.cols++;
+                CHECK(lcl_bmat_from_csr(ctx, &A, 1, &B) == LCL_ERR_DIMENSION);
+                A.cols--;
+                CHECK(lcl_bmat_from_csr(ctx, NULL, m, &B) == LCL_ERR_INVALID_ARGUMENT);
+                if (ni == 1 && mi == 0) {   /* NaN: refused with where it is */
+                    if (dt == LCL_F32) ((float *)A.val)[A.nnz / 2] = NAN;
+                    else ((double *)A.val)[A.nnz / 2] = NAN;
+                    CHECK(lcl_bmat_from_csr(ctx, &A, m, &B) != LCL_OK && B.ptr == NULL);
+                }
+                lcl_csr_free(&A);
+                free(x); free(ax); free(xb); free(bx);
+            }
+    lcl_context_destroy(ctx);
+}
+
 /* M = 1: A is J itself, so the block LU is the scalar KLU (tol 1, no dense tail): the same counts
    and the same solution to rounding, for each ordering and row scaling */
 static void test_bklu_scalar(void) {
@@ -2334,6 +2445,7 @@ static void test_bklu_opencl_two_devices(void) {
 void lt_suite_bklu(void) {
     LT_RUN(test_bklu_small);
     LT_RUN(test_bklu_forms);
+    LT_RUN(test_bklu_from_csr);
     LT_RUN(test_bklu_scalar);
     LT_RUN(test_bklu_options);
     LT_RUN(test_bklu_large);

@@ -771,6 +771,30 @@ static void test_tool_solve_bklu(void) {
     CHECK_MSG(json_has(out, "schedule", "\"affinity\"") && json_has(out, "mem_limit", "1610612736"), "%s", out);
     CHECK(bklu_json("gen:circuit:200 --block 9 --backend openmp --precision single --refactor 2", 1e-5, out, sizeof out) == 0);
     CHECK(json_has(out, "precision", "\"single\""));
+    /* --as-blocks: the expanded matrix written by 'lcl gen hb' and read back as blocks is the same
+       system: the same solution as the block spec's; single precision; the order not a multiple of
+       M, a singular pivot block, and the options it excludes */
+    CHECK(sh(LCL_BIN " gen hb gen:circuit:300 16 -o build/t_bklu_hb.mtx >/dev/null 2>&1", NULL, 0) == 0);
+    CHECK(bklu_json("build/t_bklu_hb.mtx --as-blocks 16 --backend openmp --refactor 2 -o build/t_bklu_x4.mtx", 1e-12, out, sizeof out) == 0);
+    CHECK_MSG(json_has(out, "n", "4800") && json_has(out, "m", "16") && json_has(out, "n_blocks", "300") && json_has(out, "refactors", "2"),
+              "%s", out);
+    v = mtx_maxdiff("build/t_bklu_x1.mtx", "build/t_bklu_x4.mtx", 4800);
+    CHECK_MSG(v >= 0 && v < 1e-12, "--as-blocks vs the block spec: max |x_a - x_b| = %g", v);
+    CHECK(bklu_json("build/t_bklu_hb.mtx --as-blocks 16 --backend serial --precision single", 1e-5, out, sizeof out) == 0);
+    CHECK(bklu_json("build/t_bklu_hb.mtx --as-blocks 8 --backend serial", 1e-12, out, sizeof out) == 0);   /* half blocks: 4 per block */
+    CHECK_MSG(json_has(out, "n_blocks", "600") && json_has(out, "m", "8"), "%s", out);
+    CHECK(sh(LCL_BIN " solve build/t_bklu_hb.mtx --method bklu --as-blocks 7 --backend serial 2>&1 >/dev/null", out, sizeof out) == 2);
+    CHECK_MSG(strstr(out, "not a multiple of the block size 7") != NULL, "%s", out);
+    f = fopen("build/t_bklu_sing3.mtx", "w");
+    CHECK(f != NULL);
+    if (f) { fputs("%%MatrixMarket matrix coordinate real general\n4 4 3\n1 1 1.0\n2 2 2.0\n4 4 3\n", f); fclose(f); }
+    CHECK(sh(LCL_BIN " solve build/t_bklu_sing3.mtx --method bklu --as-blocks 2 --backend serial 2>&1 >/dev/null", out, sizeof out) == 1);
+    CHECK_MSG(strstr(out, "pivot block of block column 1") != NULL && strstr(out, "singular") != NULL, "%s", out);
+    CHECK(sh(LCL_BIN " solve build/t_bklu_hb.mtx --method bklu --as-blocks 16 --block 16 2>&1 >/dev/null", out, sizeof out) == 2);
+    CHECK_MSG(strstr(out, "exclude each other") != NULL, "%s", out);
+    CHECK(sh(LCL_BIN " solve gen:hb:gen:circuit:20:4 --method bklu --as-blocks 4 2>&1 >/dev/null", out, sizeof out) == 2);
+    CHECK(sh(LCL_BIN " solve build/t_bklu_hb.mtx --method klu --as-blocks 4 2>&1 >/dev/null", out, sizeof out) == 2);
+    CHECK(sh(LCL_BIN " solve build/t_bklu_hb.mtx --method bklu --as-blocks 0 2>&1 >/dev/null", out, sizeof out) == 2);
     /* the text report */
     CHECK(sh(LCL_BIN " solve gen:circuit:50 --method bklu --block 4 --backend serial --refactor 2", out, sizeof out) == 0);
     CHECK_MSG(strstr(out, "block columns of M = 4") && strstr(out, "refactor") && strstr(out, "residual") && strstr(out, "status      ok"),

@@ -4,7 +4,8 @@
 
    The matrix comes from the generator's block form (lclg_hb_*: J and B, never the expanded COO),
    and every solve is checked in double against the generator's own product (J (x) B) x, not the
-   library's lcl_bmat_mv. */
+   library's lcl_bmat_mv. With --as-blocks M, MATRIX is read as it is and cut into M x M blocks
+   (lcl_bmat_from_csr); its solves are checked against the scalar matrix in double. */
 #include "lcl.h"
 #include <errno.h>
 #include <math.h>
@@ -64,6 +65,8 @@ static void bklu_opts_from(const opts *o, lcl_bklu_opts *bo) {
    (what is factored), x* from urand_sym(seed, i), b = (J (x) B) x* in double. */
 typedef struct bklu_system {
     lclg_hb h;
+    lcl_csr csr;                /* --as-blocks: MATRIX in double (the checks), h unused */
+    void *orig;                 /* --as-blocks: A's values as cut, for refactors' perturbations */
     lcl_bmat A;
     int64_t nm;                 /* unknowns: n * M */
     double normA;
@@ -79,6 +82,8 @@ static void bklu_system_free(bklu_system *s) {
     }
     lclg_bmat_free(&s->A);
     lclg_hb_free(&s->h);
+    lcl_csr_free(&s->csr);
+    free(s->orig);
     free(s->scale);
     sys_vecs_free(&s->v);
     memset(s, 0, sizeof *s);
@@ -106,6 +111,45 @@ static int bklu_system_make(lcl_context *ctx, const char *src, int64_t m, int ex
     return -1;
 }
 
+/* --as-blocks m: src read as a scalar matrix and cut into m x m blocks (the values in dt), b from
+   its double copy: -1, else the exit code (printed) */
+static int bklu_system_cut(lcl_context *ctx, const char *src, int64_t m, uint64_t seed, lcl_dtype dt, bklu_system *s) {
+    lcl_coo coo, cw;
+    lcl_csr w;
+    lcl_status st;
+    size_t bytes;
+    int code;
+    memset(s, 0, sizeof *s);
+    memset(&w, 0, sizeof w);
+    memset(&cw, 0, sizeof cw);
+    if ((code = load_square_coo(ctx, src, seed, &coo)) >= 0) return code;
+    st = lcl_csr_from_coo(ctx, &coo, &s->csr);
+    if (st == LCL_OK && dt == LCL_F64) st = lcl_bmat_from_csr(ctx, &s->csr, m, &s->A);
+    else if (st == LCL_OK && (st = lcl_coo_copy(ctx, &coo, dt, &cw)) == LCL_OK && (st = lcl_csr_from_coo(ctx, &cw, &w)) == LCL_OK)
+        st = lcl_bmat_from_csr(ctx, &w, m, &s->A);
+    lcl_coo_free(&coo);
+    lcl_coo_free(&cw);
+    lcl_csr_free(&w);
+    if (st != LCL_OK) {
+        code = fail(exit_code(st), "%s: %s", src, lcl_last_error(ctx));
+        bklu_system_free(s);
+        return code;
+    }
+    s->nm = s->A.n * s->A.m;
+    bytes = (size_t)s->A.nnzb * (size_t)(m * m) * (dt == LCL_F32 ? sizeof(float) : sizeof(double));
+    s->orig = malloc(bytes + 1);
+    s->scale = (double *)malloc((size_t)s->A.nnzb * sizeof(double) + 1);
+    if (!s->orig || !s->scale || !sys_vecs_alloc(&s->v, s->nm, dt, seed)) {
+        long long n = (long long)s->nm;
+        bklu_system_free(s);
+        return fail(EXIT_NUMERIC, "out of memory (n = %lld)", n);
+    }
+    memcpy(s->orig, s->A.val, bytes);
+    s->normA = csr_norm_inf64(&s->csr);
+    csr_matvec64(&s->csr, s->v.xs, s->v.b);
+    return -1;
+}
+
 /* A's values into ctx's pinned memory (lcl_host_alloc), as a user who refactors on OpenCL devices
    would keep them: the devices read them with no host copy. From malloc'd values the host copies
    each refactor's A through a staging ring, and on two H200s that copy was the whole time (gen:
@@ -124,7 +168,16 @@ static void bklu_system_pin(lcl_context *ctx, const opts *o, bklu_system *s) {
 
 /* A's values: each block's scalar times (1 + amp u_e), u_e = urand_sym(seed, e); amp 0: A's own */
 static void bklu_set_values(bklu_system *s, uint64_t seed, double amp) {
-    int64_t e;
+    int64_t e, mm = s->A.m * s->A.m, q;
+    if (s->orig) {  /* --as-blocks: each block's values as cut, times its factor */
+        for (e = 0; e < s->A.nnzb; e++) {
+            double f = amp ? 1 + amp * urand_sym(seed, (uint64_t)e) : 1;
+            for (q = e * mm; q < (e + 1) * mm; q++)
+                if (s->A.dtype == LCL_F32) ((float *)s->A.val)[q] = (float)(((const float *)s->orig)[q] * f);
+                else ((double *)s->A.val)[q] = ((const double *)s->orig)[q] * f;
+        }
+        return;
+    }
     if (amp == 0) { lclg_hb_fill(&s->h, &s->A, NULL); return; }
     for (e = 0; e < s->A.nnzb; e++) s->scale[e] = 1 + amp * urand_sym(seed, (uint64_t)e);
     lclg_hb_fill(&s->h, &s->A, s->scale);
@@ -133,7 +186,8 @@ static void bklu_set_values(bklu_system *s, uint64_t seed, double amp) {
 /* |b - A x| / (|A| |x| + |b|) of x = bw, A in double from J and B */
 static double bklu_residual(bklu_system *s) {
     sys_vecs_take(&s->v);
-    if (lclg_hb_mv(&s->h, s->v.x, s->v.ax) != LCL_OK) return HUGE_VAL;
+    if (s->orig) csr_matvec64(&s->csr, s->v.x, s->v.ax);
+    else if (lclg_hb_mv(&s->h, s->v.x, s->v.ax) != LCL_OK) return HUGE_VAL;
     return backward_error_ax(s->v.ax, s->normA, s->v.x, s->v.b, s->nm);
 }
 
@@ -173,6 +227,12 @@ int check_solve_bklu(const opts *o) {
     int64_t m;
     int code = check_solve(o);
     if (code >= 0) return code;
+    if (o->as_blocks) {
+        if (o->block) return fail(EXIT_USAGE, "--as-blocks and --block exclude each other: --as-blocks M cuts MATRIX itself into blocks, "
+                                  "--block M makes each of its nonzeros a block");
+        if (lclg_hb_spec(o->pos[0], &m)) return fail(EXIT_USAGE, "--as-blocks takes a scalar matrix, not the block spec %s", o->pos[0]);
+        return -1;
+    }
     if (lclg_hb_spec(o->pos[0], &m)) {
         if (m == 0) return fail(EXIT_USAGE, "%s: an hb spec needs BASE and M: gen:hb:BASE:M (e.g. gen:hb:gen:circuit:300:16)", o->pos[0]);
         if (o->block && o->block != m)
@@ -218,7 +278,9 @@ int cmd_solve_bklu(const opts *o) {
         fprintf(stderr, "lcl: note: --schedule and --mem-limit apply to OpenCL devices; the %s backend ignores them\n",
                 lcl_backend_name(lcl_context_backend(ctx)));
     bklu_device_name(ctx, dev, sizeof dev);
-    if ((code = bklu_system_make(ctx, src, o->block, !lclg_hb_spec(src, &hm), o->seed, o->dtype, &s)) >= 0) goto done;
+    if (o->as_blocks ? (code = bklu_system_cut(ctx, src, o->as_blocks, o->seed, o->dtype, &s)) >= 0
+                     : (code = bklu_system_make(ctx, src, o->block, !lclg_hb_spec(src, &hm), o->seed, o->dtype, &s)) >= 0)
+        goto done;
     code = -1;
     bklu_system_pin(ctx, o, &s);
     phase = "analyze";

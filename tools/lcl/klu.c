@@ -96,7 +96,7 @@ static void klu_system_free(klu_system *s) {
 }
 
 /* y = A x in double, accumulated in long double (as matvec64) */
-static void csr_matvec64(const lcl_csr *A, const double *x, double *y) {
+void csr_matvec64(const lcl_csr *A, const double *x, double *y) {
     const double *v = (const double *)A->val;
     int64_t i, k;
     for (i = 0; i < A->rows; i++) {
@@ -104,6 +104,17 @@ static void csr_matvec64(const lcl_csr *A, const double *x, double *y) {
         for (k = A->ptr[i]; k < A->ptr[i + 1]; k++) acc += (long double)v[k] * x[A->col[k]];
         y[i] = (double)acc;
     }
+}
+
+double csr_norm_inf64(const lcl_csr *A) {
+    double m = 0;
+    int64_t i, k;
+    for (i = 0; i < A->rows; i++) {
+        double r = 0;
+        for (k = A->ptr[i]; k < A->ptr[i + 1]; k++) r += fabs(((const double *)A->val)[k]);
+        m = amax(m, r);
+    }
+    return m;
 }
 
 /* Aw's values = A's times (1 + amp u_k), u_k = urand_sym(seed, k), in Aw's precision */
@@ -125,19 +136,25 @@ static double rhs_residual(klu_system *s) {
     return backward_error_ax(s->v.ax, s->normA, s->v.x, s->v.b, s->v.n);
 }
 
+int load_square_coo(lcl_context *ctx, const char *src, uint64_t seed, lcl_coo *coo) {
+    int code;
+    if ((code = spmv_load(ctx, src, seed, LCL_F64, coo)) >= 0) return code;
+    if (coo->rows != coo->cols || coo->rows == 0) {
+        code = fail(EXIT_USAGE, "%s is %lld x %lld: solve needs a square, non-empty matrix", src, (long long)coo->rows, (long long)coo->cols);
+        lcl_coo_free(coo);
+        return code;
+    }
+    return -1;
+}
+
 /* MATRIX as a square system: -1, else the exit code (printed) */
 static int klu_system_make(lcl_context *ctx, const char *src, uint64_t seed, lcl_dtype dt, klu_system *s) {
     lcl_coo coo;
     lcl_status st;
-    int64_t i, k, n;
+    int64_t n;
     int code;
     memset(s, 0, sizeof *s);
-    if ((code = spmv_load(ctx, src, seed, LCL_F64, &coo)) >= 0) return code;
-    if (coo.rows != coo.cols || coo.rows == 0) {
-        code = fail(EXIT_USAGE, "%s is %lld x %lld: solve needs a square, non-empty matrix", src, (long long)coo.rows, (long long)coo.cols);
-        lcl_coo_free(&coo);
-        return code;
-    }
+    if ((code = load_square_coo(ctx, src, seed, &coo)) >= 0) return code;
     st = lcl_csr_from_coo(ctx, &coo, &s->A);
     if (st == LCL_OK && dt == LCL_F64) st = lcl_csr_from_coo(ctx, &coo, &s->Aw);
     else if (st == LCL_OK) {
@@ -157,11 +174,7 @@ static int klu_system_make(lcl_context *ctx, const char *src, uint64_t seed, lcl
         klu_system_free(s);
         return fail(EXIT_NUMERIC, "out of memory (n = %lld)", (long long)n);
     }
-    for (i = 0; i < n; i++) {
-        double r = 0;
-        for (k = s->A.ptr[i]; k < s->A.ptr[i + 1]; k++) r += fabs(((const double *)s->A.val)[k]);
-        s->normA = amax(s->normA, r);
-    }
+    s->normA = csr_norm_inf64(&s->A);
     csr_matvec64(&s->A, s->v.xs, s->v.b);
     return -1;
 }

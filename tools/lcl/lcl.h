@@ -52,6 +52,7 @@ typedef struct opts {
     int64_t mem_limit;      /* bytes, 0: the library's default */
     int nopivot;
     int pageable;           /* A's values malloc'd, not in the context's pinned memory */
+    long as_blocks;         /* solve --method bklu: MATRIX itself cut into M x M blocks (0: J (x) B with --block) */
     /* solve, every method */
     double max_residual;    /* a residual above it exits 1 (0: the square root of the precision's epsilon) */
 } opts;
@@ -218,6 +219,11 @@ void sys_vecs_take(sys_vecs *v);                /* x = bw */
 int sys_vecs_write_x(lcl_context *ctx, const sys_vecs *v, const char *path);   /* x as a Matrix Market array: -1, else the exit code */
 void sys_vecs_report(double residual, double ferr, const char *path);         /* the text report's check lines */
 int residual_exit(const opts *o, double residual);   /* -1, or EXIT_NUMERIC with a message: above --max-residual */
+
+/* ---- klu.c: helpers the block LU's checks share ---------------------------------------------------- */
+int load_square_coo(lcl_context *ctx, const char *src, uint64_t seed, lcl_coo *coo);   /* MATRIX in double, square: -1, else the exit code */
+void csr_matvec64(const lcl_csr *A, const double *x, double *y);   /* y = A x, A double, accumulated in long double */
+double csr_norm_inf64(const lcl_csr *A);                           /* the largest row sum of |A|, A double */
 
 /* ---- bklu.c: block sparse LU (solve --method bklu, bench bklu) ------------------------------------ */
 int bklu_schedule_parse(const char *s);         /* lcl_bklu_schedule of default|static|affinity|dynamic, -1 */

@@ -23,8 +23,9 @@ const lcl_command lcl_commands[] = {
     {"solve", NULL, "klu", "MATRIX", "sparse direct LU (KLU class): analyze, factor, refactor, solve; residual, "
      "forward error, times, fill", CMD_SOLVE_KLU, check_solve, cmd_solve_klu},
     {"solve", NULL, "bklu", "MATRIX --block M", "block sparse LU of J (x) B (each nonzero of the base MATRIX a dense M x M block; "
-     "or MATRIX = gen:hb:BASE:M): analyze, factor, refactor, solve on the CPU or OpenCL devices; residual, times, GF/s, "
-     "block fill, devices, transfers", CMD_SOLVE_BKLU, check_solve_bklu, cmd_solve_bklu},
+     "or MATRIX = gen:hb:BASE:M; or, with --as-blocks M instead, MATRIX itself cut into M x M blocks): analyze, factor, refactor, "
+     "solve on the CPU or OpenCL devices; residual, times, GF/s, block fill, devices, transfers", CMD_SOLVE_BKLU, check_solve_bklu,
+     cmd_solve_bklu},
     {"spmv", NULL, NULL, "MATRIX", "y = A x in one storage format, timed and checked against the tool's own product: M nnz/s, "
      "GF/s, GB/s, rel_err", CMD_SPMV, check_spmv, cmd_spmv},
     {"bench", "dense", NULL, "--op lu|cholesky", "GF/s per size, backend and algorithm (every backend available unless --backend)",
