@@ -187,8 +187,9 @@ int cmd_demo(const opts *o) {
     fflush(stdout);
     failures += demo_spmv(ctx, o);
     printf("\n4. Next: lcl --help (every command: solve, spmv, bench, gen, stat, ...), examples/ (short programs\n"
-           "   to read and copy: quickstart.c, dense_solve.c, spmv_formats.c), README.md (the API, backends,\n"
-           "   benchmarks).   Tour: %.1f s, %s.\n", now_s() - t0, failures ? "SOME CHECKS FAILED" : "every check ok");
+           "   to read and copy: quickstart.c, dense_solve.c, spmv_formats.c; the sparse LU in a circuit\n"
+           "   simulation, circuit_transient.c; the block LU in a Newton loop, reaction_diffusion.c), README.md\n"
+           "   (the API, backends, benchmarks).   Tour: %.1f s, %s.\n", now_s() - t0, failures ? "SOME CHECKS FAILED" : "every check ok");
     lcl_context_destroy(ctx);
     return failures ? EXIT_NUMERIC : EXIT_OK;
 }
