@@ -898,6 +898,16 @@ static void test_tool_bench_bklu(void) {
     CHECK_MSG(one_line(out) && strstr(out, "\"suite\":\"bklu\"") && json_has(out, "m", "4") && json_has(out, "check", "\"ok\"") &&
               json_has(out, "cpu_check", "\"ok\"") && json_num(out, "cpu_t_refactor", &v) && v > 0 && json_num(out, "cpu_residual", &v) &&
               v <= 1e-10 && json_has(out, "cpu_backend", "\"openmp\"") && strstr(out, "\"a_pinned\":"), "%s", out);
+    /* --as-blocks: matrices of one's own cut into blocks, one M; the same refactor counts as the spec */
+    CHECK(sh(LCL_BIN " gen hb gen:circuit:60 4 -o build/t_bb_hb.mtx >/dev/null 2>&1", NULL, 0) == 0);
+    CHECK(sh(LCL_BIN " bench bklu build/t_bb_hb.mtx gen:poisson2d:6 --as-blocks 4 --reps 1 --backend serial 2>/dev/null", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "each matrix cut into M x M blocks") && strstr(out, "| t_bb_hb | 4 | 60 | 240 |") && strstr(out, "| 4 | 9 |") &&
+              !strstr(out, "FAIL"), "%s", out);
+    CHECK(sh(LCL_BIN " bench bklu --as-blocks 4 2>/dev/null", out, sizeof out) == 2);
+    CHECK(sh(LCL_BIN " bench bklu build/t_bb_hb.mtx --as-blocks 4 --blocks 4 2>/dev/null", out, sizeof out) == 2);
+    CHECK(sh(LCL_BIN " bench bklu gen:hb:gen:circuit:20:4 --as-blocks 4 2>/dev/null", out, sizeof out) == 2);
+    CHECK(sh(LCL_BIN " bench bklu build/t_bb_hb.mtx --as-blocks 7 --backend serial 2>&1 >/dev/null", out, sizeof out) == 2);
+    CHECK_MSG(strstr(out, "not a multiple of the block size 7") != NULL, "%s", out);
     /* a base whose factorization fails: the row fails loudly, exit 1 */
     {
         FILE *f = fopen("build/t_bb_sing.mtx", "w");

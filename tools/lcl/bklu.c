@@ -420,9 +420,17 @@ typedef struct bklu_row {
 } bklu_row;
 
 int check_bench_bklu(const opts *o) {
+    int i;
+    int64_t m;
     if (o->backend_set && o->backend != LCL_BACKEND_SERIAL && o->backend != LCL_BACKEND_OPENMP)
         return fail(EXIT_USAGE, "bench bklu: --backend picks the CPU column's backend (serial or openmp), not %s; --device picks the "
                     "OpenCL devices", lcl_backend_name(o->backend));
+    if (o->as_blocks) {     /* matrices of one's own, cut into blocks: no expansion sizes, no block specs */
+        if (o->blocks) return fail(EXIT_USAGE, "bench bklu: --as-blocks M and --blocks exclude each other (M is the matrices' own)");
+        if (arrlen(o->pos) < 2) return fail(EXIT_USAGE, "bench bklu --as-blocks M needs the matrices to cut (files or gen: specs)");
+        for (i = 1; i < (int)arrlen(o->pos); i++)
+            if (lclg_hb_spec(o->pos[i], &m)) return fail(EXIT_USAGE, "--as-blocks takes scalar matrices, not the block spec %s", o->pos[i]);
+    }
     return -1;
 }
 
@@ -527,7 +535,8 @@ int cmd_bench_bklu(const opts *o) {
     lcl_backend cpub = o->backend_set ? o->backend : LCL_BACKEND_OPENMP;
     const char *cfg_title[BK_NCFG] = {"CPU", "1 device", "2 devices", "all devices"};
     bklu_opts_from(o, &bo);
-    nm = parse_sizes(o->blocks ? o->blocks : "64,128,256", ms, MAX_SIZES);
+    if (o->as_blocks) nm = 1, ms[0] = o->as_blocks;
+    else nm = parse_sizes(o->blocks ? o->blocks : "64,128,256", ms, MAX_SIZES);
     for (c = 0; c < BK_NCFG; c++) notes[c][0] = 0;
     /* the CPU column */
     if (!lcl_backend_compiled(cpub)) {
@@ -565,7 +574,9 @@ int cmd_bench_bklu(const opts *o) {
             bklu_system s;
             double gb;
             memset(&row, 0, sizeof row);
-            if ((code = bklu_system_make(cpu ? cpu : dev, bases[b], ms[k], 1, o->seed, o->dtype, &s)) >= 0) goto done;
+            if ((code = o->as_blocks ? bklu_system_cut(cpu ? cpu : dev, bases[b], ms[k], o->seed, o->dtype, &s)
+                                     : bklu_system_make(cpu ? cpu : dev, bases[b], ms[k], 1, o->seed, o->dtype, &s)) >= 0)
+                goto done;
             code = -1;
             bklu_system_pin(dev, o, &s);
             row.pinned = s.pin != NULL;
@@ -635,9 +646,10 @@ int cmd_bench_bklu(const opts *o) {
     if (host_fallback) fprintf(stderr, "bench: note: the device columns ran on the host: the library's OpenCL path did not take the "
                                        "factorization (info.devices = 0)\n");
     if (!o->json) {
-        printf("Block sparse LU (J (x) B), %s precision: numeric refactor milliseconds, the median of %ld after a factor; every run "
+        printf("Block sparse LU (%s), %s precision: numeric refactor milliseconds, the median of %ld after a factor; every run "
                "solved and checked (residual <= %g). %s: the %s backend; the device set: %s. S1 = CPU / 2 devices (1 device when there is "
-               "one), S2 = 1 device / 2 devices. Schedule %s%s; A's values %s.\n\n", prec_name(o->dtype), reps, tol, cpuname,
+               "one), S2 = 1 device / 2 devices. Schedule %s%s; A's values %s.\n\n",
+               o->as_blocks ? "each matrix cut into M x M blocks" : "J (x) B", prec_name(o->dtype), reps, tol, cpuname,
                lcl_backend_name(cpub), dev ? devname : "none", schedule_name(bo.schedule), bo.nopivot ? ", no pivoting inside the blocks" : "",
                arrlen(rows) && rows[0].pinned ? "in the device context's pinned memory (lcl_host_alloc)" : "malloc'd");
         printf("| matrix | M | n | nnzb | nnzb(L+U) | levels | %s | 1 device | 2 devices | all devices | S1 | S2 |\n"

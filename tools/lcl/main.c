@@ -37,7 +37,8 @@ const lcl_command lcl_commands[] = {
      "SuiteSparse KLU's in the build of 'make bench-klu' (default matrices: gen:circuit:10000, gen:circuit:100000, the square "
      "real ones of tests/data/matrices)", CMD_BENCH_KLU, check_bench_klu, cmd_bench_klu},
     {"bench", "bklu", NULL, "[BASE...]", "block sparse LU refactor times per base and M (--blocks) on the OpenMP CPU, 1, 2 and all "
-     "OpenCL devices; S1 = CPU / 2 devices, S2 = 1 / 2 devices; every run checked (default: gen:circuit:2000, --blocks 64,128,256)",
+     "OpenCL devices; S1 = CPU / 2 devices, S2 = 1 / 2 devices; every run checked (default: gen:circuit:2000, --blocks 64,128,256; "
+     "--as-blocks M: the matrices themselves cut into blocks)",
      CMD_BENCH_BKLU, check_bench_bklu, cmd_bench_bklu},
     {"tune", NULL, NULL, "", "measure GEMM tiles on an OpenCL device, print its tuning-table row", CMD_TUNE, check_tune, cmd_tune},
     {"demo", NULL, NULL, "", "a short tour on the best device found, with timings", CMD_DEMO, NULL, cmd_demo},

@@ -211,9 +211,9 @@ static const lcl_option options[] = {
      CMD_BENCH_DENSE, "algorithms compared (default blocked; unblocked ones only to n = 2048)"},
     {"--block", "N", OFF(block), set_block, "--block needs a block size from 1 to 65536, got '%s'", DENSE_CMDS | CMD_SOLVE_BKLU,
      "dense: the blocking (default: tuned); bklu: M, each nonzero of the base MATRIX becomes a dense M x M block (J (x) B)"},
-    {"--as-blocks", "M", OFF(as_blocks), set_block, "--as-blocks needs a block size from 1 to 65536, got '%s'", CMD_SOLVE_BKLU,
-     "bklu: MATRIX itself cut into M x M blocks (its order a multiple of M; each block holding an entry stored dense), instead of "
-     "J (x) B"},
+    {"--as-blocks", "M", OFF(as_blocks), set_block, "--as-blocks needs a block size from 1 to 65536, got '%s'",
+     CMD_SOLVE_BKLU | CMD_BENCH_BKLU, "bklu: MATRIX itself cut into M x M blocks (its order a multiple of M; each block holding an "
+     "entry stored dense), instead of J (x) B"},
     {"--blocks", "M,M,...", OFF(blocks), set_blocks,
      "--blocks needs a comma-separated list of at most 64 block sizes from 1 to 65536, got '%s'", CMD_BENCH_BKLU,
      "block sizes M, each base expanded by each (default 64,128,256)"},
