@@ -13214,7 +13214,6 @@ LCL_API lcl_status lcl_bmat_mv(const lcl_bmat *A, const void *x, void *y) {
 LCL_API lcl_status lcl_bmat_from_csr(lcl_context *ctx, const lcl_csr *A, int64_t m, lcl_bmat *out) {
     static const char *fn = "lcl_bmat_from_csr";
     int64_t nb, I, r, k, nnzb = 0, *mark = NULL, mm;
-    int32_t *cols = NULL;
     size_t es;
     lcl_status st;
     if (!out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL destination", fn);
@@ -13248,7 +13247,7 @@ LCL_API lcl_status lcl_bmat_from_csr(lcl_context *ctx, const lcl_csr *A, int64_t
     for (I = 0; I < nb; I++) mark[I] = -1;
     for (I = 0; I < nb; I++) {
         int64_t p0 = out->ptr[I], n = 0, q;
-        cols = out->idx + p0;
+        int32_t *cols = out->idx + p0;
         for (r = I * m; r < (I + 1) * m; r++)
             for (k = A->ptr[r]; k < A->ptr[r + 1]; k++)
                 if (mark[A->col[k] / m] < p0) mark[A->col[k] / m] = p0, cols[n++] = (int32_t)(A->col[k] / m);

@@ -70,7 +70,7 @@ typedef struct bklu_system {
     lcl_bmat A;
     int64_t nm;                 /* unknowns: n * M */
     double normA;
-    double *scale;              /* nnzb: the perturbation of each block, for refactors */
+    double *scale;              /* nnzb: the perturbation of each block, for refactors (J (x) B only) */
     sys_vecs v;
     lcl_context *pin;           /* A.val is this context's lcl_host_alloc memory */
 } bklu_system;
@@ -138,8 +138,7 @@ static int bklu_system_cut(lcl_context *ctx, const char *src, int64_t m, uint64_
     s->nm = s->A.n * s->A.m;
     bytes = (size_t)s->A.nnzb * (size_t)(m * m) * (dt == LCL_F32 ? sizeof(float) : sizeof(double));
     s->orig = malloc(bytes + 1);
-    s->scale = (double *)malloc((size_t)s->A.nnzb * sizeof(double) + 1);
-    if (!s->orig || !s->scale || !sys_vecs_alloc(&s->v, s->nm, dt, seed)) {
+    if (!s->orig || !sys_vecs_alloc(&s->v, s->nm, dt, seed)) {
         long long n = (long long)s->nm;
         bklu_system_free(s);
         return fail(EXIT_NUMERIC, "out of memory (n = %lld)", n);
