@@ -50,16 +50,23 @@ static double source(int64_t c, int s) {
     return f;
 }
 
+/* the reactions' net production of species s in cell c: K u_c - kappa u_c.^2 + f_c */
+static double react(const double *u, int64_t c, int s) {
+    double r = source(c, s) - KAPPA * u[c * S + s] * u[c * S + s];
+    int t;
+    for (t = 0; t < S; t++) r += K[s][t] * u[c * S + t];
+    return r;
+}
+
 /* F(u), the time derivative; max |F| returned */
 static double rates(const double *u, double *F) {
     int64_t c, d, q;
-    int s, t;
+    int s;
     double worst = 0;
     for (c = 0; c < NC; c++) {
         const int64_t i = c / G, j = c % G, nb[4] = {i > 0 ? c - G : -1, j > 0 ? c - 1 : -1, j < G - 1 ? c + 1 : -1, i < G - 1 ? c + G : -1};
         for (s = 0; s < S; s++) {
-            double r = source(c, s) - KAPPA * u[c * S + s] * u[c * S + s];
-            for (t = 0; t < S; t++) r += K[s][t] * u[c * S + t];
+            double r = react(u, c, s);
             for (q = 0; q < 4; q++)
                 if ((d = nb[q]) >= 0) r += Dv[s] * (u[d * S + s] - u[c * S + s]);
             F[c * S + s] = r;
@@ -214,9 +221,7 @@ int main(int argc, char **argv) {
     for (k = 0; k < NU; k++) umin = u[k] < umin ? u[k] : umin;
     for (k = 0; k < NC; k++)    /* the reactions' net production, and what the sources make */
         for (s = 0; s < S; s++) {
-            double r = source(k, s) - KAPPA * u[k * S + s] * u[k * S + s];
-            for (t = 0; t < S; t++) r += K[s][t] * u[k * S + t];
-            net += r;
+            net += react(u, k, s);
             made += source(k, s);
         }
     printf("block LU: %ld factor, %ld refactors (%ld Newton iterations) on ", factors, refactors, iters);
