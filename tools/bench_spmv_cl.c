@@ -3,7 +3,8 @@
    make build/bench_spmv_cl
    build/bench_spmv_cl [MATRIX.mtx | gen:poisson3d:M | gen:powerlaw:N:AVG] [--f32] [--reps N]
                        [--device SPEC] [--kernels csr-scalar,csr-vector,csr-merge,csr-auto,csc,ell,ell-image,sell]
-                       [--sell C,SIGMA] [--build-options "-DX"] [--bound] [--variants "V1;V2;..."]
+                       [--sell C,SIGMA] [--build-options "-DX"] [--bound] [--variants "V1;V2;..."] [--fold W]
+                       [--slabs S1,S2,...] [--slab-kernel auto|merge|vector|scalar]
    default: gen:poisson3d:60, double, 50 reps, the context's best device, every kernel.
    --bound: also the floors no product stored as (value, column) per nonzero gets under, each a
    grid-stride loop over the nonzeros with no rows and no y (one sum per work-item): "stream"
@@ -13,6 +14,13 @@
    variant is space-separated NAME=VALUE environment settings (LCL_SPMV_WG=64 LCL_SPMV_LDS=8
    LCL_BUILD_OPTIONS=-DSPMV_UNROLL=4,-DSPMV_HINT=1: commas in a value become spaces), unset again
    once its context exists.
+   --fold W: every column index taken modulo W (duplicates summed) before anything is built: the
+   same rows gathering from an x of W entries, i.e. what a product gains when its x fits a cache
+   (the bound a column-slab layout can reach, before its extra passes over y).
+   --slabs S,...: A cut into S column slabs of equal width, each its own CSR (auto kernel); a
+   product runs the slabs in turn on one x and one y (the first with beta 0, the rest adding), so
+   each pass gathers from an x of n / S entries. Timed as the kernels are, checked the same way.
+   --slab-kernel: the slabs' CSR kernel (default auto: each slab's own choice).
 
    Per kernel: the matrix is uploaded, x (uniform in [-1,1]) written once, then one warm-up product
    and N products y = A*x on the device, each followed by clFinish: the median is reported, and the
@@ -39,6 +47,65 @@ static const char *bound_src =
     "  real s = 0; for (long i = get_global_id(0); i < n; i += get_global_size(0)) s += x[c[i]]; o[get_global_id(0)] = s; }\n";
 
 /* --bound: the floors above, on device 0 of ctx, each the mean of reps launches back to back */
+/* --slabs: one product as S passes over column slabs; the median and batch times, the max error */
+static int slabs(lcl_context *ctx, const lcl_csr *A, int S, lcl_spmv_kernel kern, int reps, const void *xd, void *yd, double *tmed, double *tbatch) {
+    lcl_spmat **M = (lcl_spmat **)calloc((size_t)S, sizeof *M);
+    lcl_spmat_opts o;
+    lcl__spdev *P0;
+    lcl__device *d;
+    size_t es = A->dtype == LCL_F32 ? 4 : 8;
+    double *ts = (double *)malloc((size_t)reps * sizeof(double)), t;
+    lcl_status st = LCL_OK;
+    int s, a, ok = 0;
+    memset(&o, 0, sizeof o);
+    o.format = LCL_FMT_CSR;
+    o.kernel = kern;
+    for (s = 0; s < S && st == LCL_OK; s++) {   /* slab s: the entries with column in [lo, hi) */
+        int64_t lo = A->cols * s / S, hi = A->cols * (s + 1) / S, i, k, nz = 0;
+        lcl_csr B;
+        B.dtype = A->dtype; B.rows = A->rows; B.cols = A->cols;
+        B.ptr = (int64_t *)malloc(((size_t)A->rows + 1) * sizeof(int64_t));
+        B.col = (int32_t *)malloc(((size_t)A->nnz + 1) * sizeof(int32_t));
+        B.val = malloc(((size_t)A->nnz + 1) * es);
+        for (i = 0; i < A->rows; i++) {
+            B.ptr[i] = nz;
+            for (k = A->ptr[i]; k < A->ptr[i + 1]; k++)
+                if (A->col[k] >= lo && A->col[k] < hi) {
+                    B.col[nz] = A->col[k];
+                    memcpy((char *)B.val + nz * es, (const char *)A->val + k * es, es);
+                    nz++;
+                }
+        }
+        B.ptr[A->rows] = B.nnz = nz;
+        st = lcl_spmat_create(ctx, &B, &o, &M[s]);
+        free(B.ptr); free(B.col); free(B.val);
+    }
+    if (st != LCL_OK) { printf("slabs %d: %s\n", S, lcl_last_error(ctx)); lcl_clear_error(ctx); goto done; }
+    P0 = &M[0]->part[0];
+    d = &ctx->dev[P0->dev];
+    if (LCL__CL->clEnqueueWriteBuffer(d->queue[0], P0->x, CL_TRUE, 0, (size_t)A->cols * es, xd, 0, NULL, NULL) != CL_SUCCESS) goto done;
+    for (a = -1; a < reps && st == LCL_OK; a++) {   /* a = -1: the warm-up */
+        t = now();
+        for (s = 0; s < S && st == LCL_OK; s++)
+            st = lcl__sp_run(ctx, M[s], &M[s]->part[0], P0->x, NULL, P0->y, 1.0, s ? 1.0 : 0.0, d->queue[0]);
+        if (LCL__CL->clFinish(d->queue[0]) != CL_SUCCESS) st = LCL_ERR_OPENCL;
+        if (a >= 0) ts[a] = now() - t;
+    }
+    t = now();
+    for (a = 0; a < reps && st == LCL_OK; a++)
+        for (s = 0; s < S && st == LCL_OK; s++)
+            st = lcl__sp_run(ctx, M[s], &M[s]->part[0], P0->x, NULL, P0->y, 1.0, s ? 1.0 : 0.0, d->queue[0]);
+    LCL__CL->clFinish(d->queue[0]);
+    *tbatch = (now() - t) / reps;
+    if (st != LCL_OK) { printf("slabs %d: %s\n", S, lcl_last_error(ctx)); lcl_clear_error(ctx); goto done; }
+    *tmed = median(ts, reps);
+    ok = LCL__CL->clEnqueueReadBuffer(d->queue[0], P0->y, CL_TRUE, 0, (size_t)A->rows * es, yd, 0, NULL, NULL) == CL_SUCCESS;
+done:
+    for (s = 0; s < S; s++) lcl_spmat_free(M[s]);
+    free(M); free(ts);
+    return ok;
+}
+
 /* --variants: apply (set 1) or undo (set 0) variant v's NAME=VALUE settings */
 static void variant_env(const char *v, int set) {
     char buf[512], *tok, *c;
@@ -99,6 +166,9 @@ int main(int argc, char **argv) {
     char vbuf[2048] = "", *var = NULL, *vnext = NULL;
     lcl_dtype dt = LCL_F64;
     int reps = 50, a, C = 0, sigma = 0, r, bnd = 0, rc = 0;
+    long long fold = 0;
+    const char *slablist = NULL, *sl;
+    lcl_spmv_kernel slabk = LCL_KERNEL_AUTO;
     lcl_context *ctx = NULL;
     lcl_context_desc desc;
     lcl_device_info di;
@@ -121,6 +191,13 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--kernels") && a + 1 < argc) kernels = argv[++a];
         else if (!strcmp(argv[a], "--build-options") && a + 1 < argc) bopts = argv[++a];
         else if (!strcmp(argv[a], "--bound")) bnd = 1;
+        else if (!strcmp(argv[a], "--fold") && a + 1 < argc) fold = atoll(argv[++a]);
+        else if (!strcmp(argv[a], "--slabs") && a + 1 < argc) slablist = argv[++a];
+        else if (!strcmp(argv[a], "--slab-kernel") && a + 1 < argc) {
+            a++;
+            slabk = !strcmp(argv[a], "merge") ? LCL_KERNEL_MERGE : !strcmp(argv[a], "vector") ? LCL_KERNEL_VECTOR
+                  : !strcmp(argv[a], "scalar") ? LCL_KERNEL_SCALAR : LCL_KERNEL_AUTO;
+        }
         else if (!strcmp(argv[a], "--variants") && a + 1 < argc) snprintf(vbuf, sizeof vbuf, "%s", argv[++a]);
         else if (!strcmp(argv[a], "--sell") && a + 1 < argc) { if (sscanf(argv[++a], "%d,%d", &C, &sigma) != 2) C = sigma = 0; }
         else if (argv[a][0] != '-') src = argv[a];
@@ -136,10 +213,13 @@ int main(int argc, char **argv) {
     if (C <= 0) { C = di.type == LCL_DEVICE_GPU ? 32 : 8; sigma = di.type == LCL_DEVICE_GPU ? 256 : 64; }
     t0 = now();
     if (lclg_load(ctx, src, 1, dt, &coo, err, sizeof err) != LCL_OK) { fprintf(stderr, "%s\n", err); lcl_context_destroy(ctx); return 1; }
+    if (fold > 0)
+        for (i = 0; i < coo.nnz; i++) coo.col[i] = (int32_t)(coo.col[i] % fold);
     if (lcl_csr_from_coo(ctx, &coo, &A) != LCL_OK) { fprintf(stderr, "%s\n", lcl_last_error(ctx)); return 1; }
     lcl_coo_free(&coo);
     es = dt == LCL_F32 ? 4 : 8;
     bytes = (double)A.nnz * ((double)es + 4) + (double)(A.rows + 1) * 4 + (double)A.cols * (double)es + (double)A.rows * (double)es;
+    if (fold > 0) printf("columns folded modulo %lld\n", fold);
     printf("matrix %s: %lld x %lld, nnz %lld (%.2f per row), %s, %.1f MB moved per product (CSR minimum); loaded in %.1f s\n", src,
            (long long)A.rows, (long long)A.cols, (long long)A.nnz, A.rows ? (double)A.nnz / (double)A.rows : 0.0, dt == LCL_F32 ? "float" : "double",
            bytes / 1e6, now() - t0);
@@ -227,6 +307,17 @@ next_variant:
         printf("\n");
         free(ts);
         lcl_spmat_free(M);
+    }
+    for (sl = slablist; sl && *sl; sl = strchr(sl, ',') ? strchr(sl, ',') + 1 : NULL) {
+        int S = atoi(sl);
+        double med, batch, maxerr = 0;
+        if (S < 1 || !slabs(ctx, &A, S, slabk, reps, xd, yd, &med, &batch)) continue;
+        for (i = 0; i < A.rows; i++) {
+            double got = dt == LCL_F32 ? (double)((float *)yd)[i] : ((double *)yd)[i], er = fabs(got - ref[i]) / absref[i];
+            if (!(er <= maxerr)) maxerr = er;
+        }
+        printf("slabs-%-5d %-6d %10.4f %10.1f %9.1f %10.4f %10.1f  %.2e%s\n", S, reps, med * 1e3, bytes / med / 1e9, 2.0 * (double)A.nnz / med / 1e9,
+               batch * 1e3, bytes / batch / 1e9, maxerr, maxerr > (dt == LCL_F32 ? 1e-4 : 1e-12) ? "  WRONG" : "");
     }
     if (bnd && !var) rc = bound(ctx, &A, dt, xd, reps, bytes);
     if (vnext) {
