@@ -47,7 +47,21 @@ static const char *bound_src =
     "  real s = 0; for (long i = get_global_id(0); i < n; i += get_global_size(0)) s += x[c[i]]; o[get_global_id(0)] = s; }\n";
 
 /* --bound: the floors above, on device 0 of ctx, each the mean of reps launches back to back */
-/* --slabs: one product as S passes over column slabs; the median and batch times, the max error */
+/* one result line, without its end: times, rates, and y's max error against the host product
+   (relative to sum |a_ij x_j| of the row) */
+static void result(const char *name, int reps, double med, double batch, double bytes, const lcl_csr *A, const void *yd, const double *ref,
+                   const double *absref) {
+    double maxerr = 0;
+    int64_t i;
+    for (i = 0; i < A->rows; i++) {
+        double got = A->dtype == LCL_F32 ? (double)((const float *)yd)[i] : ((const double *)yd)[i], er = fabs(got - ref[i]) / absref[i];
+        if (!(er <= maxerr)) maxerr = er;
+    }
+    printf("%-11s %-6d %10.4f %10.1f %9.1f %10.4f %10.1f  %.2e%s", name, reps, med * 1e3, bytes / med / 1e9, 2.0 * (double)A->nnz / med / 1e9,
+           batch * 1e3, bytes / batch / 1e9, maxerr, maxerr > (A->dtype == LCL_F32 ? 1e-4 : 1e-12) ? "  WRONG" : "");
+}
+
+/* --slabs: one product as S passes over column slabs; the median and batch times */
 static int slabs(lcl_context *ctx, const lcl_csr *A, int S, lcl_spmv_kernel kern, int reps, const void *xd, void *yd, double *tmed, double *tbatch) {
     lcl_spmat **M = (lcl_spmat **)calloc((size_t)S, sizeof *M);
     lcl_spmat_opts o;
@@ -260,7 +274,7 @@ next_variant:
         lcl_spmat *M = NULL;
         lcl__spdev *P;
         lcl__device *d;
-        double *ts, med, batch, maxerr = 0;
+        double *ts, med, batch;
         cl_int e;
         lcl_status st;
         const char *k = strstr(kernels, kinds[r].name);
@@ -294,13 +308,8 @@ next_variant:
         batch = (now() - t0) / reps;
         if (st != LCL_OK) { printf("%-11s %s: %s\n", kinds[r].name, lcl_status_string(st), lcl_last_error(ctx)); free(ts); lcl_spmat_free(M); continue; }
         if (P->n) LCL__CL->clEnqueueReadBuffer(d->queue[0], P->y, CL_TRUE, 0, (size_t)A.rows * es, yd, 0, NULL, NULL);
-        for (i = 0; i < A.rows; i++) {
-            double got = dt == LCL_F32 ? (double)((float *)yd)[i] : ((double *)yd)[i], er = fabs(got - ref[i]) / absref[i];
-            if (!(er <= maxerr)) maxerr = er;
-        }
         med = median(ts, reps);
-        printf("%-11s %-6d %10.4f %10.1f %9.1f %10.4f %10.1f  %.2e%s", kinds[r].name, reps, med * 1e3, bytes / med / 1e9, 2.0 * (double)A.nnz / med / 1e9,
-               batch * 1e3, bytes / batch / 1e9, maxerr, maxerr > (dt == LCL_F32 ? 1e-4 : 1e-12) ? "  WRONG" : "");
+        result(kinds[r].name, reps, med, batch, bytes, &A, yd, ref, absref);
         if (M->format == LCL_FMT_CSR || M->format == LCL_FMT_CSC)
             printf("  (%s%s)", lcl_spmv_kernel_name(P->kernel), P->kernel == LCL_KERNEL_VECTOR ? (P->V == 2 ? ", V=2" : P->V == 4 ? ", V=4" : P->V == 8 ? ", V=8" : P->V == 16 ? ", V=16" : ", V=32") : "");
         else printf("  (%.2fx slots)", (double)M->stored / (double)(A.nnz ? A.nnz : 1));
@@ -310,14 +319,12 @@ next_variant:
     }
     for (sl = slablist; sl && *sl; sl = strchr(sl, ',') ? strchr(sl, ',') + 1 : NULL) {
         int S = atoi(sl);
-        double med, batch, maxerr = 0;
+        double med, batch;
+        char name[32];
         if (S < 1 || !slabs(ctx, &A, S, slabk, reps, xd, yd, &med, &batch)) continue;
-        for (i = 0; i < A.rows; i++) {
-            double got = dt == LCL_F32 ? (double)((float *)yd)[i] : ((double *)yd)[i], er = fabs(got - ref[i]) / absref[i];
-            if (!(er <= maxerr)) maxerr = er;
-        }
-        printf("slabs-%-5d %-6d %10.4f %10.1f %9.1f %10.4f %10.1f  %.2e%s\n", S, reps, med * 1e3, bytes / med / 1e9, 2.0 * (double)A.nnz / med / 1e9,
-               batch * 1e3, bytes / batch / 1e9, maxerr, maxerr > (dt == LCL_F32 ? 1e-4 : 1e-12) ? "  WRONG" : "");
+        snprintf(name, sizeof name, "slabs-%d", S);
+        result(name, reps, med, batch, bytes, &A, yd, ref, absref);
+        printf("\n");
     }
     if (bnd && !var) rc = bound(ctx, &A, dt, xd, reps, bytes);
     if (vnext) {
