@@ -13319,7 +13319,8 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
 /* a benchmark's hook after each phase of a level (LCL_BKLU_TIMING(queue, phase), defined before
    the implementation is included): 0 lists, 1 values in, 2 updates, 3 pivot LU, 4 inverses, 5 L;
    host side of each level, queue NULL: 6 start, 7 launched, 8 staged (one host thread), 9 synced;
-   and of the whole run: 10 device path entered, 11 levels start, 12 levels done, 13 run done */
+   and of the whole run: 10 device path entered, 11 levels start, 12 levels done, 13 run done;
+   14 on the eager queue: the rounds the level's end waits for (q2ev1) are done */
 #ifdef LCL_BKLU_TIMING
 #define LCL__BKLU_MARK(q, ph) LCL_BKLU_TIMING(q, ph)
 #else
@@ -14816,13 +14817,19 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
             v->lq = v->q2;
             if (v->q2ev1) LCL__CL->clReleaseEvent(v->q2ev1);
             v->q2ev1 = NULL;
-            if (early && !r1 && e == CL_SUCCESS) e = lcl__bklu_q2mark(v->q2, &v->q2ev1);
+            if (early && !r1 && e == CL_SUCCESS) {
+                e = lcl__bklu_q2mark(v->q2, &v->q2ev1);
+                LCL__BKLU_MARK(v->q2, 14);
+            }
             for (t = gm[0]; t < gm[0] + gm[1] && e == CL_SUCCESS; t++, d->seen.eager_rounds++) {
                 if ((st = lcl__bklu_round(ctx, N, v, t)) != LCL_OK) {
                     v->lq = NULL;
                     return st;
                 }
-                if (early && r1 && t == gm[0] + r1 - 1) e = lcl__bklu_q2mark(v->q2, &v->q2ev1);
+                if (early && r1 && t == gm[0] + r1 - 1) {
+                    e = lcl__bklu_q2mark(v->q2, &v->q2ev1);
+                    LCL__BKLU_MARK(v->q2, 14);
+                }
             }
             v->lq = NULL;
             if (e == CL_SUCCESS) e = lcl__bklu_q2mark(v->q2, &v->q2ev);
@@ -14848,6 +14855,7 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         if (early && !split && v->q2open) {  /* rounds of earlier levels may still run: all that q2 has */
             if ((e = lcl__bklu_q2mark(v->q2, &v->q2ev1)) != CL_SUCCESS || (e = LCL__CL->clFlush(v->q2)) != CL_SUCCESS)
                 return lcl__clfail(ctx, e, "clEnqueueMarkerWithWaitList(lcl_bklu, eager queue)", d->info.name);
+            LCL__BKLU_MARK(v->q2, 14);
         }
         if ((split || (early && v->q2open)) &&
             (e = LCL__CL->clEnqueueBarrierWithWaitList(d->queue[0], 1, early ? &v->q2ev1 : &v->q2ev, NULL)) != CL_SUCCESS)

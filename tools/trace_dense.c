@@ -22,7 +22,10 @@
    event a command): on two H200s at M = 256 most of a traced run's gaps were the host's, and
    untraced the host held nothing up (BENCHMARKS.md, twenty-seventh session): weigh gaps against
    NOTRACE runs.
-   NOTRACE=N: N untraced refactors only; SCHEDULE=static|affinity|dynamic. */
+   NOTRACE=N: N untraced refactors only; SCHEDULE=static|affinity|dynamic. LEVELMARKS=1: the
+   phase markers (nothing else traced) in one more untraced refactor, reported as the traced one's:
+   the per-level table without the tracer's host cost, with a column for the eager queue (two
+   devices: when the rounds the level's end waits for were done, after the level's own L or not). */
 #define _POSIX_C_SOURCE 200809L
 static void tb_mark(void *q, int ph);
 #define LCL_BKLU_TIMING(q, ph) tb_mark((void *)(q), ph)
@@ -35,7 +38,7 @@ static void tb_mark(void *q, int ph);
 
 typedef struct { cl_event ev; cl_command_queue q; int name; } rec;
 static rec *recs;
-static int nrec, caprec, tracing;
+static int nrec, caprec, tracing, marking;
 static struct { cl_kernel k; char name[64]; } knames[256];
 static int nk;
 static lcl__pfn_clEnqueueNDRangeKernel real_nd;
@@ -458,7 +461,7 @@ static tbrec *tbr;
 static int ntb, captb;
 static void tb_mark(void *q, int ph) {
     cl_event ev = NULL;
-    if (!tracing || !q || ph > 5) return;
+    if (!(tracing || marking) || !q || (ph > 5 && ph != 14)) return;
     if (LCL__CL->clEnqueueMarkerWithWaitList((cl_command_queue)q, 0, NULL, &ev) != CL_SUCCESS) return;
     pthread_mutex_lock(&tmx);
     if (ntb == captb) { captb = captb ? 2 * captb : 1024; tbr = (tbrec *)realloc(tbr, (size_t)captb * sizeof *tbr); }
@@ -470,8 +473,9 @@ static double tb_end(cl_event ev) {
     LCL__CL->clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
     return (double)e * 1e-9;
 }
-/* each device: a line per level (chunk) with its phases' device time, then the sums */
-static void tb_report(lcl_context *ctx) {
+/* each device: a line per level (chunk) with its phases' device time, then the sums; with an
+   eager queue, when the rounds the level's end waits for were done (marker 14), against its L */
+static void tb_report(lcl_context *ctx, cl_command_queue const *eq) {
     int nd = lcl_context_num_devices(ctx), d, i, ph;
     double t0 = 1e300;
     for (i = 0; i < ntb; i++) if (tb_end(tbr[i].ev) < t0) t0 = tb_end(tbr[i].ev);
@@ -482,23 +486,33 @@ static void tb_report(lcl_context *ctx) {
     }
     for (d = 0; d < nd; d++) {
         cl_command_queue q = ctx->dev[d].queue[0];
-        double sum[7] = {0}, prev[6] = {0}, last5 = -1;
-        int lv = 0, have = 0;
-        printf("== device %d (%s): per level (chunk): start ms, [values, U steps, pivot LU, inverses, L] ms, idle gap before it ms\n", d,
-               ctx->dev[d].info.name);
+        double sum[7] = {0}, prev[6] = {0}, last5 = -1, q2 = -1, late = 0;
+        int lv = 0, have = 0, nlate = 0, nq2 = 0;
+        printf("== device %d (%s): per level (chunk): start ms, [values, U steps, pivot LU, inverses, L] ms, idle gap before it ms;"
+               " eager: its rounds' end after L (ms; < 0: before)\n", d, ctx->dev[d].info.name);
         for (i = 0; i <= ntb; i++) {
-            if (i < ntb && tbr[i].q != q) continue;
+            if (i < ntb && tbr[i].q != q) {
+                if (tbr[i].ph == 14 && eq && d < 64 && tbr[i].q == eq[d]) q2 = tb_end(tbr[i].ev);
+                continue;
+            }
             if (i == ntb || tbr[i].ph == 0) {
                 if (have == 6) {
                     double gap = last5 < 0 ? 0 : prev[0] - last5;
-                    printf("   %3d %9.3f [%7.3f %7.3f %7.3f %7.3f %7.3f] gap %7.3f\n", lv, (prev[0] - t0) * 1e3, (prev[1] - prev[0]) * 1e3,
+                    printf("   %3d %9.3f [%7.3f %7.3f %7.3f %7.3f %7.3f] gap %7.3f", lv, (prev[0] - t0) * 1e3, (prev[1] - prev[0]) * 1e3,
                            (prev[2] - prev[1]) * 1e3, (prev[3] - prev[2]) * 1e3, (prev[4] - prev[3]) * 1e3, (prev[5] - prev[4]) * 1e3, gap * 1e3);
+                    if (q2 >= 0) {
+                        printf(" eager %7.3f", (q2 - prev[5]) * 1e3);
+                        nq2++;
+                        if (q2 > prev[5]) nlate++, late += q2 - prev[5];
+                    }
+                    printf("\n");
                     for (ph = 1; ph < 6; ph++) sum[ph] += prev[ph] - prev[ph - 1];
                     sum[6] += gap;
                     last5 = prev[5];
                     lv++;
                 }
                 have = 0;
+                q2 = -1;
                 if (i == ntb) break;
             }
             ph = tbr[i].ph;
@@ -507,6 +521,7 @@ static void tb_report(lcl_context *ctx) {
         }
         printf("   sums over %d levels: values %.3f, U steps %.3f, pivot LU %.3f, inverses %.3f, L %.3f, idle gaps %.3f ms\n", lv, sum[1] * 1e3,
                sum[2] * 1e3, sum[3] * 1e3, sum[4] * 1e3, sum[5] * 1e3, sum[6] * 1e3);
+        if (nq2) printf("   eager queue: %d of %d levels' rounds ended after their L, %.3f ms after it in all\n", nlate, nq2, late * 1e3);
     }
     for (i = 0; i < ntb; i++) LCL__CL->clReleaseEvent(tbr[i].ev);
     ntb = 0;
@@ -530,6 +545,7 @@ static int bklu_main(int argc, char **argv) {
     lcl_coo C;
     lcl_csr J;
     lcl_bmat A;
+    cl_command_queue eq[64] = {NULL};
     double *B, t;
     char err[512];
     int rep, i, pinned, by_row, nuntraced;
@@ -592,17 +608,30 @@ static int bklu_main(int argc, char **argv) {
         printf(", sum of the levels' largest shares %.0f (%.1f%% of all), transfers %lld\n", crit, 100 * crit / tot, (long long)info.transfers);
         free(cost);
     }
+    if (N->cl) {   /* each device's eager queue, by context device (marker 14) */
+        lcl__bklu_cl *D = (lcl__bklu_cl *)N->cl;
+        for (i = 0; i < D->nd; i++)
+            if (D->dv[i].d - ctx->dev >= 0 && D->dv[i].d - ctx->dev < 64) eq[D->dv[i].d - ctx->dev] = D->dv[i].q2;
+    }
     /* NOTRACE=N: N untraced refactors and no traced one (large bases, where a trace is long) */
     nuntraced = getenv("NOTRACE") ? atoi(getenv("NOTRACE")) : 2;
-    for (rep = 0; rep < nuntraced + (getenv("NOTRACE") ? 0 : 1); rep++) {
-        tracing = rep == nuntraced;
+    for (rep = 0; rep < nuntraced + (getenv("NOTRACE") ? 0 : 1) + (getenv("LEVELMARKS") ? 1 : 0); rep++) {
+        marking = getenv("LEVELMARKS") && rep == nuntraced;
+        tracing = !marking && rep == nuntraced + (getenv("LEVELMARKS") ? 1 : 0);
         t = now();
         if (lcl_bklu_refactor(ctx, S, &A, N, &info) != LCL_OK) { fprintf(stderr, "bklu: %s\n", lcl_last_error(ctx)); return 1; }
         t = now() - t;
         tracing = 0;
         if (rep < nuntraced) { printf("   untraced refactor %d: %.2f ms\n", rep, t * 1e3); nrec = 0; continue; }
+        if (marking) {   /* LEVELMARKS: the markers alone */
+            for (i = 0; i < lcl_context_num_devices(ctx); i++) LCL__CL->clFinish(ctx->dev[i].queue[0]);
+            printf("   refactor with the level markers (LEVELMARKS): %.2f ms\n", t * 1e3);
+            tb_report(ctx, eq);
+            marking = 0;
+            continue;
+        }
         for (i = 0; i < lcl_context_num_devices(ctx); i++) LCL__CL->clFinish(ctx->dev[i].queue[0]);
-        tb_report(ctx);
+        tb_report(ctx, eq);
         report("bklu refactor", t, ctx->dev[0].queue);
     }
     lcl_bklu_numeric_free(N);

@@ -19,6 +19,7 @@ static int bq_nl;
 static int bq_on;   /* 1: each device phase drained and timed (0-5); 2: the host's side of each level (6-9) */
 static void bq_mark(void *q, int ph) {
     double t;
+    if (ph > 13) return;   /* 14: the eager queue's marker, not a phase of the main queue */
     if (bq_on == 2 && !q) {
         t = now();
         if (ph >= 10) { bq_at[ph] = t; return; }
