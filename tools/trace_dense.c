@@ -548,7 +548,7 @@ static int bklu_main(int argc, char **argv) {
     cl_command_queue eq[64] = {NULL};
     double *B, t;
     char err[512];
-    int rep, i, pinned, by_row, nuntraced;
+    int rep, i, pinned, by_row, nuntraced, lmarks;
     memset(&o, 0, sizeof o);
     o.devices = argc > 5 ? atoi(argv[5]) : 1;
     if (getenv("SCHEDULE"))     /* SCHEDULE=static|affinity|dynamic (default: the library's) */
@@ -615,9 +615,10 @@ static int bklu_main(int argc, char **argv) {
     }
     /* NOTRACE=N: N untraced refactors and no traced one (large bases, where a trace is long) */
     nuntraced = getenv("NOTRACE") ? atoi(getenv("NOTRACE")) : 2;
-    for (rep = 0; rep < nuntraced + (getenv("NOTRACE") ? 0 : 1) + (getenv("LEVELMARKS") ? 1 : 0); rep++) {
-        marking = getenv("LEVELMARKS") && rep == nuntraced;
-        tracing = !marking && rep == nuntraced + (getenv("LEVELMARKS") ? 1 : 0);
+    lmarks = getenv("LEVELMARKS") != NULL;   /* one refactor more, after the untraced ones */
+    for (rep = 0; rep < nuntraced + (getenv("NOTRACE") ? 0 : 1) + lmarks; rep++) {
+        marking = lmarks && rep == nuntraced;
+        tracing = !marking && rep == nuntraced + lmarks;
         t = now();
         if (lcl_bklu_refactor(ctx, S, &A, N, &info) != LCL_OK) { fprintf(stderr, "bklu: %s\n", lcl_last_error(ctx)); return 1; }
         t = now() - t;
