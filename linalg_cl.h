@@ -105,6 +105,8 @@
         order N each step is one launch that also updates the next step's block, else three;
         default 12288, 0 never), LCL_CHOL_KS=N (with the one-launch step, the update of the next
         panel's columns split along K in up to N parts; default 4, 0 or 1 not split),
+        LCL_UPD_NARROW=B (bit 0: potrf's, bit 1: getrf's trailing updates by the tensor-core
+        GEMM's 64-wide tiles on twice the work-groups; default 1 where the tensor cores are),
         LCL_CHOL_STEP_KS=N (the three-launch steps' GEMM split along K in up to N parts once its
         row tiles fill at most half the units; default 4, 0 or 1 not split), LCL_CHOL_NARROW_N=N
         and LCL_CHOL_NARROW_NB=W (potrf's panels W wide once at most N rows remain, where its
@@ -965,6 +967,9 @@ typedef struct lcl__tuning {
     int grid_per_unit;              /* lcl_panel_grid's groups one unit holds at once */
     int lu_upd_groups;              /* getrf's trailing-update groups (0 all), so that the next panel's
                                        groups find free units and run beside it, not after it */
+    int upd_narrow;                 /* bit 0 potrf's, bit 1 getrf's trailing updates by the tensor-core GEMM's
+                                       64-wide tiles (half the warps a group) on twice the groups, so two
+                                       groups share a unit and one's barriers hide behind the other's MMAs */
     int fused_step;                 /* from this order on (0 never), potrf's double step in one launch
                                        (lcl_potrf_step_d): H100, faster at 16384 (-4%), slower at 4096 (+12%) */
     int potf2_inv;                  /* bit dt: potrf's steps by lcl_potf2_inv (a warp a half, with
@@ -1058,12 +1063,13 @@ typedef struct lcl__device {
     lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
     lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
     struct { cl_mem m; size_t bytes; int busy; } ws[LCL__WS];   /* the factorizations' scratch, kept for the next (lcl__ws_get) */
-    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds, low_queues, eager_imports, eager_early_ends; } seen;   /* what the routines chose so far
+    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds, low_queues, eager_imports, eager_early_ends, narrow_updates; } seen;   /* what the routines chose so far
                                        (tests count it): potrf's step GEMMs split along K, its narrow panels (>>tuning),
                                        the block LU's blocks of A written straight from the caller's pinned memory, its
                                        levels launched while the one before ran, its U-step rounds on the second queue,
                                        that queue made with a low priority hint (tune.bklu_eager_prio), the columns another
-                                       device read back that it imported for its eager U steps */
+                                       device read back that it imported for its eager U steps, the dense trailing
+                                       updates on 64-wide tiles (tune.upd_narrow) */
 } lcl__device;
 #endif
 
@@ -1779,6 +1785,11 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     /* double only: single precision is not timed with it yet */
     t->potf2_inv = nvidia && (nv_cc == 0 || nv_cc >= 70) ? 1 << LCL_F64 : 0;
     t->chol_lstep = 12288;   /* used only where its kernel exists (NVIDIA, compute capability 8.0 up) */
+    /* potrf's trailing updates on 64-wide tiles, two groups a unit (bit 0; tensor cores only): H200,
+       same call, n = 16384 / 8192 / 4096: 49.44-49.51 -> 48.15-48.19 / 10.76 -> 10.67 / 3.445 -> 3.386
+       ms (cuSOLVER 36.99 ms: 0.747 -> 0.768 at 16384). getrf's (bit 1) was slower: 161.3 -> 200.2 ms
+       at 16384, its one-launch panel's groups left waiting (twenty-ninth session) */
+    t->upd_narrow = t->tc ? 1 : 0;
     t->chol_ks = 4;
     t->chol_step_ks = 4;
     t->chol_lah_panel = 1;
@@ -1879,6 +1890,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_CHOL_LSTEP", 0, 1 << 30, &t->chol_lstep);
     lcl__env_int("LCL_CHOL_TAIL", 0, 1 << 30, &t->chol_tail);
     lcl__env_int("LCL_CHOL_KS", 0, 16, &t->chol_ks);
+    lcl__env_int("LCL_UPD_NARROW", 0, 3, &t->upd_narrow);
     lcl__env_int("LCL_CHOL_STEP_KS", 0, 16, &t->chol_step_ks);
     lcl__env_int("LCL_CHOL_NARROW_N", 0, 1 << 30, &t->chol_narrow_n);
     lcl__env_int("LCL_CHOL_NARROW_NB", 0, 4096, &t->chol_narrow_nb);
@@ -3780,9 +3792,9 @@ LCL__PRIVATE lcl_status lcl__cpu_potrs(lcl_context *ctx, lcl_dtype dt, lcl_uplo 
 /* C = beta*C + alpha*A*op(B) on device d (row-major; see kernels/dense.cl). groups > 0: the
    tensor-core kernel runs at most that many work-groups, each looping over tiles, which leaves
    compute units to kernels on the other queue. */
-LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int M, int N, int K, double alpha,
-                                       cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
-                                       double beta, cl_mem C, int64_t offc, int ldc, int lower, cl_command_queue q, int groups) {
+LCL__PRIVATE lcl_status lcl__cl_gemm_gw(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int M, int N, int K, double alpha,
+                                        cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
+                                        double beta, cl_mem C, int64_t offc, int ldc, int lower, cl_command_queue q, int groups, int narrow) {
     cl_kernel k;
     cl_int e;
     lcl_status st;
@@ -3790,7 +3802,7 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
     cl_long oa = offa, ob = offb, oc = offc;
     size_t es = dt == LCL_F32 ? sizeof(float) : sizeof(double);
     size_t gws[2], lws[2];
-    int tc = dt == LCL_F64 && d->tune.tc, wn = N <= 64 && lower <= 1 ? 1 : d->tune.tc_wn;
+    int tc = dt == LCL_F64 && d->tune.tc, wn = (N <= 64 || narrow) && lower <= 1 ? 1 : d->tune.tc_wn;
     if (M <= 0 || N <= 0 || K <= 0) return LCL_OK;
     if (tc) {   /* absent unless NVIDIA compiled the program: probed */
         if ((st = lcl__kernel_get(ctx, d, dt, lower > 1 ? "lcl_gemm_tc_split_d" : wn == 1 ? "lcl_gemm_tc64_d" : "lcl_gemm_tc_d", 1, &k)) != LCL_OK)
@@ -3823,6 +3835,12 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dty
     return LCL_OK;
 }
 
+/* the same with the kernel's own tile (narrow: 64 wide, lcl_gemm_tc64_d, for lower <= 1) */
+LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int M, int N, int K, double alpha,
+                                       cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
+                                       double beta, cl_mem C, int64_t offc, int ldc, int lower, cl_command_queue q, int groups) {
+    return lcl__cl_gemm_gw(ctx, d, dt, M, N, K, alpha, A, offa, lda, B, offb, ldb, transb, beta, C, offc, ldc, lower, q, groups, 0);
+}
 /* the same, with LCL_UPD_GROUPS (if set) capping the tensor-core GEMMs of the update queue */
 LCL__PRIVATE lcl_status lcl__cl_gemm(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int M, int N, int K, double alpha,
                                      cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
@@ -4507,9 +4525,10 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
     int64_t r = K + KB;
     int ld = f->ld;
     if (!f->chol) {   /* U12 in place, or transposed by lcl__cl_lu_trail (row c on) */
-        int nt = f->ut != NULL;
-        return lcl__cl_gemm_g(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, nt ? f->ut : a,
-                              nt ? (int64_t)c * KB : K * ld + r + c, nt ? KB : ld, nt, 1.0, a, r * ld + r + c, ld, 0, q, f->groups);
+        int nt = f->ut != NULL, nw = c && (f->d->tune.upd_narrow & 2);
+        f->d->seen.narrow_updates += nw && f->d->tune.tc;
+        return lcl__cl_gemm_gw(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, nt ? f->ut : a,
+                               nt ? (int64_t)c * KB : K * ld + r + c, nt ? KB : ld, nt, 1.0, a, r * ld + r + c, ld, 0, q, nw ? 2 * f->groups : f->groups, nw);
     }
     if (c == 0 && f->kks) {   /* the next panel's columns: few tiles, so split K (lcl_gemm_tc_ks_d) */
         int bm = 32 * f->d->tune.tc_wm, bn = 64 * f->d->tune.tc_wn;   /* the kernel's tile (LCL_TC_TILE) */
@@ -4523,9 +4542,12 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
             return lcl__cl_ks(f, f->kks, (cl_int)(rest - c), w, KB, (r + c) * ld + K, (r + c) * ld + r + c, ks, per * LCL__TC_BK,
                               (size_t)(32 * f->d->tune.tc_wm * f->d->tune.tc_wn), tiles, q);
     }
-    return lcl__cl_gemm_g(f->ctx, f->d, f->A->dtype, (int)(rest - c), w, KB, -1.0, a, (r + c) * ld + K, ld, a, (r + c) * ld + K, ld, 1, 1.0, a,
-                          (r + c) * ld + r + c, ld, 1, q,
-                          !c ? f->d->tune.upd_groups : rest < f->d->tune.chol_tail ? f->d->tune.chol_upd_groups_small : f->groups);
+    {
+        int g = !c ? f->d->tune.upd_groups : rest < f->d->tune.chol_tail ? f->d->tune.chol_upd_groups_small : f->groups, nw = c && (f->d->tune.upd_narrow & 1);
+        f->d->seen.narrow_updates += nw && f->d->tune.tc;
+        return lcl__cl_gemm_gw(f->ctx, f->d, f->A->dtype, (int)(rest - c), w, KB, -1.0, a, (r + c) * ld + K, ld, a, (r + c) * ld + K, ld, 1, 1.0, a,
+                               (r + c) * ld + r + c, ld, 1, q, nw ? 2 * g : g, nw);
+    }
 }
 /* f->ev once the update queue's work so far is done: the next panel's columns (NB2 wide), or
    with the look-ahead on the panel queue the rest (a marker); with the host panel, the next

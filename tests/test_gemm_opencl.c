@@ -46,6 +46,24 @@ static void tg_factor(lcl_context *ctx, const lcl_dense *A, lcl_dense *F, int32_
     CHECK_OK(ctx, lcl_dmat_download(ctx, dA, F));
     lcl_dmat_free(dA);
 }
+/* two factors of A against each other: *worst the largest difference (1 where getrf's pivots
+   differ), *res the largest |L L^T - A| of the second (potrf; getrf 0) */
+static void tg_diff(const lcl_dense *A, const lcl_dense *F0, const lcl_dense *F1, const int32_t *ip0, const int32_t *ip1, double *worst,
+                    double *res) {
+    int64_t n = A->rows, r, q, k;
+    *worst = *res = 0;
+    for (r = 0; r < n; r++)
+        for (q = 0; q <= (ip0 ? n - 1 : r); q++) {
+            double dd = fabs(lcl_dense_get(F0, r, q) - lcl_dense_get(F1, r, q)), l = 0;
+            if (dd > *worst) *worst = dd;
+            if (ip0) {
+                if (ip0[r] != ip1[r]) *worst = 1;
+                continue;
+            }
+            for (k = 0; k <= q; k++) l += lcl_dense_get(F1, r, k) * lcl_dense_get(F1, q, k);
+            if (fabs(l - lcl_dense_get(A, r, q)) > *res) *res = fabs(l - lcl_dense_get(A, r, q));
+        }
+}
 static int64_t tg_diag(int lower, int64_t j) {
     int64_t bw = lower >> 8;
     return bw ? j + j / bw * ((lower & 255) - 1) * bw : j;
@@ -312,8 +330,7 @@ static void test_gemm_opencl_chol_tail(void) {
             int n = sizes[s];
             lcl_dense A, F[2];
             lcl_dense_opts o;
-            int64_t r, q, k;
-            double worst = 0, res = 0;
+            double worst, res;
             memset(&o, 0, sizeof o);
             o.block = blocks[b];
             tg_fill(ctx, &A, LCL_F64, n, 1);
@@ -322,13 +339,7 @@ static void test_gemm_opencl_chol_tail(void) {
                 ctx->dev[0].tune.chol_tail = t ? 300 : 0;
                 tg_factor(ctx, &A, &F[t], NULL, &o);
             }
-            for (r = 0; r < n; r++)
-                for (q = 0; q <= r; q++) {
-                    double l = 0, d = fabs(lcl_dense_get(&F[0], r, q) - lcl_dense_get(&F[1], r, q));
-                    if (d > worst) worst = d;
-                    for (k = 0; k <= q; k++) l += lcl_dense_get(&F[1], r, k) * lcl_dense_get(&F[1], q, k);
-                    if (fabs(l - lcl_dense_get(&A, r, q)) > res) res = fabs(l - lcl_dense_get(&A, r, q));
-                }
+            tg_diff(&A, &F[0], &F[1], NULL, NULL, &worst, &res);
             CHECK_MSG(worst <= 1e-12 && res <= 1e-12 * n, "n %d, panels of %d: factors differ by %.2e, |L L^T - A| %.2e", n, blocks[b], worst, res);
             lcl_dense_free(&F[0]);
             lcl_dense_free(&F[1]);
@@ -360,8 +371,7 @@ static void test_gemm_opencl_chol_narrow(void) {
             lcl_dense_opts o;
             int32_t ip[2][450];
             long runs[2];
-            int64_t r, q, k;
-            double worst = 0, res = 0;
+            double worst, res;
             memset(&o, 0, sizeof o);
             o.block = 128;
             tg_fill(ctx, &A, dt, n, chol);
@@ -372,17 +382,7 @@ static void test_gemm_opencl_chol_narrow(void) {
                 tg_factor(ctx, &A, &F[h], chol ? NULL : ip[h], &o);
                 runs[h] = d->seen.narrow_panels - before;
             }
-            for (r = 0; r < n; r++)
-                for (q = 0; q <= (chol ? r : n - 1); q++) {
-                    double dd = fabs(lcl_dense_get(&F[0], r, q) - lcl_dense_get(&F[1], r, q)), l = 0;
-                    if (dd > worst) worst = dd;
-                    if (!chol) {
-                        if (ip[0][r] != ip[1][r]) worst = 1;
-                        continue;
-                    }
-                    for (k = 0; k <= q; k++) l += lcl_dense_get(&F[1], r, k) * lcl_dense_get(&F[1], q, k);
-                    if (fabs(l - lcl_dense_get(&A, r, q)) > res) res = fabs(l - lcl_dense_get(&A, r, q));
-                }
+            tg_diff(&A, &F[0], &F[1], chol ? NULL : ip[0], chol ? NULL : ip[1], &worst, &res);
             CHECK_MSG((chol ? worst <= tol : worst == 0) && res <= tol * n && runs[0] == 0 && runs[1] == (chol ? 3 : 0),
                       "%s, %s: factors differ by %.2e, |L L^T - A| %.2e, narrow panels %ld / %ld", chol ? "potrf" : "getrf",
                       p ? "single" : "double", worst, res, runs[0], runs[1]);
@@ -404,7 +404,7 @@ static void test_gemm_opencl_chol_narrow(void) {
    dimensions and offsets, groups looping over tiles, both lower modes, N <= 64 (its own
    kernel, also split along K), beta = 0, and the split along K with its counters left at zero
    for the next launch. Against a host loop. */
-typedef struct { int M, N, K, trans, lower, groups, ks; double alpha, beta; } tg_tc;
+typedef struct { int M, N, K, trans, lower, groups, ks; double alpha, beta; int narrow; } tg_tc;
 static double tg_tc_case(lcl_context *ctx, const tg_tc *c, int *untouched, cl_kernel kks, cl_kernel k64s) {
     lcl__device *d = &ctx->dev[0];
     int M = c->M, N = c->N, K = c->K, ta = c->trans & 2, tb = c->trans & 1, i, k, run;
@@ -445,8 +445,8 @@ static double tg_tc_case(lcl_context *ctx, const tg_tc *c, int *untouched, cl_ke
                           LCL__A(part), LCL__A(cnt));
             CHECK(e == CL_SUCCESS && LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kks, 1, NULL, &gw, &lw, 0, NULL, NULL) == CL_SUCCESS);
         } else {
-            CHECK_OK(ctx, lcl__cl_gemm_g(ctx, d, LCL_F64, M, N, K, c->alpha, A, off, lda, B, off, ldb, c->trans, c->beta, C, off, ldc, c->lower,
-                                         d->queue[0], c->groups));
+            CHECK_OK(ctx, lcl__cl_gemm_gw(ctx, d, LCL_F64, M, N, K, c->alpha, A, off, lda, B, off, ldb, c->trans, c->beta, C, off, ldc, c->lower,
+                                          d->queue[0], c->groups, c->narrow));
         }
         CHECK(LCL__CL->clEnqueueReadBuffer(d->queue[0], C, CL_TRUE, 0, nc * 8, got, 0, NULL, NULL) == CL_SUCCESS);
     }
@@ -564,14 +564,49 @@ static void tg_tc_bklu(lcl_context *ctx) {
     if (L) LCL__CL->clReleaseMemObject(L);
     free(h); free(got[0]); free(got[1]);
 }
+/* potrf's and getrf's trailing updates on 64-wide tiles, twice the groups (tune.upd_narrow) against
+   the kernel's own tiles, through the tensor-core path (emulated off NVIDIA): the same factors to
+   rounding, L L^T = A, and the narrow updates counted. n = 449 in panels of 128: two updates past
+   the next panel's columns, of partial tiles. */
+static void tg_tc_narrow(lcl_context *ctx) {
+    lcl__device *d = &ctx->dev[0];
+    const int keep = d->tune.upd_narrow, n = 449;
+    int chol;
+    for (chol = 0; chol < 2; chol++) {
+        lcl_dense A, F[2];
+        lcl_dense_opts o;
+        int32_t ip[2][449];
+        long runs[2];
+        int h;
+        double worst, res;
+        memset(&o, 0, sizeof o);
+        o.block = 128;
+        tg_fill(ctx, &A, LCL_F64, n, chol);
+        for (h = 0; h < 2; h++) {
+            long before = d->seen.narrow_updates;
+            d->tune.upd_narrow = h ? (chol ? 1 : 2) : 0;
+            tg_factor(ctx, &A, &F[h], chol ? NULL : ip[h], &o);
+            runs[h] = d->seen.narrow_updates - before;
+        }
+        tg_diff(&A, &F[0], &F[1], chol ? NULL : ip[0], chol ? NULL : ip[1], &worst, &res);
+        CHECK_MSG(worst <= 1e-12 && res <= 1e-12 * n && runs[0] == 0 && runs[1] == 2, "%s, narrow updates: factors differ by %.2e, |L L^T - A| %.2e, "
+                  "narrow updates %ld / %ld (want 0 / 2)", chol ? "potrf" : "getrf", worst, res, runs[0], runs[1]);
+        lcl_dense_free(&F[0]);
+        lcl_dense_free(&F[1]);
+        lcl_dense_free(&A);
+    }
+    d->tune.upd_narrow = keep;
+}
 static void test_gemm_opencl_tc(void) {
     static const tg_tc cases[] = {
-        {1, 1, 1, 0, 0, 0, 0, -1, 1},        {2, 17, 3, 1, 0, 0, 0, -1, 1},      {17, 2, 9, 2, 0, 0, 0, -1, 1},     {130, 70, 17, 3, 0, 0, 0, -1, 1},
-        {70, 130, 40, 0, 0, 0, 0, 0.5, 0},   {200, 64, 33, 1, 0, 0, 0, -1, 1},   {129, 257, 8, 2, 0, 0, 0, -1, 1},  {257, 129, 100, 3, 0, 3, 0, -1, 1},
-        {300, 300, 25, 1, 1, 0, 0, -1, 1},   {300, 300, 72, 1, 1, 2, 0, -1, 1},  {260, 64, 41, 1, 1, 0, 0, -1, 1},  {331, 200, 23, 0, 2 + (64 << 8), 0, 0, -1, 1},
-        {300, 200, 72, 1, 1, 0, 3, -1, 1},   {129, 257, 45, 0, 0, 0, 2, 0.5, 0}, {331, 200, 23, 1, 2 + (48 << 8), 0, 0, -1, 1},
-        {400, 260, 30, 1, 3 + (128 << 8), 0, 0, -1, 1}, {500, 300, 20, 1, 2 + (192 << 8), 2, 0, -1, 1},
-        {300, 64, 200, 1, 1, 0, 3, -1, 1},   {129, 40, 100, 0, 0, 0, 2, 0.5, 0}};
+        {1, 1, 1, 0, 0, 0, 0, -1, 1, 0},        {2, 17, 3, 1, 0, 0, 0, -1, 1, 0},      {17, 2, 9, 2, 0, 0, 0, -1, 1, 0},     {130, 70, 17, 3, 0, 0, 0, -1, 1, 0},
+        {70, 130, 40, 0, 0, 0, 0, 0.5, 0, 0},   {200, 64, 33, 1, 0, 0, 0, -1, 1, 0},   {129, 257, 8, 2, 0, 0, 0, -1, 1, 0},  {257, 129, 100, 3, 0, 3, 0, -1, 1, 0},
+        {300, 300, 25, 1, 1, 0, 0, -1, 1, 0},   {300, 300, 72, 1, 1, 2, 0, -1, 1, 0},  {260, 64, 41, 1, 1, 0, 0, -1, 1, 0},  {331, 200, 23, 0, 2 + (64 << 8), 0, 0, -1, 1, 0},
+        {300, 200, 72, 1, 1, 0, 3, -1, 1, 0},   {129, 257, 45, 0, 0, 0, 2, 0.5, 0, 0}, {331, 200, 23, 1, 2 + (48 << 8), 0, 0, -1, 1, 0},
+        {400, 260, 30, 1, 3 + (128 << 8), 0, 0, -1, 1, 0}, {500, 300, 20, 1, 2 + (192 << 8), 2, 0, -1, 1, 0},
+        {300, 64, 200, 1, 1, 0, 3, -1, 1, 0},   {129, 40, 100, 0, 0, 0, 2, 0.5, 0, 0},
+        /* 64-wide tiles for any N (potrf's and getrf's updates, tune.upd_narrow): lower, groups looping, NT and NN */
+        {300, 300, 72, 1, 1, 5, 0, -1, 1, 1}, {257, 200, 40, 1, 1, 0, 0, -1, 1, 1}, {200, 130, 33, 1, 0, 3, 0, -1, 1, 1}, {70, 193, 17, 0, 0, 0, 0, 0.5, 0, 1}};
     lcl_context *probe = lt_ocl(NULL);
     int nv, s, t, bad = 0, runs = 0;
     char opts[64];
@@ -600,13 +635,14 @@ static void test_gemm_opencl_tc(void) {
             runs++;
             if (!(e <= 1e-13) || !untouched) {
                 bad++;
-                fprintf(stderr, "  TC_STAGES=%d%s: %d x %d x %d trans %d lower %d groups %d ks %d: error %.2e, outside C's part %s\n", s,
+                fprintf(stderr, "  TC_STAGES=%d%s: %d x %d x %d trans %d lower %d groups %d ks %d narrow %d: error %.2e, outside C's part %s\n", s,
                         nv ? "" : " (emulated)", cases[t].M, cases[t].N, cases[t].K, cases[t].trans, cases[t].lower, cases[t].groups, cases[t].ks,
-                        e, untouched ? "untouched" : "WRITTEN");
+                        cases[t].narrow, e, untouched ? "untouched" : "WRITTEN");
             }
         }
         tg_tc_step_ks(ctx);
         tg_tc_bklu(ctx);
+        tg_tc_narrow(ctx);
         lcl_context_destroy(ctx);
     }
     CHECK_MSG(bad == 0, "%d of %d tensor-core GEMM cases wrong", bad, runs);
