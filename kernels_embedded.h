@@ -1696,6 +1696,14 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    tc_gemm_k(TC_WM, TC_WN, TC_P(1), As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans"
     ", beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 1, 0, 0, 0, 0);\n"
     "}\n"
+    "/* the same on 64-wide tiles (tune.upd_narrow bit 2: the split Cholesky's updates) */\n"
+    "__kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_tc64_split_d(TC_A"
+    "RGS) {\n"
+    "    __local double As[TC_LOCAL(TC_P(1), TC_BM)] __attribute__((aligned(16)));\n"
+    "    __local double Bs[TC_LOCAL(TC_P(1), 64)] __attribute__((aligned(16)));\n"
+    "    tc_gemm_k(TC_WM, 1, TC_P(1), As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, be"
+    "ta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 1, 0, 0, 0, 0);\n"
+    "}\n"
     "/* the same split along K (tc_gemm_k): ks consecutive groups a tile, each kc of K (a multiple of"
     "\n"
     "   TC_BK; every split gets some), for updates with few tiles and a deep K (the Cholesky look-ahe"
@@ -1732,7 +1740,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "__kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_tc64_d(TC_ARGS) {"
     "\n"
     "    __local double As[TC_LOCAL(TC_P(1), TC_BM)] __attribute__((aligned(16)));\n"
-    "    __local double Bs[TC_LOCAL(TC_P(1), 64)] __attribute__((aligned(16)));\n"
+    "    __local double Bs[TC_LOCAL(TC_P(1), 64)] __attribute__((aligned(16)));\n",
     "    tc_gemm_k(TC_WM, 1, TC_P(1), As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, be"
     "ta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 0, 0, 0, 0, 0);\n"
     "}\n"
@@ -1740,7 +1748,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "\n"
     "   the list at lo is (A, B, C) frames, C = alpha A B + keep C, all m x m row-major, for the cnt"
     "\n"
-    "   items i = get_group_id(1), + get_num_groups(1), ... (fewer rows of groups than items: the\n",
+    "   items i = get_group_id(1), + get_num_groups(1), ... (fewer rows of groups than items: the\n"
     "   eager queue's, leaving compute units free); the work-groups along dimension 0 loop over an\n"
     "   item's tiles. */\n"
     "#define BK_FRAME(f) ((((f) / fpa) == 0 ? a0 : ((f) / fpa) == 1 ? a1 : ((f) / fpa) == 2 ? a2 : a3"
@@ -1793,14 +1801,14 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    int c = get_group_id(0) * TR_T + tx, r = get_group_id(1) * TR_T + ty;\n"
     "    if (r < rows && c < cols) t[ty][tx] = in[offi + (long)r * ldi + c];\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    c = get_group_id(0) * TR_T + ty;\n"
+    "    c = get_group_id(0) * TR_T + ty;\n",
     "    r = get_group_id(1) * TR_T + tx;\n"
     "    if (r < rows && c < cols) out[offo + (long)c * ldo + r] = t[tx][ty];\n"
     "}\n"
     "\n"
     "/* Non-finite scan: flag = 1 when any element of the rows x cols block is NaN or Inf\n"
     "   (lower != 0: only the lower triangle, j <= i, which is all Cholesky reads). A work-group a\n"
-    "   row (dimension 1), its work-items across it: coalesced, and with lower = 1 only up to the\n",
+    "   row (dimension 1), its work-items across it: coalesced, and with lower = 1 only up to the\n"
     "   diagonal (16 x 16 tiles over the whole square took 66 us at n = 4096 on an H200, this 47 us\n"
     "   one element at a time); NF_U of a work-item's elements loaded at once, so they are in flight"
     "\n"
@@ -1857,13 +1865,13 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   best candidate in part_v/part_i; the last one to finish (counted in *count, the CUDA\n"
     "   threadfence-reduction pattern) picks the pivot, swaps rows j and p over the panel columns and"
     "\n"
-    "   records it. A final launch with j = c1 only finishes column c1-1. A zero pivot leaves its\n"
+    "   records it. A final launch with j = c1 only finishes column c1-1. A zero pivot leaves its\n",
     "   column unscaled and unapplied (as before) and the first one goes to *zero (1-based).\n"
     "   Loops take their bounds from flags rather than sitting in branches: PoCL 5 rejects branches\n"
     "   around loops after a barrier. */\n"
     "__kernel __attribute__((reqd_work_group_size(LCL_WG, 1, 1)))\n"
     "void SFX(lcl_panel_step)(__global real *A, const int ld, const int n, const int c0, const int c1"
-    ", const int j,\n",
+    ", const int j,\n"
     "                         __global int *ipiv, __global int *zero, __global real *part_v, __global"
     " int *part_i,\n"
     "                         __global int *count) {\n"
@@ -1929,7 +1937,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   Needs every work-group of the launch resident at once: the host launches one per compute unit"
     ",\n"
     "   and only on NVIDIA, where it was tested (LCL_GRID_PORTABLE builds it elsewhere, for tests).\n"
-    "   Rows k..n-1 are split into one contiguous range per group, touched by that group alone. For\n"
+    "   Rows k..n-1 are split into one contiguous range per group, touched by that group alone. For\n",
     "   column j each group publishes its candidate (|value|, row index, the whole row) and, if it ow"
     "ns\n"
     "   row j, row j; after the barrier every group picks the same pivot, the owners of rows j and p"
@@ -1937,7 +1945,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   swap them from the published copies, and each group updates its own rows. The copies alternat"
     "e\n"
     "   between two slots: a group can be one column ahead of another, never two. The first PG_LROWS"
-    "\n",
+    "\n"
     "   rows of a group's range stay in local memory for the whole launch: from global memory the\n"
     "   rank-1 updates were latency-bound (BENCHMARKS.md). */\n"
     "#if defined(__NV_CL_C_VERSION) || defined(LCL_GRID_PORTABLE)\n"
@@ -2016,7 +2024,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    return as_float(nv_shfl(as_int(v), s, idx));\n"
     "#endif\n"
     "}\n"
-    "#endif\n"
+    "#endif\n",
     "/* (ov, oi, og) beats (v, i, g): larger value, then lower row, then lower group (a total order,"
     "\n"
     "   so every work-item of a butterfly ends with the same winner) */\n"
@@ -2024,7 +2032,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     " && (og) < (g)))))\n"
     "\n"
     "/* arg-max of the work-items' (v, ix) pairs over the work-group, ties to the lower index; gx rid"
-    "es\n",
+    "es\n"
     "   along. Every work-item gets the winner. sv, si, sg: PG_WG entries of local scratch, free unti"
     "l\n"
     "   the next barrier after this call. */\n"
@@ -2089,7 +2097,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        const int par = (j - k) & 1, ownj = j >= r0 && j < r1, jc = j - k;\n"
     "        __global real *slot = pub + (long)(par * G + g) * PG_SLOT;\n"
     "        __global real *jrow = pub + (long)2 * G * PG_SLOT + par * PG_W;\n"
-    "        real best = -1, pv;\n"
+    "        real best = -1, pv;\n",
     "        int bi = n, p, gp = 0;\n"
     "        /* 1. this group's candidate for column j, published with its row (and row j) */\n"
     "        for (i = max(r0, j) + lid; i < rg; i += PG_WG) {\n"
@@ -2097,7 +2105,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            if (v > best) { best = v; bi = i; }\n"
     "        }\n"
     "        for (i = max(rg, j) + lid; i < r1; i += PG_WG) {\n"
-    "            real v = fabs(A[(long)i * ld + j]);\n",
+    "            real v = fabs(A[(long)i * ld + j]);\n"
     "            if (v > best) { best = v; bi = i; }\n"
     "        }\n"
     "        gp = g;\n"
@@ -2157,7 +2165,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "                for (i = max(r0, j + 1) + rl; i < rg; i += PG_WG / PG_W)\n"
     "                    S[(i - r0) * PG_W + cl] = fma(-S[(i - r0) * PG_W + jc], u, S[(i - r0) * PG_W"
     " + cl]);\n"
-    "#pragma unroll 4\n"
+    "#pragma unroll 4\n",
     "                for (i = max(rg, j + 1) + rl; i < r1; i += PG_WG / PG_W)\n"
     "                    A[(long)i * ld + k + cl] = fma(-A[(long)i * ld + j], u, A[(long)i * ld + k +"
     " cl]);\n"
@@ -2165,7 +2173,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
     "        }\n"
     "    }\n"
-    "    for (i = lid; i < (rg - r0) * PG_W; i += PG_WG)\n",
+    "    for (i = lid; i < (rg - r0) * PG_W; i += PG_WG)\n"
     "        if (i % PG_W < kb) A[(long)(r0 + i / PG_W) * ld + k + i % PG_W] = S[i];\n"
     "}\n"
     "#endif\n"
@@ -2227,7 +2235,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#pragma unroll\n"
     "        for (t = 0; t < TRSM_LB; t++) {\n"
     "            const int i = (int)get_local_id(0) + (t0 + t) * TRSM_WG, a = i / TRSM_NB, q = i % TR"
-    "SM_NB;\n"
+    "SM_NB;\n",
     "            v[t] = (a < kb && q < kb) ? L[(long)a * ld + q] : (real)(a == q);\n"
     "        }\n"
     "#pragma unroll\n"
@@ -2236,7 +2244,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            ls[(i % TRSM_NB) * TRSM_LD + i / TRSM_NB] = v[t];\n"
     "        }\n"
     "    }\n"
-    "}\n",
+    "}\n"
     "__attribute__((always_inline)) inline void trsm_sweep(real *x, __local const real2 (*Lt)[TRSM_LD"
     " / 2], __local const real *rd) {\n"
     "    int i, k;\n"
@@ -2299,7 +2307,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "__kernel __attribute__((reqd_work_group_size(TRSM_WG, 1, 1)))\n"
     "void SFX(lcl_trsm_rinv)(__global const real *Y, const int kb, __global real *B, const long offb,"
     " const int ldb, const int nrhs) {\n"
-    "    __local real2 Yt[TRSM_NB][TRSM_LD / 2];\n"
+    "    __local real2 Yt[TRSM_NB][TRSM_LD / 2];\n",
     "    real x[TRSM_NB], o[TRSM_NB];\n"
     "    const int r = get_global_id(0);\n"
     "    int i, q;\n"
@@ -2308,7 +2316,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    if (r >= nrhs) return;\n"
     "#pragma unroll\n"
     "    for (i = 0; i < TRSM_NB; i++) {\n"
-    "        x[i] = i < kb ? B[offb + (long)r * ldb + i] : (real)0;\n",
+    "        x[i] = i < kb ? B[offb + (long)r * ldb + i] : (real)0;\n"
     "        o[i] = 0;\n"
     "    }\n"
     "#pragma unroll\n"
@@ -2368,7 +2376,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "   above it (Y(r, c) at S[c][r + 1]); a failure to *pwf unless an earlier one is there. */\n"
     "/* PW_BC 1 (NVIDIA): column j of L reaches the lanes through local memory (cb: 2 x 64 entries), "
     "one\n"
-    "   broadcast load an entry instead of two shuffles (a block 28.0 -> 23.5 us, H200; a faster\n"
+    "   broadcast load an entry instead of two shuffles (a block 28.0 -> 23.5 us, H200; a faster\n",
     "   1/sqrt by the hardware's approximation and Newton steps was slower than rsqrt). PW_PH 1: the"
     "\n"
     "   column loop in four stretches of shrinking length. */\n"
@@ -2381,7 +2389,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#if !PW_NATIVE\n"
     "#undef PW_BC\n"
     "#define PW_BC 0\n"
-    "#endif\n",
+    "#endif\n"
     "__attribute__((always_inline)) inline void pw_half(__local real (*S)[TRSM_NB + 1], __local real "
     "*x, __local int *pwf, const int h,\n"
     "                                                   __local real *cb) {\n"
@@ -2445,7 +2453,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    for (j = 0; j < 8; j++) PW_COL(31)\n"
     "#pragma unroll 1\n"
     "    for (; j < 16; j++) PW_COL(23)\n"
-    "#pragma unroll 1\n"
+    "#pragma unroll 1\n",
     "    for (; j < 24; j++) PW_COL(15)\n"
     "#pragma unroll 1\n"
     "    for (; j < 32; j++) PW_COL(7)\n"
@@ -2457,7 +2465,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#undef PW_BCAST\n"
     "#undef PW_V\n"
     "    if (lid == 0 && bad && !*pwf) *pwf = o + bad;\n"
-    "}\n",
+    "}\n"
     "/* o[u][v] = sum over q < 32 of P(r0 + 16u, q) Q(q, c0 + 16v) (P, Q: expressions of (row, q) and"
     " (q, col)) */\n"
     "#define PW_MM(o, P, Q)                                                                          "
@@ -2514,7 +2522,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        const int R = 64 * 64 / NT;\n"
     "#pragma unroll\n"
     "        for (i = 0; i < R; i++) {\n"
-    "            const int rr = (lid + i * NT) / 64, cc = (lid + i * NT) % 64;\n"
+    "            const int rr = (lid + i * NT) / 64, cc = (lid + i * NT) % 64;\n",
     "            t[i] = rr < kb && cc < kb && cc <= rr ? A[offa + (long)rr * ld + cc] : (real)(rr == "
     "cc);\n"
     "        }\n"
@@ -2523,7 +2531,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    }\n"
     "    if (lid == 0) *pwf = 0;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    PW_T(1);\n",
+    "    PW_T(1);\n"
     "    /* the same code for both halves (#pragma unroll 1): the warp's straight-line code is long *"
     "/\n"
     "#pragma unroll 1\n"
@@ -2599,11 +2607,11 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#endif\n"
     "\n"
     "/* Cholesky of a diagonal block of at most TRSM_NB in local memory, right-looking, one barrier a"
-    "\n"
+    "\n",
     "   column. PF_T work-items share a row, taking its columns in turn: a row per work-item leaves\n"
     "   the column loop latency-bound, and the earlier (row, column)-pair loop spent most of its\n"
     "   iterations on elements outside the triangle. The work-item that updates the next pivot takes"
-    "\n",
+    "\n"
     "   its square root and reciprocal (dg) while the others still update their rows, off the column"
     "\n"
     "   chain; the block is loaded with all of a work-item's loads in flight (45.9 -> 40.5 us a block"
@@ -2655,13 +2663,13 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    /* the work-items of row r > j update it with column j; the one holding column j + 1\n"
     "       publishes it in the other half of col[], so one barrier a column suffices. dg[3p..3p+2]:"
-    "\n"
+    "\n",
     "       column j's pivot, its square root and the reciprocal, computed by the work-item that\n"
     "       updated it, while the others still update their rows (off the chain of the column loop) *"
     "/\n"
     "    for (j = 0; j < kb; j++) {\n"
     "        const int p = j & 1;\n"
-    "        const real d = dg[3 * p + 1], rd = dg[3 * p + 2];\n",
+    "        const real d = dg[3 * p + 1], rd = dg[3 * p + 2];\n"
     "        if (!(dg[3 * p] > 0) && !bad) bad = base + j + 1;   /* NaN too */\n"
     "        for (r = lid / PF_T; r < kb; r += NT / PF_T) {\n"
     "            const int act = r > j;\n"
@@ -2714,12 +2722,12 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
     "        }\n"
     "        potf2_nv(32 * TC_WM, (__local double (*)[TRSM_NB + 1])Lm, (__local double (*)[TRSM_NB])("
-    "Lm + TRSM_NB * (TRSM_NB + 1)),\n"
+    "Lm + TRSM_NB * (TRSM_NB + 1)),\n",
     "                 Lm + TRSM_NB * (TRSM_NB + 1) + 2 * TRSM_NB, A, off, ld, kb, base, fail);\n"
     "    } else if (kp > 0) {\n"
     "        tc_gemm_k(TC_WM, 1, TC_P(4), Lm, Lm + TC_LOCAL(TC_P(4), TC_BM), below, kb, kp, -1.0, P +"
     " (long)kb * ld, ld, P, ld, 1, 1.0, A + off + (long)kb * ld,\n"
-    "                ld, 0, (int)get_group_id(0) - 1, (int)get_num_groups(0) - 1, 0, 0, 0, 0, 0);\n",
+    "                ld, 0, (int)get_group_id(0) - 1, (int)get_num_groups(0) - 1, 0, 0, 0, 0, 0);\n"
     "    }\n"
     "#undef PS_TC\n"
     "#undef PS_PF\n"
@@ -2773,7 +2781,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     "    __local double Lm[LS_TC > LS_PW ? LS_TC : LS_PW] __attribute__((aligned(16)));\n"
     "    __global double *P = A + off - kp;   /* the panel's earlier columns, from the block's first "
     "row */\n"
-    "    __global double *T = A + off + (long)kb * ld;   /* the 64 rows under the block */\n"
+    "    __global double *T = A + off + (long)kb * ld;   /* the 64 rows under the block */\n",
     "    const int grp = get_group_id(0), nla = below > 0 ? 1 + (nxt > 0) : 0, r1 = min(below, 64);\n"
     "    __local double *As = Lm, *Bs = Lm + TC_LOCAL(TC_P(4), 128);\n"
     "    if (grp == 0) {\n"
@@ -2781,7 +2789,7 @@ static const char *const lcl__kernel_dense_cl[] = {
     " * (TRSM_NB + 1)), 0,\n"
     "                 (__local int *)(Lm + TRSM_NB * (TRSM_NB + 1) + 32 * 33), A, off, ld, kb, base, "
     "fail, Y);\n"
-    "        ls_post(sync, 0, tick);\n",
+    "        ls_post(sync, 0, tick);\n"
     "    } else if (grp == 1) {\n"
     "        if (kp > 0) {\n"
     "            tc_gemm_k(4, 2, TC_P(4), As, Bs, r1, kb, kp, -1.0, P + (long)kb * ld, ld, P, ld, 1, "
@@ -2840,13 +2848,13 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        }\n"
     "        d = sqrt(d);\n"
     "        for (i = j + 1 + lid; i < (ok ? kb : 0); i += LCL_WG) S[i][j] /= d;\n"
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
     "        /* the pivot is written after every work-item has read it; rows below by (row, column)\n"
     "           pairs of a TRSM_NB-wide grid, so no division by a run-time width. Loop bounds from\n"
     "           the flag: PoCL 5 rejects branches around loops between barriers. */\n"
     "        if (ok && lid == 0) S[j][j] = d;\n"
     "        for (i = (j + 1) * TRSM_NB + lid; i < (ok ? kb * TRSM_NB : 0); i += LCL_WG) {\n"
-    "            int r = i / TRSM_NB, c = i % TRSM_NB;\n",
+    "            int r = i / TRSM_NB, c = i % TRSM_NB;\n"
     "            if (c > j && c <= r) S[r][c] = fma(-S[r][j], S[c][j], S[r][c]);\n"
     "        }\n"
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -3560,7 +3568,7 @@ typedef struct lcl__kernel_file { const char *name; const char *const *chunks; c
 static const lcl__kernel_file lcl__kernel_files[] = {
     { "bklu.cl", lcl__kernel_bklu_cl, "lcl_bklu_gemm lcl_bklu_gemm_small lcl_bklu_zero lcl_bklu_scale lcl_bklu_permcopy lcl_bklu_lu lcl_bklu_lu512 lcl_bklu_lu1024 lcl_bklu_lu_upd lcl_bklu_trtri lcl_bklu_sv_diag lcl_bklu_sv_upd" },
     { "blas1.cl", lcl__kernel_blas1_cl, "lcl_axpy_f lcl_axpy_d lcl_axpby lcl_dot lcl_gather" },
-    { "dense.cl", lcl__kernel_dense_cl, "lcl_gemm lcl_gemm_tc_d lcl_gemm_tc_split_d lcl_gemm_tc_ks_d lcl_gemm_tc64_ks_d lcl_gemm_tc64_d lcl_bklu_gemm_tc_d lcl_laswp lcl_transpose lcl_nonfinite lcl_panel_step lcl_panel_grid lcl_trtri_lower lcl_trsm_llu lcl_trsm_rlt lcl_trsm_rinv lcl_potf2_inv lcl_potf2_local lcl_potrf_step_d lcl_potrf_lstep_d lcl_potf2_local lcl_trsm_left" },
+    { "dense.cl", lcl__kernel_dense_cl, "lcl_gemm lcl_gemm_tc_d lcl_gemm_tc_split_d lcl_gemm_tc64_split_d lcl_gemm_tc_ks_d lcl_gemm_tc64_ks_d lcl_gemm_tc64_d lcl_bklu_gemm_tc_d lcl_laswp lcl_transpose lcl_nonfinite lcl_panel_step lcl_panel_grid lcl_trtri_lower lcl_trsm_llu lcl_trsm_rlt lcl_trsm_rinv lcl_potf2_inv lcl_potf2_local lcl_potrf_step_d lcl_potrf_lstep_d lcl_potf2_local lcl_trsm_left" },
     { "klu.cl", lcl__kernel_klu_cl, "lcl_klu_gather lcl_klu_perm_in lcl_klu_perm_out lcl_klu_solve_level lcl_klu_solve_level_vec lcl_klu_solve_run lcl_klu_refactor_level" },
     { "sparse.cl", lcl__kernel_sparse_cl, "lcl_spmv_csr_scalar lcl_spmv_csr_vec lcl_spmv_csr_adaptive lcl_spmv_csr_long lcl_spmv_scale lcl_spmv_coo lcl_spmv_coo_fix lcl_spmv_ell lcl_spmv_ell_img lcl_spmv_sell lcl_spmv_dia lcl_spmv_bcsr lcl_spmv_dense" }
 };

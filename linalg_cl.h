@@ -105,8 +105,9 @@
         order N each step is one launch that also updates the next step's block, else three;
         default 12288, 0 never), LCL_CHOL_KS=N (with the one-launch step, the update of the next
         panel's columns split along K in up to N parts; default 4, 0 or 1 not split),
-        LCL_UPD_NARROW=B (bit 0: potrf's, bit 1: getrf's trailing updates by the tensor-core
-        GEMM's 64-wide tiles on twice the work-groups; default 1 where the tensor cores are),
+        LCL_UPD_NARROW=B (bit 0: potrf's, bit 1: getrf's, bit 2: the split potrf's trailing updates
+        by the tensor-core GEMM's 64-wide tiles, the first two on twice the work-groups; default 1
+        where the tensor cores are; bit 2 not yet timed),
         LCL_CHOL_STEP_KS=N (the three-launch steps' GEMM split along K in up to N parts once its
         row tiles fill at most half the units; default 4, 0 or 1 not split), LCL_CHOL_NARROW_N=N
         and LCL_CHOL_NARROW_NB=W (potrf's panels W wide once at most N rows remain, where its
@@ -967,7 +968,7 @@ typedef struct lcl__tuning {
     int grid_per_unit;              /* lcl_panel_grid's groups one unit holds at once */
     int lu_upd_groups;              /* getrf's trailing-update groups (0 all), so that the next panel's
                                        groups find free units and run beside it, not after it */
-    int upd_narrow;                 /* bit 0 potrf's, bit 1 getrf's trailing updates by the tensor-core GEMM's
+    int upd_narrow;                 /* bit 0 potrf's, bit 1 getrf's, bit 2 the split potrf's trailing updates by the tensor-core GEMM's
                                        64-wide tiles (half the warps a group) on twice the groups, so two
                                        groups share a unit and one's barriers hide behind the other's MMAs */
     int fused_step;                 /* from this order on (0 never), potrf's double step in one launch
@@ -1890,7 +1891,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_CHOL_LSTEP", 0, 1 << 30, &t->chol_lstep);
     lcl__env_int("LCL_CHOL_TAIL", 0, 1 << 30, &t->chol_tail);
     lcl__env_int("LCL_CHOL_KS", 0, 16, &t->chol_ks);
-    lcl__env_int("LCL_UPD_NARROW", 0, 3, &t->upd_narrow);
+    lcl__env_int("LCL_UPD_NARROW", 0, 7, &t->upd_narrow);
     lcl__env_int("LCL_CHOL_STEP_KS", 0, 16, &t->chol_step_ks);
     lcl__env_int("LCL_CHOL_NARROW_N", 0, 1 << 30, &t->chol_narrow_n);
     lcl__env_int("LCL_CHOL_NARROW_NB", 0, 4096, &t->chol_narrow_nb);
@@ -3802,10 +3803,11 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_gw(lcl_context *ctx, lcl__device *d, lcl_dt
     cl_long oa = offa, ob = offb, oc = offc;
     size_t es = dt == LCL_F32 ? sizeof(float) : sizeof(double);
     size_t gws[2], lws[2];
-    int tc = dt == LCL_F64 && d->tune.tc, wn = (N <= 64 || narrow) && lower <= 1 ? 1 : d->tune.tc_wn;
+    int tc = dt == LCL_F64 && d->tune.tc, wn = (N <= 64 && lower <= 1) || narrow ? 1 : d->tune.tc_wn;
     if (M <= 0 || N <= 0 || K <= 0) return LCL_OK;
     if (tc) {   /* absent unless NVIDIA compiled the program: probed */
-        if ((st = lcl__kernel_get(ctx, d, dt, lower > 1 ? "lcl_gemm_tc_split_d" : wn == 1 ? "lcl_gemm_tc64_d" : "lcl_gemm_tc_d", 1, &k)) != LCL_OK)
+        if ((st = lcl__kernel_get(ctx, d, dt, lower > 1 ? (wn == 1 ? "lcl_gemm_tc64_split_d" : "lcl_gemm_tc_split_d") : wn == 1 ? "lcl_gemm_tc64_d" : "lcl_gemm_tc_d",
+                                  1, &k)) != LCL_OK)
             return st;
         if (!k) d->tune.tc = tc = 0;
     }
@@ -3835,7 +3837,7 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_gw(lcl_context *ctx, lcl__device *d, lcl_dt
     return LCL_OK;
 }
 
-/* the same with the kernel's own tile (narrow: 64 wide, lcl_gemm_tc64_d, for lower <= 1) */
+/* the same with the kernel's own tile (narrow: 64 wide, lcl_gemm_tc64_d or _tc64_split_d) */
 LCL__PRIVATE lcl_status lcl__cl_gemm_g(lcl_context *ctx, lcl__device *d, lcl_dtype dt, int M, int N, int K, double alpha,
                                        cl_mem A, int64_t offa, int lda, cl_mem B, int64_t offb, int ldb, int transb,
                                        double beta, cl_mem C, int64_t offc, int ldc, int lower, cl_command_queue q, int groups) {
@@ -5427,9 +5429,10 @@ LCL__PRIVATE lcl_status lcl__multi_syrk(lcl_context *ctx, lcl__multi *m, lcl__md
     int64_t cols = LCL__MIN((t + w) * nb, v->ncols) - t * nb;
     cl_mem L = lcl__multi_l21(m, v, s, &off, &ld), B = w == 1 ? L : v->gath;
     int64_t offa = off + (j0 - k - kb) * ld, offb = w == 1 ? offa : 0;
-    int lower = w == 1 ? 1 : lcl__multi_lower(m);
-    return lcl__cl_gemm(ctx, v->d, m->dt, (int)(m->n - j0), (int)cols, (int)kb, -1.0, L, offa, (int)ld, B, offb, (int)(w == 1 ? ld : nb), 1, 1.0,
-                        v->a, j0 * v->ld + t * nb, (int)v->ld, lower, v->d->queue[0]);
+    int lower = w == 1 ? 1 : lcl__multi_lower(m), nw = (v->d->tune.upd_narrow & 4) != 0;
+    v->d->seen.narrow_updates += nw && v->d->tune.tc && m->dt == LCL_F64;
+    return lcl__cl_gemm_gw(ctx, v->d, m->dt, (int)(m->n - j0), (int)cols, (int)kb, -1.0, L, offa, (int)ld, B, offb, (int)(w == 1 ? ld : nb), 1, 1.0,
+                           v->a, j0 * v->ld + t * nb, (int)v->ld, lower, v->d->queue[0], v->d->tune.upd_groups, nw);
 }
 /* Cholesky's update of v's column blocks from t on, after panel s, in one launch: column block j
    needs rows j*nb.. of L21 and, as op(B), the L21 rows of its own columns (gathered) */

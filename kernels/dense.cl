@@ -501,6 +501,12 @@ __kernel __attribute__((reqd_work_group_size(TC_NT, 1, 1))) void lcl_gemm_tc_spl
     __local double Bs[TC_LOCAL(TC_P(1), TC_BN)] __attribute__((aligned(16)));
     tc_gemm_k(TC_WM, TC_WN, TC_P(1), As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 1, 0, 0, 0, 0);
 }
+/* the same on 64-wide tiles (tune.upd_narrow bit 2: the split Cholesky's updates) */
+__kernel __attribute__((reqd_work_group_size(32 * TC_WM, 1, 1))) void lcl_gemm_tc64_split_d(TC_ARGS) {
+    __local double As[TC_LOCAL(TC_P(1), TC_BM)] __attribute__((aligned(16)));
+    __local double Bs[TC_LOCAL(TC_P(1), 64)] __attribute__((aligned(16)));
+    tc_gemm_k(TC_WM, 1, TC_P(1), As, Bs, M, N, K, alpha, A + offa, lda, B + offb, ldb, trans, beta, C + offc, ldc, lower, TC_GRP, TC_NGRP, 1, 0, 0, 0, 0);
+}
 /* the same split along K (tc_gemm_k): ks consecutive groups a tile, each kc of K (a multiple of
    TC_BK; every split gets some), for updates with few tiles and a deep K (the Cholesky look-ahead
    at n = 4096: 59 tiles or fewer with K = 256, latency-bound one group a tile). part: ks
