@@ -968,9 +968,10 @@ typedef struct lcl__tuning {
     int grid_per_unit;              /* lcl_panel_grid's groups one unit holds at once */
     int lu_upd_groups;              /* getrf's trailing-update groups (0 all), so that the next panel's
                                        groups find free units and run beside it, not after it */
-    int upd_narrow;                 /* bit 0 potrf's, bit 1 getrf's, bit 2 the split potrf's trailing updates by the tensor-core GEMM's
-                                       64-wide tiles (half the warps a group) on twice the groups, so two
-                                       groups share a unit and one's barriers hide behind the other's MMAs */
+    int upd_narrow;                 /* bit 0 potrf's, bit 1 getrf's, bit 2 the split potrf's trailing updates
+                                       by the tensor-core GEMM's 64-wide tiles (half the warps a group), the
+                                       first two on twice the groups: two groups share a unit, and one's
+                                       barriers hide behind the other's MMAs */
     int fused_step;                 /* from this order on (0 never), potrf's double step in one launch
                                        (lcl_potrf_step_d): H100, faster at 16384 (-4%), slower at 4096 (+12%) */
     int potf2_inv;                  /* bit dt: potrf's steps by lcl_potf2_inv (a warp a half, with
@@ -4528,7 +4529,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
     int ld = f->ld;
     if (!f->chol) {   /* U12 in place, or transposed by lcl__cl_lu_trail (row c on) */
         int nt = f->ut != NULL, nw = c && (f->d->tune.upd_narrow & 2);
-        f->d->seen.narrow_updates += nw && f->d->tune.tc;
+        f->d->seen.narrow_updates += nw && f->d->tune.tc && f->A->dtype == LCL_F64;
         return lcl__cl_gemm_gw(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, nt ? f->ut : a,
                                nt ? (int64_t)c * KB : K * ld + r + c, nt ? KB : ld, nt, 1.0, a, r * ld + r + c, ld, 0, q, nw ? 2 * f->groups : f->groups, nw);
     }
@@ -4546,7 +4547,7 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
     }
     {
         int g = !c ? f->d->tune.upd_groups : rest < f->d->tune.chol_tail ? f->d->tune.chol_upd_groups_small : f->groups, nw = c && (f->d->tune.upd_narrow & 1);
-        f->d->seen.narrow_updates += nw && f->d->tune.tc;
+        f->d->seen.narrow_updates += nw && f->d->tune.tc && f->A->dtype == LCL_F64;
         return lcl__cl_gemm_gw(f->ctx, f->d, f->A->dtype, (int)(rest - c), w, KB, -1.0, a, (r + c) * ld + K, ld, a, (r + c) * ld + K, ld, 1, 1.0, a,
                                (r + c) * ld + r + c, ld, 1, q, nw ? 2 * g : g, nw);
     }
