@@ -1070,8 +1070,8 @@ typedef struct lcl__device {
                                        the block LU's blocks of A written straight from the caller's pinned memory, its
                                        levels launched while the one before ran, its U-step rounds on the second queue,
                                        that queue made with a low priority hint (tune.bklu_eager_prio), the columns another
-                                       device read back that it imported for its eager U steps, the dense trailing
-                                       updates on 64-wide tiles (tune.upd_narrow) */
+                                       device read back that it imported for its eager U steps, the tensor-core GEMMs
+                                       on 64-wide tiles asked for (tune.upd_narrow) */
 } lcl__device;
 #endif
 
@@ -3812,6 +3812,7 @@ LCL__PRIVATE lcl_status lcl__cl_gemm_gw(lcl_context *ctx, lcl__device *d, lcl_dt
             return st;
         if (!k) d->tune.tc = tc = 0;
     }
+    d->seen.narrow_updates += tc && narrow;
     if (!tc && (st = lcl__kernel(ctx, d, dt, dt == LCL_F32 ? "lcl_gemm_f" : "lcl_gemm_d", &k)) != LCL_OK) return st;
     e = lcl__argv(k, 16, LCL__A(M), LCL__A(N), LCL__A(K), es, dt == LCL_F32 ? (const void *)&af : (const void *)&alpha, LCL__A(A),
                   LCL__A(oa), LCL__A(lda), LCL__A(B), LCL__A(ob), LCL__A(ldb), LCL__A(transb),
@@ -4529,7 +4530,6 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
     int ld = f->ld;
     if (!f->chol) {   /* U12 in place, or transposed by lcl__cl_lu_trail (row c on) */
         int nt = f->ut != NULL, nw = c && (f->d->tune.upd_narrow & 2);
-        f->d->seen.narrow_updates += nw && f->d->tune.tc && f->A->dtype == LCL_F64;
         return lcl__cl_gemm_gw(f->ctx, f->d, f->A->dtype, (int)rest, w, KB, -1.0, a, r * ld + K, ld, nt ? f->ut : a,
                                nt ? (int64_t)c * KB : K * ld + r + c, nt ? KB : ld, nt, 1.0, a, r * ld + r + c, ld, 0, q, nw ? 2 * f->groups : f->groups, nw);
     }
@@ -4547,7 +4547,6 @@ LCL__PRIVATE lcl_status lcl__cl_fact_update(lcl__clfact *f, int64_t K, int KB, i
     }
     {
         int g = !c ? f->d->tune.upd_groups : rest < f->d->tune.chol_tail ? f->d->tune.chol_upd_groups_small : f->groups, nw = c && (f->d->tune.upd_narrow & 1);
-        f->d->seen.narrow_updates += nw && f->d->tune.tc && f->A->dtype == LCL_F64;
         return lcl__cl_gemm_gw(f->ctx, f->d, f->A->dtype, (int)(rest - c), w, KB, -1.0, a, (r + c) * ld + K, ld, a, (r + c) * ld + K, ld, 1, 1.0, a,
                                (r + c) * ld + r + c, ld, 1, q, nw ? 2 * g : g, nw);
     }
@@ -5431,7 +5430,6 @@ LCL__PRIVATE lcl_status lcl__multi_syrk(lcl_context *ctx, lcl__multi *m, lcl__md
     cl_mem L = lcl__multi_l21(m, v, s, &off, &ld), B = w == 1 ? L : v->gath;
     int64_t offa = off + (j0 - k - kb) * ld, offb = w == 1 ? offa : 0;
     int lower = w == 1 ? 1 : lcl__multi_lower(m), nw = (v->d->tune.upd_narrow & 4) != 0;
-    v->d->seen.narrow_updates += nw && v->d->tune.tc && m->dt == LCL_F64;
     return lcl__cl_gemm_gw(ctx, v->d, m->dt, (int)(m->n - j0), (int)cols, (int)kb, -1.0, L, offa, (int)ld, B, offb, (int)(w == 1 ? ld : nb), 1, 1.0,
                            v->a, j0 * v->ld + t * nb, (int)v->ld, lower, v->d->queue[0], v->d->tune.upd_groups, nw);
 }
