@@ -316,9 +316,10 @@ LCL_API void lcl_context_cache_stats(const lcl_context *ctx, lcl_cache_stats *ou
 LCL_API const char *lcl_last_error(const lcl_context *ctx);
 LCL_API lcl_status lcl_last_status(const lcl_context *ctx);
 LCL_API void lcl_clear_error(lcl_context *ctx);
-/* Host memory the context's OpenCL devices read by DMA without a copy (page-locked, through
-   CL_MEM_ALLOC_HOST_PTR on the first device; plain LCL_MALLOC elsewhere, or where the device
-   refuses). Inputs read again and again belong there: a block LU's A whose values live in it is
+/* Host memory the context's OpenCL devices read by DMA without a copy (page-locked: on NVIDIA
+   LCL_MALLOC'd memory the driver pins under CL_MEM_USE_HOST_PTR buffers, any size, no device
+   memory taken; elsewhere a mapped CL_MEM_ALLOC_HOST_PTR buffer of the first device, up to its
+   largest buffer; plain LCL_MALLOC where neither works, or without OpenCL). Inputs read again and again belong there: a block LU's A whose values live in it is
    uploaded at each refactor with no host copy through a staging ring, so the upload's cost no
    longer grows with the devices (two H200s, M = 256: 74 ms against 124 from malloc'd values).
    Bytes > 0; freed by lcl_host_free with the same context (a pointer it did not give is
@@ -1008,6 +1009,9 @@ typedef struct lcl__tuning {
                                        of one; LU 0.581 -> 0.590 s) */
     int pocl_one_queue;             /* PoCL 4.x and 5.x: one queue for both roles, a build per device
                                        (lcl__tune_device says why) */
+    int host_register;              /* lcl_host_alloc: LCL_MALLOC'd memory the driver pins under CL_MEM_USE_HOST_PTR
+                                       buffers (1), or a mapped CL_MEM_ALLOC_HOST_PTR buffer (0) */
+    int host_piece_kb;              /* ... those buffers' size (0: the device's largest; tests: small, for many) */
     /* sparse.cl: SpMV */
     int spmv_lds_per_wg;            /* CSR adaptive: a stream block's nnz per work-item (SPMV_LDS / spmv_wg) */
     int spmv_wg;                    /* CSR adaptive: its work-group (SPMV_WG; default wg) */
@@ -1075,7 +1079,9 @@ typedef struct lcl__device {
 } lcl__device;
 #endif
 
-typedef struct lcl__hostmem { char *p; size_t bytes; void *buf; } lcl__hostmem;   /* buf: its pinned cl_mem, or NULL (LCL_MALLOC) */
+/* buf: its mapped pinned cl_mem; or reg[0..nreg): the CL_MEM_USE_HOST_PTR buffers that pin it, p page-aligned in
+   base (LCL_MALLOC'd); or neither (LCL_MALLOC, p = base) */
+typedef struct lcl__hostmem { char *p, *base; size_t bytes; void *buf, **reg; int nreg; } lcl__hostmem;
 struct lcl_context {
     lcl_backend backend;
     lcl_status status;
@@ -1864,6 +1870,12 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        aborts so too, rarely (a block-LU two-device test child in 15); there the second build
        a device would cost more than that, so it keeps the default (README). */
     t->pocl_one_queue = lcl__pocl_one_queue(d->info.platform, d->info.driver);
+    /* NVIDIA pins the host memory under a CL_MEM_USE_HOST_PTR buffer (H200: 7.4 -> 55 GB/s uploads
+       from it) and takes no device memory for it, where a mapped CL_MEM_ALLOC_HOST_PTR buffer takes
+       its size in device memory too: a block LU's A of 42 GB (M = 1024) left its factors too little
+       room, 3.6 -> 10.6 s a refactor (thirtieth session). Registering also has no size limit
+       (pieces up to the largest buffer) and took 1.4 s for 32 GB against 20 s to map 45 */
+    t->host_register = nvidia;
     t->split_chain = 1;
     /* the sparse LU: on CPU devices the host's serial code is faster (BENCHMARKS.md), so there the
        device copy serves lcl_klu_solve_vec only; on GPUs a guess until measured */
@@ -1933,6 +1945,8 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
     lcl__env_int("LCL_SPLIT_NB", 0, 4096, &t->split_nb);
     lcl__env_int("LCL_POCL_ONE_QUEUE", 0, 1, &t->pocl_one_queue);
+    lcl__env_int("LCL_HOST_REGISTER", 0, 1, &t->host_register);
+    lcl__env_int("LCL_HOST_PIECE_KB", 0, 1 << 30, &t->host_piece_kb);
     lcl__env_int("LCL_KLU_REFACTOR", 0, 1, &t->klu_refactor);
     if (lcl__env_int("LCL_KLU_SOLVE_MIN", 0, 2147483647, &v)) t->klu_solve_min = v;
     {
@@ -2150,25 +2164,70 @@ LCL_API void lcl_context_destroy(lcl_context *ctx) {
 LCL__PRIVATE int lcl__pinned(lcl__device *d, size_t bytes, cl_mem *buf, char **ptr);
 LCL__PRIVATE void lcl__unpin(lcl__device *d, cl_mem buf, char *ptr);
 #endif
+#ifndef LINALG_CL_NO_OPENCL
+/* h->p: bytes of LCL_MALLOC'd memory, page-aligned, under CL_MEM_USE_HOST_PTR buffers of at most the
+   device's largest buffer, in each distinct cl_context of the devices (a driver that pins them:
+   tune.host_register). The first context's must all be made; the others' as far as they go */
+LCL__PRIVATE int lcl__host_register(lcl_context *ctx, size_t bytes, lcl__hostmem *h) {
+    const size_t pg = 4096;
+    size_t off, piece, cap = 0;
+    int i, j;
+    cl_int e = CL_SUCCESS;
+    if (bytes > (size_t)-1 - pg || !(h->base = (char *)LCL_MALLOC(bytes + pg))) return 0;
+    h->p = h->base + (pg - (size_t)(uintptr_t)h->base % pg) % pg;
+#define LCL__HOST_PIECE(d) LCL__MAX(((d)->tune.host_piece_kb ? (size_t)(d)->tune.host_piece_kb << 10 : (d)->info.max_alloc) / pg * pg, pg)
+    for (i = 0; i < ctx->ndev; i++) cap += bytes / LCL__HOST_PIECE(&ctx->dev[i]) + 1;
+    if (!(h->reg = (void **)LCL_MALLOC(cap * sizeof *h->reg))) goto fail;
+    for (i = 0; i < ctx->ndev; i++) {
+        lcl__device *d = &ctx->dev[i];
+        for (j = 0; j < i && ctx->dev[j].cl != d->cl; j++) {}
+        if (j < i) continue;    /* a context already done */
+        piece = LCL__HOST_PIECE(d);
+        for (off = 0, e = CL_SUCCESS; off < bytes && e == CL_SUCCESS; off += piece) {
+            cl_mem b = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, LCL__MIN(piece, bytes - off), h->p + off, &e);
+            if (b) h->reg[h->nreg++] = (void *)b;
+        }
+        if (i == 0 && e != CL_SUCCESS) goto fail;
+    }
+    return 1;
+fail:
+    while (h->nreg > 0) LCL__CL->clReleaseMemObject((cl_mem)h->reg[--h->nreg]);
+    LCL_FREE(h->reg);
+    LCL_FREE(h->base);
+    h->reg = NULL, h->base = h->p = NULL;
+    return 0;
+}
+#endif
+LCL__PRIVATE void lcl__host_release(lcl_context *ctx, lcl__hostmem *h) {
+#ifndef LINALG_CL_NO_OPENCL
+    if (h->buf) {
+        lcl__unpin(&ctx->dev[0], (cl_mem)h->buf, h->p);
+        return;
+    }
+    while (h->nreg > 0) LCL__CL->clReleaseMemObject((cl_mem)h->reg[--h->nreg]);
+    LCL_FREE(h->reg);
+#else
+    (void)ctx;
+#endif
+    LCL_FREE(h->base);
+}
 LCL_API lcl_status lcl_host_alloc(lcl_context *ctx, size_t bytes, void **out) {
     lcl__hostmem h, *nh;
     if (!ctx || !out) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_host_alloc: NULL argument");
     *out = NULL;
     if (bytes == 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_host_alloc: 0 bytes");
-    h.p = NULL, h.bytes = bytes, h.buf = NULL;
+    memset(&h, 0, sizeof h);
+    h.bytes = bytes;
 #ifndef LINALG_CL_NO_OPENCL
     if (ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0) {
         cl_mem b = NULL;
-        if (lcl__pinned(&ctx->dev[0], bytes, &b, &h.p)) h.buf = (void *)b;
+        if (ctx->dev[0].tune.host_register) lcl__host_register(ctx, bytes, &h);
+        else if (lcl__pinned(&ctx->dev[0], bytes, &b, &h.p)) h.buf = (void *)b;
     }
 #endif
-    if (!h.p && !(h.p = (char *)LCL_MALLOC(bytes))) return lcl__oom(ctx, "lcl_host_alloc", bytes);
+    if (!h.p && !(h.p = h.base = (char *)LCL_MALLOC(bytes))) return lcl__oom(ctx, "lcl_host_alloc", bytes);
     if (!(nh = (lcl__hostmem *)LCL_REALLOC(ctx->host, (size_t)(ctx->nhost + 1) * sizeof *nh))) {
-#ifndef LINALG_CL_NO_OPENCL
-        if (h.buf) lcl__unpin(&ctx->dev[0], (cl_mem)h.buf, h.p);
-        else
-#endif
-            LCL_FREE(h.p);
+        lcl__host_release(ctx, &h);
         return lcl__oom(ctx, "lcl_host_alloc", sizeof *nh);
     }
     ctx->host = nh;
@@ -2182,11 +2241,7 @@ LCL_API lcl_status lcl_host_free(lcl_context *ctx, void *p) {
     if (!ctx) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_host_free: NULL context");
     for (i = 0; i < ctx->nhost && ctx->host[i].p != (char *)p; i++) {}
     if (i == ctx->nhost) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_host_free: %p did not come from lcl_host_alloc of this context", p);
-#ifndef LINALG_CL_NO_OPENCL
-    if (ctx->host[i].buf) lcl__unpin(&ctx->dev[0], (cl_mem)ctx->host[i].buf, ctx->host[i].p);
-    else
-#endif
-        LCL_FREE(ctx->host[i].p);
+    lcl__host_release(ctx, &ctx->host[i]);
     ctx->host[i] = ctx->host[--ctx->nhost];
     return LCL_OK;
 }
@@ -2194,7 +2249,7 @@ LCL_API lcl_status lcl_host_free(lcl_context *ctx, void *p) {
 LCL__PRIVATE int lcl__host_pinned(const lcl_context *ctx, const void *p, size_t bytes) {
     int i;
     for (i = 0; ctx && p && i < ctx->nhost; i++)
-        if (ctx->host[i].buf && (const char *)p >= ctx->host[i].p && (size_t)((const char *)p - ctx->host[i].p) + bytes <= ctx->host[i].bytes) return 1;
+        if ((ctx->host[i].buf || ctx->host[i].nreg) && (const char *)p >= ctx->host[i].p && (size_t)((const char *)p - ctx->host[i].p) + bytes <= ctx->host[i].bytes) return 1;
     return 0;
 }
 LCL_API lcl_backend lcl_context_backend(const lcl_context *ctx) { return ctx ? ctx->backend : LCL_BACKEND_SERIAL; }

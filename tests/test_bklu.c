@@ -1771,18 +1771,20 @@ static long bt_seen(lcl_context *ocl, int ahead) {
 /* A's values in the context's pinned memory (lcl_host_alloc): factor and refactor stage its
    blocks straight from it (counted per device; the first level's, not staged, are written from A
    either way), with factors equal to the bit to those of the same A in malloc'd memory, which
-   goes through the staging ring (counted: none direct, and one write a run of blocks); and the
-   allocator's bad input, and a block left for lcl_context_destroy to free.
-   gen:circuit:100 in blocks of 3 keeps the factors resident. */
+   goes through the staging ring (counted: none direct, and one write a run of blocks). Pinned
+   both ways: a mapped CL_MEM_ALLOC_HOST_PTR buffer, and memory under CL_MEM_USE_HOST_PTR buffers
+   (tune.host_register, NVIDIA's default), here in pieces of 4 KB that A's blocks straddle, one set
+   per distinct cl_context, page-aligned. And the allocator's bad input, and a block left for
+   lcl_context_destroy to free. gen:circuit:100 in blocks of 3 keeps the factors resident. */
 static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o) {
     bt_case c;
     char err[200];
     void *pin = NULL, *keep, *junk = malloc(8);
     lcl_bklu_symbolic *S = NULL;
-    lcl_bklu_numeric *N[2] = {NULL, NULL};
+    lcl_bklu_numeric *N[3] = {NULL, NULL, NULL};
     size_t bytes;
-    long d0, d1 = -1, d2;
-    int h, same, w[2] = {-1, -1};
+    long d[4] = {0, 0, 0, 0};
+    int h, i, j, nctx = 0, w[3] = {-1, -1, -1}, reg0 = ocl->dev[0].tune.host_register, piece0 = ocl->dev[0].tune.host_piece_kb;
     CHECK(lcl_host_alloc(ocl, 0, &pin) == LCL_ERR_INVALID_ARGUMENT && pin == NULL);
     CHECK(lcl_host_free(ocl, junk) == LCL_ERR_INVALID_ARGUMENT && strstr(lcl_last_error(ocl), "lcl_host_alloc"));
     CHECK(lcl_host_free(ocl, NULL) == LCL_OK);
@@ -1794,13 +1796,26 @@ static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o
         CHECK_MSG(0, "gen:circuit:100: %s", err);
         return;
     }
+    for (i = 0; i < ocl->ndev; i++) {
+        for (j = 0; j < i && ocl->dev[j].cl != ocl->dev[i].cl; j++) {}
+        nctx += j == i;
+    }
     bytes = (size_t)(c.A.nnzb * c.A.m * c.A.m) * lcl__dsize(c.A.dtype);
-    CHECK_OK(ocl, lcl_host_alloc(ocl, bytes, &pin));
     CHECK_OK(ocl, lcl_bklu_analyze(ocl, &c.A, o, &S, NULL));
     keep = c.A.val;
-    d0 = bt_seen(ocl, 0);
-    for (h = 0; h < 2 && pin && S; h++) {   /* h = 1: the same values from the pinned copy */
+    d[0] = bt_seen(ocl, 0);
+    for (h = 0; h < 3 && S; h++) {   /* h = 0: malloc'd; 1: a mapped buffer; 2: registered */
         if (h) {
+            BT_TUNE(ocl, host_register, h == 2);
+            BT_TUNE(ocl, host_piece_kb, 4);
+            pin = NULL;
+            CHECK_OK(ocl, lcl_host_alloc(ocl, bytes, &pin));
+            if (!pin) break;
+            if (h == 2)
+                CHECK_MSG(ocl->host[ocl->nhost - 1].nreg == nctx * (int)((bytes + 4095) / 4096) && (uintptr_t)pin % 4096 == 0 &&
+                              lcl__host_pinned(ocl, pin, bytes) && !lcl__host_pinned(ocl, (char *)pin + 8, bytes),
+                          "registered: %d buffers for %zu bytes in pieces of 4 KB on %d context(s), at %p", ocl->host[ocl->nhost - 1].nreg,
+                          bytes, nctx, pin);
             memcpy(pin, keep, bytes);
             c.A.val = pin;
         }
@@ -1809,20 +1824,22 @@ static void bt_pinned(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o
         if (N[h]) CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N[h], NULL));
         w[h] = lt_cl_calls("clEnqueueWriteBuffer");
         lt_cl_reset();
-        if (!h) d1 = bt_seen(ocl, 0);
+        d[h + 1] = bt_seen(ocl, 0);
+        if (h) CHECK(lcl_host_free(ocl, pin) == LCL_OK);
+        c.A.val = keep;
     }
+    BT_TUNE(ocl, host_register, reg0);
+    BT_TUNE(ocl, host_piece_kb, piece0);
     /* through the ring too, one write a run of frames (a column's A blocks take consecutive ones):
        gen:circuit:100 in blocks of 3 took 133 (pinned 150) for 410 blocks, one a block before */
     CHECK_MSG(w[0] > 0 && w[0] < c.A.nnzb * 6 / 10, "the refactor's writes: %d with malloc'd A (pinned: %d) for %lld blocks of A", w[0], w[1],
               (long long)c.A.nnzb);
-    d2 = bt_seen(ocl, 0);
-    c.A.val = keep;
-    same = bt_equal(ocl, N[0], ocl, N[1]);
-    CHECK_MSG(same && d1 == d0 && d2 > d1, "pinned A: factors %s, blocks staged straight from it: %ld with malloc'd A, %ld with pinned A (want 0 "
-              "and some)", same ? "equal" : "DIFFER", d1 - d0, d2 - d1);
-    CHECK(lcl_host_free(ocl, pin) == LCL_OK);
-    lcl_bklu_numeric_free(N[0]);
-    lcl_bklu_numeric_free(N[1]);
+    for (h = 1; h < 3; h++) {
+        int same = bt_equal(ocl, N[0], ocl, N[h]);
+        CHECK_MSG(same && d[1] == d[0] && d[h + 1] > d[h], "%s A: factors %s, blocks staged straight from it: %ld with malloc'd A, %ld with "
+                  "pinned A (want 0 and some)", h == 1 ? "mapped" : "registered", same ? "equal" : "DIFFER", d[1] - d[0], d[h + 1] - d[h]);
+    }
+    for (h = 0; h < 3; h++) lcl_bklu_numeric_free(N[h]);
     lcl_bklu_symbolic_free(S);
     bt_free(&c);
 }
