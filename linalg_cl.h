@@ -1796,8 +1796,10 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     /* potrf's trailing updates on 64-wide tiles, two groups a unit (bit 0; tensor cores only): H200,
        same call, n = 16384 / 8192 / 4096: 49.44-49.51 -> 48.15-48.19 / 10.76 -> 10.67 / 3.445 -> 3.386
        ms (cuSOLVER 36.99 ms: 0.747 -> 0.768 at 16384). getrf's (bit 1) was slower: 161.3 -> 200.2 ms
-       at 16384, its one-launch panel's groups left waiting (twenty-ninth session) */
-    t->upd_narrow = t->tc ? 1 : 0;
+       at 16384, its one-launch panel's groups left waiting (twenty-ninth session). The split potrf's
+       (bit 2) on two H200s, n = 32768, same machine: 0.2248 -> 0.2161 s against one H200's 0.366
+       (1.63 -> 1.70; thirtieth session) */
+    t->upd_narrow = t->tc ? 1 | 4 : 0;
     t->chol_ks = 4;
     t->chol_step_ks = 4;
     t->chol_lah_panel = 1;
