@@ -1026,6 +1026,7 @@ typedef struct lcl__tuning {
     int bklu_eager_arrived;         /* eager: later columns' A staged apart, used once arrived (0: the level waits for it) */
     int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
     int bklu_eager_prio;            /* ... that queue made with a low priority hint (cl_khr_priority_hints), where it can be */
+    int bklu_eager_m;               /* ... on several devices only for blocks below this M (0: any M) */
     int bklu_eager_end;             /* ... with the host a level ahead, a level's end waits for the rounds of the next
                                        level's columns only; the later ones run on beside the next level (0: for all; default 1) */
     int bklu_eager_hold;            /* tests: each level's rounds there held until the host has launched the next
@@ -1835,6 +1836,11 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        second queue it was slower on one (524 -> 553-567 ms at M = 512) and on by default with
        several only (-1, still accepted) */
     t->bklu_eager = 1;
+    /* ... but not on several NVIDIA devices from M = 1024: there a level's own GEMMs fill a GPU,
+       and the early ones, behind in one queue, held the levels back (1.1 s of 2.0 idle on each).
+       Two H200s, gen:circuit:1000, M = 1024: 2.175 -> 1.703 s (S2 1.33 -> 1.70 against one H200's
+       2.90 with them; one H200 without: 2.97). Thirtieth session */
+    t->bklu_eager_m = nvidia ? 1024 : 0;
     /* eager: later columns' A in batches of their own, so that a level waits only for its own
        columns' A (and the window below needs them) */
     t->bklu_eager_arrived = 1;
@@ -1940,6 +1946,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_EAGER_PRIO", 0, 1, &t->bklu_eager_prio);
     lcl__env_int("LCL_BKLU_EAGER_FREE", -1, 4096, &t->bklu_eager_free);
     lcl__env_int("LCL_BKLU_EAGER_END", 0, 1, &t->bklu_eager_end);
+    lcl__env_int("LCL_BKLU_EAGER_M", 0, 1 << 30, &t->bklu_eager_m);
     lcl__env_int("LCL_BKLU_STAGE_KB", -1, 1 << 30, &t->bklu_stage_kb);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
@@ -14961,8 +14968,11 @@ clfail:
     return lcl__clfail(ctx, e, "clEnqueueWriteBuffer(lcl_bklu)", d->info.name);
 }
 
-/* eager U steps on device d of nd (tune.bklu_eager) */
-LCL__PRIVATE int lcl__bklu_eager(const lcl__device *d, int nd) { return d->tune.bklu_eager > 0 || (d->tune.bklu_eager < 0 && nd > 1); }
+/* eager U steps on device d of nd, blocks of m (tune.bklu_eager, bklu_eager_m) */
+LCL__PRIVATE int lcl__bklu_eager(const lcl__device *d, int nd, int64_t m) {
+    if (nd > 1 && d->tune.bklu_eager_m > 0 && m >= d->tune.bklu_eager_m) return 0;
+    return d->tune.bklu_eager > 0 || (d->tune.bklu_eager < 0 && nd > 1);
+}
 /* ahead: level l takes the other set of lists and work frames, that of level l - 2 (done) */
 LCL__PRIVATE void lcl__bklu_swap(lcl__bklu_dev *v, int64_t l) {
     lcl__bklu_lset t = v->spare;
@@ -15390,7 +15400,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
         }
         v->clc = v->d->cl;
         if ((st = lcl__bklu_dev_open(ctx, fn, S, N, v, old ? &old->dv[i] : NULL, slots + 2 * own + imp + tmax + n +
-                                      (lcl__bklu_eager(v->d, nd) ? own : 0), v->d->tune.bklu_ahead ? tmax : 0, need_min, &resident)) != LCL_OK)
+                                      (lcl__bklu_eager(v->d, nd, m) ? own : 0), v->d->tune.bklu_ahead ? tmax : 0, need_min, &resident)) != LCL_OK)
             goto out;
         v->tc = N->dtype == LCL_F64 && v->d->tune.tc && m >= 128;
         if (!LCL__BA(v->cur.defer, v->nframes + 1, int32_t) || !LCL__BA(v->spare.defer, v->nframes + 1, int32_t)) goto out;
@@ -15400,7 +15410,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     D->resident = resident;
     for (i = 0; i < nd; i++) {
         lcl__bklu_dev *v = &D->dv[i];
-        v->eager = resident && lcl__bklu_eager(v->d, nd);
+        v->eager = resident && lcl__bklu_eager(v->d, nd, m);
         v->efree = v->d->tune.bklu_eager_free >= 0 ? v->d->tune.bklu_eager_free : nd > 1 ? (int)(v->d->info.compute_units * 3 / 20) : 0;
         /* its second queue, kept from the last run (NULL where not made: one queue does it all) */
         if (!v->eager || !v->d->tune.bklu_eager_queue || v->d->queue[1] == v->d->queue[0]) continue;

@@ -2358,6 +2358,20 @@ int lt_child_bklu(const char *name) {
             BT_TUNE(ocl, bklu_eager, 0);   /* the above with eager U steps (the default) */
             bt_check(ocl, &c, &o, 2, "OpenCL, devices apart, no eager U steps");
             BT_TUNE(ocl, bklu_eager, 1);
+            {   /* eager U steps on several devices only below tune.bklu_eager_m: none at M, some at M + 1 */
+                long r[3];
+                int h, em = ocl->dev[0].tune.bklu_eager_m;
+                for (h = 0; h < 3; h++) {
+                    int d;
+                    for (d = 0, r[h] = 0; d < ocl->ndev; d++) r[h] += ocl->dev[d].seen.eager_rounds;
+                    if (h == 2) break;
+                    BT_TUNE(ocl, bklu_eager_m, (int)c.A.m + h);
+                    bt_check(ocl, &c, &o, 2, h ? "OpenCL, devices apart, eager below M + 1" : "OpenCL, devices apart, eager below M");
+                }
+                CHECK_MSG(r[1] == r[0] && r[2] > r[1], "eager rounds with tune.bklu_eager_m = M: %ld (want 0), M + 1: %ld (want some)",
+                          r[1] - r[0], r[2] - r[1]);
+                BT_TUNE(ocl, bklu_eager_m, em);
+            }
             {   /* a host thread per device (LCL_BKLU_HOST_THREADS=1, OpenMP builds): the same
                    factors bit for bit, so the same solution; each thread too launches its
                    device's next level while the last runs, where both fit (ahead) */
