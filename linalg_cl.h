@@ -106,8 +106,8 @@
         default 12288, 0 never), LCL_CHOL_KS=N (with the one-launch step, the update of the next
         panel's columns split along K in up to N parts; default 4, 0 or 1 not split),
         LCL_UPD_NARROW=B (bit 0: potrf's, bit 1: getrf's, bit 2: the split potrf's trailing updates
-        by the tensor-core GEMM's 64-wide tiles, the first two on twice the work-groups; default 1
-        where the tensor cores are; bit 2 not yet timed),
+        by the tensor-core GEMM's 64-wide tiles, the first two on twice the work-groups; default 5
+        where the tensor cores are: getrf's was slower),
         LCL_CHOL_STEP_KS=N (the three-launch steps' GEMM split along K in up to N parts once its
         row tiles fill at most half the units; default 4, 0 or 1 not split), LCL_CHOL_NARROW_N=N
         and LCL_CHOL_NARROW_NB=W (potrf's panels W wide once at most N rows remain, where its
@@ -138,7 +138,9 @@
         LCL_BKLU_TRI_P=P (the pivot blocks' inverses with P work-items a column, 1, 2 or 4, the
         same bits; default 4 on NVIDIA, 1 elsewhere),
         LCL_BKLU_EAGER=0|1 (the block LU, factors resident: each level also runs the ready U
-        steps of later columns; default on: faster on one H200 and on two),
+        steps of later columns; default on: faster on one H200 and on two), LCL_BKLU_EAGER_M=M
+        (with several devices, those early U steps only for blocks below M; default 1024 on
+        NVIDIA, 0 = any M elsewhere: two H200s at M = 1024 2.18 -> 1.70 s without them),
         LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A staged with the level's own, which
         waits for all of it, instead of in batches used once arrived; the window below needs the
         batches), LCL_BKLU_EAGER_QUEUE=0 (eager: the later columns' U steps on the level's queue
@@ -171,6 +173,10 @@
         thread on two H200s, also with LCL_SHARED_CONTEXT=0, which its threads need to enqueue
         side by side there: NVIDIA's driver serializes one cl_context's enqueues across
         threads, bench/gpu/lockprobe.c; exchanged columns then pass through the host),
+        LCL_HOST_REGISTER=0|1 (lcl_host_alloc: malloc'd memory pinned under CL_MEM_USE_HOST_PTR
+        buffers, any size and no device memory, or a mapped CL_MEM_ALLOC_HOST_PTR buffer, which
+        takes as much device memory and is capped at the largest buffer; default 1 on NVIDIA),
+        LCL_HOST_PIECE_KB=N (those buffers N KB each; default the device's largest buffer),
         LCL_POCL_ONE_QUEUE=0|1 (one queue a device and a build per device; default on PoCL 4.x and
         5.x, whose kernel cache can abort on one kernel in two queues at once),
         LCL_KLU_REFACTOR=0|1 (the sparse LU's refactor on the host / device),
