@@ -141,6 +141,9 @@
         steps of later columns; default on: faster on one H200 and on two), LCL_BKLU_EAGER_M=M
         (with several devices, those early U steps only for blocks below M; default 1024 on
         NVIDIA, 0 = any M elsewhere: two H200s at M = 1024 2.18 -> 1.70 s without them),
+        LCL_BKLU_EAGER_PACE=P (those of columns past the next level at most P% of an average
+        level's U-step work a level, the rest left to later levels; the same factors; default 0,
+        no limit: not yet timed),
         LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A staged with the level's own, which
         waits for all of it, instead of in batches used once arrived; the window below needs the
         batches), LCL_BKLU_EAGER_QUEUE=0 (eager: the later columns' U steps on the level's queue
@@ -1033,6 +1036,9 @@ typedef struct lcl__tuning {
     int bklu_eager_queue;           /* eager: those U steps on a queue of their own, beside the level's pivot LU chain */
     int bklu_eager_prio;            /* ... that queue made with a low priority hint (cl_khr_priority_hints), where it can be */
     int bklu_eager_m;               /* ... on several devices only for blocks below this M (0: any M) */
+    int bklu_eager_pace;            /* ... the early U steps of columns past the next level at most P% of the average
+                                       level's (of the device's U-step work over the levels), the rest left to later
+                                       levels: a level's waits behind a long backlog on that queue (0: no limit) */
     int bklu_eager_end;             /* ... with the host a level ahead, a level's end waits for the rounds of the next
                                        level's columns only; the later ones run on beside the next level (0: for all; default 1) */
     int bklu_eager_hold;            /* tests: each level's rounds there held until the host has launched the next
@@ -1076,7 +1082,7 @@ typedef struct lcl__device {
     lcl__program prog[LCL__KERNEL_FILE_COUNT][2];   /* per kernel file and lcl_dtype, built on first use */
     lcl__tuning tune;               /* every tunable of the device's kernels (>>tuning) */
     struct { cl_mem m; size_t bytes; int busy; } ws[LCL__WS];   /* the factorizations' scratch, kept for the next (lcl__ws_get) */
-    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds, low_queues, eager_imports, eager_early_ends, narrow_updates; } seen;   /* what the routines chose so far
+    struct { long step_splits, narrow_panels, direct_blocks, ahead_levels, eager_rounds, low_queues, eager_imports, eager_early_ends, eager_paced, narrow_updates; } seen;   /* what the routines chose so far
                                        (tests count it): potrf's step GEMMs split along K, its narrow panels (>>tuning),
                                        the block LU's blocks of A written straight from the caller's pinned memory, its
                                        levels launched while the one before ran, its U-step rounds on the second queue,
@@ -1953,6 +1959,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_EAGER_FREE", -1, 4096, &t->bklu_eager_free);
     lcl__env_int("LCL_BKLU_EAGER_END", 0, 1, &t->bklu_eager_end);
     lcl__env_int("LCL_BKLU_EAGER_M", 0, 1 << 30, &t->bklu_eager_m);
+    lcl__env_int("LCL_BKLU_EAGER_PACE", 0, 1 << 20, &t->bklu_eager_pace);
     lcl__env_int("LCL_BKLU_STAGE_KB", -1, 1 << 30, &t->bklu_stage_kb);
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
@@ -13474,6 +13481,8 @@ typedef struct lcl__bklu_dev {
     int q2open;                 /* tune.bklu_eager_end: q2 holds rounds past the last marker queue 0 waited for */
     cl_command_queue lq;        /* lcl__bklu_launch's queue (NULL: queue 0) */
     int efree;                  /* compute units q2's tensor-core GEMMs leave to the chain (tune.bklu_eager_free) */
+    int64_t epace;              /* tune.bklu_eager_pace: a level's budget of early U steps for columns past the next
+                                   level, in L blocks of the dependencies (0: no limit) */
     int32_t *pend;              /* streaming: columns being read back (their frames freed once read) */
     int64_t npend;
     int64_t nhl;                /* entries in cur.hl */
@@ -14696,18 +14705,29 @@ LCL__PRIVATE lcl_status lcl__bklu_level(lcl_context *ctx, const char *fn, const 
         }
         nown = nx, gm[0] = maxu;
         if (v->eager && i0 == 0 && i1 == cnt) {
-            int64_t q, room = v->nfree - need - 1;
+            int64_t q, room = v->nfree - need - 1, spent = 0;
+            int paced = 0;
             if (v->eev) lcl__bklu_arrived(v);
-            for (q = N->levp[l + 1]; q < N->levp[N->nlev] && room > 0; q++) {
+            for (q = N->levp[l + 1]; q < N->levp[N->nlev] && room > 0 && !paced; q++) {
                 int64_t k = N->levc[q], s0 = v->ustep[k], u = s0;
+                const int far = l + 2 <= N->nlev && q >= N->levp[l + 2];
                 if (D->owner[k] != (int32_t)(v - D->dv) || v->staged[k] != 1) continue;
                 while (u < N->ucnt[k]) {
                     int64_t j = N->slotrow[N->colp[k] + u], w = N->colp[j + 1] - N->colp[j] - N->ucnt[j] + 1;
+                    /* tune.bklu_eager_pace: columns past the next level within the level's budget (the
+                       next level's own, first in this order, always); the rest of the steps wait for
+                       a later level, in order, where they are ready all the same */
+                    if (far && v->epace > 0 && spent + w > v->epace) {
+                        paced = 1;
+                        d->seen.eager_paced++;
+                        break;
+                    }
                     /* with exchanges, a column another device has read back by now comes in for
                        these steps (else a device's share of the top levels, whose dependencies
                        are on both, ran no U step early: gen:circuit:3000 on two H200s) */
                     if (!v->has[j] && (!lcl__bklu_xdone(D, j) || w >= room)) break;
                     if (!v->has[j]) v->has[j] = 2, room -= w, v->xq[nxq++] = (int32_t)j, d->seen.eager_imports++;
+                    spent += w;
                     u++;
                 }
                 if (u == s0) continue;
@@ -15417,6 +15437,17 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     for (i = 0; i < nd; i++) {
         lcl__bklu_dev *v = &D->dv[i];
         v->eager = resident && lcl__bklu_eager(v->d, nd, m);
+        v->epace = 0;
+        if (v->eager && v->d->tune.bklu_eager_pace > 0 && N->nlev > 0) {   /* the device's U-step work a level, times P% */
+            double wsum = 0;
+            for (k = 0; k < n; k++)
+                if (D->owner[k] == i)
+                    for (p = 0; p < N->ucnt[k]; p++) {
+                        int64_t j = N->slotrow[N->colp[k] + p];
+                        wsum += (double)(N->colp[j + 1] - N->colp[j] - N->ucnt[j] + 1);
+                    }
+            v->epace = LCL__MAX(1, (int64_t)(wsum * v->d->tune.bklu_eager_pace / (100.0 * (double)N->nlev)));
+        }
         v->efree = v->d->tune.bklu_eager_free >= 0 ? v->d->tune.bklu_eager_free : nd > 1 ? (int)(v->d->info.compute_units * 3 / 20) : 0;
         /* its second queue, kept from the last run (NULL where not made: one queue does it all) */
         if (!v->eager || !v->d->tune.bklu_eager_queue || v->d->queue[1] == v->d->queue[0]) continue;

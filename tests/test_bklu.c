@@ -1966,6 +1966,20 @@ static void test_bklu_opencl(void) {
             CHECK_MSG(n0 > 0 && n1 > 0 && n1 < n0, "eager: %d launches against %d", n1, n0);
             fprintf(stderr, "  eager U steps: %d launches against %d\n", n1, n0);
             CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager: other factors than the level schedule's");
+            {   /* the early U steps of columns past the next level paced (tune.bklu_eager_pace): the
+                   same factors; some level's selection cut short at 5% of the average level's work,
+                   none without a limit */
+                const int pace = eg->dev[0].tune.bklu_eager_pace;
+                long p0 = eg->dev[0].seen.eager_paced, p1;
+                BT_TUNE(eg, bklu_eager_pace, 5);
+                CHECK_MSG(bt_same(ocl, eg, &c, &o), "eager, paced at 5%%: other factors than the level schedule's");
+                p1 = eg->dev[0].seen.eager_paced;
+                BT_TUNE(eg, bklu_eager_pace, 0);
+                CHECK(bt_same(ocl, eg, &c, &o));
+                CHECK_MSG(p1 > p0 && eg->dev[0].seen.eager_paced == p1, "eager, paced: %ld levels cut short at 5%%, then %ld without a limit "
+                          "(want some, then 0)", p1 - p0, eg->dev[0].seen.eager_paced - p1);
+                BT_TUNE(eg, bklu_eager_pace, pace);
+            }
             {   /* later columns' A in batches of their own (tune.bklu_eager_arrived), or in the level's
                    stage: the same factors; batches made only in the first */
                 int64_t nb[2] = {-1, -1};
