@@ -328,9 +328,11 @@ LCL_API void lcl_clear_error(lcl_context *ctx);
 /* Host memory the context's OpenCL devices read by DMA without a copy (page-locked: on NVIDIA
    LCL_MALLOC'd memory the driver pins under CL_MEM_USE_HOST_PTR buffers, any size, no device
    memory taken; elsewhere a mapped CL_MEM_ALLOC_HOST_PTR buffer of the first device, up to its
-   largest buffer; plain LCL_MALLOC where neither works, or without OpenCL). Inputs read again and again belong there: a block LU's A whose values live in it is
-   uploaded at each refactor with no host copy through a staging ring, so the upload's cost no
-   longer grows with the devices (two H200s, M = 256: 74 ms against 124 from malloc'd values).
+   largest buffer; plain LCL_MALLOC where neither works, or without OpenCL). Inputs read again
+   and again belong there: a block LU's A whose values live in it is uploaded at each refactor
+   with no host copy through a staging ring, so the upload's cost no longer grows with the
+   devices (two H200s, M = 256: 74 ms against 124 from malloc'd values; one H200, M = 1024:
+   2.97 s against 3.51-3.68).
    Bytes > 0; freed by lcl_host_free with the same context (a pointer it did not give is
    LCL_ERR_INVALID_ARGUMENT; NULL is nothing to do), or by lcl_context_destroy. */
 LCL_API lcl_status lcl_host_alloc(lcl_context *ctx, size_t bytes, void **out);
@@ -1087,8 +1089,10 @@ typedef struct lcl__device {
                                        the block LU's blocks of A written straight from the caller's pinned memory, its
                                        levels launched while the one before ran, its U-step rounds on the second queue,
                                        that queue made with a low priority hint (tune.bklu_eager_prio), the columns another
-                                       device read back that it imported for its eager U steps, the tensor-core GEMMs
-                                       on 64-wide tiles asked for (tune.upd_narrow) */
+                                       device read back that it imported for its eager U steps, its levels that ended
+                                       before later columns' rounds (tune.bklu_eager_end) and whose early U steps the
+                                       pace cut short (tune.bklu_eager_pace), the tensor-core GEMMs on 64-wide tiles
+                                       asked for (tune.upd_narrow) */
 } lcl__device;
 #endif
 
@@ -2190,21 +2194,26 @@ LCL__PRIVATE void lcl__unpin(lcl__device *d, cl_mem buf, char *ptr);
 /* h->p: bytes of LCL_MALLOC'd memory, page-aligned, under CL_MEM_USE_HOST_PTR buffers of at most the
    device's largest buffer, in each distinct cl_context of the devices (a driver that pins them:
    tune.host_register). The first context's must all be made; the others' as far as they go */
+#define LCL__PAGE ((size_t)4096)
+/* a registered piece's bytes on device d: whole pages, at most its largest buffer */
+LCL__PRIVATE size_t lcl__host_piece(const lcl__device *d) {
+    size_t b = d->tune.host_piece_kb ? (size_t)d->tune.host_piece_kb << 10 : (size_t)d->info.max_alloc;
+    return LCL__MAX(b / LCL__PAGE * LCL__PAGE, LCL__PAGE);
+}
 LCL__PRIVATE int lcl__host_register(lcl_context *ctx, size_t bytes, lcl__hostmem *h) {
-    const size_t pg = 4096;
+    const size_t pg = LCL__PAGE;
     size_t off, piece, cap = 0;
     int i, j;
     cl_int e = CL_SUCCESS;
     if (bytes > (size_t)-1 - pg || !(h->base = (char *)LCL_MALLOC(bytes + pg))) return 0;
     h->p = h->base + (pg - (size_t)(uintptr_t)h->base % pg) % pg;
-#define LCL__HOST_PIECE(d) LCL__MAX(((d)->tune.host_piece_kb ? (size_t)(d)->tune.host_piece_kb << 10 : (d)->info.max_alloc) / pg * pg, pg)
-    for (i = 0; i < ctx->ndev; i++) cap += bytes / LCL__HOST_PIECE(&ctx->dev[i]) + 1;
+    for (i = 0; i < ctx->ndev; i++) cap += bytes / lcl__host_piece(&ctx->dev[i]) + 1;
     if (!(h->reg = (void **)LCL_MALLOC(cap * sizeof *h->reg))) goto fail;
     for (i = 0; i < ctx->ndev; i++) {
         lcl__device *d = &ctx->dev[i];
         for (j = 0; j < i && ctx->dev[j].cl != d->cl; j++) {}
         if (j < i) continue;    /* a context already done */
-        piece = LCL__HOST_PIECE(d);
+        piece = lcl__host_piece(d);
         for (off = 0, e = CL_SUCCESS; off < bytes && e == CL_SUCCESS; off += piece) {
             cl_mem b = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, LCL__MIN(piece, bytes - off), h->p + off, &e);
             if (b) h->reg[h->nreg++] = (void *)b;
