@@ -140,7 +140,7 @@
         LCL_BKLU_EAGER=0|1 (the block LU, factors resident: each level also runs the ready U
         steps of later columns; default on: faster on one H200 and on two), LCL_BKLU_EAGER_M=M
         (with several devices, those early U steps only for blocks below M; default 1024 on
-        NVIDIA, 0 = any M elsewhere: two H200s at M = 1024 2.18 -> 1.70 s without them),
+        NVIDIA, 0 = any M elsewhere: two H200s at M = 1024 2.18 -> 1.70 s without them, S2 1.74),
         LCL_BKLU_EAGER_PACE=P (those of columns past the next level at most P% of an average
         level's U-step work a level, the rest left to later levels; the same factors; default 0,
         no limit: not yet timed),
@@ -1854,8 +1854,9 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->bklu_eager = 1;
     /* ... but not on several NVIDIA devices from M = 1024: there a level's own GEMMs fill a GPU,
        and the early ones, behind in one queue, held the levels back (1.1 s of 2.0 idle on each).
-       Two H200s, gen:circuit:1000, M = 1024: 2.175 -> 1.703 s (S2 1.33 -> 1.70 against one H200's
-       2.90 with them; one H200 without: 2.97). Thirtieth session */
+       Two H200s, gen:circuit:1000, M = 1024: 2.175 -> 1.703 s (on two machines; S2 in each call
+       1.33 -> 1.74). One H200 showed no difference: 2.90-2.97 s with them, 2.97 without
+       (thirtieth session) */
     t->bklu_eager_m = nvidia ? 1024 : 0;
     /* eager: later columns' A in batches of their own, so that a level waits only for its own
        columns' A (and the window below needs them) */
