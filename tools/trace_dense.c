@@ -25,7 +25,10 @@
    NOTRACE=N: N untraced refactors only; SCHEDULE=static|affinity|dynamic. LEVELMARKS=1: the
    phase markers (nothing else traced) in one more untraced refactor, reported as the traced one's:
    the per-level table without the tracer's host cost, with a column for the eager queue (two
-   devices: when the rounds the level's end waits for were done, after the level's own L or not). */
+   devices: when the rounds the level's end waits for were done, after the level's own L or not).
+   SPLITOUT=PREFIX (several devices): each device's share of the base as PREFIXd.mtx, to factor
+   alone on one device with ORDERING=natural (which keeps the run's order): a one-GPU stand-in
+   for the several-GPU run (bklu_split_out). */
 #define _POSIX_C_SOURCE 200809L
 static void tb_mark(void *q, int ph);
 #define LCL_BKLU_TIMING(q, ph) tb_mark((void *)(q), ph)
@@ -533,6 +536,46 @@ static double tb_hash(uint64_t p, uint64_t q) {
     z ^= z >> 31;
     return (double)(z >> 11) / 9007199254740992.0 - 0.5;
 }
+/* SPLITOUT=PREFIX (bklu mode, several devices): the base J restricted to each device's BTF blocks,
+   written as PREFIXd.mtx in J's permuted order (row P[i] and column Q[i] both become i's rank among
+   the device's positions), so each file factored on one device is that device's share of the run:
+   a one-GPU proxy for the several-GPU refactor, whose split keeps whole blocks on one device */
+static void bklu_split_out(const char *prefix, const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, const lcl_coo *C, int by_row, int nd) {
+    const lcl_klu_symbolic *ks = S->ks;
+    const lcl__bklu_cl *D = (const lcl__bklu_cl *)N->cl;
+    int64_t n = ks->n, b, i, e, mixed = 0;
+    int32_t *dev = (int32_t *)malloc(sizeof(int32_t) * (size_t)n), *rk = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *pr = (int32_t *)malloc(sizeof(int32_t) * (size_t)n), *pc = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+    int d;
+    if (!dev || !rk || !pr || !pc) { fprintf(stderr, "SPLITOUT: no memory\n"); exit(1); }
+    for (b = 0; b < ks->nblocks; b++) {   /* a block goes where its last column (the tree's root) went */
+        int32_t o = D->owner[ks->R[b + 1] - 1];
+        for (i = ks->R[b]; i < ks->R[b + 1]; i++) { mixed += D->owner[i] != o; dev[i] = o; }
+    }
+    for (i = 0; i < n; i++) { pr[ks->P[i]] = (int32_t)i; pc[ks->Q[i]] = (int32_t)i; }
+    for (d = 0; d < nd; d++) {
+        char path[1024];
+        int64_t cnt = 0, nn = 0;
+        FILE *f;
+        for (i = 0; i < n; i++) rk[i] = dev[i] == d ? (int32_t)nn++ : -1;
+        for (e = 0; e < C->nnz; e++) {
+            int64_t r = by_row ? C->row[e] : C->col[e], c = by_row ? C->col[e] : C->row[e];
+            cnt += rk[pr[r]] >= 0 && rk[pc[c]] >= 0;
+        }
+        snprintf(path, sizeof path, "%s%d.mtx", prefix, d);
+        if (!(f = fopen(path, "w"))) { fprintf(stderr, "SPLITOUT: cannot write %s\n", path); exit(1); }
+        fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%lld %lld %lld\n", (long long)nn, (long long)nn, (long long)cnt);
+        for (e = 0; e < C->nnz; e++) {
+            int64_t r = by_row ? C->row[e] : C->col[e], c = by_row ? C->col[e] : C->row[e];
+            if (rk[pr[r]] >= 0 && rk[pc[c]] >= 0)
+                fprintf(f, "%d %d %.17g\n", rk[pr[r]] + 1, rk[pc[c]] + 1, ((const double *)C->val)[e]);
+        }
+        fclose(f);
+        printf("   SPLITOUT: %s, %lld block columns, %lld entries\n", path, (long long)nn, (long long)cnt);
+    }
+    if (mixed) printf("   SPLITOUT: %lld columns lie on another device than their block's root: the files are not the run's shares\n", (long long)mixed);
+    free(dev); free(rk); free(pr); free(pc);
+}
 static int bklu_main(int argc, char **argv) {
     lcl_context_desc desc = {0};
     lcl_context *ctx;
@@ -551,6 +594,8 @@ static int bklu_main(int argc, char **argv) {
     int rep, i, pinned, by_row, nuntraced, lmarks;
     memset(&o, 0, sizeof o);
     o.devices = argc > 5 ? atoi(argv[5]) : 1;
+    if (getenv("ORDERING"))     /* ORDERING=natural|colamd|amd (SPLITOUT's files: natural keeps the run's order) */
+        o.klu.ordering = !strcmp(getenv("ORDERING"), "natural") ? LCL_KLU_NATURAL : !strcmp(getenv("ORDERING"), "colamd") ? LCL_KLU_COLAMD : LCL_KLU_AMD;
     if (getenv("SCHEDULE"))     /* SCHEDULE=static|affinity|dynamic (default: the library's) */
         o.schedule = !strcmp(getenv("SCHEDULE"), "static") ? LCL_BKLU_STATIC : !strcmp(getenv("SCHEDULE"), "dynamic") ? LCL_BKLU_DYNAMIC : LCL_BKLU_AFFINITY;
     xtrace = 1;
@@ -608,6 +653,7 @@ static int bklu_main(int argc, char **argv) {
         printf(", sum of the levels' largest shares %.0f (%.1f%% of all), transfers %lld\n", crit, 100 * crit / tot, (long long)info.transfers);
         free(cost);
     }
+    if (getenv("SPLITOUT") && N->cl && info.devices > 1) bklu_split_out(getenv("SPLITOUT"), S, N, &C, by_row, info.devices);
     if (N->cl) {   /* each device's eager queue, by context device (marker 14) */
         lcl__bklu_cl *D = (lcl__bklu_cl *)N->cl;
         for (i = 0; i < D->nd; i++)
