@@ -2067,8 +2067,11 @@ LCL__PRIVATE lcl_status lcl__cl_open(lcl_context *ctx, const char *spec, int sha
             if ((e = LCL__CL->clRetainContext(d->cl)) != CL_SUCCESS) { d->cl = NULL; st = lcl__clfail(ctx, e, "clRetainContext", d->info.name); break; }
         } else {
             cl_uint nid = 0;
-            for (j = i; j < nsel; j++)
-                if (j == i || (shared && devs[sel[j]].platform == d->platform)) ids[nid++] = devs[sel[j]].id;
+            for (j = i; j < nsel; j++) {   /* (each device once: LCL__DEVICE_REPEAT lists one twice) */
+                int k = i;
+                while (k < j && sel[k] != sel[j]) k++;
+                if (j == i || (shared && devs[sel[j]].platform == d->platform && k == j)) ids[nid++] = devs[sel[j]].id;
+            }
             props[0] = CL_CONTEXT_PLATFORM;
             props[1] = (cl_context_properties)d->platform;
             props[2] = 0;

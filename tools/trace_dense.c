@@ -32,6 +32,7 @@
 #define _POSIX_C_SOURCE 200809L
 static void tb_mark(void *q, int ph);
 #define LCL_BKLU_TIMING(q, ph) tb_mark((void *)(q), ph)
+#define LCL__DEVICE_REPEAT   /* "0,0": one device opened twice, its copies in one context (two pipelines on one GPU) */
 #define LINALG_CL_IMPLEMENTATION
 #include "../linalg_cl.h"
 #include "lcl_gen.h"
