@@ -28,7 +28,8 @@
    devices: when the rounds the level's end waits for were done, after the level's own L or not).
    SPLITOUT=PREFIX (several devices): each device's share of the base as PREFIXd.mtx, to factor
    alone on one device with ORDERING=natural (which keeps the run's order): a one-GPU stand-in
-   for the several-GPU run (bklu_split_out). */
+   for the several-GPU run (bklu_split_out). TRACE_BARRIER=DIR:K: the refactors start once K
+   processes have reached them (bench/gpu/bklu_shares.sh: two shares at once, a GPU each). */
 #define _POSIX_C_SOURCE 200809L
 static void tb_mark(void *q, int ph);
 #define LCL_BKLU_TIMING(q, ph) tb_mark((void *)(q), ph)
@@ -39,6 +40,8 @@ static void tb_mark(void *q, int ph);
 #include <stdio.h>
 #include <time.h>
 #include <dlfcn.h>
+#include <dirent.h>
+#include <unistd.h>
 
 typedef struct { cl_event ev; cl_command_queue q; int name; } rec;
 static rec *recs;
@@ -661,6 +664,25 @@ static int bklu_main(int argc, char **argv) {
         lcl__bklu_cl *D = (lcl__bklu_cl *)N->cl;
         for (i = 0; i < D->nd; i++)
             if (D->dv[i].d - ctx->dev >= 0 && D->dv[i].d - ctx->dev < 64) eq[D->dv[i].d - ctx->dev] = D->dv[i].q2;
+    }
+    /* TRACE_BARRIER=DIR:K: before the refactors, a file in DIR, then a wait until DIR holds K (several
+       processes, each on its own GPU, refactoring at the same time: bench/gpu/bklu_shares.sh) */
+    if (getenv("TRACE_BARRIER")) {
+        char dir[512], f[600];
+        int want = 0, have = 0;
+        FILE *fp;
+        if (sscanf(getenv("TRACE_BARRIER"), "%511[^:]:%d", dir, &want) == 2) {
+            snprintf(f, sizeof f, "%s/%ld", dir, (long)getpid());
+            if ((fp = fopen(f, "w"))) fclose(fp);
+            while (have < want) {
+                struct timespec ts = {0, 20000000};
+                DIR *dp = opendir(dir);
+                struct dirent *de;
+                for (have = 0; dp && (de = readdir(dp)) != NULL;) have += de->d_name[0] != '.';
+                if (dp) closedir(dp);
+                if (have < want) nanosleep(&ts, NULL);
+            }
+        }
     }
     /* NOTRACE=N: N untraced refactors and no traced one (large bases, where a trace is long) */
     nuntraced = getenv("NOTRACE") ? atoi(getenv("NOTRACE")) : 2;
