@@ -546,6 +546,13 @@ static double tb_hash(uint64_t p, uint64_t q) {
    written as PREFIXd.mtx in J's permuted order (row P[i] and column Q[i] both become i's rank among
    the device's positions), so each file factored on one device is that device's share of the run:
    a one-GPU proxy for the several-GPU refactor, whose split keeps whole blocks on one device */
+/* entry e of the base (C, by column unless by_row) in a share: its row and column there (rk: a
+   permuted position's rank in the share, -1 outside it), or 0 */
+static int share_entry(const lcl_coo *C, int by_row, int64_t e, const int32_t *pr, const int32_t *pc, const int32_t *rk, int32_t *r, int32_t *c) {
+    *r = rk[pr[by_row ? C->row[e] : C->col[e]]];
+    *c = rk[pc[by_row ? C->col[e] : C->row[e]]];
+    return *r >= 0 && *c >= 0;
+}
 static void bklu_split_out(const char *prefix, const lcl_bklu_symbolic *S, const lcl_bklu_numeric *N, const lcl_coo *C, int by_row, int nd) {
     const lcl_klu_symbolic *ks = S->ks;
     const lcl__bklu_cl *D = (const lcl__bklu_cl *)N->cl;
@@ -562,20 +569,15 @@ static void bklu_split_out(const char *prefix, const lcl_bklu_symbolic *S, const
     for (d = 0; d < nd; d++) {
         char path[1024];
         int64_t cnt = 0, nn = 0;
+        int32_t r, c;
         FILE *f;
         for (i = 0; i < n; i++) rk[i] = dev[i] == d ? (int32_t)nn++ : -1;
-        for (e = 0; e < C->nnz; e++) {
-            int64_t r = by_row ? C->row[e] : C->col[e], c = by_row ? C->col[e] : C->row[e];
-            cnt += rk[pr[r]] >= 0 && rk[pc[c]] >= 0;
-        }
+        for (e = 0; e < C->nnz; e++) cnt += share_entry(C, by_row, e, pr, pc, rk, &r, &c);
         snprintf(path, sizeof path, "%s%d.mtx", prefix, d);
         if (!(f = fopen(path, "w"))) { fprintf(stderr, "SPLITOUT: cannot write %s\n", path); exit(1); }
         fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%lld %lld %lld\n", (long long)nn, (long long)nn, (long long)cnt);
-        for (e = 0; e < C->nnz; e++) {
-            int64_t r = by_row ? C->row[e] : C->col[e], c = by_row ? C->col[e] : C->row[e];
-            if (rk[pr[r]] >= 0 && rk[pc[c]] >= 0)
-                fprintf(f, "%d %d %.17g\n", rk[pr[r]] + 1, rk[pc[c]] + 1, ((const double *)C->val)[e]);
-        }
+        for (e = 0; e < C->nnz; e++)
+            if (share_entry(C, by_row, e, pr, pc, rk, &r, &c)) fprintf(f, "%d %d %.17g\n", r + 1, c + 1, ((const double *)C->val)[e]);
         fclose(f);
         printf("   SPLITOUT: %s, %lld block columns, %lld entries\n", path, (long long)nn, (long long)cnt);
     }
@@ -690,9 +692,9 @@ static int bklu_main(int argc, char **argv) {
     for (rep = 0; rep < nuntraced + (getenv("NOTRACE") ? 0 : 1) + lmarks; rep++) {
         marking = lmarks && rep == nuntraced;
         tracing = !marking && rep == nuntraced + lmarks;
-        t0 = t = now();
+        t0 = now();
         if (lcl_bklu_refactor(ctx, S, &A, N, &info) != LCL_OK) { fprintf(stderr, "bklu: %s\n", lcl_last_error(ctx)); return 1; }
-        t = now() - t;
+        t = now() - t0;
         tracing = 0;
         if (rep < nuntraced) {
             printf("   untraced refactor %d: %.2f ms (host: before the setup %.2f, setup %.2f, levels %.2f, after %.2f)\n", rep, t * 1e3,
