@@ -2520,13 +2520,13 @@ static const char *const lcl__kernel_dense_cl[] = {
     "*/\n"
     "        real t[64 * 64 / 64];\n"
     "        const int R = 64 * 64 / NT;\n"
-    "#pragma unroll\n"
+    "        PW_UNROLL   /* NVIDIA only: PoCL cannot unroll these and warns */\n"
     "        for (i = 0; i < R; i++) {\n"
     "            const int rr = (lid + i * NT) / 64, cc = (lid + i * NT) % 64;\n",
     "            t[i] = rr < kb && cc < kb && cc <= rr ? A[offa + (long)rr * ld + cc] : (real)(rr == "
     "cc);\n"
     "        }\n"
-    "#pragma unroll\n"
+    "        PW_UNROLL\n"
     "        for (i = 0; i < R; i++) S[(lid + i * NT) / 64][(lid + i * NT) % 64] = t[i];\n"
     "    }\n"
     "    if (lid == 0) *pwf = 0;\n"
@@ -2605,9 +2605,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#endif\n"
     "}\n"
     "#endif\n"
-    "\n"
-    "/* Cholesky of a diagonal block of at most TRSM_NB in local memory, right-looking, one barrier a"
     "\n",
+    "/* Cholesky of a diagonal block of at most TRSM_NB in local memory, right-looking, one barrier a"
+    "\n"
     "   column. PF_T work-items share a row, taking its columns in turn: a row per work-item leaves\n"
     "   the column loop latency-bound, and the earlier (row, column)-pair loop spent most of its\n"
     "   iterations on elements outside the triangle. The work-item that updates the next pivot takes"
@@ -2661,9 +2661,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "        }\n"
     "    }\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    /* the work-items of row r > j update it with column j; the one holding column j + 1\n"
+    "    /* the work-items of row r > j update it with column j; the one holding column j + 1\n",
     "       publishes it in the other half of col[], so one barrier a column suffices. dg[3p..3p+2]:"
-    "\n",
+    "\n"
     "       column j's pivot, its square root and the reciprocal, computed by the work-item that\n"
     "       updated it, while the others still update their rows (off the chain of the column loop) *"
     "/\n"
@@ -2720,9 +2720,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            tc_gemm_k(TC_WM, 1, TC_P(4), Lm, Lm + TC_LOCAL(TC_P(4), TC_BM), kb, kb, kp, -1.0, P,"
     " ld, P, ld, 1, 1.0, A + off, ld, 1, 0, 1, 0, 0, 0, 0, 0);\n"
     "            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
-    "        }\n"
+    "        }\n",
     "        potf2_nv(32 * TC_WM, (__local double (*)[TRSM_NB + 1])Lm, (__local double (*)[TRSM_NB])("
-    "Lm + TRSM_NB * (TRSM_NB + 1)),\n",
+    "Lm + TRSM_NB * (TRSM_NB + 1)),\n"
     "                 Lm + TRSM_NB * (TRSM_NB + 1) + 2 * TRSM_NB, A, off, ld, kb, base, fail);\n"
     "    } else if (kp > 0) {\n"
     "        tc_gemm_k(TC_WM, 1, TC_P(4), Lm, Lm + TC_LOCAL(TC_P(4), TC_BM), below, kb, kp, -1.0, P +"
@@ -2780,8 +2780,8 @@ static const char *const lcl__kernel_dense_cl[] = {
     "#define LS_PW (TRSM_NB * (TRSM_NB + 1) + 32 * 33 + 1)\n"
     "    __local double Lm[LS_TC > LS_PW ? LS_TC : LS_PW] __attribute__((aligned(16)));\n"
     "    __global double *P = A + off - kp;   /* the panel's earlier columns, from the block's first "
-    "row */\n"
-    "    __global double *T = A + off + (long)kb * ld;   /* the 64 rows under the block */\n",
+    "row */\n",
+    "    __global double *T = A + off + (long)kb * ld;   /* the 64 rows under the block */\n"
     "    const int grp = get_group_id(0), nla = below > 0 ? 1 + (nxt > 0) : 0, r1 = min(below, 64);\n"
     "    __local double *As = Lm, *Bs = Lm + TC_LOCAL(TC_P(4), 128);\n"
     "    if (grp == 0) {\n"
@@ -2846,9 +2846,9 @@ static const char *const lcl__kernel_dense_cl[] = {
     "            if (lid == 0) *fail = base + j + 1;\n"
     "            ok = 0;\n"
     "        }\n"
-    "        d = sqrt(d);\n"
+    "        d = sqrt(d);\n",
     "        for (i = j + 1 + lid; i < (ok ? kb : 0); i += LCL_WG) S[i][j] /= d;\n"
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n",
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "        /* the pivot is written after every work-item has read it; rows below by (row, column)\n"
     "           pairs of a TRSM_NB-wide grid, so no division by a run-time width. Loop bounds from\n"
     "           the flag: PoCL 5 rejects branches around loops between barriers. */\n"

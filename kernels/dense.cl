@@ -1203,12 +1203,12 @@ __attribute__((always_inline)) inline void potf2_pw(const int NT, __local real (
     {   /* the lower triangle, the identity past kb; all of a work-item's loads in flight first */
         real t[64 * 64 / 64];
         const int R = 64 * 64 / NT;
-#pragma unroll
+        PW_UNROLL   /* NVIDIA only: PoCL cannot unroll these and warns */
         for (i = 0; i < R; i++) {
             const int rr = (lid + i * NT) / 64, cc = (lid + i * NT) % 64;
             t[i] = rr < kb && cc < kb && cc <= rr ? A[offa + (long)rr * ld + cc] : (real)(rr == cc);
         }
-#pragma unroll
+        PW_UNROLL
         for (i = 0; i < R; i++) S[(lid + i * NT) / 64][(lid + i * NT) % 64] = t[i];
     }
     if (lid == 0) *pwf = 0;
