@@ -1053,6 +1053,8 @@ typedef struct lcl__tuning {
     int bklu_host_threads;          /* ... on several devices: a host thread per device */
     int bklu_slack;                 /* ... affinity: a device's share of a level's work at most this % of even */
     int bklu_window;                /* ... affinity: its index ranges' boundaries within this % of all work from even */
+    int bklu_fslice;                /* F (A's blocks off the block triangular form's diagonal, the solve's): entries the
+                                       host copies a slice while it waits on the devices (0: all after the levels) */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int bklu_lr_nb;                 /* LR_NB: the pivot LU's panel width panel by panel (4 to 32) */
     int bklu_lu_tail;               /* ... panel by panel until this many rows remain, those in one launch (0: off) */
@@ -1845,6 +1847,9 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->bklu_eager_free = nvidia ? -1 : 0;
     t->bklu_slack = 150;
     t->bklu_window = 5;
+    /* before the first launch, the host's copy of F held every device up: 14 ms a refactor on
+       gen:circuit:2000 at M = 256 (H100); a slice of 4096 entries is a few microseconds */
+    t->bklu_fslice = 4096;
     t->bklu_ahead = 1;
     t->bklu_xahead = 1;
     /* eager U steps, on any number of devices since call 11 (one H200, gen:circuit:1000, M = 256 /
@@ -1969,6 +1974,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_HOST_THREADS", 0, 1, &t->bklu_host_threads);
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
     lcl__env_int("LCL_BKLU_WINDOW", 0, 50, &t->bklu_window);
+    lcl__env_int("LCL_BKLU_FSLICE", 0, 1 << 30, &t->bklu_fslice);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
     lcl__env_int("LCL_SPLIT_NB", 0, 4096, &t->split_nb);
     lcl__env_int("LCL_POCL_ONE_QUEUE", 0, 1, &t->pocl_one_queue);
@@ -12889,27 +12895,28 @@ done:
     return st;
 }
 
-/* A's blocks, scaled by their rows, into the slots (zeroed first) and F */
+/* A's blocks, scaled by their rows, into the slots (zeroed first) and F; scopy: entries q0 .. q1 - 1
+   of block e alone (1 where one is NaN or Inf); gather: every block from e0 on (F's alone unless
+   xs), the first bad block or -1 */
 #define LCL__DEF_BKLU(S, T) \
-LCL__PRIVATE int64_t lcl__bklu_gather_##S(const lcl_bmat *A, lcl_bklu_numeric *N, int xs, int nt) { \
-    const lcl_klu_numeric *kn = N->kn; \
-    int64_t mm = N->mm, e, bad = INT64_MAX; \
+LCL__PRIVATE int lcl__bklu_scopy_##S(const lcl_bmat *A, lcl_bklu_numeric *N, int64_t e, int64_t q0, int64_t q1) { \
+    const T *src = (const T *)A->val + e * N->mm; \
+    int64_t a = N->amap[e], q; \
+    T *dst = a >= 0 ? (T *)N->X + a * N->mm : (T *)N->F + (-1 - a) * N->mm; \
+    double r = N->kn->Rs ? 1.0 / N->kn->Rs[lcl__bklu_arow(A, e)] : 1.0; \
+    for (q = q0; q < q1; q++) dst[q] = (T)(src[q] * r); \
+    for (q = q0; q < q1; q++) \
+        if (!(src[q] - src[q] == 0)) return 1; \
+    return 0; \
+} \
+LCL__PRIVATE int64_t lcl__bklu_gather_##S(const lcl_bmat *A, lcl_bklu_numeric *N, int xs, int nt, int64_t e0) { \
+    int64_t e, bad = INT64_MAX; \
     (void)nt; \
-    if (xs) memset(N->X, 0, (size_t)N->nslot * (size_t)mm * sizeof(T)); \
+    if (xs) memset(N->X, 0, (size_t)N->nslot * (size_t)N->mm * sizeof(T)); \
     /* by the team: the blocks off the diagonal of the block triangular form alone are gigabytes at M = 512 */ \
     LCL__OMP(omp parallel for num_threads(nt) schedule(dynamic, 4) reduction(min : bad)) \
-    for (e = 0; e < A->nnzb; e++) { \
-        const T *src = (const T *)A->val + e * mm; \
-        int64_t a = N->amap[e], q; \
-        T *dst; \
-        double r; \
-        if (a >= 0 && !xs) continue; \
-        dst = a >= 0 ? (T *)N->X + a * mm : (T *)N->F + (-1 - a) * mm; \
-        r = kn->Rs ? 1.0 / kn->Rs[lcl__bklu_arow(A, e)] : 1.0; \
-        for (q = 0; q < mm; q++) dst[q] = (T)(src[q] * r); \
-        for (q = 0; q < mm; q++) \
-            if (!(src[q] - src[q] == 0)) { bad = LCL__MIN(bad, e); break; } \
-    } \
+    for (e = e0; e < A->nnzb; e++) \
+        if ((xs || N->amap[e] < 0) && lcl__bklu_scopy_##S(A, N, e, 0, N->mm)) bad = LCL__MIN(bad, e); \
     return bad == INT64_MAX ? -1 : bad; \
 }
 LCL__DEF_BKLU(d, double)
@@ -13102,10 +13109,10 @@ LCL__PRIVATE void lcl__bklu_info(const lcl_bklu_symbolic *S, const lcl_bklu_nume
 LCL__PRIVATE lcl_status lcl__bklu_run(lcl_context *ctx, const char *fn, const lcl_bklu_symbolic *S, const lcl_bmat *A,
                                       lcl_bklu_numeric *N, lcl_bklu_info *info) {
     lcl_status st = LCL_OK;
-    /* the device path reads A's blocks itself (and checks them there): the host takes F only */
-    int dev = ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0 && !ctx->dense_cpu;
-    int nt = dev ? lcl__bklu_team(ctx) : lcl__bklu_threads(ctx);
-    int64_t bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(A, N, !dev, nt) : lcl__bklu_gather_d(A, N, !dev, nt);
+    /* the device path reads A's blocks itself (and checks them there), and copies F (the solve's)
+       on the host between its launches */
+    int dev = ctx && ctx->backend == LCL_BACKEND_OPENCL && ctx->ndev > 0 && !ctx->dense_cpu, nt = lcl__bklu_threads(ctx);
+    int64_t bad = dev ? -1 : A->dtype == LCL_F32 ? lcl__bklu_gather_s(A, N, 1, nt, 0) : lcl__bklu_gather_d(A, N, 1, nt, 0);
     if (info) lcl__bklu_info(S, N, info);
     if (bad >= 0) return lcl__bklu_nan(ctx, fn, A, bad);
     N->bad_k = -1;
@@ -13546,6 +13553,7 @@ struct lcl__bklu_cl {
                                    xgo: every thread made, they may start (or, with xfail, give up) */
     int32_t *slev;              /* n (eager): the level whose look-ahead stages column k's A */
     int64_t svmoves;            /* the last device solve: W's moves between devices */
+    int64_t fe, fq, fbad;       /* F's copy: next block of A and its next entry; the first bad block, -1 */
 };
 /* a refactor keeps the last run's device memory where the new run wants the same size (creating
    and pinning it again took a third of a refactor on two H100s): *dst takes *src (and its mapping) */
@@ -15190,6 +15198,34 @@ LCL__PRIVATE void lcl__bklu_flight_end(lcl__bklu_flight *r, lcl__bklu_dev *v) {
         if (r->ev2[q]) LCL__CL->clWaitForEvents(1, &r->ev2[q]), LCL__CL->clReleaseEvent(r->ev2[q]), r->ev2[q] = NULL;
     }
 }
+/* F (A's blocks off the diagonal of the block triangular form, the solve's) is copied by the host
+   while it has nothing to launch, tune.bklu_fslice entries at a time, the rest after the levels */
+LCL__PRIVATE int lcl__bklu_scopy(const lcl_bmat *A, lcl_bklu_numeric *N, int64_t e, int64_t q0, int64_t q1) {
+    return A->dtype == LCL_F32 ? lcl__bklu_scopy_s(A, N, e, q0, q1) : lcl__bklu_scopy_d(A, N, e, q0, q1);
+}
+LCL__PRIVATE void lcl__bklu_fslice(const lcl_bmat *A, lcl_bklu_numeric *N, lcl__bklu_cl *D) {
+    int64_t left = D->dv[0].d->tune.bklu_fslice;
+    while (left > 0 && D->fe < A->nnzb) {
+        int64_t q1 = LCL__MIN(N->mm, D->fq + left);
+        if (N->amap[D->fe] >= 0) { D->fe++; continue; }
+        if (lcl__bklu_scopy(A, N, D->fe, D->fq, q1) && D->fbad < 0) D->fbad = D->fe;
+        left -= q1 - D->fq;
+        D->fq = q1;
+        if (D->fq == N->mm) D->fe++, D->fq = 0;
+    }
+}
+/* the rest, by the team; the first bad block, or -1 */
+LCL__PRIVATE int64_t lcl__bklu_frest(lcl_context *ctx, const lcl_bmat *A, lcl_bklu_numeric *N, lcl__bklu_cl *D) {
+    int64_t bad;
+    if (D->fq > 0) {   /* the block begun, from where it was */
+        if (lcl__bklu_scopy(A, N, D->fe, D->fq, N->mm) && D->fbad < 0) D->fbad = D->fe;
+        D->fe++, D->fq = 0;
+    }
+    bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(A, N, 0, lcl__bklu_team(ctx), D->fe) : lcl__bklu_gather_d(A, N, 0, lcl__bklu_team(ctx), D->fe);
+    D->fe = A->nnzb;
+    return D->fbad >= 0 ? D->fbad : bad;
+}
+
 #if defined(_OPENMP) && !defined(_WIN32)
 typedef struct lcl__bklu_apart_job {
     lcl_context *ctx;
@@ -15220,6 +15256,7 @@ LCL__PRIVATE void *lcl__bklu_apart_dev(void *arg) {
         int what;
         if ((st = lcl__bklu_step(j->ctx, j->fn, j->N, j->A, j->D, j->i, j->needx, &r, &what)) == LCL_OK && !what) {
             st = lcl__bklu_topup(j->ctx, j->N, j->A, j->D, &j->D->dv[j->i], j->i);
+            if (j->i == 0) lcl__bklu_fslice(j->A, j->N, j->D);   /* the caller's thread */
             LCL__YIELD();
             lcl__bklu_xlock(j->D, 1);
             stop = j->D->xfail;     /* (then what it waits for may never come) */
@@ -15310,8 +15347,9 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
             moved |= what == 1;
             if (st == LCL_OK && what == 2 && r[i].lv == N->nlev - 1 && r[i].nin == 0) left--;
         }
-        if (!moved && st == LCL_OK) {  /* the host idle: more of A on its way */
+        if (!moved && st == LCL_OK) {  /* the host idle: more of A on its way, a slice of F */
             for (i = 0; i < nd && st == LCL_OK; i++) st = lcl__bklu_topup(ctx, N, A, D, &D->dv[i], i);
+            lcl__bklu_fslice(A, N, D);
             LCL__YIELD();
         }
     }
@@ -15327,7 +15365,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     int32_t *levof = NULL, *cols = NULL, *badk = NULL, *piv2 = NULL;
     double *cost = NULL, *load = NULL;
     unsigned char *needx = NULL;
-    int64_t n = N->n, m = N->m, k, p, l, e64, maxframes = 0;
+    int64_t n = N->n, m = N->m, k, p, l, e64, maxframes = 0, fbad;
     lcl_status st = LCL_OK;
     cl_int e = CL_SUCCESS;
     lcl__device *d = NULL;
@@ -15353,6 +15391,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     if (!LCL__BA(D->dv, nd, lcl__bklu_dev)) goto out;
     memset(D->dv, 0, (size_t)nd * sizeof *D->dv);
     D->nd = nd;
+    D->fbad = -1;
     if (!LCL__BA(D->owner, n, int32_t) || !LCL__BA(D->onhost, n, unsigned char) || !LCL__BA(D->hperm, n * m, int32_t) ||
         !LCL__BA(D->acp, n + 1, int64_t) || !LCL__BA(D->ace, A->nnzb + 1, int64_t) ||
         !LCL__BA(levof, n, int32_t) || !LCL__BA(cols, n, int32_t) || !LCL__BA(cost, n, double) || !LCL__BA(load, nd, double) ||
@@ -15604,6 +15643,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             }
     }
     LCL__BKLU_MARK(NULL, 12);
+    fbad = lcl__bklu_frest(ctx, A, N, D);
     /* pivots of every column, singular blocks, non-finite input: whole arrays read from each
        device (a read per column cost tens of microseconds each), each column's taken from its owner */
     if (!LCL__BA(piv2, 2 * n * m + n, int32_t)) goto out;
@@ -15638,6 +15678,10 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             st = lcl__fail(ctx, LCL_ERR_NAN, "%s: a block of A holds NaN or Inf", fn);
             goto out;
         }
+    }
+    if (fbad >= 0) {
+        st = lcl__bklu_nan(ctx, fn, A, fbad);
+        goto out;
     }
     N->bad_k = -1;
     for (k = 0; k < n; k++)

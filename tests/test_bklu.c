@@ -1619,9 +1619,62 @@ static void bt_ocl_memory(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opt
     lcl_bklu_symbolic_free(S);
     bt_free(&c);
 }
+/* a tunable of every device of ctx set to v (white box: as its environment variable would) */
+#define BT_TUNE(ctx, field, v) do { int bt_d_; for (bt_d_ = 0; bt_d_ < (ctx)->ndev; bt_d_++) (ctx)->dev[bt_d_].tune.field = (v); } while (0)
+/* F, the blocks off the block triangular form's diagonal, which the host copies between the
+   launches, tune.bklu_fslice entries at a time (the default; 1000, which cuts the 70 x 70 blocks;
+   0: all after the levels): serial's copy to the bit, and NaN in each of its blocks named; both
+   dtypes and forms */
+static void bt_ocl_fcopy(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o) {
+    static const double pat[][3] = {{0, 0, 2}, {1, 1, 3}, {2, 2, -2}, {3, 3, 2}, {4, 4, 4}, {1, 2, 1}, {3, 0, 1}, {0, 4, 0.5}};
+    int t, fs = ocl->dev[0].tune.bklu_fslice;
+    for (t = 0; t < 12; t++) {
+        bt_case c;
+        lcl_csr J;
+        lcl_bklu_symbolic *S = NULL;
+        lcl_bklu_numeric *N = NULL, *Ns = NULL;
+        lcl_dtype dt = t & 1 ? LCL_F32 : LCL_F64;
+        int64_t e, sg, nbad = 0;
+        if (dt == LCL_F64 && !bt_fp64(ocl)) continue;
+        BT_TUNE(ocl, bklu_fslice, t < 4 ? fs : t < 8 ? 1000 : 0);
+        bt_J(&J, 5, pat, 8);
+        bt_make(&c, &J, 70, BT_KRON, dt, (t >> 1) & 1);
+        CHECK_OK(ser, lcl_bklu_analyze(ser, &c.A, o, &S, NULL));
+        CHECK_OK(ocl, lcl_bklu_factor(ocl, S, &c.A, &N, NULL));
+        CHECK_OK(ser, lcl_bklu_factor(ser, S, &c.A, &Ns, NULL));
+        if (!N || !Ns) goto next;
+        bt_new_values(&c);
+        CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N, NULL));
+        CHECK_OK(ser, lcl_bklu_refactor(ser, S, &c.A, Ns, NULL));
+        CHECK(N->fp[N->n] == 3 && !memcmp(N->F, Ns->F, (size_t)(N->fp[N->n] * N->mm) * lcl__dsize(dt)));
+        for (e = 0; e < c.A.nnzb; e++) {
+            char want[128];
+            if (N->amap[e] >= 0) continue;
+            sg = lcl__bklu_seg(c.A.ptr, c.A.n, e);
+            snprintf(want, sizeof want, "block (%lld, %lld) (block row, column; 0-based) holds NaN or Inf",
+                     (long long)(c.A.by_row ? sg : c.A.idx[e]), (long long)(c.A.by_row ? c.A.idx[e] : sg));
+            bt_put(dt, c.A.val, e * N->mm + N->mm - 1 - 1000 * nbad, nbad & 1 ? HUGE_VAL : nan(""));   /* past a slice's cut, or in it */
+            nbad++;
+            BT_FAILS(ocl, lcl_bklu_refactor(ocl, S, &c.A, N, NULL), LCL_ERR_NAN, want);
+            bt_sync(&c);
+        }
+        CHECK(nbad == 3);
+        CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N, NULL));
+        CHECK_OK(ser, lcl_bklu_refactor(ser, S, &c.A, Ns, NULL));
+        CHECK(!memcmp(N->F, Ns->F, (size_t)(N->fp[N->n] * N->mm) * lcl__dsize(dt)));
+    next:
+        lcl_bklu_numeric_free(N);
+        lcl_bklu_numeric_free(Ns);
+        lcl_bklu_symbolic_free(S);
+        bt_free(&c);   /* J's too (bt_make took it) */
+    }
+    BT_TUNE(ocl, bklu_fslice, fs);
+}
+
 /* singular pivot blocks and NaN through the OpenCL context: what serial reports */
 static void bt_ocl_errors(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o) {
     int t;
+    bt_ocl_fcopy(ocl, ser, o);
     for (t = 0; t < 2; t++) {
         bt_case c;
         lcl_csr J;
@@ -1655,6 +1708,7 @@ static void bt_ocl_errors(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opt
             bt_poke(&c, c.J.rows - 1, c.J.col[c.J.nnz - 1], 3, nan(""));
             BT_FAILS(ocl, lcl_bklu_refactor(ocl, S, &c.A, N, &io), LCL_ERR_NAN, "holds NaN or Inf");
             bt_sync(&c);
+            CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N, &io));
             CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N, &io));
             {
                 int64_t nm = c.A.n * c.m;
@@ -1758,8 +1812,6 @@ static int bt_gen(lcl_context *ser, const char *spec, int64_t m, lcl_dtype dt, b
 static int bt_prio_hints(lcl_context *ctx) {
     return LCL__CL->clCreateCommandQueueWithProperties && lcl__cl_has_ext(ctx->dev[0].id, "cl_khr_priority_hints");
 }
-/* a tunable of every device of ctx set to v (white box: as its environment variable would) */
-#define BT_TUNE(ctx, field, v) do { int bt_d_; for (bt_d_ = 0; bt_d_ < (ctx)->ndev; bt_d_++) (ctx)->dev[bt_d_].tune.field = (v); } while (0)
 /* a count of what the block LU chose, summed over the context's devices: blocks of A written
    straight from pinned memory (ahead 0), levels launched while the one before ran (ahead 1) */
 static long bt_seen(lcl_context *ocl, int ahead) {

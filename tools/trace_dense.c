@@ -29,7 +29,10 @@
    SPLITOUT=PREFIX (several devices): each device's share of the base as PREFIXd.mtx, to factor
    alone on one device with ORDERING=natural (which keeps the run's order): a one-GPU stand-in
    for the several-GPU run (bklu_split_out). TRACE_BARRIER=DIR:K: the refactors start once K
-   processes have reached them (bench/gpu/bklu_shares.sh: two shares at once, a GPU each). */
+   processes have reached them (bench/gpu/bklu_shares.sh: two shares at once, a GPU each).
+   HOSTTIME=1: each untraced refactor's host time inside each kind of OpenCL call (launches,
+   transfers, markers, flushes, waits, event queries, kernel arguments, releases) and the calling
+   thread's CPU time: what the host does while the devices work. */
 #define _POSIX_C_SOURCE 200809L
 static void tb_mark(void *q, int ph);
 #define LCL_BKLU_TIMING(q, ph) tb_mark((void *)(q), ph)
@@ -98,6 +101,27 @@ static lcl__pfn_clEnqueueCopyBufferRect real_cr;
 static lcl__pfn_clEnqueueReadBuffer real_rb;
 static lcl__pfn_clEnqueueWriteBuffer real_wb;
 static lcl__pfn_clEnqueueCopyBuffer real_cb;
+/* HOSTTIME=1 (bklu): the host's time inside each kind of OpenCL call, per untraced refactor */
+enum { HT_KERNEL, HT_XFER, HT_MARK, HT_FLUSH, HT_WAIT, HT_EVINFO, HT_ARG, HT_RELEASE, HT_N };
+static const char *const ht_names[HT_N] = {"kernels", "transfers", "markers", "flushes", "waits", "event queries", "kernel args", "event releases"};
+static int htime;
+static double ht_sum[HT_N];
+static long ht_cnt[HT_N];
+static double now(void);
+#define HT(cat, call) do { if (htime) { double t_ = now(); call; t_ = now() - t_; pthread_mutex_lock(&tmx); ht_sum[cat] += t_; ht_cnt[cat]++; \
+    pthread_mutex_unlock(&tmx); } else { call; } } while (0)
+static lcl__pfn_clFlush real_fl;
+static lcl__pfn_clFinish real_fi;
+static lcl__pfn_clWaitForEvents real_we;
+static lcl__pfn_clGetEventInfo real_ei;
+static lcl__pfn_clSetKernelArg real_sa;
+static lcl__pfn_clReleaseEvent real_re;
+static cl_int CL_API_CALL ht_fl(cl_command_queue q) { cl_int e; HT(HT_FLUSH, e = real_fl(q)); return e; }
+static cl_int CL_API_CALL ht_fi(cl_command_queue q) { cl_int e; HT(HT_WAIT, e = real_fi(q)); return e; }
+static cl_int CL_API_CALL ht_we(cl_uint n, const cl_event *l) { cl_int e; HT(HT_WAIT, e = real_we(n, l)); return e; }
+static cl_int CL_API_CALL ht_ei(cl_event v, cl_event_info i, size_t n, void *p, size_t *r) { cl_int e; HT(HT_EVINFO, e = real_ei(v, i, n, p, r)); return e; }
+static cl_int CL_API_CALL ht_sa(cl_kernel k, cl_uint i, size_t n, const void *p) { cl_int e; HT(HT_ARG, e = real_sa(k, i, n, p)); return e; }
+static cl_int CL_API_CALL ht_re(cl_event v) { cl_int e; HT(HT_RELEASE, e = real_re(v)); return e; }
 static int qidx(cl_command_queue q) {
     int i;
     for (i = 0; i < nqmade; i++) if (qmade[i] == q) return i;
@@ -105,11 +129,11 @@ static int qidx(cl_command_queue q) {
 }
 static cl_int CL_API_CALL mk(cl_command_queue q, cl_uint nw, const cl_event *w, cl_event *ev) {
     if (seq) printf("  marker q%d wait %u\n", qidx(q), nw);
-    return real_mk(q, nw, w, ev);
+    { cl_int e; HT(HT_MARK, e = real_mk(q, nw, w, ev)); return e; }
 }
 static cl_int CL_API_CALL br(cl_command_queue q, cl_uint nw, const cl_event *w, cl_event *ev) {
     if (seq) printf("  barrier q%d wait %u\n", qidx(q), nw);
-    return real_br(q, nw, w, ev);
+    { cl_int e; HT(HT_MARK, e = real_br(q, nw, w, ev)); return e; }
 }
 static void rect(const char *what, cl_command_queue q, const size_t *a, const size_t *b, const size_t *r, cl_bool blk, cl_uint nw) {
     if (seq) printf("  %s q%d %zu,%zu -> %zu,%zu region %zux%zux%zu%s wait %u\n", what, qidx(q), a[0], a[1], b[0], b[1], r[0], r[1], r[2],
@@ -119,7 +143,7 @@ static void rec_add(cl_command_queue q, int name, cl_event *ev, cl_event mine);
 static int xname(const char *what);
 static int xtrace;   /* TRACE_SPLIT */
 #define XTRACE(call, what) do { cl_event mine_ = NULL; cl_event *evp_ = xtrace && tracing && !ev ? &mine_ : ev; cl_int e_; \
-    call; if (xtrace && tracing && e_ == CL_SUCCESS) rec_add(q, xname(what), ev, mine_); return e_; } while (0)
+    HT(HT_XFER, call); if (xtrace && tracing && e_ == CL_SUCCESS) rec_add(q, xname(what), ev, mine_); return e_; } while (0)
 static cl_int CL_API_CALL rr(cl_command_queue q, cl_mem m, cl_bool blk, const size_t *bo, const size_t *ho, const size_t *r, size_t a, size_t b,
                              size_t c, size_t d, void *p, cl_uint nw, const cl_event *w, cl_event *ev) {
     rect("readrect", q, bo, ho, r, blk, nw);
@@ -184,7 +208,7 @@ static cl_int CL_API_CALL nd(cl_command_queue q, cl_kernel k, cl_uint dim, const
     cl_event mine = NULL;
     cl_int e;
     seq_kernel(q, k, dim, g, l);
-    e = real_nd(q, k, dim, o, g, l, nw, w, tracing && !ev ? &mine : ev);
+    HT(HT_KERNEL, e = real_nd(q, k, dim, o, g, l, nw, w, tracing && !ev ? &mine : ev));
     if (tracing && e == CL_SUCCESS) {
         int i, name = -1;
         for (i = 0; i < nk; i++) if (knames[i].k == k) name = i;
@@ -598,6 +622,7 @@ static int bklu_main(int argc, char **argv) {
     lcl_bmat A;
     cl_command_queue eq[64] = {NULL};
     double *B, t, t0;
+    struct timespec c0, c1;
     char err[512];
     int rep, i, pinned, by_row, nuntraced, lmarks;
     memset(&o, 0, sizeof o);
@@ -692,13 +717,25 @@ static int bklu_main(int argc, char **argv) {
     for (rep = 0; rep < nuntraced + (getenv("NOTRACE") ? 0 : 1) + lmarks; rep++) {
         marking = lmarks && rep == nuntraced;
         tracing = !marking && rep == nuntraced + lmarks;
+        htime = getenv("HOSTTIME") && rep < nuntraced;
+        memset(ht_sum, 0, sizeof ht_sum);
+        memset(ht_cnt, 0, sizeof ht_cnt);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
         t0 = now();
         if (lcl_bklu_refactor(ctx, S, &A, N, &info) != LCL_OK) { fprintf(stderr, "bklu: %s\n", lcl_last_error(ctx)); return 1; }
         t = now() - t0;
-        tracing = 0;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+        tracing = htime = 0;
         if (rep < nuntraced) {
             printf("   untraced refactor %d: %.2f ms (host: before the setup %.2f, setup %.2f, levels %.2f, after %.2f)\n", rep, t * 1e3,
                    (hmark[10] - t0) * 1e3, (hmark[11] - hmark[10]) * 1e3, (hmark[12] - hmark[11]) * 1e3, (t0 + t - hmark[12]) * 1e3);
+            if (getenv("HOSTTIME")) {   /* where the calling thread's time went (other host threads' calls are summed in too) */
+                double in = 0;
+                printf("      host in OpenCL calls, ms (calls):");
+                for (i = 0; i < HT_N; i++) printf(" %s %.2f (%ld)", ht_names[i], ht_sum[i] * 1e3, ht_cnt[i]), in += ht_sum[i];
+                printf("; all %.2f of %.2f; the thread's CPU time %.2f\n", in * 1e3, t * 1e3,
+                       ((double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec)) * 1e3);
+            }
             nrec = 0;
             continue;
         }
@@ -746,6 +783,14 @@ int main(int argc, char **argv) {
     real_rb = lcl__cl.clEnqueueReadBuffer; lcl__cl.clEnqueueReadBuffer = rb;
     real_wb = lcl__cl.clEnqueueWriteBuffer; lcl__cl.clEnqueueWriteBuffer = wb;
     real_cb = lcl__cl.clEnqueueCopyBuffer; lcl__cl.clEnqueueCopyBuffer = cb;
+    if (getenv("HOSTTIME")) {
+        real_fl = lcl__cl.clFlush; lcl__cl.clFlush = ht_fl;
+        real_fi = lcl__cl.clFinish; lcl__cl.clFinish = ht_fi;
+        real_we = lcl__cl.clWaitForEvents; lcl__cl.clWaitForEvents = ht_we;
+        real_ei = lcl__cl.clGetEventInfo; lcl__cl.clGetEventInfo = ht_ei;
+        real_sa = lcl__cl.clSetKernelArg; lcl__cl.clSetKernelArg = ht_sa;
+        real_re = lcl__cl.clReleaseEvent; lcl__cl.clReleaseEvent = ht_re;
+    }
     if (argc > 1 && !strcmp(argv[1], "seq")) return seq_main(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "spmv")) return spmv_main(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "bklu")) return bklu_main(argc, argv);
