@@ -169,7 +169,9 @@
         default 150), LCL_BKLU_WINDOW=P (affinity: each device's range of the ordering cut
         within P% of all work from an even share, where the fewest L blocks cross; default 5:
         1 and 0 were as fast on gen:circuit:3000 and slower on gen:circuit:1000, which they
-        make exchange),
+        make exchange), LCL_BKLU_FSLICE=N (the block LU on OpenCL: the host copies A's blocks
+        off the block triangular form's diagonal, which the solve takes, N entries at a time
+        while it waits on the devices; 0: all after the levels; default 4096),
         LCL_BKLU_HOST_THREADS=1 (the block LU on several devices: each device's levels
         launched, a level ahead, and its A staged by a host thread of its own, instead of one
         thread serving the devices by turns; OpenMP builds; off by default: within 2-4% of one
