@@ -15219,11 +15219,12 @@ LCL__PRIVATE void lcl__bklu_fslice(const lcl_bmat *A, lcl_bklu_numeric *N, lcl__
 /* the rest, by the team; the first bad block, or -1 */
 LCL__PRIVATE int64_t lcl__bklu_frest(lcl_context *ctx, const lcl_bmat *A, lcl_bklu_numeric *N, lcl__bklu_cl *D) {
     int64_t bad;
+    int nt = lcl__bklu_team(ctx);
     if (D->fq > 0) {   /* the block begun, from where it was */
         if (lcl__bklu_scopy(A, N, D->fe, D->fq, N->mm) && D->fbad < 0) D->fbad = D->fe;
         D->fe++, D->fq = 0;
     }
-    bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(A, N, 0, lcl__bklu_team(ctx), D->fe) : lcl__bklu_gather_d(A, N, 0, lcl__bklu_team(ctx), D->fe);
+    bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(A, N, 0, nt, D->fe) : lcl__bklu_gather_d(A, N, 0, nt, D->fe);
     D->fe = A->nnzb;
     return D->fbad >= 0 ? D->fbad : bad;
 }
