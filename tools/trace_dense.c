@@ -772,24 +772,26 @@ int main(int argc, char **argv) {
     int64_t i, j, info;
     o.block = argc > 4 ? atoi(argv[4]) : 0;
     if (!lcl__cl_load()) { fprintf(stderr, "no OpenCL: %s\n", lcl__cl.why); return 1; }
-    real_nd = lcl__cl.clEnqueueNDRangeKernel; lcl__cl.clEnqueueNDRangeKernel = nd;
-    real_cq = lcl__cl.clCreateCommandQueue; lcl__cl.clCreateCommandQueue = cq;
-    real_ck = lcl__cl.clCreateKernel; lcl__cl.clCreateKernel = ck;
-    real_mk = lcl__cl.clEnqueueMarkerWithWaitList; lcl__cl.clEnqueueMarkerWithWaitList = mk;
-    real_br = lcl__cl.clEnqueueBarrierWithWaitList; lcl__cl.clEnqueueBarrierWithWaitList = br;
-    real_rr = lcl__cl.clEnqueueReadBufferRect; lcl__cl.clEnqueueReadBufferRect = rr;
-    real_wr = lcl__cl.clEnqueueWriteBufferRect; lcl__cl.clEnqueueWriteBufferRect = wr;
-    real_cr = lcl__cl.clEnqueueCopyBufferRect; lcl__cl.clEnqueueCopyBufferRect = cr;
-    real_rb = lcl__cl.clEnqueueReadBuffer; lcl__cl.clEnqueueReadBuffer = rb;
-    real_wb = lcl__cl.clEnqueueWriteBuffer; lcl__cl.clEnqueueWriteBuffer = wb;
-    real_cb = lcl__cl.clEnqueueCopyBuffer; lcl__cl.clEnqueueCopyBuffer = cb;
+    /* the entry table's calls through ours: each entry kept in REAL, replaced by MINE */
+#define HOOK(entry, real, mine) ((real) = lcl__cl.entry, lcl__cl.entry = (mine))
+    HOOK(clEnqueueNDRangeKernel, real_nd, nd);
+    HOOK(clCreateCommandQueue, real_cq, cq);
+    HOOK(clCreateKernel, real_ck, ck);
+    HOOK(clEnqueueMarkerWithWaitList, real_mk, mk);
+    HOOK(clEnqueueBarrierWithWaitList, real_br, br);
+    HOOK(clEnqueueReadBufferRect, real_rr, rr);
+    HOOK(clEnqueueWriteBufferRect, real_wr, wr);
+    HOOK(clEnqueueCopyBufferRect, real_cr, cr);
+    HOOK(clEnqueueReadBuffer, real_rb, rb);
+    HOOK(clEnqueueWriteBuffer, real_wb, wb);
+    HOOK(clEnqueueCopyBuffer, real_cb, cb);
     if (getenv("HOSTTIME")) {
-        real_fl = lcl__cl.clFlush; lcl__cl.clFlush = ht_fl;
-        real_fi = lcl__cl.clFinish; lcl__cl.clFinish = ht_fi;
-        real_we = lcl__cl.clWaitForEvents; lcl__cl.clWaitForEvents = ht_we;
-        real_ei = lcl__cl.clGetEventInfo; lcl__cl.clGetEventInfo = ht_ei;
-        real_sa = lcl__cl.clSetKernelArg; lcl__cl.clSetKernelArg = ht_sa;
-        real_re = lcl__cl.clReleaseEvent; lcl__cl.clReleaseEvent = ht_re;
+        HOOK(clFlush, real_fl, ht_fl);
+        HOOK(clFinish, real_fi, ht_fi);
+        HOOK(clWaitForEvents, real_we, ht_we);
+        HOOK(clGetEventInfo, real_ei, ht_ei);
+        HOOK(clSetKernelArg, real_sa, ht_sa);
+        HOOK(clReleaseEvent, real_re, ht_re);
     }
     if (argc > 1 && !strcmp(argv[1], "seq")) return seq_main(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "spmv")) return spmv_main(argc, argv);
