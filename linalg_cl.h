@@ -172,9 +172,6 @@
         make exchange), LCL_BKLU_FSLICE=N (the block LU on OpenCL: the host copies A's blocks
         off the block triangular form's diagonal, which the solve takes, N entries at a time
         while it waits on the devices; 0: all after the levels; default 4096),
-        LCL_BKLU_FTHREADS=N (the same copy, in OpenMP builds, by N threads of a host thread of
-        its own while the devices run, the slices then unused; 0: off; default -1, a quarter of
-        the threads, at least 1),
         LCL_BKLU_HOST_THREADS=1 (the block LU on several devices: each device's levels
         launched, a level ahead, and its A staged by a host thread of its own, instead of one
         thread serving the devices by turns; OpenMP builds; off by default: within 2-4% of one
@@ -1060,8 +1057,6 @@ typedef struct lcl__tuning {
     int bklu_window;                /* ... affinity: its index ranges' boundaries within this % of all work from even */
     int bklu_fslice;                /* F (A's blocks off the block triangular form's diagonal, the solve's): entries the
                                        host copies a slice while it waits on the devices (0: all after the levels) */
-    int bklu_fthreads;              /* ... instead by this many threads of a host thread of its own, while the devices
-                                       run (OpenMP builds; 0: off; -1: a quarter of the team, at least 1) */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int bklu_lr_nb;                 /* LR_NB: the pivot LU's panel width panel by panel (4 to 32) */
     int bklu_lu_tail;               /* ... panel by panel until this many rows remain, those in one launch (0: off) */
@@ -1857,8 +1852,6 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     /* before the first launch, the host's copy of F held every device up: 14 ms a refactor on
        gen:circuit:2000 at M = 256 (H100); a slice of 4096 entries is a few microseconds */
     t->bklu_fslice = 4096;
-    /* the slices still left most of F to copy after the levels (11-14 ms, same H100) */
-    t->bklu_fthreads = -1;
     t->bklu_ahead = 1;
     t->bklu_xahead = 1;
     /* eager U steps, on any number of devices since call 11 (one H200, gen:circuit:1000, M = 256 /
@@ -1984,7 +1977,6 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
     lcl__env_int("LCL_BKLU_WINDOW", 0, 50, &t->bklu_window);
     lcl__env_int("LCL_BKLU_FSLICE", 0, 1 << 30, &t->bklu_fslice);
-    lcl__env_int("LCL_BKLU_FTHREADS", -1, 1024, &t->bklu_fthreads);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
     lcl__env_int("LCL_SPLIT_NB", 0, 4096, &t->split_nb);
     lcl__env_int("LCL_POCL_ONE_QUEUE", 0, 1, &t->pocl_one_queue);
@@ -13564,13 +13556,6 @@ struct lcl__bklu_cl {
     int32_t *slev;              /* n (eager): the level whose look-ahead stages column k's A */
     int64_t svmoves;            /* the last device solve: W's moves between devices */
     int64_t fe, fq, fbad;       /* F's copy: next block of A and its next entry; the first bad block, -1 */
-#if defined(_OPENMP) && !defined(_WIN32)
-    pthread_t fth;              /* ... on a thread of its own (tune.bklu_fthreads), while fthr */
-#endif
-    int fthr, fnt;
-    const lcl_bmat *fA;
-    lcl_bklu_numeric *fN;
-    int64_t fthbad;             /* its first bad block, -1 */
 };
 /* a refactor keeps the last run's device memory where the new run wants the same size (creating
    and pinning it again took a third of a refactor on two H100s): *dst takes *src (and its mapping) */
@@ -15231,44 +15216,10 @@ LCL__PRIVATE void lcl__bklu_fslice(const lcl_bmat *A, lcl_bklu_numeric *N, lcl__
         if (D->fq == N->mm) D->fe++, D->fq = 0;
     }
 }
-#if defined(_OPENMP) && !defined(_WIN32)
-LCL__PRIVATE void *lcl__bklu_fthread(void *arg) {
-    lcl__bklu_cl *D = (lcl__bklu_cl *)arg;   /* (a pthread's OpenMP regions get a team of their own) */
-    D->fthbad = D->fA->dtype == LCL_F32 ? lcl__bklu_gather_s(D->fA, D->fN, 0, D->fnt, 0) : lcl__bklu_gather_d(D->fA, D->fN, 0, D->fnt, 0);
-    return NULL;
-}
-#endif
-/* all of F on a host thread of its own while the devices run (tune.bklu_fthreads): the slices
-   still left most of it for after the levels; where no thread starts, the slices as before */
-LCL__PRIVATE void lcl__bklu_fstart(lcl_context *ctx, const lcl_bmat *A, lcl_bklu_numeric *N, lcl__bklu_cl *D) {
-#if defined(_OPENMP) && !defined(_WIN32)
-    int nt = ctx->dev[0].tune.bklu_fthreads;
-    if (nt < 0) nt = LCL__MAX(1, lcl__bklu_team(ctx) / 4);
-    if (nt == 0 || D->fe > 0 || D->fthr) return;
-    D->fA = A, D->fN = N, D->fnt = nt, D->fthbad = -1;
-    if (pthread_create(&D->fth, NULL, lcl__bklu_fthread, D) != 0) return;
-    D->fthr = 1;
-    D->fe = A->nnzb;    /* nothing left for the slices */
-#else
-    (void)ctx, (void)A, (void)N, (void)D;
-#endif
-}
-/* that thread done (before F is read, and before any return: it reads A) */
-LCL__PRIVATE void lcl__bklu_fjoin(lcl__bklu_cl *D) {
-#if defined(_OPENMP) && !defined(_WIN32)
-    if (!D || !D->fthr) return;
-    pthread_join(D->fth, NULL);
-    D->fthr = 0;
-    if (D->fthbad >= 0 && (D->fbad < 0 || D->fthbad < D->fbad)) D->fbad = D->fthbad;
-#else
-    (void)D;
-#endif
-}
 /* the rest, by the team; the first bad block, or -1 */
 LCL__PRIVATE int64_t lcl__bklu_frest(lcl_context *ctx, const lcl_bmat *A, lcl_bklu_numeric *N, lcl__bklu_cl *D) {
     int64_t bad;
     int nt = lcl__bklu_team(ctx);
-    lcl__bklu_fjoin(D);
     if (D->fq > 0) {   /* the block begun, from where it was */
         if (lcl__bklu_scopy(A, N, D->fe, D->fq, N->mm) && D->fbad < 0) D->fbad = D->fe;
         D->fe++, D->fq = 0;
@@ -15444,7 +15395,6 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     memset(D->dv, 0, (size_t)nd * sizeof *D->dv);
     D->nd = nd;
     D->fbad = -1;
-    lcl__bklu_fstart(ctx, A, N, D);
     if (!LCL__BA(D->owner, n, int32_t) || !LCL__BA(D->onhost, n, unsigned char) || !LCL__BA(D->hperm, n * m, int32_t) ||
         !LCL__BA(D->acp, n + 1, int64_t) || !LCL__BA(D->ace, A->nnzb + 1, int64_t) ||
         !LCL__BA(levof, n, int32_t) || !LCL__BA(cols, n, int32_t) || !LCL__BA(cost, n, double) || !LCL__BA(load, nd, double) ||
@@ -15755,7 +15705,6 @@ clfail:
     st = lcl__clfail(ctx, e, fn, d ? d->info.name : NULL);
 out:
 #undef LCL__BA
-    lcl__bklu_fjoin(D);
     if (st != LCL_OK && D) {
         lcl__bklu_drain(D);
         lcl__bklu_cl_free(D);
