@@ -13442,7 +13442,8 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
 /* a benchmark's hook after each phase of a level (LCL_BKLU_TIMING(queue, phase), defined before
    the implementation is included): 0 lists, 1 values in, 2 updates, 3 pivot LU, 4 inverses, 5 L;
    host side of each level, queue NULL: 6 start, 7 launched, 8 staged (one host thread), 9 synced;
-   and of the whole run: 10 device path entered, 11 levels start, 12 levels done, 13 run done;
+   and of the whole run: 10 device path entered, 11 levels start, 12 levels done, 15 F's rest
+   copied, 16 pivots read back, 13 run done;
    14 on the eager queue: the rounds the level's end waits for (q2ev1) are done */
 #ifdef LCL_BKLU_TIMING
 #define LCL__BKLU_MARK(q, ph) LCL_BKLU_TIMING(q, ph)
@@ -15647,6 +15648,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     }
     LCL__BKLU_MARK(NULL, 12);
     fbad = lcl__bklu_frest(ctx, A, N, D);
+    LCL__BKLU_MARK(NULL, 15);
     /* pivots of every column, singular blocks, non-finite input: whole arrays read from each
        device (a read per column cost tens of microseconds each), each column's taken from its owner */
     if (!LCL__BA(piv2, 2 * n * m + n, int32_t)) goto out;
@@ -15682,6 +15684,7 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             goto out;
         }
     }
+    LCL__BKLU_MARK(NULL, 16);
     if (fbad >= 0) {
         st = lcl__bklu_nan(ctx, fn, A, fbad);
         goto out;
