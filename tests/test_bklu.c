@@ -1647,6 +1647,8 @@ static void bt_ocl_fcopy(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts
         CHECK_OK(ocl, lcl_bklu_refactor(ocl, S, &c.A, N, NULL));
         CHECK_OK(ser, lcl_bklu_refactor(ser, S, &c.A, Ns, NULL));
         CHECK(N->fp[N->n] == 3 && !memcmp(N->F, Ns->F, (size_t)(N->fp[N->n] * N->mm) * lcl__dsize(dt)));
+        /* the pivots the host reads back after the levels (a host solve or a fetch uses them) */
+        CHECK(!memcmp(N->ipiv, Ns->ipiv, (size_t)(N->n * N->m) * sizeof(int32_t)));
         for (e = 0; e < c.A.nnzb; e++) {
             char want[128];
             if (N->amap[e] >= 0) continue;
