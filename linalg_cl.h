@@ -13520,8 +13520,10 @@ typedef struct lcl__bklu_dev {
        that A's blocks pass through to the transfer queue (DMA, not the driver's pageable copy), in
        two halves, each reused once its writes are done (ringev); and the exchange area, where
        columns other devices need are read back to */
-    cl_mem ring, xbuf;
-    char *ringp, *xptr;
+    cl_mem ring, xbuf, pvbuf;
+    char *ringp, *xptr, *pvptr;  /* pvptr: pvsz bytes where the pivots, permutations and singular flags are read
+                                    back after the levels (pageable: 4-8 ms a refactor, H100, M = 256) */
+    size_t pvsz;
     int64_t *bq;                /* the ring's batch: (block of A, frame) pairs of one stage */
     size_t xsz;
     size_t ringsz, ringpos;
@@ -13638,6 +13640,7 @@ LCL__PRIVATE void lcl__bklu_cl_free(lcl__bklu_cl *D) {
             if (v->ringev[a]) LCL__CL->clReleaseEvent(v->ringev[a]);
         lcl__unpin(v->d, v->ring, v->ringp);
         lcl__unpin(v->d, v->xbuf, v->xptr);
+        lcl__unpin(v->d, v->pvbuf, v->pvptr);
     }
     LCL_FREE(D->dv); LCL_FREE(D->owner); LCL_FREE(D->onhost); LCL_FREE(D->aslot); LCL_FREE(D->acp); LCL_FREE(D->ace); LCL_FREE(D->hperm);
     lcl__bklu_xev_free(D);
@@ -15551,6 +15554,10 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             !LCL__BA(v->pos, n, int64_t))
             goto out;
         for (k = 0; k < n; k++) v->pin[k] = 0, v->pos[k] = -1;
+        v->pvsz = (size_t)(2 * n * m + n) * sizeof(int32_t);
+        if (!(old && lcl__bklu_keep(&v->pvbuf, &v->pvptr, &old->dv[i].pvbuf, &old->dv[i].pvptr, old->dv[i].pvsz == v->pvsz)) &&
+            !lcl__pinned(v->d, v->pvsz, &v->pvbuf, &v->pvptr))
+            v->pvbuf = NULL, v->pvptr = NULL;
         if (!resident) continue;
 #ifdef LCL_BKLU_PAGEABLE    /* benchmarks only: the driver's pageable copies, for comparison */
         continue;
@@ -15651,24 +15658,26 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
     LCL__BKLU_MARK(NULL, 15);
     /* pivots of every column, singular blocks, non-finite input: whole arrays read from each
        device (a read per column cost tens of microseconds each), each column's taken from its owner */
-    if (!LCL__BA(piv2, 2 * n * m + n, int32_t)) goto out;
+    for (i = 0; i < nd && D->dv[i].pvptr; i++) {}
+    if (i < nd && !LCL__BA(piv2, 2 * n * m + n, int32_t)) goto out;
     for (i = 0; i < nd; i++) {
         cl_int fl = 0;
         size_t ib = (size_t)(n * m) * sizeof(int32_t);
+        int32_t *pv = D->dv[i].pvptr ? (int32_t *)D->dv[i].pvptr : piv2;
         d = D->dv[i].d;
-        if ((e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].ipiv, CL_FALSE, 0, ib, piv2, 0, NULL, NULL)) != CL_SUCCESS ||
-            (e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].perm, CL_FALSE, 0, ib, piv2 + n * m, 0, NULL, NULL)) != CL_SUCCESS ||
-            (e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].bad, CL_FALSE, 0, (size_t)n * sizeof(int32_t), piv2 + 2 * n * m, 0, NULL, NULL)) !=
+        if ((e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].ipiv, CL_FALSE, 0, ib, pv, 0, NULL, NULL)) != CL_SUCCESS ||
+            (e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].perm, CL_FALSE, 0, ib, pv + n * m, 0, NULL, NULL)) != CL_SUCCESS ||
+            (e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].bad, CL_FALSE, 0, (size_t)n * sizeof(int32_t), pv + 2 * n * m, 0, NULL, NULL)) !=
                 CL_SUCCESS ||
             (e = LCL__CL->clEnqueueReadBuffer(d->queue[0], D->dv[i].flag, CL_TRUE, 0, sizeof fl, &fl, 0, NULL, NULL)) != CL_SUCCESS)
             goto clfail;
         for (k = 0; k < n; k++)
             if (D->owner[k] == i) {
                 if (!D->onhost[k]) {
-                    memcpy(N->ipiv + k * m, piv2 + k * m, (size_t)m * sizeof(int32_t));
-                    memcpy(D->hperm + k * m, piv2 + n * m + k * m, (size_t)m * sizeof(int32_t));
+                    memcpy(N->ipiv + k * m, pv + k * m, (size_t)m * sizeof(int32_t));
+                    memcpy(D->hperm + k * m, pv + n * m + k * m, (size_t)m * sizeof(int32_t));
                 }
-                badk[k] = piv2[2 * n * m + k];
+                badk[k] = pv[2 * n * m + k];
             }
         if (fl) {
             int64_t q, mm = N->mm;
