@@ -15555,9 +15555,8 @@ LCL__PRIVATE int lcl__bklu_cl_run(lcl_context *ctx, const char *fn, const lcl_bk
             goto out;
         for (k = 0; k < n; k++) v->pin[k] = 0, v->pos[k] = -1;
         v->pvsz = (size_t)(2 * n * m + n) * sizeof(int32_t);
-        if (!(old && lcl__bklu_keep(&v->pvbuf, &v->pvptr, &old->dv[i].pvbuf, &old->dv[i].pvptr, old->dv[i].pvsz == v->pvsz)) &&
-            !lcl__pinned(v->d, v->pvsz, &v->pvbuf, &v->pvptr))
-            v->pvbuf = NULL, v->pvptr = NULL;
+        if (!(old && lcl__bklu_keep(&v->pvbuf, &v->pvptr, &old->dv[i].pvbuf, &old->dv[i].pvptr, old->dv[i].pvsz == v->pvsz)))
+            (void)lcl__pinned(v->d, v->pvsz, &v->pvbuf, &v->pvptr);   /* failing, it leaves both NULL: pageable */
         if (!resident) continue;
 #ifdef LCL_BKLU_PAGEABLE    /* benchmarks only: the driver's pageable copies, for comparison */
         continue;
