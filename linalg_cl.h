@@ -143,7 +143,7 @@
         NVIDIA, 0 = any M elsewhere: two H200s at M = 1024 2.18 -> 1.70 s without them, S2 1.74),
         LCL_BKLU_EAGER_PACE=P (those of columns past the next level at most P% of an average
         level's U-step work a level, the rest left to later levels; the same factors; default 0,
-        no limit: not yet timed),
+        no limit: one H100, M = 256, P = 50 / 100 / 200 14 / 12 / 1.5% slower; two GPUs not timed),
         LCL_BKLU_EAGER_ARRIVED=0 (eager: later columns' A staged with the level's own, which
         waits for all of it, instead of in batches used once arrived; the window below needs the
         batches), LCL_BKLU_EAGER_QUEUE=0 (eager: the later columns' U steps on the level's queue
@@ -1831,7 +1831,8 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     /* each level's pivot LUs are one work-group a block, panel after panel (two launches each): at
        M = 256 / 512 a level's take 0.77 / 2.6 ms on an H200, on each of two as on one (BENCHMARKS.md,
        nineteenth session). 32: half the launches, longer panels; two H200s at M = 512 296.4 ms
-       against 294.5 (twentieth session, call 12) */
+       against 294.5 (twentieth session, call 12); one H100 at M = 512 1528-1533 against 1532-1537 ms
+       (thirty-sixth session): within the spread */
     t->bklu_lr_nb = 16;
     /* the inverses with 4 items a column on NVIDIA: a tail level's (one block of 512) 0.86 ->
        0.43 ms, each item's chain 4 times shorter. Refactors, gen:circuit:1000, same calls (twenty-
