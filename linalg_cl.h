@@ -171,9 +171,7 @@
         1 and 0 were as fast on gen:circuit:3000 and slower on gen:circuit:1000, which they
         make exchange), LCL_BKLU_FSLICE=N (the block LU on OpenCL: the host copies A's blocks
         off the block triangular form's diagonal, which the solve takes, N entries at a time
-        while it waits on the devices; 0: all after the levels; default 4096), LCL_BKLU_FTEAM=T
-        (those slices by T threads of the team, N entries each; 0 = the whole team, the default
-        on GPUs; 1 on CPU devices, whose cores the team would take),
+        while it waits on the devices; 0: all after the levels; default 4096),
         LCL_BKLU_HOST_THREADS=1 (the block LU on several devices: each device's levels
         launched, a level ahead, and its A staged by a host thread of its own, instead of one
         thread serving the devices by turns; OpenMP builds; off by default: within 2-4% of one
@@ -1059,7 +1057,6 @@ typedef struct lcl__tuning {
     int bklu_window;                /* ... affinity: its index ranges' boundaries within this % of all work from even */
     int bklu_fslice;                /* F (A's blocks off the block triangular form's diagonal, the solve's): entries the
                                        host copies a slice while it waits on the devices (0: all after the levels) */
-    int bklu_fteam;                 /* ... by this many threads of the team, each fslice entries (0: all of it) */
     int bklu_unroll;                /* BK_LU_UNROLL: the block LU's panel steps unrolled (GPUs; PoCL compiles them for minutes) */
     int bklu_lr_nb;                 /* LR_NB: the pivot LU's panel width panel by panel (4 to 32) */
     int bklu_lu_tail;               /* ... panel by panel until this many rows remain, those in one launch (0: off) */
@@ -1856,9 +1853,6 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     /* before the first launch, the host's copy of F held every device up: 14 ms a refactor on
        gen:circuit:2000 at M = 256 (H100); a slice of 4096 entries is a few microseconds */
     t->bklu_fslice = 4096;
-    /* one thread's slices took most of the levels' time (F is 606 MB there) and left 0.1-22 ms after
-       them; the team on GPUs. On a CPU device the team would take the device's cores */
-    t->bklu_fteam = isgpu ? 0 : 1;
     t->bklu_ahead = 1;
     t->bklu_xahead = 1;
     /* eager U steps, on any number of devices since call 11 (one H200, gen:circuit:1000, M = 256 /
@@ -1984,7 +1978,6 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_BKLU_SLACK", 100, 1000, &t->bklu_slack);
     lcl__env_int("LCL_BKLU_WINDOW", 0, 50, &t->bklu_window);
     lcl__env_int("LCL_BKLU_FSLICE", 0, 1 << 30, &t->bklu_fslice);
-    lcl__env_int("LCL_BKLU_FTEAM", 0, 4096, &t->bklu_fteam);
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
     lcl__env_int("LCL_SPLIT_NB", 0, 4096, &t->split_nb);
     lcl__env_int("LCL_POCL_ONE_QUEUE", 0, 1, &t->pocl_one_queue);
@@ -15213,16 +15206,15 @@ LCL__PRIVATE void lcl__bklu_flight_end(lcl__bklu_flight *r, lcl__bklu_dev *v) {
     }
 }
 /* F (A's blocks off the diagonal of the block triangular form, the solve's) is copied by the host
-   while it has nothing to launch, tune.bklu_fslice entries a thread, by tune.bklu_fteam threads of the
-   team of nt (0: all), the rest after the levels */
+   while it has nothing to launch, tune.bklu_fslice entries a thread of the team of nt at a time, the
+   rest after the levels. (One thread alone took most of the levels' time: F is 606 MB at M = 256 on
+   gen:circuit:2000, and its rest after them 0.1-22 ms on one H100.) */
 LCL__PRIVATE int lcl__bklu_scopy(const lcl_bmat *A, lcl_bklu_numeric *N, int64_t e, int64_t q0, int64_t q1) {
     return A->dtype == LCL_F32 ? lcl__bklu_scopy_s(A, N, e, q0, q1) : lcl__bklu_scopy_d(A, N, e, q0, q1);
 }
 LCL__PRIVATE void lcl__bklu_fslice(const lcl_bmat *A, lcl_bklu_numeric *N, lcl__bklu_cl *D, int nt) {
     const int64_t ch = D->dv[0].d->tune.bklu_fslice;
-    int64_t left;
-    if (D->dv[0].d->tune.bklu_fteam > 0) nt = LCL__MIN(nt, D->dv[0].d->tune.bklu_fteam);
-    left = ch * nt;
+    int64_t left = ch * nt;
     while (left > 0 && D->fe < A->nnzb) {
         int64_t q1 = LCL__MIN(N->mm, D->fq + left), q0 = D->fq, e = D->fe, c, nc = (q1 - q0 + ch - 1) / ch;
         int bad = 0;

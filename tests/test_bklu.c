@@ -1622,12 +1622,12 @@ static void bt_ocl_memory(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opt
 /* a tunable of every device of ctx set to v (white box: as its environment variable would) */
 #define BT_TUNE(ctx, field, v) do { int bt_d_; for (bt_d_ = 0; bt_d_ < (ctx)->ndev; bt_d_++) (ctx)->dev[bt_d_].tune.field = (v); } while (0)
 /* F, the blocks off the block triangular form's diagonal, which the host copies between the
-   launches, tune.bklu_fslice entries a thread at a time (the default; 1000, which cuts the 70 x 70
-   blocks, by the whole team, tune.bklu_fteam 0; 0: all after the levels): serial's copy to the bit,
-   and NaN in each of its blocks named; both dtypes and forms */
+   launches, tune.bklu_fslice entries at a time (the default; 1000, which cuts the 70 x 70 blocks;
+   0: all after the levels): serial's copy to the bit, and NaN in each of its blocks named; both
+   dtypes and forms */
 static void bt_ocl_fcopy(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts *o) {
     static const double pat[][3] = {{0, 0, 2}, {1, 1, 3}, {2, 2, -2}, {3, 3, 2}, {4, 4, 4}, {1, 2, 1}, {3, 0, 1}, {0, 4, 0.5}};
-    int t, fs = ocl->dev[0].tune.bklu_fslice, ft = ocl->dev[0].tune.bklu_fteam;
+    int t, fs = ocl->dev[0].tune.bklu_fslice;
     for (t = 0; t < 12; t++) {
         bt_case c;
         lcl_csr J;
@@ -1637,7 +1637,6 @@ static void bt_ocl_fcopy(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts
         int64_t e, sg, nbad = 0;
         if (dt == LCL_F64 && !bt_fp64(ocl)) continue;
         BT_TUNE(ocl, bklu_fslice, t < 4 ? fs : t < 8 ? 1000 : 0);
-        BT_TUNE(ocl, bklu_fteam, t < 4 ? ft : 0);
         bt_J(&J, 5, pat, 8);
         bt_make(&c, &J, 70, BT_KRON, dt, (t >> 1) & 1);
         CHECK_OK(ser, lcl_bklu_analyze(ser, &c.A, o, &S, NULL));
@@ -1672,7 +1671,6 @@ static void bt_ocl_fcopy(lcl_context *ocl, lcl_context *ser, const lcl_bklu_opts
         bt_free(&c);   /* J's too (bt_make took it) */
     }
     BT_TUNE(ocl, bklu_fslice, fs);
-    BT_TUNE(ocl, bklu_fteam, ft);
 }
 
 /* singular pivot blocks and NaN through the OpenCL context: what serial reports */
