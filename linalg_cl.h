@@ -15206,22 +15206,16 @@ LCL__PRIVATE void lcl__bklu_flight_end(lcl__bklu_flight *r, lcl__bklu_dev *v) {
     }
 }
 /* F (A's blocks off the diagonal of the block triangular form, the solve's) is copied by the host
-   while it has nothing to launch, tune.bklu_fslice entries a thread of the team of nt at a time, the
-   rest after the levels. (One thread alone took most of the levels' time: F is 606 MB at M = 256 on
-   gen:circuit:2000, and its rest after them 0.1-22 ms on one H100.) */
+   while it has nothing to launch, tune.bklu_fslice entries at a time, the rest after the levels */
 LCL__PRIVATE int lcl__bklu_scopy(const lcl_bmat *A, lcl_bklu_numeric *N, int64_t e, int64_t q0, int64_t q1) {
     return A->dtype == LCL_F32 ? lcl__bklu_scopy_s(A, N, e, q0, q1) : lcl__bklu_scopy_d(A, N, e, q0, q1);
 }
-LCL__PRIVATE void lcl__bklu_fslice(const lcl_bmat *A, lcl_bklu_numeric *N, lcl__bklu_cl *D, int nt) {
-    const int64_t ch = D->dv[0].d->tune.bklu_fslice;
-    int64_t left = ch * nt;
+LCL__PRIVATE void lcl__bklu_fslice(const lcl_bmat *A, lcl_bklu_numeric *N, lcl__bklu_cl *D) {
+    int64_t left = D->dv[0].d->tune.bklu_fslice;
     while (left > 0 && D->fe < A->nnzb) {
-        int64_t q1 = LCL__MIN(N->mm, D->fq + left), q0 = D->fq, e = D->fe, c, nc = (q1 - q0 + ch - 1) / ch;
-        int bad = 0;
-        if (N->amap[e] >= 0) { D->fe++; continue; }
-        LCL__OMP(omp parallel for num_threads(nt) schedule(static) reduction(| : bad) if (nc > 1 && nt > 1))
-        for (c = 0; c < nc; c++) bad |= lcl__bklu_scopy(A, N, e, q0 + c * ch, LCL__MIN(q1, q0 + (c + 1) * ch));
-        if (bad && D->fbad < 0) D->fbad = e;
+        int64_t q1 = LCL__MIN(N->mm, D->fq + left);
+        if (N->amap[D->fe] >= 0) { D->fe++; continue; }
+        if (lcl__bklu_scopy(A, N, D->fe, D->fq, q1) && D->fbad < 0) D->fbad = D->fe;
         left -= q1 - D->fq;
         D->fq = q1;
         if (D->fq == N->mm) D->fe++, D->fq = 0;
@@ -15270,8 +15264,7 @@ LCL__PRIVATE void *lcl__bklu_apart_dev(void *arg) {
         int what;
         if ((st = lcl__bklu_step(j->ctx, j->fn, j->N, j->A, j->D, j->i, j->needx, &r, &what)) == LCL_OK && !what) {
             st = lcl__bklu_topup(j->ctx, j->N, j->A, j->D, &j->D->dv[j->i], j->i);
-            if (j->i == 0)   /* the caller's thread, with its device's team */
-                lcl__bklu_fslice(j->A, j->N, j->D, j->D->dv[0].team > 0 ? j->D->dv[0].team : lcl__bklu_team(j->ctx));
+            if (j->i == 0) lcl__bklu_fslice(j->A, j->N, j->D);   /* the caller's thread */
             LCL__YIELD();
             lcl__bklu_xlock(j->D, 1);
             stop = j->D->xfail;     /* (then what it waits for may never come) */
@@ -15364,7 +15357,7 @@ LCL__PRIVATE lcl_status lcl__bklu_apart(lcl_context *ctx, const char *fn, lcl_bk
         }
         if (!moved && st == LCL_OK) {  /* the host idle: more of A on its way, a slice of F */
             for (i = 0; i < nd && st == LCL_OK; i++) st = lcl__bklu_topup(ctx, N, A, D, &D->dv[i], i);
-            lcl__bklu_fslice(A, N, D, lcl__bklu_team(ctx));
+            lcl__bklu_fslice(A, N, D);
             LCL__YIELD();
         }
     }
