@@ -13443,8 +13443,8 @@ LCL__PRIVATE lcl_status lcl__bklu_cl_solve(lcl_context *ctx, const lcl_bklu_symb
 /* a benchmark's hook after each phase of a level (LCL_BKLU_TIMING(queue, phase), defined before
    the implementation is included): 0 lists, 1 values in, 2 updates, 3 pivot LU, 4 inverses, 5 L;
    host side of each level, queue NULL: 6 start, 7 launched, 8 staged (one host thread), 9 synced;
-   and of the whole run: 10 device path entered, 11 levels start, 12 levels done, 15 F's rest
-   copied, 16 pivots read back, 13 run done;
+   and of the whole run: 10 device path entered, 11 levels start, 17 F copied by the slices, 12
+   levels done, 15 F's rest copied, 16 pivots read back, 13 run done;
    14 on the eager queue: the rounds the level's end waits for (q2ev1) are done */
 #ifdef LCL_BKLU_TIMING
 #define LCL__BKLU_MARK(q, ph) LCL_BKLU_TIMING(q, ph)
@@ -15211,7 +15211,7 @@ LCL__PRIVATE int lcl__bklu_scopy(const lcl_bmat *A, lcl_bklu_numeric *N, int64_t
     return A->dtype == LCL_F32 ? lcl__bklu_scopy_s(A, N, e, q0, q1) : lcl__bklu_scopy_d(A, N, e, q0, q1);
 }
 LCL__PRIVATE void lcl__bklu_fslice(const lcl_bmat *A, lcl_bklu_numeric *N, lcl__bklu_cl *D) {
-    int64_t left = D->dv[0].d->tune.bklu_fslice;
+    int64_t left = D->dv[0].d->tune.bklu_fslice, e0 = D->fe;
     while (left > 0 && D->fe < A->nnzb) {
         int64_t q1 = LCL__MIN(N->mm, D->fq + left);
         if (N->amap[D->fe] >= 0) { D->fe++; continue; }
@@ -15220,6 +15220,7 @@ LCL__PRIVATE void lcl__bklu_fslice(const lcl_bmat *A, lcl_bklu_numeric *N, lcl__
         D->fq = q1;
         if (D->fq == N->mm) D->fe++, D->fq = 0;
     }
+    if (e0 < A->nnzb && D->fe == A->nnzb) LCL__BKLU_MARK(NULL, 17);
 }
 /* the rest, by the team; the first bad block, or -1 */
 LCL__PRIVATE int64_t lcl__bklu_frest(lcl_context *ctx, const lcl_bmat *A, lcl_bklu_numeric *N, lcl__bklu_cl *D) {
@@ -15229,7 +15230,7 @@ LCL__PRIVATE int64_t lcl__bklu_frest(lcl_context *ctx, const lcl_bmat *A, lcl_bk
         if (lcl__bklu_scopy(A, N, D->fe, D->fq, N->mm) && D->fbad < 0) D->fbad = D->fe;
         D->fe++, D->fq = 0;
     }
-    bad = A->dtype == LCL_F32 ? lcl__bklu_gather_s(A, N, 0, nt, D->fe) : lcl__bklu_gather_d(A, N, 0, nt, D->fe);
+    bad = D->fe >= A->nnzb ? -1 : A->dtype == LCL_F32 ? lcl__bklu_gather_s(A, N, 0, nt, D->fe) : lcl__bklu_gather_d(A, N, 0, nt, D->fe);
     D->fe = A->nnzb;
     return D->fbad >= 0 ? D->fbad : bad;
 }

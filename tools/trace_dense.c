@@ -491,10 +491,10 @@ typedef struct { cl_command_queue q; int ph; cl_event ev; } tbrec;
 static tbrec *tbr;
 static int ntb, captb;
 static double hmark[18];   /* host clock at the host's markers (q NULL: 10 setup, 11 levels, 12 the end, 13 out; 15 F's
-                              rest copied, 16 pivots read back) */
+                              rest copied, 16 pivots read back, 17 F done by the slices) */
 static void tb_mark(void *q, int ph) {
     cl_event ev = NULL;
-    if (!q && ph >= 10 && ph <= 16) { hmark[ph] = now(); return; }
+    if (!q && ph >= 10 && ph <= 17) { hmark[ph] = now(); return; }
     if (!(tracing || marking) || !q || (ph > 5 && ph != 14)) return;
     if (LCL__CL->clEnqueueMarkerWithWaitList((cl_command_queue)q, 0, NULL, &ev) != CL_SUCCESS) return;
     pthread_mutex_lock(&tmx);
@@ -720,6 +720,7 @@ static int bklu_main(int argc, char **argv) {
         tracing = !marking && rep == nuntraced + lmarks;
         htime = getenv("HOSTTIME") && rep < nuntraced;
         memset(ht_sum, 0, sizeof ht_sum);
+        hmark[17] = 0;
         memset(ht_cnt, 0, sizeof ht_cnt);
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
         t0 = now();
@@ -728,10 +729,12 @@ static int bklu_main(int argc, char **argv) {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
         tracing = htime = 0;
         if (rep < nuntraced) {
-            printf("   untraced refactor %d: %.2f ms (host: before the setup %.2f, setup %.2f, levels %.2f, after %.2f: F's rest %.2f, "
+            char fdone[64] = "not done by the slices";   /* when the slices finished F, if they did */
+            if (hmark[17] > 0) snprintf(fdone, sizeof fdone, "F by the slices %.2f", (hmark[17] - hmark[11]) * 1e3);
+            printf("   untraced refactor %d: %.2f ms (host: before the setup %.2f, setup %.2f, levels %.2f (%s), after %.2f: F's rest %.2f, "
                    "pivots read %.2f, the rest %.2f)\n", rep, t * 1e3, (hmark[10] - t0) * 1e3, (hmark[11] - hmark[10]) * 1e3,
-                   (hmark[12] - hmark[11]) * 1e3, (t0 + t - hmark[12]) * 1e3, (hmark[15] - hmark[12]) * 1e3, (hmark[16] - hmark[15]) * 1e3,
-                   (t0 + t - hmark[16]) * 1e3);
+                   (hmark[12] - hmark[11]) * 1e3, fdone, (t0 + t - hmark[12]) * 1e3, (hmark[15] - hmark[12]) * 1e3,
+                   (hmark[16] - hmark[15]) * 1e3, (t0 + t - hmark[16]) * 1e3);
             if (getenv("HOSTTIME")) {   /* where the calling thread's time went (other host threads' calls are summed in too) */
                 double in = 0;
                 printf("      host in OpenCL calls, ms (calls):");
