@@ -18,6 +18,9 @@ void lt_skip(const char *why);     /* marks the running test skipped */
    by kernel and local size alone, so one kernel run at once on two devices with different grids
    can take the wrong entry; about 1 child in 15 on Debian's PoCL 3.1). The status of the last run. */
 int lt_system_pocl(const char *cmd);
+/* 1 when file path (may be NULL) holds PoCL's abort above; echo: its lines copied to stderr */
+#define LT_POCL_ABORT "pocl_release_dlhandle_cache"
+int lt_pocl_aborted(const char *path, int echo);
 /* LT_SMALL=1 (check-asan, check-valgrind set it): the few tests that take minutes under valgrind
    do less (their largest case once, fewer random values) */
 int lt_small(void);

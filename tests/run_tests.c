@@ -454,8 +454,20 @@ void lt_suite_faults(void);
 void lt_suite_dense(void);
 void lt_suite_sparse(void);
 void lt_suite_rowpart(void);
+int lt_pocl_aborted(const char *path, int echo) {
+    char line[512];
+    int hit = 0;
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f)) {
+        if (echo) fputs(line, stderr);
+        if (strstr(line, LT_POCL_ABORT)) hit = 1;
+    }
+    fclose(f);
+    return hit;
+}
 int lt_system_pocl(const char *cmd) {
-    char tmp[] = "/tmp/lt_child_XXXXXX", *full, line[512];
+    char tmp[] = "/tmp/lt_child_XXXXXX", *full;
     int fd = mkstemp(tmp), rc = -1, run, again = 0;
     size_t cap = strlen(cmd) + sizeof tmp + 32;
     if (fd < 0 || !(full = (char *)malloc(cap))) {
@@ -465,16 +477,8 @@ int lt_system_pocl(const char *cmd) {
     close(fd);
     snprintf(full, cap, "{ %s ; } 2>'%s'", cmd, tmp);
     for (run = 0; run < 2; run++) {
-        FILE *f;
         rc = system(full);
-        again = 0;
-        if ((f = fopen(tmp, "r")) != NULL) {
-            while (fgets(line, sizeof line, f)) {
-                fputs(line, stderr);
-                if (strstr(line, "pocl_release_dlhandle_cache")) again = 1;
-            }
-            fclose(f);
-        }
+        again = lt_pocl_aborted(tmp, 1);
         if (rc == 0 || !again) break;
         fprintf(stderr, "  (PoCL aborted in its own kernel cache, pocl_release_dlhandle_cache: the child runs once more)\n");
     }

@@ -33,15 +33,7 @@ static int sh1(const char *cmd, char *out, size_t cap) {
 }
 /* PoCL's own abort in its kernel cache (lt_system_pocl says why) in file f or in out */
 static int pocl_aborted(const char *f, const char *out) {
-    char line[512];
-    FILE *fp = f ? fopen(f, "r") : NULL;
-    int hit = out && strstr(out, "pocl_release_dlhandle_cache") != NULL;
-    if (fp) {
-        while (fgets(line, sizeof line, fp))
-            if (strstr(line, "pocl_release_dlhandle_cache")) hit = 1;
-        fclose(fp);
-    }
-    return hit;
+    return (out && strstr(out, LT_POCL_ABORT) != NULL) || lt_pocl_aborted(f, 0);
 }
 /* sh1, once more where PoCL itself aborted (two PoCL devices: about one run in 15 on Debian's
    3.1), seen in out or in the stderr a command ending in "2>/dev/null" would have dropped */
