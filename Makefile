@@ -249,11 +249,15 @@ FUZZ_RUN = $(FUZZ_ENV) $(B)/fuzz_$(1) $(FUZZ_OPTS_$(1)) -max_total_time=$(FUZZ_T
 .PHONY: fuzz fuzz-run fuzz-smoke
 fuzz: $(B)/fuzz_mm $(B)/fuzz_sparse $(B)/fuzz_args
 
-$(B)/fuzz_mm: tests/fuzz/fuzz_mm.c tests/fuzz/impl.c tests/fuzz/fuzz.h linalg_cl.h | $(B)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_mm.c tests/fuzz/impl.c -lm
+# the implementation once for both harnesses that take it from tests/fuzz/impl.c
+$(B)/fuzz_impl.o: tests/fuzz/impl.c tests/fuzz/fuzz.h linalg_cl.h | $(B)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ tests/fuzz/impl.c
 
-$(B)/fuzz_sparse: tests/fuzz/fuzz_sparse.c tests/fuzz/impl.c tests/fuzz/fuzz.h linalg_cl.h | $(B)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_sparse.c tests/fuzz/impl.c -lm
+$(B)/fuzz_mm: tests/fuzz/fuzz_mm.c $(B)/fuzz_impl.o tests/fuzz/fuzz.h linalg_cl.h | $(B)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_mm.c $(B)/fuzz_impl.o -lm
+
+$(B)/fuzz_sparse: tests/fuzz/fuzz_sparse.c $(B)/fuzz_impl.o tests/fuzz/fuzz.h linalg_cl.h | $(B)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_sparse.c $(B)/fuzz_impl.o -lm
 
 # the tool needs the OpenCL backend compiled in (lcl_dmat_*); parsing never reaches it
 $(B)/fuzz_args: tests/fuzz/fuzz_args.c $(LCL_DEPS) $(GEN) $(HDRS) | $(B)

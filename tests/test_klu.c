@@ -603,7 +603,10 @@ static void test_klu_openmp(void) {
     if (!cs) return;
     if (!lcl_backend_compiled(LCL_BACKEND_OPENMP)) { lcl_context_destroy(cs); lt_skip("OpenMP not compiled in"); return; }
     for (ti = 0; ti < 3; ti++) {
-        lcl_context *co = lt_context(LCL_BACKEND_OPENMP, NULL, NULL, NULL, threads[ti]);
+        lcl_context *co;
+        if (lt_valgrind() && threads[ti] != 3) continue;   /* memcheck runs the team one thread at a time: the
+                                                               uneven split only (54 of its seconds for all three) */
+        co = lt_context(LCL_BACKEND_OPENMP, NULL, NULL, NULL, threads[ti]);
         if (!co) break;
         for (t = 0; t < 2; t++) {
             lcl_dtype dt = t ? LCL_F32 : LCL_F64;

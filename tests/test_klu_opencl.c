@@ -115,11 +115,23 @@ static void ko_check2(lcl_context *ser, lcl_context *ocl, const char *name, lcl_
         r = kt_resid(A, tr, xd, b, 1, n);
         rh = kt_resid(A, tr, xh, b, 1, n);
         dx = ko_diff(dt, xd, xh, n);
-        /* the device sums rows where the host pushes columns: residuals alike, not equal; where the
-           host refines (pivot growth lost digits), lcl_klu_solve_vec does not: a looser bound */
-        CHECK_MSG(H->refine ? r <= (dt == LCL_F32 ? 1e-2 : 1e-8) : r <= LCL__MAX((t == 2 ? 10 : 1) * tol, 10 * rh) && (dx <= close || ih.rcond < 1e-6),
-                  "%s (%s, btf %d, scale %d, %s%s): residual %.3g (host %.3g), |x_dev - x_host| / |x_host| %.3g", name,
-                  dt == LCL_F32 ? "float" : "double", btf, (int)scale, tr ? "A^T x = b" : "A x = b", t == 2 ? " after refactor" : "", r, rh, dx);
+        if (H->refine) {   /* pivot growth lost digits: the host refines, lcl_klu_solve_vec does not. Its
+                              reference is the host's solve of the same factors unrefined, whose residual
+                              (about eps / growth) no fixed bound holds: 1.1e-8 at growth 2e-10 */
+            int keep = H->refine;
+            memcpy(xh, b, (size_t)n * es);
+            H->refine = 0;
+            CHECK_OK(ser, (tr ? lcl_klu_tsolve : lcl_klu_solve)(ser, &S, H, 1, xh, n));
+            H->refine = keep;
+            rh = kt_resid(A, tr, xh, b, 1, n);
+        }
+        /* the device sums rows where the host pushes columns: residuals alike, not equal */
+        CHECK_MSG(r <= LCL__MAX((t == 2 || H->refine ? 10 : 1) * tol, 10 * rh) && (H->refine || dx <= close || ih.rcond < 1e-6),
+                  "%s (%s, btf %d, scale %d, %s%s): residual %.3g (host%s %.3g), |x_dev - x_host| / |x_host| %.3g, growth %.3g", name,
+                  dt == LCL_F32 ? "float" : "double", btf, (int)scale, tr ? "A^T x = b" : "A x = b", t == 2 ? " after refactor" : "", r,
+                  H->refine ? ", unrefined" : "", rh, dx, ih.growth);
+        if (H->refine) fprintf(stderr, "  %s (%s, %s%s): unrefined residual %.3g on the device, %.3g on the host (growth %.3g)\n", name,
+                               dt == LCL_F32 ? "float" : "double", tr ? "A^T x = b" : "A x = b", t == 2 ? " after refactor" : "", r, rh, ih.growth);
         if (t == 2) {   /* host arrays after a device refactor */
             memcpy(xh, b, (size_t)n * es);
             CHECK_OK(ocl, lcl_klu_solve(ocl, &S, D, 1, xh, n));
