@@ -22,7 +22,9 @@ int lt_system_pocl(const char *cmd);
 #define LT_POCL_ABORT "pocl_release_dlhandle_cache"
 int lt_pocl_aborted(const char *path, int echo);
 /* LT_SMALL=1 (check-asan, check-valgrind set it): the few tests that take minutes under valgrind
-   do less (their largest case once, fewer random values) */
+   do less (their largest case once, fewer random values), the fault sweeps sample half as many
+   calls, and a few cases that repeat a path at a larger size or with a kernel's build option are
+   left to make test */
 int lt_small(void);
 /* LT_VALGRIND=1 (check-valgrind): the few sweeps that took most of memcheck's minutes run smaller;
    the same code paths at full size run natively and under ASan */

@@ -532,11 +532,17 @@ static void multi_sweep(lcl_context *ctx, lcl_context *ser) {
                     int n = cases[c][0];
                     lcl_dense A, F, G;
                     lcl_dense_opts o = dev_opts(-1, cases[c][1]);
-                    o.panel = cases[c][2];
-                    int32_t *ipiv = (int32_t *)malloc(sizeof(int32_t) * (size_t)n), *jpiv = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+                    int32_t *ipiv, *jpiv;
                     int64_t info = -1, jinfo = -1, i;
                     double r, tol = p ? 1e-5 : 1e-14;
                     char what[96];
+                    /* LT_SMALL (ASan): n = 560's instrumented serial reference and O(n^3) residuals
+                       were a third of ASan's time here; its one path n = 257 lacks, the split
+                       Cholesky's L21 in several slabs, runs in double, both layouts */
+                    if (n > 300 && lt_small() && (p || op != 1)) continue;
+                    o.panel = cases[c][2];
+                    ipiv = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+                    jpiv = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
                     snprintf(what, sizeof what, "%s %s %s n=%d block=%d panel=%d", op == 0 ? "LU" : op == 1 ? "Cholesky lower" : "Cholesky upper",
                              p ? "f32" : "f64", l ? "row" : "col", n, o.block, o.panel);
                     CHECK_OK(ctx, lcl_dense_alloc(ctx, &A, dt, l ? LCL_ROW_MAJOR : LCL_COL_MAJOR, n, n));
