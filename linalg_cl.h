@@ -46,7 +46,9 @@
         built per device and precision on first use (lcl_context_prepare builds all), so a file
         that fails to compile fails only the operations that need it. Binaries are cached on
         disk in desc.cache_dir or $LCL_CACHE_DIR when set (keyed by device, driver, options and
-        source; a corrupt or stale entry is rebuilt, never trusted).
+        source; a corrupt or stale entry is rebuilt, never trusted), except on PoCL: it caches
+        its own builds, and its binaries hold every kernel compiled, ten times a first build's
+        time (LCL_BINARY_CACHE=1 stores them anyway).
 
     ERRORS
         Every fallible function returns lcl_status (LCL_OK == 0) and leaves a message with detail
@@ -89,7 +91,8 @@
     ENVIRONMENT (every variable the library reads; each is read once, when a context is created
     or the OpenCL loader is first opened)
         LCL_DEVICE          device choice, as desc.device
-        LCL_CACHE_DIR       program binary cache directory
+        LCL_CACHE_DIR       program binary cache directory (not used on PoCL; see DEVICES)
+        LCL_BINARY_CACHE    0: no binary cache on any device; 1: also on PoCL
         LCL_OPENCL_LIBRARY  path of the OpenCL loader to open instead of the default
         LCL_BUILD_OPTIONS   kernel build options, when desc.build_options is NULL
         LCL_SHARED_CONTEXT  1: one cl_context per platform (the default), 0: one per device (as
@@ -1022,6 +1025,8 @@ typedef struct lcl__tuning {
                                        of one; LU 0.581 -> 0.590 s) */
     int pocl_one_queue;             /* PoCL 4.x and 5.x: one queue for both roles, a build per device
                                        (lcl__tune_device says why) */
+    int binary_cache;               /* programs stored in and loaded from the context's cache_dir (1), or
+                                       not (0: PoCL, lcl__tune_device says why) */
     int host_register;              /* lcl_host_alloc: LCL_MALLOC'd memory the driver pins under CL_MEM_USE_HOST_PTR
                                        buffers (1), or a mapped CL_MEM_ALLOC_HOST_PTR buffer (0) */
     int host_piece_kb;              /* ... those buffers' size (0: the device's largest; tests: small, for many) */
@@ -1903,6 +1908,11 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        aborts so too, rarely (a block-LU two-device test child in 15); there the second build
        a device would cost more than that, so it keeps the default (README). */
     t->pocl_one_queue = lcl__pocl_one_queue(d->info.platform, d->info.driver);
+    /* PoCL compiles a kernel when it first runs and keeps it in its own cache, but a program's
+       binary holds every kernel compiled: storing one costs them all (Debian's 3.1, 2 cores, cold:
+       bklu.cl 89 s and dense.cl 33 s against 1.7 and 11 s from source, the first `lcl demo` 157 s
+       against 16), and loading one saves under a second against PoCL's cache. So no binary cache */
+    t->binary_cache = !lcl__stristr(d->info.platform, "Portable Computing Language");
     /* NVIDIA pins the host memory under a CL_MEM_USE_HOST_PTR buffer (H200: 7.4 -> 55 GB/s uploads
        from it) and takes no device memory for it, where a mapped CL_MEM_ALLOC_HOST_PTR buffer takes
        its size in device memory too: a block LU's A of 42 GB (M = 1024) left its factors too little
@@ -1981,6 +1991,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     lcl__env_int("LCL_SPLIT_CHAIN", 0, 1, &t->split_chain);
     lcl__env_int("LCL_SPLIT_NB", 0, 4096, &t->split_nb);
     lcl__env_int("LCL_POCL_ONE_QUEUE", 0, 1, &t->pocl_one_queue);
+    lcl__env_int("LCL_BINARY_CACHE", 0, 1, &t->binary_cache);
     lcl__env_int("LCL_HOST_REGISTER", 0, 1, &t->host_register);
     lcl__env_int("LCL_HOST_PIECE_KB", 0, 1 << 30, &t->host_piece_kb);
     lcl__env_int("LCL_KLU_REFACTOR", 0, 1, &t->klu_refactor);
@@ -2430,7 +2441,7 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, int f
     key = lcl__fnv(key, d->info.vendor, strlen(d->info.vendor) + 1);
     key = lcl__fnv(key, d->info.driver, strlen(d->info.driver) + 1);
     key = lcl__fnv(key, d->info.version, strlen(d->info.version) + 1);
-    if (ctx->cache_dir) {
+    if (ctx->cache_dir && d->tune.binary_cache) {
         size_t bsize = 0;
         unsigned char *bin = lcl__cache_load(ctx, key, &bsize, &found);
         if (bin) {
@@ -2467,7 +2478,7 @@ LCL__PRIVATE lcl_status lcl__get_program(lcl_context *ctx, lcl__device *d, int f
         return st;
     }
     p->state = 1;
-    if (ctx->cache_dir) lcl__cache_program(ctx, d, p->prog, key);
+    if (ctx->cache_dir && d->tune.binary_cache) lcl__cache_program(ctx, d, p->prog, key);
     return LCL_OK;
 }
 

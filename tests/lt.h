@@ -26,6 +26,9 @@ int lt_pocl_aborted(const char *path, int echo);
    calls, and a few cases that repeat a path at a larger size or with a kernel's build option are
    left to make test */
 int lt_small(void);
+/* the devices' program binary cache (tune.binary_cache: off on PoCL) set on (1) or off (0), or
+   only read (-1); returns device 0's */
+int lt_binary_cache(lcl_context *ctx, int set);
 /* LT_VALGRIND=1 (check-valgrind): the few sweeps that took most of memcheck's minutes run smaller;
    the same code paths at full size run natively and under ASan */
 int lt_valgrind(void);

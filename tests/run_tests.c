@@ -405,7 +405,19 @@ lcl_context *lt_context(lcl_backend b, const char *device, const char *cache, co
         lcl_context_destroy(ctx);
         return NULL;
     }
+    if (cache) lt_binary_cache(ctx, 1);   /* a test that names a cache tests it: on PoCL too, where it is off */
     return ctx;
+}
+int lt_binary_cache(lcl_context *ctx, int set) {
+#ifndef LINALG_CL_NO_OPENCL
+    int i;
+    for (i = 0; set >= 0 && i < ctx->ndev; i++) ctx->dev[i].tune.binary_cache = set;
+    return ctx->ndev ? ctx->dev[0].tune.binary_cache : 0;
+#else
+    (void)ctx;
+    (void)set;
+    return 0;
+#endif
 }
 lcl_context *lt_ocl(const char *device) {
     lcl_context_desc d;

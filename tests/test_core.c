@@ -308,21 +308,39 @@ static void test_program_cache(void) {
     lcl_context_cache_stats(ctx, &cs);
     CHECK(cs.rejected == 1);
     lcl_context_destroy(ctx);
-    /* other build options are another key: a miss, not a wrong hit */
+    /* other build options are another key: a miss, not a wrong hit. Then the default on PoCL,
+       whose binaries hold every kernel compiled: no binary cache unless asked (make above asks);
+       LCL_BINARY_CACHE=1 asks too */
     {
         lcl_context_desc d;
+        int run, pocl = 0;
         memset(&d, 0, sizeof d);
         d.backend = LCL_BACKEND_OPENCL;
         d.device = "0";
         d.cache_dir = dir;
         d.ignore_env = 1;
-        d.build_options = "-DLCL_TEST_OPTION=1";
-        ctx = NULL;
-        CHECK_OK(ctx, lcl_context_create(&d, &ctx));
-        axpy_f32_check(ctx);
-        lcl_context_cache_stats(ctx, &cs);
-        CHECK(cs.misses == 1 && cs.hits == 0);
-        lcl_context_destroy(ctx);
+        for (run = 0; run < 3; run++) {
+            d.build_options = run == 2 ? "-DLCL_TEST_OPTION=2" : "-DLCL_TEST_OPTION=1";
+            if (run == 2) setenv("LCL_BINARY_CACHE", "1", 1);
+            ctx = NULL;
+            CHECK_OK(ctx, lcl_context_create(&d, &ctx));
+            if (run == 2) unsetenv("LCL_BINARY_CACHE");
+            if (!ctx) break;
+            {
+                lcl_device_info di;
+                pocl = lcl_context_device(ctx, 0, &di) == LCL_OK && strstr(di.platform, "Portable Computing Language") != NULL;
+            }
+            CHECK(lt_binary_cache(ctx, -1) == (run == 2 || !pocl));
+            if (!run) lt_binary_cache(ctx, 1);
+            axpy_f32_check(ctx);
+            lcl_context_cache_stats(ctx, &cs);
+            if (run == 1) CHECK_MSG(pocl ? cs.misses == 0 && cs.hits == 0 && cs.stores == 0 : cs.hits == 1,
+                                    "a cache_dir on %s: %d hits, %d misses, %d stores", pocl ? "PoCL" : "another device", (int)cs.hits,
+                                    (int)cs.misses, (int)cs.stores);
+            else CHECK_MSG(cs.misses == 1 && cs.hits == 0 && cs.stores == 1, "run %d: %d hits, %d misses, %d stores", run, (int)cs.hits,
+                           (int)cs.misses, (int)cs.stores);
+            lcl_context_destroy(ctx);
+        }
     }
     /* lcl_context_prepare builds every kernel file: one entry each, the first loaded from the cache */
     ctx = make(LCL_BACKEND_OPENCL, "0", dir);
