@@ -492,15 +492,16 @@ static void *thr_main(void *p) {
 }
 static void test_threads(void) {
     /* the first OpenCL use of the process may happen here, in two threads at once (under TSan) */
-    pthread_t t[3];
-    thr_arg a[3];
+    pthread_t t[4];
+    thr_arg a[4];
     int i;
     a[0].b = opencl_devices() ? LCL_BACKEND_OPENCL : LCL_BACKEND_SERIAL;
     a[1].b = LCL_BACKEND_AUTO;
     a[2].b = lcl_backend_compiled(LCL_BACKEND_OPENMP) ? LCL_BACKEND_OPENMP : LCL_BACKEND_SERIAL;
-    for (i = 0; i < 3; i++) { a[i].ok = 0; pthread_create(&t[i], NULL, thr_main, &a[i]); }
-    for (i = 0; i < 3; i++) pthread_join(t[i], NULL);
-    CHECK(a[0].ok && a[1].ok && a[2].ok);
+    a[3].b = LCL_BACKEND_SERIAL;
+    for (i = 0; i < 4; i++) { a[i].ok = 0; pthread_create(&t[i], NULL, thr_main, &a[i]); }
+    for (i = 0; i < 4; i++) pthread_join(t[i], NULL);
+    CHECK(a[0].ok && a[1].ok && a[2].ok && a[3].ok);
 }
 
 static void test_dense_container(void) {
