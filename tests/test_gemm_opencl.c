@@ -196,6 +196,15 @@ static void test_gemm_opencl_nv_cc(void) {
         /* the dense split's panels in double: 16 steps wide with the tensor-core GEMM, else as on one device */
         CHECK_MSG(d.tune.split_nb == (d.tune.tc ? 16 * d.tune.trsm_nb : 0), "cc %d: split panels %d", cc, d.tune.split_nb);
     }
+    /* float's divide and sqrt correctly rounded where the device offers it (no device here: not
+       offered), in single-precision programs only */
+    CHECK(!d.tune.fp32_exact);
+    for (i = 0; i < 4; i++) {
+        d.tune.fp32_exact = i >> 1;
+        lcl__build_options(&ctx, &d, i & 1 ? LCL_F32 : LCL_F64, opts, sizeof opts);
+        CHECK_MSG((strstr(opts, " -cl-fp32-correctly-rounded-divide-sqrt") != NULL) == (i == 3), "fp32_exact %d, %s: options '%s'",
+                  i >> 1, i & 1 ? "float" : "double", opts);
+    }
 }
 
 /* The factorizations' scratch kept per device (lcl__ws_get / lcl__ws_put): the smallest free
