@@ -49,7 +49,7 @@
         source; a corrupt or stale entry is rebuilt, never trusted), except on PoCL: it caches
         its own builds, and its binaries hold every kernel compiled, ten times a first build's
         time (LCL_BINARY_CACHE=1 stores them anyway). Float programs ask for correctly rounded
-        divide and sqrt where the device offers them (-cl-fp32-correctly-rounded-divide-sqrt).
+        divide and sqrt on GPUs that offer them (-cl-fp32-correctly-rounded-divide-sqrt).
 
     ERRORS
         Every fallible function returns lcl_status (LCL_OK == 0) and leaves a message with detail
@@ -1919,8 +1919,9 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     /* OpenCL lets float divide and sqrt be off by 2.5 and 3 ulp unless this is asked for, and
        NVIDIA's are: the sparse LU's refactor in float then differed from the host's by up to 1e-3
        on an ill-conditioned matrix (bcsstk01, H100), where PoCL's matched to rounding. The
-       factorizations divide once a column: exact costs nothing to see */
-    {
+       factorizations divide once a column: exact costs nothing to see. CPU devices divide in
+       IEEE already: there the option would only change the programs' hashes (PoCL's cache cold) */
+    if (d->info.type != LCL_DEVICE_CPU) {
         cl_device_fp_config fc = 0;
         t->fp32_exact = d->id && LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fc, &fc, NULL) == CL_SUCCESS &&
                         (fc & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
