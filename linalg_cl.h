@@ -1916,11 +1916,12 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
        bklu.cl 89 s and dense.cl 33 s against 1.7 and 11 s from source, the first `lcl demo` 157 s
        against 16), and loading one saves under a second against PoCL's cache. So no binary cache */
     t->binary_cache = !lcl__stristr(d->info.platform, "Portable Computing Language");
-    /* OpenCL lets float divide and sqrt be off by 2.5 and 3 ulp unless this is asked for, and
-       NVIDIA's are: the sparse LU's refactor in float then differed from the host's by up to 1e-3
-       on an ill-conditioned matrix (bcsstk01, H100), where PoCL's matched to rounding. The
-       factorizations divide once a column: exact costs nothing to see. CPU devices divide in
-       IEEE already: there the option would only change the programs' hashes (PoCL's cache cold) */
+    /* OpenCL lets float divide and sqrt be off by 2.5 and 3 ulp unless this is asked for: on an
+       H100 the sparse LU's refactor in float differed from the host's by up to 1e-3 on an
+       ill-conditioned matrix (bcsstk01; double bit for bit), where PoCL's matched to rounding.
+       The factorizations divide about once a column (what it costs on a GPU is not yet timed).
+       CPU devices divide in IEEE already: there the option would only change the programs'
+       hashes (PoCL's cache cold) */
     if (d->info.type != LCL_DEVICE_CPU) {
         cl_device_fp_config fc = 0;
         t->fp32_exact = d->id && LCL__CL->clGetDeviceInfo(d->id, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fc, &fc, NULL) == CL_SUCCESS &&
