@@ -100,6 +100,7 @@
                             desc.shared_context = -1); overrides desc.shared_context when set
         Tuning runs and tests only (>>tuning): LCL_DENSE_NB (panel width of getrf/potrf),
         LCL_TUNE_GEMM=TM,TN,TK,WX,WY (portable GEMM tile), LCL_NO_TC (no tensor-core GEMM),
+        LCL_NO_FP32_EXACT (float builds without -cl-fp32-correctly-rounded-divide-sqrt),
         LCL_TC_TILE=WMxWN (its warps per work-group), LCL_UPD_GROUPS (its work-groups in the
         trailing updates), LCL_NO_GRID / LCL_GRID (no / forced one-launch LU panel; forced needs
         -DLCL_GRID_PORTABLE off NVIDIA), LCL_GRID_GROUPS (that panel's work-groups),
@@ -1954,6 +1955,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     for (k = 0; k < 2; k++) if (d->info.max_work_group < (size_t)(t->gemm[k].wx * t->gemm[k].wy)) t->gemm[k] = tiny;
     /* the environment (tuning runs and tests; listed in the manual under ENVIRONMENT) */
     if (getenv("LCL_NO_TC")) t->tc = 0;
+    if (getenv("LCL_NO_FP32_EXACT")) t->fp32_exact = 0;
     if (getenv("LCL_HALO_SKIP")) t->halo_skip = 1;
     lcl__env_int("LCL_FUSED_STEP", 1, 1 << 30, &t->fused_step);
     if (getenv("LCL_NO_FUSED_STEP") || !t->tc) t->fused_step = 0;
