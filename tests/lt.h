@@ -16,8 +16,10 @@ void lt_skip(const char *why);     /* marks the running test skipped */
 /* system(cmd) for a child on two PoCL devices: its stderr passed on; once more where PoCL itself
    aborted in its kernel cache (pocl_release_dlhandle_cache: PoCL 3 to 5 release a compiled kernel
    by kernel and local size alone, so one kernel run at once on two devices with different grids
-   can take the wrong entry; about 1 child in 15 on Debian's PoCL 3.1). The status of the last run. */
+   can take the wrong entry; about 1 child in 15 on Debian's PoCL 3.1, twice in a row once, after a
+   cold build). At most LT_POCL_RUNS runs; the status of the last. */
 int lt_system_pocl(const char *cmd);
+#define LT_POCL_RUNS 3
 /* 1 when file path (may be NULL) holds PoCL's abort above; echo: its lines copied to stderr */
 #define LT_POCL_ABORT "pocl_release_dlhandle_cache"
 int lt_pocl_aborted(const char *path, int echo);

@@ -490,11 +490,11 @@ int lt_system_pocl(const char *cmd) {
     }
     close(fd);
     snprintf(full, cap, "{ %s ; } 2>'%s'", cmd, tmp);
-    for (run = 0; run < 2; run++) {
+    for (run = 0; run < LT_POCL_RUNS; run++) {
         rc = system(full);
         again = lt_pocl_aborted(tmp, 1);
         if (rc == 0 || !again) break;
-        fprintf(stderr, "  (PoCL aborted in its own kernel cache, pocl_release_dlhandle_cache: the child runs once more)\n");
+        if (run + 1 < LT_POCL_RUNS) fprintf(stderr, "  (PoCL aborted in its own kernel cache, pocl_release_dlhandle_cache: the child runs again)\n");
     }
     unlink(tmp);
     free(full);
