@@ -1105,7 +1105,8 @@ typedef struct lcl__device {
                                        device read back that it imported for its eager U steps, its levels that ended
                                        before later columns' rounds (tune.bklu_eager_end) and whose early U steps the
                                        pace cut short (tune.bklu_eager_pace), the tensor-core GEMMs on 64-wide tiles
-                                       asked for (tune.upd_narrow) */
+                                       asked for (tune.upd_narrow), and the later columns given eager U steps, on
+                                       either queue */
 } lcl__device;
 #endif
 
@@ -1920,7 +1921,8 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     /* OpenCL lets float divide and sqrt be off by 2.5 and 3 ulp unless this is asked for: on an
        H100 the sparse LU's refactor in float differed from the host's by up to 1e-3 on an
        ill-conditioned matrix (bcsstk01; double bit for bit), where PoCL's matched to rounding.
-       The factorizations divide about once a column: on an H100 sgetrf 4096 1.1-1.5% slower with it, 16384 and spotrf 0.1-0.7%.
+       The factorizations divide about once a column: with it an H100's sgetrf 4096 was 1.1-1.5%
+       slower, 16384 and spotrf 0.1-0.7%.
        CPU devices divide in IEEE already: there the option would only change the programs'
        hashes (PoCL's cache cold) */
     if (d->info.type != LCL_DEVICE_CPU) {

@@ -13,7 +13,7 @@ extern const char *lt_self;      /* argv[0] of the runner */
 void lt_run(const char *name, void (*fn)(void));
 int lt_selected(const char *name); /* LT_FILTER substring */
 void lt_skip(const char *why);     /* marks the running test skipped */
-/* system(cmd) for a child on two PoCL devices: its stderr passed on; once more where PoCL itself
+/* system(cmd) for a child on two PoCL devices: its stderr passed on; again where PoCL itself
    aborted in its kernel cache (pocl_release_dlhandle_cache: PoCL 3 to 5 release a compiled kernel
    by kernel and local size alone, so one kernel run at once on two devices with different grids
    can take the wrong entry; about 1 child in 15 on Debian's PoCL 3.1, twice in a row once, after a
