@@ -1074,6 +1074,8 @@ typedef struct lcl__tuning {
                                        2: only in lcl_bklu_lu, not the 512- and 1024-item kernels */
     int bklu_tri_p;                 /* BK_TRI_P: work-items a column of the pivot blocks' inverses (1, 2 or 4) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
+    int spmv_xpart_kb;              /* CSR adaptive: x cut into column parts of at most this many KB,
+                                       gathered a part at a time (lcl_spmv_csr_cols; 0: never) */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
     int spmv_vector_min;            /* CSR auto: lanes per row from this mean row length */
     double spmv_merge_cv;           /* CSR auto: adaptive blocks when std/mean of row lengths is above */
@@ -1899,6 +1901,9 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     t->bklu_lu_split = isgpu ? 256 : 0;   /* H200: a 512 block's LU 4.2 -> 2.4 ms panel by panel (256: 0.91 -> 0.75) */
     t->spmv_hint = nvidia && (nv_cc == 0 || nv_cc >= 80);   /* the matrix streamed (evict-first): x's gathers miss L2 less (+15-19%, H100) */
     t->spmv_split_per_wg = 32;
+    /* x above 16 MB in column parts on NVIDIA: an SM's lines live in its half of L2 (25 MB on
+       H100 / H200), so a 32 MB x misses there (BENCHMARKS.md, SpMV H200) */
+    t->spmv_xpart_kb = nvidia && isgpu ? 16 * 1024 : 0;
     t->spmv_csr_scalar = d->info.type == LCL_DEVICE_CPU;
     t->spmv_vector_min = 16;
     t->spmv_merge_cv = 1.5;
@@ -1983,6 +1988,7 @@ LCL__PRIVATE void lcl__tune_device(lcl__device *d, int nv_cc) {
     if (getenv("LCL_NO_GRID")) t->grid_panel = 0;
     if (lcl__env_int("LCL_DENSE_NB", 1, 4096, &v)) { t->dense_nb = v; t->big_n = 0; }
     lcl__env_int("LCL_SPMV_LDS", 1, 16, &t->spmv_lds_per_wg);
+    lcl__env_int("LCL_SPMV_XPART_KB", 0, 1 << 30, &t->spmv_xpart_kb);
     if (lcl__env_int("LCL_SPMV_WG", 32, 256, &v) && (v & (v - 1)) == 0 && v <= t->wg) t->spmv_wg = v;
     lcl__env_int("LCL_BKLU_LU_WG", 1, 1024, &t->bklu_lu_wg);
     lcl__env_int("LCL_BKLU_LU_SPLIT", 0, 1 << 30, &t->bklu_lu_split);
@@ -7534,7 +7540,7 @@ struct lcl__vpart {
 
 /* kernel names, double and float (the table keeps the pointers: literals) */
 enum { LCL__K_SCALAR, LCL__K_VEC2, LCL__K_VEC4, LCL__K_VEC8, LCL__K_VEC16, LCL__K_VEC32, LCL__K_ADAPTIVE, LCL__K_LONG,
-       LCL__K_SCALE, LCL__K_COO, LCL__K_COOFIX, LCL__K_ELL, LCL__K_ELLIMG, LCL__K_SELL, LCL__K_DIA, LCL__K_BCSR, LCL__K_DENSE };
+       LCL__K_SCALE, LCL__K_COO, LCL__K_COOFIX, LCL__K_ELL, LCL__K_ELLIMG, LCL__K_SELL, LCL__K_DIA, LCL__K_BCSR, LCL__K_DENSE, LCL__K_COLS };
 static const char *const lcl__spk[][2] = {
     {"lcl_spmv_csr_scalar_d", "lcl_spmv_csr_scalar_f"}, {"lcl_spmv_csr_vec2_d", "lcl_spmv_csr_vec2_f"},
     {"lcl_spmv_csr_vec4_d", "lcl_spmv_csr_vec4_f"}, {"lcl_spmv_csr_vec8_d", "lcl_spmv_csr_vec8_f"},
@@ -7542,7 +7548,8 @@ static const char *const lcl__spk[][2] = {
     {"lcl_spmv_csr_adaptive_d", "lcl_spmv_csr_adaptive_f"}, {"lcl_spmv_csr_long_d", "lcl_spmv_csr_long_f"},
     {"lcl_spmv_scale_d", "lcl_spmv_scale_f"}, {"lcl_spmv_coo_d", "lcl_spmv_coo_f"}, {"lcl_spmv_coo_fix_d", "lcl_spmv_coo_fix_f"},
     {"lcl_spmv_ell_d", "lcl_spmv_ell_f"}, {"lcl_spmv_ell_img_d", "lcl_spmv_ell_img_f"}, {"lcl_spmv_sell_d", "lcl_spmv_sell_f"},
-    {"lcl_spmv_dia_d", "lcl_spmv_dia_f"}, {"lcl_spmv_bcsr_d", "lcl_spmv_bcsr_f"}, {"lcl_spmv_dense_d", "lcl_spmv_dense_f"}};
+    {"lcl_spmv_dia_d", "lcl_spmv_dia_f"}, {"lcl_spmv_bcsr_d", "lcl_spmv_bcsr_f"}, {"lcl_spmv_dense_d", "lcl_spmv_dense_f"},
+    {"lcl_spmv_csr_cols_d", "lcl_spmv_csr_cols_f"}};
 #define LCL__SP_TILES 8          /* COO: LCL_WG-entry tiles per work-group */
 
 LCL__PRIVATE lcl_status lcl__vec_cl_copy(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst);
@@ -7550,7 +7557,7 @@ LCL__PRIVATE lcl_status lcl__vec_cl_copy(lcl_context *ctx, const lcl_vec *v, con
 LCL__PRIVATE void lcl__spdev_release(lcl__spdev *P) {
     int i;
     cl_mem *m[6];
-    for (i = 0; i < 8; i++) if (P->b[i]) LCL__CL->clReleaseMemObject(P->b[i]);
+    for (i = 0; i < (int)(sizeof P->b / sizeof P->b[0]); i++) if (P->b[i]) LCL__CL->clReleaseMemObject(P->b[i]);
     m[0] = &P->carry; m[1] = &P->crow; m[2] = &P->ximg; m[3] = &P->x; m[4] = &P->y; m[5] = NULL;
     for (i = 0; m[i]; i++) if (*m[i]) LCL__CL->clReleaseMemObject(*m[i]);
     memset(P->b, 0, sizeof P->b);
@@ -7565,13 +7572,20 @@ LCL__PRIVATE void lcl__spmat_release(lcl_spmat *A) {
     A->nparts = 0;
 }
 
-/* a read-only device copy of bytes of host memory (blocking write on the transfer queue) */
-LCL__PRIVATE lcl_status lcl__sp_put(lcl_context *ctx, lcl__device *d, cl_mem *out, const void *host, size_t bytes) {
+/* a device copy of bytes of host memory (blocking write on the transfer queue): read-only, or
+   read-write (_rw) */
+LCL__PRIVATE lcl_status lcl__sp_put_as(lcl_context *ctx, lcl__device *d, cl_mem *out, const void *host, size_t bytes, cl_mem_flags fl) {
     cl_int e;
-    lcl_status st = lcl__buffer(ctx, d, bytes, CL_MEM_READ_ONLY, out);
+    lcl_status st = lcl__buffer(ctx, d, bytes, fl, out);
     if (st != LCL_OK || bytes == 0) return st;
     e = LCL__CL->clEnqueueWriteBuffer(d->queue[1], *out, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
     return e == CL_SUCCESS ? LCL_OK : lcl__clfail(ctx, e, "clEnqueueWriteBuffer", d->info.name);
+}
+LCL__PRIVATE lcl_status lcl__sp_put(lcl_context *ctx, lcl__device *d, cl_mem *out, const void *host, size_t bytes) {
+    return lcl__sp_put_as(ctx, d, out, host, bytes, CL_MEM_READ_ONLY);
+}
+LCL__PRIVATE lcl_status lcl__sp_put_rw(lcl_context *ctx, lcl__device *d, cl_mem *out, const void *host, size_t bytes) {
+    return lcl__sp_put_as(ctx, d, out, host, bytes, CL_MEM_READ_WRITE);
 }
 /* int64 offsets [a, a+n] rebased to int32 from base */
 LCL__PRIVATE lcl_status lcl__sp_put_off(lcl_context *ctx, lcl__device *d, cl_mem *out, const int64_t *p, int64_t n, int64_t base) {
@@ -7646,9 +7660,22 @@ LCL__PRIVATE void lcl__sp_csr_kernel(const lcl_spmat *A, const lcl__device *d, l
     }
 }
 
+/* Column parts for CSR adaptive (lcl_spmv_csr_cols in kernels/sparse.cl): how many for x of A's
+   columns on device d (1: none), at most LCL__SP_XPARTS, and only where the kernel's indices fit */
+#define LCL__SP_XPARTS 16
+#define LCL__SP_CTRS 32          /* lcl_spmv_csr_cols: its item counters (SPMV_CTRS), 32 ints apart, */
+#define LCL__SP_SYNC (LCL__SP_CTRS * 32)   /* then the blocks' flags from here */
+LCL__PRIVATE int lcl__sp_xparts(const lcl_spmat *A, const lcl__device *d, int64_t n) {
+    int64_t kb = d->tune.spmv_xpart_kb, xb = A->cols * (int64_t)lcl__dsize(A->dtype), np;
+    if (kb <= 0 || xb <= kb * 1024) return 1;
+    np = LCL__MIN((xb + kb * 1024 - 1) / (kb * 1024), LCL__MIN((int64_t)LCL__SP_XPARTS, A->cols));
+    if (np * n > INT32_MAX) return 1;   /* q's indices */
+    return (int)np;
+}
 /* CSR adaptive row blocks of a part (local rows, local offsets), see lcl_spmv_csr_adaptive in
-   kernels/sparse.cl: blk gets 4 ints per block, lng 3 per split row */
-LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, const lcl__tuning *t,
+   kernels/sparse.cl: blk gets 4 ints per block, lng 3 per split row. With column parts (parts > 1,
+   lcl_spmv_csr_cols) a block's share in each part, not its whole, is what local memory holds. */
+LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, const lcl__tuning *t, int parts,
                                        int32_t **blk, int *nblk, int32_t **lng, int *nlong) {
     const int64_t *p = A->ptr + P->r0, wg = t->spmv_wg, lds = wg * t->spmv_lds_per_wg, split = wg * t->spmv_split_per_wg;
     int64_t r = 0, n = P->n, cap = 16, lcap = 4, nb = 0, nl = 0;
@@ -7684,7 +7711,16 @@ LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, con
             r++;
             continue;
         }
-        if (len > lds) r1 = r + 1;                      /* one long row: the work-group reduces it */
+        if (parts > 1) {                                /* rows while each part's share fits */
+            int64_t cnt[LCL__SP_XPARTS], c2[LCL__SP_XPARTS], pw = (A->cols + parts - 1) / parts, fits = 1;
+            memset(cnt, 0, sizeof cnt);
+            while (r1 < n && r1 - r < wg && fits) {
+                memcpy(c2, cnt, sizeof c2);
+                for (k = p[r1]; k < p[r1 + 1]; k++) fits &= ++c2[A->idx[k] / pw] <= lds;
+                if (fits) { memcpy(cnt, c2, sizeof cnt); r1++; }
+            }
+            if (r1 == r) r1 = r + 1;                    /* a part over lds: the work-group reduces the row */
+        } else if (len > lds) r1 = r + 1;               /* one long row: the work-group reduces it */
         else
             while (r1 < n && r1 - r < wg && p[r1 + 1] - p[r] <= lds) r1++;
         b[4 * nb] = (int32_t)r; b[4 * nb + 1] = (int32_t)r1;
@@ -7697,9 +7733,62 @@ LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, con
     return LCL_OK;
 }
 
+/* A part's CSR for lcl_spmv_csr_cols: each row block's entries grouped by column part, rows in
+   order within a part (b1 idx, b2 val in that order), b5 the parts' starts per block, b6 the rows'
+   starts per part, b7 the kernel's counters and flags (zero) */
+LCL__PRIVATE lcl_status lcl__sp_cols_upload(lcl_context *ctx, const lcl_spmat *A, lcl__spdev *P, const int32_t *blk, int nblk, int parts) {
+    lcl__device *d = &ctx->dev[P->dev];
+    size_t es = lcl__dsize(A->dtype);
+    const int64_t *p = A->ptr + P->r0;
+    int64_t a = p[0], nz = p[P->n] - a, pw = (A->cols + parts - 1) / parts, n = P->n, g, r, k, h, pos[LCL__SP_XPARTS];
+    const int32_t *ci = A->idx + a;
+    const char *cv = (const char *)A->val + (size_t)a * es;
+    lcl_status st = LCL_OK;
+    int32_t *idx = NULL, *bo = NULL, *q = NULL;
+    char *val = NULL;
+    if (!(idx = (int32_t *)lcl__alloc(ctx, "column parts' indices", (size_t)nz + 1, sizeof(int32_t), &st)) ||
+        !(val = (char *)lcl__alloc(ctx, "column parts' values", (size_t)nz + 1, es, &st)) ||
+        !(bo = (int32_t *)lcl__alloc(ctx, "column parts' starts", (size_t)nblk * (size_t)(parts + 1) + LCL__SP_SYNC, sizeof(int32_t), &st)) ||
+        !(q = (int32_t *)lcl__alloc(ctx, "column parts' rows", (size_t)(n * parts) + 1, sizeof(int32_t), &st)))
+        goto done;
+    memset(q, 0, ((size_t)(n * parts) + 1) * sizeof(int32_t));
+    for (g = 0; g < nblk; g++) {
+        int64_t r0 = blk[4 * g], r1 = blk[4 * g + 1], k0 = blk[4 * g + 2], k1 = blk[4 * g + 3], c = k0;
+        for (h = 0; h < parts; h++) pos[h] = 0;
+        for (k = k0; k < k1; k++) pos[ci[k] / pw]++;
+        for (h = 0; h < parts; h++) { int64_t t = pos[h]; bo[g * (parts + 1) + h] = (int32_t)c; pos[h] = c; c += t; }
+        bo[g * (parts + 1) + parts] = (int32_t)k1;
+        /* row by row; a chunk of a long row (r1 == r0) as one segment, with no row starts */
+        for (r = r0; r < LCL__MAX(r1, r0 + 1); r++) {
+            int64_t e0 = r1 == r0 ? k0 : p[r] - a, e1 = r1 == r0 ? k1 : p[r + 1] - a;
+            if (r1 != r0) for (h = 0; h < parts; h++) q[h * n + r] = (int32_t)pos[h];
+            for (k = e0; k < e1; k++) {
+                int64_t t = pos[ci[k] / pw]++;
+                idx[t] = ci[k];
+                if (es == sizeof(double)) ((double *)val)[t] = ((const double *)cv)[k];
+                else ((float *)val)[t] = ((const float *)cv)[k];
+            }
+        }
+    }
+    if ((st = lcl__sp_put(ctx, d, &P->b[1], idx, (size_t)nz * sizeof(int32_t))) != LCL_OK) goto done;
+    if ((st = lcl__sp_put(ctx, d, &P->b[2], val, (size_t)nz * es)) != LCL_OK) goto done;
+    if ((st = lcl__sp_put(ctx, d, &P->b[5], bo, (size_t)nblk * (size_t)(parts + 1) * sizeof(int32_t))) != LCL_OK) goto done;
+    if ((st = lcl__sp_put(ctx, d, &P->b[6], q, (size_t)(n * parts) * sizeof(int32_t))) != LCL_OK) goto done;
+    memset(bo, 0, ((size_t)nblk + LCL__SP_SYNC) * sizeof(int32_t));   /* now the counters and flags */
+    if ((st = lcl__sp_put_rw(ctx, d, &P->b[7], bo, ((size_t)nblk + LCL__SP_SYNC) * sizeof(int32_t))) != LCL_OK) goto done;
+    P->ni[2] = parts;
+done:
+    LCL_FREE(idx);
+    LCL_FREE(val);
+    LCL_FREE(bo);
+    LCL_FREE(q);
+    return st;
+}
+
 /* One part's device arrays. Buffers per format (ni = sizes):
      CSR      b0 ptr (int32, local), b1 idx, b2 val; merge: b3 blocks, b4 long rows, carry;
-              ni = {blocks, long rows}
+              ni = {blocks, long rows, column parts}; with column parts (ni[2] > 1) idx and val
+              grouped by part within each block, b5-b7 (lcl__sp_cols_upload)
      COO      b0 row (local), b1 col, b2 val, crow/carry per work-group; ni = {nnz, groups}
      ELL      b1 idx, b2 val; ni = {width, ld, texels per x value of the image kernel}
      HYB      ELL part as ELL, b3 row (local), b4 col, b5 val of the COO rest; ni = {width, ld, ncoo, groups}
@@ -7719,20 +7808,29 @@ LCL__PRIVATE lcl_status lcl__sp_upload_part(lcl_context *ctx, const lcl_spmat *A
     case LCL_FMT_CSR: {
         int64_t a = A->ptr[r0], nz = A->ptr[r1] - a;
         if (nz > INT32_MAX) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "a part of %lld nonzeros on device '%s' exceeds int32 offsets; split the matrix across more devices", (long long)nz, dn);
+        int parts = 1;
         lcl__sp_csr_kernel(A, d, P);
         if ((st = lcl__sp_put_off(ctx, d, &P->b[0], A->ptr + r0, n, a)) != LCL_OK) return st;
-        if ((st = lcl__sp_put(ctx, d, &P->b[1], A->idx + a, (size_t)nz * sizeof(int32_t))) != LCL_OK) return st;
-        if ((st = lcl__sp_put(ctx, d, &P->b[2], (const char *)A->val + (size_t)a * es, (size_t)nz * es)) != LCL_OK) return st;
         if (P->kernel == LCL_KERNEL_MERGE) {
             int32_t *blk = NULL, *lng = NULL;
-            if ((st = lcl__sp_blocks(ctx, A, P, &d->tune, &blk, &P->ni[0], &lng, &P->ni[1])) != LCL_OK) return st;
+            parts = lcl__sp_xparts(A, d, n);
+            if ((st = lcl__sp_blocks(ctx, A, P, &d->tune, parts, &blk, &P->ni[0], &lng, &P->ni[1])) != LCL_OK) return st;
+            if (parts > 1 && (int64_t)(parts + 1) * P->ni[0] > INT32_MAX - LCL__SP_SYNC) {   /* bo's indices: without parts */
+                LCL_FREE(blk);
+                LCL_FREE(lng);
+                parts = 1;
+                if ((st = lcl__sp_blocks(ctx, A, P, &d->tune, parts, &blk, &P->ni[0], &lng, &P->ni[1])) != LCL_OK) return st;
+            }
             st = lcl__sp_put(ctx, d, &P->b[3], blk, (size_t)P->ni[0] * 4 * sizeof(int32_t));
             if (st == LCL_OK) st = lcl__sp_put(ctx, d, &P->b[4], lng, (size_t)P->ni[1] * 3 * sizeof(int32_t));
-            if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)P->ni[0] * es, CL_MEM_READ_WRITE, &P->carry);
+            if (st == LCL_OK) st = lcl__buffer(ctx, d, (size_t)P->ni[0] * (size_t)parts * es, CL_MEM_READ_WRITE, &P->carry);
+            if (st == LCL_OK && parts > 1) st = lcl__sp_cols_upload(ctx, A, P, blk, P->ni[0], parts);
             LCL_FREE(blk);
             LCL_FREE(lng);
+            if (st != LCL_OK || parts > 1) return st;
         }
-        return st;
+        if ((st = lcl__sp_put(ctx, d, &P->b[1], A->idx + a, (size_t)nz * sizeof(int32_t))) != LCL_OK) return st;
+        return lcl__sp_put(ctx, d, &P->b[2], (const char *)A->val + (size_t)a * es, (size_t)nz * es);
     }
     case LCL_FMT_COO: case LCL_FMT_HYB: {
         const int32_t *row = A->format == LCL_FMT_COO ? A->row : A->crow, *col = A->format == LCL_FMT_COO ? A->idx : A->ccol;
@@ -7962,6 +8060,8 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
     case LCL_FMT_CSR:
         if (P->kernel == LCL_KERNEL_MERGE) {
             kid[0] = LCL__K_ADAPTIVE; gws[0] = (size_t)P->ni[0] * lws;
+            if (P->ni[2] > 1)   /* every counter the same number of items (lcl_spmv_csr_cols) */
+                kid[0] = LCL__K_COLS, gws[0] = (size_t)((P->ni[0] + LCL__SP_CTRS - 1) / LCL__SP_CTRS) * LCL__SP_CTRS * (size_t)P->ni[2] * lws;
             kid[1] = LCL__K_LONG; gws[1] = (size_t)lcl__round_up(P->ni[1], (int64_t)wg);
             launches = P->ni[1] > 0 ? 2 : 1;
         } else if (P->kernel == LCL_KERNEL_VECTOR) {
@@ -7998,7 +8098,15 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
         case LCL__K_ADAPTIVE:
             e = lcl__argv(K, 9, LCL__A(P->b[3]), LCL__A(P->b[0]), LCL__A(P->b[1]), LCL__A(P->b[2]), LCL__A(x), rs, pa, rs, pb, LCL__A(y), LCL__A(P->carry));
             break;
-        case LCL__K_LONG: e = lcl__argv(K, 6, LCL__A(P->ni[1]), LCL__A(P->b[4]), LCL__A(P->carry), rs, pa, rs, pb, LCL__A(y)); break;
+        case LCL__K_COLS:
+            e = lcl__argv(K, 14, LCL__A(P->ni[0]), LCL__A(P->ni[2]), LCL__A(n), LCL__A(P->b[3]), LCL__A(P->b[5]), LCL__A(P->b[6]), LCL__A(P->b[1]),
+                          LCL__A(P->b[2]), LCL__A(x), rs, pa, rs, pb, LCL__A(y), LCL__A(P->carry), LCL__A(P->b[7]));
+            break;
+        case LCL__K_LONG: {
+            int parts = P->ni[2] > 1 ? P->ni[2] : 1;
+            e = lcl__argv(K, 7, LCL__A(P->ni[1]), LCL__A(parts), LCL__A(P->b[4]), LCL__A(P->carry), rs, pa, rs, pb, LCL__A(y));
+            break;
+        }
         case LCL__K_SCALE: e = lcl__argv(K, 3, LCL__A(n), rs, pb, LCL__A(y)); break;
         case LCL__K_COO: {
             int tiles = LCL__SP_TILES, j = A->format == LCL_FMT_COO ? 0 : 3, c = A->format == LCL_FMT_COO ? 0 : 2;
@@ -8036,7 +8144,7 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
             return lcl__clfail(ctx, e, what, d->info.name);
         }
         if (gws[i] == 0) continue;
-        e = LCL__CL->clEnqueueNDRangeKernel(q, K, 1, NULL, &gws[i], kid[i] == LCL__K_ADAPTIVE ? &lws : &wg, 0, NULL, NULL);
+        e = LCL__CL->clEnqueueNDRangeKernel(q, K, 1, NULL, &gws[i], kid[i] == LCL__K_ADAPTIVE || kid[i] == LCL__K_COLS ? &lws : &wg, 0, NULL, NULL);
         if (e != CL_SUCCESS) {
             char what[96];
             snprintf(what, sizeof what, "clEnqueueNDRangeKernel(%s)", lcl__spk[kid[i]][f]);

@@ -284,6 +284,46 @@ static void test_spmv_opencl_merge_unrolled(void) {
     }
 }
 
+/* CSR adaptive over column parts (lcl_spmv_csr_cols, on by default only on NVIDIA for x above
+   16 MB): forced with parts of 1 KB, so x of 17 doubles and up is cut (at most 16 parts); the
+   second context on 32-item groups, so long rows are split into chunks and single rows fill a
+   block; every shape, both precisions, A x and A^T x, every alpha/beta on the same matrix (the
+   item counters and flags must be back at zero after each product) */
+static void test_spmv_opencl_xparts(void) {
+    static const struct sp_case cases[] = {{LCL_FMT_CSR, LCL_KERNEL_MERGE, "csr-merge"}, {LCL_FMT_CSC, LCL_KERNEL_MERGE, "csc-merge"}};
+    int o, n = 0;
+    lcl_list_devices(NULL, NULL, 0, &n);
+    if (!n) { lt_skip("no OpenCL device"); return; }
+    for (o = 0; o < 2; o++) {
+        lcl_context_desc d;
+        lcl_context *ctx = NULL;
+        lcl_spmat *M = NULL;
+        lcl_csr A;
+        memset(&d, 0, sizeof d);
+        d.backend = LCL_BACKEND_OPENCL;
+        d.cache_dir = getenv("LT_CACHE");
+        setenv("LCL_SPMV_XPART_KB", "1", 1);
+        if (o == 1) setenv("LCL_SPMV_WG", "32", 1);
+        CHECK_OK(ctx, lcl_context_create(&d, &ctx));
+        unsetenv("LCL_SPMV_XPART_KB");
+        unsetenv("LCL_SPMV_WG");
+        if (!ctx) continue;
+        CHECK(ctx->dev[0].tune.spmv_xpart_kb == 1);
+        /* 1000 columns of doubles: 8 KB, 8 parts; of floats 4 */
+        sp_gen(&A, 300, 1000, 2);
+        CHECK_OK(ctx, sp_make(ctx, &A, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_MERGE, 0, &M));
+        if (M) CHECK_MSG(M->part[0].ni[2] == 8, "double: %d column parts (want 8)", M->part[0].ni[2]);
+        lcl_spmat_free(M);
+        M = NULL;
+        CHECK_OK(ctx, sp_make(ctx, &A, LCL_F32, LCL_FMT_CSR, LCL_KERNEL_MERGE, 0, &M));
+        if (M) CHECK_MSG(M->part[0].ni[2] == 4, "single: %d column parts (want 4)", M->part[0].ni[2]);
+        lcl_spmat_free(M);
+        sp_csr_free(&A);
+        sp_sweep_on(ctx, sp_shapes, SP_NSHAPES, cases, 2, NULL);
+        lcl_context_destroy(ctx);
+    }
+}
+
 /* the kernel choice: CPU devices run scalar for auto, and every V of the vector kernel is right */
 static void test_spmv_opencl_kernels(void) {
     lcl_context *ctx = lt_ocl(NULL);
@@ -980,6 +1020,7 @@ static void test_spmv_opencl_shared(void) {
 void lt_suite_spmv_opencl(void) {
     LT_RUN(test_spmv_opencl_formats);
     LT_RUN(test_spmv_opencl_merge_unrolled);
+    LT_RUN(test_spmv_opencl_xparts);
     LT_RUN(test_spmv_opencl_kernels);
     LT_RUN(test_spmv_opencl_vec);
     LT_RUN(test_spmv_opencl_csc);
