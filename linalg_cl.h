@@ -193,7 +193,10 @@
         LCL_KLU_SOLVE_MIN=N (its host-array solves on the
         device from nnz(L+U) = N on; 0 never), LCL_SPMV_LDS=N (CSR adaptive: a block's nonzeros
         per work-item, 1-16), LCL_SPMV_WG=N (CSR adaptive's work-group, a power of two from 32
-        to the others' size; a block holds at most N rows)
+        to the others' size; a block holds at most N rows), LCL_SPMV_XPART_KB=N (CSR adaptive
+        with x above N KB: the columns cut into parts of at most N KB, at most 16, gathered a part
+        at a time; default 16384 on NVIDIA GPUs, where an SM's lines live in its half of L2, and
+        0, never, elsewhere)
 
     NaN AND Inf
         Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
