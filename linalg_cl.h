@@ -194,9 +194,9 @@
         device from nnz(L+U) = N on; 0 never), LCL_SPMV_LDS=N (CSR adaptive: a block's nonzeros
         per work-item, 1-16), LCL_SPMV_WG=N (CSR adaptive's work-group, a power of two from 32
         to the others' size; a block holds at most N rows), LCL_SPMV_XPART_KB=N (CSR adaptive
-        with x above N KB: the columns cut into parts of at most N KB, at most 16, gathered a part
-        at a time; default 16384 on NVIDIA GPUs, where an SM's lines live in its half of L2, and
-        0, never, elsewhere)
+        with x above N KB: the columns cut into parts of at most N KB, at most 8, gathered a part
+        at a time, each part after the first with a vector of row sums on the device; default
+        16384 on NVIDIA GPUs, where an SM's lines live in its half of L2, and 0, never, elsewhere)
 
     NaN AND Inf
         Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
@@ -7543,7 +7543,7 @@ struct lcl__vpart {
 
 /* kernel names, double and float (the table keeps the pointers: literals) */
 enum { LCL__K_SCALAR, LCL__K_VEC2, LCL__K_VEC4, LCL__K_VEC8, LCL__K_VEC16, LCL__K_VEC32, LCL__K_ADAPTIVE, LCL__K_LONG,
-       LCL__K_SCALE, LCL__K_COO, LCL__K_COOFIX, LCL__K_ELL, LCL__K_ELLIMG, LCL__K_SELL, LCL__K_DIA, LCL__K_BCSR, LCL__K_DENSE, LCL__K_COLS };
+       LCL__K_SCALE, LCL__K_COO, LCL__K_COOFIX, LCL__K_ELL, LCL__K_ELLIMG, LCL__K_SELL, LCL__K_DIA, LCL__K_BCSR, LCL__K_DENSE, LCL__K_COLS, LCL__K_ADDP };
 static const char *const lcl__spk[][2] = {
     {"lcl_spmv_csr_scalar_d", "lcl_spmv_csr_scalar_f"}, {"lcl_spmv_csr_vec2_d", "lcl_spmv_csr_vec2_f"},
     {"lcl_spmv_csr_vec4_d", "lcl_spmv_csr_vec4_f"}, {"lcl_spmv_csr_vec8_d", "lcl_spmv_csr_vec8_f"},
@@ -7552,7 +7552,7 @@ static const char *const lcl__spk[][2] = {
     {"lcl_spmv_scale_d", "lcl_spmv_scale_f"}, {"lcl_spmv_coo_d", "lcl_spmv_coo_f"}, {"lcl_spmv_coo_fix_d", "lcl_spmv_coo_fix_f"},
     {"lcl_spmv_ell_d", "lcl_spmv_ell_f"}, {"lcl_spmv_ell_img_d", "lcl_spmv_ell_img_f"}, {"lcl_spmv_sell_d", "lcl_spmv_sell_f"},
     {"lcl_spmv_dia_d", "lcl_spmv_dia_f"}, {"lcl_spmv_bcsr_d", "lcl_spmv_bcsr_f"}, {"lcl_spmv_dense_d", "lcl_spmv_dense_f"},
-    {"lcl_spmv_csr_cols_d", "lcl_spmv_csr_cols_f"}};
+    {"lcl_spmv_csr_cols_d", "lcl_spmv_csr_cols_f"}, {"lcl_spmv_add_parts_d", "lcl_spmv_add_parts_f"}};
 #define LCL__SP_TILES 8          /* COO: LCL_WG-entry tiles per work-group */
 
 LCL__PRIVATE lcl_status lcl__vec_cl_copy(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst);
@@ -7665,9 +7665,7 @@ LCL__PRIVATE void lcl__sp_csr_kernel(const lcl_spmat *A, const lcl__device *d, l
 
 /* Column parts for CSR adaptive (lcl_spmv_csr_cols in kernels/sparse.cl): how many for x of A's
    columns on device d (1: none), at most LCL__SP_XPARTS, and only where the kernel's indices fit */
-#define LCL__SP_XPARTS 16
-#define LCL__SP_CTRS 32          /* lcl_spmv_csr_cols: its item counters (SPMV_CTRS), 32 ints apart, */
-#define LCL__SP_SYNC (LCL__SP_CTRS * 32)   /* then the blocks' flags from here */
+#define LCL__SP_XPARTS 8         /* each part but the first keeps a vector of row sums */
 LCL__PRIVATE int lcl__sp_xparts(const lcl_spmat *A, const lcl__device *d, int64_t n) {
     int64_t kb = d->tune.spmv_xpart_kb, xb = A->cols * (int64_t)lcl__dsize(A->dtype), np;
     if (kb <= 0 || xb <= kb * 1024) return 1;
@@ -7738,7 +7736,7 @@ LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, con
 
 /* A part's CSR for lcl_spmv_csr_cols: each row block's entries grouped by column part, rows in
    order within a part (b1 idx, b2 val in that order), b5 the parts' starts per block, b6 the rows'
-   starts per part, b7 the kernel's counters and flags (zero) */
+   starts per part, b7 the later parts' row sums (z: parts - 1 vectors, zero) */
 LCL__PRIVATE lcl_status lcl__sp_cols_upload(lcl_context *ctx, const lcl_spmat *A, lcl__spdev *P, const int32_t *blk, int nblk, int parts) {
     lcl__device *d = &ctx->dev[P->dev];
     size_t es = lcl__dsize(A->dtype);
@@ -7751,7 +7749,7 @@ LCL__PRIVATE lcl_status lcl__sp_cols_upload(lcl_context *ctx, const lcl_spmat *A
     char *val = NULL;
     if (!(idx = (int32_t *)lcl__alloc(ctx, "column parts' indices", (size_t)nz + 1, sizeof(int32_t), &st)) ||
         !(val = (char *)lcl__alloc(ctx, "column parts' values", (size_t)nz + 1, es, &st)) ||
-        !(bo = (int32_t *)lcl__alloc(ctx, "column parts' starts", (size_t)nblk * (size_t)(parts + 1) + LCL__SP_SYNC, sizeof(int32_t), &st)) ||
+        !(bo = (int32_t *)lcl__alloc(ctx, "column parts' starts", (size_t)nblk * (size_t)(parts + 1), sizeof(int32_t), &st)) ||
         !(q = (int32_t *)lcl__alloc(ctx, "column parts' rows", (size_t)(n * parts) + 1, sizeof(int32_t), &st)))
         goto done;
     memset(q, 0, ((size_t)(n * parts) + 1) * sizeof(int32_t));
@@ -7777,8 +7775,10 @@ LCL__PRIVATE lcl_status lcl__sp_cols_upload(lcl_context *ctx, const lcl_spmat *A
     if ((st = lcl__sp_put(ctx, d, &P->b[2], val, (size_t)nz * es)) != LCL_OK) goto done;
     if ((st = lcl__sp_put(ctx, d, &P->b[5], bo, (size_t)nblk * (size_t)(parts + 1) * sizeof(int32_t))) != LCL_OK) goto done;
     if ((st = lcl__sp_put(ctx, d, &P->b[6], q, (size_t)(n * parts) * sizeof(int32_t))) != LCL_OK) goto done;
-    memset(bo, 0, ((size_t)nblk + LCL__SP_SYNC) * sizeof(int32_t));   /* now the counters and flags */
-    if ((st = lcl__sp_put_rw(ctx, d, &P->b[7], bo, ((size_t)nblk + LCL__SP_SYNC) * sizeof(int32_t))) != LCL_OK) goto done;
+    LCL_FREE(val);   /* now z's zeros */
+    if (!(val = (char *)lcl__alloc(ctx, "column parts' sums", (size_t)n * (size_t)(parts - 1) + 1, es, &st))) goto done;
+    memset(val, 0, ((size_t)n * (size_t)(parts - 1) + 1) * es);
+    if ((st = lcl__sp_put_rw(ctx, d, &P->b[7], val, (size_t)n * (size_t)(parts - 1) * es)) != LCL_OK) goto done;
     P->ni[2] = parts;
 done:
     LCL_FREE(idx);
@@ -7818,7 +7818,7 @@ LCL__PRIVATE lcl_status lcl__sp_upload_part(lcl_context *ctx, const lcl_spmat *A
             int32_t *blk = NULL, *lng = NULL;
             parts = lcl__sp_xparts(A, d, n);
             if ((st = lcl__sp_blocks(ctx, A, P, &d->tune, parts, &blk, &P->ni[0], &lng, &P->ni[1])) != LCL_OK) return st;
-            if (parts > 1 && (int64_t)(parts + 1) * P->ni[0] > INT32_MAX - LCL__SP_SYNC) {   /* bo's indices: without parts */
+            if (parts > 1 && (int64_t)(parts + 1) * P->ni[0] > INT32_MAX) {   /* bo's indices: without parts */
                 LCL_FREE(blk);
                 LCL_FREE(lng);
                 parts = 1;
@@ -8063,10 +8063,14 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
     case LCL_FMT_CSR:
         if (P->kernel == LCL_KERNEL_MERGE) {
             kid[0] = LCL__K_ADAPTIVE; gws[0] = (size_t)P->ni[0] * lws;
-            if (P->ni[2] > 1)   /* every counter the same number of items (lcl_spmv_csr_cols) */
-                kid[0] = LCL__K_COLS, gws[0] = (size_t)((P->ni[0] + LCL__SP_CTRS - 1) / LCL__SP_CTRS) * LCL__SP_CTRS * (size_t)P->ni[2] * lws;
             kid[1] = LCL__K_LONG; gws[1] = (size_t)lcl__round_up(P->ni[1], (int64_t)wg);
             launches = P->ni[1] > 0 ? 2 : 1;
+            if (P->ni[2] > 1) {   /* column parts: the parts' sums added, then the long rows */
+                kid[0] = LCL__K_COLS; gws[0] = (size_t)P->ni[0] * (size_t)P->ni[2] * lws;
+                kid[2] = kid[1]; gws[2] = gws[1];
+                kid[1] = LCL__K_ADDP; gws[1] = (size_t)lcl__round_up(n, (int64_t)wg);
+                launches++;
+            }
         } else if (P->kernel == LCL_KERNEL_VECTOR) {
             int v = P->V, j = LCL__K_VEC2;
             while (v > 2) { v >>= 1; j++; }
@@ -8105,6 +8109,7 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
             e = lcl__argv(K, 14, LCL__A(P->ni[0]), LCL__A(P->ni[2]), LCL__A(n), LCL__A(P->b[3]), LCL__A(P->b[5]), LCL__A(P->b[6]), LCL__A(P->b[1]),
                           LCL__A(P->b[2]), LCL__A(x), rs, pa, rs, pb, LCL__A(y), LCL__A(P->carry), LCL__A(P->b[7]));
             break;
+        case LCL__K_ADDP: e = lcl__argv(K, 5, LCL__A(n), LCL__A(P->ni[2]), rs, pa, LCL__A(P->b[7]), LCL__A(y)); break;
         case LCL__K_LONG: {
             int parts = P->ni[2] > 1 ? P->ni[2] : 1;
             e = lcl__argv(K, 7, LCL__A(P->ni[1]), LCL__A(parts), LCL__A(P->b[4]), LCL__A(P->carry), rs, pa, rs, pb, LCL__A(y));

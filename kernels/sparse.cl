@@ -212,61 +212,23 @@ __kernel void SFX(lcl_spmv_csr_long)(const int nlong, const int parts, __global 
    by an SM is held in its own half of L2, 25 MB; x of 32 MB in double misses there, BENCHMARKS.md).
    Each of the host's row blocks keeps its entries grouped by part, rows in order within a part:
    part h of block g is [bo[g*(parts+1)+h], bo[g*(parts+1)+h+1]), row r's share of it starts at
-   q[h*n+r]. A work-group does one (part, block) item, taken as it starts from one of SPMV_CTRS
-   counters (one a cache line: a single counter serialized the groups, BENCHMARKS.md): counter c
-   hands out part 0 of blocks c, c + SPMV_CTRS, ..., then part 1 of the same, so the items run
-   about in order, all of part 0 first, whatever order the groups start in; the counter's last
-   item sets it back to 0 for the next product. Part 0 writes y = alpha*s + beta*y, each later part
-   y += alpha*s once the block's flag (sync[SPMV_CTRS*32+g]) says the one before has written; the
-   last part sets the flag back to 0. An item waits only on an item of its own counter taken before
-   it, by a group already running: none waits on a group not started. Chunks of very long rows
-   (r1 == r0) go to carry[g*parts+h] for lcl_spmv_csr_long. */
-#ifndef SPMV_CTRS
-#define SPMV_CTRS 32   /* LCL__SP_CTRS */
-#endif
-/* SPMV_LDY: y as another group left it, not a stale line of this unit's L1 (NVIDIA: from L2) */
-#if defined(__NV_CL_C_VERSION)
-#define SPMV_FENCE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
-__attribute__((always_inline)) inline real ld_y(__global real *p) {
-    real v;
-#if LCL_FP64
-    asm volatile("ld.global.cg.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
-#else
-    asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
-#endif
-    return v;
-}
-#define SPMV_LDY(p) ld_y(p)
-#else
-#define SPMV_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#define SPMV_LDY(p) (*(volatile __global real *)(p))
-#endif
+   q[h*n+r]. Work-group w does part w / nblk of block w % nblk: groups start about in the order of
+   their ids, so all of part 0 runs first. Part 0 writes y = alpha*s + beta*y; part h > 0 writes its
+   row sums to z[(h-1)*n+r], which lcl_spmv_add_parts adds to y after the kernel. No part waits on
+   another (a flag per block, raised after a fence, cost 13% of the product, BENCHMARKS.md).
+   Chunks of very long rows (r1 == r0) go to carry[g*parts+h] for lcl_spmv_csr_long; their z stays
+   0 from the upload. */
 __kernel void SFX(lcl_spmv_csr_cols)(const int nblk, const int parts, const int n, __global const int *blk,
                                      __global const int *bo, __global const int *q, __global const int *idx,
                                      __global const real *val, __global const real *x, const real alpha,
-                                     const real beta, __global real *y, __global real *carry,
-                                     __global volatile int *sync) {
+                                     const real beta, __global real *y, __global real *carry, __global real *z) {
     __local real prod[SPMV_LDS];
     __local real red[SPMV_WG];
-    __local int item;
-    __global volatile int *ctr = sync + (get_group_id(0) % SPMV_CTRS) * 32, *flag = sync + SPMV_CTRS * 32;
-    int lid = get_local_id(0), k, off, per = (nblk + SPMV_CTRS - 1) / SPMV_CTRS;
-    int t, h, g, live, r0, r1, k0, k1, stream, wr, mine, r;
+    int w = get_group_id(0), h = w / nblk, g = w - h * nblk, lid = get_local_id(0), k, off;
+    int r0 = blk[4 * g], r1 = blk[4 * g + 1], k0 = bo[g * (parts + 1) + h], k1 = bo[g * (parts + 1) + h + 1];
+    int stream = r1 - r0 > 1;
     real acc = 0, s = 0;
     SPMV_POLICIES;
-    if (lid == 0) {
-        t = atomic_inc(ctr);
-        if (t == per * parts - 1) atomic_xchg(ctr, 0);   /* the counter's last item: every other taken */
-        item = t;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    t = item;
-    h = t / per;
-    g = (t - h * per) * SPMV_CTRS + (int)(get_group_id(0) % SPMV_CTRS);
-    live = g < nblk;   /* the last counters' items past the blocks do nothing */
-    r0 = live ? blk[4 * g] : 0; r1 = live ? blk[4 * g + 1] : 0;
-    k0 = live ? bo[g * (parts + 1) + h] : 0; k1 = live ? bo[g * (parts + 1) + h + 1] : 0;
-    stream = r1 - r0 > 1;
     for (k = k0 + lid; k < k1; k += SPMV_WG) {
         real p = LD_MV(val + k) * LD_X(x + LD_MI(idx + k));
         if (stream) prod[k - k0] = p;
@@ -275,8 +237,7 @@ __kernel void SFX(lcl_spmv_csr_cols)(const int nblk, const int parts, const int 
     red[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (stream && lid < r1 - r0) {
-        int a, b;
-        r = r0 + lid; a = q[h * n + r] - k0; b = (r + 1 < r1 ? q[h * n + r + 1] : k1) - k0;
+        int r = r0 + lid, a = q[h * n + r] - k0, b = (r + 1 < r1 ? q[h * n + r + 1] : k1) - k0;
         for (k = a; k < b; k++) s += prod[k];
     }
     for (off = stream ? 0 : SPMV_WG / 2; off > 0; off >>= 1) {
@@ -284,24 +245,21 @@ __kernel void SFX(lcl_spmv_csr_cols)(const int nblk, const int parts, const int 
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (!stream) s = red[0];
-    /* the writes: a chunk's sum to carry; rows once the block's earlier parts have written
-       (barriers outside the branches for PoCL; the branches are uniform anyway) */
-    wr = r1 != r0; mine = wr && (stream ? lid < r1 - r0 : lid == 0); r = r0 + lid;
-    if (live && !wr && lid == 0) carry[g * parts + h] = s;
-    if (wr && h > 0 && lid == 0) {
-        while (atomic_or(flag + g, 0) != h) { }
-        SPMV_FENCE();
+    if (r1 == r0) {
+        if (lid == 0) carry[g * parts + h] = s;
+    } else if (stream ? lid < r1 - r0 : lid == 0) {
+        int r = r0 + lid;
+        if (h == 0) SPMV_PUT(y, r, s);
+        else z[(size_t)(h - 1) * (size_t)n + r] = s;
     }
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    if (mine) {
-        if (h > 0) y[r] = SPMV_LDY(y + r) + alpha * s;
-        else SPMV_PUT(y, r, s);
-    }
-    /* the group's stores, then one lane's fence (cumulative over what the barrier ordered) and flag */
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    if (wr && lid == 0) {
-        SPMV_FENCE();
-        atomic_xchg(flag + g, h + 1 == parts ? 0 : h + 1);
+}
+/* y += alpha * (the later parts' row sums) after lcl_spmv_csr_cols */
+__kernel void SFX(lcl_spmv_add_parts)(const int n, const int parts, const real alpha, __global const real *z, __global real *y) {
+    int i = get_global_id(0), h;
+    if (i < n) {
+        real s = z[i];
+        for (h = 2; h < parts; h++) s += z[(size_t)(h - 1) * (size_t)n + i];
+        y[i] += alpha * s;
     }
 }
 

@@ -285,10 +285,10 @@ static void test_spmv_opencl_merge_unrolled(void) {
 }
 
 /* CSR adaptive over column parts (lcl_spmv_csr_cols, on by default only on NVIDIA for x above
-   16 MB): forced with parts of 1 KB, so x of 17 doubles and up is cut (at most 16 parts); the
+   16 MB): forced with parts of 1 KB, so x of 129 doubles and up is cut (at most 8 parts); the
    second context on 32-item groups, so long rows are split into chunks and single rows fill a
-   block; every shape, both precisions, A x and A^T x, every alpha/beta on the same matrix (the
-   item counters and flags must be back at zero after each product) */
+   block; every shape, both precisions, A x and A^T x, every alpha/beta on the same matrix (beta 0
+   with NaN in y: the long rows' y is read by lcl_spmv_add_parts before lcl_spmv_csr_long sets it) */
 static void test_spmv_opencl_xparts(void) {
     static const struct sp_case cases[] = {{LCL_FMT_CSR, LCL_KERNEL_MERGE, "csr-merge"}, {LCL_FMT_CSC, LCL_KERNEL_MERGE, "csc-merge"}};
     int o, n = 0;
