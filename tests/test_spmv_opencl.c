@@ -318,6 +318,40 @@ static void test_spmv_opencl_xparts(void) {
         CHECK_OK(ctx, sp_make(ctx, &A, LCL_F32, LCL_FMT_CSR, LCL_KERNEL_MERGE, 0, &M));
         if (M) CHECK_MSG(M->part[0].ni[2] == 4, "single: %d column parts (want 4)", M->part[0].ni[2]);
         lcl_spmat_free(M);
+        M = NULL;
+        if (o == 0) {   /* every host allocation, then every buffer, of the upload failing in turn */
+            long calls, k, base = lt_alloc_outstanding();
+            int nb, fails = 0;
+            lcl_status st;
+            lt_alloc_fail_at(0);
+            CHECK_OK(ctx, sp_make(ctx, &A, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_MERGE, 0, &M));
+            calls = lt_alloc_calls();
+            lcl_spmat_free(M);
+            M = NULL;
+            for (k = 1; k <= calls; k++) {
+                lt_alloc_fail_at(k);
+                st = sp_make(ctx, &A, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_MERGE, 0, &M);
+                lt_alloc_fail_at(0);
+                if (st != LCL_OK) fails++;
+                CHECK_MSG(st == LCL_OK || st == LCL_ERR_OUT_OF_MEMORY, "allocation %ld failing: %s", k, lcl_status_string(st));
+                CHECK(st == LCL_OK || M == NULL);
+                lcl_spmat_free(M);
+                M = NULL;
+                lcl_clear_error(ctx);
+            }
+            CHECK_MSG(fails > 0, "no failing allocation reached the upload (%ld calls)", calls);
+            for (nb = 1; nb <= 12; nb++) {
+                CHECK(lt_cl_fail("clCreateBuffer", nb, -4 /* CL_MEM_OBJECT_ALLOCATION_FAILURE */));
+                st = sp_make(ctx, &A, LCL_F64, LCL_FMT_CSR, LCL_KERNEL_MERGE, 0, &M);
+                lt_cl_reset();
+                CHECK_MSG(st == LCL_OK || (st == LCL_ERR_DEVICE_MEMORY && M == NULL), "buffer %d failing: %s: %s", nb, lcl_status_string(st),
+                          lcl_last_error(ctx));
+                lcl_spmat_free(M);
+                M = NULL;
+                lcl_clear_error(ctx);
+            }
+            CHECK_MSG(lt_alloc_outstanding() == base, "failed uploads leak %ld block(s)", lt_alloc_outstanding() - base);
+        }
         sp_csr_free(&A);
         sp_sweep_on(ctx, sp_shapes, SP_NSHAPES, cases, 2, NULL);
         lcl_context_destroy(ctx);
