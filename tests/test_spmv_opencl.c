@@ -258,28 +258,36 @@ static void sp_sweep(const struct sp_shape *shapes, int nshapes, const struct sp
 
 static void test_spmv_opencl_formats(void) { sp_sweep(sp_shapes, SP_NSHAPES, sp_cases, SP_NCASES, NULL); }
 
+static const struct sp_case sp_merge_cases[] = {{LCL_FMT_CSR, LCL_KERNEL_MERGE, "csr-merge"}, {LCL_FMT_CSC, LCL_KERNEL_MERGE, "csc-merge"}};
+/* an OpenCL context built with opts, under LCL_SPMV_WG = wg and LCL_SPMV_XPART_KB = xpart while
+   it is created (NULL: unset); NULL when creation fails (a CHECK failed then) */
+static lcl_context *sp_ctx_env(const char *opts, const char *wg, const char *xpart) {
+    lcl_context_desc d;
+    lcl_context *ctx = NULL;
+    memset(&d, 0, sizeof d);
+    d.backend = LCL_BACKEND_OPENCL;
+    d.build_options = opts;
+    d.cache_dir = getenv("LT_CACHE");
+    if (wg) setenv("LCL_SPMV_WG", wg, 1);
+    if (xpart) setenv("LCL_SPMV_XPART_KB", xpart, 1);
+    CHECK_OK(ctx, lcl_context_create(&d, &ctx));
+    unsetenv("LCL_SPMV_WG");
+    unsetenv("LCL_SPMV_XPART_KB");
+    return ctx;
+}
 /* CSR adaptive with SPMV_UNROLL entries a work-item at once (a kernel build option, off by
    default until timed): 4 divides the block's local products, 3 does not; the second also on
    32-item work-groups (LCL_SPMV_WG: blocks of at most 32 rows, long rows split sooner); every
    shape, both precisions, A x and A^T x, against the same references */
 static void test_spmv_opencl_merge_unrolled(void) {
-    static const struct sp_case cases[] = {{LCL_FMT_CSR, LCL_KERNEL_MERGE, "csr-merge"}, {LCL_FMT_CSC, LCL_KERNEL_MERGE, "csc-merge"}};
     static const char *const opts[] = {"-DSPMV_UNROLL=4", "-DSPMV_UNROLL=3"};
     int o, n = 0;
     lcl_list_devices(NULL, NULL, 0, &n);
     if (!n) { lt_skip("no OpenCL device"); return; }
     for (o = 0; o < 2; o++) {
-        lcl_context_desc d;
-        lcl_context *ctx = NULL;
-        memset(&d, 0, sizeof d);
-        d.backend = LCL_BACKEND_OPENCL;
-        d.build_options = opts[o];
-        d.cache_dir = getenv("LT_CACHE");
-        if (o == 1) setenv("LCL_SPMV_WG", "32", 1);
-        CHECK_OK(ctx, lcl_context_create(&d, &ctx));
-        unsetenv("LCL_SPMV_WG");
+        lcl_context *ctx = sp_ctx_env(opts[o], o == 1 ? "32" : NULL, NULL);
         if (ctx) CHECK(ctx->dev[0].tune.spmv_wg == (o == 1 ? 32 : ctx->dev[0].tune.wg));
-        if (ctx) sp_sweep_on(ctx, sp_shapes, SP_NSHAPES, cases, 2, NULL);
+        if (ctx) sp_sweep_on(ctx, sp_shapes, SP_NSHAPES, sp_merge_cases, 2, NULL);
         lcl_context_destroy(ctx);
     }
 }
@@ -290,23 +298,13 @@ static void test_spmv_opencl_merge_unrolled(void) {
    block; every shape, both precisions, A x and A^T x, every alpha/beta on the same matrix (beta 0
    with NaN in y: the long rows' y is read by lcl_spmv_add_parts before lcl_spmv_csr_long sets it) */
 static void test_spmv_opencl_xparts(void) {
-    static const struct sp_case cases[] = {{LCL_FMT_CSR, LCL_KERNEL_MERGE, "csr-merge"}, {LCL_FMT_CSC, LCL_KERNEL_MERGE, "csc-merge"}};
     int o, n = 0;
     lcl_list_devices(NULL, NULL, 0, &n);
     if (!n) { lt_skip("no OpenCL device"); return; }
     for (o = 0; o < 2; o++) {
-        lcl_context_desc d;
-        lcl_context *ctx = NULL;
+        lcl_context *ctx = sp_ctx_env(NULL, o == 1 ? "32" : NULL, "1");
         lcl_spmat *M = NULL;
         lcl_csr A;
-        memset(&d, 0, sizeof d);
-        d.backend = LCL_BACKEND_OPENCL;
-        d.cache_dir = getenv("LT_CACHE");
-        setenv("LCL_SPMV_XPART_KB", "1", 1);
-        if (o == 1) setenv("LCL_SPMV_WG", "32", 1);
-        CHECK_OK(ctx, lcl_context_create(&d, &ctx));
-        unsetenv("LCL_SPMV_XPART_KB");
-        unsetenv("LCL_SPMV_WG");
         if (!ctx) continue;
         CHECK(ctx->dev[0].tune.spmv_xpart_kb == 1);
         /* 1000 columns of doubles: 8 KB, 8 parts; of floats 4 */
@@ -353,7 +351,7 @@ static void test_spmv_opencl_xparts(void) {
             CHECK_MSG(lt_alloc_outstanding() == base, "failed uploads leak %ld block(s)", lt_alloc_outstanding() - base);
         }
         sp_csr_free(&A);
-        sp_sweep_on(ctx, sp_shapes, SP_NSHAPES, cases, 2, NULL);
+        sp_sweep_on(ctx, sp_shapes, SP_NSHAPES, sp_merge_cases, 2, NULL);
         lcl_context_destroy(ctx);
     }
 }
