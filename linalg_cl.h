@@ -1078,7 +1078,7 @@ typedef struct lcl__tuning {
     int bklu_tri_p;                 /* BK_TRI_P: work-items a column of the pivot blocks' inverses (1, 2 or 4) */
     int spmv_split_per_wg;          /* CSR adaptive: rows above this many nnz per work-item are split */
     int spmv_xpart_kb;              /* CSR adaptive: x cut into column parts of at most this many KB,
-                                       gathered a part at a time (0: never) */
+                                       gathered a part at a time (lcl_spmv_csr_cols; 0: never) */
     int spmv_csr_scalar;            /* CSR auto: always one row per work-item (CPU devices) */
     int spmv_vector_min;            /* CSR auto: lanes per row from this mean row length */
     double spmv_merge_cv;           /* CSR auto: adaptive blocks when std/mean of row lengths is above */
@@ -7543,7 +7543,7 @@ struct lcl__vpart {
 
 /* kernel names, double and float (the table keeps the pointers: literals) */
 enum { LCL__K_SCALAR, LCL__K_VEC2, LCL__K_VEC4, LCL__K_VEC8, LCL__K_VEC16, LCL__K_VEC32, LCL__K_ADAPTIVE, LCL__K_LONG,
-       LCL__K_SCALE, LCL__K_COO, LCL__K_COOFIX, LCL__K_ELL, LCL__K_ELLIMG, LCL__K_SELL, LCL__K_DIA, LCL__K_BCSR, LCL__K_DENSE, LCL__K_ADDP };
+       LCL__K_SCALE, LCL__K_COO, LCL__K_COOFIX, LCL__K_ELL, LCL__K_ELLIMG, LCL__K_SELL, LCL__K_DIA, LCL__K_BCSR, LCL__K_DENSE, LCL__K_COLS, LCL__K_ADDP };
 static const char *const lcl__spk[][2] = {
     {"lcl_spmv_csr_scalar_d", "lcl_spmv_csr_scalar_f"}, {"lcl_spmv_csr_vec2_d", "lcl_spmv_csr_vec2_f"},
     {"lcl_spmv_csr_vec4_d", "lcl_spmv_csr_vec4_f"}, {"lcl_spmv_csr_vec8_d", "lcl_spmv_csr_vec8_f"},
@@ -7552,7 +7552,7 @@ static const char *const lcl__spk[][2] = {
     {"lcl_spmv_scale_d", "lcl_spmv_scale_f"}, {"lcl_spmv_coo_d", "lcl_spmv_coo_f"}, {"lcl_spmv_coo_fix_d", "lcl_spmv_coo_fix_f"},
     {"lcl_spmv_ell_d", "lcl_spmv_ell_f"}, {"lcl_spmv_ell_img_d", "lcl_spmv_ell_img_f"}, {"lcl_spmv_sell_d", "lcl_spmv_sell_f"},
     {"lcl_spmv_dia_d", "lcl_spmv_dia_f"}, {"lcl_spmv_bcsr_d", "lcl_spmv_bcsr_f"}, {"lcl_spmv_dense_d", "lcl_spmv_dense_f"},
-    {"lcl_spmv_add_parts_d", "lcl_spmv_add_parts_f"}};
+    {"lcl_spmv_csr_cols_d", "lcl_spmv_csr_cols_f"}, {"lcl_spmv_add_parts_d", "lcl_spmv_add_parts_f"}};
 #define LCL__SP_TILES 8          /* COO: LCL_WG-entry tiles per work-group */
 
 LCL__PRIVATE lcl_status lcl__vec_cl_copy(lcl_context *ctx, const lcl_vec *v, const void *src, void *dst);
@@ -7663,7 +7663,7 @@ LCL__PRIVATE void lcl__sp_csr_kernel(const lcl_spmat *A, const lcl__device *d, l
     }
 }
 
-/* Column parts for CSR adaptive (lcl_spmv_csr_adaptive in kernels/sparse.cl): how many for x of A's
+/* Column parts for CSR adaptive (lcl_spmv_csr_cols in kernels/sparse.cl): how many for x of A's
    columns on device d (1: none), at most LCL__SP_XPARTS, and only where the kernel's indices fit */
 #define LCL__SP_XPARTS 8         /* each part but the first keeps a vector of row sums */
 LCL__PRIVATE int lcl__sp_xparts(const lcl_spmat *A, const lcl__device *d, int64_t n) {
@@ -7674,8 +7674,8 @@ LCL__PRIVATE int lcl__sp_xparts(const lcl_spmat *A, const lcl__device *d, int64_
     return (int)np;
 }
 /* CSR adaptive row blocks of a part (local rows, local offsets), see lcl_spmv_csr_adaptive in
-   kernels/sparse.cl: blk gets 4 ints per block, lng 3 per split row. With column parts (parts > 1)
-   a block's share in each part, not its whole, is what local memory holds. */
+   kernels/sparse.cl: blk gets 4 ints per block, lng 3 per split row. With column parts (parts > 1,
+   lcl_spmv_csr_cols) a block's share in each part, not its whole, is what local memory holds. */
 LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, const lcl__spdev *P, const lcl__tuning *t, int parts,
                                        int32_t **blk, int *nblk, int32_t **lng, int *nlong) {
     const int64_t *p = A->ptr + P->r0, wg = t->spmv_wg, lds = wg * t->spmv_lds_per_wg, split = wg * t->spmv_split_per_wg;
@@ -7734,7 +7734,7 @@ LCL__PRIVATE lcl_status lcl__sp_blocks(lcl_context *ctx, const lcl_spmat *A, con
     return LCL_OK;
 }
 
-/* A part's CSR for lcl_spmv_csr_adaptive: each row block's entries grouped by column part, rows in
+/* A part's CSR for lcl_spmv_csr_cols: each row block's entries grouped by column part, rows in
    order within a part (b1 idx, b2 val in that order), b5 the parts' starts per block, b6 the rows'
    starts per part, b7 the later parts' row sums (z: parts - 1 vectors, zero) */
 LCL__PRIVATE lcl_status lcl__sp_cols_upload(lcl_context *ctx, const lcl_spmat *A, lcl__spdev *P, const int32_t *blk, int nblk, int parts) {
@@ -8062,10 +8062,11 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
     switch (A->format == LCL_FMT_CSC ? LCL_FMT_CSR : A->format) {   /* CSC parts hold the CSR of A */
     case LCL_FMT_CSR:
         if (P->kernel == LCL_KERNEL_MERGE) {
-            kid[0] = LCL__K_ADAPTIVE; gws[0] = (size_t)P->ni[0] * (size_t)(P->ni[2] > 1 ? P->ni[2] : 1) * lws;
+            kid[0] = LCL__K_ADAPTIVE; gws[0] = (size_t)P->ni[0] * lws;
             kid[1] = LCL__K_LONG; gws[1] = (size_t)lcl__round_up(P->ni[1], (int64_t)wg);
             launches = P->ni[1] > 0 ? 2 : 1;
             if (P->ni[2] > 1) {   /* column parts: the parts' sums added, then the long rows */
+                kid[0] = LCL__K_COLS; gws[0] = (size_t)P->ni[0] * (size_t)P->ni[2] * lws;
                 kid[2] = kid[1]; gws[2] = gws[1];
                 kid[1] = LCL__K_ADDP; gws[1] = (size_t)lcl__round_up(n, (int64_t)wg);
                 launches++;
@@ -8101,13 +8102,13 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
         case LCL__K_SCALAR: case LCL__K_VEC2: case LCL__K_VEC4: case LCL__K_VEC8: case LCL__K_VEC16: case LCL__K_VEC32:
             e = lcl__argv(K, 8, LCL__A(n), LCL__A(P->b[0]), LCL__A(P->b[1]), LCL__A(P->b[2]), LCL__A(x), rs, pa, rs, pb, LCL__A(y));
             break;
-        case LCL__K_ADAPTIVE: {   /* one part: q is ptr, bo and z unused */
-            int parts = P->ni[2] > 1 ? P->ni[2] : 1;
-            cl_mem bo = parts > 1 ? P->b[5] : P->b[3], rq = parts > 1 ? P->b[6] : P->b[0], z = parts > 1 ? P->b[7] : P->carry;
-            e = lcl__argv(K, 14, LCL__A(P->ni[0]), LCL__A(parts), LCL__A(n), LCL__A(P->b[3]), LCL__A(bo), LCL__A(rq), LCL__A(P->b[1]),
-                          LCL__A(P->b[2]), LCL__A(x), rs, pa, rs, pb, LCL__A(y), LCL__A(P->carry), LCL__A(z));
+        case LCL__K_ADAPTIVE:
+            e = lcl__argv(K, 9, LCL__A(P->b[3]), LCL__A(P->b[0]), LCL__A(P->b[1]), LCL__A(P->b[2]), LCL__A(x), rs, pa, rs, pb, LCL__A(y), LCL__A(P->carry));
             break;
-        }
+        case LCL__K_COLS:
+            e = lcl__argv(K, 14, LCL__A(P->ni[0]), LCL__A(P->ni[2]), LCL__A(n), LCL__A(P->b[3]), LCL__A(P->b[5]), LCL__A(P->b[6]), LCL__A(P->b[1]),
+                          LCL__A(P->b[2]), LCL__A(x), rs, pa, rs, pb, LCL__A(y), LCL__A(P->carry), LCL__A(P->b[7]));
+            break;
         case LCL__K_ADDP: e = lcl__argv(K, 5, LCL__A(n), LCL__A(P->ni[2]), rs, pa, LCL__A(P->b[7]), LCL__A(y)); break;
         case LCL__K_LONG: {
             int parts = P->ni[2] > 1 ? P->ni[2] : 1;
@@ -8151,7 +8152,7 @@ LCL__PRIVATE lcl_status lcl__sp_run(lcl_context *ctx, const lcl_spmat *A, const 
             return lcl__clfail(ctx, e, what, d->info.name);
         }
         if (gws[i] == 0) continue;
-        e = LCL__CL->clEnqueueNDRangeKernel(q, K, 1, NULL, &gws[i], kid[i] == LCL__K_ADAPTIVE ? &lws : &wg, 0, NULL, NULL);
+        e = LCL__CL->clEnqueueNDRangeKernel(q, K, 1, NULL, &gws[i], kid[i] == LCL__K_ADAPTIVE || kid[i] == LCL__K_COLS ? &lws : &wg, 0, NULL, NULL);
         if (e != CL_SUCCESS) {
             char what[96];
             snprintf(what, sizeof what, "clEnqueueNDRangeKernel(%s)", lcl__spk[kid[i]][f]);

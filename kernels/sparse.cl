@@ -133,30 +133,17 @@ SPMV_CSR_VECTOR(32)
      r1 - r0 > 1   several short rows whose nnz [k0, k1) fit SPMV_LDS: the products go to local
                    memory, then one lane per row sums its row (CSR-stream);
      r1 - r0 == 1  one long row: the whole work-group reduces it;
-     r1 == r0      a chunk [k0, k1) of a very long row r0: its sum goes to carry[g*parts+h], and
-                   lcl_spmv_csr_long adds the chunks of each such row (no atomics).
-   Column parts (parts > 1, LCL_SPMV_XPART_KB): x's gathers stay within one part of the columns at
-   a time, so the part stays in L2 where the whole x would not (H100 / H200: a line read by an SM is
-   held in its own half of L2, 25 MB; x of 32 MB in double misses there, BENCHMARKS.md). Each block
-   then keeps its entries grouped by part, rows in order within a part: part h of block g is
-   [bo[g*(parts+1)+h], bo[g*(parts+1)+h+1]), row r's share of it starts at q[h*n+r]. Work-group w
-   does part w / nblk of block w % nblk: groups start about in the order of their ids, so all of
-   part 0 runs first. Part 0 writes y = alpha*s + beta*y; part h > 0 writes its row sums to
-   z[(h-1)*n+r], which lcl_spmv_add_parts adds to y after the kernel. No part waits on another (a
-   flag per block, raised after a fence, cost 13% of the product, BENCHMARKS.md). A long row's
-   chunks leave their z at 0 (from the upload). With one part, q is ptr and bo is unused. */
-__kernel void SFX(lcl_spmv_csr_adaptive)(const int nblk, const int parts, const int n, __global const int *blk,
-                                         __global const int *bo, __global const int *q, __global const int *idx,
+     r1 == r0      a chunk [k0, k1) of a very long row r0: its sum goes to carry[g], and
+                   lcl_spmv_csr_long adds the chunks of each such row (no atomics). */
+__kernel void SFX(lcl_spmv_csr_adaptive)(__global const int *blk, __global const int *ptr, __global const int *idx,
                                          __global const real *val, __global const real *x, const real alpha,
-                                         const real beta, __global real *y, __global real *carry, __global real *z) {
+                                         const real beta, __global real *y, __global real *carry) {
     __local real prod[SPMV_LDS];
     __local real red[SPMV_WG];
-    int w = get_group_id(0), h = w / nblk, g = w - h * nblk, lid = get_local_id(0), k, off;
-    int r0 = blk[4 * g], r1 = blk[4 * g + 1];
-    int k0 = parts > 1 ? bo[g * (parts + 1) + h] : blk[4 * g + 2];
-    int k1 = parts > 1 ? bo[g * (parts + 1) + h + 1] : blk[4 * g + 3];
+    int g = get_group_id(0), lid = get_local_id(0), k, off;
+    int r0 = blk[4 * g], r1 = blk[4 * g + 1], k0 = blk[4 * g + 2], k1 = blk[4 * g + 3];
     int stream = r1 - r0 > 1;
-    real acc = 0, s = 0;
+    real acc = 0;
     SPMV_POLICIES;
 #if SPMV_UNROLL > 1
     /* SPMV_UNROLL of a work-item's entries at once: their index and value loads, then their
@@ -167,17 +154,17 @@ __kernel void SFX(lcl_spmv_csr_adaptive)(const int nblk, const int parts, const 
         real v[SPMV_UNROLL], p[SPMV_UNROLL];
 #pragma unroll
         for (u = 0; u < SPMV_UNROLL; u++) {
-            const int e = k + u * SPMV_WG;
-            c[u] = e < k1 ? LD_MI(idx + e) : 0;
-            v[u] = e < k1 ? LD_MV(val + e) : 0;
+            const int q = k + u * SPMV_WG;
+            c[u] = q < k1 ? LD_MI(idx + q) : 0;
+            v[u] = q < k1 ? LD_MV(val + q) : 0;
         }
 #pragma unroll
         for (u = 0; u < SPMV_UNROLL; u++) p[u] = k + u * SPMV_WG < k1 ? v[u] * LD_X(x + c[u]) : 0;
 #pragma unroll
         for (u = 0; u < SPMV_UNROLL; u++) {
-            const int e = k + u * SPMV_WG;
-            if (e < k1) {
-                if (stream) prod[e - k0] = p[u];
+            const int q = k + u * SPMV_WG;
+            if (q < k1) {
+                if (stream) prod[q - k0] = p[u];
                 else acc += p[u];
             }
         }
@@ -192,10 +179,68 @@ __kernel void SFX(lcl_spmv_csr_adaptive)(const int nblk, const int parts, const 
     red[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (stream && lid < r1 - r0) {
+        int r = r0 + lid, a = ptr[r] - k0, b = ptr[r + 1] - k0;
+        real s = 0;
+        for (k = a; k < b; k++) s += prod[k];
+        SPMV_PUT(y, r, s);
+    }
+    /* a stream block has no tree to reduce: its trip count is zero (uniform in the group) */
+    for (off = stream ? 0 : SPMV_WG / 2; off > 0; off >>= 1) {
+        if (lid < off) red[lid] += red[lid + off];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (!stream && lid == 0) {
+        if (r1 == r0) carry[g] = red[0];
+        else SPMV_PUT(y, r0, red[0]);
+    }
+}
+/* long[3i..3i+2] = {row, first block, blocks}: y[row] from the chunks' sums, parts of them a block
+   (lcl_spmv_csr_cols; 1 for csr_adaptive) */
+__kernel void SFX(lcl_spmv_csr_long)(const int nlong, const int parts, __global const int *lng, __global const real *carry,
+                                     const real alpha, const real beta, __global real *y) {
+    int i = get_global_id(0);
+    if (i < nlong) {
+        int r = lng[3 * i], b = parts * lng[3 * i + 1], e = b + parts * lng[3 * i + 2], k;
+        real s = 0;
+        for (k = b; k < e; k++) s += carry[k];
+        SPMV_PUT(y, r, s);
+    }
+}
+
+/* CSR adaptive over column parts (LCL_SPMV_XPART_KB): x's gathers stay within one part of the
+   columns at a time, so the part stays in L2 where the whole x would not (H100 / H200: a line read
+   by an SM is held in its own half of L2, 25 MB; x of 32 MB in double misses there, BENCHMARKS.md).
+   Each of the host's row blocks keeps its entries grouped by part, rows in order within a part:
+   part h of block g is [bo[g*(parts+1)+h], bo[g*(parts+1)+h+1]), row r's share of it starts at
+   q[h*n+r]. Work-group w does part w / nblk of block w % nblk: groups start about in the order of
+   their ids, so all of part 0 runs first. Part 0 writes y = alpha*s + beta*y; part h > 0 writes its
+   row sums to z[(h-1)*n+r], which lcl_spmv_add_parts adds to y after the kernel. No part waits on
+   another (a flag per block, raised after a fence, cost 13% of the product, BENCHMARKS.md).
+   Chunks of very long rows (r1 == r0) go to carry[g*parts+h] for lcl_spmv_csr_long; their z stays
+   0 from the upload. Kept apart from lcl_spmv_csr_adaptive: one kernel for both, with one part
+   read as q = ptr, was 3% slower in single on an H100 (BENCHMARKS.md, forty-second session). */
+__kernel void SFX(lcl_spmv_csr_cols)(const int nblk, const int parts, const int n, __global const int *blk,
+                                     __global const int *bo, __global const int *q, __global const int *idx,
+                                     __global const real *val, __global const real *x, const real alpha,
+                                     const real beta, __global real *y, __global real *carry, __global real *z) {
+    __local real prod[SPMV_LDS];
+    __local real red[SPMV_WG];
+    int w = get_group_id(0), h = w / nblk, g = w - h * nblk, lid = get_local_id(0), k, off;
+    int r0 = blk[4 * g], r1 = blk[4 * g + 1], k0 = bo[g * (parts + 1) + h], k1 = bo[g * (parts + 1) + h + 1];
+    int stream = r1 - r0 > 1;
+    real acc = 0, s = 0;
+    SPMV_POLICIES;
+    for (k = k0 + lid; k < k1; k += SPMV_WG) {
+        real p = LD_MV(val + k) * LD_X(x + LD_MI(idx + k));
+        if (stream) prod[k - k0] = p;
+        else acc += p;
+    }
+    red[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (stream && lid < r1 - r0) {
         int r = r0 + lid, a = q[h * n + r] - k0, b = (r + 1 < r1 ? q[h * n + r + 1] : k1) - k0;
         for (k = a; k < b; k++) s += prod[k];
     }
-    /* a stream block has no tree to reduce: its trip count is zero (uniform in the group) */
     for (off = stream ? 0 : SPMV_WG / 2; off > 0; off >>= 1) {
         if (lid < off) red[lid] += red[lid + off];
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -209,19 +254,7 @@ __kernel void SFX(lcl_spmv_csr_adaptive)(const int nblk, const int parts, const 
         else z[(size_t)(h - 1) * (size_t)n + r] = s;
     }
 }
-/* long[3i..3i+2] = {row, first block, blocks}: y[row] from the chunks' sums, parts of them a block */
-__kernel void SFX(lcl_spmv_csr_long)(const int nlong, const int parts, __global const int *lng, __global const real *carry,
-                                     const real alpha, const real beta, __global real *y) {
-    int i = get_global_id(0);
-    if (i < nlong) {
-        int r = lng[3 * i], b = parts * lng[3 * i + 1], e = b + parts * lng[3 * i + 2], k;
-        real s = 0;
-        for (k = b; k < e; k++) s += carry[k];
-        SPMV_PUT(y, r, s);
-    }
-}
-
-/* y += alpha * (the later parts' row sums) after lcl_spmv_csr_adaptive over column parts */
+/* y += alpha * (the later parts' row sums) after lcl_spmv_csr_cols */
 __kernel void SFX(lcl_spmv_add_parts)(const int n, const int parts, const real alpha, __global const real *z, __global real *y) {
     int i = get_global_id(0), h;
     if (i < n) {

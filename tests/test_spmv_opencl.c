@@ -292,7 +292,7 @@ static void test_spmv_opencl_merge_unrolled(void) {
     }
 }
 
-/* CSR adaptive over column parts (LCL_SPMV_XPART_KB, on by default only on NVIDIA for x above
+/* CSR adaptive over column parts (lcl_spmv_csr_cols, on by default only on NVIDIA for x above
    16 MB): forced with parts of 1 KB, so x of 129 doubles and up is cut (at most 8 parts); the
    second context on 32-item groups, so long rows are split into chunks and single rows fill a
    block; every shape, both precisions, A x and A^T x, every alpha/beta on the same matrix (beta 0
