@@ -9,7 +9,8 @@
    --bound: also the floors no product stored as (value, column) per nonzero gets under, each a
    grid-stride loop over the nonzeros with no rows and no y (one sum per work-item): "stream"
    reads the values and columns, "gather" also gathers x at the columns (the SpMV's work without
-   its row structure), "gather-x" gathers x without the values. Timed back to back, as "batch". 
+   its row structure), "gather-x" gathers x without the values, and in single "gather_pair" is
+   "gather" with each value and its column side by side, one 8-byte load. Timed back to back.
    --variants: the kernels again under each variant, a context apiece, the matrix loaded once; a
    variant is space-separated NAME=VALUE environment settings (LCL_SPMV_WG=64 LCL_SPMV_LDS=8
    LCL_BUILD_OPTIONS=-DSPMV_UNROLL=4,-DSPMV_HINT=1: commas in a value become spaces), unset again
@@ -44,7 +45,12 @@ static const char *bound_src =
     "__kernel void gather(const long n, __global const real *v, __global const int *c, __global const real *x, __global real *o) {\n"
     "  real s = 0; for (long i = get_global_id(0); i < n; i += get_global_size(0)) s += v[i] * x[c[i]]; o[get_global_id(0)] = s; }\n"
     "__kernel void gather_x(const long n, __global const real *v, __global const int *c, __global const real *x, __global real *o) {\n"
-    "  real s = 0; for (long i = get_global_id(0); i < n; i += get_global_size(0)) s += x[c[i]]; o[get_global_id(0)] = s; }\n";
+    "  real s = 0; for (long i = get_global_id(0); i < n; i += get_global_size(0)) s += x[c[i]]; o[get_global_id(0)] = s; }\n"
+    "#ifndef FP64\n"
+    "__kernel void gather_pair(const long n, __global const uint2 *p, __global const int *c, __global const real *x, __global real *o) {\n"
+    "  real s = 0; for (long i = get_global_id(0); i < n; i += get_global_size(0)) { uint2 q = p[i]; s += as_float(q.y) * x[q.x]; }\n"
+    "  o[get_global_id(0)] = s; }\n"
+    "#endif\n";
 
 /* --bound: the floors above, on device 0 of ctx, each the mean of reps launches back to back */
 /* one result line, without its end: times, rates, and y's max error against the host product
@@ -136,11 +142,12 @@ static void variant_env(const char *v, int set) {
 }
 
 static int bound(lcl_context *ctx, const lcl_csr *A, lcl_dtype dt, const void *xd, int reps, double bytes) {
-    static const char *names[3] = {"stream", "gather", "gather_x"};
+    static const char *names[4] = {"stream", "gather", "gather_x", "gather_pair"};
     lcl__device *d = &ctx->dev[0];
     size_t es = dt == LCL_F32 ? 4 : 8, lw = 256, gw = lw * 16 * (size_t)(d->info.compute_units > 0 ? d->info.compute_units : 1);
     cl_int e = CL_SUCCESS;
-    cl_mem b[4] = {NULL, NULL, NULL, NULL};
+    cl_mem b[5] = {NULL, NULL, NULL, NULL, NULL};
+    int nk = dt == LCL_F32 ? 4 : 3;   /* gather_pair: single only (a value and its column in 8 bytes) */
     cl_program prog = LCL__CL->clCreateProgramWithSource(d->cl, 1, &bound_src, NULL, &e);
     cl_long n = A->nnz;
     int k, a, ok = 0;
@@ -149,11 +156,21 @@ static int bound(lcl_context *ctx, const lcl_csr *A, lcl_dtype dt, const void *x
     if (e == CL_SUCCESS) b[1] = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)A->nnz * 4, A->col, &e);
     if (e == CL_SUCCESS) b[2] = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)A->cols * es, (void *)xd, &e);
     if (e == CL_SUCCESS) b[3] = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_WRITE, gw * es, NULL, &e);
-    for (k = 0; k < 3 && e == CL_SUCCESS; k++) {
+    if (e == CL_SUCCESS && nk == 4) {
+        uint32_t *pr = (uint32_t *)malloc((size_t)A->nnz * 8 + 8);
+        int64_t i;
+        if (!pr) { printf("bound: out of host memory\n"); nk = 3; }
+        else {
+            for (i = 0; i < A->nnz; i++) { pr[2 * i] = (uint32_t)A->col[i]; memcpy(&pr[2 * i + 1], (const float *)A->val + i, 4); }
+            b[4] = LCL__CL->clCreateBuffer(d->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)A->nnz * 8, pr, &e);
+            free(pr);
+        }
+    }
+    for (k = 0; k < nk && e == CL_SUCCESS; k++) {
         cl_kernel kr = LCL__CL->clCreateKernel(prog, names[k], &e);
         double t;
         if (e != CL_SUCCESS) break;
-        e = lcl__argv(kr, 5, LCL__A(n), LCL__A(b[0]), LCL__A(b[1]), LCL__A(b[2]), LCL__A(b[3]));
+        e = lcl__argv(kr, 5, LCL__A(n), LCL__A(b[k == 3 ? 4 : 0]), LCL__A(b[1]), LCL__A(b[2]), LCL__A(b[3]));
         for (a = 0; a < 2 && e == CL_SUCCESS; a++) e = LCL__CL->clEnqueueNDRangeKernel(d->queue[0], kr, 1, NULL, &gw, &lw, 0, NULL, NULL);   /* warm-up */
         if (e == CL_SUCCESS) e = LCL__CL->clFinish(d->queue[0]);
         t = now();
@@ -162,17 +179,17 @@ static int bound(lcl_context *ctx, const lcl_csr *A, lcl_dtype dt, const void *x
         t = (now() - t) / reps;
         if (e == CL_SUCCESS) {
             double by = (double)A->nnz * (k == 2 ? 4.0 : (double)es + 4.0);
-            printf("bound %-9s %10.4f ms  %8.1f GB/s of its own reads, %8.1f GF/s per nonzero; the CSR minimum at this time: %.1f GB/s\n", names[k],
+            printf("bound %-11s %10.4f ms  %8.1f GB/s of its own reads, %8.1f GF/s per nonzero; the CSR minimum at this time: %.1f GB/s\n", names[k],
                    t * 1e3, by / t / 1e9, 2.0 * (double)A->nnz / t / 1e9, bytes / t / 1e9);
             ok++;
         }
         LCL__CL->clReleaseKernel(kr);
     }
     if (e != CL_SUCCESS) printf("bound: OpenCL error %d (%s)\n", (int)e, lcl__cl_errname(e));
-    for (k = 0; k < 4; k++)
+    for (k = 0; k < 5; k++)
         if (b[k]) LCL__CL->clReleaseMemObject(b[k]);
     if (prog) LCL__CL->clReleaseProgram(prog);
-    return ok == 3 ? 0 : 1;
+    return ok == nk ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
