@@ -10,7 +10,8 @@
    grid-stride loop over the nonzeros with no rows and no y (one sum per work-item): "stream"
    reads the values and columns, "gather" also gathers x at the columns (the SpMV's work without
    its row structure), "gather-x" gathers x without the values, and in single "gather_pair" is
-   "gather" with each value and its column side by side, one 8-byte load. Timed back to back.
+   "gather" with each value and its column side by side, one 8-byte load. Timed back to back, as
+   "batch".
    --variants: the kernels again under each variant, a context apiece, the matrix loaded once; a
    variant is space-separated NAME=VALUE environment settings (LCL_SPMV_WG=64 LCL_SPMV_LDS=8
    LCL_BUILD_OPTIONS=-DSPMV_UNROLL=4,-DSPMV_HINT=1: commas in a value become spaces), unset again
