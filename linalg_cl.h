@@ -206,8 +206,10 @@
         LCL_ERR_NAN before any work.
 
     THREADS
-        No global mutable state except the OpenCL entry table, loaded once, thread-safely.
-        Contexts are independent: use each from one thread at a time, several threads at once.
+        No global mutable state except the OpenCL entry table, loaded once, thread-safely, and
+        a lock that lets one thread at a time list the OpenCL devices (PoCL found none for
+        concurrent callers). Contexts are independent: use each from one thread at a time,
+        several threads at once.
 
     SECTIONS (search for the marker)
         >>api >>config >>util >>loader >>devices >>cache >>tuning >>context >>programs >>blas1
@@ -752,9 +754,10 @@ LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha,
    the writes wait on the reads' events directly, else on user events the host sets.
    lcl_spmat_describe().halo counts the values. A^T x needs host arrays.
    Otherwise (one device, CPU backends) the vector is lcl_vec_create's, on A's device. Partitioned
-   vectors go with matrices of the same row cut; lcl_vec_read / lcl_vec_write move the whole vector. */
+   vectors go with matrices of the same row cut; lcl_vec_read / lcl_vec_write move the whole vector.
+   The vector has A->cols entries, x's shape: y of a rectangular A is lcl_vec_create(A->rows). */
 LCL_API lcl_status lcl_vec_create_like(lcl_context *ctx, lcl_spmat *A, const void *init, lcl_vec **out);
-/* y = alpha x + beta y (beta 0 does not read y) and x . y (summed in double on the host from per-device
+/* y = alpha x + beta y (alpha 0 does not read x, beta 0 does not read y) and x . y (summed in double on the host from per-device
    partial sums; waits), on vectors of the same length and layout, on their devices. */
 LCL_API lcl_status lcl_vec_axpby(lcl_context *ctx, double alpha, const lcl_vec *x, double beta, lcl_vec *y);
 LCL_API lcl_status lcl_vec_dot(lcl_context *ctx, const lcl_vec *x, const lcl_vec *y, double *out);
@@ -1440,9 +1443,17 @@ LCL__PRIVATE void lcl__cl_load_once(void) {
 static INIT_ONCE lcl__cl_once_flag = INIT_ONCE_STATIC_INIT;
 LCL__PRIVATE BOOL CALLBACK lcl__cl_once_cb(PINIT_ONCE o, PVOID p, PVOID *c) { (void)o; (void)p; (void)c; lcl__cl_load_once(); return TRUE; }
 LCL__PRIVATE int lcl__cl_load(void) { InitOnceExecuteOnce(&lcl__cl_once_flag, lcl__cl_once_cb, NULL, NULL); return lcl__cl.loaded; }
+/* the device queries, one thread at a time: PoCL 3.1 answers concurrent first clGetDeviceIDs
+   with CL_DEVICE_NOT_FOUND, so threads creating contexts at once found no device */
+static SRWLOCK lcl__cl_enum_lock = SRWLOCK_INIT;
+#define LCL__CL_ENUM_LOCK() AcquireSRWLockExclusive(&lcl__cl_enum_lock)
+#define LCL__CL_ENUM_UNLOCK() ReleaseSRWLockExclusive(&lcl__cl_enum_lock)
 #else
 static pthread_once_t lcl__cl_once_flag = PTHREAD_ONCE_INIT;
 LCL__PRIVATE int lcl__cl_load(void) { pthread_once(&lcl__cl_once_flag, lcl__cl_load_once); return lcl__cl.loaded; }
+static pthread_mutex_t lcl__cl_enum_lock = PTHREAD_MUTEX_INITIALIZER;   /* as on Windows, above */
+#define LCL__CL_ENUM_LOCK() pthread_mutex_lock(&lcl__cl_enum_lock)
+#define LCL__CL_ENUM_UNLOCK() pthread_mutex_unlock(&lcl__cl_enum_lock)
 #endif
 
 /* the device lists the extension */
@@ -1540,16 +1551,13 @@ LCL__PRIVATE void lcl__cl_fill_info(lcl__cldev *d, int index) {
 }
 
 /* All devices of all platforms, in a stable order: what device indices mean. */
-LCL__PRIVATE lcl_status lcl__cl_enumerate(lcl_context *ctx, lcl__cldev **out, int *count) {
+LCL__PRIVATE lcl_status lcl__cl_enumerate_locked(lcl_context *ctx, lcl__cldev **out, int *count) {
     cl_uint np = 0, p, nd, k;
     cl_platform_id *plats = NULL;
     lcl__cldev *devs = NULL;
     int n = 0, cap = 0;
-    cl_int e;
+    cl_int e, dev_err = CL_SUCCESS;
     lcl_status st = LCL_OK;
-    *out = NULL;
-    *count = 0;
-    if (!lcl__cl_load()) { lcl__fail(ctx, LCL_OK, "%s", lcl__cl.why); return LCL_OK; }
     e = LCL__CL->clGetPlatformIDs(0, NULL, &np);
     if (e == -1001 || np == 0 || e != CL_SUCCESS) {
         lcl__fail(ctx, LCL_OK, "no OpenCL platform (%s)%s", e == CL_SUCCESS ? "0 platforms" : lcl__cl_errname(e),
@@ -1565,7 +1573,7 @@ LCL__PRIVATE lcl_status lcl__cl_enumerate(lcl_context *ctx, lcl__cldev **out, in
     for (p = 0; p < np; p++) {
         cl_device_id ids[64];
         nd = 0;
-        if (LCL__CL->clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 64, ids, &nd) != CL_SUCCESS) continue;
+        if ((e = LCL__CL->clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 64, ids, &nd)) != CL_SUCCESS) { dev_err = e; continue; }
         if (nd > 64) nd = 64;
         for (k = 0; k < nd; k++) {
             if (n == cap) {
@@ -1582,10 +1590,22 @@ LCL__PRIVATE lcl_status lcl__cl_enumerate(lcl_context *ctx, lcl__cldev **out, in
         }
     }
     LCL_FREE(plats);
-    if (n == 0) lcl__fail(ctx, LCL_OK, "OpenCL platforms found but no device");
+    if (n == 0)
+        lcl__fail(ctx, LCL_OK, "OpenCL platforms found but no device%s%s", dev_err != CL_SUCCESS ? ": clGetDeviceIDs returned " : "",
+                  dev_err != CL_SUCCESS ? lcl__cl_errname(dev_err) : "");
     *out = devs;
     *count = n;
     return LCL_OK;
+}
+LCL__PRIVATE lcl_status lcl__cl_enumerate(lcl_context *ctx, lcl__cldev **out, int *count) {
+    lcl_status st;
+    *out = NULL;
+    *count = 0;
+    if (!lcl__cl_load()) { lcl__fail(ctx, LCL_OK, "%s", lcl__cl.why); return LCL_OK; }
+    LCL__CL_ENUM_LOCK();
+    st = lcl__cl_enumerate_locked(ctx, out, count);
+    LCL__CL_ENUM_UNLOCK();
+    return st;
 }
 
 /* Choose devices by spec: NULL/"" best, "all", "gpu", "cpu", "accelerator", "0,2", or a name
@@ -8204,6 +8224,7 @@ LCL__PRIVATE lcl_status lcl__spmv_cl(lcl_context *ctx, double alpha, lcl_spmat *
 }
 
 LCL__PRIVATE lcl_status lcl__sp_run_buf(lcl_context *ctx, const lcl_spmat *A, cl_mem x, cl_mem y, double alpha, double beta);
+LCL__PRIVATE lcl_status lcl__vec_cl_axpby(lcl_context *ctx, double alpha, const lcl_vec *x, double beta, lcl_vec *y);   /* alpha 0: y = beta y */
 LCL__PRIVATE lcl_status lcl__spmv_cl_vec(lcl_context *ctx, double alpha, lcl_spmat *A, const lcl_vec *x, double beta, lcl_vec *y) {
     lcl__spdev *P;
     if (A->nparts > 1)
@@ -8222,7 +8243,7 @@ LCL__PRIVATE lcl_status lcl__spmv_cl_vec(lcl_context *ctx, double alpha, lcl_spm
         return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "lcl_spmv_vec: the vectors live on device %d, the matrix on device %d", x->dev, P->dev);
     if (P->dev >= ctx->ndev || x->cl != ctx->dev[P->dev].cl || y->cl != x->cl)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: the vectors were created with another context: use vectors of this context");
-    return lcl__sp_run_buf(ctx, A, x->buf, y->buf, alpha, beta);
+    return alpha == 0 ? lcl__vec_cl_axpby(ctx, 0.0, y, beta, y) : lcl__sp_run_buf(ctx, A, x->buf, y->buf, alpha, beta);
 }
 /* y = alpha*A*x + beta*y, A on one device (one part), x and y its buffers; queued on its compute queue */
 LCL__PRIVATE lcl_status lcl__sp_run_buf(lcl_context *ctx, const lcl_spmat *A, cl_mem x, cl_mem y, double alpha, double beta) {
@@ -9279,7 +9300,7 @@ LCL_API lcl_status lcl_spmv(lcl_context *ctx, lcl_trans trans, double alpha, lcl
     if ((!x && nin > 0) || (!y && nout > 0))
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv: NULL %s (length %lld)", !y && nout > 0 ? "y" : "x",
                          (long long)(!y && nout > 0 ? nout : nin));
-    if (alpha == 0 && A->backend != LCL_BACKEND_OPENCL) { lcl__scale_host(A->dtype, nout, beta, y); return LCL_OK; }
+    if (alpha == 0) { lcl__scale_host(A->dtype, nout, beta, y); return LCL_OK; }
     if (trans && !A->tr && (st = lcl__spmat_transpose(ctx, A)) != LCL_OK) return st;
     return lcl__spmv_run(ctx, trans ? A->tr : A, alpha, x, beta, y);
 }
@@ -9363,7 +9384,7 @@ LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha,
             return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: %s is partitioned otherwise than the matrix's rows%s: make x and y "
                              "with lcl_vec_create_like(A)", !A->halo || !lcl__halo_fits(ctx, A->halo, x, 1) ? "x" : "y",
                              A->halo ? "" : " (which are not split over devices)");
-        return lcl__halo_spmv(ctx, A, alpha, x, beta, y);
+        return alpha == 0 ? lcl__vec_cl_axpby(ctx, 0.0, y, beta, y) : lcl__halo_spmv(ctx, A, alpha, x, beta, y);
     }
     if (A->backend == LCL_BACKEND_OPENCL) {
         if (trans && !A->tr && (st = lcl__spmat_transpose(ctx, A)) != LCL_OK) return st;
@@ -9422,7 +9443,7 @@ LCL_API lcl_status lcl_vec_axpby(lcl_context *ctx, double alpha, const lcl_vec *
     if (x->backend == LCL_BACKEND_OPENCL) return lcl__vec_cl_axpby(ctx, alpha, x, beta, y);
 #endif
     for (i = 0; i < x->n; i++) {
-        double t = alpha * lcl__val(x->host, x->dtype, i) + (beta == 0 ? 0.0 : beta * lcl__val(y->host, y->dtype, i));
+        double t = (alpha == 0 ? 0.0 : alpha * lcl__val(x->host, x->dtype, i)) + (beta == 0 ? 0.0 : beta * lcl__val(y->host, y->dtype, i));
         lcl__setval(y->host, y->dtype, i, t);
     }
     return LCL_OK;

@@ -32,10 +32,13 @@ __kernel void lcl_axpy_d(const long n, const double alpha, __global const double
 #define SFX(name) name##_f
 #endif
 
-/* y = alpha*x + beta*y; beta 0 does not read y (it may hold NaN) */
+/* y = alpha*x + beta*y; alpha 0 does not read x, beta 0 does not read y (either may hold NaN) */
 __kernel void SFX(lcl_axpby)(const long n, const real alpha, __global const real *x, const real beta, __global real *y) {
     long i = get_global_id(0);
-    if (i < n) y[i] = beta == (real)0 ? alpha * x[i] : fma(alpha, x[i], beta * y[i]);
+    if (i < n) {
+        real ax = alpha == (real)0 ? (real)0 : alpha * x[i];
+        y[i] = beta == (real)0 ? ax : fma(beta, y[i], ax);
+    }
 }
 /* per work-group partial sums of x . y (the host adds them in double); LCL_WG lanes, a power of two */
 __kernel void SFX(lcl_dot)(const long n, __global const real *x, __global const real *y, __global real *part) {

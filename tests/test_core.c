@@ -504,6 +504,10 @@ static void test_threads(void) {
     CHECK(a[0].ok && a[1].ok && a[2].ok && a[3].ok);
 }
 
+static void test_threads_first_contexts(void) {   /* in a fresh process: its first device queries */
+    CHECK(run_child("", "first_threads") == 0);
+}
+
 static void test_dense_container(void) {
     lcl_context *ctx = make(LCL_BACKEND_SERIAL, NULL, NULL);
     lcl_dense m, w;
@@ -609,6 +613,7 @@ void lt_suite_core(void) {
     LT_RUN(test_fallback_no_vendor);
     LT_RUN(test_two_pocl_devices);
     LT_RUN(test_threads);
+    LT_RUN(test_threads_first_contexts);
     LT_RUN(test_dense_container);
     LT_RUN(test_sparse_container);
     LT_RUN(test_limits_huge_sparse);
@@ -665,9 +670,49 @@ static int child_twodev(void) {
     return bad ? 1 : 0;
 }
 
+/* the process's first contexts, four threads at once: each must find what one thread alone finds
+   (PoCL 3.1 answered concurrent first device queries with CL_DEVICE_NOT_FOUND: the threads fell
+   back to OpenMP, or failed with an explicit OpenCL backend) */
+typedef struct first_arg { lcl_backend want, got; lcl_status st; int ndev; char err[200]; } first_arg;
+static void *first_main(void *p) {
+    first_arg *a = (first_arg *)p;
+    lcl_context *ctx = NULL;
+    lcl_context_desc d;
+    memset(&d, 0, sizeof d);
+    d.backend = a->want;
+    d.ignore_env = 1;
+    a->st = lcl_context_create(&d, &ctx);
+    a->got = lcl_context_backend(ctx);
+    a->ndev = lcl_context_num_devices(ctx);
+    snprintf(a->err, sizeof a->err, "%s", a->st == LCL_OK ? "" : lcl_last_error(ctx));
+    lcl_context_destroy(ctx);
+    return NULL;
+}
+static int child_first_threads(void) {
+    pthread_t t[4];
+    first_arg a[4], alone;
+    int i, bad = 0;
+    for (i = 0; i < 4; i++) { memset(&a[i], 0, sizeof a[i]); a[i].want = i == 3 ? LCL_BACKEND_OPENCL : LCL_BACKEND_AUTO; }
+    for (i = 0; i < 4; i++) pthread_create(&t[i], NULL, first_main, &a[i]);
+    for (i = 0; i < 4; i++) pthread_join(t[i], NULL);
+    memset(&alone, 0, sizeof alone);
+    first_main(&alone);
+    for (i = 0; i < 4; i++) {
+        int ok = i < 3 ? a[i].st == alone.st && a[i].got == alone.got && a[i].ndev == alone.ndev
+                       : alone.got != LCL_BACKEND_OPENCL || (a[i].st == LCL_OK && a[i].ndev == alone.ndev);
+        if (!ok) {
+            fprintf(stderr, "thread %d (%s): %s, backend %s, %d devices; alone: %s, %d devices: %s\n", i, lcl_backend_name(a[i].want),
+                    lcl_status_string(a[i].st), lcl_backend_name(a[i].got), a[i].ndev, lcl_backend_name(alone.got), alone.ndev, a[i].err);
+            bad++;
+        }
+    }
+    return bad ? 1 : 0;
+}
+
 int lt_child(const char *name) {
     if (!strcmp(name, "fallback")) return child_fallback();
     if (!strcmp(name, "twodev")) return child_twodev();
+    if (!strcmp(name, "first_threads")) return child_first_threads();
     fprintf(stderr, "unknown child %s\n", name);
     return 2;
 }

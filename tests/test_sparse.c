@@ -661,6 +661,12 @@ static void test_sparse_vectors(void) {
         CHECK_OK(ctx, lcl_vec_axpby(ctx, 0.5, x, 0, l));    /* beta 0 does not read l's NaN */
         CHECK_OK(ctx, lcl_vec_dot(ctx, l, l, &d));
         CHECK(d == 2470 / 4.0);
+        for (i = 0; i < 20; i++) back[i] = NAN;
+        CHECK_OK(ctx, lcl_vec_write(ctx, x, back));
+        CHECK_OK(ctx, lcl_vec_axpby(ctx, 0, x, 4, l));      /* alpha 0 does not read x's NaN: l = 2 xs */
+        CHECK_OK(ctx, lcl_vec_write(ctx, x, xs));
+        CHECK_OK(ctx, lcl_vec_dot(ctx, l, l, &d));
+        CHECK(d == 2470 * 4.0);
         CHECK_STATUS(ctx, lcl_vec_dot(ctx, l, y, &d), LCL_ERR_DIMENSION);
         CHECK_STATUS(ctx, lcl_vec_dot(ctx, l, xf, &d), LCL_ERR_INVALID_ARGUMENT);
         CHECK_STATUS(ctx, lcl_vec_dot(ctx, l, x, NULL), LCL_ERR_INVALID_ARGUMENT);

@@ -143,7 +143,8 @@ static const struct sp_case { lcl_format f; lcl_spmv_kernel k; const char *name;
     {LCL_FMT_BCSR, LCL_KERNEL_AUTO, "bcsr"}, {LCL_FMT_DENSE, LCL_KERNEL_AUTO, "dense"}};
 #define SP_NCASES (int)(sizeof sp_cases / sizeof sp_cases[0])
 
-/* alpha, beta of each pass: beta 0 runs with NaN in y (it must not be read); beta 1 (COO skips its scaling) */
+/* alpha, beta of each pass: beta 0 runs with NaN in y, alpha 0 with NaN in x (neither may be read); beta 1
+   (COO skips its scaling) */
 static const double sp_ab[][2] = {{1.0, 0.0}, {-0.75, 2.0}, {2.5, 0.0}, {0.0, 0.5}, {1.5, 1.0}};
 #define SP_NAB (int)(sizeof sp_ab / sizeof sp_ab[0])
 
@@ -174,6 +175,7 @@ static int sp_check(lcl_context *ctx, const lcl_csr *A, const struct sp_case *c,
         int64_t worst = -1;
         double werr = 0;
         for (i = 0; i < nout; i++) sp_set(yd, dt, i, beta == 0 ? NAN : y0[i]);
+        for (i = 0; i < nin; i++) sp_set(xd, dt, i, alpha == 0 ? NAN : x[i]);   /* alpha 0 must not read x */
         sp_ref(A, dt, tr, alpha, x, beta, y0, ref, bound);
         if (pass < SP_NAB) st = lcl_spmv(ctx, tr, alpha, M, xd, beta, yd);
         else {
@@ -627,6 +629,10 @@ static int sp_halo_ops(lcl_context *ctx) {
     for (i = 0; i < N; i++) back[i] = NAN;
     if (lcl_vec_write(ctx, y, back) != LCL_OK || lcl_vec_axpby(ctx, 1.5, x, 0.0, y) != LCL_OK || lcl_vec_read(ctx, y, back) != LCL_OK) bad++;
     for (i = 0; i < N; i++) if (back[i] != 1.5 * xs[i]) { fprintf(stderr, "  axpby beta 0 [%d] %g\n", i, back[i]); bad++; break; }
+    for (i = 0; i < N; i++) back[i] = NAN;   /* alpha 0 over NaN in x */
+    if (lcl_vec_write(ctx, x, back) != LCL_OK || lcl_vec_axpby(ctx, 0.0, x, 2.0, y) != LCL_OK || lcl_vec_read(ctx, y, back) != LCL_OK ||
+        lcl_vec_write(ctx, x, xs) != LCL_OK) bad++;
+    for (i = 0; i < N; i++) if (back[i] != 3.0 * xs[i]) { fprintf(stderr, "  axpby alpha 0 [%d] %g\n", i, back[i]); bad++; break; }
     /* CG on A u = 1 from u = 0: every vector on the devices, against the same steps on the host */
     for (i = 0; i < N; i++) { u[i] = 0; r[i] = pp[i] = 1; }
     st = lcl_vec_create_like(ctx, M, u, &vu);

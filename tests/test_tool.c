@@ -1181,19 +1181,27 @@ static void test_tool_bench_spmv(void) {
 }
 
 static void test_tool_spmv_opencl(void) {
-    char out[65536];
-    int p, f;
+    char out[65536], args[1280];
+    int p, f, rc;
     static const char *const fmts[5] = {"csr", "ell", "sell", "coo", "csc"};   /* poisson3d: short rows, every one fits */
     if (sh(LCL_BIN " info --json", out, sizeof out) != 0 || !strstr(out, "\"index\":0")) { lt_skip("no OpenCL device"); return; }
     for (p = 0; p < 2; p++) {
         if (!p && !strstr(out, "\"fp64\":true")) continue;
         for (f = 0; f < 6; f++) {   /* and csc's A^T x */
-            char args[256];
-            int rc;
             snprintf(args, sizeof args, "gen:poisson3d:15 --backend opencl --format %s --precision %s --reps 3%s", fmts[f < 5 ? f : 4],
                      p ? "single" : "double", f == 5 ? " --trans" : "");
             rc = spmv_json(args, fmts[f < 5 ? f : 4], p ? 1e-5 : 1e-14, 3375, 3375, 7 * 3375 - 6 * 225);
             CHECK_MSG(rc == 0, "%s -> %d", args, rc);
+        }
+        {   /* rectangular (ash219: 219 x 85): y on the device has the rows' length, not x's */
+            char ash[1024];
+            lt_matrix_path(ash, sizeof ash, "ash219.mtx");
+            for (f = 0; f < 4; f++) {
+                snprintf(args, sizeof args, "%s --backend opencl --format %s --precision %s%s", ash, f < 2 ? "csr" : "ell",
+                         p ? "single" : "double", f % 2 ? " --trans" : "");
+                rc = spmv_json(args, f < 2 ? "csr" : "ell", p ? 1e-5 : 1e-14, 219, 85, 438);
+                CHECK_MSG(rc == 0, "%s -> %d", args, rc);
+            }
         }
     }
 }

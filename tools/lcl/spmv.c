@@ -108,9 +108,10 @@ void spmv_measure(lcl_context *ctx, const lcl_coo *A, const lcl_spmat_opts *so, 
        H100s, which no solver pays.) */
     r->resident = r->st == LCL_OK && r->info.devices > 1 && !trans && A->rows == A->cols;
     if (r->st == LCL_OK && (r->info.devices == 1 || r->resident)) {
+        int ylike = !trans && A->rows == A->cols;   /* lcl_vec_create_like makes x's shape */
         if (trans) r->st = lcl_vec_create(ctx, A->dtype, A->rows, ref->xw, &xv);
         else r->st = lcl_vec_create_like(ctx, M, ref->xw, &xv);
-        if (r->st == LCL_OK) r->st = trans ? lcl_vec_create(ctx, A->dtype, ref->n_out, NULL, &yv) : lcl_vec_create_like(ctx, M, NULL, &yv);
+        if (r->st == LCL_OK) r->st = ylike ? lcl_vec_create_like(ctx, M, NULL, &yv) : lcl_vec_create(ctx, A->dtype, ref->n_out, NULL, &yv);
         if (r->st == LCL_OK) r->st = lcl_spmat_describe(M, &r->info);   /* the halo, now built */
         if (r->st == LCL_OK) {   /* w_i in [1, 1.75], y_ref . w, and the dot's own rounding on top of ref->tol */
             int64_t i;
@@ -123,7 +124,7 @@ void spmv_measure(lcl_context *ctx, const lcl_coo *A, const lcl_spmat_opts *so, 
                 wsum += w;
             }
             dtol = (ref->tol + eps * ((double)ref->n_out / 65536 + 64)) * ref->scale * wsum;
-            r->st = trans ? lcl_vec_create(ctx, A->dtype, ref->n_out, y, &wv) : lcl_vec_create_like(ctx, M, y, &wv);
+            r->st = ylike ? lcl_vec_create_like(ctx, M, y, &wv) : lcl_vec_create(ctx, A->dtype, ref->n_out, y, &wv);
         }
     }
     for (k = 0; k <= reps && r->st == LCL_OK; k++) {
