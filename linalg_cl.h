@@ -200,7 +200,7 @@
 
     NaN AND Inf
         Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
-        values beyond float range when reading single precision (LCL_ERR_OVERFLOW); the writer
+        values beyond the range of the precision read (1e999; 1e39 in single: LCL_ERR_OVERFLOW); the writer
         refuses to write them. Containers store what they are given. Vector operations (lcl_axpy)
         propagate NaN/Inf as BLAS does. Factorizations and solves reject non-finite input with
         LCL_ERR_NAN before any work.
@@ -10035,8 +10035,13 @@ LCL__PRIVATE lcl_status lcl__mm_body(lcl_context *ctx, lcl__src *s, const lcl_mm
                 if (r == 2) return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s:%lld: integer value out of 64-bit range", s->name, (long long)s->line);
                 if (r) return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: value is not an integer (the field is 'integer')", s->name, (long long)s->line);
                 v = (double)iv;
-            } else if (lcl__parse_f64(&p, e, &v)) {
-                return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: value is not a number", s->name, (long long)s->line);
+            } else {
+                const char *t0 = p, *d0 = p + (*p == '+' || *p == '-');
+                if (lcl__parse_f64(&p, e, &v))
+                    return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: value is not a number", s->name, (long long)s->line);
+                if (v - v != 0 && v == v && (*d0 == '.' || (*d0 >= '0' && *d0 <= '9')))   /* digits, not "inf": overflowed */
+                    return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s:%lld: value %.*s exceeds double precision range", s->name, (long long)s->line,
+                                     (int)LCL__MIN(p - t0, 40), t0);
             }
             if (lcl__skipws(p, e) != e)
                 return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: unexpected extra text after the value", s->name, (long long)s->line);

@@ -123,6 +123,7 @@ static int bklu_system_cut(lcl_context *ctx, const char *src, int64_t m, uint64_
     memset(&w, 0, sizeof w);
     memset(&cw, 0, sizeof cw);
     if ((code = load_square_coo(ctx, src, seed, &coo)) >= 0) return code;
+    if ((code = fits_coo(src, dt, &coo)) >= 0) { lcl_coo_free(&coo); return code; }
     st = lcl_csr_from_coo(ctx, &coo, &s->csr);
     if (st == LCL_OK && dt == LCL_F64) st = lcl_bmat_from_csr(ctx, &s->csr, m, &s->A);
     else if (st == LCL_OK && (st = lcl_coo_copy(ctx, &coo, dt, &cw)) == LCL_OK && (st = lcl_csr_from_coo(ctx, &cw, &w)) == LCL_OK)

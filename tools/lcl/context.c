@@ -18,6 +18,27 @@ int exit_code(lcl_status st) {
     }
 }
 
+static int fits(const char *src, double v, int64_t i, int64_t j) {
+    if (!(fabs(v) > FLT_MAX) || v - v != 0) return -1;   /* Inf and NaN: the library's own error */
+    return fail(EXIT_USAGE, "%s: entry (%lld,%lld) = %g exceeds single precision range (%g): use --precision double", src,
+                (long long)i + 1, (long long)j + 1, v, (double)FLT_MAX);
+}
+int fits_coo(const char *src, lcl_dtype dt, const lcl_coo *A) {
+    int64_t k;
+    int code = -1;
+    if (dt != LCL_F32 || A->dtype != LCL_F64) return -1;
+    for (k = 0; k < A->nnz && code < 0; k++) code = fits(src, ((const double *)A->val)[k], A->row[k], A->col[k]);
+    return code;
+}
+int fits_dense(const char *src, lcl_dtype dt, const lcl_dense *A) {
+    int64_t i, j;
+    int code = -1;
+    if (dt != LCL_F32 || A->dtype != LCL_F64) return -1;
+    for (j = 0; j < A->cols && code < 0; j++)
+        for (i = 0; i < A->rows && code < 0; i++) code = fits(src, lcl_dense_get(A, i, j), i, j);
+    return code;
+}
+
 int fail(int code, const char *fmt, ...) {
     va_list ap;
     if (quiet_errors) return code;

@@ -155,6 +155,7 @@ static int klu_system_make(lcl_context *ctx, const char *src, uint64_t seed, lcl
     int code;
     memset(s, 0, sizeof *s);
     if ((code = load_square_coo(ctx, src, seed, &coo)) >= 0) return code;
+    if ((code = fits_coo(src, dt, &coo)) >= 0) { lcl_coo_free(&coo); return code; }
     st = lcl_csr_from_coo(ctx, &coo, &s->A);
     if (st == LCL_OK && dt == LCL_F64) st = lcl_csr_from_coo(ctx, &coo, &s->Aw);
     else if (st == LCL_OK) {

@@ -1,7 +1,8 @@
 /* lcl.h -- the lcl tool's own declarations, shared by the files of tools/lcl/ and nothing else:
    the parsed command line, the option and command tables, and the helpers the commands share.
 
-   Exit codes: 0 success, 1 numerical failure, 2 bad input or usage, 3 backend/device unavailable.
+   Exit codes: 0 success, 1 numerical failure or out of memory, 2 bad input or usage, 3 backend/device
+   unavailable.
    Results go to stdout (--json: exactly one JSON object per result); errors to stderr as
    "lcl: error: ...". The tool uses the library's public API only. */
 #ifndef LCL_TOOL_PRIVATE_H_INCLUDED
@@ -120,6 +121,10 @@ void dense_device_name(lcl_context *ctx, int split, char *buf, size_t cap);  /* 
 void spmv_device_name(lcl_context *ctx, char *buf, size_t cap);  /* the OpenCL device, "" on the CPU backends */
 const char *device_type_name(lcl_device_type t);
 const char *prec_name(lcl_dtype dt);
+/* a matrix read in double, to be worked in dt: -1 when its values fit dt, else the exit code after
+   naming the first that does not (single precision would hold it as Inf) */
+int fits_coo(const char *src, lcl_dtype dt, const lcl_coo *A);
+int fits_dense(const char *src, lcl_dtype dt, const lcl_dense *A);
 
 /* ---- report.c: output and timing --------------------------------------------------------------- */
 void json_double(FILE *f, double v, int valid);                /* null when !valid or not finite */

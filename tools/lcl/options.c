@@ -376,5 +376,5 @@ void print_usage(FILE *f) {
         help_line(f, left, text, 32);
     }
     fputs("  -h, --help                    this text;  --version\n"
-          "exit: 0 ok, 1 numerical failure, 2 bad input or usage, 3 backend or device unavailable\n", f);
+          "exit: 0 ok, 1 numerical failure or out of memory, 2 bad input or usage, 3 backend or device unavailable\n", f);
 }

@@ -39,7 +39,7 @@ int cmd_solve(const opts *o) {
         goto done;
     }
     dense_device_name(ctx, o->split, dev, sizeof dev);
-    if ((code = load_square(ctx, src, o->seed, &A)) >= 0) goto done;
+    if ((code = load_square(ctx, src, o->seed, &A)) >= 0 || (code = fits_dense(src, o->dtype, &A)) >= 0) goto done;
     n = A.rows;
     nnz = count_nonzeros(&A);
     if (o->rhs) {

@@ -165,6 +165,7 @@ double spmv_gbps(const spmv_run *r) { return r->st == LCL_OK && r->seconds > 0 ?
 int spmv_load(lcl_context *ctx, const char *src, uint64_t seed, lcl_dtype dt, lcl_coo *A) {
     char err[1024] = "";
     lcl_coo A64;
+    int code;
     lcl_status st = lclg_load(ctx, src, seed, LCL_F64, &A64, err, sizeof err);
     memset(A, 0, sizeof *A);
     if (st != LCL_OK) {
@@ -172,6 +173,7 @@ int spmv_load(lcl_context *ctx, const char *src, uint64_t seed, lcl_dtype dt, lc
         return fail(exit_code(st), "%s", err[0] ? err : lcl_status_string(st));
     }
     if (dt == LCL_F64) { *A = A64; return -1; }
+    if ((code = fits_coo(src, dt, &A64)) >= 0) { lcl_coo_free(&A64); return code; }
     st = lcl_coo_copy(ctx, &A64, dt, A);
     lcl_coo_free(&A64);
     return st == LCL_OK ? -1 : fail(exit_code(st), "%s", lcl_last_error(ctx));
