@@ -125,6 +125,9 @@ static void test_tool_usage_errors(void) {
             {LCL_BIN " tune extra", 2},
             {LCL_BIN " tune --sizes 4", 2},
             {NO_OPENCL " tune", 3},
+            {LCL_BIN " tune --backend serial", 2},     /* nothing to tune on the CPU backends */
+            {LCL_BIN " stat gen:poisson2d:4 -o build/x.mtx", 2},   /* stat writes no file */
+            {LCL_BIN " bench dense --sizes 8 -o build/x.mtx", 2},
             {LCL_BIN " gen --seed", 2},
             {LCL_BIN " gen poisson2d 4 --seed -3 -o build/x.mtx", 2},
             {LCL_BIN " gen poisson2d 4", 2}, /* no -o */

@@ -8,7 +8,7 @@
 int check_solve(const opts *o) {
     if (arrlen(o->pos) != 1)
         return fail(EXIT_USAGE, "solve needs exactly one MATRIX (a file or gen:KIND:ARGS), got %d", (int)arrlen(o->pos));
-    if (!o->method) return fail(EXIT_USAGE, "solve needs --method lu|cholesky|klu");
+    if (!o->method) return fail(EXIT_USAGE, "solve needs --method lu|cholesky|klu|bklu");
     if (o->algorithm && !alg_fits(method_parse(o->method), alg_parse(o->algorithm)))
         return fail(EXIT_USAGE, "--algorithm %s is for --method cholesky (lu: auto, blocked, unblocked, crout)", o->algorithm);
     return -1;

@@ -7,6 +7,8 @@
 
 int check_tune(const opts *o) {
     if (arrlen(o->pos)) return fail(EXIT_USAGE, "tune takes no arguments, only --device and --precision");
+    if (o->backend_set && o->backend != LCL_BACKEND_OPENCL && o->backend != LCL_BACKEND_AUTO)
+        return fail(EXIT_USAGE, "tune measures OpenCL devices: --backend %s has nothing to tune", lcl_backend_name(o->backend));
     return -1;
 }
 
