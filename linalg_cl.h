@@ -2195,6 +2195,9 @@ LCL_API lcl_status lcl_context_create(const lcl_context_desc *desc_in, lcl_conte
         return lcl__oom(ctx, "build options", strlen(desc.build_options));
     if ((int)desc.backend < 0 || (int)desc.backend > (int)LCL_BACKEND_OPENCL)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "unknown backend %d", (int)desc.backend);
+    if (desc.num_threads < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "num_threads %d: 0 (the OpenMP default) or more", desc.num_threads);
+    if (desc.shared_context < -1 || desc.shared_context > 1)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "shared_context %d: 0 or 1 (shared), -1 (a cl_context per device)", desc.shared_context);
     if (desc.backend != LCL_BACKEND_AUTO && !lcl_backend_compiled(desc.backend))
         return lcl__fail(ctx, LCL_ERR_BACKEND_UNAVAILABLE, "backend '%s' is not compiled in%s", lcl_backend_name(desc.backend),
                          desc.backend == LCL_BACKEND_OPENMP ? " (build with -fopenmp)" : " (LINALG_CL_NO_OPENCL)");
@@ -5926,6 +5929,7 @@ LCL__PRIVATE lcl_status lcl__dense_opts_get(lcl_context *ctx, const char *fn, co
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: LCL_ALG_BANACHIEWICZ is a Cholesky algorithm, not an LU one", fn);
     if (o->block < 0) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: negative block size %d", fn, o->block);
     if (o->device < -1) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: device %d (use -1 for all, or an index)", fn, o->device);
+    if (o->panel < 0 || o->panel > 2) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: panel %d (0 auto, 1 host, 2 device)", fn, o->panel);
     if (lcl__dense_backend(ctx) == LCL_BACKEND_OPENCL && o->device >= ctx->ndev)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: device %d out of range: the context has %d OpenCL device(s)", fn, o->device,
                          ctx->ndev);

@@ -65,6 +65,17 @@ static void test_context_basics(void) {
     CHECK(lcl_context_create(&d, &ctx) == LCL_ERR_INVALID_ARGUMENT);
     CHECK(strstr(lcl_last_error(ctx), "unknown backend") != NULL);
     lcl_context_destroy(ctx);
+    d.backend = LCL_BACKEND_SERIAL;
+    d.num_threads = -3;
+    CHECK(lcl_context_create(&d, &ctx) == LCL_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(lcl_last_error(ctx), "num_threads -3") != NULL);
+    lcl_context_destroy(ctx);
+    d.num_threads = 0;
+    d.shared_context = 5;
+    CHECK(lcl_context_create(&d, &ctx) == LCL_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(lcl_last_error(ctx), "shared_context 5") != NULL);
+    lcl_context_destroy(ctx);
+    d.shared_context = 0;
     d.backend = LCL_BACKEND_OPENMP;
     CHECK_OK(ctx, lcl_context_create(&d, &ctx));
     CHECK(lcl_context_backend(ctx) == LCL_BACKEND_OPENMP);

@@ -602,6 +602,10 @@ static void test_dense_args(void) {
     o.block = 0;
     o.device = -2;
     BAD(lcl_getrf(ctx, &M, ipiv, &info, &o), "device -2");
+    o.device = 0;
+    o.panel = 9;
+    BAD(lcl_getrf(ctx, &M, ipiv, &info, &o), "panel 9");
+    o.panel = 0;
     ipiv[1] = 0;
     BAD(lcl_getrs(ctx, LCL_NO_TRANS, &M, ipiv, &B), "ipiv[1] = 0");
     ipiv[1] = 3;
