@@ -128,6 +128,7 @@ static void test_tool_usage_errors(void) {
             {LCL_BIN " tune --backend serial", 2},     /* nothing to tune on the CPU backends */
             {LCL_BIN " stat gen:poisson2d:4 -o build/x.mtx", 2},   /* stat writes no file */
             {LCL_BIN " bench dense --sizes 8 -o build/x.mtx", 2},
+            {LCL_BIN " bench klu gen:circuit:30 tests/data/matrices/ash219.mtx", 2},   /* refused before any timing */
             {LCL_BIN " gen --seed", 2},
             {LCL_BIN " gen poisson2d 4 --seed -3 -o build/x.mtx", 2},
             {LCL_BIN " gen poisson2d 4", 2}, /* no -o */

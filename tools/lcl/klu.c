@@ -568,6 +568,7 @@ int cmd_bench_klu(const opts *o) {
     klu_bench_row *rows = NULL;
     long reps = o->reps > 0 ? o->reps : KLU_BENCH_REPS;
     int code, m, i, ph, failures = 0;
+    lcl_status st;
     klu_opts_from(o, &ko);
     if (!o->backend_set && !o->device) {   /* the comparison is serial unless asked otherwise */
         oc.backend = LCL_BACKEND_SERIAL;
@@ -583,6 +584,16 @@ int cmd_bench_klu(const opts *o) {
             fprintf(stderr, "bench: tests/data/matrices: %s (run from the repository root)\n", strerror(errno));
     }
     if (!KLU_REF) fprintf(stderr, "bench: ours only; SuiteSparse KLU's columns come with 'make bench-klu' (build/lcl-bench)\n");
+    /* the files given, checked before any is timed: a bad one late in the list lost the rows before it */
+    for (m = 0; arrlen(o->pos) >= 2 && m < (int)arrlen(mats); m++) {
+        lcl_mm_info mi;
+        if (!strncmp(mats[m], "gen:", 4)) continue;
+        if ((st = lcl_mm_read_info(ctx, mats[m], &mi)) != LCL_OK) { code = fail(exit_code(st), "%s", lcl_last_error(ctx)); goto done; }
+        if (mi.rows != mi.cols) {
+            code = fail(EXIT_USAGE, "%s is %lld x %lld: the sparse LU needs a square matrix", mats[m], (long long)mi.rows, (long long)mi.cols);
+            goto done;
+        }
+    }
     for (m = 0; m < (int)arrlen(mats); m++) {
         klu_bench_row row;
         klu_system s;
