@@ -593,8 +593,9 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
    changes device), else on the host, which fetches the factors once. Errors:
    block-size or pattern mismatch LCL_ERR_DIMENSION / LCL_ERR_INVALID_ARGUMENT; NaN or Inf
    LCL_ERR_NAN; a singular pivot block LCL_ERR_SINGULAR with info.singular_col (block column of
-   A), info.singular_row (block row of A pivotal there) and info.singular_index (0-based row inside
-   the block); too little device memory even with replacement LCL_ERR_DEVICE_MEMORY. */
+   A), info.singular_row (block row of A pivotal there) and info.singular_index (0-based step of the
+   block's pivoted LU: the row of its U, where the first zero pivot is); too little device memory
+   even with replacement LCL_ERR_DEVICE_MEMORY. */
 typedef struct lcl_bmat {
     int64_t n;                  /* block rows = block columns */
     int64_t m;                  /* block size M */
