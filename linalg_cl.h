@@ -9674,7 +9674,7 @@ typedef struct lcl__src {
     const char *buf;
     char *own;
     size_t len, pos, cap;
-    int eof, ioerr;
+    int eof, ioerr, err;        /* err: errno of a read error (EISDIR: a directory) */
     int64_t line;               /* number of the line last returned */
     uint64_t size, consumed;    /* size 0 = unknown */
 } lcl__src;
@@ -9712,7 +9712,7 @@ LCL__PRIVATE int lcl__src_line(lcl__src *s, const char **b, const char **e) {
             size_t got = fread(s->own + s->len, 1, s->cap - s->len, s->f);
             s->len += got;
             if (got == 0) {
-                if (ferror(s->f)) s->ioerr = 1;
+                if (ferror(s->f)) s->ioerr = 1, s->err = errno;
                 s->eof = 1;
             }
         }
@@ -9881,7 +9881,7 @@ LCL__PRIVATE lcl_status lcl__mm_header(lcl_context *ctx, lcl__src *s, lcl_mm_inf
     int64_t sz[3];
     memset(info, 0, sizeof *info);
     if (!lcl__src_line(s, &b, &e)) {
-        if (s->ioerr) return lcl__fail(ctx, LCL_ERR_IO, "%s: read error", s->name);
+        if (s->ioerr) return lcl__fail(ctx, LCL_ERR_IO, "%s: read error: %s", s->name, s->err ? strerror(s->err) : "out of memory");
         return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: empty file: no %%%%MatrixMarket banner", s->name);
     }
     p = b;
@@ -9910,7 +9910,7 @@ LCL__PRIVATE lcl_status lcl__mm_header(lcl_context *ctx, lcl__src *s, lcl_mm_inf
         return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: 'pattern' is not allowed with 'skew-symmetric'", s->name);
     do {
         if (!lcl__src_line(s, &b, &e)) {
-            if (s->ioerr) return lcl__fail(ctx, LCL_ERR_IO, "%s: read error", s->name);
+            if (s->ioerr) return lcl__fail(ctx, LCL_ERR_IO, "%s: read error: %s", s->name, s->err ? strerror(s->err) : "out of memory");
             return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: missing size line", s->name, (long long)s->line + 1);
         }
     } while (lcl__blank_or_comment(b, e));
@@ -10090,7 +10090,7 @@ LCL__PRIVATE lcl_status lcl__mm_body(lcl_context *ctx, lcl__src *s, const lcl_mm
             }
         }
     }
-    if (s->ioerr == 1) return lcl__fail(ctx, LCL_ERR_IO, "%s:%lld: read error", s->name, (long long)s->line + 1);
+    if (s->ioerr == 1) return lcl__fail(ctx, LCL_ERR_IO, "%s:%lld: read error: %s", s->name, (long long)s->line + 1, strerror(s->err));
     if (s->ioerr == 2) return lcl__oom(ctx, "a line longer than memory allows", s->cap * 2);
     if (count < info->entries)
         return lcl__fail(ctx, LCL_ERR_PARSE, "%s:%lld: expected %lld entries, found %lld (file truncated?)", s->name,

@@ -222,6 +222,21 @@ static void test_tool_gen_stat(void) {
     CHECK(sh(LCL_BIN " stat build/t_p3.mtx --json", out, sizeof out) == 0);
     CHECK(json_num(out, "nnz", &v) && v == 7 * 125 - 6 * 25);
     CHECK(sh(LCL_BIN " gen poisson2d 4 -o /nonexistent-dir/x.mtx 2>/dev/null", NULL, 0) == 2);
+    {   /* empty rows, 7 x 4: rows 0, 2, 3, 5 empty; 4 and 6 below the last column; row 1 strictly dominant.
+           Then 2e8 declared rows holding one entry: the empty rows are counted, not stored (16 GB at 2e9) */
+        FILE *f = fopen("build/t_empty_rows.mtx", "w");
+        CHECK(f != NULL);
+        if (f) { fputs("%%MatrixMarket matrix coordinate real general\n7 4 4\n2 2 3\n2 1 -1\n5 3 1\n7 4 2\n", f); fclose(f); }
+        CHECK(sh(LCL_BIN " stat build/t_empty_rows.mtx --json", out, sizeof out) == 0);
+        CHECK_MSG(strstr(out, "\"row_min\":0,") && strstr(out, "\"row_max\":2,") && strstr(out, "\"bandwidth\":3,") &&
+                  strstr(out, "\"row_hist\":[4,2,1]") && strstr(out, "\"diag_missing\":3,") && strstr(out, "\"rows_diag_dominant\":5,") &&
+                  strstr(out, "\"rows_strictly_dominant\":1,"), "%s", out);
+        f = fopen("build/t_tall.mtx", "w");
+        CHECK(f != NULL);
+        if (f) { fputs("%%MatrixMarket matrix coordinate real general\n200000000 200000000 1\n1 1 1.0\n", f); fclose(f); }
+        CHECK(sh("ulimit -v 1000000 && " LCL_BIN " stat build/t_tall.mtx --json", out, sizeof out) == 0);
+        CHECK_MSG(strstr(out, "\"row_hist\":[199999999,1]") && strstr(out, "\"diag_missing\":199999999,"), "%s", out);
+    }
     CHECK(sh("rm -f build/t_*.mtx", NULL, 0) == 0);
 }
 

@@ -1123,9 +1123,20 @@ static int lclg__bucket(int64_t len)
     return k;
 }
 
+/* (i, j) stored in the canonical (row, then column sorted) COO: binary search */
+static int lclg__coo_has(const lcl_coo *A, int64_t i, int64_t j)
+{
+    int64_t lo = 0, hi = A->nnz;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (A->row[mid] < i || (A->row[mid] == i && A->col[mid] < j)) lo = mid + 1; else hi = mid;
+    }
+    return lo < A->nnz && A->row[lo] == i && A->col[lo] == j;
+}
+
 lcl_status lclg_stat(const lcl_coo *A, lclg_stats *s, char *err, size_t errlen)
 {
-    int64_t *ptr, e, i, offdiag = 0, mirrored = 0;
+    int64_t e, k, end, nonempty, offdiag = 0, mirrored = 0;
     int all_weak = 1;
     if (err && errlen) err[0] = '\0';
     if (!A || !s) {
@@ -1148,48 +1159,50 @@ lcl_status lclg_stat(const lcl_coo *A, lclg_stats *s, char *err, size_t errlen)
             return LCL_ERR_INVALID_ARGUMENT;
         }
     }
-    ptr = (int64_t *)calloc((size_t)A->rows + 1, sizeof(int64_t));
-    if (!ptr) {
-        lclg__msg(err, errlen, "stat: out of memory for %lld rows", (long long)A->rows);
-        return LCL_ERR_OUT_OF_MEMORY;
-    }
-    for (e = 0; e < A->nnz; e++) ptr[A->row[e] + 1]++;
-    for (i = 0; i < A->rows; i++) ptr[i + 1] += ptr[i];
-
+    /* row by row over the sorted entries, the empty rows counted together: no array of rows (a file
+       declaring 2e9 rows and holding one entry took 16 GB and a minute) */
     s->rows = A->rows;
     s->cols = A->cols;
     s->nnz = A->nnz;
     s->row_mean = A->rows > 0 ? (double)A->nnz / (double)A->rows : 0.0;
     s->row_min = A->rows > 0 ? LCLG__I64MAX : 0;
-    for (i = 0; i < A->rows; i++) {
-        int64_t len = ptr[i + 1] - ptr[i];
+    for (e = 0, nonempty = 0; e < A->nnz; e = end) {
+        int64_t i = A->row[e], len;
         double d = 0.0, off = 0.0;
-        int has_diag = 0, b = lclg__bucket(len);
+        int has_diag = 0, b;
+        for (end = e; end < A->nnz && A->row[end] == i; end++) {}
+        len = end - e;
+        nonempty++;
+        b = lclg__bucket(len);
         if (len < s->row_min) s->row_min = len;
         if (len > s->row_max) s->row_max = len;
         s->hist[b]++;
         if (b + 1 > s->nhist) s->nhist = b + 1;
-        for (e = ptr[i]; e < ptr[i + 1]; e++) {
-            int64_t j = A->col[e], bw = j > i ? j - i : i - j;
-            double v = A->dtype == LCL_F32 ? (double)((const float *)A->val)[e] : ((const double *)A->val)[e];
+        for (k = e; k < end; k++) {
+            int64_t j = A->col[k], bw = j > i ? j - i : i - j;
+            double v = A->dtype == LCL_F32 ? (double)((const float *)A->val)[k] : ((const double *)A->val)[k];
             if (bw > s->bandwidth) s->bandwidth = bw;
             if (j == i) { has_diag = 1; d = fabs(v); continue; }
             off += fabs(v);
             offdiag++;
-            if (j < A->rows && i < A->cols) {   /* binary search for (j, i) in row j */
-                int64_t lo = ptr[j], hi = ptr[j + 1];
-                while (lo < hi) {
-                    int64_t mid = lo + (hi - lo) / 2;
-                    if (A->col[mid] < i) lo = mid + 1; else hi = mid;
-                }
-                if (lo < ptr[j + 1] && A->col[lo] == i) mirrored++;
-            }
+            mirrored += j < A->rows && i < A->cols && lclg__coo_has(A, j, i);
         }
         if (!has_diag && i < A->cols) s->diag_missing++;
         if (d >= off) s->rows_diag_dominant++; else all_weak = 0;
         if (d > off) s->rows_strictly_dominant++;
     }
-    free(ptr);
+    if (nonempty < A->rows) {   /* the empty rows: length 0, dominant (0 >= 0), no diagonal */
+        int64_t empty = A->rows - nonempty, below = A->rows < A->cols ? A->rows : A->cols, nonempty_below = 0;
+        s->row_min = 0;
+        s->hist[0] += empty;
+        if (s->nhist < 1) s->nhist = 1;
+        s->rows_diag_dominant += empty;
+        for (e = 0; e < A->nnz; e = end) {   /* the empty rows below cols: those not among the nonempty ones */
+            for (end = e; end < A->nnz && A->row[end] == A->row[e]; end++) {}
+            nonempty_below += A->row[e] < A->cols;
+        }
+        s->diag_missing += below - nonempty_below;
+    }
     s->pattern_symmetry = offdiag > 0 ? (double)mirrored / (double)offdiag : 1.0;
     s->pattern_symmetric = A->rows == A->cols && mirrored == offdiag;
     s->diagonally_dominant = A->rows > 0 && all_weak && s->rows_strictly_dominant > 0;
