@@ -6,6 +6,7 @@
          when present; checked against a small independent reader in this file).
    Temporary files go to $TMPDIR (or /tmp) and are removed. */
 #include "lt.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <float.h>
 #include <time.h>
@@ -1414,6 +1415,10 @@ static void test_mm_errors(void)
     dense_release(&D);
     CHECK_STATUS(ctx, lcl_mm_read_info(ctx, missing, &info), LCL_ERR_IO);
     CHECK_MSG(strstr(msg_of(ctx), missing) != NULL, "message \"%s\" lacks the path", msg_of(ctx));
+    /* a directory opens but does not read: the message says why */
+    CHECK_STATUS(ctx, lcl_mm_read(ctx, LT_DATA, LCL_F64, 0, &A, NULL), LCL_ERR_IO);
+    CHECK_MSG(strstr(msg_of(ctx), "read error: ") != NULL && strstr(msg_of(ctx), strerror(EISDIR)) != NULL, "%s", msg_of(ctx));
+    coo_release(&A);
 
     memset(&M, 0, sizeof M);
     CHECK_OK(ctx, lcl_coo_alloc(ctx, &M, LCL_F64, 2, 2, 0));
