@@ -516,7 +516,9 @@ static void test_threads(void) {
 }
 
 static void test_threads_first_contexts(void) {   /* in a fresh process: its first device queries */
-    CHECK(run_child("", "first_threads") == 0);
+    /* under ASan: the thread that first loads PoCL ends with another alternate signal stack than
+       the one ASan gave it, which ASan then fails to unmap at the thread's exit (a CHECK abort) */
+    CHECK(run_child("ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}use_sigaltstack=0\"", "first_threads") == 0);
 }
 
 static void test_dense_container(void) {
