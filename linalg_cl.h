@@ -758,8 +758,9 @@ LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha,
    vectors go with matrices of the same row cut; lcl_vec_read / lcl_vec_write move the whole vector.
    The vector has A->cols entries, x's shape: y of a rectangular A is lcl_vec_create(A->rows). */
 LCL_API lcl_status lcl_vec_create_like(lcl_context *ctx, lcl_spmat *A, const void *init, lcl_vec **out);
-/* y = alpha x + beta y (alpha 0 does not read x, beta 0 does not read y) and x . y (summed in double on the host from per-device
-   partial sums; waits), on vectors of the same length and layout, on their devices. */
+/* y = alpha x + beta y (alpha 0 does not read x, beta 0 does not read y) and x . y (summed in double
+   on the host from per-device partial sums; waits), on vectors of the same length and layout, on
+   their devices. */
 LCL_API lcl_status lcl_vec_axpby(lcl_context *ctx, double alpha, const lcl_vec *x, double beta, lcl_vec *y);
 LCL_API lcl_status lcl_vec_dot(lcl_context *ctx, const lcl_vec *x, const lcl_vec *y, double *out);
 LCL_API lcl_status lcl_finish(lcl_context *ctx);   /* wait for all work queued on ctx's devices */

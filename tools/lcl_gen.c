@@ -1136,7 +1136,7 @@ static int lclg__coo_has(const lcl_coo *A, int64_t i, int64_t j)
 
 lcl_status lclg_stat(const lcl_coo *A, lclg_stats *s, char *err, size_t errlen)
 {
-    int64_t e, k, end, nonempty, offdiag = 0, mirrored = 0;
+    int64_t e, k, end, nonempty = 0, nonempty_below = 0, offdiag = 0, mirrored = 0;
     int all_weak = 1;
     if (err && errlen) err[0] = '\0';
     if (!A || !s) {
@@ -1166,13 +1166,14 @@ lcl_status lclg_stat(const lcl_coo *A, lclg_stats *s, char *err, size_t errlen)
     s->nnz = A->nnz;
     s->row_mean = A->rows > 0 ? (double)A->nnz / (double)A->rows : 0.0;
     s->row_min = A->rows > 0 ? LCLG__I64MAX : 0;
-    for (e = 0, nonempty = 0; e < A->nnz; e = end) {
+    for (e = 0; e < A->nnz; e = end) {
         int64_t i = A->row[e], len;
         double d = 0.0, off = 0.0;
         int has_diag = 0, b;
         for (end = e; end < A->nnz && A->row[end] == i; end++) {}
         len = end - e;
         nonempty++;
+        nonempty_below += i < A->cols;
         b = lclg__bucket(len);
         if (len < s->row_min) s->row_min = len;
         if (len > s->row_max) s->row_max = len;
@@ -1192,16 +1193,12 @@ lcl_status lclg_stat(const lcl_coo *A, lclg_stats *s, char *err, size_t errlen)
         if (d > off) s->rows_strictly_dominant++;
     }
     if (nonempty < A->rows) {   /* the empty rows: length 0, dominant (0 >= 0), no diagonal */
-        int64_t empty = A->rows - nonempty, below = A->rows < A->cols ? A->rows : A->cols, nonempty_below = 0;
+        int64_t empty = A->rows - nonempty, below = A->rows < A->cols ? A->rows : A->cols;
         s->row_min = 0;
         s->hist[0] += empty;
         if (s->nhist < 1) s->nhist = 1;
         s->rows_diag_dominant += empty;
-        for (e = 0; e < A->nnz; e = end) {   /* the empty rows below cols: those not among the nonempty ones */
-            for (end = e; end < A->nnz && A->row[end] == A->row[e]; end++) {}
-            nonempty_below += A->row[e] < A->cols;
-        }
-        s->diag_missing += below - nonempty_below;
+        s->diag_missing += below - nonempty_below;   /* the empty rows that have a diagonal position */
     }
     s->pattern_symmetry = offdiag > 0 ? (double)mirrored / (double)offdiag : 1.0;
     s->pattern_symmetric = A->rows == A->cols && mirrored == offdiag;
