@@ -23,7 +23,7 @@ TESTSRC  := $(sort $(wildcard tests/test_*.c))
 # mpi_cg needs MPI: built by check-mpi only
 EXAMPLES := $(patsubst examples/%.c,$(B)/%,$(filter-out examples/mpi_cg.c,$(wildcard examples/*.c)))
 
-.PHONY: all deps deps-test deps-mpi check-mpi test check-asan check-tsan check-valgrind demo kernels check-kernels bench clean compile-matrix
+.PHONY: all deps deps-test deps-mpi check-mpi test asan-runner check-asan check-tsan check-valgrind demo kernels check-kernels bench clean compile-matrix
 
 all: $(B)/lcl $(B)/run_tests $(B)/embed_kernels $(EXAMPLES)
 
@@ -201,12 +201,18 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer
 # The tool's and the examples' tests are left out: they run build/lcl and the examples, which
 # are not built with the sanitizers, so under ASan they only repeated make test's runs (48 s of
 # CI); the tool's parser runs under ASan in fuzz_args
-check-asan: deps-test
-	@mkdir -p $(B)/asan
+# The runner is a file target, one a compiler (build/asan-clang/, build/asan-gcc/): CI builds it
+# beside make test's runs, where a core is partly idle, and check-asan then only runs it
+ASAN_RUNNER := $(B)/asan-$(notdir $(firstword $(CC)))/run_tests
+$(ASAN_RUNNER): tests/run_tests.c tests/lt.h $(TESTSRC) $(GEN) $(HDRS)
+	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -o $(B)/asan/run_tests tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
+	  -o $@ tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
+asan-runner: $(ASAN_RUNNER)
+check-asan: deps-test
+	@$(MAKE) --no-print-directory $(ASAN_RUNNER)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	UBSAN_OPTIONS=print_stacktrace=1 LT_SKIP_COMPILE_MATRIX=1 LT_SKIP=test_tool,test_example LT_SMALL=1 LCL_SHARED=$(SHARED) $(B)/asan/run_tests
+	UBSAN_OPTIONS=print_stacktrace=1 LT_SKIP_COMPILE_MATRIX=1 LT_SKIP=test_tool,test_example LT_SMALL=1 LCL_SHARED=$(SHARED) $(ASAN_RUNNER)
 
 # one OpenMP build for both runs: contexts of every backend (OpenMP's team included) in threads at
 # once, then the block LU's host thread per device, exchanging columns; LLVM's OpenMP runtime is
