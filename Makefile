@@ -23,7 +23,7 @@ TESTSRC  := $(sort $(wildcard tests/test_*.c))
 # mpi_cg needs MPI: built by check-mpi only
 EXAMPLES := $(patsubst examples/%.c,$(B)/%,$(filter-out examples/mpi_cg.c,$(wildcard examples/*.c)))
 
-.PHONY: all deps deps-test deps-mpi check-mpi test asan-runner check-asan check-tsan check-valgrind demo kernels check-kernels bench clean compile-matrix
+.PHONY: all deps deps-test deps-mpi check-mpi test asan-runner runners check-asan check-tsan check-valgrind demo kernels check-kernels bench clean compile-matrix
 
 all: $(B)/lcl $(B)/run_tests $(B)/embed_kernels $(EXAMPLES)
 
@@ -209,6 +209,8 @@ $(ASAN_RUNNER): tests/run_tests.c tests/lt.h $(TESTSRC) $(GEN) $(HDRS)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 	  -o $@ tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
 asan-runner: $(ASAN_RUNNER)
+# every sanitizer runner and fuzz harness, built ahead of its check (CI: beside make test's runs)
+runners: $(ASAN_RUNNER) $(B)/vg/run_tests $(B)/fuzz_mm $(B)/fuzz_sparse $(B)/fuzz_args
 check-asan: deps-test
 	@$(MAKE) --no-print-directory $(ASAN_RUNNER)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
@@ -231,10 +233,11 @@ check-tsan: deps-test
 # and LT_VALGRIND=1 not at all, with three other sweeps trimmed (tests/lt.h): ASan runs them whole.
 # The tool's tests are left out: the tool runs outside valgrind, and CI runs this beside check-asan,
 # whose tool tests write the same files
+$(B)/vg/run_tests: tests/run_tests.c tests/lt.h $(TESTSRC) $(GEN) $(HDRS)
+	@mkdir -p $(dir $@)
+	gcc -std=c99 $(WARN) -O1 -gdwarf-4 -fopenmp -I. -I$(STB_INCLUDE) -o $@ tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
 check-valgrind: deps-test
-	@mkdir -p $(B)/vg
-	@$(MAKE) --no-print-directory $(B)/lcl
-	gcc -std=c99 $(WARN) -O1 -gdwarf-4 -fopenmp -I. -I$(STB_INCLUDE) -o $(B)/vg/run_tests tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
+	@$(MAKE) --no-print-directory $(B)/lcl $(B)/vg/run_tests
 	LCL_OPENCL_LIBRARY=/nonexistent LT_SKIP_COMPILE_MATRIX=1 LT_SMALL=1 LT_VALGRIND=1 LCL_SHARED=$(SHARED) \
 	  LT_SKIP=test_tool,test_dense_shared_spd,test_dense_lu_all,test_dense_chol_all,test_dense_lu_blocks,test_dense_chol_blocks,test_sparse_heavy,test_sparse_generated,test_sparse_shared,test_fault_alloc_sparse,test_spmv_cpu_prefetch_choice,test_klu_circuit,test_klu_analyze_circuit,test_bklu_large,test_bklu_openmp \
 	  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \

@@ -830,8 +830,12 @@ LCL_API lcl_status lcl_mm_read_mem(lcl_context *ctx, const char *text, size_t le
 LCL_API lcl_status lcl_mm_read_dense(lcl_context *ctx, const char *path, lcl_dtype dtype,
                                      lcl_layout layout, int flags, lcl_dense *out, lcl_mm_info *info);
 LCL_API lcl_status lcl_mm_read_info(lcl_context *ctx, const char *path, lcl_mm_info *info);
-/* Write coordinate real. With LCL_MM_SYMMETRIC / SKEW only entries with row >= col (row > col for
-   skew) are written. Values are written in the shortest form that reads back exactly. */
+/* Write coordinate real; values in the shortest form that reads back exactly. With
+   LCL_MM_SYMMETRIC / SKEW the matrix (square) may hold either triangle or both: each off-diagonal
+   pair is written once, in the lower triangle (an upper-only entry mirrored, negated for skew),
+   and where both triangles hold it they must agree (a[i][j] == a[j][i], or == -a[j][i] for skew;
+   duplicates add) and a skew matrix's diagonal must be zero, else LCL_ERR_INVALID_ARGUMENT names
+   the pair. */
 LCL_API lcl_status lcl_mm_write(lcl_context *ctx, const char *path, const lcl_coo *m,
                                 lcl_mm_symmetry symmetry);
 LCL_API lcl_status lcl_mm_write_dense(lcl_context *ctx, const char *path, const lcl_dense *m);
@@ -10299,18 +10303,86 @@ LCL_API lcl_status lcl_mm_writer_close(lcl_mm_writer *w) {
     return st;
 }
 
+/* What lcl_mm_write stores of a symmetric or skew matrix, entry by entry (how[k]: 0 not, 1 as it is,
+   2 mirrored to the lower triangle): each off-diagonal pair (i,j), (j,i) from the triangle that
+   holds it, the lower where both do, and then only if they agree (their sums: duplicates add) */
+LCL__PRIVATE lcl_status lcl__mm_sym_plan(lcl_context *ctx, const lcl_coo *m, lcl_mm_symmetry sym, unsigned char **how_out,
+                                         int64_t *count) {
+    const double sign = sym == LCL_MM_SKEW_SYMMETRIC ? -1.0 : 1.0;
+    int64_t n = m->nnz, k, g, h;
+    lcl_status st = LCL_OK;
+    lcl__key *keys;
+    unsigned char *how;
+    *how_out = NULL;
+    *count = 0;
+    if (m->rows != m->cols)
+        return lcl__fail(ctx, LCL_ERR_DIMENSION, "lcl_mm_write: a %s matrix must be square, got %lldx%lld",
+                         sym == LCL_MM_SYMMETRIC ? "symmetric" : "skew-symmetric", (long long)m->rows, (long long)m->cols);
+    keys = (lcl__key *)lcl__alloc(ctx, "lcl_mm_write: symmetry check", (size_t)(n ? n : 1), sizeof *keys, &st);
+    how = keys ? (unsigned char *)lcl__alloc(ctx, "lcl_mm_write: symmetry check", (size_t)(n ? n : 1), 1, &st) : NULL;
+    if (!how) { LCL_FREE(keys); return st; }
+    for (k = 0; k < n; k++) {
+        const int32_t r = m->row[k], c = m->col[k];
+        const uint32_t lo = (uint32_t)(r < c ? r : c), hi = (uint32_t)(r < c ? c : r);
+        keys[k].key = ((uint64_t)hi << 32) | lo;   /* (row, col) of its lower-triangle place */
+        keys[k].at = k;
+    }
+    qsort(keys, (size_t)n, sizeof *keys, lcl__key_cmp);
+    for (g = 0; g < n && st == LCL_OK; g = h) {
+        double lower = 0, upper = 0;
+        int nl = 0, nu = 0;
+        for (h = g; h < n && keys[h].key == keys[g].key; h++) {
+            int64_t e = keys[h].at;
+            double v = lcl__val(m->val, m->dtype, e);
+            if (!(v - v == 0)) {
+                st = lcl__fail(ctx, LCL_ERR_NAN, "lcl_mm_write: entry (%d,%d) is NaN or Inf", m->row[e], m->col[e]);
+                break;
+            }
+            if (m->row[e] >= m->col[e]) { lower += v; nl++; } else { upper += v; nu++; }
+        }
+        if (st != LCL_OK) break;
+        {
+            const lcl__key *f = &keys[g];
+            const int r = (int)(f->key >> 32), c = (int)(f->key & 0xffffffffu);
+            if (r == c && sym == LCL_MM_SKEW_SYMMETRIC && lower != 0)
+                st = lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_write: not skew-symmetric: diagonal entry (%d,%d) = %.17g", r, c, lower);
+            else if (nl && nu && lower != sign * upper)
+                st = lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_write: not %s: entry (%d,%d) = %.17g but (%d,%d) = %.17g",
+                               sym == LCL_MM_SYMMETRIC ? "symmetric" : "skew-symmetric", r, c, lower, c, r, upper);
+        }
+        for (k = g; k < h; k++) {
+            int64_t e = keys[k].at;
+            int diag = m->row[e] == m->col[e];
+            how[e] = (unsigned char)(diag ? sym == LCL_MM_SYMMETRIC : m->row[e] > m->col[e] ? 1 : nl ? 0 : 2);
+            *count += how[e] != 0;
+        }
+    }
+    LCL_FREE(keys);
+    if (st != LCL_OK) { LCL_FREE(how); *count = 0; return st; }
+    *how_out = how;
+    return LCL_OK;
+}
+
 LCL_API lcl_status lcl_mm_write(lcl_context *ctx, const char *path, const lcl_coo *m, lcl_mm_symmetry symmetry) {
     lcl_mm_writer *w;
-    int64_t k, n = 0;
+    unsigned char *how = NULL;
+    int64_t k, n = m ? m->nnz : 0;
     lcl_status st = lcl__coo_check(ctx, m, "lcl_mm_write");
     if (st != LCL_OK) return st;
     if (symmetry == LCL_MM_HERMITIAN) return lcl__fail(ctx, LCL_ERR_UNSUPPORTED, "lcl_mm_write: hermitian is not supported");
-    for (k = 0; k < m->nnz; k++)
-        if (symmetry == LCL_MM_GENERAL || (symmetry == LCL_MM_SYMMETRIC ? m->row[k] >= m->col[k] : m->row[k] > m->col[k])) n++;
-    if ((st = lcl_mm_writer_open(ctx, path, LCL_MM_COORDINATE, symmetry, m->rows, m->cols, n, NULL, &w)) != LCL_OK) return st;
-    for (k = 0; k < m->nnz && st == LCL_OK; k++)
-        if (symmetry == LCL_MM_GENERAL || (symmetry == LCL_MM_SYMMETRIC ? m->row[k] >= m->col[k] : m->row[k] > m->col[k]))
-            st = lcl_mm_writer_put(w, m->row[k], m->col[k], lcl__val(m->val, m->dtype, k));
+    if ((symmetry == LCL_MM_SYMMETRIC || symmetry == LCL_MM_SKEW_SYMMETRIC) &&
+        (st = lcl__mm_sym_plan(ctx, m, symmetry, &how, &n)) != LCL_OK)
+        return st;
+    if ((st = lcl_mm_writer_open(ctx, path, LCL_MM_COORDINATE, symmetry, m->rows, m->cols, n, NULL, &w)) != LCL_OK) {
+        LCL_FREE(how);
+        return st;
+    }
+    for (k = 0; k < m->nnz && st == LCL_OK; k++) {
+        double v = lcl__val(m->val, m->dtype, k);
+        if (!how || how[k] == 1) st = lcl_mm_writer_put(w, m->row[k], m->col[k], v);
+        else if (how[k] == 2) st = lcl_mm_writer_put(w, m->col[k], m->row[k], symmetry == LCL_MM_SKEW_SYMMETRIC ? -v : v);
+    }
+    LCL_FREE(how);
     {
         lcl_status st2 = lcl_mm_writer_close(w);
         return st != LCL_OK ? st : st2;

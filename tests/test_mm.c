@@ -1020,6 +1020,97 @@ static void test_mm_dense_roundtrip(void)
 /* ------------------------------------------------------------------------------------------ */
 /* streaming writer                                                                             */
 
+/* lcl_mm_write with symmetry: either triangle or both stored; both must agree. Read back expanded,
+   each case must give the full matrix (want), in both precisions */
+static void mm_coo_of(lcl_context *ctx, lcl_coo *m, lcl_dtype dt, int n, const double (*t)[3], int cnt)
+{
+    int k;
+    CHECK_OK(ctx, lcl_coo_alloc(ctx, m, dt, n, n, 0));
+    for (k = 0; k < cnt; k++) CHECK_OK(ctx, lcl_coo_push(ctx, m, (int)t[k][0], (int)t[k][1], t[k][2]));
+}
+static void mm_sym_case(lcl_context *ctx, lcl_dtype dt, const char *what, int n, lcl_mm_symmetry sym, const double (*t)[3], int cnt,
+                        const double (*full)[3], int nfull, int64_t stored)
+{
+    lcl_coo A, W, B;
+    lcl_mm_info info;
+    char tmp[512];
+    memset(&B, 0, sizeof B);
+    mm_coo_of(ctx, &A, dt, n, t, cnt);
+    mm_coo_of(ctx, &W, dt, n, full, nfull);
+    CHECK_OK(ctx, lcl_coo_canonicalize(ctx, &W));
+    tmp_path(tmp, sizeof tmp, "sym");
+    CHECK_MSG(lcl_mm_write(ctx, tmp, &A, sym) == LCL_OK, "%s: %s", what, msg_of(ctx));
+    if (lcl_mm_read(ctx, tmp, dt, LCL_MM_EXPAND, &B, &info) == LCL_OK) {
+        CHECK_MSG(info.symmetry == sym && info.entries == stored, "%s: symmetry %d, %lld entries stored (want %lld)", what,
+                  (int)info.symmetry, (long long)info.entries, (long long)stored);
+        CHECK_OK(ctx, lcl_coo_canonicalize(ctx, &B));
+        CHECK_MSG(coo_equal_exact(&B, &W), "%s: read back, not the matrix (nnz %lld, want %lld)", what, (long long)B.nnz, (long long)W.nnz);
+    } else
+        CHECK_MSG(0, "%s: read back: %s", what, msg_of(ctx));
+    remove(tmp);
+    coo_release(&A);
+    coo_release(&W);
+    coo_release(&B);
+}
+static void mm_sym_bad(lcl_context *ctx, lcl_dtype dt, const char *what, int rows, int cols, lcl_mm_symmetry sym, const double (*t)[3],
+                       int cnt, lcl_status want, const char *says)
+{
+    lcl_coo A;
+    char tmp[512];
+    FILE *f;
+    CHECK_OK(ctx, lcl_coo_alloc(ctx, &A, dt, rows, cols, 0));
+    while (cnt-- > 0) { CHECK_OK(ctx, lcl_coo_push(ctx, &A, (int)t[0][0], (int)t[0][1], t[0][2])); t++; }
+    tmp_path(tmp, sizeof tmp, "symbad");
+    CHECK_STATUS(ctx, lcl_mm_write(ctx, tmp, &A, sym), want);
+    CHECK_MSG(strstr(msg_of(ctx), says) != NULL, "%s: message '%s' lacks '%s'", what, msg_of(ctx), says);
+    f = fopen(tmp, "r");
+    CHECK_MSG(f == NULL, "%s: a file was left", what);
+    if (f) fclose(f);
+    remove(tmp);
+    coo_release(&A);
+}
+static void test_mm_write_symmetry(void)
+{
+    lcl_context *ctx = mk_ctx();
+    static const double full[][3] = {{0, 0, 4}, {1, 0, -1.5}, {0, 1, -1.5}, {2, 0, 0.25}, {0, 2, 0.25}, {2, 2, 7}, {3, 1, 3}, {1, 3, 3}},
+                        lower[][3] = {{2, 0, 0.25}, {0, 0, 4}, {1, 0, -1.5}, {3, 1, 3}, {2, 2, 7}},
+                        upper[][3] = {{0, 2, 0.25}, {0, 0, 4}, {0, 1, -1.5}, {1, 3, 3}, {2, 2, 7}},
+                        mixed[][3] = {{0, 0, 4}, {0, 1, -1.5}, {2, 0, 0.25}, {0, 2, 0.25}, {3, 1, 3}, {2, 2, 7}},
+                        dup[][3] = {{0, 0, 4}, {1, 0, -1}, {1, 0, -0.5}, {0, 1, -1.5}, {0, 2, 0.25}, {1, 3, 3}, {2, 2, 7}},
+                        skew_full[][3] = {{1, 0, 2}, {0, 1, -2}, {3, 2, -0.5}, {2, 3, 0.5}, {3, 0, 1}, {0, 3, -1}},
+                        skew_upper[][3] = {{0, 1, -2}, {2, 3, 0.5}, {3, 0, 1}, {1, 1, 0}},
+                        one[][3] = {{0, 0, 3}},
+                        bad_pair[][3] = {{0, 0, 1}, {2, 0, 1}, {0, 2, 2}},
+                        bad_skew_pair[][3] = {{1, 0, 2}, {0, 1, 2}},
+                        bad_diag[][3] = {{1, 0, 2}, {1, 1, 5}},
+                        nan_upper[][3] = {{2, 0, 1}, {0, 2, 0}};
+    double nan_t[2][3];
+    int p;
+    memcpy(nan_t, nan_upper, sizeof nan_t);
+    nan_t[1][2] = nan("");
+    for (p = 0; p < 2; p++) {
+        const lcl_dtype dt = p ? LCL_F32 : LCL_F64;
+        mm_sym_case(ctx, dt, "both triangles", 4, LCL_MM_SYMMETRIC, full, 8, full, 8, 5);
+        mm_sym_case(ctx, dt, "lower triangle", 4, LCL_MM_SYMMETRIC, lower, 5, full, 8, 5);
+        mm_sym_case(ctx, dt, "upper triangle", 4, LCL_MM_SYMMETRIC, upper, 5, full, 8, 5);
+        mm_sym_case(ctx, dt, "each pair from either", 4, LCL_MM_SYMMETRIC, mixed, 6, full, 8, 5);
+        mm_sym_case(ctx, dt, "duplicates that add up", 4, LCL_MM_SYMMETRIC, dup, 7, full, 8, 6);
+        mm_sym_case(ctx, dt, "skew, both triangles", 4, LCL_MM_SKEW_SYMMETRIC, skew_full, 6, skew_full, 6, 3);
+        mm_sym_case(ctx, dt, "skew, upper triangle and a zero diagonal", 4, LCL_MM_SKEW_SYMMETRIC, skew_upper, 4, skew_full, 6, 3);
+        mm_sym_case(ctx, dt, "1x1", 1, LCL_MM_SYMMETRIC, one, 1, one, 1, 1);
+        mm_sym_case(ctx, dt, "1x1 skew, empty", 1, LCL_MM_SKEW_SYMMETRIC, one, 0, one, 0, 0);
+        mm_sym_bad(ctx, dt, "pair that disagrees", 3, 3, LCL_MM_SYMMETRIC, bad_pair, 3, LCL_ERR_INVALID_ARGUMENT,
+                   "not symmetric: entry (2,0) = 1 but (0,2) = 2");
+        mm_sym_bad(ctx, dt, "skew pair that disagrees", 2, 2, LCL_MM_SKEW_SYMMETRIC, bad_skew_pair, 2, LCL_ERR_INVALID_ARGUMENT,
+                   "not skew-symmetric: entry (1,0) = 2 but (0,1) = 2");
+        mm_sym_bad(ctx, dt, "skew diagonal", 2, 2, LCL_MM_SKEW_SYMMETRIC, bad_diag, 2, LCL_ERR_INVALID_ARGUMENT, "diagonal entry (1,1) = 5");
+        mm_sym_bad(ctx, dt, "not square", 3, 2, LCL_MM_SYMMETRIC, one, 1, LCL_ERR_DIMENSION, "must be square, got 3x2");
+        mm_sym_bad(ctx, dt, "NaN in the triangle not written", 3, 3, LCL_MM_SYMMETRIC, (const double (*)[3])nan_t, 2, LCL_ERR_NAN,
+                   "entry (0,2) is NaN");
+    }
+    lcl_context_destroy(ctx);
+}
+
 static void test_mm_writer(void)
 {
     static const struct {
@@ -1523,6 +1614,7 @@ void lt_suite_mm(void)
     LT_RUN(test_mm_read_dense);
     LT_RUN(test_mm_dense_roundtrip);
     LT_RUN(test_mm_writer);
+    LT_RUN(test_mm_write_symmetry);
     LT_RUN(test_mm_format_double);
     LT_RUN(test_mm_coo_canonicalize);
     LT_RUN(test_mm_csr_roundtrip);
