@@ -496,7 +496,10 @@ LCL_API lcl_status lcl_dmat_potrs(lcl_context *ctx, lcl_uplo uplo, const lcl_dma
    the device, level-scheduled, without transfers. Errors:
    structurally singular A is LCL_ERR_SINGULAR at analyze, with info.structural_rank; a zero
    pivot is LCL_ERR_SINGULAR at factor or refactor, with info.singular_col (0-based column of A);
-   NaN or Inf values LCL_ERR_NAN; a non-square or empty pattern LCL_ERR_DIMENSION.
+   NaN or Inf values LCL_ERR_NAN; a non-square or empty pattern LCL_ERR_DIMENSION. A refactor that
+   fails on a zero pivot (or a device error) leaves no usable factors: the solves refuse N
+   (LCL_ERR_INVALID_ARGUMENT, naming that failure) until a refactor succeeds. NaN values are
+   refused before any work, the factors kept.
    Backends: analyze and factor's sparse loop are serial (the pivot search is sequential; the
    dense tails use the dense kernels, threaded on OpenMP). On OpenMP, refactor also runs
    independent columns (level by level of its column graph) on ctx's threads, and the solves
@@ -595,7 +598,10 @@ LCL_API void lcl_klu_numeric_free(lcl_klu_numeric *N);
    LCL_ERR_NAN; a singular pivot block LCL_ERR_SINGULAR with info.singular_col (block column of
    A), info.singular_row (block row of A pivotal there) and info.singular_index (0-based step of the
    block's pivoted LU: the row of its U, where the first zero pivot is); too little device memory
-   even with replacement LCL_ERR_DEVICE_MEMORY. */
+   even with replacement LCL_ERR_DEVICE_MEMORY. A failed refactor leaves no usable factors (values
+   are checked as they are copied in): the solves refuse N (LCL_ERR_INVALID_ARGUMENT, naming that
+   failure) until a refactor succeeds. On the CPU backends refactor uses at most the threads of
+   the context that factored. */
 typedef struct lcl_bmat {
     int64_t n;                  /* block rows = block columns */
     int64_t m;                  /* block size M */
@@ -3157,7 +3163,7 @@ LCL__PRIVATE void lcl__laswp_##S(int64_t ncol, void *av, int64_t rs, int64_t cs,
 
 /* Unblocked LU with partial pivoting of the m x w panel at a (LAPACK getf2): the panel base case.
    ipiv gets local pivot rows + roff. Returns the 1-based column of the first zero pivot, or 0. */
-#define LCL__DEF_LU(S, T, TMIN) \
+#define LCL__DEF_LU(S, T) \
 /* columns k+1 .. w-1, rows k+1 .. m-1 less the outer product of column k and row k: the \
    elimination step both unblocked LUs share */ \
 LCL__PRIVATE void lcl__elim_##S(T *a, int64_t lda, int64_t k, int64_t m, int64_t w) { \
@@ -3183,11 +3189,9 @@ LCL__PRIVATE int64_t lcl__getf2_##S(int64_t m, int64_t w, void *av, int64_t lda,
         if (mx != 0) { \
             if (p != k) \
                 for (j = 0; j < w; j++) { T *cj = a + j * lda, t = cj[k]; cj[k] = cj[p]; cj[p] = t; } \
-            if (mx >= TMIN) { \
-                T r = 1 / ck[k]; \
-                for (i = k + 1; i < m; i++) ck[i] *= r; \
-            } else \
-                for (i = k + 1; i < m; i++) ck[i] /= ck[k]; \
+            /* divided, not times a reciprocal as LAPACK: a quotient is exact where it can be, so \
+               rows that are exact multiples leave an exact zero pivot (no cost measured at n = 3000) */ \
+            for (i = k + 1; i < m; i++) ck[i] /= ck[k]; \
         } else if (!info) \
             info = k + 1; \
         lcl__elim_##S(a, lda, k, m, w); \
@@ -3402,8 +3406,8 @@ LCL__DEF_MACRO(d, double)
 LCL__DEF_MACRO(s, float)
 LCL__DEF_LASWP(d, double)
 LCL__DEF_LASWP(s, float)
-LCL__DEF_LU(d, double, DBL_MIN)
-LCL__DEF_LU(s, float, FLT_MIN)
+LCL__DEF_LU(d, double)
+LCL__DEF_LU(s, float)
 LCL__DEF_CHOL(d, double)
 LCL__DEF_CHOL(s, float)
 LCL__DEF_TRSM(d, double)
@@ -11053,6 +11057,8 @@ LCL_API lcl_status lcl_klu_analyze(lcl_context *ctx, const lcl_csr *A, const lcl
     if (!(op.growth_limit >= 0) || op.growth_limit - op.growth_limit != 0)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: growth limit %g must be finite and >= 0 (0 = the default 1e8)", fn,
                          op.growth_limit);
+    if (op.dense != op.dense)
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: opts.dense is NaN (a fraction of the rows: 0 = 0.8, negative = never)", fn);
     if (op.ordering == LCL_KLU_USER) {
         if (!op.perm) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: ordering LCL_KLU_USER needs opts.perm", fn);
         pinv = (int32_t *)lcl__alloc(ctx, "lcl_klu_analyze inverse permutation", (size_t)n, sizeof(int32_t), &st);
@@ -11233,6 +11239,7 @@ struct lcl_klu_numeric {
     lcl__ws dws;
     int dnt;
     double growth, rcond;       /* of the last factor or refactor */
+    char failed[160];           /* "": the factors are usable; else why the last refactor left none */
     int64_t offpiv;             /* columns whose pivot row is not the diagonal one (fixed by factor) */
     int refine, refine_opt;     /* refinement steps of the solves (0: none), opts.refine */
     void *rb, *rr;              /* nth * n values each: a right-hand side and its residual, for refinement */
@@ -11986,6 +11993,11 @@ LCL__PRIVATE lcl_status lcl__klu_singular(lcl_context *ctx, const char *fn, cons
     return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: zero pivot in column %lld of A (0-based): the matrix is singular", fn,
                      (long long)S->Q[j]);
 }
+/* a solve with factors a failed refactor left (N->failed: that refactor's message) */
+LCL__PRIVATE lcl_status lcl__klu_no_factors(lcl_context *ctx, const char *fn, const lcl_klu_numeric *N) {
+    return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: no factors to solve with: the last refactor failed (%s); refactor with "
+                     "other values, or factor again", fn, N->failed);
+}
 LCL__PRIVATE void lcl__klu_info_fill(const lcl_klu_symbolic *S, const lcl_klu_numeric *N, double flops,
                                      lcl_klu_info *info) {
     info->n = S->n; info->nnz = S->nnz; info->blocks = S->nblocks; info->max_block = S->max_block;
@@ -12149,8 +12161,13 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
         else
             r = N->dtype == LCL_F32 ? lcl__klu_relu_s(S, N, &acc, &bad) : lcl__klu_relu_d(S, N, &acc, &bad);
     }
-    if (r > 1) return st;
-    if (r) return lcl__klu_singular(ctx, fn, S, bad, info);
+    if (r) {   /* the factors are part old, part new: the solves refuse them until a refactor succeeds */
+        if (r == 1) st = lcl__klu_singular(ctx, fn, S, bad, info);
+        if (info) info->rcond = 0;
+        snprintf(N->failed, sizeof N->failed, "%.150s", ctx ? lcl_last_error(ctx) : lcl_status_string(st));
+        return st;
+    }
+    N->failed[0] = 0;
     lcl__klu_after(N, &acc);
     if (info) {
         lcl__klu_info_fill(S, N, acc.flops, info);
@@ -12193,6 +12210,7 @@ LCL__PRIVATE lcl_status lcl__klu_solve(lcl_context *ctx, const char *fn, const l
                          (long long)nrhs, (long long)ldb, (long long)N->n);
     if (S->n != N->n || S->pattern_hash != N->pattern_hash)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the symbolic analysis is not the factors'", fn);
+    if (N->failed[0]) return lcl__klu_no_factors(ctx, fn, N);
     if (nrhs == 0) return LCL_OK;
     if (lcl__klu_cl_solve(ctx, S, N, nrhs, B, ldb, trans, &st)) return st;
     nt = (int)LCL__MIN((int64_t)LCL__MIN(lcl__ctx_threads(ctx), N->nth), nrhs);
@@ -12789,6 +12807,7 @@ LCL_API lcl_status lcl_klu_solve_vec(lcl_context *ctx, const lcl_klu_symbolic *S
     if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown trans %d", fn, (int)trans);
     if (S->n != N->n || S->pattern_hash != N->pattern_hash)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the symbolic analysis is not the factors'", fn);
+    if (N->failed[0]) return lcl__klu_no_factors(ctx, fn, N);
     if ((st = lcl__backend_check(ctx, b->backend, fn, "vector")) != LCL_OK) return st;
     if (b->dtype != N->dtype)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: b is %s, the factors are %s", fn, b->dtype == LCL_F32 ? "float" : "double",
@@ -12838,6 +12857,7 @@ struct lcl_bklu_symbolic {
 typedef struct lcl__bklu_cl lcl__bklu_cl;
 struct lcl_bklu_numeric {
     lcl_dtype dtype;
+    char failed[160];           /* "": the factors are usable; else why the last refactor left none */
     int64_t n, m, mm;           /* mm = m * m */
     uint64_t hash;
     int nopivot;
@@ -13273,10 +13293,9 @@ LCL__PRIVATE double lcl__bklu_work(const lcl_bklu_numeric *N, int64_t k) {
 /* the numeric phase on the host: level by level; a level of at least half as many columns as
    threads runs its columns on the threads, a narrower one each column on all of them (when it
    has the work for them) */
-LCL__PRIVATE void lcl__bklu_host(lcl_bklu_numeric *N) {
+LCL__PRIVATE void lcl__bklu_host(lcl_bklu_numeric *N, int nth) {   /* nth <= N->nth: its work arrays */
     const lcl__dops *op = lcl__dops_for(N->dtype);
     int64_t l, first = -1, first_i = 0;
-    int nth = N->nth;
     double flops = 0;
     for (l = 0; l < N->nlev && first < 0; l++) {
         int64_t c0 = N->levp[l], cnt = N->levp[l + 1] - c0, c;
@@ -13373,7 +13392,7 @@ LCL__PRIVATE lcl_status lcl__bklu_run(lcl_context *ctx, const char *fn, const lc
         double f = N->memfrac > 0 ? N->memfrac : 0.9;
         N->memplan = 0;
         if (!lcl__bklu_cl_run(ctx, fn, S, N, A, info, &st)) {
-            lcl__bklu_host(N);
+            lcl__bklu_host(N, LCL__MIN(nt, N->nth));   /* a refactor's context may have more threads, or fewer */
             break;
         }
         if (st == LCL_OK) break;
@@ -13474,10 +13493,11 @@ LCL_API lcl_status lcl_bklu_refactor(lcl_context *ctx, const lcl_bklu_symbolic *
     if ((st = lcl__bklu_matches(ctx, fn, S, A)) != LCL_OK) return st;
     if (A->dtype != N->dtype || N->hash != S->hash)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the numeric object was factored from another pattern or dtype", fn);
-    if (lcl__bklu_threads(ctx) > N->nth)
-        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: %d threads, the numeric object was made for %d", fn, lcl__bklu_threads(ctx),
-                         N->nth);
-    return lcl__bklu_run(ctx, fn, S, A, N, info);
+    /* values are overwritten as they are checked, and the factors in place: a failure leaves none */
+    if ((st = lcl__bklu_run(ctx, fn, S, A, N, info)) != LCL_OK)
+        snprintf(N->failed, sizeof N->failed, "%.150s", ctx ? lcl_last_error(ctx) : lcl_status_string(st));
+    else N->failed[0] = 0;
+    return st;
 }
 
 /* forward and back substitution with W = the right-hand sides, permuted and scaled */
@@ -13494,6 +13514,9 @@ LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, 
     lcl_status st = LCL_OK;
     if (!S || !N) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL %s", fn, S ? "numeric" : "symbolic");
     if (N->hash != S->hash) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the numeric object is not of this symbolic", fn);
+    if (N->failed[0])
+        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: no factors to solve with: the last refactor failed (%s); refactor with "
+                         "other values, or factor again", fn, N->failed);
     n = N->n;
     m = N->m;
     nm = n * m;

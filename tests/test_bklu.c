@@ -1014,6 +1014,62 @@ static void bt_isolated_singular(bt_case *c) {
     for (i = 0; i < m; i++) c->blk[e * m * m + i * m + c->sing] = 0;
     bt_sync(c);
 }
+/* An exactly singular block whose rows are exact multiples ({1,2,3; 2,4,6; 1,1,1}), scaled by a
+   factor no power of 2 (as row scaling does): every backend and precision must find its zero
+   pivot, as lcl_getrf does. A multiplier taken as a times 1/p, not a / p, left a pivot of 1e-16
+   on the CPU in double (and a residual of 1e14 with LCL_OK) */
+static int bt_fp64(lcl_context *ctx);
+static void test_bklu_singular_multiples(void) {
+    static const double a[9] = {1, 2, 3, 2, 4, 6, 1, 1, 1};
+    int b, t, sc;
+    for (b = 0; b < 3; b++)
+        for (t = 0; t < 2; t++)
+            for (sc = 0; sc < 2; sc++) {
+                const lcl_dtype dt = t ? LCL_F32 : LCL_F64;
+                const double f = sc ? 1.0 / 3.7 : 1.0;
+                lcl_context *ctx = b == 2 ? lt_ocl(NULL) : lt_context(b ? LCL_BACKEND_OPENMP : LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0);
+                lcl_coo C;
+                lcl_csr R;
+                lcl_bmat B;
+                lcl_dense D;
+                lcl_bklu_symbolic *S = NULL;
+                lcl_bklu_numeric *N = NULL;
+                lcl_bklu_info info;
+                double dv[9];
+                float fv[9];
+                int32_t ipiv[3];
+                int64_t i, dinfo = 0;
+                lcl_status st;
+                if (!ctx) continue;   /* no OpenCL device, or OpenMP not compiled in */
+                if (b == 2 && dt == LCL_F64 && !bt_fp64(ctx)) { lcl_context_destroy(ctx); continue; }
+                memset(&R, 0, sizeof R);
+                memset(&B, 0, sizeof B);
+                memset(&info, 0, sizeof info);
+                CHECK_OK(ctx, lcl_coo_alloc(ctx, &C, dt, 3, 3, 0));
+                for (i = 0; i < 9; i++) {
+                    CHECK_OK(ctx, lcl_coo_push(ctx, &C, (int)(i / 3), (int)(i % 3), a[i] * f));
+                    dv[i] = a[i] * f;
+                    fv[i] = (float)(a[i] * f);
+                }
+                CHECK_OK(ctx, lcl_csr_from_coo(ctx, &C, &R));
+                CHECK_OK(ctx, lcl_bmat_from_csr(ctx, &R, 3, &B));
+                CHECK_OK(ctx, lcl_bklu_analyze(ctx, &B, NULL, &S, NULL));
+                st = S ? lcl_bklu_factor(ctx, S, &B, &N, &info) : LCL_ERR_INTERNAL;
+                CHECK_MSG(st == LCL_ERR_SINGULAR && N == NULL && info.singular_index == 2, "%s %s, scale %g: bklu factor %s (%s), index %lld",
+                          lcl_backend_name(lcl_context_backend(ctx)), dt == LCL_F32 ? "float" : "double", f, lcl_status_string(st),
+                          lcl_last_error(ctx), (long long)info.singular_index);
+                CHECK_OK(ctx, lcl_dense_wrap(ctx, &D, dt, LCL_ROW_MAJOR, 3, 3, 3, dt == LCL_F32 ? (void *)fv : (void *)dv));
+                st = lcl_getrf(ctx, &D, ipiv, &dinfo, NULL);
+                CHECK_MSG(st == LCL_ERR_SINGULAR && dinfo == 3, "%s %s, scale %g: getrf %s, info %lld", lcl_backend_name(lcl_context_backend(ctx)),
+                          dt == LCL_F32 ? "float" : "double", f, lcl_status_string(st), (long long)dinfo);
+                lcl_bklu_numeric_free(N);
+                lcl_bklu_symbolic_free(S);
+                lcl_bmat_free(&B);
+                lcl_csr_free(&R);
+                lcl_coo_free(&C);
+                lcl_context_destroy(ctx);
+            }
+}
 static void test_bklu_singular(void) {
     static const int64_t ms[] = {2, 3, 8};
     lcl_context *ser = lt_context(LCL_BACKEND_SERIAL, NULL, NULL, NULL, 0), *omp = NULL;
@@ -1053,6 +1109,10 @@ static void test_bklu_singular(void) {
                         CHECK_MSG(info.singular_col == 4 && info.singular_row == 1 && info.singular_index == c.sing,
                                   "refactor, M %lld: singular at (%lld, %lld) row %lld, want (1, 4) row %d", (long long)m,
                                   (long long)info.singular_row, (long long)info.singular_col, (long long)info.singular_index, c.sing);
+                        /* the factors it left are refused, the failure named */
+                        memcpy(x, b, (size_t)nm * lcl__dsize(dt));
+                        BT_FAILS(ctx, lcl_bklu_solve(ctx, S, N, 1, x, nm), LCL_ERR_INVALID_ARGUMENT,
+                                 "no factors to solve with: the last refactor failed (lcl_bklu_refactor: the pivot block of block column 4");
                         {
                             lcl_bklu_numeric *N2 = N;
                             info.singular_col = info.singular_row = info.singular_index = -7;
@@ -1335,9 +1395,17 @@ static void test_bklu_errors(void) {
     BT_FAILS(ctx, lcl_bklu_refactor(ctx, S2, &c2.A, N, NULL), LCL_ERR_INVALID_ARGUMENT, "another pattern or dtype");
     BT_FAILS(ctx, lcl_bklu_solve(ctx, S2, N, 1, x, 15), LCL_ERR_INVALID_ARGUMENT, "not of this symbolic");
     BT_FAILS(ctx, lcl_bklu_solve(ctx, S, N2, 1, x, 15), LCL_ERR_INVALID_ARGUMENT, "not of this symbolic");
-    /* a numeric object made with one thread, refactored by two */
-    if (lcl_backend_compiled(LCL_BACKEND_OPENMP) && (omp = lt_context(LCL_BACKEND_OPENMP, NULL, NULL, NULL, 2)) != NULL)
-        BT_FAILS(omp, lcl_bklu_refactor(omp, S, &c.A, N, NULL), LCL_ERR_INVALID_ARGUMENT, "2 threads, the numeric object was made for 1");
+    /* a numeric object made with one thread, refactored and solved by a context of two: at most
+       the factor's one thread, so the same factors and solution, bit for bit */
+    if (lcl_backend_compiled(LCL_BACKEND_OPENMP) && (omp = lt_context(LCL_BACKEND_OPENMP, NULL, NULL, NULL, 2)) != NULL) {
+        double x0[15], x1[15];
+        int64_t i;
+        for (i = 0; i < 15; i++) x0[i] = x1[i] = 1.0 + (double)i;
+        CHECK_OK(ctx, lcl_bklu_solve(ctx, S, N, 1, x0, 15));
+        CHECK_OK(omp, lcl_bklu_refactor(omp, S, &c.A, N, NULL));
+        CHECK_OK(omp, lcl_bklu_solve(omp, S, N, 1, x1, 15));
+        CHECK_MSG(memcmp(x0, x1, sizeof x0) == 0, "refactored by a context of two threads: another solution");
+    }
     /* NaN and Inf: the block named (block row, column), in factor and refactor, both forms and
        dtypes; the numeric object works again after */
     for (t = 0; t < 2; t++)
@@ -2557,6 +2625,7 @@ void lt_suite_bklu(void) {
     LT_RUN(test_bklu_pivoting);
     LT_RUN(test_bklu_structure);
     LT_RUN(test_bklu_singular);
+    LT_RUN(test_bklu_singular_multiples);
     LT_RUN(test_bklu_errors);
     LT_RUN(test_bklu_scaled);
     LT_RUN(test_bklu_openmp);

@@ -429,8 +429,25 @@ static void test_klu_errors(void) {
         CHECK_OK(ctx, lcl_klu_factor(ctx, &S, &A, &N, &info));
         for (p = 0; p < A.nnz; p++) if (A.col[p] == 5) v[p] = 0;
         info.singular_col = 99;
+        info.rcond = 1;
         CHECK_STATUS(ctx, lcl_klu_refactor(ctx, &S, &A, N, &info), LCL_ERR_SINGULAR);
-        CHECK(info.singular_col == 5);
+        CHECK(info.singular_col == 5 && info.rcond == 0);
+        {   /* the factors it left (part old, part new) are refused by every solve, the failure named */
+            double bx[64];
+            lcl_vec *bv = NULL;
+            int64_t i;
+            for (i = 0; i < A.rows && i < 64; i++) bx[i] = 1;
+            CHECK(A.rows <= 64);
+            CHECK_STATUS(ctx, lcl_klu_solve(ctx, &S, N, 1, bx, A.rows), LCL_ERR_INVALID_ARGUMENT);
+            CHECK_MSG(strstr(lcl_last_error(ctx), "no factors to solve with: the last refactor failed (lcl_klu_refactor: zero pivot in column 5") != NULL,
+                      "%s", lcl_last_error(ctx));
+            CHECK_STATUS(ctx, lcl_klu_tsolve(ctx, &S, N, 1, bx, A.rows), LCL_ERR_INVALID_ARGUMENT);
+            if (lcl_vec_create(ctx, LCL_F64, A.rows, bx, &bv) == LCL_OK) {
+                CHECK_STATUS(ctx, lcl_klu_solve_vec(ctx, &S, N, LCL_NO_TRANS, bv), LCL_ERR_INVALID_ARGUMENT);
+                lcl_vec_free(bv);
+            } else
+                CHECK_MSG(0, "lcl_vec_create: %s", lcl_last_error(ctx));
+        }
         memcpy(v, keep, (size_t)A.nnz * 8);
         CHECK_OK(ctx, lcl_klu_refactor(ctx, &S, &A, N, &info));   /* usable again */
         CHECK(info.refactor_unstable == 0);

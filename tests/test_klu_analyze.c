@@ -466,6 +466,10 @@ static void test_klu_analyze_errors(void) {
     op.growth_limit = -1;
     CHECK_STATUS(ctx, lcl_klu_analyze(ctx, &R, &op, &S, &info), LCL_ERR_INVALID_ARGUMENT);
     op.growth_limit = 0;
+    op.dense = NAN;
+    CHECK_STATUS(ctx, lcl_klu_analyze(ctx, &R, &op, &S, &info), LCL_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(lcl_last_error(ctx), "opts.dense is NaN") != NULL);
+    op.dense = 0;
     CHECK_OK(ctx, lcl_klu_analyze(ctx, &R, &op, &S, &info));
     if (S) CHECK(S->opts.tol == 0.5 && S->opts.scale == LCL_KLU_SCALE_SUM);
     lcl_klu_symbolic_free(S);

@@ -280,6 +280,15 @@ static void test_klu_opencl_singular(void) {
         CHECK_MSG(ih.singular_col == col && id.singular_col == col, "column %lld: host %lld, device %lld", (long long)col,
                   (long long)ih.singular_col, (long long)id.singular_col);
         CHECK(strstr(lcl_last_error(ocl), "zero pivot") != NULL);
+        {   /* the factors a failed refactor left, refused on both (the device's copy too) */
+            double bx[512];
+            int64_t i;
+            for (i = 0; i < A.rows && i < 512; i++) bx[i] = 1;
+            CHECK(A.rows <= 512);
+            CHECK_STATUS(ser, lcl_klu_solve(ser, &S, H, 1, bx, A.rows), LCL_ERR_INVALID_ARGUMENT);
+            CHECK_STATUS(ocl, lcl_klu_solve(ocl, &S, D, 1, bx, A.rows), LCL_ERR_INVALID_ARGUMENT);
+            CHECK(strstr(lcl_last_error(ocl), "the last refactor failed") != NULL);
+        }
         memcpy(v, keep, (size_t)A.nnz * 8);
         CHECK_OK(ocl, lcl_klu_refactor(ocl, &S, &A, D, &id));
         CHECK(id.refactor_unstable == 0 && id.singular_col == -1);

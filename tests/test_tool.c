@@ -457,6 +457,9 @@ static void test_tool_solve_failures(void) {
             CHECK_MSG(sh(cmd, out, sizeof out) == 2 && strstr(out, "entry (1,1) = 1e+39 exceeds single precision range"), "%s: %s", runs[i], out);
         }
         CHECK(sh(LCL_BIN " spmv build/t_f32over.mtx --backend serial >/dev/null 2>&1", NULL, 0) == 0);
+        /* bklu's default path: each block J(i,j) B, made in the generator, named there too */
+        CHECK_MSG(sh(LCL_BIN " solve build/t_f32over.mtx --method bklu --block 3 --backend serial --precision single 2>&1", out, sizeof out) == 2 &&
+                  strstr(out, "block (1,1) = 1e+39 B reaches") && strstr(out, "use --precision double"), "bklu --block 3: %s", out);
     }
     CHECK(solve_json("build/t_sing.mtx --method lu --backend openmp --precision single", "singular matrix", 0, 0, 3) == 1);
     CHECK(solve_json("build/t_sing.mtx --method lu --algorithm unblocked", "singular matrix", 0, 0, 3) == 1);

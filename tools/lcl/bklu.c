@@ -8,6 +8,7 @@
    (lcl_bmat_from_csr); its solves are checked against the scalar matrix in double. */
 #include "lcl.h"
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,19 @@ static int bklu_system_make(lcl_context *ctx, const char *src, int64_t m, int ex
     lcl_status st;
     memset(s, 0, sizeof *s);
     st = expand ? lclg_hb_open(ctx, src, m, seed, &s->h, err, sizeof err) : lclg_hb_open_spec(ctx, src, seed, &s->h, err, sizeof err);
+    if (st == LCL_OK && dt == LCL_F32) {   /* each block is J(i,j) B: one beyond float's range is bad input, named */
+        const double *jv = (const double *)s->h.base.val;
+        double bmax = 0;
+        int64_t k, mm = s->h.m * s->h.m;
+        for (k = 0; k < mm; k++) bmax = fabs(s->h.B[k]) > bmax ? fabs(s->h.B[k]) : bmax;
+        for (k = 0; k < s->h.base.nnz; k++)
+            if (fabs(jv[k]) * bmax > FLT_MAX) {
+                int code = fail(EXIT_USAGE, "%s: block (%lld,%lld) = %g B reaches %g, beyond single precision range (%g): use --precision double",
+                                src, (long long)s->h.base.row[k] + 1, (long long)s->h.base.col[k] + 1, jv[k], fabs(jv[k]) * bmax, (double)FLT_MAX);
+                bklu_system_free(s);
+                return code;
+            }
+    }
     if (st == LCL_OK) st = lclg_hb_bmat(&s->h, dt, &s->A, err, sizeof err);
     if (st != LCL_OK) {
         bklu_system_free(s);
