@@ -23,7 +23,7 @@ TESTSRC  := $(sort $(wildcard tests/test_*.c))
 # mpi_cg needs MPI: built by check-mpi only
 EXAMPLES := $(patsubst examples/%.c,$(B)/%,$(filter-out examples/mpi_cg.c,$(wildcard examples/*.c)))
 
-.PHONY: all deps deps-test deps-mpi check-mpi test asan-runner runners check-asan check-tsan check-valgrind demo kernels check-kernels bench clean compile-matrix
+.PHONY: all deps deps-test deps-mpi check-mpi test asan-runner check-asan check-tsan check-valgrind demo kernels check-kernels bench clean compile-matrix
 
 all: $(B)/lcl $(B)/run_tests $(B)/embed_kernels $(EXAMPLES)
 
@@ -209,8 +209,6 @@ $(ASAN_RUNNER): tests/run_tests.c tests/lt.h $(TESTSRC) $(GEN) $(HDRS)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 	  -o $@ tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
 asan-runner: $(ASAN_RUNNER)
-# every sanitizer runner and fuzz harness, built ahead of its check (CI: beside make test's runs)
-runners: $(ASAN_RUNNER) $(B)/vg/run_tests $(B)/fuzz_mm $(B)/fuzz_sparse $(B)/fuzz_args
 check-asan: deps-test
 	@$(MAKE) --no-print-directory $(ASAN_RUNNER)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
