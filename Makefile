@@ -23,7 +23,7 @@ TESTSRC  := $(sort $(wildcard tests/test_*.c))
 # mpi_cg needs MPI: built by check-mpi only
 EXAMPLES := $(patsubst examples/%.c,$(B)/%,$(filter-out examples/mpi_cg.c,$(wildcard examples/*.c)))
 
-.PHONY: all deps deps-test deps-mpi check-mpi test asan-runner check-asan check-tsan check-valgrind demo kernels check-kernels bench clean compile-matrix
+.PHONY: all deps deps-test deps-mpi check-mpi test asan-runner check-asan check-asan-cpu check-asan-opencl check-tsan check-valgrind demo kernels check-kernels bench clean compile-matrix
 
 all: $(B)/lcl $(B)/run_tests $(B)/embed_kernels $(EXAMPLES)
 
@@ -209,10 +209,20 @@ $(ASAN_RUNNER): tests/run_tests.c tests/lt.h $(TESTSRC) $(GEN) $(HDRS)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 	  -o $@ tests/run_tests.c $(TESTSRC) tools/lcl_gen.c $(LDLIBS)
 asan-runner: $(ASAN_RUNNER)
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1 LT_SKIP_COMPILE_MATRIX=1 LT_SMALL=1 LCL_SHARED=$(SHARED)
+# check-asan runs them all; CI runs it in two halves (each test in one): the tests named for an
+# OpenCL device (two thirds of the time) beside valgrind, the others beside make test
+ASAN_CL := opencl,_cl_,program,two_pocl,contexts
 check-asan: deps-test
 	@$(MAKE) --no-print-directory $(ASAN_RUNNER)
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	UBSAN_OPTIONS=print_stacktrace=1 LT_SKIP_COMPILE_MATRIX=1 LT_SKIP=test_tool,test_example LT_SMALL=1 LCL_SHARED=$(SHARED) $(ASAN_RUNNER)
+	$(ASAN_ENV) LT_SKIP=test_tool,test_example $(ASAN_RUNNER)
+check-asan-cpu: deps-test
+	@$(MAKE) --no-print-directory $(ASAN_RUNNER)
+	$(ASAN_ENV) LT_SKIP=test_tool,test_example,$(ASAN_CL) $(ASAN_RUNNER)
+check-asan-opencl: deps-test
+	@$(MAKE) --no-print-directory $(ASAN_RUNNER)
+	$(ASAN_ENV) LT_FILTER=$(ASAN_CL) LT_SKIP=test_tool,test_example $(ASAN_RUNNER)
 
 # one OpenMP build for both runs: contexts of every backend (OpenMP's team included) in threads at
 # once, then the block LU's host thread per device, exchanging columns; LLVM's OpenMP runtime is

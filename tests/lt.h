@@ -55,6 +55,10 @@ int lt_shared_env(void);        /* 1 unless LCL_SHARED_CONTEXT=0: lt_context and
    context fails (the message is printed). */
 lcl_context *lt_ocl(const char *device);
 
+/* m's values as doubles, row-major (rows * cols, at least one element; free() it): the O(n^3)
+   residuals read this, not lcl_dense_get per element (60% of a two-device test's time under ASan) */
+double *lt_dense_rows(const lcl_dense *m);
+
 /* Fault injection (tests/run_tests.c routes LCL_MALLOC / LCL_REALLOC / LCL_FREE through hooks).
    Arming resets the call count; a failing realloc returns NULL and leaves the block allocated. */
 void lt_alloc_fail_at(long k);     /* fail only the k-th allocation call from now on; 0 = never */

@@ -1,5 +1,5 @@
 /* run_tests.c -- the test runner: every suite, one process; subprocess checks re-run this binary
-   with --child NAME. Last line: "N passed, N failed, N skipped". LT_FILTER=substr picks tests. */
+   with --child NAME. Last line: "N passed, N failed, N skipped". LT_FILTER=a,b picks tests. */
 #define _POSIX_C_SOURCE 200809L   /* setenv in the white-box tests */
 #include <stddef.h>
 /* every library allocation goes through the test hooks below (counting, fault injection) */
@@ -323,23 +323,36 @@ const char *lt_cl_unreached(unsigned reached, int which) {
     return NULL;
 }
 
-/* LT_FILTER=substr runs only matching tests; LT_SKIP=a,b,c skips tests containing any of them */
+/* 1 when name contains any part of the comma-separated list */
+static int lt__any(const char *name, const char *list) {
+    while (*list) {
+        char part[128];
+        size_t n = strcspn(list, ",");
+        if (n > 0 && n < sizeof part) {
+            memcpy(part, list, n);
+            part[n] = 0;
+            if (strstr(name, part)) return 1;
+        }
+        list += n + (list[n] == ',');
+    }
+    return 0;
+}
+/* LT_FILTER=a,b,c runs only the tests containing any of them; LT_SKIP=a,b,c skips those (the same
+   list in both splits a run in two: check-asan's halves in CI) */
 int lt_selected(const char *name) {
     const char *f = getenv("LT_FILTER"), *skip = getenv("LT_SKIP");
-    if (f && f[0] && !strstr(name, f)) return 0;
-    while (skip && *skip) {
-        char part[128];
-        size_t n = strcspn(skip, ",");
-        if (n > 0 && n < sizeof part) {
-            memcpy(part, skip, n);
-            part[n] = 0;
-            if (strstr(name, part)) return 0;
-        }
-        skip += n + (skip[n] == ',');
-    }
-    return 1;
+    if (f && f[0] && !lt__any(name, f)) return 0;
+    return !(skip && lt__any(name, skip));
 }
 int lt_small(void) { return lt__env_on("LT_SMALL"); }
+double *lt_dense_rows(const lcl_dense *m) {
+    int64_t i, j;
+    double *a = (double *)malloc((size_t)(m->rows * m->cols + 1) * sizeof(double));
+    if (!a) { fprintf(stderr, "lt_dense_rows: out of memory\n"); exit(2); }
+    for (i = 0; i < m->rows; i++)
+        for (j = 0; j < m->cols; j++) a[i * m->cols + j] = lcl_dense_get(m, i, j);
+    return a;
+}
 int lt_valgrind(void) { return lt__env_on("LT_VALGRIND"); }
 /* ---- real matrices: shipped in LT_MATRICES, more in $LCL_SHARED/matrices when present ---- */
 static int lt__exists(const char *path) {

@@ -29,50 +29,54 @@ static void fill(lcl_dense *A, int spd) {
 
 /* max |P A - L U| / (n max |A|) from the packed factors, in double */
 static double lu_residual(const lcl_dense *A, const lcl_dense *F, const int32_t *ipiv) {
-    int64_t n = A->rows, i, j, k;
-    double *PA = (double *)malloc((size_t)(n * n + 1) * sizeof(double)), r = 0, amax = 0;
-    for (i = 0; i < n; i++) for (j = 0; j < n; j++) PA[i * n + j] = lcl_dense_get(A, i, j);
+    int64_t n = A->rows, na = A->cols, nf = F->cols, i, j, k;   /* (row strides of the copies) */
+    double *PA = lt_dense_rows(A), *f = lt_dense_rows(F), r = 0, amax = 0;
     for (i = 0; i < n; i++)
-        if (ipiv[i] != i) for (j = 0; j < n; j++) { double t = PA[i * n + j]; PA[i * n + j] = PA[ipiv[i] * n + j]; PA[ipiv[i] * n + j] = t; }
+        if (ipiv[i] != i) for (j = 0; j < n; j++) { double t = PA[i * na + j]; PA[i * na + j] = PA[ipiv[i] * na + j]; PA[ipiv[i] * na + j] = t; }
     for (i = 0; i < n; i++)
         for (j = 0; j < n; j++) {
             double s = 0;
-            for (k = 0; k <= i && k <= j; k++) s += (k == i ? 1.0 : lcl_dense_get(F, i, k)) * lcl_dense_get(F, k, j);
-            if (fabs(s - PA[i * n + j]) > r) r = fabs(s - PA[i * n + j]);
-            if (fabs(PA[i * n + j]) > amax) amax = fabs(PA[i * n + j]);
+            for (k = 0; k <= i && k <= j; k++) s += (k == i ? 1.0 : f[i * nf + k]) * f[k * nf + j];
+            if (fabs(s - PA[i * na + j]) > r) r = fabs(s - PA[i * na + j]);
+            if (fabs(PA[i * na + j]) > amax) amax = fabs(PA[i * na + j]);
         }
     free(PA);
+    free(f);
     return n ? r / (amax * (double)n) : 0;
 }
 static double chol_residual(const lcl_dense *A, const lcl_dense *F, lcl_uplo u) {
-    int64_t n = A->rows, i, j, k;
-    double r = 0, amax = 0;
+    int64_t n = A->rows, na = A->cols, nf = F->cols, i, j, k;
+    double *a = lt_dense_rows(A), *f = lt_dense_rows(F), r = 0, amax = 0;
     for (i = 0; i < n; i++)
         for (j = 0; j <= i; j++) {
             double s = 0;
-            for (k = 0; k <= j; k++)
-                s += u == LCL_LOWER ? lcl_dense_get(F, i, k) * lcl_dense_get(F, j, k) : lcl_dense_get(F, k, i) * lcl_dense_get(F, k, j);
-            if (fabs(s - lcl_dense_get(A, i, j)) > r) r = fabs(s - lcl_dense_get(A, i, j));
-            if (fabs(lcl_dense_get(A, i, j)) > amax) amax = fabs(lcl_dense_get(A, i, j));
+            for (k = 0; k <= j; k++) s += u == LCL_LOWER ? f[i * nf + k] * f[j * nf + k] : f[k * nf + i] * f[k * nf + j];
+            if (fabs(s - a[i * na + j]) > r) r = fabs(s - a[i * na + j]);
+            if (fabs(a[i * na + j]) > amax) amax = fabs(a[i * na + j]);
         }
+    free(a);
+    free(f);
     return n ? r / (amax * (double)n) : 0;
 }
 /* ||b - A x||_inf / (||A||_inf ||x||_inf + ||b||_inf) for every column */
 static double solve_residual(const lcl_dense *A, const lcl_dense *X, const lcl_dense *B) {
-    int64_t n = A->rows, c, i, j;
-    double worst = 0;
-    for (c = 0; c < B->cols; c++) {
+    int64_t n = A->rows, na = A->cols, nc = B->cols, nx = X->cols, c, i, j;
+    double *a = lt_dense_rows(A), *x = lt_dense_rows(X), *b = lt_dense_rows(B), worst = 0;
+    for (c = 0; c < nc; c++) {
         double rn = 0, an = 0, xn = 0, bn = 0;
         for (i = 0; i < n; i++) {
-            double s = lcl_dense_get(B, i, c), rs = 0;
-            for (j = 0; j < n; j++) { s -= lcl_dense_get(A, i, j) * lcl_dense_get(X, j, c); rs += fabs(lcl_dense_get(A, i, j)); }
+            double s = b[i * nc + c], rs = 0;
+            for (j = 0; j < n; j++) { s -= a[i * na + j] * x[j * nx + c]; rs += fabs(a[i * na + j]); }
             if (fabs(s) > rn) rn = fabs(s);
             if (rs > an) an = rs;
-            if (fabs(lcl_dense_get(X, i, c)) > xn) xn = fabs(lcl_dense_get(X, i, c));
-            if (fabs(lcl_dense_get(B, i, c)) > bn) bn = fabs(lcl_dense_get(B, i, c));
+            if (fabs(x[i * nx + c]) > xn) xn = fabs(x[i * nx + c]);
+            if (fabs(b[i * nc + c]) > bn) bn = fabs(b[i * nc + c]);
         }
         if (an * xn + bn > 0 && rn / (an * xn + bn) > worst) worst = rn / (an * xn + bn);
     }
+    free(a);
+    free(x);
+    free(b);
     return worst;
 }
 

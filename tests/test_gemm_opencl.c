@@ -50,19 +50,23 @@ static void tg_factor(lcl_context *ctx, const lcl_dense *A, lcl_dense *F, int32_
    differ), *res the largest |L L^T - A| of the second (potrf; getrf 0) */
 static void tg_diff(const lcl_dense *A, const lcl_dense *F0, const lcl_dense *F1, const int32_t *ip0, const int32_t *ip1, double *worst,
                     double *res) {
-    int64_t n = A->rows, r, q, k;
+    int64_t n = A->rows, na = A->cols, nf = F0->cols, r, q, k;
+    double *a = lt_dense_rows(A), *f0 = lt_dense_rows(F0), *f1 = lt_dense_rows(F1);
     *worst = *res = 0;
     for (r = 0; r < n; r++)
         for (q = 0; q <= (ip0 ? n - 1 : r); q++) {
-            double dd = fabs(lcl_dense_get(F0, r, q) - lcl_dense_get(F1, r, q)), l = 0;
+            double dd = fabs(f0[r * nf + q] - f1[r * nf + q]), l = 0;
             if (dd > *worst) *worst = dd;
             if (ip0) {
                 if (ip0[r] != ip1[r]) *worst = 1;
                 continue;
             }
-            for (k = 0; k <= q; k++) l += lcl_dense_get(F1, r, k) * lcl_dense_get(F1, q, k);
-            if (fabs(l - lcl_dense_get(A, r, q)) > *res) *res = fabs(l - lcl_dense_get(A, r, q));
+            for (k = 0; k <= q; k++) l += f1[r * nf + k] * f1[q * nf + k];
+            if (fabs(l - a[r * na + q]) > *res) *res = fabs(l - a[r * na + q]);
         }
+    free(a);
+    free(f0);
+    free(f1);
 }
 static int64_t tg_diag(int lower, int64_t j) {
     int64_t bw = lower >> 8;
@@ -491,7 +495,6 @@ static void tg_tc_step_ks(lcl_context *ctx) {
     lcl_dense A, F[2];
     lcl_dense_opts o;
     long runs[2];
-    int64_t r, q, k;
     double worst = 0, res = 0;
     memset(&o, 0, sizeof o);
     o.block = 384;
@@ -505,13 +508,7 @@ static void tg_tc_step_ks(lcl_context *ctx) {
         tg_factor(ctx, &A, &F[h], NULL, &o);
         runs[h] = d->seen.step_splits - before;
     }
-    for (r = 0; r < n; r++)
-        for (q = 0; q <= r; q++) {
-            double l = 0, dd = fabs(lcl_dense_get(&F[0], r, q) - lcl_dense_get(&F[1], r, q));
-            if (dd > worst) worst = dd;
-            for (k = 0; k <= q; k++) l += lcl_dense_get(&F[1], r, k) * lcl_dense_get(&F[1], q, k);
-            if (fabs(l - lcl_dense_get(&A, r, q)) > res) res = fabs(l - lcl_dense_get(&A, r, q));
-        }
+    tg_diff(&A, &F[0], &F[1], NULL, NULL, &worst, &res);
     CHECK_MSG(worst <= 1e-12 && res <= 1e-12 * n && runs[0] == 0 && runs[1] >= 2, "factors differ by %.2e, |L L^T - A| %.2e, splits %ld / %ld",
               worst, res, runs[0], runs[1]);
     lcl_dense_free(&F[0]);
