@@ -11994,10 +11994,14 @@ LCL__PRIVATE lcl_status lcl__klu_singular(lcl_context *ctx, const char *fn, cons
     return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: zero pivot in column %lld of A (0-based): the matrix is singular", fn,
                      (long long)S->Q[j]);
 }
-/* a solve with factors a failed refactor left (N->failed: that refactor's message) */
-LCL__PRIVATE lcl_status lcl__klu_no_factors(lcl_context *ctx, const char *fn, const lcl_klu_numeric *N) {
+/* KLU's and block KLU's numeric objects keep why their last refactor failed (failed[160], "" when
+   it did not): the factors are then part old, part new, and the solves refuse them */
+LCL__PRIVATE void lcl__refactor_failed(lcl_context *ctx, lcl_status st, char *failed) {
+    snprintf(failed, 160, "%.150s", ctx ? lcl_last_error(ctx) : lcl_status_string(st));
+}
+LCL__PRIVATE lcl_status lcl__no_factors(lcl_context *ctx, const char *fn, const char *failed) {
     return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: no factors to solve with: the last refactor failed (%s); refactor with "
-                     "other values, or factor again", fn, N->failed);
+                     "other values, or factor again", fn, failed);
 }
 LCL__PRIVATE void lcl__klu_info_fill(const lcl_klu_symbolic *S, const lcl_klu_numeric *N, double flops,
                                      lcl_klu_info *info) {
@@ -12165,7 +12169,7 @@ LCL_API lcl_status lcl_klu_refactor(lcl_context *ctx, const lcl_klu_symbolic *S,
     if (r) {   /* the factors are part old, part new: the solves refuse them until a refactor succeeds */
         if (r == 1) st = lcl__klu_singular(ctx, fn, S, bad, info);
         if (info) info->rcond = 0;
-        snprintf(N->failed, sizeof N->failed, "%.150s", ctx ? lcl_last_error(ctx) : lcl_status_string(st));
+        lcl__refactor_failed(ctx, st, N->failed);
         return st;
     }
     N->failed[0] = 0;
@@ -12211,7 +12215,7 @@ LCL__PRIVATE lcl_status lcl__klu_solve(lcl_context *ctx, const char *fn, const l
                          (long long)nrhs, (long long)ldb, (long long)N->n);
     if (S->n != N->n || S->pattern_hash != N->pattern_hash)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the symbolic analysis is not the factors'", fn);
-    if (N->failed[0]) return lcl__klu_no_factors(ctx, fn, N);
+    if (N->failed[0]) return lcl__no_factors(ctx, fn, N->failed);
     if (nrhs == 0) return LCL_OK;
     if (lcl__klu_cl_solve(ctx, S, N, nrhs, B, ldb, trans, &st)) return st;
     nt = (int)LCL__MIN((int64_t)LCL__MIN(lcl__ctx_threads(ctx), N->nth), nrhs);
@@ -12808,7 +12812,7 @@ LCL_API lcl_status lcl_klu_solve_vec(lcl_context *ctx, const lcl_klu_symbolic *S
     if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: unknown trans %d", fn, (int)trans);
     if (S->n != N->n || S->pattern_hash != N->pattern_hash)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the symbolic analysis is not the factors'", fn);
-    if (N->failed[0]) return lcl__klu_no_factors(ctx, fn, N);
+    if (N->failed[0]) return lcl__no_factors(ctx, fn, N->failed);
     if ((st = lcl__backend_check(ctx, b->backend, fn, "vector")) != LCL_OK) return st;
     if (b->dtype != N->dtype)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: b is %s, the factors are %s", fn, b->dtype == LCL_F32 ? "float" : "double",
@@ -13495,8 +13499,7 @@ LCL_API lcl_status lcl_bklu_refactor(lcl_context *ctx, const lcl_bklu_symbolic *
     if (A->dtype != N->dtype || N->hash != S->hash)
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the numeric object was factored from another pattern or dtype", fn);
     /* values are overwritten as they are checked, and the factors in place: a failure leaves none */
-    if ((st = lcl__bklu_run(ctx, fn, S, A, N, info)) != LCL_OK)
-        snprintf(N->failed, sizeof N->failed, "%.150s", ctx ? lcl_last_error(ctx) : lcl_status_string(st));
+    if ((st = lcl__bklu_run(ctx, fn, S, A, N, info)) != LCL_OK) lcl__refactor_failed(ctx, st, N->failed);
     else N->failed[0] = 0;
     return st;
 }
@@ -13515,9 +13518,7 @@ LCL_API lcl_status lcl_bklu_solve(lcl_context *ctx, const lcl_bklu_symbolic *S, 
     lcl_status st = LCL_OK;
     if (!S || !N) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: NULL %s", fn, S ? "numeric" : "symbolic");
     if (N->hash != S->hash) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: the numeric object is not of this symbolic", fn);
-    if (N->failed[0])
-        return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: no factors to solve with: the last refactor failed (%s); refactor with "
-                         "other values, or factor again", fn, N->failed);
+    if (N->failed[0]) return lcl__no_factors(ctx, fn, N->failed);
     n = N->n;
     m = N->m;
     nm = n * m;
