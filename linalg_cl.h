@@ -679,7 +679,11 @@ LCL_API void lcl_bklu_numeric_free(lcl_bklu_numeric *N);
    and unique (lcl_spmat_from_coo sorts a copy and sums duplicates); NaN or Inf values are
    LCL_ERR_NAN. DIA, BCSR and dense keep no record of explicit zeros: lcl_spmat_to_csr returns
    their nonzero entries (the other formats return exactly the input). Products sum in the matrix
-   dtype; beta == 0 never reads y, alpha == 0 never reads A or x. A matrix or vector is used with
+   dtype; beta == 0 never reads y, alpha == 0 never reads A or x. x and y must not overlap
+   (LCL_ERR_INVALID_ARGUMENT). An Inf or NaN in x: COO, CSR, CSC, ELL, SELL and HYB multiply only
+   the stored entries (their padding is skipped); DIA, BCSR and dense multiply the zeros they
+   store as dense BLAS does, so 0 * Inf gives NaN in each row that holds a stored zero in that
+   column (the format that auto picks can be forced with opts.format). A matrix or vector is used with
    contexts of the backend it was created on (or a NULL context, serially, for CPU ones). */
 typedef enum lcl_format {
     LCL_FMT_AUTO = 0,           /* chosen from row statistics, see lcl_spmat_describe().reason */
@@ -853,6 +857,8 @@ LCL_API lcl_status lcl_mm_writer_open(lcl_context *ctx, const char *path, lcl_mm
                                       int64_t entries, const char *comment, lcl_mm_writer **out);
 LCL_API lcl_status lcl_mm_writer_put(lcl_mm_writer *w, int64_t i, int64_t j, double v); /* 0-based; j ignored for array */
 LCL_API lcl_status lcl_mm_writer_close(lcl_mm_writer *w);   /* checks the count; frees w */
+/* A write that fails (here or in lcl_mm_write*) removes the file it created, empties a file it
+   overwrote, and leaves anything else at the path alone (a device such as /dev/full, a pipe). */
 
 /* Shortest decimal text that reads back to exactly v (at most 24 chars + NUL). */
 LCL_API int lcl_format_double(char *buf, size_t cap, double v);
@@ -902,6 +908,8 @@ LCL_API lcl_status lcl_mpi_dot(lcl_context *ctx, MPI_Comm comm, lcl_dtype dtype,
 #include <errno.h>
 #include <limits.h>
 #include <locale.h>
+#include <sys/types.h>
+#include <sys/stat.h>   /* stat: what a failed write may remove */
 #ifndef LCL_MALLOC
 #define LCL_MALLOC(sz) malloc(sz)
 #define LCL_REALLOC(p, sz) realloc((p), (sz))
@@ -6661,7 +6669,9 @@ LCL_API lcl_status lcl_dense_to_coo(lcl_context *ctx, const lcl_dense *src, lcl_
 /* >>formats ------------------------------------------------------------------------------------ */
 /* lcl_spmat's storage. Every array is host memory owned by the matrix; the OpenCL copies live in
    `part` (one per device holding rows r0..r1 of the matrix, split by nnz). Conventions:
-   - padding slots hold column -1 and value 0, so kernels skip them and 0*Inf never makes NaN;
+   - ELL, SELL and HYB's padding slots hold column -1 and value 0, so kernels skip them and 0*Inf
+     never makes NaN there; DIA, BCSR and dense store zeros that the kernels multiply (the header
+     says so at lcl_spmv);
    - ld (ELL, HYB, DIA) is rows rounded up to LCL__ALIGN_ROWS, so device loads of a column of
      slots are aligned and coalesced;
    - values are float or double per dtype, indices int32, offsets int64. */
@@ -9315,6 +9325,12 @@ LCL_API lcl_status lcl_spmv(lcl_context *ctx, lcl_trans trans, double alpha, lcl
     if ((!x && nin > 0) || (!y && nout > 0))
         return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv: NULL %s (length %lld)", !y && nout > 0 ? "y" : "x",
                          (long long)(!y && nout > 0 ? nout : nin));
+    if (nin > 0 && nout > 0) {   /* y is written while x is read: the same memory would be read after it changed */
+        const size_t es = lcl__dsize(A->dtype);
+        const char *xb = (const char *)x, *yb = (const char *)y;
+        if (xb < yb + (size_t)nout * es && yb < xb + (size_t)nin * es)
+            return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv: x and y overlap (y = op(A) x needs them apart)");
+    }
     if (alpha == 0) { lcl__scale_host(A->dtype, nout, beta, y); return LCL_OK; }
     if (trans && !A->tr && (st = lcl__spmat_transpose(ctx, A)) != LCL_OK) return st;
     return lcl__spmv_run(ctx, trans ? A->tr : A, alpha, x, beta, y);
@@ -9816,18 +9832,24 @@ LCL__PRIVATE int lcl__parse_f64(const char **pp, const char *e, double *out) {
         return 0;
     }
     {
-        char tmp[512];
+        char tmp[512], *buf = tmp;
         size_t n = (size_t)(p - start), i, j = 0;
         const char *dp = localeconv()->decimal_point;
         size_t dl = dp && dp[0] ? strlen(dp) : 1;
         if (!dp || !dp[0]) dp = ".";
-        if (n + dl >= sizeof tmp) return 1;
-        for (i = 0; i < n; i++) {
-            if (start[i] == '.') { memcpy(tmp + j, dp, dl); j += dl; }
-            else tmp[j++] = start[i];
+        if (!trunc) {   /* every digit is in mant: mant e ex is the exact value, in any token length */
+            snprintf(tmp, sizeof tmp, "%s%llue%lld", neg ? "-" : "", (unsigned long long)mant, (long long)ex);
+            *out = strtod(tmp, NULL);
+            return 0;
         }
-        tmp[j] = 0;
-        *out = strtod(tmp, NULL);
+        if (n + dl >= sizeof tmp && !(buf = (char *)LCL_MALLOC(n + dl + 1))) return 1;   /* a token of 512 characters and more */
+        for (i = 0; i < n; i++) {
+            if (start[i] == '.') { memcpy(buf + j, dp, dl); j += dl; }
+            else buf[j++] = start[i];
+        }
+        buf[j] = 0;
+        *out = strtod(buf, NULL);
+        if (buf != tmp) LCL_FREE(buf);
         return 0;
     }
 }
@@ -10186,12 +10208,23 @@ struct lcl_mm_writer {
     lcl_context *ctx;
     FILE *f;
     char *path;
+    int was;                    /* the path before open (lcl__path_kind): what a failed write may undo */
     lcl_mm_format format;
     lcl_mm_symmetry symmetry;
     int64_t rows, cols, entries, count, ai, aj;
     lcl_status st;
 };
 
+/* 0: nothing there; 1: a regular file (or a link to one); 2: anything else (a device, a pipe) */
+LCL__PRIVATE int lcl__path_kind(const char *path) {
+    struct stat sb;
+    if (stat(path, &sb) != 0) return 0;
+#ifdef S_ISREG
+    return S_ISREG(sb.st_mode) ? 1 : 2;
+#else   /* MSVC */
+    return (sb.st_mode & _S_IFMT) == _S_IFREG ? 1 : 2;
+#endif
+}
 LCL__PRIVATE char *lcl__utoa(char *p, uint64_t v) {
     char t[24];
     int n = 0;
@@ -10224,6 +10257,7 @@ LCL_API lcl_status lcl_mm_writer_open(lcl_context *ctx, const char *path, lcl_mm
     w->ctx = ctx;
     w->path = lcl__strdup(path);
     if (!w->path) { LCL_FREE(w); return lcl__oom(ctx, "path", strlen(path)); }
+    w->was = lcl__path_kind(path);
     w->f = fopen(path, "wb");
     if (!w->f) {
         lcl_status st = lcl__fail(ctx, LCL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
@@ -10302,7 +10336,14 @@ LCL_API lcl_status lcl_mm_writer_close(lcl_mm_writer *w) {
     if (st == LCL_OK && w->count != w->entries)
         st = lcl__fail(w->ctx, LCL_ERR_DIMENSION, "%s: closed after %lld of the %lld declared entries", w->path, (long long)w->count,
                        (long long)w->entries);
-    if (st != LCL_OK) remove(w->path);   /* never leave a file that lies about its size */
+    if (st != LCL_OK) {   /* never leave a file that lies about its size; never remove what was not ours (a
+                             device, a link to one: /dev/full, or a link to a file) */
+        if (w->was == 0 && lcl__path_kind(w->path) == 1) remove(w->path);
+        else if (w->was == 1) {
+            FILE *e = fopen(w->path, "wb");   /* the file the open truncated: left empty */
+            if (e) fclose(e);
+        }
+    }
     LCL_FREE(w->path);
     LCL_FREE(w);
     return st;
@@ -10398,7 +10439,7 @@ LCL_API lcl_status lcl_mm_write_dense(lcl_context *ctx, const char *path, const 
     lcl_mm_writer *w;
     int64_t i, j;
     lcl_status st;
-    if (!m || (!m->data && m->rows && m->cols)) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_mm_write_dense: NULL matrix");
+    if ((st = lcl__dense_arg(ctx, "lcl_mm_write_dense", "m", m)) != LCL_OK) return st;
     if ((st = lcl_mm_writer_open(ctx, path, LCL_MM_ARRAY, LCL_MM_GENERAL, m->rows, m->cols, m->rows * m->cols, NULL, &w)) != LCL_OK)
         return st;
     for (j = 0; j < m->cols && st == LCL_OK; j++)

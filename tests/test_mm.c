@@ -5,8 +5,10 @@
          tests/data/matrices/ (real SuiteSparse matrices; the two large ones from $LCL_SHARED/matrices
          when present; checked against a small independent reader in this file).
    Temporary files go to $TMPDIR (or /tmp) and are removed. */
+#define _POSIX_C_SOURCE 200809L   /* symlink, lstat: a failed write's cleanup */
 #include "lt.h"
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <float.h>
 #include <time.h>
@@ -1536,6 +1538,109 @@ static void test_mm_errors(void)
     lcl_context_destroy(ctx);
 }
 
+static long file_size(const char *path) { struct stat sb; return stat(path, &sb) == 0 ? (long)sb.st_size : -1; }
+static int is_link(const char *path) { struct stat sb; return lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode); }
+/* a write that fails removes the file it created, empties a file it overwrote, and leaves a link,
+   a device and what a link points at in place (it removed any path: a link to /dev/full, and as
+   root /dev/full itself). A dense matrix that is not one is refused before anything is written. */
+static void test_mm_write_failure_cleanup(void)
+{
+    lcl_context *ctx = mk_ctx();
+    lcl_mm_writer *w = NULL;
+    lcl_dense D;
+    double v[4] = {1, 2, 3, 4};
+    char made[512], old[512], target[512], link[512], full[512];
+    FILE *f;
+    if (!ctx) return;
+    tmp_path(made, sizeof made, "made");
+    tmp_path(old, sizeof old, "old");
+    tmp_path(target, sizeof target, "target");
+    tmp_path(link, sizeof link, "link");
+    tmp_path(full, sizeof full, "full");
+    /* a short count: the writer's own failure */
+    CHECK_OK(ctx, lcl_mm_writer_open(ctx, made, LCL_MM_COORDINATE, LCL_MM_GENERAL, 2, 2, 2, NULL, &w));
+    if (w) { CHECK_OK(ctx, lcl_mm_writer_put(w, 0, 0, 1)); CHECK_STATUS(ctx, lcl_mm_writer_close(w), LCL_ERR_DIMENSION); }
+    CHECK_MSG(file_size(made) == -1, "the file the failed write created is still there (%ld bytes)", file_size(made));
+    remove(made);
+    f = fopen(old, "w");
+    if (f) { fputs("old contents\n", f); fclose(f); }
+    CHECK_OK(ctx, lcl_mm_writer_open(ctx, old, LCL_MM_COORDINATE, LCL_MM_GENERAL, 2, 2, 2, NULL, &w));
+    if (w) CHECK_STATUS(ctx, lcl_mm_writer_close(w), LCL_ERR_DIMENSION);
+    CHECK_MSG(file_size(old) == 0, "the file the failed write overwrote: %ld bytes (want it there, empty)", file_size(old));
+    remove(old);
+    /* through a link to a file: the link stays, its file is emptied */
+    f = fopen(target, "w");
+    if (f) { fputs("old contents\n", f); fclose(f); }
+    CHECK(symlink(target, link) == 0);
+    CHECK_OK(ctx, lcl_mm_writer_open(ctx, link, LCL_MM_COORDINATE, LCL_MM_GENERAL, 2, 2, 2, NULL, &w));
+    if (w) CHECK_STATUS(ctx, lcl_mm_writer_close(w), LCL_ERR_DIMENSION);
+    CHECK_MSG(is_link(link) && file_size(target) == 0, "a link to a file: link %s, the file %ld bytes (want the link, the file empty)",
+              is_link(link) ? "kept" : "removed", file_size(target));
+    remove(link);
+    remove(target);
+    /* through a link to a device that fails every write */
+    if (file_size("/dev/full") != -1) {
+        CHECK(symlink("/dev/full", full) == 0);
+        CHECK_OK(ctx, lcl_dense_wrap(ctx, &D, LCL_F64, LCL_COL_MAJOR, 2, 2, 2, v));
+        CHECK_STATUS(ctx, lcl_mm_write_dense(ctx, full, &D), LCL_ERR_IO);
+        CHECK_MSG(strstr(msg_of(ctx), "write failed") != NULL, "%s", msg_of(ctx));
+        CHECK_MSG(is_link(full) && file_size("/dev/full") != -1, "a link to /dev/full: link %s, /dev/full %s", is_link(full) ? "kept" : "removed",
+                  file_size("/dev/full") != -1 ? "there" : "GONE");
+        remove(full);
+    } else
+        fprintf(stderr, "  no /dev/full: the device case not run\n");
+    /* not a dense matrix: refused, nothing written */
+    CHECK_OK(ctx, lcl_dense_wrap(ctx, &D, LCL_F64, LCL_COL_MAJOR, 2, 2, 2, v));
+    D.ld = 1;
+    CHECK_STATUS(ctx, lcl_mm_write_dense(ctx, made, &D), LCL_ERR_INVALID_ARGUMENT);
+    CHECK_MSG(strstr(msg_of(ctx), "leading dimension") != NULL, "%s", msg_of(ctx));
+    D.ld = 2;
+    D.dtype = (lcl_dtype)9;
+    CHECK_STATUS(ctx, lcl_mm_write_dense(ctx, made, &D), LCL_ERR_INVALID_ARGUMENT);
+    CHECK(file_size(made) == -1);
+    remove(made);
+    lcl_context_destroy(ctx);
+}
+
+/* values of 512 characters and more (the C library's strtod reads a copy): each read whole and
+   rounded once; they were refused as "not a number" */
+static void test_mm_long_numbers(void)
+{
+    static const struct { const char *head, *tail; int zeros; double want; } c[] = {
+        {"1.", "", 600, 1.0},                     /* every digit kept in the fast path's mantissa */
+        {"0.", "1e601", 600, 1.0},
+        {"1.", "1", 600, 1.0},                    /* a nonzero digit beyond the 19th: the whole token */
+        {"-2", "", 520, 0},                       /* beyond double: refused, as -2e520 is */
+        {"0.1234567890123456789", "1", 600, 0.1234567890123456789},
+    };
+    lcl_context *ctx = mk_ctx();
+    size_t k;
+    if (!ctx) return;
+    for (k = 0; k < sizeof c / sizeof c[0]; k++) {
+        static const char hdr[] = "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 ";
+        size_t n = strlen(hdr) + strlen(c[k].head) + (size_t)c[k].zeros + strlen(c[k].tail) + 2, at;
+        char *text = (char *)malloc(n);
+        lcl_coo A;
+        if (!text) { CHECK(text != NULL); break; }
+        at = (size_t)sprintf(text, "%s%s", hdr, c[k].head);
+        memset(text + at, '0', (size_t)c[k].zeros);
+        at += (size_t)c[k].zeros;
+        at += (size_t)sprintf(text + at, "%s\n", c[k].tail);
+        memset(&A, 0, sizeof A);
+        if (c[k].want == 0) {
+            CHECK_STATUS(ctx, lcl_mm_read_mem(ctx, text, at, LCL_F64, 0, &A, NULL), LCL_ERR_OVERFLOW);
+            CHECK_MSG(strstr(msg_of(ctx), "exceeds double precision range") != NULL, "%s", msg_of(ctx));
+        } else {
+            CHECK_OK(ctx, lcl_mm_read_mem(ctx, text, at, LCL_F64, 0, &A, NULL));
+            CHECK_MSG(A.nnz == 1 && ((double *)A.val)[0] == c[k].want, "case %d (%s, %d zeros, %s): %lld entries, %.17g, want %.17g", (int)k,
+                      c[k].head, c[k].zeros, c[k].tail, (long long)A.nnz, A.nnz == 1 ? ((double *)A.val)[0] : 0.0, c[k].want);
+        }
+        coo_release(&A);
+        free(text);
+    }
+    lcl_context_destroy(ctx);
+}
+
 static void test_mm_null_args(void)
 {
     const char *good = LT_DATA "/good/crlf.mtx";
@@ -1621,4 +1726,6 @@ void lt_suite_mm(void)
     LT_RUN(test_mm_limits);
     LT_RUN(test_mm_errors);
     LT_RUN(test_mm_null_args);
+    LT_RUN(test_mm_write_failure_cleanup);
+    LT_RUN(test_mm_long_numbers);
 }

@@ -115,6 +115,11 @@ static void check_exits(const exit_case *c, int n) {
 static void test_tool_usage_errors(void) {
     char out[4096];
     CHECK(sh(LCL_BIN " --help", out, sizeof out) == 0 && strstr(out, "usage: lcl") != NULL);
+    /* lcl COMMAND --help: that command's usage and options, exit 0 (was "unknown option '--help'", 2) */
+    CHECK_MSG(sh(LCL_BIN " solve --help", out, sizeof out) == 0 && strstr(out, "lcl solve --method klu") && strstr(out, "--rhs") &&
+              !strstr(out, "lcl bench"), "%s", out);
+    CHECK(sh(LCL_BIN " bench spmv gen:poisson2d:4 -h", out, sizeof out) == 0 && strstr(out, "lcl bench spmv") != NULL);
+    CHECK(sh(LCL_BIN " frobnicate --help 2>&1", out, sizeof out) == 2 && strstr(out, "unknown command") != NULL);
     {
         static const exit_case usage[] = {
             {LCL_BIN, 2},
@@ -123,6 +128,9 @@ static void test_tool_usage_errors(void) {
             {LCL_BIN " info --backend cuda", 2},
             {LCL_BIN " info --precision quad", 2},
             {LCL_BIN " tune extra", 2},
+            {LCL_BIN " info extra junk", 2},          /* (was 0: info and demo took stray words) */
+            {LCL_BIN " demo extra", 2},
+            {LCL_BIN " stat gen:poisson2d:000000000000000000000000000000000000000000000000000000000000000003xyz", 2},   /* (was 9 x 9: cut at 63) */
             {LCL_BIN " tune --sizes 4", 2},
             {NO_OPENCL " tune", 3},
             {LCL_BIN " tune --backend serial", 2},     /* nothing to tune on the CPU backends */
@@ -1042,6 +1050,42 @@ static void test_tool_bench_bklu(void) {
     CHECK(sh("rm -f build/t_bb.csv build/t_bb.svg build/t_bb_sing.mtx", NULL, 0) == 0);
 }
 
+/* vectors from files: a symmetric right-hand side file is expanded (its upper triangle was read as
+   zeros: exit 0, the wrong b), a value beyond float's range in single precision is bad input
+   named as the matrix's are (was "wrong result", exit 1), and rows of A x beyond the range are
+   not a wrong result (Inf - Inf made rel_err NaN: exit 1) */
+static void test_tool_vector_files(void) {
+    char out[4096];
+    FILE *f;
+    f = fopen("build/t_vA.mtx", "w");
+    if (f) { fputs("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 1\n", f); fclose(f); }
+    f = fopen("build/t_vB.mtx", "w");   /* [[1,2],[2,3]], lower triangle stored */
+    if (f) { fputs("%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n3\n", f); fclose(f); }
+    f = fopen("build/t_vx.mtx", "w");
+    if (f) { fputs("%%MatrixMarket matrix array real general\n2 1\n1e39\n1\n", f); fclose(f); }
+    f = fopen("build/t_vO.mtx", "w");
+    if (f) { fputs("%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1.5e308\n1 2 1.5e308\n2 2 1\n", f); fclose(f); }
+    f = fopen("build/t_v1.mtx", "w");
+    if (f) { fputs("%%MatrixMarket matrix array real general\n2 1\n1\n1\n", f); fclose(f); }
+    CHECK(sh(LCL_BIN " solve build/t_vA.mtx --method lu --backend serial --rhs build/t_vB.mtx -o build/t_vX.mtx >/dev/null", NULL, 0) == 0);
+    f = fopen("build/t_vX.mtx", "r");
+    CHECK(f != NULL);
+    if (f) {   /* A = I: x = b, column-major: 1 2 2 3 */
+        size_t n = fread(out, 1, sizeof out - 1, f);
+        out[n] = 0;
+        fclose(f);
+        CHECK_MSG(strstr(out, "2 2\n1\n2\n2\n3\n") != NULL, "x of a symmetric b:\n%s", out);
+    }
+    CHECK_MSG(sh(LCL_BIN " spmv build/t_vA.mtx --x build/t_vx.mtx --precision single --backend serial 2>&1", out, sizeof out) == 2 &&
+              strstr(out, "exceeds single precision range") && strstr(out, "t_vx.mtx"), "%s", out);
+    CHECK_MSG(sh(LCL_BIN " solve build/t_vA.mtx --method lu --rhs build/t_vx.mtx --precision single --backend serial 2>&1", out, sizeof out) == 2 &&
+              strstr(out, "exceeds single precision range") && strstr(out, "t_vx.mtx"), "%s", out);
+    CHECK_MSG(sh(LCL_BIN " spmv build/t_vO.mtx --x build/t_v1.mtx --backend serial 2>&1", out, sizeof out) == 0 &&
+              strstr(out, "1 of y's 2 rows are beyond double precision's range") && strstr(out, ": ok"), "%s", out);
+    CHECK_MSG(sh(LCL_BIN " spmv build/t_vO.mtx --x build/t_v1.mtx --backend serial --json", out, sizeof out) == 0 &&
+              strstr(out, "\"rows_beyond_range\":1"), "%s", out);
+}
+
 static void test_tool_spmv_usage(void) {
     char out[4096];
     {
@@ -1306,6 +1350,7 @@ void lt_suite_tool(void) {
     LT_RUN(test_tool_solve_bklu);
     LT_RUN(test_tool_bench_bklu);
     LT_RUN(test_tool_spmv_usage);
+    LT_RUN(test_tool_vector_files);
     LT_RUN(test_tool_spmv_json);
     LT_RUN(test_tool_spmv_roundtrip);
     LT_RUN(test_tool_bench_spmv);

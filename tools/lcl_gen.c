@@ -264,7 +264,11 @@ static lcl_status lclg__parse(lcl_context *ctx, const char *spec, uint64_t seed,
     for (nf = 0, last = colon; last; nf++) {
         const char *start = last + 1, *stop = strchr(start, ':');
         size_t len = stop ? (size_t)(stop - start) : strlen(start);
-        if (len >= sizeof field) len = sizeof field - 1;
+        if (len >= sizeof field) {   /* no integer that fits is this long: refused whole, not cut */
+            lclg__msg(err, errlen, "gen: %s needs %s, got a field of %lu characters in '%.40s...'", kd->name, kd->usage,
+                      (unsigned long)len, spec);
+            return LCL_ERR_INVALID_ARGUMENT;
+        }
         memcpy(field, start, len);
         field[len] = '\0';
         if (!lclg__num(field, kd->name, kd->usage, nf == 0 ? kd->arg0 : kd->arg1, nf == 0 ? &g->a : &g->b,
@@ -831,8 +835,7 @@ lcl_status lclg_gen_file(lcl_context *ctx, const char *spec, uint64_t seed, cons
     lclg__gen_free(&g);
     if (st != LCL_OK) {
         if (err && errlen && !err[0]) lclg__lib(ctx, st, err, errlen);
-        lcl_mm_writer_close(s.w);   /* fails on the short count; our message stays */
-        if (strcmp(path, "-") != 0 && strncmp(path, "/dev/", 5) != 0) remove(path);   /* no partial file */
+        lcl_mm_writer_close(s.w);   /* fails on the short count, undoing the partial file; our message stays */
         return st;
     }
     st2 = lcl_mm_writer_close(s.w);

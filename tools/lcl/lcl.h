@@ -95,6 +95,7 @@ int parse_opts(int argc, char **argv, opts *o);
 /* an option given that command bits `cmds` do not take: the usage error (code 2), else -1 */
 int check_options(const char *cmd, unsigned cmds, const opts *o);
 void print_usage(FILE *f);
+int print_command_usage(FILE *f, const char *word);
 
 #define MAX_SIZES 64
 #define MAX_ALGS 16
@@ -177,8 +178,11 @@ typedef struct spmv_ref {
     double *x;                  /* x as the library sees it (rounded to float in single precision) */
     void *xw;                   /* the same x in the working precision, what lcl_spmv reads */
     double *y;
-    double scale;               /* max_i sum_j |a_ij| |x_j|, the denominator of rel_err */
+    double scale;               /* max_i sum_j |a_ij| |x_j| over the checked rows, the denominator of rel_err */
     double tol;                 /* rel_err above this is a wrong result */
+    unsigned char *over;        /* NULL, or 1 for each row whose sum_j |a_ij| |x_j| is beyond the working
+                                   precision's range: any value there is right (Inf, or NaN from Inf - Inf) */
+    int64_t n_over;             /* how many */
 } spmv_ref;
 typedef struct spmv_run {
     lcl_status st;
@@ -242,6 +246,7 @@ int check_spmv(const opts *o);
 int check_bench_dense(const opts *o);
 int check_bench_spmv(const opts *o);
 int check_tune(const opts *o);
+int check_no_args(const opts *o);   /* info, demo */
 int check_bench_klu(const opts *o);
 int check_solve_bklu(const opts *o);
 int check_bench_bklu(const opts *o);

@@ -12,7 +12,7 @@
 #include <string.h>
 
 const lcl_command lcl_commands[] = {
-    {"info", NULL, NULL, "", "backends compiled in, every OpenCL platform and device", CMD_INFO, NULL, cmd_info},
+    {"info", NULL, NULL, "", "backends compiled in, every OpenCL platform and device", CMD_INFO, check_no_args, cmd_info},
     {"gen", NULL, NULL, "KIND ARGS... -o FILE.mtx",
      "generate a matrix (seeded, streamed):\n"
      "      dense-random N | dense-spd N | poisson2d M | poisson3d M\n"
@@ -41,9 +41,13 @@ const lcl_command lcl_commands[] = {
      "--as-blocks M: the matrices themselves cut into blocks)",
      CMD_BENCH_BKLU, check_bench_bklu, cmd_bench_bklu},
     {"tune", NULL, NULL, "", "measure GEMM tiles on an OpenCL device, print its tuning-table row", CMD_TUNE, check_tune, cmd_tune},
-    {"demo", NULL, NULL, "", "a short tour on the best device found, with timings", CMD_DEMO, NULL, cmd_demo},
+    {"demo", NULL, NULL, "", "a short tour on the best device found, with timings", CMD_DEMO, check_no_args, cmd_demo},
 };
 const int lcl_ncommands = (int)(sizeof lcl_commands / sizeof lcl_commands[0]);
+
+int check_no_args(const opts *o) {
+    return arrlen(o->pos) ? fail(EXIT_USAGE, "unexpected argument '%s': this command takes only options (lcl COMMAND --help)", o->pos[0]) : -1;
+}
 
 const char *command_name(const lcl_command *c, char *buf, size_t cap) {
     snprintf(buf, cap, "%s%s%s%s%s", c->word, c->suite ? " " : "", c->suite ? c->suite : "", c->method ? " --method " : "",
@@ -87,6 +91,13 @@ static int find_command(const char *cmd, const opts *o, const lcl_command **foun
 
 /* -h, --help, help, --version: handled before any parsing */
 static int is_help(const char *cmd) { return !strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help"); }
+/* lcl COMMAND ... -h|--help: 1 when one of args is that */
+static int asks_help(int argc, char **argv) {
+    int i;
+    for (i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return 1;
+    return 0;
+}
 
 int lcl_tool_main(int argc, char **argv) {
     opts o;
@@ -97,6 +108,8 @@ int lcl_tool_main(int argc, char **argv) {
     if (argc < 2) { print_usage(stderr); return EXIT_USAGE; }
     if (is_help(argv[1])) { print_usage(stdout); return EXIT_OK; }
     if (!strcmp(argv[1], "--version")) { printf("lcl %d.%d.%d\n", LCL_VERSION_MAJOR, LCL_VERSION_MINOR, LCL_VERSION_PATCH); return EXIT_OK; }
+    if (asks_help(argc, argv))
+        return print_command_usage(stdout, argv[1]) ? EXIT_OK : fail(EXIT_USAGE, "unknown command '%s' (lcl --help)", argv[1]);
     code = parse_opts(argc - 2, argv + 2, &o);
     if (code < 0) code = find_command(argv[1], &o, &c);
     /* a --device on the command line is more specific than the environment's LCL_DEVICE, which
@@ -117,6 +130,11 @@ int lcl_tool_parse_only(int argc, char **argv) {
     const lcl_command *c;
     if (argc < 2 || !argv || !argv[1]) return EXIT_USAGE;
     if (is_help(argv[1]) || !strcmp(argv[1], "--version")) return EXIT_OK;
+    if (asks_help(argc, argv)) {   /* lcl COMMAND --help */
+        for (code = 0; code < lcl_ncommands; code++)
+            if (!strcmp(lcl_commands[code].word, argv[1])) return EXIT_OK;
+        return EXIT_USAGE;
+    }
     memset(&o, 0, sizeof o);
     o.seed = 1;
     quiet_errors = 1;

@@ -353,6 +353,32 @@ static void help_line(FILE *f, const char *left, const char *text, int col) {
     }
 }
 
+/* lcl WORD --help: WORD's rows of the command table and the options they take; 0 when no
+   command is named WORD */
+int print_command_usage(FILE *f, const char *word) {
+    unsigned bits = 0;
+    int c, i;
+    for (c = 0; c < lcl_ncommands; c++) {
+        char left[128], name[64];
+        if (strcmp(lcl_commands[c].word, word)) continue;
+        if (!bits) fputs("usage:\n", f);
+        bits |= lcl_commands[c].bit;
+        snprintf(left, sizeof left, "lcl %s%s%s", command_name(&lcl_commands[c], name, sizeof name), lcl_commands[c].args[0] ? " " : "",
+                 lcl_commands[c].args);
+        help_line(f, left, lcl_commands[c].summary, 32);
+    }
+    if (!bits) return 0;
+    fputs("options:\n", f);
+    for (i = 0; i < NOPTIONS; i++) {
+        char left[128];
+        if (!(options[i].cmds & bits)) continue;
+        snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
+        help_line(f, left, options[i].help, 32);
+    }
+    fputs("exit: 0 ok, 1 numerical failure or out of memory, 2 bad input or usage, 3 backend or device unavailable\n", f);
+    return 1;
+}
+
 void print_usage(FILE *f) {
     int c, i;
     fputs("usage: lcl COMMAND [ARGS] [OPTIONS]\ncommands:\n", f);

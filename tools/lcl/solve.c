@@ -43,10 +43,12 @@ int cmd_solve(const opts *o) {
     n = A.rows;
     nnz = count_nonzeros(&A);
     if (o->rhs) {
-        if ((st = lcl_mm_read_dense(ctx, o->rhs, LCL_F64, LCL_COL_MAJOR, 0, &Bin, NULL)) != LCL_OK) {
+        /* (a symmetric file holds one triangle: expanded, as the matrix's own) */
+        if ((st = lcl_mm_read_dense(ctx, o->rhs, LCL_F64, LCL_COL_MAJOR, LCL_MM_EXPAND, &Bin, NULL)) != LCL_OK) {
             code = fail(exit_code(st), "%s", lcl_last_error(ctx));
             goto done;
         }
+        if ((code = fits_dense(o->rhs, o->dtype, &Bin)) >= 0) goto done;
         if (Bin.rows != n || Bin.cols < 1) {
             code = fail(EXIT_USAGE, "%s is %lld x %lld: the right-hand side needs %lld rows and at least one column", o->rhs,
                         (long long)Bin.rows, (long long)Bin.cols, (long long)n);
