@@ -9833,15 +9833,16 @@ LCL__PRIVATE int lcl__parse_f64(const char **pp, const char *e, double *out) {
     }
     {
         char tmp[512], *buf = tmp;
-        size_t n = (size_t)(p - start), i, j = 0;
-        const char *dp = localeconv()->decimal_point;
-        size_t dl = dp && dp[0] ? strlen(dp) : 1;
-        if (!dp || !dp[0]) dp = ".";
+        size_t n = (size_t)(p - start), i, j = 0, dl;
+        const char *dp;
         if (!trunc) {   /* every digit is in mant: mant e ex is the exact value, in any token length */
             snprintf(tmp, sizeof tmp, "%s%llue%lld", neg ? "-" : "", (unsigned long long)mant, (long long)ex);
             *out = strtod(tmp, NULL);
             return 0;
         }
+        dp = localeconv()->decimal_point;   /* (only a copy of the token needs the locale's point) */
+        if (!dp || !dp[0]) dp = ".";
+        dl = strlen(dp);
         if (n + dl >= sizeof tmp && !(buf = (char *)LCL_MALLOC(n + dl + 1))) return 1;   /* a token of 512 characters and more */
         for (i = 0; i < n; i++) {
             if (start[i] == '.') { memcpy(buf + j, dp, dl); j += dl; }
@@ -11248,6 +11249,7 @@ done:
    arithmetic is the serial one, so the results are bitwise the serial ones. On an OpenCL context
    the factors may also live on its first device (cl, >>klu-opencl). */
 typedef struct lcl__klu_cl lcl__klu_cl;
+#define LCL__FAILED_MAX 160   /* a numeric object's record of its last failed refactor (KLU, block KLU) */
 struct lcl_klu_numeric {
     lcl_dtype dtype;
     int64_t n, nnz;
@@ -11281,7 +11283,7 @@ struct lcl_klu_numeric {
     lcl__ws dws;
     int dnt;
     double growth, rcond;       /* of the last factor or refactor */
-    char failed[160];           /* "": the factors are usable; else why the last refactor left none */
+    char failed[LCL__FAILED_MAX];   /* "": the factors are usable; else why the last refactor left none */
     int64_t offpiv;             /* columns whose pivot row is not the diagonal one (fixed by factor) */
     int refine, refine_opt;     /* refinement steps of the solves (0: none), opts.refine */
     void *rb, *rr;              /* nth * n values each: a right-hand side and its residual, for refinement */
@@ -12035,10 +12037,10 @@ LCL__PRIVATE lcl_status lcl__klu_singular(lcl_context *ctx, const char *fn, cons
     return lcl__fail(ctx, LCL_ERR_SINGULAR, "%s: zero pivot in column %lld of A (0-based): the matrix is singular", fn,
                      (long long)S->Q[j]);
 }
-/* KLU's and block KLU's numeric objects keep why their last refactor failed (failed[160], "" when
+/* KLU's and block KLU's numeric objects keep why their last refactor failed (failed[], "" when
    it did not): the factors are then part old, part new, and the solves refuse them */
 LCL__PRIVATE void lcl__refactor_failed(lcl_context *ctx, lcl_status st, char *failed) {
-    snprintf(failed, 160, "%.150s", ctx ? lcl_last_error(ctx) : lcl_status_string(st));
+    snprintf(failed, LCL__FAILED_MAX, "%.150s", ctx ? lcl_last_error(ctx) : lcl_status_string(st));
 }
 LCL__PRIVATE lcl_status lcl__no_factors(lcl_context *ctx, const char *fn, const char *failed) {
     return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: no factors to solve with: the last refactor failed (%s); refactor with "
@@ -12903,7 +12905,7 @@ struct lcl_bklu_symbolic {
 typedef struct lcl__bklu_cl lcl__bklu_cl;
 struct lcl_bklu_numeric {
     lcl_dtype dtype;
-    char failed[160];           /* "": the factors are usable; else why the last refactor left none */
+    char failed[LCL__FAILED_MAX];   /* "": the factors are usable; else why the last refactor left none */
     int64_t n, m, mm;           /* mm = m * m */
     uint64_t hash;
     int nopivot;
