@@ -202,7 +202,8 @@
         Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
         values beyond the range of the precision read (1e999; 1e39 in single: LCL_ERR_OVERFLOW); the writer
         refuses to write them. Containers store what they are given. Vector operations (lcl_axpy)
-        propagate NaN/Inf as BLAS does. Factorizations and solves reject non-finite input with
+        propagate NaN/Inf as BLAS does; SpMV multiplies only A's entries, in every format (an
+        Inf in x is NaN only in rows where it meets an Inf or opposite infinities). Factorizations and solves reject non-finite input with
         LCL_ERR_NAN before any work.
 
     THREADS
@@ -679,12 +680,14 @@ LCL_API void lcl_bklu_numeric_free(lcl_bklu_numeric *N);
    and unique (lcl_spmat_from_coo sorts a copy and sums duplicates); NaN or Inf values are
    LCL_ERR_NAN. DIA, BCSR and dense keep no record of explicit zeros: lcl_spmat_to_csr returns
    their nonzero entries (the other formats return exactly the input). Products sum in the matrix
-   dtype; beta == 0 never reads y, alpha == 0 never reads A or x. x and y must not overlap
-   (LCL_ERR_INVALID_ARGUMENT). An Inf or NaN in x: COO, CSR, CSC, ELL, SELL and HYB multiply only
-   the stored entries (their padding is skipped); DIA, BCSR and dense multiply the zeros they
-   store as dense BLAS does, so 0 * Inf gives NaN in each row that holds a stored zero in that
-   column (the format that auto picks can be forced with opts.format). A matrix or vector is used with
-   contexts of the backend it was created on (or a NULL context, serially, for CPU ones). */
+   dtype; beta == 0 never reads y, alpha == 0 never reads A or x. alpha and beta must be finite
+   (LCL_ERR_NAN; beyond float's range for a float matrix LCL_ERR_OVERFLOW). x and y must not overlap
+   (LCL_ERR_INVALID_ARGUMENT). An Inf or NaN in x reaches only the rows with an entry in its
+   column, in every format: padding is never multiplied (DIA, BCSR and dense skip the zeros they
+   store, where dense BLAS would give 0 * Inf = NaN), so the format auto picks cannot put a NaN in
+   y (an explicit zero that COO or CSR keeps is an entry: 0 * Inf there). A matrix or vector is
+   used with contexts of the backend it was created on (or a NULL context, serially, for CPU
+   ones). */
 typedef enum lcl_format {
     LCL_FMT_AUTO = 0,           /* chosen from row statistics, see lcl_spmat_describe().reason */
     LCL_FMT_COO,                /* triplets sorted by row; SpMV by segmented reduction */
@@ -7230,6 +7233,9 @@ LCL__PRIVATE lcl_status lcl__host_to_csr(lcl_context *ctx, const lcl_spmat *A, l
    edge rows through the clipped block loop (lcl__spmv_blocks). */
 /* ---- host products, written once per type (S = d: double, s: float) ---- */
 #define LCL__YOUT(yi, s) ((yi) = beta == 0 ? alpha * (s) : alpha * (s) + beta * (yi))
+/* a zero that DIA, BCSR or dense stores is padding, not an entry: it adds nothing, also against an
+   Inf or NaN in x (0 * Inf would put NaN in a row that has no entry in that column) */
+#define LCL__MULNZ(a, b) ((a) != 0 ? (a) * (b) : 0)
 #if defined(__GNUC__) || defined(__clang__)
 #define LCL__PREFETCH(p) __builtin_prefetch(p)
 #else
@@ -7267,23 +7273,44 @@ LCL__CSR_ROWS(s, float, lcl__csr_rows_pf_s, LCL__PF_X)
 /* DIA rows [i0, i1) where every diagonal lies inside the matrix (no bounds per entry): a register
    block of rows at a time, summed over the diagonals in their order (so each row's sum is the
    scalar loop's), unit-stride loads of values and x. The scalar block loop of lcl__spmv_part keeps
-   the edge rows. */
+   the edge rows. The hot loop multiplies the stored zeros too: only a NaN in a sum can tell that
+   one met an Inf or NaN of x, and those rows are summed again without them (lcl__dia_row_nz). */
+#define LCL__DIA_ROW_NZ(S, T) \
+LCL__PRIVATE T lcl__dia_row_nz_##S(const T *val, int64_t ld, const int32_t *off, int nd, const T *x, int64_t i) { \
+    T s = 0; \
+    int k; \
+    for (k = 0; k < nd; k++) s += LCL__MULNZ(val[k * ld + i], x[i + off[k]]); \
+    return s; \
+}
+LCL__DIA_ROW_NZ(d, double)
+LCL__DIA_ROW_NZ(s, float)
 #if LCL__VEXT
-#define LCL__DIA_ROWS(S, T) \
+#define LCL__DIA_ROWS(S, T, IT) \
 LCL__PRIVATE LCL__KATTR void lcl__dia_rows_##S(const T *LCL__RESTRICT val, int64_t ld, const int32_t *off, int nd, const T *LCL__RESTRICT x, \
                                                T alpha, T beta, T *LCL__RESTRICT y, int64_t i0, int64_t i1) { \
     typedef T V __attribute__((vector_size(LCL__VB))); \
+    typedef IT VI __attribute__((vector_size(LCL__VB))); \
     enum { L = LCL__VB / sizeof(T) }; \
     int64_t i = i0; \
     int k; \
     for (; i + 2 * L <= i1; i += 2 * L) { \
         V s0 = {0}, s1 = {0}; \
+        VI nan; \
+        IT any[L], n = 0; \
         for (k = 0; k < nd; k++) { \
             const T *v = val + k * ld + i, *xk = x + i + off[k]; \
             V a0, a1, b0, b1; \
             memcpy(&a0, v, sizeof a0); memcpy(&a1, v + L, sizeof a1); \
             memcpy(&b0, xk, sizeof b0); memcpy(&b1, xk + L, sizeof b1); \
             s0 += a0 * b0; s1 += a1 * b1; \
+        } \
+        nan = (VI)(s0 != s0) | (VI)(s1 != s1); \
+        memcpy(any, &nan, sizeof any); \
+        for (k = 0; k < L; k++) n |= any[k]; \
+        if (n) { \
+            T t[2 * L]; \
+            for (k = 0; k < 2 * L; k++) t[k] = lcl__dia_row_nz_##S(val, ld, off, nd, x, i + k); \
+            memcpy(&s0, t, sizeof s0); memcpy(&s1, t + L, sizeof s1); \
         } \
         if (beta == 0) { s0 *= alpha; s1 *= alpha; } \
         else { \
@@ -7294,13 +7321,12 @@ LCL__PRIVATE LCL__KATTR void lcl__dia_rows_##S(const T *LCL__RESTRICT val, int64
         memcpy(y + i, &s0, sizeof s0); memcpy(y + i + L, &s1, sizeof s1); \
     } \
     for (; i < i1; i++) { \
-        T s = 0; \
-        for (k = 0; k < nd; k++) s += val[k * ld + i] * x[i + off[k]]; \
+        T s = lcl__dia_row_nz_##S(val, ld, off, nd, x, i); \
         LCL__YOUT(y[i], s); \
     } \
 }
 #else
-#define LCL__DIA_ROWS(S, T) \
+#define LCL__DIA_ROWS(S, T, IT) \
 LCL__PRIVATE void lcl__dia_rows_##S(const T *LCL__RESTRICT val, int64_t ld, const int32_t *off, int nd, const T *LCL__RESTRICT x, \
                                     T alpha, T beta, T *LCL__RESTRICT y, int64_t i0, int64_t i1) { \
     int64_t i; \
@@ -7308,12 +7334,13 @@ LCL__PRIVATE void lcl__dia_rows_##S(const T *LCL__RESTRICT val, int64_t ld, cons
     for (i = i0; i < i1; i++) { \
         T s = 0; \
         for (k = 0; k < nd; k++) s += val[k * ld + i] * x[i + off[k]]; \
+        if (s != s) s = lcl__dia_row_nz_##S(val, ld, off, nd, x, i); \
         LCL__YOUT(y[i], s); \
     } \
 }
 #endif
-LCL__DIA_ROWS(d, double)
-LCL__DIA_ROWS(s, float)
+LCL__DIA_ROWS(d, double, int64_t)
+LCL__DIA_ROWS(s, float, int32_t)
 /* SELL slices of C = one AVX-512 vector (16 floats, 8 doubles): each slot column of a slice is a
    load of indices and values and a gather of x masked by the padding (column -1), summed in one
    register; no branch depends on a row's length, so the gathers of many rows stay in flight. */
@@ -7369,7 +7396,10 @@ LCL__PRIVATE T lcl__ddot_##S(const T *LCL__RESTRICT v, const T *LCL__RESTRICT x,
     int64_t k = 0; \
     for (; k + 4 <= n; k += 4) { s0 += v[k] * x[k]; s1 += v[k + 1] * x[k + 1]; s2 += v[k + 2] * x[k + 2]; s3 += v[k + 3] * x[k + 3]; } \
     for (; k < n; k++) s0 += v[k] * x[k]; \
-    return (s0 + s1) + (s2 + s3); \
+    s0 = (s0 + s1) + (s2 + s3); \
+    if (s0 != s0) /* a stored zero met an Inf or NaN of x, or an entry met a NaN: without the zeros */ \
+        for (s0 = 0, k = 0; k < n; k++) s0 += LCL__MULNZ(v[k], x[k]); \
+    return s0; \
 } \
 /* ELL, HYB and DIA's edge rows [u0, u1): blocks of rows summed in a small array (DIA: each \
    diagonal clipped to the matrix) */ \
@@ -7385,7 +7415,7 @@ LCL__PRIVATE void lcl__spmv_blocks_##S(const lcl_spmat *A, T alpha, const T *LCL
             for (k = 0; k < A->ndiag; k++) { \
                 int64_t o = A->off[k], lo = LCL__MAX(b0, -o), hi = LCL__MIN(b0 + n, A->cols - o); \
                 const T *vd = val + k * A->ld; \
-                for (i = lo; i < hi; i++) acc[i - b0] += vd[i] * x[i + o]; \
+                for (i = lo; i < hi; i++) acc[i - b0] += LCL__MULNZ(vd[i], x[i + o]); \
             } \
         } else { \
             for (k = 0; k < A->width; k++) { \
@@ -7477,6 +7507,12 @@ LCL__PRIVATE void lcl__spmv_part_##S(const lcl_spmat *A, T alpha, const T *LCL__
                 const T *vb = val + b * br * bc, *xb = x + c0; \
                 for (r = 0; r < nr; r++) { T s = 0; for (q = 0; q < nc; q++) s += vb[r * bc + q] * xb[q]; acc[r] += s; } \
             } \
+            for (r = 0; r < nr; r++) \
+                if (acc[r] != acc[r]) /* again without the block's zeros (lcl__dia_row_nz) */ \
+                    for (acc[r] = 0, b = A->ptr[bi]; b < A->ptr[bi + 1]; b++) { \
+                        int64_t c0 = (int64_t)A->idx[b] * bc, nc = LCL__MIN(bc, A->cols - c0); \
+                        for (q = 0; q < nc; q++) acc[r] += LCL__MULNZ(val[(b * br + r) * bc + q], x[c0 + q]); \
+                    } \
             for (r = 0; r < nr; r++) LCL__YOUT(y[bi * br + r], acc[r]); \
         } \
         break; \
@@ -9314,11 +9350,26 @@ LCL__PRIVATE void lcl__scale_host(lcl_dtype dt, int64_t n, double beta, void *y)
         if (dt == LCL_F32) ((float *)y)[i] = beta == 0 ? 0.0f : (float)beta * ((float *)y)[i];
         else ((double *)y)[i] = beta == 0 ? 0.0 : beta * ((double *)y)[i];
 }
+/* alpha and beta finite, and in float's range for a float matrix: a non-finite alpha has no one
+   answer (Inf * the 0 of an empty row is NaN where the row-sum formats scale the sum, beta y where
+   CSC and COO scatter alpha a_ij x_j) */
+LCL__PRIVATE lcl_status lcl__spmv_scalars(lcl_context *ctx, const char *fn, lcl_dtype dt, double alpha, double beta) {
+    int b;
+    for (b = 0; b < 2; b++) {
+        double v = b ? beta : alpha;
+        if (v != v || v - v != 0)
+            return lcl__fail(ctx, LCL_ERR_NAN, "%s: %s is %s; alpha and beta must be finite", fn, b ? "beta" : "alpha", v != v ? "NaN" : "Inf");
+        if (dt == LCL_F32 && fabs(v) > FLT_MAX)
+            return lcl__fail(ctx, LCL_ERR_OVERFLOW, "%s: %s = %g is beyond the range of float, the matrix's precision", fn, b ? "beta" : "alpha", v);
+    }
+    return LCL_OK;
+}
 LCL_API lcl_status lcl_spmv(lcl_context *ctx, lcl_trans trans, double alpha, lcl_spmat *A, const void *x, double beta, void *y) {
     int64_t nin, nout;
     lcl_status st;
     if (!A) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv: NULL matrix");
     if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv: unknown trans %d", (int)trans);
+    if ((st = lcl__spmv_scalars(ctx, "lcl_spmv", A->dtype, alpha, beta)) != LCL_OK) return st;
     if ((st = lcl__backend_check(ctx, A->backend, "lcl_spmv", "matrix")) != LCL_OK) return st;
     nin = trans ? A->rows : A->cols;
     nout = trans ? A->cols : A->rows;
@@ -9393,6 +9444,7 @@ LCL_API lcl_status lcl_spmv_vec(lcl_context *ctx, lcl_trans trans, double alpha,
     lcl_status st;
     if (!A || !x || !y) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: NULL %s", !A ? "matrix" : !x ? "x" : "y");
     if (trans != LCL_NO_TRANS && trans != LCL_TRANS) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "lcl_spmv_vec: unknown trans %d", (int)trans);
+    if ((st = lcl__spmv_scalars(ctx, "lcl_spmv_vec", A->dtype, alpha, beta)) != LCL_OK) return st;
     if ((st = lcl__backend_check(ctx, A->backend, "lcl_spmv_vec", "matrix")) != LCL_OK) return st;
     if ((st = lcl__backend_check(ctx, x->backend, "lcl_spmv_vec", "vector x")) != LCL_OK) return st;
     if ((st = lcl__backend_check(ctx, y->backend, "lcl_spmv_vec", "vector y")) != LCL_OK) return st;

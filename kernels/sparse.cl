@@ -386,6 +386,9 @@ __kernel void SFX(lcl_spmv_sell)(const int n, const int C, __global const int *s
     }
 }
 
+/* DIA, BCSR and dense skip the zeros they store: padding, not entries, so an Inf or NaN in x
+   reaches only the rows with an entry in its column (as CSR gives) */
+
 /* DIA (also called CDS): val[d*ld + i] = A(r0+i, r0+i+off[d]); one work-item per row */
 __kernel void SFX(lcl_spmv_dia)(const int n, const int r0, const int cols, const int ndiag, const int ld,
                                 __global const int *off, __global const real *val, __global const real *x,
@@ -396,7 +399,8 @@ __kernel void SFX(lcl_spmv_dia)(const int n, const int r0, const int cols, const
         int d;
         for (d = 0; d < ndiag; d++) {
             int c = r0 + i + off[d];
-            if (c >= 0 && c < cols) s = fma(val[d * ld + i], x[c], s);
+            real a = val[d * ld + i];
+            if (a != 0 && c >= 0 && c < cols) s = fma(a, x[c], s);
         }
         SPMV_PUT(y, i, s);
     }
@@ -414,7 +418,7 @@ __kernel void SFX(lcl_spmv_bcsr)(const int n, const int br, const int bc, const 
             int c0 = bidx[k] * bc;
             __global const real *vb = val + ((long)k * br + rr) * bc;
             for (cc = 0; cc < bc; cc++)
-                if (c0 + cc < cols) s = fma(vb[cc], x[c0 + cc], s);
+                if (vb[cc] != 0 && c0 + cc < cols) s = fma(vb[cc], x[c0 + cc], s);
         }
         SPMV_PUT(y, i, s);
     }
@@ -427,7 +431,8 @@ __kernel void SFX(lcl_spmv_dense)(const int cols, __global const real *val, __gl
     int i = get_group_id(0), lid = get_local_id(0), j, off;
     __global const real *a = val + (long)i * cols;
     real s = 0;
-    for (j = lid; j < cols; j += LCL_WG) s = fma(a[j], x[j], s);
+    for (j = lid; j < cols; j += LCL_WG)
+        if (a[j] != 0) s = fma(a[j], x[j], s);
     red[lid] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (off = LCL_WG / 2; off > 0; off >>= 1) {

@@ -583,60 +583,117 @@ static void test_sparse_invalid(void) {
 
 /* lcl_spmv / lcl_spmv_vec argument checks, backends, lazily built transpose */
 /* x and y overlapping: refused on every backend (the CPU ones returned LCL_OK and y computed from
-   a half-overwritten x). An Inf in x where A has no entry: the formats that skip their padding
-   give the exact product; DIA, BCSR and dense multiply their stored zeros (NaN there), as the
-   header says */
+   a half-overwritten x). An Inf in x where A has no entry: every format gives the exact product,
+   no NaN (DIA, BCSR and dense multiplied the zeros they store: NaN in rows 1 and 2). Row 0 has
+   its entries on both sides of the Inf's column; a NaN in x spreads to row 0 alone */
+/* y = A x over A's entries alone: the reference for a non-finite x */
+static void entries_product(const lcl_coo *A, const double *x, double *y) {
+    int64_t k, i;
+    for (i = 0; i < A->rows; i++) y[i] = 0;
+    for (k = 0; k < A->nnz; k++)
+        y[A->row[k]] += (A->dtype == LCL_F32 ? (double)((const float *)A->val)[k] : ((const double *)A->val)[k]) * x[A->col[k]];
+}
+
 static void test_sparse_alias_inf(void) {
     static const lcl_backend bk[3] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP, LCL_BACKEND_OPENCL};
-    static const lcl_format skip[] = {LCL_FMT_COO, LCL_FMT_CSR, LCL_FMT_CSC, LCL_FMT_ELL, LCL_FMT_SELL, LCL_FMT_HYB},
-                            dense[] = {LCL_FMT_DIA, LCL_FMT_BCSR, LCL_FMT_DENSE};
-    int b, p;
+    static const lcl_format fmts[] = {LCL_FMT_COO, LCL_FMT_CSR, LCL_FMT_CSC, LCL_FMT_ELL, LCL_FMT_SELL,
+                                      LCL_FMT_HYB, LCL_FMT_DIA, LCL_FMT_BCSR, LCL_FMT_DENSE};
+    enum { NB = 64 };
+    int b, p, m;
     for (b = 0; b < 3; b++)
         for (p = 0; p < 2; p++) {
             lcl_context *ctx = b == 2 ? lt_ocl(NULL) : sctx(bk[b]);
             lcl_dtype dt = p ? LCL_F32 : LCL_F64;
-            lcl_coo A;
-            lcl_spmat_opts o;
-            size_t f;
             if (!ctx) { if (b < 2) CHECK(ctx != NULL); continue; }
             if (dt == LCL_F64 && b == 2) {
                 lcl_device_info di;
                 if (lcl_context_device(ctx, 0, &di) != LCL_OK || !di.fp64) { lcl_context_destroy(ctx); continue; }
             }
-            memset(&A, 0, sizeof A);
-            CHECK_OK(ctx, lcl_coo_alloc(ctx, &A, dt, 3, 3, 4));
-            CHECK_OK(ctx, lcl_coo_push(ctx, &A, 0, 0, 1));
-            CHECK_OK(ctx, lcl_coo_push(ctx, &A, 0, 1, 3));
-            CHECK_OK(ctx, lcl_coo_push(ctx, &A, 1, 1, 1));
-            CHECK_OK(ctx, lcl_coo_push(ctx, &A, 2, 0, 2));
-            memset(&o, 0, sizeof o);
-            o.max_fill = 100;
-            for (f = 0; f < sizeof skip / sizeof skip[0] + sizeof dense / sizeof dense[0]; f++) {
-                int sk = f < sizeof skip / sizeof skip[0];
-                lcl_spmat *S = NULL;
-                double xd[4] = {1, 1, HUGE_VAL, 0}, yd[4] = {0, 0, 0, 0}, v[4] = {1, 2, 3, 0};
-                float xf[4] = {1, 1, HUGE_VALF, 0}, yf[4] = {0, 0, 0, 0}, vf[4] = {1, 2, 3, 0};
-                void *x = p ? (void *)xf : (void *)xd, *y = p ? (void *)yf : (void *)yd, *w = p ? (void *)vf : (void *)v;
-                int i, nans = 0;
-                o.format = sk ? skip[f] : dense[f - sizeof skip / sizeof skip[0]];
-                if (lcl_spmat_from_coo(ctx, &A, &o, &S) != LCL_OK) { CHECK_MSG(0, "%s: %s", lcl_format_name(o.format), lcl_last_error(ctx)); continue; }
-                CHECK_OK(ctx, lcl_spmv(ctx, LCL_NO_TRANS, 1.0, S, x, 0.0, y));
-                for (i = 0; i < 3; i++) {
-                    double yi = p ? (double)yf[i] : yd[i], want = i == 0 ? 4 : i == 1 ? 1 : 2;
-                    if (yi != yi) nans++;
-                    else CHECK_MSG(yi == want, "%s %s %s: y[%d] = %g, want %g", lcl_backend_name(bk[b]), lcl_format_name(o.format),
-                                   p ? "f32" : "f64", i, yi, want);
+            /* m = 0: 3 x 3, (0,0) (0,1) (1,1) (2,0), column 2 empty, x = {1, 1, Inf} (then NaN in
+               column 1: rows 0 and 1); m = 1: tridiagonal 64 x 64 whose column 21 holds (21,21)
+               alone, x[21] = Inf and later x[40] = NaN: DIA's vectorized interior rows */
+            for (m = 0; m < 2; m++) {
+                int n = m ? NB : 3, t;
+                lcl_coo A;
+                lcl_spmat_opts o;
+                size_t f;
+                memset(&A, 0, sizeof A);
+                CHECK_OK(ctx, lcl_coo_alloc(ctx, &A, dt, n, n, 3 * n));
+                if (!m) {
+                    CHECK_OK(ctx, lcl_coo_push(ctx, &A, 0, 0, 1));
+                    CHECK_OK(ctx, lcl_coo_push(ctx, &A, 0, 1, 3));
+                    CHECK_OK(ctx, lcl_coo_push(ctx, &A, 1, 1, 1));
+                    CHECK_OK(ctx, lcl_coo_push(ctx, &A, 2, 0, 2));
+                } else {
+                    int i;
+                    for (i = 0; i < n; i++) {
+                        if (i > 0 && i != 22) CHECK_OK(ctx, lcl_coo_push(ctx, &A, i, i - 1, -1 - i % 3));
+                        CHECK_OK(ctx, lcl_coo_push(ctx, &A, i, i, 4 + i % 5));
+                        if (i + 1 < n && i != 20) CHECK_OK(ctx, lcl_coo_push(ctx, &A, i, i + 1, -2 + i % 2));
+                    }
                 }
-                CHECK_MSG(sk ? nans == 0 : nans > 0, "%s %s %s: %d NaN in y (want %s)", lcl_backend_name(bk[b]), lcl_format_name(o.format),
-                          p ? "f32" : "f64", nans, sk ? "none" : "some: its stored zeros times Inf");
-                /* the same array as x and y, and y one element into x */
-                CHECK_STATUS(ctx, lcl_spmv(ctx, LCL_NO_TRANS, 1.0, S, w, 0.0, w), LCL_ERR_INVALID_ARGUMENT);
-                CHECK_MSG(strstr(lcl_last_error(ctx), "overlap") != NULL, "%s", lcl_last_error(ctx));
-                CHECK_STATUS(ctx, lcl_spmv(ctx, LCL_TRANS, 1.0, S, w, 0.0, p ? (void *)(vf + 1) : (void *)(v + 1)), LCL_ERR_INVALID_ARGUMENT);
-                CHECK(p ? vf[0] == 1 && vf[1] == 2 && vf[2] == 3 : v[0] == 1 && v[1] == 2 && v[2] == 3);   /* untouched */
-                lcl_spmat_free(S);
+                memset(&o, 0, sizeof o);
+                o.max_fill = 100;
+                for (t = 0; t < 2; t++) {
+                    double xs[NB], want[NB];
+                    int i, bad = -1;
+                    for (i = 0; i < n; i++) xs[i] = 1 + i % 4;
+                    if (!m) xs[t ? 1 : 2] = t ? NAN : HUGE_VAL;
+                    else xs[t ? 40 : 21] = t ? NAN : HUGE_VAL;
+                    entries_product(&A, xs, want);
+                    for (f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+                        lcl_spmat *S = NULL;
+                        double yd[NB];
+                        float xf[NB], yf[NB];
+                        o.format = fmts[f];
+                        if (lcl_spmat_from_coo(ctx, &A, &o, &S) != LCL_OK) { CHECK_MSG(0, "%s: %s", lcl_format_name(o.format), lcl_last_error(ctx)); continue; }
+                        for (i = 0; i < n; i++) xf[i] = (float)xs[i];
+                        CHECK_OK(ctx, lcl_spmv(ctx, LCL_NO_TRANS, 1.0, S, p ? (void *)xf : (void *)xs, 0.0, p ? (void *)yf : (void *)yd));
+                        for (i = 0; i < n && bad < 0; i++) {
+                            double yi = p ? (double)yf[i] : yd[i];
+                            if (!(yi == want[i] || (yi != yi && want[i] != want[i]))) bad = i;
+                        }
+                        CHECK_MSG(bad < 0, "%s %s %s, %d x %d, x with %s: y[%d] = %g, want %g (the product over A's entries)",
+                                  lcl_backend_name(bk[b]), lcl_format_name(o.format), p ? "f32" : "f64", n, n, t ? "NaN" : "Inf",
+                                  bad, bad < 0 ? 0 : p ? (double)yf[bad] : yd[bad], bad < 0 ? 0 : want[bad]);
+                        bad = -1;
+                        if (!m && !t) {
+                            /* the same array as x and y, and y one element into x */
+                            double v[4] = {1, 2, 3, 0};
+                            float vf[4] = {1, 2, 3, 0};
+                            void *w = p ? (void *)vf : (void *)v;
+                            CHECK_STATUS(ctx, lcl_spmv(ctx, LCL_NO_TRANS, 1.0, S, w, 0.0, w), LCL_ERR_INVALID_ARGUMENT);
+                            CHECK_MSG(strstr(lcl_last_error(ctx), "overlap") != NULL, "%s", lcl_last_error(ctx));
+                            CHECK_STATUS(ctx, lcl_spmv(ctx, LCL_TRANS, 1.0, S, w, 0.0, p ? (void *)(vf + 1) : (void *)(v + 1)),
+                                         LCL_ERR_INVALID_ARGUMENT);
+                            CHECK(p ? vf[0] == 1 && vf[1] == 2 && vf[2] == 3 : v[0] == 1 && v[1] == 2 && v[2] == 3);   /* untouched */
+                            /* alpha or beta NaN or Inf: refused, y untouched (CSC and COO scattered
+                               alpha a_ij x_j and left empty rows at beta y; CSR gave NaN there) */
+                            CHECK_STATUS(ctx, lcl_spmv(ctx, LCL_NO_TRANS, NAN, S, p ? (void *)xf : (void *)xs, 0.0, w), LCL_ERR_NAN);
+                            CHECK_MSG(strstr(lcl_last_error(ctx), "alpha is NaN") != NULL, "%s", lcl_last_error(ctx));
+                            CHECK_STATUS(ctx, lcl_spmv(ctx, LCL_TRANS, 1.0, S, p ? (void *)xf : (void *)xs, -HUGE_VAL, w), LCL_ERR_NAN);
+                            CHECK_MSG(strstr(lcl_last_error(ctx), "beta is Inf") != NULL, "%s", lcl_last_error(ctx));
+                            CHECK_STATUS(ctx, lcl_spmv(ctx, LCL_NO_TRANS, HUGE_VAL, S, p ? (void *)xf : (void *)xs, 1.0, w), LCL_ERR_NAN);
+                            CHECK_STATUS(ctx, lcl_spmv(ctx, LCL_NO_TRANS, 1e39, S, p ? (void *)xf : (void *)xs, 1.0, w),
+                                         p ? LCL_ERR_OVERFLOW : LCL_OK);
+                            if (p) {
+                                lcl_vec *vx = NULL, *vy = NULL;
+                                CHECK(vf[0] == 1 && vf[1] == 2 && vf[2] == 3);
+                                CHECK_OK(ctx, lcl_vec_create(ctx, dt, 3, xf, &vx));
+                                CHECK_OK(ctx, lcl_vec_create(ctx, dt, 3, NULL, &vy));
+                                CHECK_STATUS(ctx, lcl_spmv_vec(ctx, LCL_NO_TRANS, 1.0, S, vx, NAN, vy), LCL_ERR_NAN);
+                                CHECK_STATUS(ctx, lcl_spmv_vec(ctx, LCL_NO_TRANS, -1e39, S, vx, 0.0, vy), LCL_ERR_OVERFLOW);
+                                CHECK_MSG(strstr(lcl_last_error(ctx), "beyond the range of float") != NULL, "%s", lcl_last_error(ctx));
+                                CHECK_OK(ctx, lcl_spmv_vec(ctx, LCL_NO_TRANS, 1e30, S, vx, 0.0, vy));
+                                lcl_vec_free(vx);
+                                lcl_vec_free(vy);
+                            }
+                        }
+                        lcl_spmat_free(S);
+                    }
+                }
+                lcl_coo_free(&A);
             }
-            lcl_coo_free(&A);
             lcl_context_destroy(ctx);
         }
 }
