@@ -9970,9 +9970,11 @@ LCL__PRIVATE lcl_status lcl__mm_header(lcl_context *ctx, lcl__src *s, lcl_mm_inf
         return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: empty file: no %%%%MatrixMarket banner", s->name);
     }
     p = b;
+    if (e - b >= 3 && !memcmp(b, "\xef\xbb\xbf", 3)) p += 3;   /* a UTF-8 byte order mark, as some editors save */
     for (i = 0; i < 5 && lcl__word(&p, e, w[i], sizeof w[i]); i++) {}
     if (i == 0 || strcmp(w[0], "%%matrixmarket") != 0)
-        return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: not a Matrix Market file: the banner must start with %%%%MatrixMarket", s->name);
+        return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: not a Matrix Market file: the banner must start with %%%%MatrixMarket%s", s->name,
+                         e - b >= 2 && (unsigned char)b[0] == 0x1f && (unsigned char)b[1] == 0x8b ? " (this is gzip data: gunzip it first)" : "");
     if (i < 5 || lcl__skipws(p, e) != e)
         return lcl__fail(ctx, LCL_ERR_PARSE, "%s:1: banner needs 4 words after %%%%MatrixMarket: matrix FORMAT FIELD SYMMETRY", s->name);
     if (strcmp(w[1], "matrix") != 0)

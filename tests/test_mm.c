@@ -1602,6 +1602,28 @@ static void test_mm_write_failure_cleanup(void)
     lcl_context_destroy(ctx);
 }
 
+/* a UTF-8 byte order mark before the banner is read past (some editors save one); gzip data is
+   refused with what it is; a BOM anywhere else is no banner */
+static void test_mm_bom_gzip(void)
+{
+    static const char bom[] = "\xef\xbb\xbf%%MatrixMarket matrix coordinate real general\n2 2 1\n2 1 -4.5\n",
+                      late[] = " \xef\xbb\xbf%%MatrixMarket matrix coordinate real general\n2 2 1\n2 1 -4.5\n",
+                      gz[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\n";
+    lcl_context *ctx = mk_ctx();
+    lcl_coo A;
+    if (!ctx) return;
+    memset(&A, 0, sizeof A);
+    CHECK_OK(ctx, lcl_mm_read_mem(ctx, bom, sizeof bom - 1, LCL_F64, 0, &A, NULL));
+    CHECK(A.rows == 2 && A.cols == 2 && A.nnz == 1 && A.row[0] == 1 && A.col[0] == 0 && ((double *)A.val)[0] == -4.5);
+    coo_release(&A);
+    CHECK_STATUS(ctx, lcl_mm_read_mem(ctx, late, sizeof late - 1, LCL_F64, 0, &A, NULL), LCL_ERR_PARSE);
+    CHECK_MSG(strstr(msg_of(ctx), "banner must start") != NULL && strstr(msg_of(ctx), "gzip") == NULL, "%s", msg_of(ctx));
+    CHECK_STATUS(ctx, lcl_mm_read_mem(ctx, gz, sizeof gz - 1, LCL_F64, 0, &A, NULL), LCL_ERR_PARSE);
+    CHECK_MSG(strstr(msg_of(ctx), "gzip data: gunzip it first") != NULL, "%s", msg_of(ctx));
+    coo_release(&A);
+    lcl_context_destroy(ctx);
+}
+
 /* values of 512 characters and more (the C library's strtod reads a copy): each read whole and
    rounded once; they were refused as "not a number" */
 static void test_mm_long_numbers(void)
@@ -1728,4 +1750,5 @@ void lt_suite_mm(void)
     LT_RUN(test_mm_null_args);
     LT_RUN(test_mm_write_failure_cleanup);
     LT_RUN(test_mm_long_numbers);
+    LT_RUN(test_mm_bom_gzip);
 }

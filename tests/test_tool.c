@@ -1260,6 +1260,39 @@ static void test_tool_bench_spmv(void) {
     CHECK(sh("rm -f build/t_bs.csv build/t_bs.svg", NULL, 0) == 0);
 }
 
+/* -o, --csv and --svg are tried before any work: an unwritable path fails at once, nothing on
+   stdout (the table came first, then the failure); the try leaves no file where none was and
+   does not empty one that was; a value or format named twice in a list is refused */
+static void test_tool_outputs_first(void) {
+    char out[4096], first[256];
+    static const exit_case usage[] = {
+        {LCL_BIN " bench spmv gen:poisson2d:8 --formats csr,csr", 2},
+        {LCL_BIN " bench spmv gen:poisson2d:8 --formats dia,cds", 2},   /* one format, two names */
+        {LCL_BIN " bench spmv gen:poisson2d:8 --backends serial,openmp,serial", 2},
+        {LCL_BIN " bench dense --op lu --sizes 8 --algorithms crout,blocked,crout", 2},
+        {LCL_BIN " bench dense --op lu --sizes 4096 --algorithms unblocked", 2},   /* nothing to measure */
+        {LCL_BIN " bench dense --op lu --sizes 3000,4096 --algorithms unblocked,crout", 2},
+    };
+    CHECK_EXITS(usage);
+    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 4096 --algorithms unblocked 2>&1 >/dev/null", out, sizeof out) == 2 &&
+          strstr(out, "nothing to measure") != NULL);
+    CHECK(sh(LCL_BIN " bench spmv gen:poisson2d:8 --formats csr,ell --backends serial,openmp --reps 1 2>/dev/null", out, sizeof out) == 0);
+    CHECK(sh("rm -f build/t_of.mtx build/t_of.csv && echo keep > build/t_of.txt", NULL, 0) == 0);
+    CHECK(sh(LCL_BIN " bench spmv gen:poisson2d:8 --backends serial --reps 1 --csv /nonexistent-dir/r.csv 2>/dev/null", out, sizeof out) == 2);
+    CHECK_MSG(out[0] == 0, "stdout before the failure: %s", out);
+    CHECK(sh(LCL_BIN " bench dense --op lu --sizes 8 --backend serial --svg /nonexistent-dir/r.svg 2>&1 >/dev/null", out, sizeof out) == 2);
+    CHECK_MSG(strstr(out, "cannot write /nonexistent-dir/r.svg (--svg)") != NULL && strstr(out, "bench: n = 8") == NULL, "%s", out);
+    CHECK(sh(LCL_BIN " solve gen:poisson2d:8 --method klu --backend serial -o /nonexistent-dir/x.mtx 2>/dev/null", out, sizeof out) == 2 && out[0] == 0);
+    /* writable: the try leaves nothing behind when the command fails later, keeps what was there */
+    CHECK(sh(LCL_BIN " solve /nonexistent.mtx --method klu -o build/t_of.mtx 2>/dev/null", NULL, 0) == 2);
+    CHECK(sh("test -e build/t_of.mtx", NULL, 0) != 0);
+    CHECK(sh(LCL_BIN " bench spmv /nonexistent.mtx --csv build/t_of.txt 2>/dev/null", NULL, 0) == 2);
+    CHECK(count_lines("build/t_of.txt", first, sizeof first) == 1 && !strcmp(first, "keep\n"));
+    CHECK(sh(LCL_BIN " bench spmv gen:poisson2d:8 --backends serial --formats csr --reps 1 --csv build/t_of.csv 2>/dev/null", NULL, 0) == 0);
+    CHECK(count_lines("build/t_of.csv", first, sizeof first) == 3);
+    CHECK(sh("rm -f build/t_of.mtx build/t_of.csv build/t_of.txt", NULL, 0) == 0);
+}
+
 static void test_tool_spmv_opencl(void) {
     char out[65536], args[1280];
     int p, f, rc;
@@ -1354,6 +1387,7 @@ void lt_suite_tool(void) {
     LT_RUN(test_tool_spmv_json);
     LT_RUN(test_tool_spmv_roundtrip);
     LT_RUN(test_tool_bench_spmv);
+    LT_RUN(test_tool_outputs_first);
     LT_RUN(test_tool_spmv_opencl);
     LT_RUN(test_example_dense_solve);
     LT_RUN(test_example_spmv_formats);

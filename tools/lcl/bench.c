@@ -177,6 +177,11 @@ int cmd_bench_dense(const opts *o) {
             snprintf(what, sizeof what, "bench dense --sizes %lld", (long long)sizes[s]);
             return too_big(what, (double)sizes[s]);
         }
+    for (s = 0, i = 0; s < nsizes; s++)   /* i: configurations that run */
+        for (a = 0; a < nalgs; a++) i += !alg_unblocked(algs[a]) || sizes[s] <= BENCH_UNBLOCKED_MAX || o->force;
+    if (!i)
+        return fail(EXIT_USAGE, "bench dense: nothing to measure: unblocked algorithms stop at n = %d (--force runs them)",
+                    BENCH_UNBLOCKED_MAX);
     nb = default_backends(o, want);
     if ((code = open_contexts(o, want, nb, o->backend_set || o->device || o->split, 1, ctxs)) >= 0) goto done;
     for (b = 0; b < nb; b++)

@@ -10,6 +10,8 @@
 #include "lcl.h"
 #include "../lcl_tool.h"
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 const lcl_command lcl_commands[] = {
     {"info", NULL, NULL, "", "backends compiled in, every OpenCL platform and device", CMD_INFO, check_no_args, cmd_info},
@@ -99,6 +101,26 @@ static int asks_help(int argc, char **argv) {
     return 0;
 }
 
+/* -o, --csv and --svg are tried before any work, so a path that cannot be written fails at once,
+   not after the benchmark or the factorization: opened to append (nothing truncated), and removed
+   again where that created it */
+static int check_outputs(const opts *o) {
+    const char *path[3], *name[3] = {"-o", "--csv", "--svg"};
+    int i;
+    path[0] = o->out; path[1] = o->csv; path[2] = o->svg;
+    for (i = 0; i < 3; i++) {
+        struct stat sb;
+        FILE *f;
+        int existed;
+        if (!path[i]) continue;
+        existed = stat(path[i], &sb) == 0;
+        if (!(f = fopen(path[i], "a"))) return fail(EXIT_USAGE, "cannot write %s (%s): %s", path[i], name[i], strerror(errno));
+        fclose(f);
+        if (!existed) remove(path[i]);
+    }
+    return -1;
+}
+
 int lcl_tool_main(int argc, char **argv) {
     opts o;
     int code;
@@ -115,6 +137,7 @@ int lcl_tool_main(int argc, char **argv) {
     /* a --device on the command line is more specific than the environment's LCL_DEVICE, which
        the library would let win (it overrides lcl_context_desc.device) */
     if (code < 0 && o.device) unsetenv("LCL_DEVICE");
+    if (code < 0) code = check_outputs(&o);
     if (code < 0) code = c->run(&o);
     arrfree(o.pos);
     fflush(stdout);

@@ -7,42 +7,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "a,b,c": one(name, i, out) for each of at most cap comma-separated names (each under 16
-   characters); the count, or 0 when malformed (out may be NULL) */
-static int parse_names(const char *s, int cap, int (*one)(const char *name, int i, void *out), void *out) {
-    int n = 0;
+/* "a,b,c": one(name) for each of at most cap (<= 16) comma-separated names (each under 16
+   characters), the values into out (may be NULL); the count, or 0 when malformed or when a value
+   comes twice (each would be measured twice, as a separate row) */
+static int parse_names(const char *s, int cap, int (*one)(const char *name), int *out) {
+    int n = 0, v, k, seen[16];
     for (;;) {
         char field[16];
         size_t len = strcspn(s, ",");
-        if (len == 0 || len >= sizeof field || n >= cap) return 0;
+        if (len == 0 || len >= sizeof field || n >= cap || n >= 16) return 0;
         memcpy(field, s, len);
         field[len] = 0;
-        if (!one(field, n, out)) return 0;
-        n++;
+        if ((v = one(field)) < 0) return 0;
+        for (k = 0; k < n; k++)
+            if (seen[k] == v) return 0;
+        if (out) out[n] = v;
+        seen[n++] = v;
         if (!s[len]) return n;
         s += len + 1;
     }
 }
-static int one_alg(const char *name, int i, void *out) {
-    int a = alg_parse(name);
-    if (a < 0) return 0;
-    if (out) ((int *)out)[i] = a;
-    return 1;
-}
-static int one_format(const char *name, int i, void *out) {
+static int one_format(const char *name) {
     lcl_format f;
-    if (!lcl_format_parse(name, &f) || f == LCL_FMT_AUTO) return 0;
-    if (out) ((lcl_format *)out)[i] = f;
-    return 1;
+    return lcl_format_parse(name, &f) && f != LCL_FMT_AUTO ? (int)f : -1;
 }
-static int one_backend(const char *name, int i, void *out) {
+static int one_backend(const char *name) {
     lcl_backend b;
-    if (!lcl_backend_parse(name, &b)) return 0;
-    if (out) ((lcl_backend *)out)[i] = b;
-    return 1;
+    return lcl_backend_parse(name, &b) ? (int)b : -1;
 }
-int parse_algs(const char *s, int *out, int cap) { return parse_names(s, cap, one_alg, out); }
-int parse_backends(const char *s, lcl_backend *out, int cap) { return parse_names(s, cap, one_backend, out); }
+int parse_algs(const char *s, int *out, int cap) { return parse_names(s, cap, alg_parse, out); }
+/* through an int array: the enums' storage is the compiler's choice */
+static int parse_enum_names(const char *s, int cap, int (*one)(const char *name), void *out, int is_format) {
+    int v[16], n = parse_names(s, cap, one, v), k;
+    for (k = 0; out && k < n; k++)
+        if (is_format) ((lcl_format *)out)[k] = (lcl_format)v[k];
+        else ((lcl_backend *)out)[k] = (lcl_backend)v[k];
+    return n;
+}
+int parse_backends(const char *s, lcl_backend *out, int cap) { return parse_enum_names(s, cap, one_backend, out, 0); }
 int parse_formats(const char *s, lcl_format *out, int cap) {
     int n = 0;
     if (!strcmp(s, "all")) {
@@ -50,7 +52,7 @@ int parse_formats(const char *s, lcl_format *out, int cap) {
             if (out) out[n] = (lcl_format)(n + 1);
         return n;
     }
-    return parse_names(s, cap, one_format, out);
+    return parse_enum_names(s, cap, one_format, out, 1);
 }
 int parse_sizes(const char *s, int64_t *out, int cap) {
     int n = 0;
@@ -208,7 +210,8 @@ static const lcl_option options[] = {
      "--sizes needs a comma-separated list of at most 64 matrix sizes (1 to 2147483647), got '%s'", CMD_BENCH_DENSE,
      "matrix sizes (default 256,512,1024)"},
     {"--algorithms", "A,A,...", OFF(algorithms), set_algorithms,
-     "--algorithms needs a comma-separated list of at most 16 of auto, blocked, unblocked, crout, banachiewicz, got '%s'",
+     "--algorithms needs a comma-separated list of at most 16 of auto, blocked, unblocked, crout, banachiewicz, each once, "
+     "got '%s'",
      CMD_BENCH_DENSE, "algorithms compared (default blocked; unblocked ones only to n = 2048)"},
     {"--block", "N", OFF(block), set_block, "--block needs a block size from 1 to 65536, got '%s'", DENSE_CMDS | CMD_SOLVE_BKLU,
      "dense: the blocking (default: tuned); bklu: M, each nonzero of the base MATRIX becomes a dense M x M block (J (x) B)"},
@@ -257,10 +260,10 @@ static const lcl_option options[] = {
     {"--trans", NULL, OFF(trans), NULL, NULL, CMD_SPMV, "y = A^T x"},
     {"--x", "X.mtx", OFF(x), NULL, NULL, CMD_SPMV, "x (default random, --seed)"},
     {"--formats", "F,F,...|all", OFF(formats), set_formats,
-     "--formats needs 'all' or a comma-separated list of coo, csr, csc, ell, sell, hyb, dia, bcsr, dense (auto is always "
-     "measured), got '%s'", CMD_BENCH_SPMV, "formats compared with auto (default all)"},
+     "--formats needs 'all' or a comma-separated list of coo, csr, csc, ell, sell, hyb, dia, bcsr, dense, each once (auto "
+     "is always measured), got '%s'", CMD_BENCH_SPMV, "formats compared with auto (default all)"},
     {"--backends", "B,B,...", OFF(backends), set_backends,
-     "--backends needs a comma-separated list of at most 4 of serial, openmp, opencl, auto, got '%s'", CMD_BENCH_SPMV,
+     "--backends needs a comma-separated list of at most 4 of serial, openmp, opencl, auto, each once, got '%s'", CMD_BENCH_SPMV,
      "backends measured (default every one available)"},
     {"--reps", "N", OFF(reps), set_reps, "--reps needs a count from 1 to 10000, got '%s'",
      BENCH_CMDS | CMD_SPMV | CMD_SOLVE_KLU | CMD_SOLVE_BKLU,
