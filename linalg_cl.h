@@ -199,12 +199,14 @@
         16384 on NVIDIA GPUs, where an SM's lines live in its half of L2, and 0, never, elsewhere)
 
     NaN AND Inf
-        Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line), and
-        values beyond the range of the precision read (1e999; 1e39 in single: LCL_ERR_OVERFLOW); the writer
-        refuses to write them. Containers store what they are given. Vector operations (lcl_axpy)
-        propagate NaN/Inf as BLAS does; SpMV multiplies only A's entries, in every format (an
-        Inf in x is NaN only in rows where it meets an Inf or opposite infinities). Factorizations and solves reject non-finite input with
-        LCL_ERR_NAN before any work.
+        Input files: the Matrix Market reader rejects NaN and Inf (LCL_ERR_NAN, with the line),
+        and values beyond the range of the precision read (1e999; 1e39 in single:
+        LCL_ERR_OVERFLOW); the writer refuses to write them. Values below the smallest subnormal
+        (1e-400; 1e-50 in single) round to zero, as strtod does: the entry stays, valued 0.
+        Containers store what they are given. Vector operations (lcl_axpy) propagate NaN/Inf as
+        BLAS does. SpMV multiplies only A's entries, in every format: an Inf in x_j reaches only
+        the rows with an entry in column j; a NaN or Inf alpha or beta is LCL_ERR_NAN.
+        Factorizations and solves reject non-finite input with LCL_ERR_NAN before any work.
 
     THREADS
         No global mutable state except the OpenCL entry table, loaded once, thread-safely, and

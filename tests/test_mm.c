@@ -1621,6 +1621,15 @@ static void test_mm_bom_gzip(void)
     CHECK_STATUS(ctx, lcl_mm_read_mem(ctx, gz, sizeof gz - 1, LCL_F64, 0, &A, NULL), LCL_ERR_PARSE);
     CHECK_MSG(strstr(msg_of(ctx), "gzip data: gunzip it first") != NULL, "%s", msg_of(ctx));
     coo_release(&A);
+    {   /* below the smallest subnormal: the entry stays, valued 0 (as the header says); 1e-320 is a subnormal */
+        static const char tiny[] = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1e-400\n2 2 1e-320\n";
+        CHECK_OK(ctx, lcl_mm_read_mem(ctx, tiny, sizeof tiny - 1, LCL_F64, 0, &A, NULL));
+        CHECK(A.nnz == 2 && ((double *)A.val)[0] == 0 && ((double *)A.val)[1] > 0 && ((double *)A.val)[1] < 1e-319);
+        coo_release(&A);
+        CHECK_OK(ctx, lcl_mm_read_mem(ctx, tiny, sizeof tiny - 1, LCL_F32, 0, &A, NULL));
+        CHECK(A.nnz == 2 && ((float *)A.val)[0] == 0 && ((float *)A.val)[1] == 0);
+        coo_release(&A);
+    }
     lcl_context_destroy(ctx);
 }
 

@@ -1272,8 +1272,14 @@ static void test_tool_outputs_first(void) {
         {LCL_BIN " bench dense --op lu --sizes 8 --algorithms crout,blocked,crout", 2},
         {LCL_BIN " bench dense --op lu --sizes 4096 --algorithms unblocked", 2},   /* nothing to measure */
         {LCL_BIN " bench dense --op lu --sizes 3000,4096 --algorithms unblocked,crout", 2},
+        /* numbers as the count options take them: no blank or '+' that strtod/strtol would skip */
+        {LCL_BIN " solve gen:circuit:20 --method klu --refine ' 2'", 2},
+        {LCL_BIN " solve gen:circuit:20 --method klu --refine +2", 2},
+        {LCL_BIN " solve gen:circuit:20 --method klu --tol ' 0.5'", 2},
+        {LCL_BIN " solve gen:circuit:20 --method klu --max-residual ' 1'", 2},
     };
     CHECK_EXITS(usage);
+    CHECK(sh(LCL_BIN " solve gen:circuit:20 --method klu --refine -1 --tol 0.5 --max-residual 1e-6 >/dev/null 2>&1", NULL, 0) == 0);
     CHECK(sh(LCL_BIN " bench dense --op lu --sizes 4096 --algorithms unblocked 2>&1 >/dev/null", out, sizeof out) == 2 &&
           strstr(out, "nothing to measure") != NULL);
     CHECK(sh(LCL_BIN " bench spmv gen:poisson2d:8 --formats csr,ell --backends serial,openmp --reps 1 2>/dev/null", out, sizeof out) == 0);

@@ -107,9 +107,11 @@ static int set_seed(opts *o, void *field, const char *v) {
 }
 static int set_block(opts *o, void *field, const char *v) { (void)o; return parse_count(v, 65536, (long *)field); }
 static int set_reps(opts *o, void *field, const char *v) { (void)o; return parse_count(v, 10000, (long *)field); }
-/* v, all of it, as a number (strtod's forms, inf among them) that is not out of range */
+/* v, all of it, as a number (strtod's forms, inf among them) that is not out of range; no
+   leading blank, which strtod would skip (as the count options refuse one) */
 static int parse_real(const char *v, double *t) {
     char *end;
+    if (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\v' || *v == '\f' || *v == '\r') return 0;
     errno = 0;
     *t = strtod(v, &end);
     return end != v && !*end && errno != ERANGE;
@@ -125,6 +127,7 @@ static int set_refine(opts *o, void *field, const char *v) {    /* -1 (off), 0 (
     char *end;
     long k;
     (void)o;
+    if (!(*v == '-' || (*v >= '0' && *v <= '9'))) return 0;   /* strtol would skip blanks and take '+' */
     errno = 0;
     k = strtol(v, &end, 10);
     if (end == v || *end || errno == ERANGE || k < -1 || k > 100) return 0;
