@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <fcntl.h>
 
 #define LCL_BIN "build/lcl"
 
@@ -1296,7 +1297,19 @@ static void test_tool_outputs_first(void) {
     CHECK(count_lines("build/t_of.txt", first, sizeof first) == 1 && !strcmp(first, "keep\n"));
     CHECK(sh(LCL_BIN " bench spmv gen:poisson2d:8 --backends serial --formats csr --reps 1 --csv build/t_of.csv 2>/dev/null", NULL, 0) == 0);
     CHECK(count_lines("build/t_of.csv", first, sizeof first) == 3);
-    CHECK(sh("rm -f build/t_of.mtx build/t_of.csv build/t_of.txt", NULL, 0) == 0);
+    /* a FIFO is not opened by the try (it would end the reader's input before the real write):
+       the reader gets the whole y */
+    if (sh("rm -f build/t_of.fifo && mkfifo build/t_of.fifo", NULL, 0) == 0) {
+        CHECK(sh("(cat build/t_of.fifo > build/t_of.mtx &) ; timeout 60 " LCL_BIN " spmv gen:poisson2d:4 --backend serial -o build/t_of.fifo "
+                 ">/dev/null 2>&1; sleep 1; head -1 build/t_of.mtx; tail -n +3 build/t_of.mtx | wc -l", out, sizeof out) == 0);
+        CHECK_MSG(!strncmp(out, "%%MatrixMarket", 14) && strstr(out, "\n16\n") != NULL, "%s", out);
+        {   /* a reader still waiting (the write never came) gets its end of file */
+            int fd = open("build/t_of.fifo", O_WRONLY | O_NONBLOCK);
+            if (fd >= 0) close(fd);
+        }
+    }
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:4 --backend serial -o build 2>&1", out, sizeof out) == 2 && strstr(out, "it is a directory"));
+    CHECK(sh("rm -f build/t_of.mtx build/t_of.csv build/t_of.txt build/t_of.fifo", NULL, 0) == 0);
 }
 
 static void test_tool_spmv_opencl(void) {

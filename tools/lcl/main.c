@@ -103,7 +103,7 @@ static int asks_help(int argc, char **argv) {
 
 /* -o, --csv and --svg are tried before any work, so a path that cannot be written fails at once,
    not after the benchmark or the factorization: opened to append (nothing truncated), and removed
-   again where that created it */
+   again where that created it. Only files: opening a FIFO would wait for, then end, its reader */
 static int check_outputs(const opts *o) {
     const char *path[3], *name[3] = {"-o", "--csv", "--svg"};
     int i;
@@ -114,6 +114,8 @@ static int check_outputs(const opts *o) {
         int existed;
         if (!path[i]) continue;
         existed = stat(path[i], &sb) == 0;
+        if (existed && S_ISDIR(sb.st_mode)) return fail(EXIT_USAGE, "cannot write %s (%s): it is a directory", path[i], name[i]);
+        if (existed && !S_ISREG(sb.st_mode)) continue;   /* a device, FIFO or socket: the write itself tells */
         if (!(f = fopen(path[i], "a"))) return fail(EXIT_USAGE, "cannot write %s (%s): %s", path[i], name[i], strerror(errno));
         fclose(f);
         if (!existed) remove(path[i]);
