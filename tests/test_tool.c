@@ -1117,8 +1117,23 @@ static void test_tool_spmv_usage(void) {
         CHECK_EXITS(usage);
     }
     /* a padded format that would store too much: the library's message, a non-zero exit */
-    CHECK(sh(LCL_BIN " spmv gen:poisson2d:30 --format dense --backend serial 2>&1 >/dev/null", out, sizeof out) != 0);
-    CHECK_MSG(!strncmp(out, "lcl: error: ", 12), "%s", out);
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:30 --format dense --backend serial 2>&1 >/dev/null", out, sizeof out) == 2);
+    CHECK_MSG(!strncmp(out, "lcl: error: ", 12) && strstr(out, "max_fill 3 allows") && strstr(out, "--max-fill R raises the limit"), "%s", out);
+    /* --max-fill: 900 x 900 dense holds 810000 slots for 4380 nonzeros (185 per nonzero) */
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:30 --format dense --backend serial --max-fill 180 >/dev/null 2>&1", NULL, 0) == 2);
+    CHECK(sh(LCL_BIN " spmv gen:poisson2d:30 --format dense --backend serial --max-fill 190 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "\"format\":\"dense\"") != NULL, "%s", out);
+    CHECK(sh(LCL_BIN " bench spmv gen:poisson2d:30 --formats dense --backends serial --max-fill 190 --reps 1 --json 2>/dev/null", out, sizeof out) == 0);
+    CHECK_MSG(strstr(out, "\"check\":\"refused\"") == NULL && strstr(out, "\"check\":\"ok\"") != NULL, "%s", out);
+    {
+        static const exit_case bad[] = {
+            {LCL_BIN " spmv gen:poisson2d:4 --max-fill 0.5", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --max-fill nan", 2},
+            {LCL_BIN " spmv gen:poisson2d:4 --max-fill inf", 2},
+            {LCL_BIN " solve gen:poisson2d:4 --method klu --max-fill 4", 2},   /* spmv and bench spmv only */
+        };
+        CHECK_EXITS(bad);
+    }
 }
 
 static void test_tool_spmv_json(void) {

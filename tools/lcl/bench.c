@@ -443,6 +443,7 @@ int cmd_bench_spmv(const opts *o) {
                 r.mi = m;
                 r.b = b;
                 r.want = so.format = f < nf ? fmts[f] : LCL_FMT_AUTO;
+                so.max_fill = o->max_fill;
                 spmv_measure(ctxs[b], &A, &so, 0, reps, &ref, y, &r.run);
                 if (r.want != LCL_FMT_AUTO && r.run.ok && (best < 0 || spmv_mnnz(&r.run) > spmv_mnnz(&rows[best].run)))
                     best = (int)arrlen(rows);

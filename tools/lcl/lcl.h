@@ -56,6 +56,7 @@ typedef struct opts {
     long as_blocks;         /* solve --method bklu: MATRIX itself cut into M x M blocks (0: J (x) B with --block) */
     /* solve, every method */
     double max_residual;    /* a residual above it exits 1 (0: the square root of the precision's epsilon) */
+    double max_fill;        /* spmv: the padded formats' guard, slots per nonzero (0: the library's 3) */
 } opts;
 
 /* ---- main.c: the commands -------------------------------------------------------------------- */

@@ -148,6 +148,13 @@ static int set_max_residual(opts *o, void *field, const char *v) {    /* a posit
     *(double *)field = t;
     return 1;
 }
+static int set_max_fill(opts *o, void *field, const char *v) {    /* a finite number >= 1 */
+    double t;
+    (void)o;
+    if (!parse_real(v, &t) || !(t >= 1 && t <= 1e300)) return 0;
+    *(double *)field = t;
+    return 1;
+}
 static int set_mem_limit(opts *o, void *field, const char *v) { (void)o; return parse_bytes(v, (int64_t *)field); }
 /* --blocks: sizes from 1 to 65536, as --block */
 static int block_list(const char *v) {
@@ -260,6 +267,10 @@ static const lcl_option options[] = {
      CMD_SPMV, "coo|csr|csc|ell|sell|hyb|dia|bcsr|dense|auto (default auto)"},
     {"--kernel", "K", OFF(kernel), set_kernel, "unknown kernel '%s' (scalar, vector, merge, image, auto)", CMD_SPMV,
      "scalar|vector|merge|image|auto (default auto)"},
+    {"--max-fill", "R", OFF(max_fill), set_max_fill, "--max-fill needs a number >= 1 (slots per nonzero), got '%s'",
+     CMD_SPMV | CMD_BENCH_SPMV,
+     "slots per nonzero ELL, SELL, HYB, DIA, BCSR and dense may store, padding included (default 3); beyond it a format "
+     "refuses the matrix"},
     {"--trans", NULL, OFF(trans), NULL, NULL, CMD_SPMV, "y = A^T x"},
     {"--x", "X.mtx", OFF(x), NULL, NULL, CMD_SPMV, "x (default random, --seed)"},
     {"--formats", "F,F,...|all", OFF(formats), set_formats,

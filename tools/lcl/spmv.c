@@ -216,6 +216,7 @@ int cmd_spmv(const opts *o) {
     memset(&one, 0, sizeof one);
     if (o->format) lcl_format_parse(o->format, &so.format);
     if (o->kernel) lcl_spmv_kernel_parse(o->kernel, &so.kernel);
+    so.max_fill = o->max_fill;
     if ((code = make_context(o, &ctx)) >= 0) return code;
     if (lcl_context_backend(ctx) == LCL_BACKEND_OPENCL && (st = lcl_context_prepare(ctx, o->dtype)) != LCL_OK) {
         code = fail(exit_code(st), "%s", lcl_last_error(ctx));
@@ -264,7 +265,10 @@ int cmd_spmv(const opts *o) {
         }
     }
     spmv_measure(ctx, &A, &so, o->trans, reps, &ref, y, &run);
-    if (run.st != LCL_OK) { code = fail(exit_code(run.st), "%s", run.msg); goto done; }
+    if (run.st != LCL_OK) {
+        code = fail(exit_code(run.st), "%s%s", run.msg, run.st == LCL_ERR_FILL ? " (--max-fill R raises the limit)" : "");
+        goto done;
+    }
     if (run.ok && o->out) {
         lcl_dense Y;
         if ((st = lcl_dense_wrap(ctx, &Y, o->dtype, LCL_COL_MAJOR, ref.n_out, 1, ref.n_out > 0 ? ref.n_out : 1, y)) != LCL_OK ||
