@@ -7510,7 +7510,7 @@ LCL__PRIVATE void lcl__spmv_part_##S(const lcl_spmat *A, T alpha, const T *LCL__
                 for (r = 0; r < nr; r++) { T s = 0; for (q = 0; q < nc; q++) s += vb[r * bc + q] * xb[q]; acc[r] += s; } \
             } \
             for (r = 0; r < nr; r++) \
-                if (acc[r] != acc[r]) /* again without the block's zeros (lcl__dia_row_nz) */ \
+                if (acc[r] != acc[r]) /* again without the block's zeros, as lcl__dia_row_nz for DIA */ \
                     for (acc[r] = 0, b = A->ptr[bi]; b < A->ptr[bi + 1]; b++) { \
                         int64_t c0 = (int64_t)A->idx[b] * bc, nc = LCL__MIN(bc, A->cols - c0); \
                         for (q = 0; q < nc; q++) acc[r] += LCL__MULNZ(val[(b * br + r) * bc + q], x[c0 + q]); \

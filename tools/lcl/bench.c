@@ -154,6 +154,9 @@ static int write_svg_dense(const char *path, const bench_row *rows, int nrows, c
     return ok;
 }
 
+/* algorithm alg runs at size n: unblocked ones stop at BENCH_UNBLOCKED_MAX unless --force */
+static int alg_runs(const opts *o, int alg, int64_t n) { return !alg_unblocked(alg) || n <= BENCH_UNBLOCKED_MAX || o->force; }
+
 /* lcl bench dense --op lu|cholesky --sizes N,... [--backend B] [--algorithms A,...] [--reps N]
    [--block N] [--force] [--split] [--csv F] [--svg F] */
 int cmd_bench_dense(const opts *o) {
@@ -178,7 +181,7 @@ int cmd_bench_dense(const opts *o) {
             return too_big(what, (double)sizes[s]);
         }
     for (s = 0, i = 0; s < nsizes; s++)   /* i: configurations that run */
-        for (a = 0; a < nalgs; a++) i += !alg_unblocked(algs[a]) || sizes[s] <= BENCH_UNBLOCKED_MAX || o->force;
+        for (a = 0; a < nalgs; a++) i += alg_runs(o, algs[a], sizes[s]);
     if (!i)
         return fail(EXIT_USAGE, "bench dense: nothing to measure: unblocked algorithms stop at n = %d (--force runs them)",
                     BENCH_UNBLOCKED_MAX);
@@ -194,7 +197,7 @@ int cmd_bench_dense(const opts *o) {
         dense_system c;
         int64_t n = sizes[s];
         int runs = 0;
-        for (a = 0; a < nalgs; a++) runs += !alg_unblocked(algs[a]) || n <= BENCH_UNBLOCKED_MAX || o->force;
+        for (a = 0; a < nalgs; a++) runs += alg_runs(o, algs[a], n);
         if (!runs) {
             fprintf(stderr, "bench: n = %lld skipped: unblocked algorithms stop at n = %d (--force runs them)\n", (long long)n,
                     BENCH_UNBLOCKED_MAX);
@@ -210,7 +213,7 @@ int cmd_bench_dense(const opts *o) {
                 /* --split: device 0, then all of them, on host arrays (--resident: device matrices) */
                 int host = o->split ? (o->resident ? -1 - a % 2 : 1 - a % 2) : -1;
                 int alg = algs[o->split ? a / 2 : a];
-                if (alg_unblocked(alg) && n > BENCH_UNBLOCKED_MAX && !o->force) {
+                if (!alg_runs(o, alg, n)) {
                     fprintf(stderr, "bench: n = %lld %s %s skipped: unblocked algorithms stop at n = %d (--force runs them)\n",
                             (long long)n, lcl_backend_name(lcl_dense_backend(ctxs[b])), alg_names[alg], BENCH_UNBLOCKED_MAX);
                     continue;

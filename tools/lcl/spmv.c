@@ -192,6 +192,11 @@ int spmv_load(lcl_context *ctx, const char *src, uint64_t seed, lcl_dtype dt, lc
     return st == LCL_OK ? -1 : fail(exit_code(st), "%s", lcl_last_error(ctx));
 }
 
+/* a product that could not run: its message and exit code (a format's refusal says how to raise the guard) */
+static int measure_failed(const spmv_run *r) {
+    return fail(exit_code(r->st), "%s%s", r->msg, r->st == LCL_ERR_FILL ? " (--max-fill R raises the limit)" : "");
+}
+
 /* lcl spmv MATRIX [--format F] [--kernel K] [--reps N] [--trans] [--split] [--x FILE] [-o FILE] */
 int cmd_spmv(const opts *o) {
     const char *src = o->pos[0];
@@ -258,17 +263,14 @@ int cmd_spmv(const opts *o) {
         lcl_spmat_opts s1 = so;
         s1.device = 0;
         spmv_measure(ctx, &A, &s1, o->trans, reps, &ref, y, &one);
-        if (one.st != LCL_OK) { code = fail(exit_code(one.st), "%s", one.msg); goto done; }
+        if (one.st != LCL_OK) { code = measure_failed(&one); goto done; }
         if (!one.ok) {
             code = fail(EXIT_NUMERIC, "%s on device 0: wrong result: rel_err %.3e above %.1e", src, one.rel_err, ref.tol);
             goto done;
         }
     }
     spmv_measure(ctx, &A, &so, o->trans, reps, &ref, y, &run);
-    if (run.st != LCL_OK) {
-        code = fail(exit_code(run.st), "%s%s", run.msg, run.st == LCL_ERR_FILL ? " (--max-fill R raises the limit)" : "");
-        goto done;
-    }
+    if (run.st != LCL_OK) { code = measure_failed(&run); goto done; }
     if (run.ok && o->out) {
         lcl_dense Y;
         if ((st = lcl_dense_wrap(ctx, &Y, o->dtype, LCL_COL_MAJOR, ref.n_out, 1, ref.n_out > 0 ? ref.n_out : 1, y)) != LCL_OK ||
