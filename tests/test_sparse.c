@@ -582,10 +582,6 @@ static void test_sparse_invalid(void) {
 }
 
 /* lcl_spmv / lcl_spmv_vec argument checks, backends, lazily built transpose */
-/* x and y overlapping: refused on every backend (the CPU ones returned LCL_OK and y computed from
-   a half-overwritten x). An Inf in x where A has no entry: every format gives the exact product,
-   no NaN (DIA, BCSR and dense multiplied the zeros they store: NaN in rows 1 and 2). Row 0 has
-   its entries on both sides of the Inf's column; a NaN in x spreads to row 0 alone */
 /* y = A x over A's entries alone: the reference for a non-finite x */
 static void entries_product(const lcl_coo *A, const double *x, double *y) {
     int64_t k, i;
@@ -594,6 +590,10 @@ static void entries_product(const lcl_coo *A, const double *x, double *y) {
         y[A->row[k]] += (A->dtype == LCL_F32 ? (double)((const float *)A->val)[k] : ((const double *)A->val)[k]) * x[A->col[k]];
 }
 
+/* x and y overlapping: refused on every backend (the CPU ones returned LCL_OK and y computed from
+   a half-overwritten x). An Inf or NaN in x: every format gives the product over A's entries, so
+   only rows with an entry in that column change (DIA, BCSR and dense multiplied the zeros they
+   store: NaN in rows without one). alpha or beta NaN, Inf or beyond float: refused */
 static void test_sparse_alias_inf(void) {
     static const lcl_backend bk[3] = {LCL_BACKEND_SERIAL, LCL_BACKEND_OPENMP, LCL_BACKEND_OPENCL};
     static const lcl_format fmts[] = {LCL_FMT_COO, LCL_FMT_CSR, LCL_FMT_CSC, LCL_FMT_ELL, LCL_FMT_SELL,
