@@ -5141,6 +5141,7 @@ LCL__PRIVATE lcl_status lcl__multi_open(lcl_context *ctx, lcl_dtype dt, int64_t 
     size_t es = lcl__dsize(dt), pb;
     int p, b;
     memset(m, 0, sizeof *m);
+    if (n < 1) return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "a split matrix of order %lld: it has no column blocks", (long long)n);
     m->dt = dt;
     m->es = es;
     m->n = n;
@@ -6307,6 +6308,7 @@ LCL_API lcl_status lcl_dmat_upload_split(lcl_context *ctx, const lcl_dense *A, i
         if (A->rows != A->cols)
             return lcl__fail(ctx, LCL_ERR_INVALID_ARGUMENT, "%s: A is %lldx%lld; a split matrix is square (it is there to be factored)", fn,
                              (long long)A->rows, (long long)A->cols);
+        if (A->rows == 0) return lcl_dmat_upload(ctx, A, out);   /* nothing to split: no column blocks, no devices */
         memset(&o, 0, sizeof o);
         o.block = block;
         if (!(m = (lcl_dmat *)lcl__alloc(ctx, "lcl_dmat", 1, sizeof *m, &st)) || !(mm = (lcl__multi *)lcl__alloc(ctx, "split matrix", 1, sizeof *mm, &st))) {
@@ -6885,8 +6887,8 @@ LCL__PRIVATE lcl_status lcl__build_host(lcl_context *ctx, lcl_spmat *A, const lc
         if (A->ptr) memset(A->idx + nnz, 0, LCL__PF_DIST * sizeof(int32_t));
         if (A->ptr) memcpy(A->ptr, M->ptr, ((size_t)rows + 1) * sizeof(int64_t));
         if (A->row) for (i = 0; i < rows; i++) for (k = M->ptr[i]; k < M->ptr[i + 1]; k++) A->row[k] = (int32_t)i;
-        memcpy(A->idx, M->col, (size_t)nnz * sizeof(int32_t));
-        memcpy(A->val, M->val, (size_t)nnz * es);
+        if (nnz) memcpy(A->idx, M->col, (size_t)nnz * sizeof(int32_t));   /* an empty CSR may have NULL arrays */
+        if (nnz) memcpy(A->val, M->val, (size_t)nnz * es);
         A->stored = nnz;
         return LCL_OK;
     case LCL_FMT_CSC: {

@@ -846,6 +846,17 @@ static void multi_resident_errors(lcl_context *ctx, lcl_context *ser) {
     lcl_dense_free(&R);
     lcl_dmat_free(M);
     M = NULL;
+    {   /* a 0 x 0 matrix: nothing to split (it read past an empty block list and divided by 0) */
+        lcl_dense Z;
+        memset(&Z, 0, sizeof Z);
+        Z.dtype = LCL_F64; Z.layout = LCL_COL_MAJOR; Z.ld = 1;
+        CHECK_OK(ctx, lcl_dmat_upload_split(ctx, &Z, 16, &M));
+        CHECK_OK(ctx, lcl_dmat_potrf(ctx, LCL_LOWER, M, &info, NULL));
+        CHECK(info == 0);
+        CHECK_OK(ctx, lcl_dmat_download(ctx, M, &Z));
+        lcl_dmat_free(M);
+        M = NULL;
+    }
     /* not SPD at order 61, on the second device's block; NaN in what Cholesky reads, not above */
     fill(&A, 1);
     lcl_dense_set(&A, 60, 60, -5.0);
